@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+"""Set everything up and run a project task. Needs only Python 3.11+.
+
+    python3 dev.py run      create .venv if missing, install, ingest samples/ and search it
+    python3 dev.py test     create .venv if missing, install, run the test suite
+    python3 dev.py bench    run the benchmarks in bench/
+    python3 dev.py faults   run the fault matrix
+    python3 dev.py setup    only create / update the environment
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
+PY = BIN / "python"
+STAMP = VENV / ".omnireader-installed"
+INSTALL_INPUTS = ("pyproject.toml", "constraints.txt")
+
+
+def _install_key() -> str:
+    h = hashlib.sha256()
+    for name in INSTALL_INPUTS:
+        h.update((ROOT / name).read_bytes())
+    return h.hexdigest()
+
+
+def _run(*cmd: object, **kw: object) -> None:
+    print("+", " ".join(str(c) for c in cmd), flush=True)
+    subprocess.run([str(c) for c in cmd], cwd=ROOT, check=True, **kw)  # type: ignore[arg-type]
+
+
+def setup() -> None:
+    if sys.version_info < (3, 11):
+        sys.exit(f"omnireader needs Python 3.11 or newer; this is {sys.version.split()[0]}")
+    if not PY.exists():
+        print(f"creating virtual environment in {VENV}", flush=True)
+        venv.EnvBuilder(with_pip=True, clear=VENV.exists()).create(VENV)
+    key = _install_key()
+    if not STAMP.exists() or STAMP.read_text() != key:
+        _run(PY, "-m", "pip", "install", "-q", "--upgrade", "pip")
+        _run(PY, "-m", "pip", "install", "-q", "-c", "constraints.txt", "-e", ".[test]")
+        STAMP.write_text(key)
+    _run(PY, "samples/make_samples.py")
+
+
+def main(argv: list[str]) -> int:
+    task = argv[0] if argv else "run"
+    rest = argv[1:]
+    setup()
+    env = {**os.environ, "ORT_DISABLE_TELEMETRY": "1"}
+    if task == "setup":
+        return 0
+    if task == "run":
+        db = ROOT / "omnireader.lance"
+        _run(BIN / "omnireader", "ingest", "samples", "--db", db, *rest, env=env)
+        _run(BIN / "omnireader", "search", "quarterly revenue", "--db", db, "--k", "5", env=env)
+        return 0
+    if task == "test":
+        proc = subprocess.run([str(PY), "-m", "pytest", "-q", *rest], cwd=ROOT, env=env)
+        return proc.returncode
+    if task == "bench":
+        return subprocess.run([str(PY), "bench/run_all.py", *rest], cwd=ROOT, env=env).returncode
+    if task == "faults":
+        return subprocess.run([str(PY), "bench/faults.py", *rest], cwd=ROOT, env=env).returncode
+    print(__doc__)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,87 @@
+"""Split long text into chunks with chonkie, offline, keeping each chunk's character span."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
+
+from pydantic import BaseModel
+
+from .tokens import count_tokens, tokenize
+
+__all__ = ["Chunk", "chunk_text"]
+
+
+class Chunk(BaseModel):
+    text: str
+    index: int
+    total: int
+    char_start: int
+    char_end: int
+    tokens: int
+
+
+@lru_cache(maxsize=1)
+def _tokenizer_class() -> type:
+    # chonkie is imported lazily: it costs ~0.8 s, and short inputs never need it.
+    from chonkie import Tokenizer
+
+    class MixedTokenizer(Tokenizer):
+        """chonkie tokenizer over :func:`omnireader.tokens.tokenize`."""
+
+        def __repr__(self) -> str:
+            return f"MixedTokenizer(vocab_size={len(self.vocab)})"
+
+        def tokenize(self, text: str) -> Sequence[str]:
+            return tokenize(text)
+
+        def encode(self, text: str) -> Sequence[int]:
+            ids = []
+            for tok in tokenize(text):
+                idx = self.token2id[tok]
+                if idx >= len(self.vocab):
+                    self.vocab.append(tok)
+                ids.append(idx)
+            return ids
+
+        def decode(self, tokens: Sequence[int]) -> str:
+            return " ".join(self.vocab[t] for t in tokens)
+
+        def count_tokens(self, text: str) -> int:
+            return count_tokens(text)
+
+    return MixedTokenizer
+
+
+@lru_cache(maxsize=8)
+def _chunker(chunk_size: int) -> Any:
+    from chonkie import RecursiveChunker
+
+    return RecursiveChunker(tokenizer=_tokenizer_class()(), chunk_size=chunk_size)
+
+
+def chunk_text(text: str, chunk_size: int = 512) -> list[Chunk]:
+    """Chunks of at most about ``chunk_size`` tokens, split at paragraphs, then sentences.
+
+    Text that already fits is returned as one chunk without loading chonkie. Each chunk's
+    ``char_start`` / ``char_end`` index into ``text`` so provenance survives.
+    """
+    if not text.strip():
+        return []
+    n = count_tokens(text)
+    if n <= chunk_size:
+        return [Chunk(text=text, index=0, total=1, char_start=0, char_end=len(text), tokens=n)]
+    raw = [c for c in _chunker(chunk_size).chunk(text) if c.text.strip()]
+    total = len(raw)
+    return [
+        Chunk(
+            text=c.text,
+            index=i,
+            total=total,
+            char_start=c.start_index,
+            char_end=c.end_index,
+            tokens=c.token_count,
+        )
+        for i, c in enumerate(raw)
+    ]

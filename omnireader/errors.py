@@ -1,0 +1,147 @@
+"""Every error omnireader raises, under one root.
+
+    OmniReaderError
+    ├── InvalidInputError          the input's shape is wrong (bad info, unknown part type, ...)
+    ├── ReadError                  one input could not be read; ``code`` says why
+    │   ├── UnsupportedFormatError     code "unsupported"
+    │   ├── EncryptedError             code "encrypted"  (give the password)
+    │   ├── CorruptError               code "corrupt"
+    │   ├── EmptyInputError            code "empty"
+    │   ├── TooLargeError              code "too_large"
+    │   ├── ReadTimeoutError           code "timeout"
+    │   ├── CrashedError               code "crashed"   (a worker died reading it)
+    │   └── FetchError                 code "fetch_failed"
+    │       └── BlockedURLError            code "blocked_url" (private / loopback address)
+    ├── FineModeUnavailableError   fine mode asked for without an LLM backend
+    ├── LLMError                   the LLM backend failed after retries
+    ├── StoreError                 the store cannot do what was asked
+    │   └── EmbedderMismatchError      a store built with one embedder opened with another
+    └── ConfigError                a setting is wrong or missing
+
+Every ``ReadError`` names its input, so a batch report can say which file failed and why.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+__all__ = [
+    "OmniReaderError",
+    "InvalidInputError",
+    "ReadError",
+    "UnsupportedFormatError",
+    "EncryptedError",
+    "CorruptError",
+    "EmptyInputError",
+    "TooLargeError",
+    "ReadTimeoutError",
+    "CrashedError",
+    "FetchError",
+    "BlockedURLError",
+    "FineModeUnavailableError",
+    "LLMError",
+    "StoreError",
+    "EmbedderMismatchError",
+    "ConfigError",
+    "error_for_code",
+]
+
+
+class OmniReaderError(Exception):
+    """Root of every error omnireader raises."""
+
+
+class InvalidInputError(OmniReaderError, ValueError):
+    """The input's shape is wrong; the message says what and what is valid."""
+
+
+class ReadError(OmniReaderError):
+    """One input could not be read. ``code`` is the machine-readable reason."""
+
+    code: ClassVar[str] = "unreadable"
+
+    def __init__(self, input_name: str, detail: str) -> None:
+        self.input_name = input_name
+        self.detail = detail
+        super().__init__(f"{input_name}: {detail}")
+
+
+class UnsupportedFormatError(ReadError):
+    code = "unsupported"
+
+
+class EncryptedError(ReadError):
+    code = "encrypted"
+
+
+class CorruptError(ReadError):
+    code = "corrupt"
+
+
+class EmptyInputError(ReadError):
+    code = "empty"
+
+
+class TooLargeError(ReadError):
+    code = "too_large"
+
+
+class ReadTimeoutError(ReadError):
+    code = "timeout"
+
+
+class CrashedError(ReadError):
+    code = "crashed"
+
+
+class FetchError(ReadError):
+    code = "fetch_failed"
+
+
+class BlockedURLError(FetchError):
+    code = "blocked_url"
+
+
+class FineModeUnavailableError(OmniReaderError):
+    """Fine mode needs an LLM backend (``--llm openai:MODEL`` or ``--llm ollama:MODEL``)."""
+
+
+class LLMError(OmniReaderError):
+    """The LLM backend failed for one request after its retries."""
+
+    def __init__(self, message: str, *, reason: str = "llm_error") -> None:
+        self.reason = reason
+        super().__init__(message)
+
+
+class StoreError(OmniReaderError):
+    """The store cannot do what was asked."""
+
+
+class EmbedderMismatchError(StoreError):
+    """The store was built with another embedder; mixing vectors would break search."""
+
+
+class ConfigError(OmniReaderError, ValueError):
+    """A setting is wrong or missing."""
+
+
+_BY_CODE: dict[str, type[ReadError]] = {
+    cls.code: cls
+    for cls in (
+        UnsupportedFormatError,
+        EncryptedError,
+        CorruptError,
+        EmptyInputError,
+        TooLargeError,
+        ReadTimeoutError,
+        CrashedError,
+        FetchError,
+        BlockedURLError,
+    )
+}
+
+
+def error_for_code(code: str, input_name: str, detail: str) -> ReadError:
+    """Rebuild a typed ReadError from its code (e.g. one reported by a worker process)."""
+    return _BY_CODE.get(code, ReadError)(input_name, detail)

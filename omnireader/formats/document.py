@@ -1,0 +1,130 @@
+"""What the PDF and DOCX extractors return: document info and a lazy stream of sections.
+
+A section is one page of a PDF or one heading-led part of a DOCX. Sections come as an
+iterator so a 500-page PDF is read page by page; call ``Extraction.close()`` (or use it as
+a context manager) when you stop early, so the file behind it is released at once.
+
+    with extract_pdf(blob, password=None) as doc:
+        for section in doc.sections:
+            print(section.page, section.flags, section.text[:40])
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from datetime import datetime, timedelta, timezone
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, SkipValidation
+
+__all__ = ["DocInfo", "Section", "Extraction", "pdf_date_to_iso", "NEEDS_OCR", "UNREADABLE", "EMPTY"]
+
+#: Flag: the page has no usable text layer (a scan, or only images); OCR / vision would help.
+NEEDS_OCR = "needs_ocr"
+#: Flag: this page could not be decoded; the rest of the document still was.
+UNREADABLE = "unreadable"
+#: Flag: the document holds no text at all.
+EMPTY = "empty"
+
+
+class DocInfo(BaseModel):
+    """Document-level metadata. Dates are ISO 8601 strings; missing values are None."""
+
+    title: str | None = None
+    authors: list[str] = Field(default_factory=list)
+    created: str | None = None
+    modified: str | None = None
+    page_count: int | None = None
+    # Everything else worth keeping: subject, keywords, producer, the extractor used, ...
+    extra: dict[str, Any] = Field(default_factory=dict)
+
+
+class Section(BaseModel):
+    """One page of a PDF (``page`` is 1-based) or one part of a DOCX (``page`` is None)."""
+
+    text: str
+    page: int | None = None
+    flags: list[str] = Field(default_factory=list)
+    heading: str | None = None
+
+
+class Extraction(BaseModel):
+    """Document info plus its sections, produced lazily.
+
+    ``sections`` is consumed once. It is not validated item by item (the extractors build
+    ``Section`` objects themselves), which keeps it a plain generator that can be closed.
+    """
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    info: DocInfo
+    sections: SkipValidation[Iterator[Section]]
+    _closer: Callable[[], None] | None = PrivateAttr(default=None)
+
+    @classmethod
+    def lazy(
+        cls, info: DocInfo, sections: Iterator[Section], closer: Callable[[], None] | None
+    ) -> Extraction:
+        """An extraction whose ``close()`` also runs ``closer`` (frees the open document)."""
+        out = cls(info=info, sections=sections)
+        out._closer = closer
+        return out
+
+    def close(self) -> None:
+        """Stop reading and free the file behind the sections; safe to call twice."""
+        close = getattr(self.sections, "close", None)
+        if close is not None:
+            close()
+        if self._closer is not None:
+            closer, self._closer = self._closer, None
+            closer()
+
+    def __enter__(self) -> Extraction:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+
+# D:YYYYMMDDHHmmSSOHH'mm' — every part after the year is optional (PDF 32000-1, 7.9.4).
+_PDF_DATE = re.compile(
+    r"^(?:D:)?(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?"
+    r"(?:([Zz+\-])(?:(\d{2})'?(?:(\d{2})'?)?)?)?"
+)
+
+
+def pdf_date_to_iso(value: str | None) -> str | None:
+    """A PDF date string as ISO 8601, or None when it is missing or not a date.
+
+    >>> pdf_date_to_iso("D:20240101120000+01'00'")
+    '2024-01-01T12:00:00+01:00'
+    >>> pdf_date_to_iso("D:20231005000756Z")
+    '2023-10-05T00:07:56+00:00'
+    >>> pdf_date_to_iso("D:2022")
+    '2022-01-01T00:00:00'
+    """
+    if not value:
+        return None
+    match = _PDF_DATE.match(value.strip().strip("\x00"))
+    if match is None:
+        return None
+    year, month, day, hour, minute, second, sign, tz_h, tz_m = match.groups()
+    try:
+        moment = datetime(
+            int(year),
+            int(month or 1),
+            int(day or 1),
+            int(hour or 0),
+            int(minute or 0),
+            int(second or 0),
+        )
+        if sign in ("Z", "z"):
+            # Some writers put "Z00'00'"; Z means UTC whatever follows.
+            moment = moment.replace(tzinfo=timezone.utc)
+        elif sign in ("+", "-"):
+            offset = timedelta(hours=int(tz_h or 0), minutes=int(tz_m or 0))
+            moment = moment.replace(tzinfo=timezone(offset if sign == "+" else -offset))
+    except ValueError:  # month 13, hour 25, offset of 30 hours, ...
+        return None
+    return moment.isoformat()

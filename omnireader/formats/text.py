@@ -1,0 +1,121 @@
+"""Bytes to text for plain-text formats: BOMs, UTF-8, then a best guess at legacy encodings.
+
+>>> decode_text("名前".encode("cp932"), "names.csv")
+'名前'
+"""
+
+from __future__ import annotations
+
+import codecs
+
+from ..errors import UnsupportedFormatError
+
+__all__ = ["decode_text", "detect_encoding"]
+
+# Longest BOM first: the UTF-32 LE BOM starts with the UTF-16 LE one.
+_BOMS: list[tuple[bytes, str]] = [
+    (codecs.BOM_UTF32_LE, "utf-32"),
+    (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF8, "utf-8-sig"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+]
+
+_FALLBACK_HANDLER = "omnireader-cp1252-fallback"
+
+
+def _cp1252_fallback(err: UnicodeError) -> tuple[str, int]:
+    # Mixed files (UTF-8 with a pasted-in Latin-1 line) are common; reading the stray bytes
+    # as Windows-1252 keeps "Grüße" readable instead of turning it into "Gr��e".
+    assert isinstance(err, UnicodeDecodeError)
+    bad = err.object[err.start : err.end]
+    return bad.decode("cp1252", errors="replace"), err.end
+
+
+codecs.register_error(_FALLBACK_HANDLER, _cp1252_fallback)
+
+
+def _looks_like_utf8(data: bytes) -> bool:
+    """True when the bytes hold valid multi-byte UTF-8 and only a few stray bytes."""
+    non_ascii = sum(1 for b in data if b >= 0x80)
+    if not non_ascii:
+        return True
+    text = data.decode("utf-8", errors="replace")
+    bad = text.count("\ufffd")
+    multibyte = sum(1 for ch in text if ord(ch) >= 0x80 and ch != "\ufffd")
+    # Each valid multi-byte char accounts for 2-4 non-ASCII bytes; stray bytes for one each.
+    return multibyte > 0 and bad * 4 < non_ascii
+
+
+def detect_encoding(data: bytes) -> str:
+    """The encoding :func:`decode_text` would use for ``data`` (a Python codec name)."""
+    for bom, name in _BOMS:
+        if data.startswith(bom):
+            return name
+    try:
+        data.decode("utf-8")
+        return "utf-8"
+    except UnicodeDecodeError:
+        pass
+    if _looks_like_utf8(data):
+        return "utf-8"
+    return _guess_legacy(data) or "cp1252"
+
+
+def _guess_legacy(data: bytes) -> str | None:
+    from charset_normalizer import from_bytes  # lazy: only legacy-encoded files need it
+
+    has_nul = b"\x00" in data
+    matches = [
+        m
+        for m in from_bytes(data)
+        # Without a BOM or NULs, a UTF-16/32 "match" is noise from short inputs.
+        if has_nul or not m.encoding.startswith(("utf_16", "utf_32"))
+    ]
+    if not matches:
+        return None
+    best = min(m.chaos for m in matches)
+    tied = [m.encoding for m in matches if m.chaos <= best + 1e-9]
+    # Short Western text fits many single-byte code pages equally well; Windows-1252 is by
+    # far the most common of them, so it wins a tie, and wins outright for mostly-ASCII
+    # text that no multi-byte (CJK) encoding explains better.
+    if "cp1252" in tied:
+        return "cp1252"
+    if not tied[0].startswith(_MULTIBYTE) and _mostly_ascii(data) and _is_cp1252(data):
+        return "cp1252"
+    return tied[0]
+
+
+_MULTIBYTE = ("cp932", "cp949", "cp950", "shift_jis", "euc_", "gb", "big5", "hz", "iso2022",
+              "johab", "utf")
+
+
+def _mostly_ascii(data: bytes) -> bool:
+    return sum(1 for b in data if b < 0x80) >= 0.7 * len(data)
+
+
+def _is_cp1252(data: bytes) -> bool:
+    try:
+        data.decode("cp1252")
+        return True
+    except UnicodeDecodeError:
+        return False
+
+
+def decode_text(data: bytes, label: str) -> str:
+    """``data`` as text, whatever its encoding; never raises on bad bytes.
+
+    BOMs decide first (UTF-8, UTF-16, UTF-32), then strict UTF-8, then UTF-8 with stray
+    bytes read as Windows-1252, then charset-normalizer's guess (cp932, gb18030, cp1251,
+    ...). Bytes invalid in the chosen encoding are replaced; NUL characters are removed.
+    Raises :class:`UnsupportedFormatError` naming ``label`` only when the bytes are not
+    text at all.
+    """
+    encoding = detect_encoding(data)
+    if encoding == "utf-8" and not data.startswith(codecs.BOM_UTF8):
+        text = data.decode("utf-8", errors=_FALLBACK_HANDLER)
+    else:
+        text = data.decode(encoding, errors="replace")
+    if text and text.count("\ufffd") > len(text) // 2:
+        raise UnsupportedFormatError(label, f"not text: most bytes are invalid as {encoding}")
+    return text.replace("\x00", "")

@@ -1,0 +1,83 @@
+"""The embedding protocol: texts in, one fixed-size float32 vector per text out.
+
+Every backend (offline hashing, OpenAI-compatible, Ollama) subclasses :class:`Embedder` and
+implements one method, :meth:`Embedder._embed_batch`; batching, shape checks and the numpy
+conversion live here, once.
+
+    >>> from omnireader.llm.embed_hashing import HashingEmbedder
+    >>> e = HashingEmbedder()
+    >>> e.embed(["Alice moved to Berlin", "Bob likes tea"]).shape
+    (2, 256)
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, ClassVar
+
+from ..errors import LLMError
+
+if TYPE_CHECKING:
+    import numpy as np
+
+__all__ = ["Embedder"]
+
+
+class Embedder(ABC):
+    """Turns texts into vectors. ``name`` and ``dim`` identify the vector space.
+
+    A store records both and refuses an embedder whose vectors live in another space, so
+    ``name`` must change whenever the vectors would (another model, another algorithm).
+    """
+
+    #: how many texts one backend call receives
+    batch_size: ClassVar[int] = 128
+
+    @property
+    @abstractmethod
+    def name(self) -> str:
+        """Which vector space: e.g. ``hashing-v1``, ``openai:text-embedding-3-small``."""
+
+    @property
+    @abstractmethod
+    def dim(self) -> int:
+        """Length of every vector."""
+
+    @abstractmethod
+    def _embed_batch(self, texts: list[str]) -> Sequence[Sequence[float]] | np.ndarray:
+        """Vectors for at most ``batch_size`` texts, in order."""
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """A float32 matrix of shape ``(len(texts), dim)``, one row per text, in order."""
+        import numpy as np
+
+        texts = list(texts)
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        parts = []
+        for start in range(0, len(texts), self.batch_size):
+            batch = texts[start : start + self.batch_size]
+            parts.append(self._checked(batch, self._embed_batch(batch)))
+        return parts[0] if len(parts) == 1 else np.concatenate(parts)
+
+    def embed_query(self, text: str) -> np.ndarray:
+        """One vector (shape ``(dim,)``) for a search query."""
+        return self.embed([text])[0]
+
+    def _checked(self, batch: list[str], vectors: object) -> np.ndarray:
+        # A backend that answers with the wrong count or size would silently corrupt the
+        # store, so it is an error here, naming the backend.
+        import numpy as np
+
+        matrix = np.asarray(vectors, dtype=np.float32)
+        if matrix.ndim != 2 or matrix.shape[0] != len(batch) or matrix.shape[1] != self.dim:
+            raise LLMError(
+                f"embedder {self.name} returned vectors of shape {matrix.shape} for "
+                f"{len(batch)} texts; expected ({len(batch)}, {self.dim})",
+                reason="embedding_shape",
+            )
+        return matrix
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name} dim={self.dim}>"

@@ -1,0 +1,238 @@
+"""The data model: memory items, their sources, and the input shapes omnireader reads.
+
+Input shapes follow the OpenAI chat format agents already speak (messages with ``role``,
+``content`` as a string or a list of parts, ``tool_calls``, ``tool_call_id``) plus
+``chat_time`` and ``message_id``.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = [
+    "SourceKind",
+    "MemoryType",
+    "Mode",
+    "Source",
+    "ToolUse",
+    "MemoryMetadata",
+    "MemoryItem",
+    "TextPart",
+    "FileSpec",
+    "FilePart",
+    "ImageURL",
+    "ImagePart",
+    "InputAudio",
+    "AudioPart",
+    "ContentPart",
+    "ToolCallFunction",
+    "ToolCall",
+    "Message",
+    "ReadInfo",
+    "ReadFailure",
+    "utc_now",
+]
+
+SourceKind = Literal["string", "chat", "file", "image", "audio", "tool"]
+MemoryType = Literal["UserMemory", "LongTermMemory", "WorkingMemory", "ToolTrajectoryMemory"]
+Mode = Literal["fast", "fine"]
+
+
+def utc_now() -> str:
+    """Now as an ISO 8601 UTC timestamp (seconds precision)."""
+    return datetime.now(timezone.utc).replace(microsecond=0).isoformat()
+
+
+class Source(BaseModel):
+    """Where an item came from: enough to trace it back and re-process it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: SourceKind
+    role: str | None = None
+    name: str | None = None
+    chat_time: str | None = None
+    message_id: str | None = None
+    # The original text of a message / string / tool step, so chat items can be rebuilt.
+    content: str | None = None
+    path: str | None = None
+    url: str | None = None
+    filename: str | None = None
+    file_id: str | None = None
+    member: str | None = None  # archive member name, for items read out of a ZIP
+    mime: str | None = None
+    page: int | None = None
+    chunk_index: int | None = None
+    chunk_total: int | None = None
+    char_start: int | None = None
+    char_end: int | None = None
+    content_hash: str | None = None
+    lang: str | None = None
+    tool_call_id: str | None = None
+    segment_start: float | None = None  # seconds, for audio transcript segments
+    segment_end: float | None = None
+
+
+class ToolUse(BaseModel):
+    """One tool call inside a trajectory and what came of it."""
+
+    name: str
+    arguments: dict[str, Any] | str = Field(default_factory=dict)
+    call_id: str | None = None
+    success: bool | None = None  # None: no result was seen for this call
+    error_type: str | None = None
+    result_preview: str | None = None
+
+
+class MemoryMetadata(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    user_id: str | None = None
+    session_id: str | None = None
+    memory_type: MemoryType = "LongTermMemory"
+    mode: Mode = "fast"
+    key: str | None = None
+    tags: list[str] = Field(default_factory=list)
+    keywords: list[str] = Field(default_factory=list)
+    summary: str | None = None
+    timestamp: str | None = None  # ISO 8601, absolute
+    persons: list[str] = Field(default_factory=list)
+    entities: list[str] = Field(default_factory=list)
+    location: str | None = None
+    topic: str | None = None
+    sources: list[Source] = Field(default_factory=list)
+    status: Literal["activated", "archived", "deleted"] = "activated"
+    # Flags a reader should see: e.g. "needs_ocr", "unresolved_reference", "truncated".
+    flags: list[str] = Field(default_factory=list)
+    # Format facts that are not worth a column: image size, audio duration, document title...
+    extra: dict[str, Any] = Field(default_factory=dict)
+    created_at: str = Field(default_factory=utc_now)
+    updated_at: str = Field(default_factory=utc_now)
+    # Tool trajectories.
+    tools: list[ToolUse] = Field(default_factory=list)
+    correctness: Literal["success", "failed", "partial", "unknown"] | None = None
+    experience: str | None = None
+    # Fast->fine transfer: a refined fast item links to its fine items and back.
+    refine_status: Literal["refined", "failed"] | None = None
+    refine_reason: str | None = None
+    refined_into: list[str] = Field(default_factory=list)
+    refined_from: list[str] = Field(default_factory=list)
+
+
+class MemoryItem(BaseModel):
+    """One self-contained memory: its text and everything known about it."""
+
+    id: str
+    memory: str
+    metadata: MemoryMetadata
+
+    @property
+    def source(self) -> Source | None:
+        """The first source, the one most items have exactly one of."""
+        return self.metadata.sources[0] if self.metadata.sources else None
+
+
+# ---------------------------------------------------------------- input shapes
+
+
+class _Part(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+
+class TextPart(_Part):
+    type: Literal["text"] = "text"
+    text: str
+
+
+class FileSpec(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    file_data: str | None = None  # base64 data URL, http(s) URL, or plain text
+    path: str | None = None
+    filename: str | None = None
+    file_id: str | None = None
+
+
+class FilePart(_Part):
+    type: Literal["file"] = "file"
+    file: FileSpec
+
+
+class ImageURL(BaseModel):
+    url: str
+    detail: Literal["auto", "low", "high"] | None = None
+
+
+class ImagePart(_Part):
+    type: Literal["image_url"] = "image_url"
+    image_url: ImageURL
+
+
+class InputAudio(BaseModel):
+    data: str  # base64
+    format: str = "wav"
+
+
+class AudioPart(_Part):
+    type: Literal["input_audio"] = "input_audio"
+    input_audio: InputAudio
+
+
+ContentPart = Annotated[
+    Union[TextPart, FilePart, ImagePart, AudioPart], Field(discriminator="type")
+]
+
+
+class ToolCallFunction(BaseModel):
+    name: str
+    arguments: str | dict[str, Any] = "{}"
+
+
+class ToolCall(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    id: str | None = None
+    type: Literal["function"] = "function"
+    function: ToolCallFunction
+
+
+class Message(BaseModel):
+    """A chat message in the OpenAI format, plus ``chat_time`` and ``message_id``."""
+
+    model_config = ConfigDict(extra="allow")
+
+    role: Literal["system", "user", "assistant", "tool"]
+    content: str | list[ContentPart] | None = None
+    name: str | None = None
+    tool_calls: list[ToolCall] | None = None
+    tool_call_id: str | None = None
+    chat_time: str | None = None
+    message_id: str | None = None
+
+    def text(self) -> str:
+        """The message's text: the string content, or its text parts joined."""
+        if self.content is None:
+            return ""
+        if isinstance(self.content, str):
+            return self.content
+        return "\n".join(p.text for p in self.content if isinstance(p, TextPart))
+
+
+class ReadInfo(BaseModel):
+    """Who and what a read is for; validated so a typo fails loudly."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    user_id: str | None = None
+    session_id: str | None = None
+
+
+class ReadFailure(BaseModel):
+    """One input that could not be read, as a record (never stored as a memory)."""
+
+    input: str
+    error: str  # the error code: unsupported, encrypted, corrupt, empty, too_large, ...
+    message: str

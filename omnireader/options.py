@@ -1,0 +1,30 @@
+"""Settings for reading: chunk and window sizes, limits, passwords, network policy."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = ["ReadOptions"]
+
+
+class ReadOptions(BaseModel):
+    """How inputs are read. Every field has a sane default; all are keyword-settable."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    chunk_tokens: int = Field(512, ge=16, description="document chunk size in tokens")
+    chat_window_tokens_fast: int = Field(256, ge=16, description="chat window size, fast mode")
+    chat_window_tokens_fine: int = Field(1024, ge=16, description="chat window size, fine mode")
+    chat_overlap_messages: int = Field(1, ge=0, description="messages repeated between windows")
+    password: str | None = Field(None, description="password for encrypted PDFs")
+    allow_private_urls: bool = Field(
+        False, description="let URLs reach loopback / private / link-local addresses"
+    )
+    fetch_timeout: float = Field(15.0, gt=0, description="seconds for one URL fetch")
+    max_fetch_bytes: int = Field(50 * 1024 * 1024, gt=0, description="size cap for one URL")
+    max_file_bytes: int = Field(512 * 1024 * 1024, gt=0, description="size cap for one file")
+    max_archive_members: int = Field(10_000, gt=0, description="members read from one archive")
+    max_archive_bytes: int = Field(
+        1024 * 1024 * 1024, gt=0, description="total uncompressed bytes read from one archive"
+    )
+    max_archive_depth: int = Field(2, ge=0, description="archives inside archives")

@@ -1,0 +1,119 @@
+"""The parser surface every input kind implements, and the registry the router uses.
+
+A parser turns one payload into memory items. ``parse_fast`` is rule-based (no LLM, no
+network); ``parse_fine`` asks an LLM and falls back to a clear error until a backend is
+configured. ``create_source`` / ``rebuild_from_source`` let any stored item be traced back to
+its input and re-processed.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any, ClassVar, Generic, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..errors import FineModeUnavailableError, InvalidInputError
+from ..ids import item_id
+from ..models import MemoryItem, MemoryMetadata, MemoryType, Mode, Source
+from ..options import ReadOptions
+
+__all__ = ["ParseContext", "Parser", "register", "get_parser", "parser_names"]
+
+P = TypeVar("P", bound=BaseModel)
+
+
+class ParseContext(BaseModel):
+    """Who the items are for, which mode, the read options and (fine mode) the LLM."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    user_id: str | None = None
+    session_id: str | None = None
+    mode: Mode = "fast"
+    options: ReadOptions = Field(default_factory=ReadOptions)
+    llm: Any = None  # an omnireader.llm chat backend, for fine mode
+
+    @property
+    def scope(self) -> str:
+        return f"{self.user_id or ''}/{self.session_id or ''}"
+
+
+class Parser(ABC, Generic[P]):
+    """Base class: subclasses set ``name`` and ``payload`` and implement the fast path."""
+
+    name: ClassVar[str]
+    payload: ClassVar[type[BaseModel]]
+
+    @abstractmethod
+    def parse_fast(self, input: P, ctx: ParseContext) -> list[MemoryItem]:
+        """Items by rules alone: real extraction, no LLM, no network."""
+
+    def parse_fine(self, input: P, ctx: ParseContext) -> list[MemoryItem]:
+        """Items an LLM wrote. Needs ``ctx.llm``; parsers override this."""
+        raise FineModeUnavailableError(
+            f"fine mode for {self.name} inputs needs an LLM backend: pass llm=... to Reader "
+            "or --llm openai:MODEL / --llm ollama:MODEL on the command line"
+        )
+
+    @abstractmethod
+    def create_source(self, input: P) -> Source:
+        """The provenance record of ``input``."""
+
+    @abstractmethod
+    def rebuild_from_source(self, source: Source) -> P:
+        """The payload again, from a stored source (inverse of :meth:`create_source`)."""
+
+    def parse(self, input: P, ctx: ParseContext) -> list[MemoryItem]:
+        if ctx.mode == "fine":
+            return self.parse_fine(input, ctx)
+        return self.parse_fast(input, ctx)
+
+    # -- shared helpers for subclasses
+
+    def make_item(
+        self,
+        text: str,
+        ctx: ParseContext,
+        *,
+        sources: list[Source],
+        position: tuple[object, ...],
+        memory_type: MemoryType = "LongTermMemory",
+        **metadata: Any,
+    ) -> MemoryItem:
+        """An item with a deterministic id from its first source's hash and ``position``."""
+        anchor = sources[0].content_hash or "" if sources else ""
+        return MemoryItem(
+            id=item_id(anchor, self.name, ctx.mode, *position, scope=ctx.scope),
+            memory=text,
+            metadata=MemoryMetadata(
+                user_id=ctx.user_id,
+                session_id=ctx.session_id,
+                memory_type=memory_type,
+                mode=ctx.mode,
+                sources=sources,
+                **metadata,
+            ),
+        )
+
+
+_REGISTRY: dict[str, Parser[Any]] = {}
+
+
+def register(cls: type[Parser[Any]]) -> type[Parser[Any]]:
+    """Class decorator: make a parser available to the router under its ``name``."""
+    _REGISTRY[cls.name] = cls()
+    return cls
+
+
+def get_parser(name: str) -> Parser[Any]:
+    try:
+        return _REGISTRY[name]
+    except KeyError:
+        raise InvalidInputError(
+            f"no parser named {name!r}; known parsers: {', '.join(sorted(_REGISTRY))}"
+        ) from None
+
+
+def parser_names() -> list[str]:
+    return sorted(_REGISTRY)

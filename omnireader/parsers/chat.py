@@ -1,0 +1,300 @@
+"""Conversations: token-counted windows of messages, with overlap, one item per window.
+
+A window is a run of consecutive messages rendered as ``[chat_time] speaker: text`` lines
+that fits a token budget; the last ``overlap`` messages of one window open the next, so a
+question and its answer are never cut apart without context. System prompts are context,
+not memories: they ride along in ``extra["system_prompt"]`` unless they are all there is.
+
+    >>> from omnireader.models import Message
+    >>> from omnireader.parsers.base import ParseContext
+    >>> from omnireader.payloads import Conversation
+    >>> convo = Conversation(messages=[Message(role="user", content="I live in Lyon.")])
+    >>> [item] = ChatParser().parse_fast(convo, ParseContext())
+    >>> item.memory, item.metadata.memory_type
+    ('user: I live in Lyon.', 'UserMemory')
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import PurePosixPath
+from typing import ClassVar, get_args
+
+from pydantic import BaseModel, ValidationError
+
+from ..chunking import chunk_text
+from ..errors import EmptyInputError, InvalidInputError
+from ..ids import content_hash
+from ..models import AudioPart, FilePart, ImagePart, MemoryItem, MemoryType, Message, Source
+from ..payloads import Conversation
+from ..tokens import count_tokens
+from .base import ParseContext, Parser, register
+from .string import guess_lang, normalize_time
+
+__all__ = [
+    "Turn",
+    "ChatParser",
+    "attachment_notes",
+    "render_line",
+    "windows",
+    "window_tokens",
+    "split_system",
+    "message_source",
+    "conversation_from_sources",
+]
+
+# A message this many windows long is split into window-sized pieces instead of becoming
+# one giant window that no LLM prompt or embedding could take whole.
+_ENORMOUS = 4
+_SYSTEM_PREVIEW = 200
+_JSON = "application/json"  # Source.mime marking content that is serialised messages
+
+
+class Turn(BaseModel):
+    """One message (or one piece of an enormous one) as it sits in a window."""
+
+    message: Message
+    position: int  # index of the message in the list given to :func:`windows`
+    text: str  # the message text this turn carries
+    line: str  # what the window shows: ``[chat_time] speaker: text [attachments]``
+    tokens: int
+    chunk_index: int | None = None
+    chunk_total: int | None = None
+    char_start: int | None = None
+    char_end: int | None = None
+
+
+def attachment_notes(message: Message) -> list[str]:
+    """``[attached file: x.pdf]`` / ``[image]`` / ``[audio]`` for each non-text part.
+
+    The attachments themselves are read by their own parsers; the note keeps the chat
+    honest that something was shared at this point.
+    """
+    if not isinstance(message.content, list):
+        return []
+    notes: list[str] = []
+    for part in message.content:
+        if isinstance(part, FilePart):
+            spec = part.file
+            name = spec.filename or (PurePosixPath(spec.path).name if spec.path else None)
+            notes.append(f"[attached file: {name or spec.file_id or 'file'}]")
+        elif isinstance(part, ImagePart):
+            url = part.image_url.url
+            name = url.rsplit("/", 1)[-1].split("?", 1)[0] if url.startswith("http") else ""
+            notes.append(f"[image: {name}]" if name else "[image]")
+        elif isinstance(part, AudioPart):
+            notes.append(f"[audio: {part.input_audio.format}]")
+    return notes
+
+
+def render_line(message: Message, text: str, notes: Sequence[str] = ()) -> str:
+    """``[chat_time] speaker: text [notes]``; the time normalised to ISO 8601 when it parses."""
+    speaker = message.name or message.role
+    when = normalize_time(message.chat_time) or message.chat_time
+    body = " ".join(s for s in (text.strip(), *notes) if s)
+    return f"[{when}] {speaker}: {body}" if when else f"{speaker}: {body}"
+
+
+def _turns(messages: Sequence[Message], max_tokens: int) -> list[Turn]:
+    turns: list[Turn] = []
+    for pos, m in enumerate(messages):
+        text, notes = m.text(), attachment_notes(m)
+        if not text.strip() and not notes:
+            continue  # nothing was said or shared
+        line = render_line(m, text, notes)
+        tokens = count_tokens(line)
+        if tokens <= _ENORMOUS * max_tokens:
+            turns.append(Turn(message=m, position=pos, text=text, line=line, tokens=tokens))
+            continue
+        prefix = count_tokens(render_line(m, "x")) - 1
+        pieces = chunk_text(text, max(16, max_tokens - prefix))
+        for c in pieces:
+            last = c.index == c.total - 1
+            piece_line = render_line(m, c.text, notes if last else ())
+            turns.append(
+                Turn(
+                    message=m,
+                    position=pos,
+                    text=c.text,
+                    line=piece_line,
+                    tokens=count_tokens(piece_line),
+                    chunk_index=c.index,
+                    chunk_total=c.total,
+                    char_start=c.char_start,
+                    char_end=c.char_end,
+                )
+            )
+    return turns
+
+
+def windows(
+    messages: Sequence[Message], max_tokens: int, overlap_messages: int = 1
+) -> list[list[Turn]]:
+    """Group messages into windows of at most ``max_tokens`` tokens, in order.
+
+    Each window after the first opens with the last ``overlap_messages`` turns of the one
+    before (fewer if they would not fit beside the next message). A message longer than a
+    window gets a window of its own; one over four windows long is split into pieces.
+    Messages with no text and no attachments are skipped.
+    """
+    out: list[list[Turn]] = []
+    current: list[Turn] = []
+    used = 0
+    for turn in _turns(messages, max_tokens):
+        if current and used + turn.tokens > max_tokens:
+            out.append(current)
+            carry = current[len(current) - overlap_messages :] if overlap_messages else []
+            # Overlap is context, never a reason to break the budget.
+            while carry and sum(t.tokens for t in carry) + turn.tokens > max_tokens:
+                carry = carry[1:]
+            current, used = list(carry), sum(t.tokens for t in carry)
+        current.append(turn)
+        used += turn.tokens
+    if current:
+        out.append(current)
+    return out
+
+
+def window_tokens(ctx: ParseContext) -> int:
+    """The window budget for the context's mode: small windows fast, large ones for an LLM."""
+    opts = ctx.options
+    return opts.chat_window_tokens_fine if ctx.mode == "fine" else opts.chat_window_tokens_fast
+
+
+def split_system(messages: Sequence[Message]) -> tuple[list[Message], list[Message]]:
+    """(system messages, the rest), each in order."""
+    system = [m for m in messages if m.role == "system"]
+    return system, [m for m in messages if m.role != "system"]
+
+
+def message_source(message: Message, text: str | None = None) -> Source:
+    """The chat source of one message (``text``: the piece of it an item carries)."""
+    full = message.text()
+    return Source(
+        kind="chat",
+        role=message.role,
+        name=message.name,
+        chat_time=message.chat_time,
+        message_id=message.message_id,
+        content=full if text is None else text,
+        content_hash=content_hash(full),
+        lang=guess_lang(full if text is None else text),
+    )
+
+
+def _turn_source(turn: Turn) -> Source:
+    return message_source(turn.message, turn.text).model_copy(
+        update=dict(
+            chunk_index=turn.chunk_index,
+            chunk_total=turn.chunk_total,
+            char_start=turn.char_start,
+            char_end=turn.char_end,
+        )
+    )
+
+
+def _message_from_source(source: Source) -> Message:
+    if source.content is None:
+        raise InvalidInputError(f"a {source.kind} source without content cannot be rebuilt")
+    role = source.role or "user"
+    if role not in get_args(Message.model_fields["role"].annotation):
+        raise InvalidInputError(f"cannot rebuild a message with role {role!r}")
+    return Message(
+        role=role,  # type: ignore[arg-type]  (checked against the Literal just above)
+        content=source.content,
+        name=source.name,
+        chat_time=source.chat_time,
+        message_id=source.message_id,
+        tool_call_id=source.tool_call_id,
+    )
+
+
+def conversation_from_sources(sources: Sequence[Source]) -> Conversation:
+    """The messages an item was made from, in order (e.g. to refine a stored window)."""
+    return Conversation(messages=[_message_from_source(s) for s in sources])
+
+
+@register
+class ChatParser(Parser[Conversation]):
+    """system / user / assistant messages → one item per token-counted window."""
+
+    name: ClassVar[str] = "chat"
+    payload: ClassVar[type[Conversation]] = Conversation
+    label: ClassVar[str] = "<conversation>"
+
+    def parse_fast(self, input: Conversation, ctx: ParseContext) -> list[MemoryItem]:
+        system, rest = split_system(input.messages)
+        size = window_tokens(ctx)
+        groups = windows(rest, size, ctx.options.chat_overlap_messages)
+        if not groups:
+            # Only a system prompt: still something the user gave us, kept as working memory.
+            groups = windows(system, size, 0)
+            if not groups:
+                raise EmptyInputError(self.label, "no message has text or attachments")
+            return [
+                self._window_item(g, k, len(groups), ctx, "WorkingMemory", ["system_prompt"], {})
+                for k, g in enumerate(groups)
+            ]
+        prompt = "\n".join(m.text().strip() for m in system if m.text().strip())
+        extra = {"system_prompt": prompt[:_SYSTEM_PREVIEW]} if prompt else {}
+        return [
+            self._window_item(g, k, len(groups), ctx, None, [], extra)
+            for k, g in enumerate(groups)
+        ]
+
+    def _window_item(
+        self,
+        turns: list[Turn],
+        index: int,
+        total: int,
+        ctx: ParseContext,
+        memory_type: MemoryType | None,
+        tags: list[str],
+        extra: dict[str, object],
+    ) -> MemoryItem:
+        text = "\n".join(t.line for t in turns)
+        if memory_type is None:
+            only_user = all(t.message.role == "user" for t in turns)
+            memory_type = "UserMemory" if only_user else "LongTermMemory"
+        times = (normalize_time(t.message.chat_time) for t in reversed(turns))
+        persons = [t.message.name for t in turns if t.message.role == "user" and t.message.name]
+        return self.make_item(
+            text,
+            ctx,
+            sources=[_turn_source(t) for t in turns],
+            # The window's own hash: the same messages in the same place give the same id.
+            position=(content_hash(text), index),
+            memory_type=memory_type,
+            tags=tags,
+            timestamp=next((t for t in times if t), None),
+            persons=list(dict.fromkeys(persons)),
+            extra={**extra, "window_index": index, "window_total": total},
+        )
+
+    def create_source(self, input: Conversation) -> Source:
+        """One message: its source. Several: the messages as JSON, so they rebuild whole."""
+        if len(input.messages) == 1:
+            return message_source(input.messages[0])
+        data = json.dumps(
+            [m.model_dump(mode="json", exclude_none=True) for m in input.messages],
+            ensure_ascii=False,
+        )
+        last_time = next((m.chat_time for m in reversed(input.messages) if m.chat_time), None)
+        return Source(
+            kind="chat",
+            content=data,
+            content_hash=content_hash(data),
+            mime=_JSON,
+            chat_time=last_time,
+            lang=guess_lang(" ".join(m.text() for m in input.messages)),
+        )
+
+    def rebuild_from_source(self, source: Source) -> Conversation:
+        """A conversation of the one message a window source names (or all, for JSON)."""
+        if source.mime == _JSON and source.content is not None:
+            try:
+                return Conversation.model_validate({"messages": json.loads(source.content)})
+            except (ValueError, ValidationError) as e:
+                raise InvalidInputError(f"the source's messages do not parse: {e}") from None
+        return Conversation(messages=[_message_from_source(source)])

@@ -1,0 +1,246 @@
+"""The Reader: what users call to turn inputs into memory items.
+
+    >>> from omnireader import Reader
+    >>> items = Reader().read("Alice moved to Berlin in 2021.", info={"user_id": "u1"})
+    >>> items[0].metadata.mode
+    'fast'
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field, ValidationError
+
+from ..errors import (
+    FineModeUnavailableError,
+    InvalidInputError,
+    OmniReaderError,
+    ReadError,
+)
+from ..models import MemoryItem, Mode, ReadFailure, ReadInfo
+from ..options import ReadOptions
+from ..parsers.base import ParseContext, get_parser
+from ..router import Task, expand, route
+
+__all__ = ["Reader", "ReadOutcome", "ReadResult", "describe_input", "validate_info"]
+
+
+class ReadOutcome(BaseModel):
+    """What became of one input: its items, or why (part of) it could not be read."""
+
+    input: str
+    items: list[MemoryItem] = Field(default_factory=list)
+    failures: list[ReadFailure] = Field(default_factory=list)
+    seconds: float = 0.0
+
+
+class ReadResult(BaseModel):
+    """Everything a read produced: items, and one record per input that failed."""
+
+    items: list[MemoryItem] = Field(default_factory=list)
+    failures: list[ReadFailure] = Field(default_factory=list)
+    inputs: int = 0
+
+
+def validate_info(info: dict[str, Any] | ReadInfo | None) -> ReadInfo:
+    if info is None:
+        return ReadInfo()
+    if isinstance(info, ReadInfo):
+        return info
+    if not isinstance(info, dict):
+        raise InvalidInputError(
+            f"info must be a dict like {{'user_id': ..., 'session_id': ...}}, "
+            f"not {type(info).__name__}"
+        )
+    try:
+        return ReadInfo.model_validate(info)
+    except ValidationError as e:
+        bad = ", ".join(
+            f"{'.'.join(map(str, err['loc']))} ({err['msg']})" for err in e.errors()
+        )
+        raise InvalidInputError(
+            f"invalid info: {bad}; valid keys are {', '.join(ReadInfo.model_fields)}"
+        ) from None
+
+
+def describe_input(x: Any) -> str:
+    """A short name for an input, for reports and errors."""
+    if isinstance(x, str):
+        return f"<string: {x[:40]!r}>" if len(x) > 40 else f"<string: {x!r}>"
+    if isinstance(x, (bytes, bytearray)):
+        return f"<{len(x)} bytes>"
+    if isinstance(x, (list, tuple)):
+        return f"<{len(x)} messages/parts>"
+    if isinstance(x, dict):
+        return f"<{x.get('role') or x.get('type') or 'dict'}>"
+    label = getattr(x, "label", None)
+    return str(label if label is not None else x)
+
+
+class Reader:
+    """Reads inputs into memory items: router → parser, per input, with failures isolated.
+
+    ``llm`` (a chat backend from :mod:`omnireader.llm`) enables fine mode; option keywords
+    (``chunk_tokens=``, ``password=``, ``allow_private_urls=`` ...) set :class:`ReadOptions`.
+    """
+
+    def __init__(
+        self,
+        *,
+        options: ReadOptions | None = None,
+        llm: Any = None,
+        **option_overrides: Any,
+    ) -> None:
+        try:
+            base = options or ReadOptions()
+            self.options = base.model_copy(update=option_overrides) if option_overrides else base
+            if option_overrides:
+                ReadOptions.model_validate(self.options.model_dump())
+        except ValidationError as e:
+            raise InvalidInputError(
+                f"invalid reader options: {e.errors()[0]['msg']}; valid options are "
+                f"{', '.join(ReadOptions.model_fields)}"
+            ) from None
+        unknown = set(option_overrides) - set(ReadOptions.model_fields)
+        if unknown:
+            raise InvalidInputError(
+                f"unknown reader option(s) {sorted(unknown)}; valid options are "
+                f"{', '.join(ReadOptions.model_fields)}"
+            )
+        self.llm = llm
+
+    # ------------------------------------------------------------------ public
+
+    def read(
+        self,
+        inputs: Any,
+        info: dict[str, Any] | ReadInfo | None = None,
+        mode: Mode = "fast",
+        on_error: Literal["raise", "skip"] = "raise",
+    ) -> list[MemoryItem]:
+        """Items for ``inputs``. With ``on_error="raise"`` (default) the first input that
+        could not be read raises its typed error; ``"skip"`` returns what could be read
+        (use :meth:`read_report` to also get the failures)."""
+        result = self.read_report(inputs, info=info, mode=mode)
+        if result.failures and on_error == "raise":
+            from ..errors import error_for_code
+
+            f = result.failures[0]
+            if f.error == "invalid_input":
+                raise InvalidInputError(f.message)
+            raise error_for_code(f.error, f.input, f.message.removeprefix(f"{f.input}: "))
+        return result.items
+
+    def read_report(
+        self,
+        inputs: Any,
+        info: dict[str, Any] | ReadInfo | None = None,
+        mode: Mode = "fast",
+    ) -> ReadResult:
+        """Items and failures for ``inputs``; one bad input never stops the others."""
+        result = ReadResult()
+        for outcome in self.iter_read(inputs, info=info, mode=mode):
+            result.inputs += 1
+            result.items.extend(outcome.items)
+            result.failures.extend(outcome.failures)
+        return result
+
+    def iter_read(
+        self,
+        inputs: Any,
+        info: dict[str, Any] | ReadInfo | None = None,
+        mode: Mode = "fast",
+    ) -> Iterator[ReadOutcome]:
+        """One :class:`ReadOutcome` per input, as each is read (folders yield per file)."""
+        ctx = self.context(info, mode)
+        for one in expand(inputs):
+            yield self.read_one(one, ctx)
+
+    def context(self, info: dict[str, Any] | ReadInfo | None, mode: Mode) -> ParseContext:
+        """The parse context for ``info`` and ``mode``, validated."""
+        if mode not in ("fast", "fine"):
+            raise InvalidInputError(f"mode must be 'fast' or 'fine', not {mode!r}")
+        if mode == "fine" and self.llm is None:
+            raise FineModeUnavailableError(
+                "fine mode needs an LLM backend: Reader(llm=make_chat_backend('openai:MODEL')) "
+                "or --llm openai:MODEL / --llm ollama:MODEL on the command line"
+            )
+        inf = validate_info(info)
+        return ParseContext(
+            user_id=inf.user_id,
+            session_id=inf.session_id,
+            mode=mode,
+            options=self.options,
+            llm=self.llm,
+        )
+
+    def read_one(self, input: Any, ctx: ParseContext) -> ReadOutcome:
+        """Read a single (already expanded) input under ``ctx``; never raises for bad input."""
+        started = time.perf_counter()
+        out = ReadOutcome(input=describe_input(input))
+        try:
+            tasks = route(input, ctx.options)
+        except (OmniReaderError, OSError) as e:
+            out.failures.append(_failure(out.input, e))
+            tasks = []
+        for task in tasks:
+            self._run_task(task, ctx, out)
+        out.seconds = time.perf_counter() - started
+        return out
+
+    def ingest(
+        self,
+        inputs: Any,
+        store: Any,
+        info: dict[str, Any] | ReadInfo | None = None,
+        mode: Mode = "fast",
+        **batch_options: Any,
+    ) -> Any:
+        """Read ``inputs`` and write the items into ``store``; returns an IngestReport.
+
+        Files and folders go through the batch ingester (parallel workers, skipping
+        unchanged files); other inputs are read here and upserted.
+        """
+        from .batch import ingest
+
+        return ingest(self, inputs, store, info=info, mode=mode, **batch_options)
+
+    # ----------------------------------------------------------------- helpers
+
+    def _run_task(self, task: Task, ctx: ParseContext, out: ReadOutcome) -> None:
+        if task.failure is not None:
+            out.failures.append(task.failure)
+            return
+        try:
+            out.items.extend(get_parser(task.parser).parse(task.payload, ctx))
+        except FineModeUnavailableError:
+            raise
+        except (OmniReaderError, OSError, MemoryError, RecursionError) as e:
+            out.failures.append(_failure(task.label, e))
+        except Exception as e:  # a library bug on one input must not stop a batch
+            out.failures.append(
+                ReadFailure(
+                    input=task.label,
+                    error="corrupt",
+                    message=f"{task.label}: could not be parsed ({type(e).__name__}: {e})",
+                )
+            )
+
+
+def _failure(label: str, e: BaseException) -> ReadFailure:
+    if isinstance(e, ReadError):
+        return ReadFailure(input=e.input_name, error=e.code, message=str(e))
+    if isinstance(e, InvalidInputError):
+        return ReadFailure(input=label, error="invalid_input", message=str(e))
+    if isinstance(e, MemoryError):
+        return ReadFailure(input=label, error="too_large", message=f"{label}: out of memory")
+    if isinstance(e, RecursionError):
+        return ReadFailure(input=label, error="too_large", message=f"{label}: nested too deeply")
+    if isinstance(e, OSError):
+        return ReadFailure(
+            input=label, error="unreadable", message=f"{label}: {e.strerror or e}"
+        )
+    return ReadFailure(input=label, error="error", message=f"{label}: {e}")

@@ -1,0 +1,380 @@
+"""Send each input to the parser for its kind.
+
+Inputs: a string (always text, never taken as a path), a chat message, a conversation
+(list of messages), a content part, a list of parts, a :class:`pathlib.Path` (file or
+folder), raw bytes, or a :class:`~omnireader.payloads.Blob` (bytes with a file name).
+Files are recognised by their content, not by their extension alone.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, TypeAdapter, ValidationError
+
+from .dataurl import decode_data_url, is_data_url
+from .errors import EmptyInputError, InvalidInputError, ReadError, TooLargeError
+from .formats.sniff import family, sniff
+from .models import (
+    AudioPart,
+    ContentPart,
+    FilePart,
+    ImagePart,
+    Message,
+    ReadFailure,
+    TextPart,
+)
+from .options import ReadOptions
+from .parsers import audio, chat, file, image, string, text, tool  # noqa: F401  (registers)
+from .parsers.base import get_parser
+from .payloads import Blob, Conversation, TextInput, Trajectory
+
+__all__ = ["Task", "route", "expand", "parse_messages", "parse_parts"]
+
+_MESSAGES = TypeAdapter(list[Message])
+_PARTS = TypeAdapter(list[ContentPart])
+_PART_TYPES = "text, file, image_url, input_audio"
+
+
+class Task(BaseModel):
+    """One unit of parsing work: which parser, what payload, and a label for reports."""
+
+    parser: str
+    payload: Any
+    label: str
+    # Set when this part of a larger input could not be read (e.g. one bad attachment):
+    # the rest of the input is still parsed and this is reported, never stored.
+    failure: ReadFailure | None = None
+
+
+# ----------------------------------------------------------------- validation
+
+
+def _first_error(e: ValidationError) -> str:
+    err = e.errors()[0]
+    loc = ".".join(str(p) for p in err["loc"])
+    return f"{loc}: {err['msg']}" if loc else err["msg"]
+
+
+def parse_messages(raw: list[Any]) -> list[Message]:
+    """Validate chat messages; a clear :class:`InvalidInputError` names what is wrong."""
+    try:
+        return _MESSAGES.validate_python(raw)
+    except ValidationError as e:
+        raise InvalidInputError(
+            f"not a valid chat message list ({_first_error(e)}); messages need a role of "
+            f"system / user / assistant / tool and content parts of type {_PART_TYPES}"
+        ) from None
+
+
+def parse_parts(raw: list[Any]) -> list[Any]:
+    try:
+        return _PARTS.validate_python(raw)
+    except ValidationError as e:
+        kinds = sorted({str(p.get("type")) for p in raw if isinstance(p, dict)})
+        raise InvalidInputError(
+            f"not a valid content part ({_first_error(e)}); got type(s) {kinds}, "
+            f"valid types are {_PART_TYPES}"
+        ) from None
+
+
+def _is_message(x: Any) -> bool:
+    return isinstance(x, Message) or (isinstance(x, dict) and "role" in x)
+
+
+def _is_part(x: Any) -> bool:
+    return isinstance(x, (TextPart, FilePart, ImagePart, AudioPart)) or (
+        isinstance(x, dict) and "type" in x and "role" not in x
+    )
+
+
+# ------------------------------------------------------------------ expansion
+
+
+def expand(inputs: Any) -> Iterator[Any]:
+    """Split what a user passed into independent inputs.
+
+    A list of messages stays one conversation and a list of parts stays one group; any
+    other list is a list of inputs. Folders become their files (recursively, sorted,
+    symlinked folders not followed, so a link loop cannot trap the walk).
+    """
+    if isinstance(inputs, (list, tuple)) and not (
+        inputs and (all(_is_message(x) for x in inputs) or all(_is_part(x) for x in inputs))
+    ):
+        for x in inputs:
+            yield from expand(x)
+        return
+    if isinstance(inputs, os.PathLike) and Path(inputs).is_dir():
+        yield from _walk(Path(inputs))
+        return
+    yield inputs
+
+
+def _walk(folder: Path) -> Iterator[Path]:
+    for root, dirs, files in os.walk(folder, followlinks=False):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for name in sorted(files):
+            if not name.startswith("."):
+                yield Path(root) / name
+
+
+# -------------------------------------------------------------------- routing
+
+
+def route(input: Any, options: ReadOptions | None = None) -> list[Task]:
+    """The parsing tasks for one input (already split by :func:`expand`).
+
+    Raises a :class:`ReadError` naming the input when it cannot be read at all, and
+    :class:`InvalidInputError` when its shape is wrong.
+    """
+    options = options or ReadOptions()
+    if isinstance(input, str):
+        return [_task("string", TextInput(text=input), "<string>")]
+    if isinstance(input, (bytes, bytearray, memoryview)):
+        return _route_blob(Blob(data=bytes(input)), options)
+    if isinstance(input, Blob):
+        return _route_blob(input, options)
+    if isinstance(input, os.PathLike):
+        return _route_path(Path(input), options)
+    if isinstance(input, (list, tuple)):
+        if not input:
+            raise InvalidInputError("an empty list has nothing to read")
+        if all(_is_message(x) for x in input):
+            return route_conversation(parse_messages(list(input)), options)
+        return _route_parts(parse_parts(list(input)), options, context=None)
+    if _is_message(input):
+        return route_conversation(parse_messages([input]), options)
+    if _is_part(input):
+        return _route_parts(parse_parts([input]), options, context=None)
+    raise InvalidInputError(
+        f"cannot read a {type(input).__name__}: pass a string, a chat message or a list of "
+        "them, a content part, a pathlib.Path, bytes, or omnireader.Blob"
+    )
+
+
+def _task(parser: str, payload: BaseModel, label: str) -> Task:
+    get_parser(parser)  # fail early, with the list of parsers, if one is missing
+    return Task(parser=parser, payload=payload, label=label)
+
+
+def _route_path(path: Path, options: ReadOptions) -> list[Task]:
+    label = str(path)
+    if not path.exists():
+        raise ReadError(label, "no such file or folder")
+    if path.is_dir():
+        raise InvalidInputError(f"{label} is a folder: expand() it into files first")
+    try:
+        size = path.stat().st_size
+    except OSError as e:
+        raise ReadError(label, f"cannot read: {e.strerror or e}") from None
+    if size == 0:
+        raise EmptyInputError(label, "the file is empty (0 bytes)")
+    if size > options.max_file_bytes:
+        raise TooLargeError(label, f"{size} bytes is over the {options.max_file_bytes} byte limit")
+    if path.suffix.lower() in (".json", ".jsonl"):
+        convo = _chat_file(path)
+        if convo is not None:
+            return route_conversation(convo, options, label=label)
+    try:
+        with path.open("rb") as f:
+            head = f.read(1 << 20)
+    except OSError as e:
+        raise ReadError(label, f"cannot read: {e.strerror or e}") from None
+    return _route_blob(Blob(path=str(path)), options, head=head)
+
+
+def _chat_file(path: Path) -> list[Message] | None:
+    """The messages of a .json / .jsonl chat log, or None when it is another JSON document."""
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError):
+        return None
+    try:
+        if path.suffix.lower() == ".jsonl":
+            data: Any = [json.loads(line) for line in text.splitlines() if line.strip()]
+        else:
+            data = json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        return None
+    if isinstance(data, dict) and isinstance(data.get("messages"), list):
+        data = data["messages"]
+    if not (isinstance(data, list) and data and all(isinstance(m, dict) for m in data)):
+        return None
+    if not all("role" in m and ("content" in m or "tool_calls" in m) for m in data):
+        return None
+    try:
+        return parse_messages(data)
+    except InvalidInputError as e:
+        raise InvalidInputError(f"{path}: {e}") from None
+
+
+def _route_blob(blob: Blob, options: ReadOptions, head: bytes | None = None) -> list[Task]:
+    if head is None:
+        data = blob.read_bytes()
+        if not data:
+            raise EmptyInputError(blob.label, "no content (0 bytes)")
+        head = data[: 1 << 20]
+    sniffed = sniff(head, blob.display_name)
+    blob = blob.model_copy(update={"mime": blob.mime or sniffed.mime})
+    return [_task(family(sniffed), blob, blob.label)]
+
+
+# ------------------------------------------------------------- conversations
+
+
+def route_conversation(
+    messages: list[Message], options: ReadOptions, label: str = "<conversation>"
+) -> list[Task]:
+    """Split a conversation into chat windows, tool trajectories and attachments.
+
+    A trajectory is the user request before an assistant turn with ``tool_calls``, those
+    calls, their ``role: tool`` results and the assistant's final answer. The request and
+    the answer also stay in the chat, where they are conversation too.
+    """
+    _check_tool_pairing(messages, label)
+    chat_msgs: list[Message] = []
+    tasks: list[Task] = []
+    i = 0
+    while i < len(messages):
+        m = messages[i]
+        if m.role == "assistant" and m.tool_calls:
+            request = next((p for p in reversed(chat_msgs) if p.role == "user"), None)
+            steps: list[Message] = [request] if request else []
+            while i < len(messages) and (
+                messages[i].role == "tool"
+                or (messages[i].role == "assistant" and messages[i].tool_calls)
+            ):
+                steps.append(messages[i])
+                i += 1
+            if i < len(messages) and messages[i].role == "assistant":
+                steps.append(messages[i])  # the final answer
+                chat_msgs.append(messages[i])
+                i += 1
+            tasks.append(_task("tool", Trajectory(messages=steps), f"{label}#tool"))
+            continue
+        if m.role == "tool":  # a result whose call was in an earlier, separate input
+            tasks.append(_task("tool", Trajectory(messages=[m]), f"{label}#tool"))
+        else:
+            chat_msgs.append(m)
+            if isinstance(m.content, list):
+                tasks.extend(_route_parts(m.content, options, context=m))
+        i += 1
+    if chat_msgs and (
+        any(m.text().strip() for m in chat_msgs) or not tasks
+    ):
+        tasks.insert(0, _task("chat", Conversation(messages=chat_msgs), label))
+    return tasks
+
+
+def _check_tool_pairing(messages: list[Message], label: str) -> None:
+    called: set[str] = set()
+    for n, m in enumerate(messages):
+        for call in m.tool_calls or []:
+            if call.id:
+                called.add(call.id)
+        if m.role == "tool" and m.tool_call_id and called and m.tool_call_id not in called:
+            raise InvalidInputError(
+                f"{label}: message {n} is a tool result for tool_call_id "
+                f"{m.tool_call_id!r}, but no assistant message before it made that call "
+                f"(calls made: {sorted(called)})"
+            )
+
+
+# --------------------------------------------------------------------- parts
+
+
+def _route_parts(
+    parts: Iterable[Any], options: ReadOptions, context: Message | None
+) -> list[Task]:
+    parts = list(parts)
+    around = " ".join(p.text for p in parts if isinstance(p, TextPart)).strip()
+    if context is not None:
+        around = context.text().strip()
+    msg = dict(
+        role=context.role if context else None,
+        chat_time=context.chat_time if context else None,
+        message_id=context.message_id if context else None,
+    )
+    tasks: list[Task] = []
+    for p in parts:
+        try:
+            tasks.extend(_route_part(p, options, around, msg, in_message=context is not None))
+        except ReadError as e:
+            tasks.append(
+                Task(
+                    parser="",
+                    payload=None,
+                    label=e.input_name,
+                    failure=ReadFailure(input=e.input_name, error=e.code, message=str(e)),
+                )
+            )
+    return tasks
+
+
+def _route_part(
+    p: Any, options: ReadOptions, around: str, msg: dict[str, Any], in_message: bool
+) -> list[Task]:
+    if isinstance(p, TextPart):
+        # Inside a message the text is already in the chat window.
+        return [] if in_message else [_task("text", TextInput(text=p.text, **msg), "<text part>")]
+    if isinstance(p, FilePart):
+        return _route_file_part(p, options, around, msg)
+    if isinstance(p, ImagePart):
+        blob = _blob_from_url(p.image_url.url, options, context=around, **msg)
+        return [_task("image", blob, blob.label)]
+    if isinstance(p, AudioPart):
+        data, _ = decode_data_url(p.input_audio.data, "<input_audio>", bare_base64=True)
+        blob = Blob(data=data, filename=f"audio.{p.input_audio.format}", context=around, **msg)
+        return [_task("audio", blob, "<input_audio>")]
+    raise InvalidInputError(f"unknown content part {p!r}; valid types are {_PART_TYPES}")
+
+
+def _route_file_part(
+    p: FilePart, options: ReadOptions, around: str, msg: dict[str, Any]
+) -> list[Task]:
+    spec = p.file
+    common = dict(filename=spec.filename, file_id=spec.file_id, context=around, **msg)
+    if spec.path:
+        tasks = _route_path(Path(spec.path), options)
+        for t in tasks:
+            if isinstance(t.payload, Blob):
+                t.payload = t.payload.model_copy(update={k: v for k, v in common.items() if v})
+        return tasks
+    if spec.file_data:
+        fd = spec.file_data
+        if is_data_url(fd) or fd.startswith(("http://", "https://")):
+            blob = _blob_from_url(fd, options, **common)
+        else:  # plain text handed over as the file's content
+            blob = Blob(data=fd.encode("utf-8"), mime="text/plain", **common)
+        return _route_blob(blob, options)
+    # A reference only (file_id / filename): nothing to read, but never silently dropped.
+    blob = Blob(**common)
+    return [_task("file", blob, blob.label)]
+
+
+def _blob_from_url(url: str, options: ReadOptions, **fields: Any) -> Blob:
+    if is_data_url(url):
+        data, mime = decode_data_url(url, fields.get("filename") or "<data URL>")
+        return Blob(data=data, mime=mime, **fields)
+    if url.startswith(("http://", "https://")):
+        from .fetch import fetch_url  # httpx only when a URL is really fetched
+
+        got = fetch_url(
+            url,
+            allow_private=options.allow_private_urls,
+            timeout=options.fetch_timeout,
+            max_bytes=options.max_fetch_bytes,
+        )
+        return Blob(
+            data=got.data,
+            url=url,
+            mime=got.mime,
+            **{**fields, "filename": fields.get("filename") or got.filename},
+        )
+    raise InvalidInputError(
+        f"cannot read URL {url[:80]!r}: use http(s):// or a base64 data: URL"
+    )

@@ -1,0 +1,37 @@
+"""Shared bits of the runner scripts: make the repo importable, build the LLM, print items."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
+
+
+def add_llm_args(ap: Any) -> None:
+    ap.add_argument("--llm", default=os.environ.get("OMNIREADER_LLM"),
+                    help="openai:MODEL or ollama:MODEL (env OMNIREADER_LLM); fine mode needs it")
+    ap.add_argument("--vision-llm", default=None, help="vision model (default: --llm)")
+    ap.add_argument("--speech-model", default=None, help="speech-to-text model")
+
+
+def make_llm(args: Any) -> Any:
+    """The LLM bundle for fine mode, or None when no backend is configured."""
+    if not args.llm:
+        return None
+    from omnireader.llm.config import make_llm_bundle
+
+    return make_llm_bundle(llm=args.llm, vision_llm=args.vision_llm,
+                           speech_model=args.speech_model)
+
+
+def show(items: list[Any]) -> None:
+    from omnireader.commands import render_item
+
+    for item in items:
+        print(render_item(item))
