@@ -219,8 +219,47 @@ def _route_blob(blob: Blob, options: ReadOptions, head: bytes | None = None) -> 
             raise EmptyInputError(blob.label, "no content (0 bytes)")
         head = data[: 1 << 20]
     sniffed = sniff(head, blob.display_name)
+    if sniffed.kind == "zip" and blob.data is None and blob.path and len(head) >= 1 << 20:
+        # A ZIP's directory sits at its end: a DOCX over 1 MiB needs the whole file to tell.
+        sniffed = sniff(Path(blob.path).read_bytes(), blob.display_name)
     blob = blob.model_copy(update={"mime": blob.mime or sniffed.mime})
-    return [_task(family(sniffed), blob, blob.label)]
+    if sniffed.kind != "zip":
+        return [_task(family(sniffed), blob, blob.label)]
+
+    # An archive: each member is routed by its own content (archives inside recurse, up to
+    # max_archive_depth); a member that cannot be read is reported and the rest still read.
+    from .errors import error_for_code
+    from .formats.archive import iter_members
+
+    tasks: list[Task] = []
+
+    def failed(e: ReadError) -> None:
+        tasks.append(
+            Task(
+                parser="",
+                payload=None,
+                label=e.input_name,
+                failure=ReadFailure(input=e.input_name, error=e.code, message=str(e)),
+            )
+        )
+
+    for member in iter_members(blob, options, on_error=failed):
+        try:
+            tasks.extend(_route_blob(member, options))
+        except ReadError as e:
+            failed(e)
+    if not tasks:
+        raise EmptyInputError(blob.label, "the archive holds no files")
+    if all(t.failure for t in tasks):
+        codes = {t.failure.error for t in tasks if t.failure}
+        first = tasks[0].failure
+        assert first is not None
+        raise error_for_code(
+            codes.pop() if len(codes) == 1 else EmptyInputError.code,
+            blob.label,
+            f"none of the archive's {len(tasks)} files could be read (first: {first.message})",
+        )
+    return tasks
 
 
 # ------------------------------------------------------------- conversations

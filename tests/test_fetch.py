@@ -175,7 +175,9 @@ def test_address_classifier_blocks_non_public_addresses(address: str, reason: st
     assert blocked_reason(address) == reason
 
 
-@pytest.mark.parametrize("address", ["8.8.8.8", "1.1.1.1", "2606:4700:4700::1111", "::ffff:8.8.8.8"])
+@pytest.mark.parametrize(
+    "address", ["8.8.8.8", "1.1.1.1", "2606:4700:4700::1111", "::ffff:8.8.8.8"]
+)
 def test_address_classifier_allows_public_addresses(address: str) -> None:
     assert blocked_reason(address) is None
 

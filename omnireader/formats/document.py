@@ -18,7 +18,15 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, SkipValidation
 
-__all__ = ["DocInfo", "Section", "Extraction", "pdf_date_to_iso", "NEEDS_OCR", "UNREADABLE", "EMPTY"]
+__all__ = [
+    "DocInfo",
+    "Section",
+    "Extraction",
+    "pdf_date_to_iso",
+    "NEEDS_OCR",
+    "UNREADABLE",
+    "EMPTY",
+]
 
 #: Flag: the page has no usable text layer (a scan, or only images); OCR / vision would help.
 NEEDS_OCR = "needs_ocr"

@@ -1,13 +1,12 @@
-"""DOCX → Markdown sections: headings, paragraphs, lists, tables, text boxes, in document order.
+"""DOCX → document info and Markdown sections (headings, lists, tables, text boxes).
 
     doc = extract_docx(Blob(path="notes.docx"))
-    doc.info.authors                  # from docProps/core.xml
+    doc.info.authors                   # creator and last editor, from docProps/core.xml
     [s.heading for s in doc.sections]  # one section per top-level heading
 
-python-docx opens the package; the body XML is walked directly, because python-docx does not
-expose text boxes, content controls or the order of paragraphs and tables. Images are never
-inlined (their alt text is kept). Files python-docx cannot open (Strict OOXML, .docm saved
-as .docx, ...) go through MarkItDown; anything that is not a Word package is ``CorruptError``.
+python-docx opens the package and :mod:`.docx_markdown` renders its body. Files python-docx
+cannot open (Strict OOXML, a macro-enabled document named .docx, ...) go through MarkItDown;
+anything that is not a Word package is ``CorruptError``. Images are never inlined.
 """
 
 from __future__ import annotations
@@ -16,246 +15,22 @@ import io
 import os
 import re
 import zipfile
-from collections.abc import Iterator
 from datetime import datetime, timezone
-from typing import Any, NamedTuple
 
-from ..errors import CorruptError
+from ..errors import CorruptError, ReadError
 from ..payloads import Blob
 from .document import EMPTY, DocInfo, Extraction, Section
+from .docx_markdown import docx_sections
 
 __all__ = ["extract_docx"]
 
-_W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
-_M = "{http://schemas.openxmlformats.org/officeDocument/2006/math}"
-_MC = "{http://schemas.openxmlformats.org/markup-compatibility/2006}"
-_R = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}"
-_WP = "{http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing}"
 _CORE = {
     "cp": "http://schemas.openxmlformats.org/package/2006/metadata/core-properties",
     "dc": "http://purl.org/dc/elements/1.1/",
     "dcterms": "http://purl.org/dc/terms/",
 }
-# Property / bookkeeping elements that never carry body text (deleted text, field codes, ...),
-# and mc:Fallback, which repeats its mc:Choice sibling for old readers.
-_SKIP = {_W + t for t in ("pPr", "rPr", "del", "delText", "instrText", "moveFrom", "sdtPr")}
-_SKIP.add(_MC + "Fallback")
+# MarkItDown shortens embedded images to "data:image/png;base64..."; keep only their alt text.
 _DATA_URI_IMAGE = re.compile(r"!\[([^\]]*)\]\(data:[^)]*\)")
-
-
-class _Block(NamedTuple):
-    text: str
-    heading_level: int = 0  # 0: not a heading
-    is_list: bool = False
-
-
-class _Context:
-    """What rendering needs from the package: styles, numbering, links, footnotes."""
-
-    def __init__(self, document: Any) -> None:
-        part = document.part
-        self.cited: list[str] = []  # footnote ids in the order the body cites them
-        self.styles: dict[str, tuple[int, str | None]] = {}  # id -> (heading level, list kind)
-        for style in document.styles.element.iter(_W + "style"):
-            name_el = style.find(_W + "name")
-            name = (name_el.get(_W + "val") if name_el is not None else "") or ""
-            self.styles[style.get(_W + "styleId") or ""] = _style_kind(style, name.lower())
-        self.ordered: dict[tuple[str, str], bool] = {}  # (numId, ilvl) -> numbered?
-        try:
-            _read_numbering(part.numbering_part.element, self.ordered)
-        except (KeyError, NotImplementedError, AttributeError):
-            pass  # no numbering part: lists come from style names only
-        self.links = {rid: rel.target_ref for rid, rel in part.rels.items() if rel.is_external}
-        self.footnotes: dict[str, str] = {}
-        for rel in part.rels.values():
-            if rel.reltype.endswith("/footnotes") and not rel.is_external:
-                from lxml import etree
-
-                for note in etree.fromstring(rel.target_part.blob).iter(_W + "footnote"):
-                    text = " ".join(_inline(p, self, []).strip() for p in note.iter(_W + "p"))
-                    self.footnotes[note.get(_W + "id") or ""] = text.strip()
-
-
-def _style_kind(style: Any, name: str) -> tuple[int, str | None]:
-    level = 0
-    if name == "title":
-        level = 1
-    elif match := re.fullmatch(r"heading (\d)", name):
-        level = min(int(match.group(1)), 6)
-    elif (outline := style.find(f"{_W}pPr/{_W}outlineLvl")) is not None:
-        value = int(outline.get(_W + "val") or 9)  # 0-based; 9 means body text
-        level = min(value + 1, 6) if value < 9 else 0
-    kind = "1." if name.startswith("list number") else "-" if name.startswith("list") else None
-    if style.find(f"{_W}pPr/{_W}numPr") is not None and kind is None:
-        kind = "-"
-    return level, kind
-
-
-def _read_numbering(numbering: Any, ordered: dict[tuple[str, str], bool]) -> None:
-    formats: dict[str, dict[str, bool]] = {}
-    for abstract in numbering.iter(_W + "abstractNum"):
-        levels = formats.setdefault(abstract.get(_W + "abstractNumId") or "", {})
-        for lvl in abstract.iter(_W + "lvl"):
-            fmt = lvl.find(_W + "numFmt")
-            value = fmt.get(_W + "val") if fmt is not None else "bullet"
-            levels[lvl.get(_W + "ilvl") or "0"] = value not in ("bullet", "none")
-    for num in numbering.iter(_W + "num"):
-        ref = num.find(_W + "abstractNumId")
-        levels = formats.get(ref.get(_W + "val") or "", {}) if ref is not None else {}
-        for ilvl, is_ordered in levels.items():
-            ordered[(num.get(_W + "numId") or "", ilvl)] = is_ordered
-
-
-def _inline(element: Any, ctx: _Context, boxes: list[Any]) -> str:
-    """The text of a paragraph (or part of one); text boxes are collected, not inlined."""
-    parts: list[str] = []
-    for child in element:
-        tag = child.tag
-        if tag in _SKIP or not isinstance(tag, str):
-            continue  # lxml comments / processing instructions have a non-str tag
-        if tag in (_W + "t", _M + "t"):
-            parts.append(child.text or "")
-        elif tag in (_W + "tab", _W + "ptab"):
-            parts.append("\t")
-        elif tag in (_W + "br", _W + "cr"):
-            parts.append("\n")
-        elif tag == _W + "noBreakHyphen":
-            parts.append("-")
-        elif tag == _W + "txbxContent":
-            boxes.append(child)
-        elif tag == _WP + "docPr":
-            if alt := (child.get("descr") or "").strip():
-                parts.append(f" [image: {alt}] ")
-        elif tag == _W + "footnoteReference":
-            note_id = child.get(_W + "id") or ""
-            ctx.cited.append(note_id)
-            parts.append(f"[^{note_id}]")
-        elif tag == _W + "hyperlink":
-            text = _inline(child, ctx, boxes)
-            url = ctx.links.get(child.get(_R + "id") or "")
-            parts.append(f"[{text.strip()}]({url})" if url and text.strip() else text)
-        else:
-            parts.append(_inline(child, ctx, boxes))
-    return "".join(parts)
-
-
-def _blocks(container: Any, ctx: _Context) -> Iterator[_Block]:
-    for child in container:
-        tag = child.tag
-        if tag == _W + "p":
-            yield from _paragraph(child, ctx)
-        elif tag == _W + "tbl":
-            if table := _table(child, ctx):
-                yield _Block(table)
-        elif tag == _W + "sdt":
-            content = child.find(_W + "sdtContent")
-            if content is not None:
-                yield from _blocks(content, ctx)
-        elif tag in (_W + "customXml", _W + "ins", _MC + "AlternateContent", _MC + "Choice"):
-            yield from _blocks(child, ctx)
-
-
-def _paragraph(p: Any, ctx: _Context) -> Iterator[_Block]:
-    boxes: list[Any] = []
-    text = _inline(p, ctx, boxes).strip()
-    style_el = p.find(f"{_W}pPr/{_W}pStyle")
-    style_id = (style_el.get(_W + "val") or "") if style_el is not None else ""
-    level, kind = ctx.styles.get(style_id, (0, None))
-    num = p.find(f"{_W}pPr/{_W}numPr")
-    depth = 0
-    if num is not None:
-        num_id, ilvl = (num.find(_W + k) for k in ("numId", "ilvl"))
-        num_id_val = num_id.get(_W + "val") if num_id is not None else None
-        depth = int(ilvl.get(_W + "val") or 0) if ilvl is not None else 0
-        if num_id_val == "0":  # numbering explicitly switched off
-            kind = None
-        elif num_id_val is not None:
-            kind = "1." if ctx.ordered.get((num_id_val, str(depth))) else "-"
-    if text:
-        if level:
-            yield _Block("#" * level + " " + " ".join(text.split()), heading_level=level)
-        elif kind:
-            yield _Block("  " * depth + f"{kind} {text}", is_list=True)
-        else:
-            yield _Block(text)
-    for box in boxes:
-        yield from _blocks(box, ctx)
-
-
-def _cell_text(container: Any, ctx: _Context) -> str:
-    """A cell as one line: paragraphs, text boxes and nested tables flattened."""
-    parts: list[str] = []
-    for child in container:
-        if child.tag == _W + "p":
-            boxes: list[Any] = []
-            parts.append(_inline(child, ctx, boxes))
-            parts.extend(_cell_text(box, ctx) for box in boxes)
-        elif child.tag == _W + "tbl":
-            # A nested table: rows "; "-separated, cells " / "-separated.
-            rows = (" / ".join(c for c in row if c) for row in _rows(child, ctx))
-            parts.append("; ".join(r for r in rows if r))
-        elif child.tag in (_W + "sdt", _W + "sdtContent", _W + "customXml"):
-            parts.append(_cell_text(child, ctx))
-    return " ".join(" ".join(parts).split())
-
-
-def _rows(tbl: Any, ctx: _Context) -> list[list[str]]:
-    rows: list[list[str]] = []
-    for tr in tbl.iter(_W + "tr"):
-        if _nearest_table(tr) is not tbl:
-            continue  # a row of a nested table; rendered inside its cell
-        cells: list[str] = []
-        for tc in tr.iter(_W + "tc"):
-            if _nearest_table(tc) is not tbl:
-                continue
-            span_el = tc.find(f"{_W}tcPr/{_W}gridSpan")
-            merge_el = tc.find(f"{_W}tcPr/{_W}vMerge")
-            # A vertically merged continuation cell repeats nothing; Markdown has no rowspan.
-            continued = merge_el is not None and merge_el.get(_W + "val") != "restart"
-            cells.append("" if continued else _cell_text(tc, ctx))
-            cells.extend([""] * (int(span_el.get(_W + "val") or 1) - 1 if span_el is not None else 0))
-        rows.append(cells)
-    return rows
-
-
-def _nearest_table(element: Any) -> Any:
-    parent = element.getparent()
-    while parent is not None and parent.tag != _W + "tbl":
-        parent = parent.getparent()
-    return parent
-
-
-def _table(tbl: Any, ctx: _Context) -> str:
-    rows = [row for row in _rows(tbl, ctx) if any(row)]
-    if not rows:
-        return ""
-    width = max(len(row) for row in rows)
-    lines = []
-    for i, row in enumerate(rows):
-        cells = [c.replace("|", "\\|") for c in row] + [""] * (width - len(row))
-        lines.append("| " + " | ".join(cells) + " |")
-        if i == 0:
-            lines.append("|" + " --- |" * width)
-    return "\n".join(lines)
-
-
-def _sections(blocks: list[_Block]) -> list[Section]:
-    """One section per top-level heading (plus what comes before the first heading)."""
-    top = min((b.heading_level for b in blocks if b.heading_level), default=0)
-    groups: list[list[_Block]] = [[]]
-    for block in blocks:
-        if top and block.heading_level == top and groups[-1]:
-            groups.append([])
-        groups[-1].append(block)
-    sections = []
-    for group in groups:
-        text = ""
-        for prev, block in zip([None, *group], group):
-            glue = "\n" if prev is not None and prev.is_list and block.is_list else "\n\n"
-            text += (glue if text else "") + block.text
-        heading = group[0].text.lstrip("#").strip() if top and group[0].heading_level == top else None
-        sections.append(Section(text=text, heading=heading))
-    return sections
 
 
 def extract_docx(blob: Blob) -> Extraction:
@@ -265,7 +40,10 @@ def extract_docx(blob: Blob) -> Extraction:
     no text yields one empty section flagged ``empty``.
     """
     label = blob.label
-    data = blob.data if blob.data is not None else blob.read_bytes()
+    try:
+        data = blob.data if blob.data is not None else blob.read_bytes()
+    except (OSError, ValueError) as exc:
+        raise ReadError(label, f"cannot read the file ({type(exc).__name__})") from None
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as package:
             names = set(package.namelist())
@@ -276,12 +54,13 @@ def extract_docx(blob: Blob) -> Extraction:
     if not rels and "word/document.xml" not in names:
         raise CorruptError(label, "not a Word document (no main document part)")
     info = _core_info(core)
-    sections: list[Section] | None = None
-    if b"purl.oclc.org/ooxml" not in rels:  # Strict OOXML: python-docx reads nothing from it
-        sections = _read_with_python_docx(data)
+    if b"purl.oclc.org/ooxml" in rels:  # Strict OOXML: python-docx would read nothing
+        sections, why = None, "Strict OOXML"
+    else:
+        sections, why = _read_with_python_docx(data)
     if sections is None:
         sections = _read_with_markitdown(data, label)
-        info.extra["extractor"] = "markitdown"
+        info.extra.update(extractor="markitdown", fallback_reason=why)
     else:
         info.extra["extractor"] = "python-docx"
     if not any(s.text for s in sections):
@@ -289,19 +68,14 @@ def extract_docx(blob: Blob) -> Extraction:
     return Extraction(info=info, sections=iter(sections))
 
 
-def _read_with_python_docx(data: bytes) -> list[Section] | None:
+def _read_with_python_docx(data: bytes) -> tuple[list[Section] | None, str]:
+    """The sections, or None and why python-docx could not read this package."""
     import docx
 
     try:
-        document = docx.Document(io.BytesIO(data))
-        ctx = _Context(document)
-        blocks = list(_blocks(document.element.body, ctx))
-    except Exception:  # noqa: BLE001 - python-docx failing on odd packages means "try MarkItDown"
-        return None
-    notes = [f"[^{n}]: {ctx.footnotes[n]}" for n in dict.fromkeys(ctx.cited) if ctx.footnotes.get(n)]
-    if notes:
-        blocks.append(_Block("\n".join(notes)))
-    return _sections(blocks)
+        return docx_sections(docx.Document(io.BytesIO(data))), ""
+    except Exception as exc:  # noqa: BLE001 - any python-docx failure means "try MarkItDown"
+        return None, f"python-docx: {type(exc).__name__}: {exc}"[:300]
 
 
 def _read_with_markitdown(data: bytes, label: str) -> list[Section]:
@@ -309,11 +83,14 @@ def _read_with_markitdown(data: bytes, label: str) -> list[Section]:
     from markitdown import MarkItDown
 
     try:
-        result = MarkItDown(enable_plugins=False).convert_stream(io.BytesIO(data), file_extension=".docx")
+        converter = MarkItDown(enable_plugins=False)
+        result = converter.convert_stream(io.BytesIO(data), file_extension=".docx")
     except Exception as exc:  # noqa: BLE001 - any converter failure is a corrupt input here
         raise CorruptError(label, f"not a readable DOCX ({type(exc).__name__})") from None
     # Never let an embedded image's bytes into the text, only its alt text.
-    text = _DATA_URI_IMAGE.sub(lambda m: f"[image: {m.group(1)}]" if m.group(1) else "", result.markdown)
+    text = _DATA_URI_IMAGE.sub(
+        lambda m: f"[image: {m.group(1)}]" if m.group(1) else "", result.markdown
+    )
     return [Section(text=text.strip())]
 
 
@@ -324,16 +101,22 @@ def _core_info(core: bytes) -> DocInfo:
     from lxml import etree
 
     try:
-        root = etree.fromstring(core)
+        # Untrusted XML: no entity expansion (billion laughs), no network.
+        root = etree.fromstring(core, etree.XMLParser(resolve_entities=False, no_network=True))
     except etree.XMLSyntaxError:
         return DocInfo()
 
     def field(name: str) -> str | None:
         el = root.find(name, _CORE)
-        return " ".join(el.text.split()) if el is not None and el.text and el.text.strip() else None
+        text = " ".join((el.text or "").split()) if el is not None else ""
+        return text or None
 
     authors = [a for a in (field("dc:creator"), field("cp:lastModifiedBy")) if a]
-    extra = {k: v for k in ("subject", "keywords", "description", "category") if (v := field(f"dc:{k}") or field(f"cp:{k}"))}
+    extra = {
+        key: value
+        for key in ("subject", "keywords", "description", "category")
+        if (value := field(f"dc:{key}") or field(f"cp:{key}"))
+    }
     return DocInfo(
         title=field("dc:title"),
         authors=list(dict.fromkeys(authors)),

@@ -96,7 +96,8 @@ def image_info(
     Raises :class:`TooLargeError` for more than ``max_pixels`` pixels (decompression bombs),
     :class:`UnsupportedFormatError` for HEIC / AVIF when Pillow has no plugin for them, and
     :class:`CorruptError` when the header cannot be read. A file cut short after its header
-    still gives its metadata: only decoding the pixels would notice.
+    still gives its metadata: only decoding the pixels would notice. (Pillow's own
+    ``Image.MAX_IMAGE_PIXELS`` check applies too; ours holds even when that one is lifted.)
     """
     from PIL import Image, UnidentifiedImageError
 
@@ -250,8 +251,8 @@ _AUDIO_FORMATS = {
 def audio_info(blob: Media, *, name: str = "<audio>") -> AudioInfo:
     """Format, duration, sample rate, channels, bit rate and tags of an audio file.
 
-    Raises :class:`CorruptError` when neither mutagen nor (for WAV) the ``wave`` module can
-    read its stream headers.
+    Raises :class:`CorruptError` when mutagen cannot read its stream headers. (mutagen reads
+    every WAV the stdlib ``wave`` module reads, and more: no second reader is needed.)
     """
     import mutagen
 
@@ -265,9 +266,6 @@ def audio_info(blob: Media, *, name: str = "<audio>") -> AudioInfo:
         error = None
     # mutagen objects are falsy when they have no tags, hence the explicit None checks.
     if audio is None or audio.info is None:
-        wav = _wave_info(source)
-        if wav is not None:
-            return wav
         detail = f" ({type(error).__name__}: {error})" if error else ""
         raise CorruptError(name, f"not an audio stream mutagen can read{detail}")
     stream = audio.info
@@ -314,24 +312,3 @@ def _tag(audio: Any, easy_key: str, id3_frame: str) -> str | None:
         values = values[0] if values else None
     return _text(str(values)) if values is not None else None
 
-
-def _wave_info(source: io.BytesIO | Path) -> AudioInfo | None:
-    """WAV headers through the stdlib, for RIFF files mutagen rejects."""
-    import wave
-
-    if isinstance(source, io.BytesIO):
-        source.seek(0)
-    try:
-        with wave.open(source if isinstance(source, io.BytesIO) else str(source), "rb") as w:
-            rate, channels, frames = w.getframerate(), w.getnchannels(), w.getnframes()
-            width = w.getsampwidth()
-    except (wave.Error, EOFError, OSError):
-        return None
-    return AudioInfo(
-        format="WAV",
-        duration_s=frames / rate if rate else None,
-        sample_rate=rate or None,
-        channels=channels or None,
-        bitrate=rate * channels * width * 8 or None,
-        extra={"bits_per_sample": width * 8},
-    )

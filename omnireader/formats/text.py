@@ -1,7 +1,7 @@
 """Bytes to text for plain-text formats: BOMs, UTF-8, then a best guess at legacy encodings.
 
->>> decode_text("名前".encode("cp932"), "names.csv")
-'名前'
+>>> decode_text("名前,住所\\n佐藤太郎,東京".encode("cp932"), "names.csv")
+'名前,住所\\n佐藤太郎,東京'
 """
 
 from __future__ import annotations
@@ -36,15 +36,13 @@ codecs.register_error(_FALLBACK_HANDLER, _cp1252_fallback)
 
 
 def _looks_like_utf8(data: bytes) -> bool:
-    """True when the bytes hold valid multi-byte UTF-8 and only a few stray bytes."""
-    non_ascii = sum(1 for b in data if b >= 0x80)
-    if not non_ascii:
-        return True
-    text = data.decode("utf-8", errors="replace")
-    bad = text.count("\ufffd")
-    multibyte = sum(1 for ch in text if ord(ch) >= 0x80 and ch != "\ufffd")
-    # Each valid multi-byte char accounts for 2-4 non-ASCII bytes; stray bytes for one each.
-    return multibyte > 0 and bad * 4 < non_ascii
+    """True when the bytes hold valid multi-byte UTF-8 and no more stray bytes than that."""
+    text = data[: 1 << 20].decode("utf-8", errors="replace")  # a sample is enough to tell
+    bad = text.count("\ufffd")  # about one per stray byte
+    valid = sum(len(ch.encode()) for ch in text if ord(ch) >= 0x80 and ch != "\ufffd")
+    # Legacy text almost never forms valid multi-byte UTF-8 by accident; and when it does,
+    # the stray bytes are still read as Windows-1252 by the fallback handler.
+    return valid > 0 and valid >= bad
 
 
 def detect_encoding(data: bytes) -> str:

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 import zlib
-from typing import TYPE_CHECKING, ClassVar, NamedTuple
+from typing import TYPE_CHECKING, ClassVar
 
 from ..tokens import tokenize
 from .embedder_base import Embedder
@@ -37,17 +37,64 @@ __all__ = ["HashingEmbedder", "DEFAULT_HASHING_DIM"]
 DEFAULT_HASHING_DIM = 256
 _WORD_WEIGHT = 0.6  # words carry the topic; character n-grams add fuzziness for word forms
 _CHAR_WEIGHT = 0.4
-_CACHE_LIMIT = 200_000  # distinct words kept; text is Zipfian, so hits dominate
+_VOCAB_LIMIT = 500_000  # distinct words remembered; text is Zipfian, so hits dominate
 _SYMBOLS = re.compile(r"[^\w\s]+")
 _U32 = 0xFFFFFFFF
 
 
-class _Word(NamedTuple):
-    """One word's features: its unigram hash, and its character n-grams already bucketed."""
+class _Vocabulary(dict[str, int]):
+    """Word -> id, with every word's features in flat arrays indexed by that id.
 
-    unigram: int
-    buckets: np.ndarray  # int64 bucket of each distinct n-gram bucket
-    signs: np.ndarray  # float64 summed signs of the n-grams in that bucket
+    Looking a word up adds it when missing, so one dict access per token is the only
+    per-token Python work; everything else is array arithmetic. A word's features are a
+    pure function of the word, so dropping the vocabulary (when it grows too big) changes
+    no vector.
+    """
+
+    def __init__(self, dim: int) -> None:
+        super().__init__()
+        import numpy as np
+
+        self.dim = dim
+        self.unigram = np.zeros(0, dtype=np.uint64)  # per word: its unigram hash
+        self.starts = np.zeros(0, dtype=np.int64)  # per word: where its n-grams start
+        self.sizes = np.zeros(0, dtype=np.int64)  # per word: how many n-grams it has
+        self.buckets = np.zeros(0, dtype=np.int64)  # per n-gram: its bucket
+        self.signs = np.zeros(0, dtype=np.float64)  # per n-gram: +1 or -1
+        self._new_unigrams: list[int] = []
+        self._new_sizes: list[int] = []
+        self._new_grams: list[int] = []
+
+    def __missing__(self, word: str) -> int:
+        grams = self._new_grams
+        before = len(grams)
+        if len(word) > 1:  # single characters (incl. every CJK token) have no inner n-grams
+            padded = f"<{word}>"
+            for size in (3, 4, 5):
+                grams.extend(_crc(padded[i : i + size]) for i in range(len(padded) - size + 1))
+        self._new_sizes.append(len(grams) - before)
+        self._new_unigrams.append(_crc("w:" + word))
+        self[word] = wid = len(self)
+        return wid
+
+    def flush(self) -> None:
+        """Move the words added since the last flush into the arrays."""
+        if not self._new_sizes:
+            return
+        import numpy as np
+
+        sizes = np.array(self._new_sizes, dtype=np.int64)
+        mixed = _fmix32(np.array(self._new_grams, dtype=np.uint64))
+        self.starts = np.concatenate([self.starts, self.buckets.size + np.cumsum(sizes) - sizes])
+        self.sizes = np.concatenate([self.sizes, sizes])
+        self.unigram = np.concatenate([self.unigram, np.array(self._new_unigrams, dtype=np.uint64)])
+        self.buckets = np.concatenate(
+            [self.buckets, (mixed % np.uint64(self.dim)).astype(np.int64)]
+        )
+        self.signs = np.concatenate(
+            [self.signs, np.where(mixed & np.uint64(0x80000000), -1.0, 1.0)]
+        )
+        self._new_unigrams, self._new_sizes, self._new_grams = [], [], []
 
 
 class HashingEmbedder(Embedder):
@@ -59,7 +106,7 @@ class HashingEmbedder(Embedder):
         if dim < 8:
             raise ValueError(f"hashing dimension must be at least 8, not {dim}")
         self._dim = dim
-        self._words: dict[str, _Word] = {}  # per instance: buckets depend on dim
+        self._vocab: _Vocabulary | None = None  # built on first use: numpy loads lazily
 
     @property
     def name(self) -> str:
@@ -75,25 +122,27 @@ class HashingEmbedder(Embedder):
         import numpy as np
 
         n = len(texts)
+        if self._vocab is None or len(self._vocab) > _VOCAB_LIMIT:
+            self._vocab = _Vocabulary(self._dim)
+        vocab = self._vocab
         # Symbols are not features; blanking them first leaves only word tokens.
         token_lists = [tokenize(_SYMBOLS.sub(" ", t.lower())) for t in texts]
-        vocab: dict[str, int] = {}
-        ids = [vocab.setdefault(w, len(vocab)) for toks in token_lists for w in toks]
+        ids = [vocab[w] for toks in token_lists for w in toks]
         if not ids:
             return _without_zero_rows(np.zeros((n, self._dim)))
-        # From here on, array arithmetic over the whole batch: per token, its row (text)
-        # and its batch-local word id; per word id, its cached features.
+        vocab.flush()
+        # Per token: its row (text) and its word id.
         tok = np.array(ids, dtype=np.int64)
         lengths = np.fromiter(map(len, token_lists), dtype=np.int64, count=n)
         row = np.repeat(np.arange(n, dtype=np.int64), lengths)
-        words = [self._word(w) for w in vocab]
 
         # Damped count of each (row, word) pair: the unigram weights, reused for n-grams.
-        pairs, counts = np.unique(row * len(words) + tok, return_counts=True)
-        p_row, p_word, p_weight = pairs // len(words), pairs % len(words), 1.0 + np.log(counts)
+        size = len(vocab)
+        pairs, counts = np.unique(row * size + tok, return_counts=True)
+        p_row, p_word, p_weight = pairs // size, pairs % size, 1.0 + np.log(counts)
 
-        word_bag = self._word_bag(n, row, tok, words, p_row, p_word, p_weight)
-        char_bag = self._char_bag(n, words, p_row, p_word, p_weight)
+        word_bag = self._word_bag(n, row, vocab.unigram[tok], p_row, vocab.unigram[p_word], p_weight)
+        char_bag = self._char_bag(n, vocab, p_row, p_word, p_weight)
         # Texts of single characters only (e.g. all CJK) have no character bag: words alone.
         has_chars = char_bag.any(axis=1, keepdims=True)
         mixed = np.where(has_chars, _WORD_WEIGHT * word_bag + _CHAR_WEIGHT * char_bag, word_bag)
@@ -103,24 +152,22 @@ class HashingEmbedder(Embedder):
         self,
         n: int,
         row: np.ndarray,
-        tok: np.ndarray,
-        words: list[_Word],
+        token_hashes: np.ndarray,
         p_row: np.ndarray,
-        p_word: np.ndarray,
+        p_hashes: np.ndarray,
         p_weight: np.ndarray,
     ) -> np.ndarray:
         """Unigrams and bigrams; a bigram hash combines its two unigram hashes."""
         import numpy as np
 
-        uni = np.fromiter((w.unigram for w in words), dtype=np.uint64, count=len(words))
         same = row[:-1] == row[1:]  # bigrams never span two texts
-        left, right = uni[tok[:-1][same]], uni[tok[1:][same]]
+        left, right = token_hashes[:-1][same], token_hashes[1:][same]
         bigram = (left * np.uint64(0x9E3779B1) + (right ^ np.uint64(0x5BD1E995))) & np.uint64(
             _U32
         )
         keyed = (row[:-1][same].astype(np.uint64) << np.uint64(32)) | bigram
         b_keys, b_counts = np.unique(keyed, return_counts=True)
-        hashes = _fmix32(np.concatenate([uni[p_word], b_keys & np.uint64(_U32)]))
+        hashes = _fmix32(np.concatenate([p_hashes, b_keys & np.uint64(_U32)]))
         rows = np.concatenate([p_row, (b_keys >> np.uint64(32)).astype(np.int64)])
         weights = np.concatenate([p_weight, 1.0 + np.log(b_counts)])
         buckets = (hashes % np.uint64(self._dim)).astype(np.int64)
@@ -130,24 +177,20 @@ class HashingEmbedder(Embedder):
     def _char_bag(
         self,
         n: int,
-        words: list[_Word],
+        vocab: _Vocabulary,
         p_row: np.ndarray,
         p_word: np.ndarray,
         p_weight: np.ndarray,
     ) -> np.ndarray:
-        """Character n-grams: each (row, word) pair adds its word's buckets, weighted."""
+        """Character n-grams: each (row, word) pair adds its word's n-grams, weighted."""
         import numpy as np
 
-        per_word = np.fromiter((w.buckets.size for w in words), dtype=np.int64, count=len(words))
-        all_buckets = np.concatenate([w.buckets for w in words])
-        all_signs = np.concatenate([w.signs for w in words])
-        # Expand every pair into its word's slice of the flat arrays (a CSR gather).
-        sizes = per_word[p_word]
-        starts = (np.cumsum(per_word) - per_word)[p_word]
-        gather = np.repeat(starts - (np.cumsum(sizes) - sizes), sizes)
+        # Expand every pair into its word's slice of the flat n-gram arrays (a CSR gather).
+        sizes = vocab.sizes[p_word]
+        gather = np.repeat(vocab.starts[p_word] - (np.cumsum(sizes) - sizes), sizes)
         gather += np.arange(int(sizes.sum()), dtype=np.int64)
-        signed = all_signs[gather] * np.repeat(p_weight, sizes)
-        return self._scatter(n, np.repeat(p_row, sizes), all_buckets[gather], signed)
+        signed = vocab.signs[gather] * np.repeat(p_weight, sizes)
+        return self._scatter(n, np.repeat(p_row, sizes), vocab.buckets[gather], signed)
 
     def _scatter(
         self, n: int, rows: np.ndarray, buckets: np.ndarray, values: np.ndarray
@@ -158,29 +201,6 @@ class HashingEmbedder(Embedder):
         cells = rows * self._dim + buckets
         flat = np.bincount(cells, weights=values, minlength=n * self._dim)
         return _normalised(flat.astype(np.float64).reshape(n, self._dim))
-
-    def _word(self, word: str) -> _Word:
-        """A word's features, computed once per embedder (words repeat a lot)."""
-        hit = self._words.get(word)
-        if hit is not None:
-            return hit
-        import numpy as np
-
-        grams: list[int] = []
-        if len(word) > 1:  # single characters (incl. every CJK token) have no inner n-grams
-            padded = f"<{word}>"
-            for size in (3, 4, 5):
-                grams.extend(_crc(padded[i : i + size]) for i in range(len(padded) - size + 1))
-        mixed = _fmix32(np.array(grams, dtype=np.uint64))
-        signs = np.where(mixed & np.uint64(0x80000000), -1.0, 1.0)
-        # Collapse n-grams that share a bucket, so each occurrence costs fewer cells.
-        buckets, inverse = np.unique((mixed % np.uint64(self._dim)).astype(np.int64), return_inverse=True)
-        summed = np.bincount(inverse, weights=signs, minlength=buckets.size)
-        entry = _Word(_crc("w:" + word), buckets, summed)
-        if len(self._words) >= _CACHE_LIMIT:
-            self._words.clear()
-        self._words[word] = entry
-        return entry
 
 
 def _crc(feature: str) -> int:

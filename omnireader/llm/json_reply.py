@@ -17,11 +17,12 @@ from __future__ import annotations
 import copy
 import json
 import re
+from functools import lru_cache
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-__all__ = ["ReplyError", "strict_json_schema", "parse_reply", "schema_instruction", "retry_instruction"]
+__all__ = ["ReplyError", "json_schema", "strict_json_schema", "parse_reply", "schema_instruction", "retry_instruction"]
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -39,9 +40,20 @@ class ReplyError(ValueError):
         super().__init__(detail)
 
 
+@lru_cache(maxsize=128)
+def json_schema(model: type[BaseModel]) -> dict[str, Any]:
+    """``model.model_json_schema()``, built once per model (pydantic rebuilds it on every call).
+
+    Callers must not mutate the result.
+    """
+    return model.model_json_schema()
+
+
+@lru_cache(maxsize=128)
 def strict_json_schema(model: type[BaseModel]) -> dict[str, Any]:
-    """``model``'s JSON schema in the subset OpenAI's ``strict: true`` mode accepts."""
-    schema = copy.deepcopy(model.model_json_schema())
+    """``model``'s JSON schema in the subset OpenAI's ``strict: true`` mode accepts (cached;
+    do not mutate)."""
+    schema = copy.deepcopy(json_schema(model))
     defs = schema.get("$defs", {})
 
     def fix(node: Any) -> Any:
@@ -62,9 +74,10 @@ def strict_json_schema(model: type[BaseModel]) -> dict[str, Any]:
     return fix(schema)
 
 
+@lru_cache(maxsize=128)
 def schema_instruction(model: type[BaseModel]) -> str:
     """A system message asking for JSON: needed where the server cannot enforce the schema."""
-    schema = json.dumps(model.model_json_schema(), ensure_ascii=False)
+    schema = json.dumps(json_schema(model), ensure_ascii=False)
     return (
         "Reply with exactly one JSON object and nothing else (no prose, no Markdown fences). "
         f"It must validate against this JSON schema:\n{schema}"

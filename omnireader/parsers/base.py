@@ -32,7 +32,11 @@ class ParseContext(BaseModel):
     session_id: str | None = None
     mode: Mode = "fast"
     options: ReadOptions = Field(default_factory=ReadOptions)
-    llm: Any = None  # an omnireader.llm chat backend, for fine mode
+    # Fine mode's engine (an omnireader.refine.Refiner), injected by the Reader so parsers
+    # never import the LLM layer.
+    refiner: Any = Field(default=None, exclude=True)
+    # Fast extraction for an LLM: chat windows sized for fine mode (larger, fewer calls).
+    large_windows: bool = False
 
     @property
     def scope(self) -> str:
@@ -50,11 +54,37 @@ class Parser(ABC, Generic[P]):
         """Items by rules alone: real extraction, no LLM, no network."""
 
     def parse_fine(self, input: P, ctx: ParseContext) -> list[MemoryItem]:
-        """Items an LLM wrote. Needs ``ctx.llm``; parsers override this."""
-        raise FineModeUnavailableError(
-            f"fine mode for {self.name} inputs needs an LLM backend: pass llm=... to Reader "
-            "or --llm openai:MODEL / --llm ollama:MODEL on the command line"
-        )
+        """Items an LLM wrote: fast extraction, then the refiner on each fast item.
+
+        Returns the fine items, plus the fast items that were not refined (marked
+        ``refine_status="failed"`` with the reason, or nothing to refine, like a bare
+        file reference) so nothing is lost.
+        """
+        self._require_refiner(ctx)
+        return self._fine_items(ctx.refiner.refine(self._fast_for_llm(input, ctx), input))
+
+    async def aparse_fine(self, input: P, ctx: ParseContext) -> list[MemoryItem]:
+        """:meth:`parse_fine` for async callers: parsing runs in a thread, LLM calls overlap."""
+        import asyncio
+
+        self._require_refiner(ctx)
+        fast = await asyncio.to_thread(self._fast_for_llm, input, ctx)
+        return self._fine_items(await ctx.refiner.arefine(fast, input))
+
+    def _require_refiner(self, ctx: ParseContext) -> None:
+        if ctx.refiner is None:
+            raise FineModeUnavailableError(
+                f"fine mode for {self.name} inputs needs an LLM backend: pass llm=... to "
+                "Reader or --llm openai:MODEL / --llm ollama:MODEL on the command line"
+            )
+
+    def _fast_for_llm(self, input: P, ctx: ParseContext) -> list[MemoryItem]:
+        return self.parse_fast(input, ctx.model_copy(update={"mode": "fast", "large_windows": True}))
+
+    @staticmethod
+    def _fine_items(result: Any) -> list[MemoryItem]:
+        kept = [i for i in result.fast if i.metadata.refine_status != "refined"]
+        return [*result.fine, *kept]
 
     @abstractmethod
     def create_source(self, input: P) -> Source:

@@ -30,7 +30,7 @@ from ..models import AudioPart, FilePart, ImagePart, MemoryItem, MemoryType, Mes
 from ..payloads import Conversation
 from ..tokens import count_tokens
 from .base import ParseContext, Parser, register
-from .string import guess_lang, normalize_time
+from ..normalize import guess_lang, normalize_time
 
 __all__ = [
     "Turn",
@@ -159,7 +159,8 @@ def windows(
 def window_tokens(ctx: ParseContext) -> int:
     """The window budget for the context's mode: small windows fast, large ones for an LLM."""
     opts = ctx.options
-    return opts.chat_window_tokens_fine if ctx.mode == "fine" else opts.chat_window_tokens_fast
+    large = ctx.mode == "fine" or ctx.large_windows
+    return opts.chat_window_tokens_fine if large else opts.chat_window_tokens_fast
 
 
 def split_system(messages: Sequence[Message]) -> tuple[list[Message], list[Message]]:

@@ -2,7 +2,7 @@
 
 Fast mode never decodes pixels and never comes back empty: a readable image gives an item
 flagged ``needs_vision`` (fine mode lets a vision model describe it), and an image that was
-only referenced (a URL that was not fetched, an archive member not extracted) gives an item
+only referenced (a URL that was not fetched, a file id with no content) gives an item
 flagged ``unresolved_reference``, so the mention is not lost.
 
     >>> from omnireader.parsers.base import ParseContext
@@ -20,7 +20,15 @@ from ..formats.media import ImageInfo, image_info
 from ..models import MemoryItem, Source
 from ..payloads import Blob
 from .base import ParseContext, Parser, register
-from .media_common import blob_bytes, blob_source, rebuild_blob, reference_item, with_message
+from .media_common import (
+    blob_bytes,
+    blob_source,
+    memory_type_for,
+    message_time,
+    rebuild_blob,
+    reference_item,
+    with_message,
+)
 
 __all__ = ["ImageParser", "describe_image"]
 
@@ -51,7 +59,7 @@ class ImageParser(Parser[Blob]):
     payload: ClassVar[type[Blob]] = Blob
 
     def parse_fast(self, input: Blob, ctx: ParseContext) -> list[MemoryItem]:
-        data = blob_bytes(input)
+        data = blob_bytes(input, ctx.options)
         if data is None:
             return [reference_item(self, input, ctx, kind="image", noun="An image")]
         source = self.create_source(input)
@@ -72,8 +80,8 @@ class ImageParser(Parser[Blob]):
                 ctx,
                 sources=[source],
                 position=("image",),
-                memory_type="UserMemory" if input.role == "user" else "LongTermMemory",
-                timestamp=info.taken_at or _chat_time(input),
+                memory_type=memory_type_for(input),
+                timestamp=info.taken_at or message_time(input),
                 location=_place(info.gps) if info.gps else None,
                 tags=["image"],
                 flags=["needs_vision"],
@@ -86,9 +94,3 @@ class ImageParser(Parser[Blob]):
 
     def rebuild_from_source(self, source: Source) -> Blob:
         return rebuild_blob(source)
-
-
-def _chat_time(input: Blob) -> str | None:
-    from .string import normalize_time
-
-    return normalize_time(input.chat_time)

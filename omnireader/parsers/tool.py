@@ -27,7 +27,7 @@ from ..ids import content_hash
 from ..models import MemoryItem, Message, Source, ToolCall, ToolUse
 from ..payloads import Trajectory
 from .base import ParseContext, Parser, register
-from .string import guess_lang, normalize_time
+from ..normalize import guess_lang, normalize_time
 from .tool_errors import detect_error, diagnose_result
 
 __all__ = ["ToolParser", "detect_error", "diagnose_result", "parse_arguments"]

@@ -8,8 +8,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field, ValidationError
@@ -111,6 +113,16 @@ class Reader:
                 f"{', '.join(ReadOptions.model_fields)}"
             )
         self.llm = llm
+        self._refiner: Any = None
+
+    @property
+    def refiner(self) -> Any:
+        """Fine mode's engine for ``llm`` (None without an LLM)."""
+        if self._refiner is None and self.llm is not None:
+            from ..refine import Refiner
+
+            self._refiner = Refiner(self.llm, self.options)
+        return self._refiner
 
     # ------------------------------------------------------------------ public
 
@@ -124,15 +136,7 @@ class Reader:
         """Items for ``inputs``. With ``on_error="raise"`` (default) the first input that
         could not be read raises its typed error; ``"skip"`` returns what could be read
         (use :meth:`read_report` to also get the failures)."""
-        result = self.read_report(inputs, info=info, mode=mode)
-        if result.failures and on_error == "raise":
-            from ..errors import error_for_code
-
-            f = result.failures[0]
-            if f.error == "invalid_input":
-                raise InvalidInputError(f.message)
-            raise error_for_code(f.error, f.input, f.message.removeprefix(f"{f.input}: "))
-        return result.items
+        return _raise_or_items(self.read_report(inputs, info=info, mode=mode), on_error)
 
     def read_report(
         self,
@@ -174,22 +178,103 @@ class Reader:
             session_id=inf.session_id,
             mode=mode,
             options=self.options,
-            llm=self.llm,
+            refiner=self.refiner if mode == "fine" else None,
         )
 
     def read_one(self, input: Any, ctx: ParseContext) -> ReadOutcome:
         """Read a single (already expanded) input under ``ctx``; never raises for bad input."""
         started = time.perf_counter()
         out = ReadOutcome(input=describe_input(input))
-        try:
+        tasks: list[Task] = []
+        with _captured(out, out.input):
             tasks = route(input, ctx.options)
-        except (OmniReaderError, OSError) as e:
-            out.failures.append(_failure(out.input, e))
-            tasks = []
         for task in tasks:
-            self._run_task(task, ctx, out)
+            if task.failure is not None:
+                out.failures.append(task.failure)
+                continue
+            with _captured(out, task.label):
+                out.items.extend(get_parser(task.parser).parse(task.payload, ctx))
         out.seconds = time.perf_counter() - started
         return out
+
+    # ------------------------------------------------------------------- async
+
+    async def aread_one(self, input: Any, ctx: ParseContext) -> ReadOutcome:
+        """:meth:`read_one` for async callers: parsing in a thread, LLM calls overlapping."""
+        started = time.perf_counter()
+        out = ReadOutcome(input=describe_input(input))
+        tasks: list[Task] = []
+        with _captured(out, out.input):
+            tasks = await asyncio.to_thread(route, input, ctx.options)
+        for task in tasks:
+            if task.failure is not None:
+                out.failures.append(task.failure)
+                continue
+            parser = get_parser(task.parser)
+            with _captured(out, task.label):
+                if ctx.mode == "fine":
+                    out.items.extend(await parser.aparse_fine(task.payload, ctx))
+                else:
+                    out.items.extend(await asyncio.to_thread(parser.parse_fast, task.payload, ctx))
+        out.seconds = time.perf_counter() - started
+        return out
+
+    async def aread_report(
+        self,
+        inputs: Any,
+        info: dict[str, Any] | ReadInfo | None = None,
+        mode: Mode = "fast",
+    ) -> ReadResult:
+        """:meth:`read_report` for async callers; inputs are read concurrently."""
+        ctx = self.context(info, mode)
+        outs = await asyncio.gather(*(self.aread_one(x, ctx) for x in expand(inputs)))
+        result = ReadResult(inputs=len(outs))
+        for out in outs:
+            result.items.extend(out.items)
+            result.failures.extend(out.failures)
+        return result
+
+    async def aread(
+        self,
+        inputs: Any,
+        info: dict[str, Any] | ReadInfo | None = None,
+        mode: Mode = "fast",
+        on_error: Literal["raise", "skip"] = "raise",
+    ) -> list[MemoryItem]:
+        """:meth:`read` for async callers (an agent's upload handler): paths, bytes,
+        :class:`~omnireader.payloads.Blob` (bytes with a file name) or messages."""
+        return _raise_or_items(await self.aread_report(inputs, info, mode), on_error)
+
+    async def aingest(
+        self,
+        inputs: Any,
+        store: Any,
+        info: dict[str, Any] | ReadInfo | None = None,
+        mode: Mode = "fast",
+        **batch_options: Any,
+    ) -> Any:
+        """:meth:`ingest` for async callers (runs the batch in a worker thread)."""
+        return await asyncio.to_thread(self.ingest, inputs, store, info, mode, **batch_options)
+
+    # -------------------------------------------------------- fast->fine transfer
+
+    def refine(self, items: Sequence[MemoryItem]) -> list[MemoryItem]:
+        """Upgrade fast items already made: the fine items, then every fast item kept and
+        marked (``refined`` and linked to its fine items, or ``failed`` with the reason)."""
+        result = self._require_refiner().refine(items)
+        return [*result.fine, *result.fast]
+
+    async def arefine(self, items: Sequence[MemoryItem]) -> list[MemoryItem]:
+        """:meth:`refine` for async callers."""
+        result = await self._require_refiner().arefine(items)
+        return [*result.fine, *result.fast]
+
+    def _require_refiner(self) -> Any:
+        if self.refiner is None:
+            raise FineModeUnavailableError(
+                "refining needs an LLM backend: Reader(llm=make_chat_backend('openai:MODEL'))"
+            )
+        return self.refiner
 
     def ingest(
         self,
@@ -208,26 +293,36 @@ class Reader:
 
         return ingest(self, inputs, store, info=info, mode=mode, **batch_options)
 
-    # ----------------------------------------------------------------- helpers
 
-    def _run_task(self, task: Task, ctx: ParseContext, out: ReadOutcome) -> None:
-        if task.failure is not None:
-            out.failures.append(task.failure)
-            return
-        try:
-            out.items.extend(get_parser(task.parser).parse(task.payload, ctx))
-        except FineModeUnavailableError:
-            raise
-        except (OmniReaderError, OSError, MemoryError, RecursionError) as e:
-            out.failures.append(_failure(task.label, e))
-        except Exception as e:  # a library bug on one input must not stop a batch
-            out.failures.append(
-                ReadFailure(
-                    input=task.label,
-                    error="corrupt",
-                    message=f"{task.label}: could not be parsed ({type(e).__name__}: {e})",
-                )
+@contextmanager
+def _captured(out: ReadOutcome, label: str) -> Iterator[None]:
+    """Record a failure of the block on ``out`` instead of raising: one bad input (or
+    one bad part of an input) never stops the rest."""
+    try:
+        yield
+    except FineModeUnavailableError:
+        raise
+    except (OmniReaderError, OSError, MemoryError, RecursionError) as e:
+        out.failures.append(_failure(label, e))
+    except Exception as e:  # a library bug on one input must not stop a batch
+        out.failures.append(
+            ReadFailure(
+                input=label,
+                error="corrupt",
+                message=f"{label}: could not be parsed ({type(e).__name__}: {e})",
             )
+        )
+
+
+def _raise_or_items(result: ReadResult, on_error: str) -> list[MemoryItem]:
+    if result.failures and on_error == "raise":
+        from ..errors import error_for_code
+
+        f = result.failures[0]
+        if f.error == "invalid_input":
+            raise InvalidInputError(f.message)
+        raise error_for_code(f.error, f.input, f.message.removeprefix(f"{f.input}: "))
+    return result.items
 
 
 def _failure(label: str, e: BaseException) -> ReadFailure:

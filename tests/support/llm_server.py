@@ -122,6 +122,7 @@ class Transcript:
 class _Server(ThreadingHTTPServer):
     daemon_threads = True
     block_on_close = False  # a thread sleeping on an injected timeout must not hold up close()
+    request_queue_size = 256  # the default backlog (5) drops bursts of new connections
     owner: LLMServer
 
 
@@ -135,8 +136,9 @@ class LLMServer:
     requests seen at once.
     """
 
-    def __init__(self, *, embed_dim: int = 64, models: tuple[str, ...] = ("test-model",)) -> None:
+    def __init__(self, *, embed_dim: int = 64, models: tuple[str, ...] = ("test-model",), port: int = 0) -> None:
         self.embed_dim = embed_dim
+        self._port = port
         self.models = list(models)
         self.responder: Responder = default_responder
         self.latency: float = 0.0
@@ -154,9 +156,9 @@ class LLMServer:
 
     # -- lifecycle -------------------------------------------------------------------------
     def start(self) -> LLMServer:
-        self._httpd = _Server(("127.0.0.1", 0), LLMRequestHandler)
+        self._httpd = _Server(("127.0.0.1", self._port), LLMRequestHandler)
         self._httpd.owner = self
-        self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05},
+        self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.01},
                                         name="llm-test-server", daemon=True)
         self._thread.start()
         return self
@@ -239,3 +241,30 @@ def _transcript_key(key: str | bytes) -> str:
 
         return "sha256:" + hashlib.sha256(key).hexdigest()
     return key
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Serve until interrupted: ``python -m tests.support.llm_server --latency 0.2``.
+
+    Prints the OpenAI base URL and the Ollama host on the first line, so a benchmark or a
+    runner can start the server in its own process (no GIL shared with the client).
+    """
+    import argparse
+
+    ap = argparse.ArgumentParser(description="deterministic OpenAI-compatible / Ollama test server")
+    ap.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (0: any free port)")
+    ap.add_argument("--latency", type=float, default=0.0, help="seconds added to every request")
+    ap.add_argument("--embed-dim", type=int, default=64)
+    args = ap.parse_args(argv)
+    srv = LLMServer(embed_dim=args.embed_dim, port=args.port)
+    srv.latency = args.latency
+    with srv:
+        print(f"{srv.openai_base_url} {srv.ollama_host}", flush=True)
+        try:
+            threading.Event().wait()
+        except KeyboardInterrupt:
+            pass
+
+
+if __name__ == "__main__":
+    main()

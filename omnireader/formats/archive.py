@@ -1,0 +1,238 @@
+"""Read the files inside a ZIP archive, safely and in memory.
+
+Nothing is ever written to disk, so a member named ``../../etc/passwd`` cannot escape
+anywhere; such names are still refused, as they only come from broken or hostile tools.
+Sizes in ZIP headers are not trusted: every member is decompressed in pieces and counted,
+so a ZIP bomb stops at the limit (:class:`~omnireader.options.ReadOptions`
+``max_archive_bytes`` / ``max_file_bytes``) without ever allocating its output.
+
+    for member in iter_members(Blob(path="reports.zip"), ReadOptions()):
+        print(member.label, len(member.data))     # reports.zip!q3/summary.docx 18231
+
+Members of nested archives are named with ``!`` between the levels
+(``outer.zip!inner.zip!notes.txt``), like the archive's own label.
+"""
+
+from __future__ import annotations
+
+import io
+import posixpath
+import re
+import zipfile
+import zlib
+from collections.abc import Callable, Iterator
+from typing import IO
+
+from ..errors import (
+    CorruptError,
+    EncryptedError,
+    ReadError,
+    TooLargeError,
+    UnsupportedFormatError,
+)
+from ..options import ReadOptions
+from ..payloads import Blob
+
+__all__ = ["iter_members", "read_member", "archive_depth", "is_safe_member_name"]
+
+_PIECE = 1 << 20  # decompress one MiB at a time
+_AES = 99  # WinZip AES "compression method": encrypted, and zipfile cannot decrypt it
+_DRIVE = re.compile(r"^[A-Za-z]:")
+# Operating-system droppings, not content.
+_JUNK_DIRS = {"__MACOSX"}
+_JUNK_FILES = {"thumbs.db", "desktop.ini"}
+_BAD_ZIP = (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError)
+
+
+def archive_depth(blob: Blob) -> int:
+    """How many archives ``blob`` is inside of (0 for a file that came from no archive)."""
+    return 0 if not blob.member else blob.member.count("!") + 1
+
+
+def is_safe_member_name(name: str) -> bool:
+    """False for absolute names and names that climb out of the archive (``../x``)."""
+    name = name.replace("\\", "/")
+    if name.startswith("/") or _DRIVE.match(name):
+        return False
+    normal = posixpath.normpath(name)
+    return not (normal == ".." or normal.startswith("../"))
+
+
+def _is_junk(name: str) -> bool:
+    parts = [p for p in name.replace("\\", "/").split("/") if p]
+    if not parts:
+        return True
+    if parts[0] in _JUNK_DIRS or parts[-1].lower() in _JUNK_FILES:
+        return True
+    return any(p.startswith(".") and p not in (".", "..") for p in parts)  # dotfiles
+
+
+def _open_zip(blob: Blob) -> zipfile.ZipFile:
+    source: str | IO[bytes]
+    if blob.data is not None:
+        source = io.BytesIO(blob.data)
+    elif blob.path is not None and not blob.member:
+        source = blob.path  # read from disk as needed, never the whole file at once
+    else:
+        raise ReadError(blob.label, "no archive content given (neither bytes nor a path)")
+    try:
+        return zipfile.ZipFile(source)
+    except FileNotFoundError:
+        raise ReadError(blob.label, "no such file") from None
+    except (*_BAD_ZIP, NotImplementedError) as e:
+        raise CorruptError(blob.label, f"not a readable ZIP archive ({e})") from None
+
+
+def _member_blob(archive: Blob, name: str, data: bytes) -> Blob:
+    return Blob(
+        data=data,
+        path=archive.path,
+        url=archive.url,
+        filename=archive.filename,
+        file_id=archive.file_id,
+        member=f"{archive.member}!{name}" if archive.member else name,
+        context=archive.context,
+        role=archive.role,
+        chat_time=archive.chat_time,
+        message_id=archive.message_id,
+        password=archive.password,
+    )
+
+
+def iter_members(
+    blob: Blob,
+    options: ReadOptions,
+    *,
+    on_error: Callable[[ReadError], None] | None = None,
+) -> Iterator[Blob]:
+    """The files inside the ZIP archive ``blob``, each as a :class:`Blob` with ``data``.
+
+    Directories, ``__MACOSX/`` and dotfiles are skipped. A member that cannot be read
+    (encrypted, too large, damaged, a name that climbs out of the archive) raises its own
+    :class:`ReadError` naming ``archive!member`` -- or, when ``on_error`` is given, is
+    reported there and the next member is read. The archive as a whole raises
+    :class:`TooLargeError` when it has more members than ``max_archive_members``, unpacks
+    to more than ``max_archive_bytes`` or is nested deeper than ``max_archive_depth``, and
+    :class:`CorruptError` when it is not a readable ZIP.
+    """
+    depth = archive_depth(blob)
+    if depth > options.max_archive_depth:
+        raise TooLargeError(
+            blob.label,
+            f"an archive nested {depth} levels deep; archives are opened up to "
+            f"max_archive_depth={options.max_archive_depth} levels",
+        )
+
+    def fail(error: ReadError) -> None:
+        if on_error is None:
+            raise error
+        on_error(error)
+
+    password = options.password or blob.password
+    with _open_zip(blob) as zf:
+        try:
+            infos = [i for i in zf.infolist() if not i.is_dir() and not _is_junk(i.filename)]
+        except _BAD_ZIP as e:
+            raise CorruptError(blob.label, f"damaged ZIP directory ({e})") from None
+        if len(infos) > options.max_archive_members:
+            raise TooLargeError(
+                blob.label,
+                f"holds {len(infos)} files, over the max_archive_members limit of "
+                f"{options.max_archive_members}",
+            )
+        budget = options.max_archive_bytes
+        for info in infos:
+            label = f"{blob.label}!{info.filename}"
+            if not is_safe_member_name(info.filename):
+                fail(CorruptError(label, "member name points outside the archive; not read"))
+                continue
+            try:
+                data = _read_member(zf, info, label, password, options.max_file_bytes, budget)
+            except _ArchiveOverflow:
+                raise TooLargeError(
+                    blob.label,
+                    f"unpacks to more than the max_archive_bytes limit of "
+                    f"{options.max_archive_bytes} bytes (a ZIP bomb?); stopped reading at "
+                    f"{info.filename}",
+                ) from None
+            except ReadError as e:
+                fail(e)
+                continue
+            budget -= len(data)
+            yield _member_blob(blob, info.filename, data)
+
+
+class _ArchiveOverflow(Exception):
+    """The archive's byte budget ran out while reading a member."""
+
+
+def _read_member(
+    zf: zipfile.ZipFile,
+    info: zipfile.ZipInfo,
+    label: str,
+    password: str | None,
+    member_cap: int,
+    budget: int,
+) -> bytes:
+    if info.compress_type == _AES:
+        raise EncryptedError(label, "uses WinZip AES encryption, which cannot be opened")
+    encrypted = bool(info.flag_bits & 0x1)
+    if encrypted and not password:
+        raise EncryptedError(label, "the member is encrypted; pass the password (--password)")
+    if info.file_size > member_cap:  # a header may lie low, but never usefully high
+        raise TooLargeError(label, f"{info.file_size} bytes is over the {member_cap} byte limit")
+    limit = min(member_cap, budget)
+    out = bytearray()
+    try:
+        pwd = password.encode("utf-8") if encrypted and password else None
+        with zf.open(info, pwd=pwd) as f:
+            while piece := f.read(min(_PIECE, limit + 1 - len(out))):
+                out += piece
+                if len(out) > limit:
+                    if limit == budget:
+                        raise _ArchiveOverflow
+                    raise TooLargeError(label, f"unpacks to over the {member_cap} byte limit")
+    except RuntimeError as e:  # zipfile's "Bad password" / "password required"
+        raise EncryptedError(label, f"cannot decrypt: {e}") from None
+    except NotImplementedError as e:
+        raise UnsupportedFormatError(label, f"cannot unpack: {e}") from None
+    except _BAD_ZIP as e:
+        raise CorruptError(label, f"damaged archive member ({e})") from None
+    return bytes(out)
+
+
+def read_member(blob: Blob, options: ReadOptions) -> bytes:
+    """The bytes of ``blob.member`` from the archive at ``blob.path`` (or in ``blob.data``).
+
+    Used to re-read a stored item's source: ``Blob(path="a.zip", member="b.zip!c.csv")``.
+    """
+    if not blob.member:
+        raise ReadError(blob.label, "not an archive member")
+    container = blob.model_copy(update={"member": None})
+    remaining = blob.member
+    while True:
+        with _open_zip(container) as zf:
+            names = set(zf.namelist())
+            # The longest name that matches, so members whose names hold "!" still work.
+            name = next(
+                (
+                    n
+                    for n in sorted(names, key=len, reverse=True)
+                    if remaining == n or remaining.startswith(n + "!")
+                ),
+                None,
+            )
+            if name is None or not is_safe_member_name(name):
+                raise ReadError(blob.label, f"the archive has no member {remaining!r}")
+            info = zf.getinfo(name)
+            password = options.password or blob.password
+            budget = options.max_archive_bytes
+            try:
+                data = _read_member(zf, info, blob.label, password, options.max_file_bytes, budget)
+            except _ArchiveOverflow:
+                raise TooLargeError(blob.label, "member is over max_archive_bytes") from None
+        if remaining == name:
+            return data
+        remaining = remaining[len(name) + 1 :]
+        inner = f"{container.member}!{name}" if container.member else name
+        container = Blob(data=data, path=blob.path, member=inner)

@@ -1,0 +1,66 @@
+"""Pick an embedder from a short spec string, as a user types it on the command line.
+
+    >>> make_embedder(None).name
+    'hashing-v1'
+    >>> make_embedder("ollama:nomic-embed-text").name
+    'ollama:nomic-embed-text'
+
+Every embedder's ``name`` is itself a valid spec, so a store can rebuild the embedder it was
+built with from the name it recorded.
+"""
+
+from __future__ import annotations
+
+from ..errors import ConfigError
+from .embedder_base import Embedder
+
+__all__ = ["make_embedder", "EMBEDDER_SPECS"]
+
+EMBEDDER_SPECS = (
+    "hashing  (offline default, 256 dimensions; hashing:DIM for another size)",
+    "openai:MODEL[@DIM]  (OpenAI-compatible server; OPENAI_BASE_URL, OPENAI_API_KEY)",
+    "ollama:MODEL[@DIM]  (Ollama server; OLLAMA_HOST)",
+)
+
+
+def make_embedder(spec: str | Embedder | None = None) -> Embedder:
+    """The embedder ``spec`` names: ``hashing``, ``openai:MODEL`` or ``ollama:MODEL``.
+
+    ``@DIM`` asks a remote model for shorter vectors (models that support it). ``None`` or an
+    empty string means the offline default; an :class:`Embedder` is returned as is.
+    """
+    if isinstance(spec, Embedder):
+        return spec
+    text = (spec or "").strip()
+    kind, _, rest = text.partition(":")
+    kind = kind.lower()
+    if kind in ("", "hashing", "hashing-v1"):
+        from .embed_hashing import DEFAULT_HASHING_DIM, HashingEmbedder
+
+        return HashingEmbedder(_int(rest, text) if rest else DEFAULT_HASHING_DIM)
+    if kind in ("openai", "ollama") and rest.strip():
+        model, _, dims = rest.strip().rpartition("@") if "@" in rest else (rest.strip(), "", "")
+        dimensions = _int(dims, text) if dims else None
+        if kind == "openai":
+            from .embed_openai import OpenAIEmbedder
+
+            return OpenAIEmbedder(model, dimensions=dimensions)
+        from .embed_ollama import OllamaEmbedder
+
+        return OllamaEmbedder(model, dimensions=dimensions)
+    raise ConfigError(_invalid(text))
+
+
+def _int(value: str, spec: str) -> int:
+    try:
+        number = int(value)
+    except ValueError:
+        raise ConfigError(_invalid(spec)) from None
+    if number < 8:
+        raise ConfigError(f"embedder {spec!r}: the dimension must be at least 8")
+    return number
+
+
+def _invalid(spec: str) -> str:
+    forms = "\n  ".join(EMBEDDER_SPECS)
+    return f"unknown embedder {spec!r}; valid forms are:\n  {forms}"

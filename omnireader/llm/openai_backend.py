@@ -1,0 +1,162 @@
+"""Chat, vision and speech through any OpenAI-compatible server (the ``openai`` package).
+
+Works with OpenAI, vLLM, llama.cpp server, LM Studio… Structured output is asked for with
+``response_format`` ``json_schema`` (strict); a server that rejects it is asked with
+``json_object``, then with the schema in the prompt only — and the downgrade is remembered for
+the backend's life so later calls do not pay for the refusal again. The client runs with
+``max_retries=0``: retries are ours (:mod:`omnireader.llm.retry`), so they are bounded once.
+
+    >>> backend = OpenAIChatBackend("gpt-4o-mini", base_url="http://127.0.0.1:8000/v1", api_key="x")
+    >>> backend.name
+    'openai:gpt-4o-mini'
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel
+
+from ..errors import LLMError
+from .base import ChatBackend, ChatReply, Segment, Transcript
+from .json_reply import schema_instruction, strict_json_schema
+from .http import shared_ssl_context
+from .limits import LoopLocal
+from .transport_errors import classify_openai_error, is_format_rejection
+
+if TYPE_CHECKING:
+    import openai
+
+__all__ = ["OpenAIChatBackend", "JSON_MODES"]
+
+#: Ways to ask for JSON, most to least enforced; a server's refusal moves one step right.
+JSON_MODES = ("json_schema", "json_object", "plain")
+
+
+class OpenAIChatBackend(ChatBackend):
+    """An OpenAI-compatible server. ``base_url`` / ``api_key`` as for ``openai.AsyncOpenAI``."""
+
+    provider = "openai"
+
+    def __init__(self, model: str, *, base_url: str | None = None, api_key: str | None = None,
+                 json_mode: str = "json_schema", **kwargs: Any) -> None:
+        super().__init__(model, **kwargs)
+        if json_mode not in JSON_MODES:
+            raise ValueError(f"json_mode must be one of {JSON_MODES}, not {json_mode!r}")
+        self.base_url = base_url
+        self.api_key = api_key
+        self.json_mode = json_mode
+        self.verbose_transcripts = True  # set False when the server refuses verbose_json
+        self._clients: LoopLocal[openai.AsyncOpenAI] = LoopLocal(self._make_client)
+
+    def _make_client(self) -> openai.AsyncOpenAI:
+        import openai
+
+        # A local server needs no key, but the client insists on one.
+        return openai.AsyncOpenAI(base_url=self.base_url, api_key=self.api_key or "not-needed",
+                                  timeout=self.timeout, max_retries=0,
+                                  http_client=openai.DefaultAsyncHttpxClient(verify=shared_ssl_context()))
+
+    async def aclose(self) -> None:
+        client = self._clients.pop_current()
+        if client is not None:
+            await client.close()
+        for other in (self.vision, self.speech):
+            if other is not None and other is not self:
+                await other.aclose()
+
+    def _request(self, messages: list[dict[str, Any]], schema: type[BaseModel], mode: str) -> dict[str, Any]:
+        kwargs: dict[str, Any] = {"model": self.model, "messages": messages}
+        if mode == "json_schema":
+            kwargs["response_format"] = {"type": "json_schema", "json_schema": {
+                "name": schema.__name__, "schema": strict_json_schema(schema), "strict": True}}
+        else:
+            # The server cannot enforce the shape (and json_object requires "JSON" in the prompt).
+            kwargs["messages"] = _with_system_note(messages, schema_instruction(schema))
+            if mode == "json_object":
+                kwargs["response_format"] = {"type": "json_object"}
+        if self.temperature is not None:
+            kwargs["temperature"] = self.temperature
+        return kwargs
+
+    async def _chat(self, messages: list[dict[str, Any]], schema: type[BaseModel]) -> ChatReply:
+        import openai
+
+        client = self._clients.get()
+        while True:
+            mode = self.json_mode
+            try:
+                resp = await client.chat.completions.create(**self._request(messages, schema, mode))
+                break
+            except openai.APIStatusError as e:
+                mapped = classify_openai_error(e, self.name)
+                if mode != "plain" and is_format_rejection(e.status_code, str(mapped)):
+                    if self.json_mode == mode:  # another task may have stepped down already
+                        self.json_mode = JSON_MODES[JSON_MODES.index(mode) + 1]
+                    continue
+                raise mapped from e
+            except Exception as e:
+                mapped = classify_openai_error(e, self.name)
+                if mapped is e:
+                    raise
+                raise mapped from e
+        choice = resp.choices[0] if resp.choices else None
+        usage = resp.usage
+        return ChatReply(
+            content=choice.message.content if choice is not None else None,
+            prompt_tokens=usage.prompt_tokens if usage else 0,
+            completion_tokens=usage.completion_tokens if usage else 0,
+        )
+
+    async def _transcribe(self, audio: bytes, filename: str, language: str | None) -> Transcript:
+        import openai
+
+        client = self._clients.get()
+        while True:
+            verbose = self.verbose_transcripts
+            kwargs: dict[str, Any] = {"model": self.model, "file": (filename, audio)}
+            if verbose:
+                kwargs |= {"response_format": "verbose_json", "timestamp_granularities": ["segment"]}
+            if language:
+                kwargs["language"] = language
+            try:
+                resp = await client.audio.transcriptions.create(**kwargs)
+                break
+            except openai.APIStatusError as e:
+                mapped = classify_openai_error(e, self.name)
+                text = str(mapped).lower()
+                if verbose and e.status_code in (400, 422) and ("verbose_json" in text or "response_format" in text
+                                                                or "timestamp" in text):
+                    self.verbose_transcripts = False  # e.g. gpt-4o-transcribe: text only
+                    continue
+                if e.status_code == 404:
+                    raise LLMError(f"{self.name}: the server has no speech-to-text model {self.model!r} "
+                                   f"({e.status_code}); set --speech-model to one it serves",
+                                   reason="unsupported") from e
+                raise mapped from e
+            except Exception as e:
+                mapped = classify_openai_error(e, self.name)
+                if mapped is e:
+                    raise
+                raise mapped from e
+        return _transcript(resp)
+
+
+def _with_system_note(messages: list[dict[str, Any]], note: str) -> list[dict[str, Any]]:
+    """``note`` appended to the first system message (some chat templates allow only one)."""
+    out = list(messages)
+    if out and out[0].get("role") == "system" and isinstance(out[0].get("content"), str):
+        out[0] = {**out[0], "content": f"{out[0]['content']}\n\n{note}"}
+    else:
+        out.insert(0, {"role": "system", "content": note})
+    return out
+
+
+def _transcript(resp: Any) -> Transcript:
+    text = resp if isinstance(resp, str) else (getattr(resp, "text", "") or "")
+    raw_segments = getattr(resp, "segments", None) or []
+    segments = [Segment(start=float(s.start), end=float(s.end), text=s.text.strip()) for s in raw_segments]
+    if not segments and text.strip():
+        segments = [Segment(start=0.0, end=getattr(resp, "duration", None), text=text.strip())]
+    return Transcript(text=text.strip(), segments=segments, language=getattr(resp, "language", None),
+                      duration=getattr(resp, "duration", None))

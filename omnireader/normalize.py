@@ -1,0 +1,63 @@
+"""Small normalisers shared by parsers and fine mode: language guess and message times."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timezone
+
+__all__ = ["guess_lang", "normalize_time"]
+
+# Han ideographs only: kana and hangul mean Japanese / Korean, which are not "zh".
+_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_CJK = r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+_OTHER_WORD = re.compile(rf"[^\W\d_{_CJK}]+")  # a run of letters in any other script
+
+
+def guess_lang(text: str) -> str:
+    """``"zh"`` when Han characters outnumber the words of other scripts, else ``"en"``.
+
+    Counted like :func:`omnireader.tokens.count_tokens` (one token per Han character, one
+    per word), so a Chinese sentence with a few English names still reads as Chinese.
+    """
+    han = len(_HAN.findall(text))
+    other = len(_OTHER_WORD.findall(text))
+    return "zh" if han and han >= other else "en"
+
+
+_EPOCH = re.compile(r"^\d{9,13}(\.\d+)?$")
+_FALLBACK_FORMATS = ("%Y/%m/%d %H:%M:%S", "%Y/%m/%d %H:%M", "%Y/%m/%d", "%Y:%m:%d %H:%M:%S")
+
+
+def normalize_time(value: str | int | float | None) -> str | None:
+    """A message time as ISO 8601, or None when it does not read as a date and time.
+
+    Accepts ISO 8601 (``T`` or space, with ``Z`` or an offset, or naive), ``2025/01/15
+    10:00`` and epoch seconds (or milliseconds). Naive times stay naive: the message did
+    not say its zone, and guessing one would move the event.
+
+    >>> normalize_time("2025-01-15 10:00"), normalize_time("2025-01-15T10:00:00Z")
+    ('2025-01-15T10:00:00', '2025-01-15T10:00:00+00:00')
+    """
+    if value is None or isinstance(value, bool):
+        return None
+    raw = str(value).strip()
+    if not raw:
+        return None
+    if isinstance(value, (int, float)) or _EPOCH.match(raw):
+        seconds = float(raw)
+        if seconds > 1e11:  # milliseconds: no one chats in the year 5138
+            seconds /= 1000
+        try:
+            return datetime.fromtimestamp(seconds, timezone.utc).isoformat()
+        except (OverflowError, OSError, ValueError):
+            return None
+    try:
+        return datetime.fromisoformat(raw).isoformat()
+    except ValueError:
+        pass
+    for fmt in _FALLBACK_FORMATS:
+        try:
+            return datetime.strptime(raw, fmt).isoformat()
+        except ValueError:
+            continue
+    return None

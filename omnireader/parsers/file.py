@@ -1,0 +1,261 @@
+"""Documents: one item per chunk of each page or section, each tracing back to its span.
+
+    >>> from omnireader.parsers.base import ParseContext
+    >>> from omnireader.payloads import Blob
+    >>> note = Blob(data=b"# Plan\\n\\nShip in May.", filename="plan.md")
+    >>> [item] = FileParser().parse_fast(note, ParseContext())
+    >>> item.memory, item.source.kind, item.metadata.key
+    ('# Plan\\n\\nShip in May.', 'file', 'Plan')
+
+A page with no text layer (a scan) becomes a placeholder item flagged ``needs_ocr`` that
+says so; a file that was only referenced (a ``file_id`` and no content) becomes an item
+flagged ``unresolved_reference``. Neither is an error, and neither is empty.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path, PurePosixPath
+from typing import Any, NamedTuple
+
+from ..chunking import chunk_text
+from ..errors import CorruptError, EmptyInputError
+from ..formats.document import EMPTY, NEEDS_OCR, UNREADABLE, DocInfo, Section
+from ..formats.extract import extract
+from ..formats.sniff import Sniffed, sniff
+from ..ids import content_hash
+from ..models import MemoryItem, Source
+from ..options import ReadOptions
+from ..payloads import Blob
+from .base import ParseContext, Parser, register
+from ..normalize import guess_lang
+
+__all__ = ["FileParser"]
+
+_HEAD = 1 << 20
+UNRESOLVED = "unresolved_reference"
+
+
+def _hash_file(path: str) -> str:
+    # Streamed: the extractor may read the file itself, no need to hold it here too.
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        while piece := f.read(_HEAD):
+            digest.update(piece)
+    return digest.hexdigest()
+
+
+def _load(blob: Blob, options: ReadOptions) -> tuple[Blob, str, Sniffed]:
+    """The blob with its content reachable, the content's hash and what it is."""
+    if blob.data is None and blob.member and blob.path:
+        from ..formats.archive import read_member
+
+        blob = blob.model_copy(update={"data": read_member(blob, options)})
+    elif blob.data is None and blob.path is None and blob.url:
+        from ..fetch import fetch_url  # only a rebuilt source comes here without bytes
+
+        got = fetch_url(
+            blob.url,
+            allow_private=options.allow_private_urls,
+            timeout=options.fetch_timeout,
+            max_bytes=options.max_fetch_bytes,
+        )
+        blob = blob.model_copy(update={"data": got.data, "mime": blob.mime or got.mime})
+    if blob.data is not None:
+        if not blob.data:
+            raise EmptyInputError(blob.label, "no content (0 bytes)")
+        return blob, content_hash(blob.data), sniff(blob.data, blob.display_name)
+    assert blob.path is not None
+    try:
+        digest = _hash_file(blob.path)
+        with open(blob.path, "rb") as f:
+            head = f.read(_HEAD)
+    except FileNotFoundError:
+        raise EmptyInputError(blob.label, "no such file") from None
+    if not head:
+        raise EmptyInputError(blob.label, "the file is empty (0 bytes)")
+    sniffed = sniff(head, blob.display_name)
+    if sniffed.kind == "zip" and len(head) == _HEAD:
+        # A ZIP's directory sits at its end: a DOCX over 1 MiB needs the whole file to tell.
+        sniffed = sniff(blob.read_bytes(), blob.display_name)
+    return blob, digest, sniffed
+
+
+def _source_name(blob: Blob) -> str | None:
+    if blob.filename:
+        return blob.filename
+    if blob.path:
+        return Path(blob.path).name
+    if blob.url:
+        return PurePosixPath(blob.url.split("?", 1)[0]).name or None
+    return None
+
+
+def _source(blob: Blob, digest: str | None) -> Source:
+    return Source(
+        kind="file",
+        role=blob.role,
+        chat_time=blob.chat_time,
+        message_id=blob.message_id,
+        path=blob.path,
+        url=blob.url,
+        filename=_source_name(blob),
+        file_id=blob.file_id,
+        member=blob.member,
+        mime=blob.mime,
+        content_hash=digest,
+    )
+
+
+class _Reading(NamedTuple):
+    """What every item of one file shares."""
+
+    blob: Blob
+    source: Source  # provenance without page / chunk
+    info: DocInfo
+    kind: str
+    ctx: ParseContext
+
+
+@register
+class FileParser(Parser[Blob]):
+    """Files of every document format :func:`omnireader.formats.extract.extract` reads."""
+
+    name = "file"
+    payload = Blob
+
+    def parse_fast(self, input: Blob, ctx: ParseContext) -> list[MemoryItem]:
+        if input.data is None and input.path is None and input.url is None:
+            return [self._reference_item(input, ctx)]
+        blob, digest, sniffed = _load(input, ctx.options)
+        # What the bytes are decides, not a MIME type a server or caller claimed.
+        blob = blob.model_copy(update={"mime": sniffed.mime})
+        items: list[MemoryItem] = []
+        unreadable: list[int | None] = []
+        with extract(blob, sniffed.kind, ctx.options) as doc:
+            reading = _Reading(blob, _source(blob, digest), doc.info, sniffed.kind, ctx)
+            for n, section in enumerate(doc.sections):
+                if UNREADABLE in section.flags:
+                    unreadable.append(section.page)
+                elif NEEDS_OCR in section.flags:
+                    items.append(self._ocr_item(reading, section, n))
+                elif EMPTY not in section.flags:
+                    items.extend(self._chunk_items(reading, section, n))
+        if not items:
+            if unreadable:
+                raise CorruptError(blob.label, "no page of the document could be decoded")
+            raise EmptyInputError(blob.label, f"the {sniffed.kind.upper()} file holds no text")
+        for item in items if unreadable else []:
+            item.metadata.extra["unreadable_pages"] = unreadable
+        return items
+
+    # -- items
+
+    def _meta(self, r: _Reading, section: Section) -> dict[str, Any]:
+        extra: dict[str, Any] = {"format": r.kind}
+        if r.info.title:
+            extra["title"] = r.info.title
+        if r.info.page_count is not None:
+            extra["page_count"] = r.info.page_count
+        if section.heading:
+            extra["heading"] = section.heading
+        if r.blob.context:
+            extra["context"] = r.blob.context
+        return dict(
+            timestamp=r.info.created or r.info.modified or r.blob.chat_time,
+            persons=list(r.info.authors),
+            key=r.info.title or r.blob.display_name,
+            topic=r.info.title,
+            tags=[r.kind],
+            extra=extra,
+        )
+
+    def _position(self, r: _Reading, section: Section, n: int) -> tuple[object, object]:
+        # Pages are numbered by the document; parts without pages (DOCX) by their order.
+        return r.blob.member or "", section.page if section.page is not None else f"s{n}"
+
+    def _chunk_items(self, r: _Reading, section: Section, n: int) -> list[MemoryItem]:
+        items = []
+        for chunk in chunk_text(section.text, r.ctx.options.chunk_tokens):
+            source = r.source.model_copy(
+                update=dict(
+                    page=section.page,
+                    chunk_index=chunk.index,
+                    chunk_total=chunk.total,
+                    char_start=chunk.char_start,
+                    char_end=chunk.char_end,
+                    lang=guess_lang(chunk.text),
+                )
+            )
+            items.append(
+                self.make_item(
+                    chunk.text,
+                    r.ctx,
+                    sources=[source],
+                    position=(*self._position(r, section, n), chunk.index),
+                    **self._meta(r, section),
+                )
+            )
+        return items
+
+    def _ocr_item(self, r: _Reading, section: Section, n: int) -> MemoryItem:
+        where = f"Page {section.page}" if section.page is not None else "A part"
+        text = (
+            f"{where} of {r.blob.display_name} has no text layer; "
+            "it needs OCR or a vision model to be read."
+        )
+        found = section.text.strip()
+        if found:  # a scan with a caption or a stamp: keep what little text there is
+            text += f" The only text on it: {found}"
+        source = r.source.model_copy(update=dict(page=section.page, chunk_index=0, chunk_total=1))
+        return self.make_item(
+            text,
+            r.ctx,
+            sources=[source],
+            position=(*self._position(r, section, n), "ocr"),
+            flags=[NEEDS_OCR],
+            **self._meta(r, section),
+        )
+
+    def _reference_item(self, blob: Blob, ctx: ParseContext) -> MemoryItem:
+        if not (blob.filename or blob.file_id):
+            raise EmptyInputError(blob.label, "no content, path, URL, file name or file id")
+        ids = f" (file_id {blob.file_id})" if blob.file_id and blob.filename else ""
+        name = blob.filename or blob.file_id
+        text = f"A file was referenced: {name}{ids} — its content was not provided."
+        source = _source(blob, content_hash(f"reference:{blob.file_id}:{blob.filename}"))
+        extra = {"context": blob.context} if blob.context else {}
+        return self.make_item(
+            text,
+            ctx,
+            sources=[source],
+            position=("reference",),
+            flags=[UNRESOLVED],
+            key=blob.filename or blob.file_id,
+            timestamp=blob.chat_time,
+            tags=["file"],
+            extra=extra,
+        )
+
+    # -- provenance
+
+    def create_source(self, input: Blob) -> Source:
+        digest = None
+        if input.data is not None:
+            digest = content_hash(input.data)
+        elif input.path and not input.member and Path(input.path).is_file():
+            digest = _hash_file(input.path)
+        return _source(input, digest)
+
+    def rebuild_from_source(self, source: Source) -> Blob:
+        return Blob(
+            path=source.path,
+            url=source.url,
+            filename=source.filename,
+            file_id=source.file_id,
+            member=source.member,
+            mime=source.mime,
+            role=source.role,
+            chat_time=source.chat_time,
+            message_id=source.message_id,
+        )

@@ -1,0 +1,129 @@
+"""Load prompt templates by task and language, and render them into chat messages.
+
+Templates are text files ``templates/<task>.<lang>.txt`` with a ``=== system ===`` and a
+``=== user ===`` section and ``${name}`` placeholders (:class:`string.Template`: values are
+inserted verbatim and never re-read, so ``{braces}`` or ``$dollars`` in a document cannot break a
+prompt). The input's data sits between tags such as ``<document>…</document>``; rendering
+neutralises those tags inside values, so a document cannot close its own block and smuggle
+instructions outside it.
+
+    >>> p = load_prompt("general_text", "en")
+    >>> msgs = p.render(text="Alice moved to Berlin on 2024-05-03.", reference_time="2024-05-04")
+    >>> [m["role"] for m in msgs]
+    ['system', 'user']
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from string import Template
+from typing import TYPE_CHECKING
+
+from ..errors import InvalidInputError
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+__all__ = ["TASKS", "LANGS", "PromptTemplate", "load_prompt", "detect_lang", "DATA_TAGS"]
+
+TASKS = ("chat_window", "document_chunk", "general_text", "image", "tool_trajectory", "audio_transcript")
+LANGS = ("en", "zh")
+#: Tags that delimit data in the templates; values may not contain them.
+DATA_TAGS = ("messages", "document", "text", "context", "trajectory", "transcript")
+#: Used when a caller leaves these out: they are optional context, not data.
+DEFAULTS = {"earlier_memories": "(none)", "reference_time": "unknown", "source": "unknown",
+            "image_name": "unnamed image", "audio_name": "unnamed recording", "context": "(none)"}
+
+_SECTION = re.compile(r"^=== (system|user) ===\n", re.M)
+_TAG_IN_VALUE = re.compile(rf"<(/?)\s*({'|'.join(DATA_TAGS)})\s*>", re.I)
+
+
+def _neutralise(value: str) -> str:
+    # "</document>" inside a document would end the data block early; "&lt;/document&gt;" cannot.
+    return _TAG_IN_VALUE.sub(lambda m: f"&lt;{m.group(1)}{m.group(2)}&gt;", value)
+
+
+def _as_text(value: object) -> str:
+    if isinstance(value, (list, tuple)):
+        return "\n".join(f"- {v}" for v in value) if value else "(none)"
+    return str(value)
+
+
+@dataclass(frozen=True)
+class PromptTemplate:
+    """One task's prompt in one language: render it with the task's variables."""
+
+    task: str
+    lang: str
+    system: Template
+    user: Template
+
+    @property
+    def variables(self) -> frozenset[str]:
+        """The ``${names}`` this template needs (those in ``DEFAULTS`` may be omitted)."""
+        return frozenset(self.system.get_identifiers()) | frozenset(self.user.get_identifiers())
+
+    @property
+    def schema(self) -> type[BaseModel]:
+        """The pydantic model the reply must validate against."""
+        from ..llm.schemas import SCHEMA_FOR_TASK
+
+        return SCHEMA_FOR_TASK[self.task]
+
+    def render(self, **values: object) -> list[dict[str, str]]:
+        """``[system, user]`` chat messages. Lists become ``- item`` lines; empty lists ``(none)``.
+
+        Raises ``InvalidInputError`` naming any missing or unknown variable, so a typo in a
+        caller cannot silently send an empty field to the model.
+        """
+        unknown = set(values) - self.variables
+        if unknown:
+            raise InvalidInputError(
+                f"prompt {self.task}.{self.lang} has no variable(s) {sorted(unknown)}; "
+                f"it takes {sorted(self.variables)}"
+            )
+        merged = {k: v for k, v in DEFAULTS.items() if k in self.variables} | values
+        missing = self.variables - set(merged)
+        if missing:
+            raise InvalidInputError(f"prompt {self.task}.{self.lang} needs {sorted(missing)}")
+        text = {k: _neutralise(_as_text(v)) for k, v in merged.items()}
+        return [
+            {"role": "system", "content": self.system.substitute(text).strip()},
+            {"role": "user", "content": self.user.substitute(text).strip()},
+        ]
+
+
+@lru_cache(maxsize=None)
+def load_prompt(task: str, lang: str = "en") -> PromptTemplate:
+    """The template for ``task`` in ``lang`` (``zh-CN`` → ``zh``; other languages use English,
+    whose rules already say to answer in the input's language)."""
+    if task not in TASKS:
+        raise InvalidInputError(f"no prompt for task {task!r}; tasks: {', '.join(TASKS)}")
+    base = lang.lower().split("-")[0].split("_")[0]
+    base = base if base in LANGS else "en"
+    path = resources.files(__package__).joinpath("templates", f"{task}.{base}.txt")
+    raw = path.read_text(encoding="utf-8")
+    parts = _SECTION.split(raw)
+    # parts: ["", "system", <text>, "user", <text>]
+    sections = dict(zip(parts[1::2], parts[2::2]))
+    if set(sections) != {"system", "user"}:
+        raise RuntimeError(f"prompt file {task}.{base}.txt needs '=== system ===' and '=== user ===' sections")
+    return PromptTemplate(task, base, Template(sections["system"]), Template(sections["user"]))
+
+
+_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3040-\u30ff]")
+_LATIN_WORD = re.compile(r"[A-Za-z]+")
+
+
+def detect_lang(text: str) -> str:
+    """``"zh"`` when Chinese characters outnumber Latin words in ``text``, else ``"en"``.
+
+    One Chinese character carries about as much as one English word, so a Chinese sentence with
+    a few English product names stays Chinese, and an English text quoting one name stays English.
+    """
+    sample = text[:4000]  # the opening is enough, and keeps this cheap on whole documents
+    han = len(_HAN.findall(sample))
+    return "zh" if han and han >= len(_LATIN_WORD.findall(sample)) else "en"

@@ -1,0 +1,1 @@
+"""Format extractors: PDF, DOCX (bytes -> text per section)."""
