@@ -60,7 +60,7 @@ def main(argv: list[str]) -> int:
         return 0
     if task == "run":
         db = ROOT / "omnireader.lance"
-        _run(BIN / "omnireader", "ingest", "samples", "--db", db, *rest, env=env)
+        _run(BIN / "omnireader", "ingest", "samples/files", "--db", db, *rest, env=env)
         _run(BIN / "omnireader", "search", "quarterly revenue", "--db", db, "--k", "5", env=env)
         return 0
     if task == "test":

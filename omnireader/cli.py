@@ -48,7 +48,7 @@ def _add_llm_options(p: argparse.ArgumentParser) -> None:
                                  "(env OMNIREADER_LLM)")
     g.add_argument("--vision-llm", help="vision model (default: --llm)")
     g.add_argument("--speech-model", help="speech-to-text model (OpenAI-compatible)")
-    g.add_argument("--concurrency", type=int, default=8, help="LLM calls in flight (8)")
+    g.add_argument("--concurrency", type=int, help="LLM calls in flight (default 8)")
 
 
 def _add_db(p: argparse.ArgumentParser) -> None:

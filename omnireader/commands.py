@@ -35,13 +35,13 @@ def _reader(args: argparse.Namespace) -> Any:
 
 
 def _llm(args: argparse.Namespace) -> Any:
-    from .llm.config import make_llm_bundle
+    from .llm.config import make_chat_backend
 
-    return make_llm_bundle(
-        llm=getattr(args, "llm", None),
-        vision_llm=getattr(args, "vision_llm", None),
-        speech_model=getattr(args, "speech_model", None),
-        concurrency=getattr(args, "concurrency", 8),
+    return make_chat_backend(
+        getattr(args, "llm", None),
+        vision=getattr(args, "vision_llm", None),
+        speech=getattr(args, "speech_model", None),
+        concurrency=getattr(args, "concurrency", None),
     )
 
 

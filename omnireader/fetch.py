@@ -6,7 +6,8 @@ Guards, in the order a fetch meets them:
 - the host is resolved and the fetch is refused when *any* of its addresses is loopback,
   private, link-local, multicast, reserved, unspecified, not globally routable, or a cloud
   metadata address (IPv4-mapped, 6to4 and Teredo IPv6 forms are unwrapped first), unless
-  ``allow_private`` is set;
+  ``allow_private`` is set or the address is one of ``allow_addresses`` (one trusted
+  intranet server, say, while every other private address stays blocked);
 - the connection goes to the address that was checked (the URL's host is swapped for it,
   while the ``Host`` header and TLS SNI / certificate check keep the real name), so a DNS
   answer that changes between check and connect (DNS rebinding) cannot redirect it;
@@ -29,6 +30,7 @@ import email.message
 import ipaddress
 import socket
 import time
+from collections.abc import Collection
 from typing import TYPE_CHECKING
 
 from pydantic import BaseModel
@@ -96,6 +98,7 @@ def fetch_url(
     timeout: float = 15.0,
     max_bytes: int = DEFAULT_MAX_BYTES,
     max_redirects: int = 5,
+    allow_addresses: Collection[str] = (),
 ) -> Fetched:
     """GET ``url`` under the guards in this module's docstring.
 
@@ -107,6 +110,7 @@ def fetch_url(
 
     deadline = time.monotonic() + timeout
     current = url
+    trusted = {ipaddress.ip_address(a) for a in allow_addresses}
     # No keep-alive: a pooled TLS connection to one IP must not be reused for another host
     # name (different SNI and certificate) after a redirect.
     limits = httpx.Limits(max_keepalive_connections=0)
@@ -116,7 +120,7 @@ def fetch_url(
     client = httpx.Client(follow_redirects=False, trust_env=False, limits=limits, headers=headers)
     with client:
         for _hop in range(max_redirects + 1):
-            target, addresses = _checked_target(current, url, allow_private)
+            target, addresses = _checked_target(current, url, allow_private, trusted)
             response = _send(client, target, addresses, url, deadline, timeout)
             try:
                 location = response.headers.get("location")
@@ -141,7 +145,7 @@ def fetch_url(
 
 
 def _checked_target(
-    current: str, url: str, allow_private: bool
+    current: str, url: str, allow_private: bool, trusted: Collection[IPAddress] = frozenset()
 ) -> tuple[httpx.URL, list[str]]:
     """The parsed URL and the addresses to connect to, after the scheme and address checks."""
     import httpx
@@ -165,7 +169,7 @@ def _checked_target(
     if not allow_private:
         for address in addresses:
             reason = blocked_reason(address)
-            if reason:
+            if reason and ipaddress.ip_address(address.split("%", 1)[0]) not in trusted:
                 raise BlockedURLError(
                     url, f"{hop}{host} resolves to {address}, a {reason} address; {_ALLOW_HINT}"
                 )

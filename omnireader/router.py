@@ -8,8 +8,10 @@ Files are recognised by their content, not by their extension alone.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
+import stat
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -33,7 +35,7 @@ from .parsers import audio, chat, file, image, string, text, tool  # noqa: F401 
 from .parsers.base import get_parser
 from .payloads import Blob, Conversation, TextInput, Trajectory
 
-__all__ = ["Task", "route", "expand", "parse_messages", "parse_parts"]
+__all__ = ["Task", "Unreadable", "route", "expand", "parse_messages", "parse_parts"]
 
 _MESSAGES = TypeAdapter(list[Message])
 _PARTS = TypeAdapter(list[ContentPart])
@@ -50,14 +52,49 @@ class Task(BaseModel):
     # the rest of the input is still parsed and this is reported, never stored.
     failure: ReadFailure | None = None
 
+    @classmethod
+    def failed(cls, e: ReadError) -> Task:
+        """A part of an input that could not be read: reported, never parsed."""
+        failure = ReadFailure(input=e.input_name, error=e.code, message=str(e))
+        return cls(parser="", payload=None, label=e.input_name, failure=failure)
+
+
+class Unreadable(BaseModel):
+    """A folder entry that is not a readable regular file: a link that loops or points
+    nowhere, a named pipe, a socket, a device. Reported under ``code``, never opened (a
+    pipe with no writer would block whoever opens it)."""
+
+    path: str
+    code: str  # an error code: unreadable, unsupported
+    reason: str
+
+    @property
+    def label(self) -> str:
+        return self.path
+
 
 # ----------------------------------------------------------------- validation
 
 
 def _first_error(e: ValidationError) -> str:
-    err = e.errors()[0]
-    loc = ".".join(str(p) for p in err["loc"])
-    return f"{loc}: {err['msg']}" if loc else err["msg"]
+    """The error that says what is wrong, with its place in the input.
+
+    A union (content: str | list of parts) fails once per branch; the deepest location is
+    the branch the input was meant for, e.g. the part whose type is unknown.
+    """
+    err = max(e.errors(), key=lambda x: len(x["loc"]))
+    # pydantic names union branches in the location ("str", "list[tagged-union[...]]").
+    loc = ".".join(
+        str(p) for p in err["loc"] if not (isinstance(p, str) and (p in _BRANCHES or "[" in p))
+    )
+    msg = err["msg"]
+    value = err.get("input")
+    if isinstance(value, (str, int, float)) and not isinstance(value, bool):
+        msg += f", got {str(value)[:40]!r}"  # what was sent, so the mistake is plain to see
+    return f"{loc}: {msg}" if loc else msg
+
+
+_BRANCHES = {"str", "int", "float", "bool", "list", "dict", "none"}
 
 
 def parse_messages(raw: list[Any]) -> list[Message]:
@@ -100,7 +137,8 @@ def expand(inputs: Any) -> Iterator[Any]:
 
     A list of messages stays one conversation and a list of parts stays one group; any
     other list is a list of inputs. Folders become their files (recursively, sorted,
-    symlinked folders not followed, so a link loop cannot trap the walk).
+    symlinked folders not followed, so a link loop cannot trap the walk). An entry that is
+    not a regular file (a broken link, a pipe) comes out as :class:`Unreadable`.
     """
     if isinstance(inputs, (list, tuple)) and not (
         inputs and (all(_is_message(x) for x in inputs) or all(_is_part(x) for x in inputs))
@@ -114,12 +152,57 @@ def expand(inputs: Any) -> Iterator[Any]:
     yield inputs
 
 
-def _walk(folder: Path) -> Iterator[Path]:
+def _walk(folder: Path) -> Iterator[Path | Unreadable]:
     for root, dirs, files in os.walk(folder, followlinks=False):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         for name in sorted(files):
             if not name.startswith("."):
-                yield Path(root) / name
+                path = Path(root) / name
+                problem = _not_a_file(path)
+                if problem:
+                    yield Unreadable(path=str(path), code=problem[0], reason=problem[1])
+                else:
+                    yield path
+
+
+def _not_a_file(path: Path) -> tuple[str, str] | None:
+    """(code, why) when ``path`` is not a regular file that can be opened, else None."""
+    link = _link_problem(path)
+    if link:
+        return "unreadable", link
+    try:
+        mode = path.stat().st_mode
+    except OSError as e:
+        return "unreadable", f"cannot read: {e.strerror or e}"
+    if stat.S_ISREG(mode):
+        return None
+    kind = next((name for test, name in _SPECIAL if test(mode)), "special file")
+    return "unsupported", f"a {kind}, not a regular file; not read"
+
+
+_SPECIAL = (
+    (stat.S_ISFIFO, "named pipe (FIFO)"),
+    (stat.S_ISSOCK, "socket"),
+    (stat.S_ISCHR, "character device"),
+    (stat.S_ISBLK, "block device"),
+)
+
+
+def _link_problem(path: Path) -> str | None:
+    """Why the symbolic link ``path`` cannot be read (a loop, a missing target), or None."""
+    if not path.is_symlink():
+        return None
+    try:
+        path.stat()
+    except OSError as e:
+        if e.errno == errno.ELOOP:
+            return "a symbolic link that loops back on itself; not followed"
+        try:
+            target = os.readlink(path)
+        except OSError:
+            target = "?"
+        return f"a symbolic link to {target}, which does not exist"
+    return None
 
 
 # -------------------------------------------------------------------- routing
@@ -140,6 +223,10 @@ def route(input: Any, options: ReadOptions | None = None) -> list[Task]:
         return _route_blob(input, options)
     if isinstance(input, os.PathLike):
         return _route_path(Path(input), options)
+    if isinstance(input, Unreadable):
+        from .errors import error_for_code
+
+        raise error_for_code(input.code, input.path, input.reason)
     if isinstance(input, (list, tuple)):
         if not input:
             raise InvalidInputError("an empty list has nothing to read")
@@ -164,9 +251,14 @@ def _task(parser: str, payload: BaseModel, label: str) -> Task:
 def _route_path(path: Path, options: ReadOptions) -> list[Task]:
     label = str(path)
     if not path.exists():
-        raise ReadError(label, "no such file or folder")
+        raise ReadError(label, _link_problem(path) or "no such file or folder")
     if path.is_dir():
         raise InvalidInputError(f"{label} is a folder: expand() it into files first")
+    special = _not_a_file(path)
+    if special:
+        from .errors import error_for_code
+
+        raise error_for_code(special[0], label, special[1])
     try:
         size = path.stat().st_size
     except OSError as e:
@@ -234,14 +326,7 @@ def _route_blob(blob: Blob, options: ReadOptions, head: bytes | None = None) -> 
     tasks: list[Task] = []
 
     def failed(e: ReadError) -> None:
-        tasks.append(
-            Task(
-                parser="",
-                payload=None,
-                label=e.input_name,
-                failure=ReadFailure(input=e.input_name, error=e.code, message=str(e)),
-            )
-        )
+        tasks.append(Task.failed(e))
 
     for member in iter_members(blob, options, on_error=failed):
         try:
@@ -312,9 +397,14 @@ def route_conversation(
 def _check_tool_pairing(messages: list[Message], label: str) -> None:
     called: set[str] = set()
     for n, m in enumerate(messages):
-        for call in m.tool_calls or []:
-            if call.id:
-                called.add(call.id)
+        ids = [call.id for call in m.tool_calls or [] if call.id]
+        if len(ids) != len(set(ids)):
+            dup = next(i for i in ids if ids.count(i) > 1)
+            raise InvalidInputError(
+                f"{label}: message {n} makes two tool calls with the same id {dup!r}; "
+                "each call needs its own id so its result can be paired with it"
+            )
+        called.update(ids)
         if m.role == "tool" and m.tool_call_id and called and m.tool_call_id not in called:
             raise InvalidInputError(
                 f"{label}: message {n} is a tool result for tool_call_id "
@@ -343,14 +433,7 @@ def _route_parts(
         try:
             tasks.extend(_route_part(p, options, around, msg, in_message=context is not None))
         except ReadError as e:
-            tasks.append(
-                Task(
-                    parser="",
-                    payload=None,
-                    label=e.input_name,
-                    failure=ReadFailure(input=e.input_name, error=e.code, message=str(e)),
-                )
-            )
+            tasks.append(Task.failed(e))
     return tasks
 
 
@@ -390,6 +473,10 @@ def _route_file_part(
         else:  # plain text handed over as the file's content
             blob = Blob(data=fd.encode("utf-8"), mime="text/plain", **common)
         return _route_blob(blob, options)
+    if not (spec.filename or spec.file_id):
+        raise InvalidInputError(
+            "a file part needs file_data, path, filename or file_id; this one has none"
+        )
     # A reference only (file_id / filename): nothing to read, but never silently dropped.
     blob = Blob(**common)
     return [_task("file", blob, blob.label)]

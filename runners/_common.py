@@ -14,20 +14,18 @@ os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
 
 
 def add_llm_args(ap: Any) -> None:
-    ap.add_argument("--llm", default=os.environ.get("OMNIREADER_LLM"),
-                    help="openai:MODEL or ollama:MODEL (env OMNIREADER_LLM); fine mode needs it")
+    ap.add_argument("--llm", default=None,
+                    help="openai:MODEL or ollama:MODEL (default: env OMNIREADER_LLM or the "
+                         "config file); fine mode needs it")
     ap.add_argument("--vision-llm", default=None, help="vision model (default: --llm)")
     ap.add_argument("--speech-model", default=None, help="speech-to-text model")
 
 
 def make_llm(args: Any) -> Any:
     """The LLM bundle for fine mode, or None when no backend is configured."""
-    if not args.llm:
-        return None
-    from omnireader.llm.config import make_llm_bundle
+    from omnireader.llm.config import make_chat_backend
 
-    return make_llm_bundle(llm=args.llm, vision_llm=args.vision_llm,
-                           speech_model=args.speech_model)
+    return make_chat_backend(args.llm, vision=args.vision_llm, speech=args.speech_model)
 
 
 def show(items: list[Any]) -> None:

@@ -4,7 +4,10 @@ Nothing is ever written to disk, so a member named ``../../etc/passwd`` cannot e
 anywhere; such names are still refused, as they only come from broken or hostile tools.
 Sizes in ZIP headers are not trusted: every member is decompressed in pieces and counted,
 so a ZIP bomb stops at the limit (:class:`~omnireader.options.ReadOptions`
-``max_archive_bytes`` / ``max_file_bytes``) without ever allocating its output.
+``max_archive_bytes`` / ``max_file_bytes``) without ever allocating its output, and a
+member that unpacks to more than ``MAX_RATIO`` times its packed size is refused as a bomb.
+:func:`check_package` applies the same rules to Office and EPUB files before a library
+unpacks them.
 
     for member in iter_members(Blob(path="reports.zip"), ReadOptions()):
         print(member.label, len(member.data))     # reports.zip!q3/summary.docx 18231
@@ -33,7 +36,14 @@ from ..errors import (
 from ..options import ReadOptions
 from ..payloads import Blob
 
-__all__ = ["iter_members", "read_member", "archive_depth", "is_safe_member_name"]
+__all__ = [
+    "iter_members",
+    "read_member",
+    "archive_depth",
+    "is_safe_member_name",
+    "check_package",
+    "MAX_RATIO",
+]
 
 _PIECE = 1 << 20  # decompress one MiB at a time
 _AES = 99  # WinZip AES "compression method": encrypted, and zipfile cannot decrypt it
@@ -42,6 +52,21 @@ _DRIVE = re.compile(r"^[A-Za-z]:")
 _JUNK_DIRS = {"__MACOSX"}
 _JUNK_FILES = {"thumbs.db", "desktop.ini"}
 _BAD_ZIP = (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError)
+# Text and Office XML pack 3-20 times; past a few MiB, a member packed far tighter than that
+# is a ZIP bomb (deflate tops out near 1000 times, which is what bombs use).
+MAX_RATIO = 100
+_RATIO_FLOOR = 8 << 20  # small members may pack as tightly as they like
+
+
+def _is_bomb(unpacked: int, packed: int) -> bool:
+    return unpacked > _RATIO_FLOOR and unpacked > MAX_RATIO * max(packed, 1)
+
+
+def _bomb_detail(unpacked: int, packed: int, what: str) -> str:
+    return (
+        f"{what} {unpacked} bytes from {packed} packed, over {MAX_RATIO} times "
+        "(a ZIP bomb); not unpacked"
+    )
 
 
 def archive_depth(blob: Blob) -> int:
@@ -181,6 +206,10 @@ def _read_member(
         raise EncryptedError(label, "the member is encrypted; pass the password (--password)")
     if info.file_size > member_cap:  # a header may lie low, but never usefully high
         raise TooLargeError(label, f"{info.file_size} bytes is over the {member_cap} byte limit")
+    if info.file_size > budget:
+        raise _ArchiveOverflow
+    if _is_bomb(info.file_size, info.compress_size):
+        raise TooLargeError(label, _bomb_detail(info.file_size, info.compress_size, "declares"))
     limit = min(member_cap, budget)
     out = bytearray()
     try:
@@ -188,6 +217,10 @@ def _read_member(
         with zf.open(info, pwd=pwd) as f:
             while piece := f.read(min(_PIECE, limit + 1 - len(out))):
                 out += piece
+                if _is_bomb(len(out), info.compress_size):
+                    raise TooLargeError(
+                        label, _bomb_detail(len(out), info.compress_size, "unpacks to over")
+                    )
                 if len(out) > limit:
                     if limit == budget:
                         raise _ArchiveOverflow
@@ -236,3 +269,32 @@ def read_member(blob: Blob, options: ReadOptions) -> bytes:
         remaining = remaining[len(name) + 1 :]
         inner = f"{container.member}!{name}" if container.member else name
         container = Blob(data=data, path=blob.path, member=inner)
+
+
+def check_package(blob: Blob, options: ReadOptions) -> None:
+    """Refuse an Office or EPUB package (a ZIP) that would unpack to a bomb.
+
+    Libraries read a package's parts whole (python-docx, openpyxl, python-pptx); ``zipfile``
+    never returns more than a part's declared size, so the declared sizes bound what they
+    would allocate. Raises :class:`TooLargeError` for a part packed over ``MAX_RATIO`` times
+    or parts adding up to more than ``max_archive_bytes``.
+    """
+    with _open_zip(blob) as zf:
+        try:
+            infos = zf.infolist()
+        except _BAD_ZIP as e:
+            raise CorruptError(blob.label, f"damaged ZIP directory ({e})") from None
+        total = 0
+        for info in infos:
+            if _is_bomb(info.file_size, info.compress_size):
+                what = f"part {info.filename} declares"
+                raise TooLargeError(
+                    blob.label, _bomb_detail(info.file_size, info.compress_size, what)
+                )
+            total += info.file_size
+        if total > options.max_archive_bytes:
+            raise TooLargeError(
+                blob.label,
+                f"unpacks to {total} bytes, over the max_archive_bytes limit of "
+                f"{options.max_archive_bytes}",
+            )

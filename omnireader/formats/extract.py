@@ -15,7 +15,7 @@ import json
 import re
 from collections.abc import Callable
 
-from ..errors import EmptyInputError, UnsupportedFormatError
+from ..errors import EmptyInputError, TooLargeError, UnsupportedFormatError
 from ..options import ReadOptions
 from ..payloads import Blob
 from .document import DocInfo, Extraction, Section
@@ -33,6 +33,11 @@ _SLIDE = re.compile(r"^<!-- Slide number: (\d+) -->\s*$", re.M)
 _SHEET = re.compile(r"^## (.+)$", re.M)
 _H1 = re.compile(r"^#\s+(.+?)\s*#*\s*$", re.M)
 _FIELD = re.compile(r"^\*\*(From|Authors|Title):\*\*\s*(.+?)\s*$", re.M)
+# Formats that are ZIP packages a library unpacks whole: checked for bombs first.
+_PACKAGES = ("docx", "pptx", "xlsx", "epub")
+# Pretty-printing indents every level: past this depth it would blow a small file up
+# quadratically, so deeper documents are written compactly.
+_INDENT_DEPTH = 32
 
 
 def extract(blob: Blob, kind: str, options: ReadOptions) -> Extraction:
@@ -41,6 +46,10 @@ def extract(blob: Blob, kind: str, options: ReadOptions) -> Extraction:
     Raises :class:`UnsupportedFormatError` (naming the input and what is supported) for
     kinds no extractor reads, and the extractors' own typed errors (encrypted, corrupt).
     """
+    if kind in _PACKAGES:
+        from .archive import check_package
+
+        check_package(blob, options)
     if kind == "pdf":
         from .pdf import extract_pdf
 
@@ -80,16 +89,41 @@ def _json(blob: Blob) -> Extraction:
     text = decode_text(blob.read_bytes(), blob.label).lstrip("\ufeff")
     try:
         values = [json.loads(text)]
-    except (json.JSONDecodeError, RecursionError):
+    except json.JSONDecodeError:
         try:  # JSON Lines: one document per line
             values = [json.loads(line) for line in text.splitlines() if line.strip()]
-        except (json.JSONDecodeError, RecursionError):
+        except json.JSONDecodeError:
             return _one(text)  # not valid JSON after all: its text is still worth reading
+        except RecursionError:
+            raise _too_deep(blob) from None
+    except RecursionError:
+        raise _too_deep(blob) from None
     try:
-        pretty = "\n".join(json.dumps(v, indent=2, ensure_ascii=False) for v in values)
+        pretty = "\n".join(
+            json.dumps(v, indent=2 if _depth(v) <= _INDENT_DEPTH else None, ensure_ascii=False)
+            for v in values
+        )
     except (RecursionError, ValueError):
-        return _one(text)
+        raise _too_deep(blob) from None
     return _one(pretty)
+
+
+def _too_deep(blob: Blob) -> TooLargeError:
+    # Nesting that deep is an attack on parsers' stacks, not data anyone wrote.
+    return TooLargeError(blob.label, "the JSON is nested too deeply to read (over ~1000 levels)")
+
+
+def _depth(value: object) -> int:
+    """How deeply lists and objects nest in ``value`` (iterative: no recursion limit)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        node, level = stack.pop()
+        if isinstance(node, dict):
+            node = list(node.values())
+        if isinstance(node, list):
+            deepest = max(deepest, level)
+            stack.extend((child, level + 1) for child in node)
+    return deepest
 
 
 def _xml(blob: Blob) -> Extraction:

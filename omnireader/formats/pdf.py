@@ -70,7 +70,7 @@ def extract_pdf(blob: Blob, password: str | None = None) -> Extraction:
     password = password if password is not None else blob.password
     source = _source(blob)
     try:
-        doc = pdfium.PdfDocument(source, password=password or None)
+        doc = _open(pdfium, source, password)
     except FileNotFoundError:
         raise ReadError(label, "file not found") from None
     except pdfium.PdfiumError as exc:
@@ -81,6 +81,25 @@ def extract_pdf(blob: Blob, password: str | None = None) -> Extraction:
         doc.close()
         raise
     return Extraction.lazy(info, _pages(doc), doc.close)
+
+
+def _open(pdfium: Any, source: bytes | Path, password: str | None) -> pypdfium2.PdfDocument:
+    """Open with ``password``; a PDF that needs none opens even when one was given.
+
+    One password is usually set for a whole batch, and PDFium refuses a wrong password
+    even for a file whose user password is empty.
+    """
+    import pypdfium2.raw as pdfium_c
+
+    try:
+        return pdfium.PdfDocument(source, password=password or None)
+    except pdfium.PdfiumError as exc:
+        if not password or getattr(exc, "err_code", None) != pdfium_c.FPDF_ERR_PASSWORD:
+            raise
+        try:
+            return pdfium.PdfDocument(source, password=None)
+        except pdfium.PdfiumError:
+            raise exc from None
 
 
 def _source(blob: Blob) -> bytes | Path:

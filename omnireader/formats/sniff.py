@@ -57,7 +57,8 @@ def _sniff_zip(data: bytes) -> Sniffed:
         with zipfile.ZipFile(io.BytesIO(data)) as zf:
             names = set(zf.namelist())
             if "mimetype" in names:
-                mt = zf.read("mimetype")[:100].decode("ascii", "replace").strip()
+                with zf.open("mimetype") as f:  # bounded: the member may be a bomb
+                    mt = f.read(100).decode("ascii", "replace").strip()
                 if mt == "application/epub+zip":
                     return Sniffed(kind="epub", mime=mt)
     except (zipfile.BadZipFile, OSError, ValueError, KeyError, RuntimeError, NotImplementedError):

@@ -6,6 +6,11 @@ retries with backoff, JSON parsing and pydantic validation, one re-ask when the 
 token accounting, routing images to a vision backend and audio to a speech backend, and the
 sync wrappers.
 
+Failures surface as :class:`~omnireader.errors.LLMError` with a ``reason``: ``timeout``,
+``rate_limited``, ``server_error``, ``transport``, ``bad_response`` (after retries); ``bad_json``,
+``wrong_schema`` (after one re-ask); ``auth``, ``not_found``, ``bad_request``, ``unsupported``
+(at once: retrying would not help).
+
     >>> from pydantic import BaseModel
     >>> class Answer(BaseModel):
     ...     city: str
@@ -107,6 +112,11 @@ class ChatBackend(ABC):
         return f"{self.provider}:{self.model}"
 
     @property
+    def label(self) -> str:
+        """How errors name this backend: the model spec and, where known, the server."""
+        return self.name
+
+    @property
     def total_usage(self) -> Usage:
         """``usage`` plus that of the attached vision and speech backends."""
         total = self.usage
@@ -124,10 +134,15 @@ class ChatBackend(ABC):
 
     async def _transcribe(self, audio: bytes, filename: str, language: str | None) -> Transcript:
         """One speech-to-text request. Backends without an endpoint keep this default."""
-        raise LLMError(f"{self.name} cannot transcribe audio", reason="unsupported")
+        raise LLMError(f"{self.label} cannot transcribe audio", reason="unsupported")
 
     async def aclose(self) -> None:
-        """Close this event loop's HTTP clients (and the vision / speech backends')."""
+        """Close this event loop's HTTP clients (and the vision / speech backends').
+
+        Subclasses close their own client, then call this.
+        """
+        for other in {id(b): b for b in (self.vision, self.speech) if b is not None and b is not self}.values():
+            await other.aclose()
 
     # -- structured chat and vision ------------------------------------------------------
     async def acomplete_json(
@@ -154,7 +169,7 @@ class ChatBackend(ABC):
                 return parse_reply(reply.content, schema), usage
             except ReplyError as e:
                 if ask == 2:
-                    raise LLMError(f"{self.name}: unusable reply after a re-ask: {e.detail}",
+                    raise LLMError(f"{self.label}: unusable reply after a re-ask: {e.detail}",
                                    reason=e.reason) from None
                 convo = [*convo, {"role": "assistant", "content": reply.content or ""},
                          {"role": "user", "content": retry_instruction(e)}]
@@ -169,7 +184,7 @@ class ChatBackend(ABC):
             usage.calls += 1
             self._add_usage(Usage(calls=1))
 
-        reply = await call_with_retries(attempt, self.retry, label=self.name, on_attempt=count)
+        reply = await call_with_retries(attempt, self.retry, label=self.label, on_attempt=count)
         usage.prompt_tokens += reply.prompt_tokens
         usage.completion_tokens += reply.completion_tokens
         self._add_usage(Usage(prompt_tokens=reply.prompt_tokens, completion_tokens=reply.completion_tokens))
@@ -198,7 +213,7 @@ class ChatBackend(ABC):
             async with self.limiter:
                 return await self._transcribe(audio, filename, language)
 
-        return await call_with_retries(attempt, self.retry, label=self.name,
+        return await call_with_retries(attempt, self.retry, label=self.label,
                                        on_attempt=lambda: self._add_usage(Usage(calls=1)))
 
     # -- sync wrappers ---------------------------------------------------------------------

@@ -23,6 +23,7 @@ process), so every process and every machine gives the same vector for the same 
 from __future__ import annotations
 
 import re
+import threading
 import zlib
 from typing import TYPE_CHECKING, ClassVar
 
@@ -35,8 +36,8 @@ if TYPE_CHECKING:
 __all__ = ["HashingEmbedder", "DEFAULT_HASHING_DIM"]
 
 DEFAULT_HASHING_DIM = 256
-_WORD_WEIGHT = 0.6  # words carry the topic; character n-grams add fuzziness for word forms
-_CHAR_WEIGHT = 0.4
+_WORD_WEIGHT = 0.5  # words carry the topic; character n-grams match other forms of a word
+_CHAR_WEIGHT = 0.5
 _VOCAB_LIMIT = 500_000  # distinct words remembered; text is Zipfian, so hits dominate
 _SYMBOLS = re.compile(r"[^\w\s]+")
 _U32 = 0xFFFFFFFF
@@ -107,6 +108,7 @@ class HashingEmbedder(Embedder):
             raise ValueError(f"hashing dimension must be at least 8, not {dim}")
         self._dim = dim
         self._vocab: _Vocabulary | None = None  # built on first use: numpy loads lazily
+        self._lock = threading.Lock()  # the vocabulary grows while embedding
 
     @property
     def name(self) -> str:
@@ -119,6 +121,10 @@ class HashingEmbedder(Embedder):
         return self._dim
 
     def _embed_batch(self, texts: list[str]) -> np.ndarray:
+        with self._lock:
+            return self._embed_locked(texts)
+
+    def _embed_locked(self, texts: list[str]) -> np.ndarray:
         import numpy as np
 
         n = len(texts)

@@ -44,26 +44,28 @@ class OllamaChatBackend(ChatBackend):
 
         return ollama.AsyncClient(host=self.host, timeout=self.timeout, verify=shared_ssl_context())
 
+    @property
+    def label(self) -> str:
+        return f"{self.name} at {self.host or '$OLLAMA_HOST or http://127.0.0.1:11434'}"
+
     async def aclose(self) -> None:
         client = self._clients.pop_current()
         if client is not None:
             close = getattr(client, "close", None)  # added in ollama 0.4.x; older: the httpx client
             await (close() if close is not None else client._client.aclose())
-        for other in (self.vision, self.speech):
-            if other is not None and other is not self:
-                await other.aclose()
+        await super().aclose()
 
     async def _chat(self, messages: list[dict[str, Any]], schema: type[BaseModel]) -> ChatReply:
         try:
             msgs = to_ollama_messages(messages)
         except InvalidInputError as e:
-            raise LLMError(f"{self.name}: {e}", reason="unsupported") from None
+            raise LLMError(f"{self.label}: {e}", reason="unsupported") from None
         options = {"temperature": self.temperature} if self.temperature is not None else None
         try:
             resp = await self._clients.get().chat(model=self.model, messages=msgs, stream=False,
                                                   format=json_schema(schema), options=options)
         except Exception as e:
-            mapped = classify_ollama_error(e, self.name)
+            mapped = classify_ollama_error(e, self.label)
             if mapped is e:
                 raise
             raise mapped from e
@@ -72,7 +74,7 @@ class OllamaChatBackend(ChatBackend):
 
     async def _transcribe(self, audio: bytes, filename: str, language: str | None) -> Transcript:
         raise LLMError(
-            f"{self.name}: Ollama has no speech-to-text endpoint; transcribe with an "
+            f"{self.label}: Ollama has no speech-to-text endpoint; transcribe with an "
             "OpenAI-compatible server instead (--speech-model openai:whisper-1 with "
             "OPENAI_BASE_URL pointing at it)",
             reason="unsupported",

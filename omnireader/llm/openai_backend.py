@@ -13,6 +13,7 @@ the backend's life so later calls do not pay for the refusal again. The client r
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
@@ -34,7 +35,8 @@ JSON_MODES = ("json_schema", "json_object", "plain")
 
 
 class OpenAIChatBackend(ChatBackend):
-    """An OpenAI-compatible server. ``base_url`` / ``api_key`` as for ``openai.AsyncOpenAI``."""
+    """An OpenAI-compatible server. ``base_url`` / ``api_key`` as for ``openai.AsyncOpenAI``
+    (None: ``OPENAI_BASE_URL`` / ``OPENAI_API_KEY``, then OpenAI itself)."""
 
     provider = "openai"
 
@@ -53,17 +55,20 @@ class OpenAIChatBackend(ChatBackend):
         import openai
 
         # A local server needs no key, but the client insists on one.
-        return openai.AsyncOpenAI(base_url=self.base_url, api_key=self.api_key or "not-needed",
+        api_key = self.api_key or os.environ.get("OPENAI_API_KEY") or "not-needed"
+        return openai.AsyncOpenAI(base_url=self.base_url, api_key=api_key,
                                   timeout=self.timeout, max_retries=0,
                                   http_client=openai.DefaultAsyncHttpxClient(verify=shared_ssl_context()))
+
+    @property
+    def label(self) -> str:
+        return f"{self.name} at {self.base_url or 'https://api.openai.com/v1'}"
 
     async def aclose(self) -> None:
         client = self._clients.pop_current()
         if client is not None:
             await client.close()
-        for other in (self.vision, self.speech):
-            if other is not None and other is not self:
-                await other.aclose()
+        await super().aclose()
 
     def _request(self, messages: list[dict[str, Any]], schema: type[BaseModel], mode: str) -> dict[str, Any]:
         kwargs: dict[str, Any] = {"model": self.model, "messages": messages}
@@ -89,14 +94,14 @@ class OpenAIChatBackend(ChatBackend):
                 resp = await client.chat.completions.create(**self._request(messages, schema, mode))
                 break
             except openai.APIStatusError as e:
-                mapped = classify_openai_error(e, self.name)
+                mapped = classify_openai_error(e, self.label)
                 if mode != "plain" and is_format_rejection(e.status_code, str(mapped)):
                     if self.json_mode == mode:  # another task may have stepped down already
                         self.json_mode = JSON_MODES[JSON_MODES.index(mode) + 1]
                     continue
                 raise mapped from e
             except Exception as e:
-                mapped = classify_openai_error(e, self.name)
+                mapped = classify_openai_error(e, self.label)
                 if mapped is e:
                     raise
                 raise mapped from e
@@ -123,19 +128,19 @@ class OpenAIChatBackend(ChatBackend):
                 resp = await client.audio.transcriptions.create(**kwargs)
                 break
             except openai.APIStatusError as e:
-                mapped = classify_openai_error(e, self.name)
+                mapped = classify_openai_error(e, self.label)
                 text = str(mapped).lower()
                 if verbose and e.status_code in (400, 422) and ("verbose_json" in text or "response_format" in text
                                                                 or "timestamp" in text):
                     self.verbose_transcripts = False  # e.g. gpt-4o-transcribe: text only
                     continue
                 if e.status_code == 404:
-                    raise LLMError(f"{self.name}: the server has no speech-to-text model {self.model!r} "
+                    raise LLMError(f"{self.label}: the server has no speech-to-text model {self.model!r} "
                                    f"({e.status_code}); set --speech-model to one it serves",
                                    reason="unsupported") from e
                 raise mapped from e
             except Exception as e:
-                mapped = classify_openai_error(e, self.name)
+                mapped = classify_openai_error(e, self.label)
                 if mapped is e:
                     raise
                 raise mapped from e

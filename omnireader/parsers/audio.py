@@ -19,7 +19,7 @@ from ..formats.media import AudioInfo, audio_info
 from ..models import MemoryItem, Source
 from ..payloads import Blob
 from .base import ParseContext, Parser, register
-from .media_common import (
+from .blob_common import (
     blob_bytes,
     blob_source,
     memory_type_for,

@@ -8,6 +8,7 @@ its input and re-processed.
 
 from __future__ import annotations
 
+import threading
 from abc import ABC, abstractmethod
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -18,7 +19,13 @@ from ..ids import item_id
 from ..models import MemoryItem, MemoryMetadata, MemoryType, Mode, Source
 from ..options import ReadOptions
 
-__all__ = ["ParseContext", "Parser", "register", "get_parser", "parser_names"]
+__all__ = ["ParseContext", "Parser", "register", "get_parser", "parser_names", "PARSE_LOCK"]
+
+#: Held while a parser runs in a worker thread (the async API). PDFium is not thread-safe,
+#: not even across documents, and parsing is GIL-bound anyway: one parse at a time costs
+#: little and keeps concurrent uploads from crashing the process. Fine mode's page
+#: renderer takes it too.
+PARSE_LOCK = threading.RLock()
 
 P = TypeVar("P", bound=BaseModel)
 
@@ -57,8 +64,10 @@ class Parser(ABC, Generic[P]):
         """Items an LLM wrote: fast extraction, then the refiner on each fast item.
 
         Returns the fine items, plus the fast items that were not refined (marked
-        ``refine_status="failed"`` with the reason, or nothing to refine, like a bare
-        file reference) so nothing is lost.
+        ``refine_status="failed"`` with the reason, or with nothing to refine, like a bare
+        file reference) so nothing is lost. When the LLM found nothing worth remembering
+        in the whole input, its fast items are returned (marked refined, reason
+        ``no_memories``): every input yields at least one item.
         """
         self._require_refiner(ctx)
         return self._fine_items(ctx.refiner.refine(self._fast_for_llm(input, ctx), input))
@@ -68,8 +77,21 @@ class Parser(ABC, Generic[P]):
         import asyncio
 
         self._require_refiner(ctx)
-        fast = await asyncio.to_thread(self._fast_for_llm, input, ctx)
-        return self._fine_items(await ctx.refiner.arefine(fast, input))
+        refiner = ctx.refiner
+        # One input parsed at a time, and only while the LLM has work waiting for it: the
+        # first calls go out at once and the event loop is not starved of the GIL.
+        async with refiner.admission():
+            fast = await asyncio.to_thread(self.locked_parse, self._fast_for_llm, input, ctx)
+            job = refiner.start(fast, input)
+            for _ in range(4):  # let the new calls get on the wire before the next parse
+                await asyncio.sleep(0)
+        return self._fine_items(await job)
+
+    @staticmethod
+    def locked_parse(fn: Any, *args: Any) -> Any:
+        """``fn(*args)`` under :data:`PARSE_LOCK` (for parsing in worker threads)."""
+        with PARSE_LOCK:
+            return fn(*args)
 
     def _require_refiner(self, ctx: ParseContext) -> None:
         if ctx.refiner is None:
@@ -83,6 +105,8 @@ class Parser(ABC, Generic[P]):
 
     @staticmethod
     def _fine_items(result: Any) -> list[MemoryItem]:
+        if not result.fine:
+            return list(result.fast)
         kept = [i for i in result.fast if i.metadata.refine_status != "refined"]
         return [*result.fine, *kept]
 

@@ -28,6 +28,7 @@ from ..models import MemoryItem, Source
 from ..options import ReadOptions
 from ..payloads import Blob
 from .base import ParseContext, Parser, register
+from .blob_common import rebuild_blob
 from ..normalize import guess_lang
 
 __all__ = ["FileParser"]
@@ -248,14 +249,4 @@ class FileParser(Parser[Blob]):
         return _source(input, digest)
 
     def rebuild_from_source(self, source: Source) -> Blob:
-        return Blob(
-            path=source.path,
-            url=source.url,
-            filename=source.filename,
-            file_id=source.file_id,
-            member=source.member,
-            mime=source.mime,
-            role=source.role,
-            chat_time=source.chat_time,
-            message_id=source.message_id,
-        )
+        return rebuild_blob(source)

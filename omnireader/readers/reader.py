@@ -24,7 +24,7 @@ from ..errors import (
 )
 from ..models import MemoryItem, Mode, ReadFailure, ReadInfo
 from ..options import ReadOptions
-from ..parsers.base import ParseContext, get_parser
+from ..parsers.base import ParseContext, Parser, get_parser
 from ..router import Task, expand, route
 
 __all__ = ["Reader", "ReadOutcome", "ReadResult", "describe_input", "validate_info"]
@@ -200,22 +200,35 @@ class Reader:
     # ------------------------------------------------------------------- async
 
     async def aread_one(self, input: Any, ctx: ParseContext) -> ReadOutcome:
-        """:meth:`read_one` for async callers: parsing in a thread, LLM calls overlapping."""
+        """:meth:`read_one` for async callers: routing and parsing in a worker thread (one
+        input at a time), the LLM calls of every part of the input (a chat, its tool
+        trajectories, its attachments) in flight together.
+
+        In fine mode the input is parsed only once the LLM has room for more work (see
+        :meth:`omnireader.refine.Refiner.admission`), so the first calls go out at once.
+        """
         started = time.perf_counter()
         out = ReadOutcome(input=describe_input(input))
-        tasks: list[Task] = []
-        with _captured(out, out.input):
-            tasks = await asyncio.to_thread(route, input, ctx.options)
-        for task in tasks:
-            if task.failure is not None:
-                out.failures.append(task.failure)
-                continue
-            parser = get_parser(task.parser)
-            with _captured(out, task.label):
-                if ctx.mode == "fine":
-                    out.items.extend(await parser.aparse_fine(task.payload, ctx))
-                else:
-                    out.items.extend(await asyncio.to_thread(parser.parse_fast, task.payload, ctx))
+        if ctx.mode != "fine":
+            parts = await asyncio.to_thread(Parser.locked_parse, _parse_parts, input, ctx, out)
+            for part in parts:
+                out.items.extend(part.items)
+                out.failures.extend(part.failures)
+            out.seconds = time.perf_counter() - started
+            return out
+
+        refiner = ctx.refiner
+        async with refiner.admission():
+            parts = await asyncio.to_thread(Parser.locked_parse, _parse_parts, input, ctx, out)
+            jobs = [refiner.start(p.items, p.task.payload) if p.task else None for p in parts]
+            for _ in range(4):  # let the new calls get on the wire before the next parse
+                await asyncio.sleep(0)
+        for part, job in zip(parts, jobs):
+            if job is not None and part.task is not None:
+                with _captured(out, part.task.label):
+                    part.items = get_parser(part.task.parser)._fine_items(await job)
+            out.items.extend(part.items)
+            out.failures.extend(part.failures)
         out.seconds = time.perf_counter() - started
         return out
 
@@ -294,8 +307,39 @@ class Reader:
         return ingest(self, inputs, store, info=info, mode=mode, **batch_options)
 
 
+class _Part(BaseModel):
+    """One routed part of an input after its fast parse (``task`` None: nothing to refine)."""
+
+    task: Task | None = None
+    items: list[MemoryItem] = Field(default_factory=list)
+    failures: list[ReadFailure] = Field(default_factory=list)
+
+
+def _parse_parts(input: Any, ctx: ParseContext, out: ReadOutcome) -> list[_Part]:
+    """Route ``input`` and fast-parse each part (for an LLM in fine mode), failures kept
+    in place; a failure to route at all is recorded on ``out``."""
+    tasks: list[Task] = []
+    with _captured(out, out.input):
+        tasks = route(input, ctx.options)
+    parts: list[_Part] = []
+    for task in tasks:
+        if task.failure is not None:
+            parts.append(_Part(failures=[task.failure]))
+            continue
+        part = _Part()
+        parser = get_parser(task.parser)
+        with _captured(part, task.label):
+            if ctx.mode == "fine":
+                part.items = parser._fast_for_llm(task.payload, ctx)
+                part.task = task
+            else:
+                part.items = parser.parse_fast(task.payload, ctx)
+        parts.append(part)
+    return parts
+
+
 @contextmanager
-def _captured(out: ReadOutcome, label: str) -> Iterator[None]:
+def _captured(out: ReadOutcome | _Part, label: str) -> Iterator[None]:
     """Record a failure of the block on ``out`` instead of raising: one bad input (or
     one bad part of an input) never stops the rest."""
     try:

@@ -1,5 +1,6 @@
 """Fine mode: LLM, vision and speech turn fast items into validated memories."""
 
-from .engine import RefineResult, Refiner, refine_kind
+from .build import NO_MEMORIES
+from .engine import RefineResult, Refiner, RefineTotals, chat_overlaps, refine_kind
 
-__all__ = ["Refiner", "RefineResult", "refine_kind"]
+__all__ = ["Refiner", "RefineResult", "RefineTotals", "refine_kind", "chat_overlaps", "NO_MEMORIES"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from ..errors import LLMError
 from ..ids import item_id
@@ -11,12 +12,19 @@ from ..models import MemoryItem, MemoryMetadata, MemoryType, Source, utc_now
 from ..normalize import normalize_time
 from .guard import is_error_text, is_injection_echo
 
-__all__ = ["fine_items", "mark_refined", "mark_failed"]
+__all__ = ["fine_items", "check_written", "mark_refined", "mark_failed", "NO_MEMORIES"]
+
+#: ``refine_reason`` of a fast item the LLM read and found nothing worth remembering in.
+NO_MEMORIES = "no_memories"
 
 
 def _pick_sources(sources: Sequence[Source], indexes: Sequence[int]) -> list[Source]:
     picked = [sources[i] for i in dict.fromkeys(indexes) if 0 <= i < len(sources)]
     return picked or list(sources)
+
+
+def _unique(values: Sequence[str]) -> list[str]:
+    return list(dict.fromkeys(v.strip() for v in values if v and v.strip()))
 
 
 def fine_items(
@@ -26,59 +34,79 @@ def fine_items(
     sources: Sequence[Source] | None = None,
     memory_type: MemoryType | None = None,
     first_index: int = 0,
-    **metadata: object,
+    verbatim: bool = False,
+    **metadata: Any,
 ) -> list[MemoryItem]:
     """Fine items for ``memories``; ids derive from the fast item's id and the position.
 
     ``sources`` are what ``source_indexes`` point into (messages, segments); by default
-    every fine item keeps all of the fast item's sources. Error text is dropped; an
-    injected instruction passed off as a memory fails the whole reply.
+    every fine item keeps all of the fast item's sources. ``verbatim`` marks text copied
+    from the input (a transcript, a page's OCR text) rather than written by the model: it
+    is data, so instructions inside it are not held against the reply. ``metadata``
+    overrides the fine items' metadata fields.
+
+    Error text and refusals are dropped (a reply made only of them raises
+    ``LLMError(reason="error_text")``); an injected instruction passed off as a memory
+    fails the whole reply (``LLMError(reason="injection_echo")``).
     """
     base_sources = list(sources if sources is not None else fast.metadata.sources)
+    fm = fast.metadata
     out: list[MemoryItem] = []
+    errors = 0
     for n, m in enumerate(memories, start=first_index):
         text = m.memory.strip()
-        if is_injection_echo(text) or is_injection_echo(m.key):
+        if not verbatim and (is_injection_echo(text) or is_injection_echo(m.key)):
             raise LLMError("the reply repeats instructions found in the input", reason="injection_echo")
         if is_error_text(text):
+            errors += 1
             continue
         chosen = _pick_sources(base_sources, m.source_indexes) if sources is not None else base_sources
-        fm = fast.metadata
-        out.append(
-            MemoryItem(
-                id=item_id(fast.id, "fine", n),
-                memory=text,
-                metadata=MemoryMetadata(
-                    user_id=fm.user_id,
-                    session_id=fm.session_id,
-                    memory_type=memory_type or m.memory_type,
-                    mode="fine",
-                    key=m.key or None,
-                    tags=m.tags,
-                    keywords=m.keywords,
-                    timestamp=normalize_time(m.timestamp) or fm.timestamp,
-                    persons=m.persons,
-                    entities=m.entities,
-                    location=m.location,
-                    topic=m.topic,
-                    sources=chosen,
-                    refined_from=[fast.id],
-                    **metadata,  # type: ignore[arg-type]
-                ),
-            )
+        fields: dict[str, Any] = dict(
+            user_id=fm.user_id,
+            session_id=fm.session_id,
+            memory_type=memory_type or m.memory_type,
+            mode="fine",
+            key=m.key.strip() or None,
+            tags=_unique(m.tags),
+            keywords=_unique(m.keywords),
+            timestamp=normalize_time(m.timestamp) or fm.timestamp,
+            persons=_unique(m.persons),
+            entities=_unique(m.entities),
+            location=m.location or fm.location,
+            topic=m.topic or None,
+            sources=chosen,
+            refined_from=[fast.id],
         )
+        fields.update(metadata)
+        out.append(MemoryItem(id=item_id(fast.id, "fine", n), memory=text,
+                              metadata=MemoryMetadata(**fields)))
+    if errors and not out:
+        raise LLMError("the reply holds only error messages or refusals", reason="error_text")
     return out
 
 
-def mark_refined(fast: MemoryItem, fine: Sequence[MemoryItem]) -> MemoryItem:
-    """The fast item, kept and linked to the fine items made from it."""
+def check_written(text: str, what: str) -> str:
+    """``text`` the model wrote (a description, an experience), checked like a memory.
+
+    Raises ``LLMError`` for an obeyed injection; returns "" for error text or a refusal.
+    """
+    if is_injection_echo(text):
+        raise LLMError(f"the {what} repeats instructions found in the input", reason="injection_echo")
+    return "" if is_error_text(text) else " ".join(text.split())
+
+
+def mark_refined(fast: MemoryItem, fine_ids: Sequence[str]) -> MemoryItem:
+    """The fast item, kept and linked to the fine items made from it.
+
+    With no fine items (the LLM found nothing worth remembering) the reason says so.
+    """
     return fast.model_copy(
         update={
             "metadata": fast.metadata.model_copy(
                 update={
                     "refine_status": "refined",
-                    "refine_reason": None,
-                    "refined_into": [i.id for i in fine],
+                    "refine_reason": None if fine_ids else NO_MEMORIES,
+                    "refined_into": list(dict.fromkeys(fine_ids)),
                     "updated_at": utc_now(),
                 }
             )
@@ -91,7 +119,8 @@ def mark_failed(fast: MemoryItem, reason: str) -> MemoryItem:
     return fast.model_copy(
         update={
             "metadata": fast.metadata.model_copy(
-                update={"refine_status": "failed", "refine_reason": reason, "updated_at": utc_now()}
+                update={"refine_status": "failed", "refine_reason": reason,
+                        "refined_into": [], "updated_at": utc_now()}
             )
         }
     )

@@ -6,22 +6,27 @@ The bytes come from the payload when the caller still has it, else from the item
 
 from __future__ import annotations
 
+import asyncio
 import io
 from pathlib import Path
 from typing import Any
 
-from ..chunking import chunk_text
-from ..errors import ReadError
+from ..errors import LLMError, ReadError
 from ..llm.schemas import ExtractedMemory, Extraction, ImageReading
 from ..models import MemoryItem, Source
 from ..normalize import guess_lang
 from ..options import ReadOptions
+from ..parsers.base import PARSE_LOCK
 from ..payloads import Blob
 from ..prompts import load_prompt
-from .build import fine_items
+from ..tokens import count_tokens
+from .build import check_written, fine_items
 from .text_kinds import reference_time
 
-__all__ = ["source_bytes", "refine_image", "refine_scanned_page", "refine_audio"]
+__all__ = ["source_bytes", "render_page", "refine_image", "refine_scanned_page", "refine_audio"]
+
+# Vision models downscale anyway; a bigger render only costs upload time.
+_MAX_RENDER_SIDE = 2000
 
 
 def source_bytes(item: MemoryItem, payload: Any, options: ReadOptions) -> bytes:
@@ -31,7 +36,10 @@ def source_bytes(item: MemoryItem, payload: Any, options: ReadOptions) -> bytes:
             from ..formats.archive import read_member
 
             return read_member(payload, options)
-        return payload.read_bytes()
+        try:
+            return payload.read_bytes()
+        except OSError as e:
+            raise ReadError(payload.label, f"cannot read: {e.strerror or e}") from None
     s = item.source
     label = (s.path or s.url or s.filename or "<source>") if s else "<source>"
     if s and s.path:
@@ -52,84 +60,149 @@ def source_bytes(item: MemoryItem, payload: Any, options: ReadOptions) -> bytes:
                            "in fine mode to refine it")
 
 
-def _reading_items(item: MemoryItem, reading: ImageReading, head: str) -> list[MemoryItem]:
-    parts = [head, reading.description.strip()]
-    if reading.text_in_image.strip():
-        parts.append(f"Text in the image: {reading.text_in_image.strip()}")
-    described = ExtractedMemory(memory=" ".join(p for p in parts if p), key=item.metadata.key or "",
-                                tags=[*item.metadata.tags, "vision"])
-    return fine_items(item, [described, *reading.memories],
-                      memory_type=None, location=item.metadata.location)
+def _name(s: Source | None, default: str) -> str:
+    if s is None:
+        return default
+    return s.member or s.filename or (Path(s.path).name if s.path else None) or default
 
 
 async def refine_image(llm: Any, item: MemoryItem, data: bytes) -> list[MemoryItem]:
-    """The vision model describes the image and reads its text, fused with the message."""
+    """The vision model describes the image and reads its text, fused with the message.
+
+    The first fine item is the fusion (what the image shows, its text, the message sent
+    with it), keeping the fast item's EXIF time and place; the facts follow.
+    """
     s = item.source
-    name = (s.member or s.filename or (Path(s.path).name if s.path else None) or "image") if s else "image"
-    context = (s.content if s else None) or item.metadata.extra.get("context") or "(none)"
-    prompt = load_prompt("image", guess_lang(context if context != "(none)" else item.memory))
+    name = _name(s, "image")
+    message = ((s.content if s else None) or item.metadata.extra.get("context") or "").strip()
+    prompt = load_prompt("image", guess_lang(message) if message else "en")
     reading, _ = await llm.acomplete_json(
-        prompt.render(image_name=name, context=context, reference_time=reference_time(item)),
+        prompt.render(image_name=name, context=message or "(none)", reference_time=reference_time(item)),
         ImageReading, images=[data],
     )
-    return _reading_items(item, reading, f"Image {name}:")
+    description = check_written(reading.description, "image description")
+    if not description and not reading.text_in_image.strip() and not reading.memories:
+        raise LLMError(f"the vision model did not describe {name}", reason="error_text")
+    parts = [f"Image {name}: {description}" if description else f"Image {name}."]
+    if reading.text_in_image.strip():
+        parts.append(f"Text in the image: {reading.text_in_image.strip()}")
+    if message:
+        parts.append(f"Message: {message}")
+    fused = ExtractedMemory(memory=" ".join(parts), key=item.metadata.key or name,
+                            tags=[*item.metadata.tags, "vision"])
+    m = item.metadata
+    head = fine_items(item, [fused], verbatim=True, memory_type=m.memory_type,
+                      timestamp=m.timestamp, location=m.location, extra=dict(m.extra))
+    return [*head, *fine_items(item, reading.memories, first_index=1)]
 
 
-def render_page(data: bytes, page: int, password: str | None, scale: float = 2.0) -> bytes:
+def render_page(data: bytes, page: int, password: str | None) -> bytes:
     """PNG of one PDF page (1-based), for a vision model to read."""
     import pypdfium2 as pdfium
 
-    pdf = pdfium.PdfDocument(data, password=password)
-    try:
-        bitmap = pdf[page - 1].render(scale=scale)
-        buf = io.BytesIO()
-        bitmap.to_pil().save(buf, "PNG")
-        return buf.getvalue()
-    finally:
-        pdf.close()
+    with PARSE_LOCK:  # PDFium is not thread-safe; the async reader parses in threads
+        pdf = pdfium.PdfDocument(data, password=password)
+        try:
+            pg = pdf[page - 1]
+            width, height = pg.get_size()
+            scale = min(2.0, _MAX_RENDER_SIDE / max(width, height, 1.0))
+            image = pg.render(scale=scale).to_pil()
+        finally:
+            pdf.close()
+    buf = io.BytesIO()
+    image.save(buf, "PNG")
+    return buf.getvalue()
+
+
+def _pieces(text: str, budget: int) -> list[str]:
+    """``text`` cut at line ends into pieces of about ``budget`` tokens, in order."""
+    pieces: list[str] = []
+    current: list[str] = []
+    used = 0
+    for line in text.splitlines():
+        cost = count_tokens(line)
+        if current and used + cost > budget:
+            pieces.append("\n".join(current))
+            current, used = [], 0
+        current.append(line)
+        used += cost
+    if current:
+        pieces.append("\n".join(current))
+    return [p.strip() for p in pieces if p.strip()]
 
 
 async def refine_scanned_page(llm: Any, item: MemoryItem, data: bytes,
                               options: ReadOptions) -> list[MemoryItem]:
-    """A page with no text layer: render it and let the vision model read it."""
+    """A page with no text layer: render it and let the vision model read it.
+
+    The page's text becomes items tagged ``ocr`` (cut like document chunks), then the
+    facts the model found on it; every item keeps the page's provenance.
+    """
     s = item.source
     page = (s.page if s else None) or 1
-    png = render_page(data, page, options.password)
-    name = f"page {page} of {(s.filename or s.path or 'a document') if s else 'a document'}"
+    png = await asyncio.to_thread(render_page, data, page, options.password)
+    name = f"page {page} of {_name(s, 'a document')}"
     prompt = load_prompt("image", "en")
     reading, _ = await llm.acomplete_json(
         prompt.render(image_name=name, reference_time=item.metadata.timestamp or "unknown",
-                      context="A scanned document page: read all of its text, in order."),
+                      context="A scanned document page: read all of its text, in reading order."),
         ImageReading, images=[png],
     )
-    # The page's text itself, chunked like any document text, then the facts in it.
-    text_memories = [
-        ExtractedMemory(memory=c.text, key=item.metadata.key or "", tags=["ocr"])
-        for c in chunk_text(reading.text_in_image, options.chunk_tokens)
-    ]
-    return fine_items(item, [*text_memories, *reading.memories], memory_type="LongTermMemory")
+    key = item.metadata.key or ""
+    text_memories = [ExtractedMemory(memory=p, key=key, tags=["ocr"])
+                     for p in _pieces(reading.text_in_image, options.chunk_tokens)]
+    kept = dict(flags=[f for f in item.metadata.flags if f != "needs_ocr"], extra=dict(item.metadata.extra))
+    ocr = fine_items(item, text_memories, verbatim=True, memory_type="LongTermMemory", **kept)
+    facts = fine_items(item, reading.memories, first_index=len(ocr), **kept)
+    return [*ocr, *facts]
 
 
-async def refine_audio(llm: Any, item: MemoryItem, data: bytes) -> list[MemoryItem]:
-    """Transcribe, then extract like a chat; items keep their segments' times."""
+async def refine_audio(llm: Any, item: MemoryItem, data: bytes, options: ReadOptions) -> list[MemoryItem]:
+    """Transcribe, then extract like a chat; items keep their segments' times.
+
+    The transcript itself becomes items (runs of segments of about a chunk's size), then
+    the facts, each with the segments it comes from as sources.
+    """
     s = item.source or Source(kind="audio")
-    name = s.filename or s.member or (Path(s.path).name if s.path else "audio.wav")
-    transcript = await llm.atranscribe(data, name, item.metadata.extra.get("format"))
-    segments = transcript.segments or []
+    name = _name(s, "audio.wav")
+    fmt = item.metadata.extra.get("format")
+    transcript = await llm.atranscribe(data, name, str(fmt).lower() if fmt else None)
+    segments = transcript.segments
     seg_sources = [
         s.model_copy(update={"segment_start": g.start, "segment_end": g.end, "content": g.text})
         for g in segments
-    ] or [s.model_copy(update={"content": transcript.text})]
+    ]
+    if not transcript.text.strip() and not any(g.text.strip() for g in segments):
+        return []  # silence: nothing was said, so nothing to remember
+
+    # Runs of consecutive segments, each run one transcript item.
+    runs: list[list[int]] = [[]]
+    used = 0
+    for n, g in enumerate(segments):
+        cost = count_tokens(g.text)
+        if runs[-1] and used + cost > options.chunk_tokens:
+            runs.append([])
+            used = 0
+        runs[-1].append(n)
+        used += cost
+    said: list[MemoryItem] = []
+    for run in (r for r in runs if r):
+        first, last = segments[run[0]], segments[run[-1]]
+        end = last.end if last.end is not None else last.start
+        text = " ".join(segments[i].text.strip() for i in run)
+        memory = ExtractedMemory(memory=f"Transcript of {name} ({first.start:.1f}–{end:.1f} s): {text}",
+                                 tags=["transcript"], source_indexes=run)
+        said += fine_items(item, [memory], sources=seg_sources, first_index=len(said), verbatim=True,
+                           memory_type=item.metadata.memory_type, extra=dict(item.metadata.extra))
+
     lines = "\n".join(
         f"[{n}] {g.start:.1f}–{(g.end if g.end is not None else g.start):.1f}: {g.text}"
         for n, g in enumerate(segments)
-    ) or f"[0] {transcript.text}"
-    prompt = load_prompt("audio_transcript", transcript.language or guess_lang(transcript.text))
+    )
+    prompt = load_prompt("audio_transcript", guess_lang(transcript.text or lines))
     got, _ = await llm.acomplete_json(
         prompt.render(audio_name=name, transcript=lines, reference_time=reference_time(item)),
         Extraction,
     )
-    said = [ExtractedMemory(memory=f"Transcript of {name}: {c.text}", tags=["transcript"])
-            for c in chunk_text(transcript.text, 512)]
     facts = fine_items(item, got.memories, sources=seg_sources, first_index=len(said))
-    return [*fine_items(item, said), *facts]
+    return [*said, *facts]

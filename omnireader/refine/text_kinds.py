@@ -9,11 +9,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..llm.schemas import Extraction, TrajectoryReview
+from ..llm.schemas import ExtractedMemory, Extraction, TrajectoryReview
 from ..models import MemoryItem, Source, ToolUse
 from ..normalize import guess_lang, normalize_time
 from ..prompts import load_prompt
-from .build import fine_items
+from .build import check_written, fine_items
 
 __all__ = [
     "refine_chat",
@@ -21,8 +21,11 @@ __all__ = [
     "refine_text",
     "refine_tool",
     "reference_time",
-    "fine_items_from_text",
+    "ALREADY_PROCESSED",
 ]
+
+#: How a chat window marks the messages the window before it already covered.
+ALREADY_PROCESSED = "(already processed; context only)"
 
 
 def reference_time(item: MemoryItem) -> str:
@@ -31,42 +34,56 @@ def reference_time(item: MemoryItem) -> str:
     return max(times) if times else (item.metadata.timestamp or "unknown")
 
 
-def _line(n: int, s: Source) -> str:
+def _line(n: int, s: Source, seen: bool) -> str:
     who = s.role or "unknown"
     if s.name:
         who += f" ({s.name})"
     when = normalize_time(s.chat_time) or s.chat_time or "no time"
-    return f"[{n}] {when}, {who}: {s.content or ''}"
+    mark = f"{ALREADY_PROCESSED} " if seen else ""
+    return f"[{n}] {mark}{when}, {who}: {s.content or ''}"
 
 
-async def refine_chat(llm: Any, item: MemoryItem, earlier: Sequence[str] = ()) -> list[MemoryItem]:
-    """A chat window: restatements with absolute times; sources are the messages used."""
-    sources = [s for s in item.metadata.sources if s.kind == "chat" or s.role]
-    if not sources:  # a text part without its message: treat as general text
+async def refine_chat(llm: Any, item: MemoryItem, overlap: int = 0) -> list[MemoryItem]:
+    """A chat window: restatements with absolute times; sources are the messages used.
+
+    The first ``overlap`` messages were in the window before (windows are refined
+    concurrently, so instead of that window's memories the prompt says which messages
+    were already processed).
+    """
+    sources = [s for s in item.metadata.sources if s.kind == "chat"]
+    if not sources:  # not a window of messages: read it as general text
         return await refine_text(llm, item)
-    lines = "\n".join(_line(n, s) for n, s in enumerate(sources))
+    lines = "\n".join(_line(n, s, n < overlap) for n, s in enumerate(sources))
     prompt = load_prompt("chat_window", guess_lang(lines))
-    messages = prompt.render(
-        messages=lines, reference_time=reference_time(item), earlier_memories=list(earlier)
-    )
+    messages = prompt.render(messages=lines, reference_time=reference_time(item))
     got, _ = await llm.acomplete_json(messages, Extraction)
-    return fine_items(item, got.memories, sources=sources)
+    return fine_items(item, got.memories, sources=sources, summary=got.summary)
 
 
-async def refine_document(llm: Any, item: MemoryItem) -> list[MemoryItem]:
-    """A document chunk: facts with table rows and numbers exact; page provenance kept."""
+def _where(item: MemoryItem) -> str:
     s = item.source
     where = (s.member or s.filename or s.path or s.url or "document") if s else "document"
     if s and s.page is not None:
         where += f", page {s.page}"
+    if s and s.chunk_total and s.chunk_total > 1 and s.chunk_index is not None:
+        where += f", part {s.chunk_index + 1} of {s.chunk_total}"
+    heading = item.metadata.extra.get("heading")
+    if heading:
+        where += f", section {heading!r}"
     if item.metadata.key:
         where = f"{item.metadata.key} ({where})"
+    return where
+
+
+async def refine_document(llm: Any, item: MemoryItem) -> list[MemoryItem]:
+    """A document chunk: facts with table rows and numbers exact; page provenance kept."""
     prompt = load_prompt("document_chunk", guess_lang(item.memory))
     messages = prompt.render(
-        document=item.memory, source=where, reference_time=item.metadata.timestamp or "unknown"
+        document=item.memory, source=_where(item), reference_time=item.metadata.timestamp or "unknown"
     )
     got, _ = await llm.acomplete_json(messages, Extraction)
-    return fine_items(item, got.memories, memory_type=None)
+    # Title, heading, format and page count stay with the facts, like the page itself.
+    return fine_items(item, got.memories, summary=got.summary, extra=dict(item.metadata.extra))
 
 
 async def refine_text(llm: Any, item: MemoryItem) -> list[MemoryItem]:
@@ -74,49 +91,71 @@ async def refine_text(llm: Any, item: MemoryItem) -> list[MemoryItem]:
     prompt = load_prompt("general_text", guess_lang(item.memory))
     messages = prompt.render(text=item.memory, reference_time=reference_time(item))
     got, _ = await llm.acomplete_json(messages, Extraction)
-    return fine_items(item, got.memories)
+    return fine_items(item, got.memories, summary=got.summary)
+
+
+def _step(n: int, s: Source) -> str:
+    head = f"[{n}] {s.role or 'step'}"
+    if s.name:
+        head += f" ({s.name})"
+    if s.tool_call_id:
+        head += f" (result of call {s.tool_call_id})"
+    return f"{head}: {s.content or ''}"
 
 
 async def refine_tool(llm: Any, item: MemoryItem) -> list[MemoryItem]:
-    """A tool trajectory: correctness, a "when … then …" experience, per-tool verdicts."""
-    steps = "\n".join(
-        f"[{n}] {s.role or 'step'}"
-        + (f" (call {s.tool_call_id})" if s.tool_call_id else "")
-        + f": {s.content or ''}"
-        for n, s in enumerate(item.metadata.sources)
-    ) or item.memory
+    """A tool trajectory: correctness, a "when … then …" experience, per-tool verdicts.
+
+    The fine trajectory item (position 0) is the fast rendering plus the verdict; the
+    facts the tools established follow as their own items.
+    """
+    sources = item.metadata.sources
+    steps = "\n".join(_step(n, s) for n, s in enumerate(sources)) or item.memory
+    # The fast rendering states each call's outcome plainly; the raw steps carry the detail.
+    trajectory = f"{item.memory}\n\nRaw steps:\n{steps}" if sources else steps
     prompt = load_prompt("tool_trajectory", guess_lang(item.memory))
     review: TrajectoryReview
     review, _ = await llm.acomplete_json(
-        prompt.render(trajectory=steps, reference_time=reference_time(item)), TrajectoryReview
+        prompt.render(trajectory=trajectory, reference_time=reference_time(item)), TrajectoryReview
     )
-    tools = _merge_verdicts(item.metadata.tools, review)
-    text = f"{item.memory}\nOutcome: {review.correctness}. Experience: {review.experience}"
-    trajectory = fine_items_from_text(item, text, tools=tools, correctness=review.correctness,
-                                      experience=review.experience)
-    facts = fine_items(item, review.memories, first_index=1)
-    return [*trajectory, *facts]
-
-
-def fine_items_from_text(item: MemoryItem, text: str, **metadata: Any) -> list[MemoryItem]:
-    """One fine item carrying ``text`` with the fast item's type, at position 0."""
-    from ..llm.schemas import ExtractedMemory
-
-    memory = ExtractedMemory(memory=text, key=item.metadata.key or "", tags=item.metadata.tags,
-                             keywords=item.metadata.keywords)
-    return fine_items(item, [memory], memory_type=item.metadata.memory_type, **metadata)
+    experience = check_written(review.experience, "experience")
+    # The head item repeats the trajectory verbatim (a tool result may legitimately say
+    # "ignore previous instructions"); only what the model wrote is checked.
+    verdict = ExtractedMemory(
+        memory=f"{item.memory}\nOutcome: {review.correctness}."
+        + (f" Experience: {experience}" if experience else ""),
+        key=item.metadata.key or "", tags=item.metadata.tags, keywords=item.metadata.keywords,
+    )
+    [head] = fine_items(
+        item, [verdict], verbatim=True, memory_type="ToolTrajectoryMemory",
+        tools=_merge_verdicts(item.metadata.tools, review), correctness=review.correctness,
+        experience=experience or None, persons=item.metadata.persons, timestamp=item.metadata.timestamp,
+    )
+    facts = fine_items(item, review.memories, sources=sources, first_index=1)
+    return [head, *facts]
 
 
 def _merge_verdicts(tools: Sequence[ToolUse], review: TrajectoryReview) -> list[ToolUse]:
+    """The fast item's tool uses with the reviewer's success / error type for each.
+
+    Verdicts pair with calls by position when the names agree, else with the first call of
+    that name not yet judged; a verdict naming a tool that was never called is ignored
+    when the calls are known (a model's invention must not add a tool).
+    """
     merged = [t.model_copy() for t in tools]
+    judged: set[int] = set()
     for n, verdict in enumerate(review.tools):
-        match = merged[n] if n < len(merged) and merged[n].name == verdict.name else next(
-            (t for t in merged if t.name == verdict.name), None
-        )
-        if match is None:
-            merged.append(ToolUse(name=verdict.name, success=verdict.success,
-                                  error_type=verdict.error_type))
+        if n < len(merged) and n not in judged and merged[n].name == verdict.name:
+            idx: int | None = n
+        else:
+            idx = next((i for i, t in enumerate(merged) if t.name == verdict.name and i not in judged), None)
+        if idx is None:
+            if not tools:
+                merged.append(ToolUse(name=verdict.name, success=verdict.success,
+                                      error_type=None if verdict.success else verdict.error_type))
             continue
-        match.success = verdict.success
-        match.error_type = verdict.error_type or match.error_type if not verdict.success else None
+        judged.add(idx)
+        use = merged[idx]
+        use.success = verdict.success
+        use.error_type = None if verdict.success else (verdict.error_type or use.error_type or "unknown")
     return merged

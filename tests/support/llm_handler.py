@@ -6,7 +6,9 @@ Replies follow the OpenAI and Ollama wire formats closely enough that the real `
 
 from __future__ import annotations
 
+import base64
 import json
+import struct
 import time
 from http.server import BaseHTTPRequestHandler
 from typing import TYPE_CHECKING, Any
@@ -138,7 +140,11 @@ class LLMRequestHandler(BaseHTTPRequestHandler):
             self.close_connection = True
             self.connection.close()
             return True
-        return False  # content faults are applied by the chat route
+        if kind_of_path(self.path) != "chat":
+            # Content faults elsewhere (embeddings...) replace the whole body: a wrong-shape reply.
+            self._send(200, fault.content.encode())
+            return True
+        return False  # content faults on chat become the assistant's message content
 
     def _route(self, method: str, path: str, body: dict[str, Any], form: dict[str, str],
                files: dict[str, tuple[str, bytes]], fault: Fault | None) -> None:
@@ -230,7 +236,8 @@ class LLMRequestHandler(BaseHTTPRequestHandler):
         tokens = sum(word_count(t) for t in texts)
         self._json(200, {
             "object": "list", "model": body.get("model", ""),
-            "data": [{"object": "embedding", "index": i, "embedding": hashed_embedding(t, dim)}
+            "data": [{"object": "embedding", "index": i,
+                      "embedding": _encode(hashed_embedding(t, dim), body.get("encoding_format"))}
                      for i, t in enumerate(texts)],
             "usage": {"prompt_tokens": tokens, "total_tokens": tokens},
         })
@@ -262,6 +269,13 @@ class LLMRequestHandler(BaseHTTPRequestHandler):
                           "temperature": 0.0, "avg_logprob": -0.1, "compression_ratio": 1.0,
                           "no_speech_prob": 0.0} for i, (s, e, t) in enumerate(tr.segments)],
         })
+
+
+def _encode(vector: list[float], encoding_format: str | None) -> list[float] | str:
+    """Floats, or — as the openai client asks by default — base64 of little-endian float32."""
+    if encoding_format == "base64":
+        return base64.b64encode(struct.pack(f"<{len(vector)}f", *vector)).decode()
+    return vector
 
 
 def _fmt_seconds(value: float) -> str:

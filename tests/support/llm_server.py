@@ -14,6 +14,14 @@ Endpoints: ``/v1/chat/completions``, ``/v1/embeddings``, ``/v1/audio/transcripti
 ``/v1/models``; ``/api/chat``, ``/api/embed``, ``/api/embeddings``, ``/api/tags``.
 Targets for :meth:`LLMServer.inject`: a path, or a kind — ``chat``, ``embeddings``,
 ``transcriptions``, ``models`` — or ``*`` for any request.
+
+Answers: chat content comes from ``srv.responder(ChatRequest)`` (default: JSON valid under the
+schema the client sent, filled from the prompt's ``<document>``/``<text>``/… block); embeddings
+are :func:`~tests.support.llm_replies.hashed_embedding` vectors (``embed_dim``, default 64; the
+request's ``dimensions`` wins; base64 float32 when the client asks, as the openai client does by
+default); transcripts are registered with :meth:`LLMServer.register_transcript` or default to
+"transcript of N bytes". Every reply carries token usage counted from the words sent.
+To run it as its own process (benchmarks, runners): ``python -m tests.support --latency 0.2``.
 """
 
 from __future__ import annotations
@@ -43,7 +51,9 @@ class Fault:
     ``retry_after`` header), ``timeout`` (sleep ``seconds`` — longer than the client waits — then
     answer), ``non_json`` (chat content that is not JSON), ``wrong_schema`` (valid JSON of the
     wrong shape), ``content`` (this exact chat content), ``broken_body`` (HTTP 200 whose body is
-    not JSON), ``disconnect`` (close the connection without answering).
+    not JSON), ``disconnect`` (close the connection without answering). On endpoints other than
+    chat, ``content`` / ``wrong_schema`` / ``non_json`` send their text as the whole HTTP body,
+    e.g. ``Fault.reply('{"data": []}')`` for an embeddings reply with no vectors.
     """
 
     kind: str
@@ -244,7 +254,7 @@ def _transcript_key(key: str | bytes) -> str:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Serve until interrupted: ``python -m tests.support.llm_server --latency 0.2``.
+    """Serve until interrupted: ``python -m tests.support --latency 0.2``.
 
     Prints the OpenAI base URL and the Ollama host on the first line, so a benchmark or a
     runner can start the server in its own process (no GIL shared with the client).
@@ -264,7 +274,3 @@ def main(argv: list[str] | None = None) -> None:
             threading.Event().wait()
         except KeyboardInterrupt:
             pass
-
-
-if __name__ == "__main__":
-    main()

@@ -1,4 +1,5 @@
-"""What the image and audio parsers share: reading a blob, its source, and reference-only items.
+"""What the parsers of binary inputs share: reading a blob, its source, rebuilding it, and
+reference-only items.
 
 An image or recording is one item with one source; these helpers keep the two parsers to
 what differs between them (which metadata, which sentence).

@@ -1,0 +1,245 @@
+"""Fine mode against an LLM with 200 ms of latency: does the pipeline keep it busy?
+
+    python bench/bench_fine.py [--latency 0.2] [--concurrency 16] [--docs 20] [--messages 300]
+                               [--chats 16] [--repeat 3]
+
+The test LLM server (real HTTP on 127.0.0.1, in its own process so its Python work does not
+share our GIL, reached through the real ``openai`` client) answers every request after
+``latency`` seconds. With ``concurrency`` requests in flight, the best possible wall time is
+``calls × latency / concurrency`` (calls counted from the server's request log); the ratio of
+the measured wall time to it is the pipeline's overhead — parsing, prompt building, the
+limiter, the client — and the target is ≤ 1.15×. Each case runs ``repeat`` times from a cold
+event loop (new HTTP connections, as a CLI run has) and the best run is reported, with the
+median beside it: other load on the machine only ever adds time. Cases:
+
+- a folder of 20 small text / Markdown / PDF documents (160 chunks), via ``aread_report``;
+- one long chat (300 messages). It makes fewer calls than the concurrency, so no pipeline
+  can reach ``calls × latency / concurrency``: its floor is one round trip. The table shows
+  the ratio to both, and the next case is the chat in the throughput regime;
+- sixteen such chats (one per user session) read together.
+
+LLM calls and prompt tokens per input come from the backend's usage counters.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import math
+import random
+import re
+import shutil
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from _util import ROOT, table  # noqa: F401  (sys.path)
+
+from samples.make_samples import write_text_pdf
+
+WORDS = (
+    "revenue quarter budget contract supplier warehouse migration platform customer invoice "
+    "schedule review decision delivery analysis forecast growth risk team office shipment audit "
+    "policy product market service report project milestone"
+).split()
+NAMES = ["Maria Santos", "Daniel Okafor", "Ines Moreau", "Tom Becker", "Li Wei", "Ana Silva"]
+
+
+def _sentence(rng: random.Random, n: int) -> str:
+    words = rng.choices(WORDS, k=rng.randint(9, 14))
+    words.insert(rng.randint(0, len(words)), rng.choice(NAMES))
+    return " ".join(words).capitalize() + f" ({n})."
+
+
+def make_documents(folder: Path, docs: int = 20, seed: int = 11) -> list[Path]:
+    """``docs`` small documents, a third each PDF, Markdown and plain text, 8 chunks each.
+
+    Eight chunks a document makes the call count a multiple of 16: the ratio then measures
+    the pipeline, not the rounding of a last, partly filled round of calls.
+    """
+    rng = random.Random(seed)
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for d in range(docs):
+        kind = ("pdf", "md", "txt")[d % 3]
+        path = folder / f"doc_{d:02d}.{kind}"
+        if kind == "pdf":  # eight short pages: one chunk each
+            pages = [[f"Report {d}, page {p + 1}", *(_sentence(rng, p * 100 + i) for i in range(8))]
+                     for p in range(8)]
+            write_text_pdf(path, pages, title=f"Report {d}")
+        else:  # ~3500 tokens: eight chunks of 512
+            paras = ["\n".join(_sentence(rng, p * 100 + i) for i in range(6)) for p in range(36)]
+            head = f"# Notes {d}\n\n" if kind == "md" else f"Notes {d}\n\n"
+            path.write_text(head + "\n\n".join(paras) + "\n", encoding="utf-8")
+        paths.append(path)
+    return paths
+
+
+def make_chat(messages: int = 300, seed: int = 5) -> list[dict[str, Any]]:
+    rng = random.Random(seed)
+    out = []
+    for n in range(messages):
+        user = n % 2 == 0
+        out.append({
+            "role": "user" if user else "assistant",
+            "name": "Alice" if user else None,
+            "content": _sentence(rng, n),
+            "chat_time": f"2025-01-{1 + n // 60:02d}T{8 + (n // 6) % 10:02d}:{n % 60:02d}:00",
+            "message_id": f"m{n}",
+        })
+    return out
+
+
+_DATA = re.compile(r"<(document|messages|text|transcript)>\n(.*?)\n", re.S)
+
+
+def quick_model(request: Any) -> str:
+    """The bench's model: one memory from the first line of the data it was sent.
+
+    The test server's default answer re-reads the whole prompt for every schema field;
+    with 16 requests landing together, that Python work (not the configured latency)
+    would dominate what is measured here.
+    """
+    found = _DATA.search(request.last_user_text)
+    first = found.group(2).strip()[:200] if found else "nothing to remember"
+    return json.dumps({"memories": [{"memory": first, "key": first[:40]}], "summary": None})
+
+
+def _serve(conn: Any, latency: float) -> None:
+    """The test LLM server in a child process, driven over a pipe: ``reset`` / ``stats``."""
+    from tests.support import LLMServer
+
+    with LLMServer() as srv:
+        srv.responder = quick_model
+        conn.send(srv.openai_base_url)
+        while (cmd := conn.recv()) != "stop":
+            if cmd == "latency":
+                srv.latency = latency
+            elif cmd == "reset":
+                srv.reset()
+            elif cmd == "stats":
+                conn.send({"calls": len(srv.requests_to("chat")) + len(srv.requests_to("transcriptions")),
+                           "peak_in_flight": srv.max_in_flight,
+                           "received_at": [r.received_at for r in srv.requests]})
+
+
+class ServerProcess:
+    """:class:`tests.support.LLMServer` in its own process, so the server's Python work does
+    not share the benchmarked client's GIL; its request log still counts the calls."""
+
+    def __init__(self, latency: float) -> None:
+        import multiprocessing as mp
+
+        ctx = mp.get_context("spawn")
+        self._conn, child = ctx.Pipe()
+        self._proc = ctx.Process(target=_serve, args=(child, latency), daemon=True)
+        self._proc.start()
+        self.openai_base_url: str = self._conn.recv()
+
+    def send(self, cmd: str) -> Any:
+        self._conn.send(cmd)
+        return self._conn.recv() if cmd == "stats" else None
+
+    def close(self) -> None:
+        self._conn.send("stop")
+        self._proc.join(5)
+
+
+def _measure(srv: ServerProcess, backend: Any, coro_fn: Any, latency: float, concurrency: int,
+             inputs: int, repeat: int) -> dict[str, Any]:
+    """Best of ``repeat`` runs (the machine's other load only ever adds time)."""
+    runs = []
+    for _ in range(repeat):
+        srv.send("reset")
+        before = backend.total_usage
+        started = time.perf_counter()
+        result = asyncio.run(coro_fn())
+        wall = time.perf_counter() - started
+        used = backend.total_usage
+        runs.append((wall, srv.send("stats"), used.calls - before.calls,
+                     used.prompt_tokens - before.prompt_tokens, result))
+    walls = sorted(r[0] for r in runs)
+    wall, stats, calls_used, tokens, result = min(runs, key=lambda r: r[0])
+    calls = stats["calls"]
+    ideal = calls * latency / concurrency
+    floor = max(1, math.ceil(calls / concurrency)) * latency  # whole round trips, at best
+    return {
+        "inputs": inputs, "calls": calls, "wall_s": wall, "median_wall_s": walls[len(walls) // 2],
+        "ideal_s": ideal, "ratio": wall / ideal, "median_ratio": walls[len(walls) // 2] / ideal,
+        "floor_s": floor, "ratio_to_floor": wall / floor,
+        "fine_items": sum(1 for i in result.items if i.metadata.mode == "fine"),
+        "failed": sum(1 for i in result.items if i.metadata.refine_status == "failed"),
+        "failures": len(result.failures), "peak_in_flight": stats["peak_in_flight"],
+        "calls_per_input": calls_used / inputs, "prompt_tokens_per_input": tokens / inputs,
+    }
+
+
+def run(latency: float = 0.2, concurrency: int = 16, docs: int = 20, messages: int = 300,
+        chats: int = 16, repeat: int = 3) -> dict[str, Any]:
+    from omnireader.llm import LLMConfig, make_chat_backend
+    from omnireader.llm.schemas import Extraction
+    from omnireader.readers.reader import Reader
+
+    work = Path(tempfile.mkdtemp(prefix="omni-bench-fine-"))
+    folder = work / "docs"
+    make_documents(folder, docs)
+    chat = make_chat(messages)
+    out: dict[str, Any] = {"latency_s": latency, "concurrency": concurrency, "repeat": repeat}
+    srv = ServerProcess(latency)
+    try:
+        config = LLMConfig(openai_base_url=srv.openai_base_url, openai_api_key="bench",
+                           concurrency=concurrency, timeout=30, max_attempts=2)
+        backend = make_chat_backend("openai:bench-model", config=config)
+        reader = Reader(llm=backend)
+        # Warm-up, outside the clock: the first call imports openai and builds its client
+        # classes; the first read of each format imports its parser's libraries.
+        asyncio.run(backend.acomplete_json([{"role": "user", "content": "<text>warm up</text>"}], Extraction))
+        Reader().read([*sorted(folder.iterdir())[:3], chat[:4]])
+        srv.send("latency")
+
+        async def many_chats() -> Any:
+            # One conversation per user: what an agent platform refines at once.
+            results = await asyncio.gather(*(
+                reader.aread_report([chat], info={"user_id": f"user{u}"}, mode="fine") for u in range(chats)))
+            for r in results[1:]:
+                results[0].items.extend(r.items)
+                results[0].failures.extend(r.failures)
+            return results[0]
+
+        cases = {
+            "documents": (lambda: reader.aread_report(folder, mode="fine"), docs),
+            "chat": (lambda: reader.aread_report([chat], mode="fine"), 1),
+            "chats": (many_chats, chats),
+        }
+        for name, (fn, inputs) in cases.items():
+            out[name] = _measure(srv, backend, fn, latency, concurrency, inputs, repeat)
+    finally:
+        srv.close()
+        shutil.rmtree(work, ignore_errors=True)
+
+    rows = []
+    for name, label in (("documents", f"{docs} documents"), ("chat", f"1 chat, {messages} msgs"),
+                        ("chats", f"{chats} chats, {messages} msgs each")):
+        r = out[name]
+        rows.append([label, r["calls"], r["wall_s"], r["ideal_s"], r["ratio"], r["median_ratio"],
+                     r["ratio_to_floor"], r["peak_in_flight"], r["calls_per_input"],
+                     r["prompt_tokens_per_input"], r["fine_items"], r["failed"]])
+    print(f"fine mode, {latency * 1000:.0f} ms per LLM call, concurrency {concurrency}, best of {repeat} "
+          "(ideal = calls × latency / concurrency, target ratio ≤ 1.15; floor = whole round trips)")
+    print(table(["case", "calls", "wall s", "ideal s", "ratio", "median ratio", "ratio to floor",
+                 "peak in flight", "calls/input", "prompt tok/input", "fine items", "refine failed"], rows))
+    return out
+
+
+if __name__ == "__main__":
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--latency", type=float, default=0.2)
+    ap.add_argument("--concurrency", type=int, default=16)
+    ap.add_argument("--docs", type=int, default=20)
+    ap.add_argument("--messages", type=int, default=300)
+    ap.add_argument("--chats", type=int, default=16)
+    ap.add_argument("--repeat", type=int, default=3, help="runs per case; the best is reported")
+    a = ap.parse_args()
+    run(a.latency, a.concurrency, a.docs, a.messages, a.chats, a.repeat)

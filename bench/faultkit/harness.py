@@ -1,0 +1,114 @@
+"""The fault matrix's frame: a case, what came of it, and the registry the cases join.
+
+A case is a function that builds its inputs in a fresh folder, reads them, and returns an
+:class:`Outcome`: what happened (in the words of the error codes), how many items the
+readable inputs lost, and every broken expectation as a sentence. A case passes when it
+ran, lost nothing and broke nothing.
+
+    @fault("files", "zero-byte", "a zero-byte file", expected="empty")
+    def zero_byte(env: RunEnv) -> Outcome: ...
+"""
+
+from __future__ import annotations
+
+import time
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from bench.fault_cases import Sizes
+
+__all__ = ["Scale", "Via", "RunEnv", "Outcome", "FaultCase", "CASES", "fault", "run_case", "Skip"]
+
+Scale = Literal["test", "full"]
+Via = Literal["reader", "ingest"]
+
+
+class Skip(Exception):
+    """The case cannot run here (a missing corpus, a store not yet built); says why."""
+
+
+@dataclass
+class RunEnv:
+    """Where and how a case runs."""
+
+    tmp: Path  # a fresh folder for this case alone
+    scale: Scale = "test"
+    # How folders of files are read: "ingest" writes them into a fresh store through the
+    # worker pool (the real batch path); "reader" reads them in this process.
+    via: Via = "reader"
+
+    @property
+    def sizes(self) -> Sizes:
+        return Sizes.full() if self.scale == "full" else Sizes.test()
+
+    def folder(self, name: str) -> Path:
+        path = self.tmp / name
+        path.mkdir(parents=True, exist_ok=True)
+        return path
+
+
+class Outcome(BaseModel):
+    """What came of one case."""
+
+    outcome: str = ""  # what happened, e.g. "too_large" or "read: 650 items"
+    items_lost: int = 0  # items the readable inputs should have given and did not
+    problems: list[str] = Field(default_factory=list)  # every broken expectation
+    skipped: str | None = None  # why the case did not run
+    via: str = ""  # reader / ingest / pool / api / ...
+    seconds: float = 0.0
+
+    @property
+    def passed(self) -> bool:
+        return self.skipped is None and not self.problems and self.items_lost == 0
+
+    @property
+    def status(self) -> str:
+        return "skipped" if self.skipped else ("pass" if self.passed else "FAIL")
+
+
+@dataclass(frozen=True)
+class FaultCase:
+    group: str  # files, limits, network, api, store, llm
+    id: str
+    title: str  # what the input is, for the table
+    expected: str  # the outcome a correct omnireader gives
+    run: Callable[[RunEnv], Outcome]
+
+
+CASES: list[FaultCase] = []
+
+
+CaseFn = Callable[[RunEnv], Outcome]
+
+
+def fault(group: str, id: str, title: str, expected: str) -> Callable[[CaseFn], CaseFn]:
+    """Register a case function under ``group`` / ``id``."""
+
+    def register(fn: CaseFn) -> CaseFn:
+        if any(c.id == id for c in CASES):
+            raise ValueError(f"two fault cases are called {id!r}")
+        CASES.append(FaultCase(group, id, title, expected, fn))
+        return fn
+
+    return register
+
+
+def run_case(case: FaultCase, env: RunEnv) -> Outcome:
+    """Run one case; a case that raises is a failed row with its traceback, never a crash."""
+    started = time.perf_counter()
+    try:
+        out = case.run(env)
+    except Skip as e:
+        out = Outcome(outcome="-", skipped=str(e))
+    except Exception as e:  # noqa: BLE001 - the harness reports it as the row's problem
+        out = Outcome(
+            outcome=f"raised {type(e).__name__}",
+            problems=[f"the case raised {type(e).__name__}: {e}\n{traceback.format_exc()}"],
+        )
+    out.seconds = time.perf_counter() - started
+    return out

@@ -1,0 +1,123 @@
+"""Per-file limits: a worker that hangs, eats memory or crashes is killed and reported.
+
+The pool cases drive :class:`omnireader.readers.workers.WorkerPool` with job functions that
+misbehave on purpose (:mod:`.jobs`), between well-behaved jobs that must all come back.
+The ingest cases show the real batch path passes its limits through: a real file too slow
+or too big for the limits given to ``Reader().ingest`` is reported, the others land.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from omnireader.readers.workers import Job, WorkerPool
+
+from bench import fault_cases as gen
+
+from .checks import Readable, check_batch
+from .harness import Outcome, RunEnv, fault
+from .jobs import run_job
+from .reading import read_batch
+
+__all__ = ["run_pool"]
+
+OK = "ok"
+
+
+def run_pool(
+    plan: list[tuple[str, int, str | None]], *, timeout: float, memory_mb: int
+) -> Outcome:
+    """Run ``plan`` — (job kind, size, expected error code or None) — on a 2-worker pool."""
+    jobs, expected = [], {}
+    for n, (kind, size, code) in enumerate(plan):
+        key = f"{kind}#{n}"
+        jobs.append(Job(key=key, args={"kind": kind, "n": size}))
+        expected[key] = (code, f"result {size}" if kind == OK else None)
+    out = Outcome(via="pool")
+    seen = Counter()
+    got = {}
+    for res in WorkerPool(run_job, 2, timeout=timeout, memory_mb=memory_mb).run(jobs):
+        got[res.key] = res
+    for key, (code, value) in expected.items():
+        res = got.get(key)
+        if res is None:
+            out.problems.append(f"{key}: no result came back")
+            out.items_lost += code is None
+        elif code is None:
+            if not res.ok or res.value != value:
+                out.items_lost += 1
+                out.problems.append(f"{key}: expected {value!r}, got {res.error}: {res.message}")
+        else:
+            seen[res.error or "ok"] += 1
+            if res.ok or res.error != code:
+                out.problems.append(f"{key}: expected {code}, got {res.error or 'a result'}")
+            elif key not in (res.message or ""):
+                out.problems.append(f"{key}: the report does not name the job: {res.message}")
+    oks = sum(1 for c, _ in expected.values() if c is None)
+    parts = [f"{c}" + (f" ×{n}" if n > 1 else "") for c, n in sorted(seen.items())]
+    out.outcome = " + ".join(parts + [f"{oks - out.items_lost}/{oks} good jobs back"])
+    return out
+
+
+def _between_goods(bad: list[tuple[str, int, str]]) -> list[tuple[str, int, str | None]]:
+    plan: list[tuple[str, int, str | None]] = [(OK, 0, None)]
+    for n, job in enumerate(bad, start=1):
+        plan += [job, (OK, n, None)]
+    return plan
+
+
+@fault("limits", "worker-hangs", "a parser that sleeps forever / spins in a loop",
+       "timeout ×2; the other jobs come back")
+def _hangs(env: RunEnv) -> Outcome:
+    timeout = 1.0 if env.scale == "test" else 3.0
+    return run_pool(_between_goods([("hang", 0, "timeout"), ("spin", 0, "timeout")]),
+                    timeout=timeout, memory_mb=256)
+
+
+@fault("limits", "worker-out-of-memory",
+       "a parser that allocates 2 GB: in Python, in C (numpy), in shared memory",
+       "too_large ×3; the other jobs come back")
+def _memory(env: RunEnv) -> Outcome:
+    size = 2048 if env.scale == "full" else 600
+    plan = _between_goods([("python_memory", size, "too_large"),
+                           ("native_memory", size, "too_large"),
+                           ("shared_memory", size, "too_large")])
+    return run_pool(plan, timeout=30.0, memory_mb=256)
+
+
+@fault("limits", "worker-native-crash", "a parser that aborts, segfaults, or calls exit()",
+       "crashed ×3; the other jobs come back")
+def _crash(env: RunEnv) -> Outcome:
+    plan = _between_goods([("abort", 0, "crashed"), ("segfault", 0, "crashed"),
+                           ("exit", 0, "crashed")])
+    return run_pool(plan, timeout=30.0, memory_mb=256)
+
+
+@fault("limits", "worker-big-parent", "the pool started by a process holding 600 MB "
+       "(300 MB in tests), with a 200 MB limit", "every job read: none blamed for the parent")
+def _big_parent(env: RunEnv) -> Outcome:
+    ballast = [bytes(1 << 20) for _ in range(600 if env.scale == "full" else 300)]
+    try:
+        return run_pool([(OK, n, None) for n in range(8)], timeout=30.0, memory_mb=200)
+    finally:
+        del ballast
+
+
+def _ingest_limited(env: RunEnv, name: str, code: str, **limits: object) -> Outcome:
+    folder = env.folder(name)
+    controls = gen.write_controls(folder)
+    big = gen.write_one_line_text(folder / "huge_line.txt", 50 << 20)
+    batch = read_batch(env, folder, via="ingest", **limits)
+    return check_batch(batch, bad={big: code}, readable=[Readable(c) for c in controls])
+
+
+@fault("limits", "ingest-timeout", "ingest with timeout=1 s: a real 50 MB file needing ~10 s",
+       "timeout; the other files stored")
+def _ingest_timeout(env: RunEnv) -> Outcome:
+    return _ingest_limited(env, "slow", "timeout", timeout=1.0)
+
+
+@fault("limits", "ingest-memory", "ingest with memory_mb=64: a real 50 MB file needing ~1 GB",
+       "too_large; the other files stored")
+def _ingest_memory(env: RunEnv) -> Outcome:
+    return _ingest_limited(env, "greedy", "too_large", memory_mb=64)

@@ -1,0 +1,1 @@
+"""LLM layer: chat backends over real HTTP, prompts, configuration, retries."""
