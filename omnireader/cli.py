@@ -102,6 +102,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="seconds one file may take before it is stopped (300)")
     p.add_argument("--memory-mb", type=int, default=2048,
                    help="memory one parser process may use, in MB (2048)")
+    p.add_argument("--batch-size", type=int, default=2048,
+                   help="items per store write (2048); a killed run resumes from the last one")
     p.add_argument("--report", type=Path, help="write the run's summary as JSON here")
     p.add_argument("--force", action="store_true", help="re-read files even if unchanged")
 

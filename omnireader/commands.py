@@ -134,6 +134,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
         timeout=args.timeout,
         memory_mb=args.memory_mb,
         force=args.force,
+        batch_size=args.batch_size,
         progress=True,
     )
     print(report.summary())

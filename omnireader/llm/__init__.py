@@ -10,6 +10,8 @@ Backends: any OpenAI-compatible server (``openai:MODEL``) and Ollama (``ollama:M
 
 from .base import ChatBackend, ChatReply, Segment, Transcript, Usage
 from .config import LLMConfig, find_config_file, make_chat_backend, parse_spec
+from .embedder_base import Embedder
+from .embedding import make_embedder
 from .limits import Limiter
 from .ollama_backend import OllamaChatBackend
 from .openai_backend import OpenAIChatBackend
@@ -23,6 +25,8 @@ __all__ = [
     "Segment",
     "Transcript",
     "LLMConfig",
+    "Embedder",
+    "make_embedder",
     "make_chat_backend",
     "parse_spec",
     "find_config_file",

@@ -1,0 +1,5 @@
+"""The orchestration users call: the Reader (fast, fine, transfer) and batch ingest."""
+
+from .reader import Reader, ReadOutcome, ReadResult
+
+__all__ = ["Reader", "ReadOutcome", "ReadResult"]

@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -194,6 +195,7 @@ class Reader:
                 continue
             with _captured(out, task.label):
                 out.items.extend(get_parser(task.parser).parse(task.payload, ctx))
+        _name_file(out.items, input)
         out.seconds = time.perf_counter() - started
         return out
 
@@ -356,6 +358,18 @@ def _captured(out: ReadOutcome | _Part, label: str) -> Iterator[None]:
                 message=f"{label}: could not be parsed ({type(e).__name__}: {e})",
             )
         )
+
+
+def _name_file(items: list[MemoryItem], input: Any) -> None:
+    """Every item read from a file names that file, even when its parser's sources are
+    messages (a chat log): the store finds a file's items by path to replace them."""
+    if not isinstance(input, os.PathLike):
+        return
+    path = str(input)
+    for item in items:
+        for i, src in enumerate(item.metadata.sources):
+            if src.path is None and src.url is None:
+                item.metadata.sources[i] = src.model_copy(update={"path": path})
 
 
 def _raise_or_items(result: ReadResult, on_error: str) -> list[MemoryItem]:

@@ -1,0 +1,95 @@
+"""The command line, run as users run it: a real process, real files, a real store."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def omni(*args: object, check: bool = True) -> subprocess.CompletedProcess[str]:
+    proc = subprocess.run([sys.executable, "-m", "omnireader", *map(str, args)], cwd=ROOT,
+                          capture_output=True, text=True)
+    if check:
+        assert proc.returncode == 0, proc.stderr
+    return proc
+
+
+def norm(s: str) -> str:
+    return re.sub(r"\s+", " ", s.lower())
+
+
+def test_help_lists_every_command_without_loading_the_heavy_libraries() -> None:
+    out = omni("--help").stdout
+    for command in ("read", "ingest", "search", "stats", "export", "refine"):
+        assert command in out
+    code = ("import sys, omnireader.cli as c; c.build_parser(); "
+            "print(sorted(m for m in ('markitdown','lancedb','openai','chonkie','pypdfium2') "
+            "if m in sys.modules))")
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=ROOT).stdout.strip() == "[]"
+
+
+def test_read_prints_items_as_json_and_a_summary(sample_files: Path) -> None:
+    proc = omni("read", sample_files / "quarterly_report.pdf", "--format", "json")
+    items = json.loads(proc.stdout)
+    assert [i["metadata"]["sources"][0]["page"] for i in items] == [1, 2, 3]
+    assert "3 items, 0 errors" in proc.stderr
+
+
+def test_read_of_the_markitdown_corpus_finds_every_fragment(corpus: Path) -> None:
+    folder = corpus / "markitdown"
+    proc = omni("read", folder, "--format", "json", check=False)
+    items = json.loads(proc.stdout)
+    expected = json.loads((folder / "expected.json").read_text())["files"]
+    by_file: dict[str, str] = {}
+    for item in items:
+        src = item["metadata"]["sources"][0]
+        name = Path(src.get("path") or "").name
+        by_file[name] = by_file.get(name, "") + " " + norm(item["memory"])
+    for name, spec in expected.items():
+        text = by_file.get(name, "")
+        for fragment in spec.get("must_find", []):
+            assert norm(fragment) in text, (name, fragment)
+        for fragment in spec.get("must_not_find", []):
+            assert norm(fragment) not in text, (name, fragment)
+    scan = [i for i in items if "MEDRPT" in (i["metadata"]["sources"][0].get("path") or "")]
+    assert scan and all("needs_ocr" in i["metadata"]["flags"] for i in scan)
+    for media in ("test.jpg", "test_llm.jpg", "test.wav", "test.mp3", "test.m4a"):
+        assert by_file.get(media), media
+    assert re.search(r"\[unsupported\].*random\.bin", proc.stderr)
+
+
+def test_ingest_search_stats_and_export_work_end_to_end(sample_files: Path, tmp_path: Path) -> None:
+    db = tmp_path / "db.lance"
+    report = tmp_path / "report.json"
+    ingest = omni("ingest", sample_files, "--db", db, "--user", "alice", "--report", report)
+    assert "0 failed" in ingest.stdout
+    assert json.loads(report.read_text())["files_read"] == len(list(sample_files.iterdir()))
+
+    hits = json.loads(omni("search", "Shinjuku hotel vegetarian", "--db", db, "--format", "json",
+                           "--user", "alice", "--view", "fts").stdout)
+    ids = {s["message_id"] for s in hits[0]["item"]["metadata"]["sources"]}
+    assert {"m3", "m4"} <= ids and hits[0]["score"] > 0
+    assert json.loads(omni("search", "Shinjuku", "--db", db, "--format", "json",
+                           "--user", "bob").stdout) == []
+
+    stats = json.loads(omni("stats", "--db", db, "--format", "json").stdout)
+    exported = omni("export", "--db", db).stdout.splitlines()
+    assert len(exported) == stats["items"] > 0
+    assert {json.loads(line)["metadata"]["user_id"] for line in exported} == {"alice"}
+
+
+def test_a_missing_store_is_a_clear_error_not_a_traceback(tmp_path: Path) -> None:
+    proc = omni("search", "x", "--db", tmp_path / "nope.lance", check=False)
+    assert proc.returncode == 1
+    assert "no store at" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_fine_mode_without_an_llm_is_a_clear_error(sample_files: Path) -> None:
+    proc = omni("read", sample_files / "team_notes.md", "--mode", "fine", check=False)
+    assert proc.returncode == 1 and "--llm" in proc.stderr and "Traceback" not in proc.stderr

@@ -1,0 +1,32 @@
+"""The shared corpus ingested into one store: every must-find fragment is found by keyword
+search in an item of the right file, and a second ingest writes nothing new."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from omnireader import Reader, Store
+
+
+def test_corpus_fragments_are_found_by_fts_and_reingest_writes_nothing(
+    corpus: Path, tmp_path: Path
+) -> None:
+    store = Store.open(tmp_path / "corpus.lance")
+    folders = [corpus / "markitdown", corpus / "pypdf"]
+    first = Reader().ingest(folders, store=store, workers=2)
+    assert first.items_inserted > 100
+    assert "unsupported" in first.failed_by_error and "encrypted" in first.failed_by_error
+
+    expected = json.loads((corpus / "markitdown" / "expected.json").read_text())["files"]
+    for name, spec in expected.items():
+        for fragment in spec.get("must_find", []):
+            hits = store.search(fragment, k=10, view="fts")
+            files = {Path(h.item.source.path).name for h in hits if h.item.source}
+            assert name in files, (name, fragment, files)
+
+    crazy = store.search("Here's to the crazy ones", k=5, view="fts")
+    assert "crazyones.pdf" in {Path(h.item.source.path).name for h in crazy}
+
+    second = Reader().ingest(folders, store=store, workers=2)
+    assert (second.items_inserted, second.items_deleted) == (0, 0)
