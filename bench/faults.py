@@ -5,10 +5,11 @@
     python3 dev.py faults --write-docs          # also write docs/faults.md from this run
 
 Each row: the case, the outcome a correct omnireader gives, the outcome it gave, items
-lost (items the readable inputs should have given and did not) and pass / FAIL. File
-cases are ingested into a fresh store through the worker pool when the store works
-(``--via ingest``, the default when it does), else read in this process. Exits 1 when a
-row fails; a skipped row (a missing corpus, say) is shown with its reason.
+lost (items the readable inputs should have given and did not) and pass / FAIL. Inputs
+are ingested into a fresh store (files through the worker pool) when the store works
+(``--via ingest``, the default when it does) and what the store then holds is checked;
+``--via reader`` reads them in this process instead. Exits 1 when a row fails; a skipped
+row (the shared corpus missing, say) is shown with its reason.
 """
 
 from __future__ import annotations

@@ -133,6 +133,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_filters(p)
     _add_llm_options(p)
     p.add_argument("--limit", type=int, help="refine at most this many items")
+    p.add_argument("--force", action="store_true",
+                   help="refine items that were refined before too (replaces their fine items)")
     return ap
 
 

@@ -203,6 +203,6 @@ def cmd_refine(args: argparse.Namespace) -> int:
 
     store = _store(args)
     report = refine_store(store, llm=_llm(args), filters=_filters(args), limit=args.limit,
-                          progress=True)
+                          force=args.force, progress=True)
     print(report.summary())
     return 0

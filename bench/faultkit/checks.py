@@ -112,70 +112,84 @@ def check_batch(
     by_input: dict[str, list[MemoryItem]] = defaultdict(list)
     for item in batch.items:
         by_input[item_key(item)].append(item)
+    seen = _check_bad(batch, bad, by_input, out)
+    read = 0
+    for r in readable:
+        items = by_input.get(r.key, [])
+        _check_readable(r, items, options, out)
+        if not _name(r.path).startswith("control_"):
+            read += len(items)
+    out.problems.extend(error_text_problems(batch))
+    parts = [c + (f" ×{n}" if n > 1 else "") for c, n in sorted(Counter(seen).items())]
+    if read:
+        parts.append(f"read ({read} item{'s' * (read != 1)})")
+    out.outcome = " + ".join(parts) or "nothing"
+    return out
+
+
+def _name(path: Path | str) -> str:
+    """A short name for reports: the file name, with ``!member`` for archive members."""
+    base, sep, member = str(path).partition("!")
+    return f"{Path(base).name}{sep}{member}" if os.path.isabs(base) else str(path)
+
+
+def _check_bad(
+    batch: Batch, bad: dict[Path | str, str], by_input: dict[str, list[MemoryItem]],
+    out: Outcome,
+) -> list[str]:
+    """Each bad input reported under its code, with no items; no failure unaccounted for.
+    Returns the codes seen on the bad inputs."""
     codes: dict[str, list[str]] = defaultdict(list)
     for f in batch.failures:
         codes[failure_key(f)].append(f.error)
-
-    seen_codes: list[str] = []
-    expected_keys = set()
+    seen: list[str] = []
     for path, code in bad.items():
-        key = Readable(path).key
-        expected_keys.add(key)
+        key, name = Readable(path).key, _name(path)
         got = codes.get(key, [])
-        seen_codes.extend(got)
-        name = Path(str(path).partition("!")[0]).name + (
-            "!" + str(path).partition("!")[2] if "!" in str(path) else ""
-        )
+        seen.extend(got)
         if not got:
             n = len(by_input.get(key, []))
             out.problems.append(f"{name}: expected {code}, but no failure was reported ({n} items)")
         elif set(got) != {code}:
-            msgs = [f.message for f in batch.failures if failure_key(f) == key]
-            out.problems.append(f"{name}: expected {code}, got {sorted(set(got))}: {msgs[0]}")
+            msg = next(f.message for f in batch.failures if failure_key(f) == key)
+            out.problems.append(f"{name}: expected {code}, got {sorted(set(got))}: {msg}")
         if by_input.get(key):
             out.problems.append(f"{name}: reported as {code} yet gave {len(by_input[key])} items")
+    expected = {Readable(p).key for p in bad}
     for f in batch.failures:
-        if failure_key(f) not in expected_keys:
+        if failure_key(f) not in expected:
             out.problems.append(f"unexpected failure {f.error}: {f.message}")
+    return seen
 
-    read_notes = []
-    for r in readable:
-        items = by_input.get(r.key, [])
-        texts = sorted(i.memory for i in items)
-        want = r.exact_items if r.exact_items is not None else r.min_items
-        if r.twin is not None:
-            want, twin_texts = baseline_count(r.twin, options)
-            if len(items) == want and texts != twin_texts:
-                out.problems.append(f"{r.path}: its text differs from the same content read alone")
-        elif isinstance(r.path, Path) and r.path.is_file() and r.exact_items is None:
-            want = max(want, baseline_count(r.path, options)[0])
-        if len(items) < want:
-            out.items_lost += want - len(items)
-        elif r.exact_items is not None and len(items) > want or (r.twin and len(items) > want):
-            out.problems.append(f"{r.path}: {len(items)} items, expected {want} (duplicates?)")
-        joined = "\n".join(texts)
-        for word in r.contains:
-            if word not in joined:
-                out.problems.append(f"{r.path}: its items do not hold {word!r}")
-        for word in r.absent:
-            if word in joined:
-                out.problems.append(f"{r.path}: its items hold {word!r}, which must not appear")
-        if r.max_chars is not None and len(joined) > r.max_chars:
-            out.problems.append(f"{r.path}: {len(joined)} characters of text, over {r.max_chars}")
-        for flag in r.flags:
-            if not all(flag in i.metadata.flags for i in items):
-                out.problems.append(f"{r.path}: not every item is flagged {flag}")
-        if r.covers is not None:
-            out.problems.extend(_coverage(r, items))
-        dup = [i for i, n in Counter(i.id for i in items).items() if n > 1]
-        if dup:
-            out.problems.append(f"{r.path}: item ids appear twice: {dup[:3]}")
-        if not str(r.path).split("/")[-1].startswith("control_"):
-            read_notes.append(len(items))
 
-    out.problems.extend(error_text_problems(batch))
-    parts = [f"{c}" + (f" ×{n}" if n > 1 else "") for c, n in sorted(Counter(seen_codes).items())]
-    if read_notes:
-        parts.append(f"read ({sum(read_notes)} items)")
-    out.outcome = " + ".join(parts) or "nothing"
-    return out
+def _check_readable(
+    r: Readable, items: list[MemoryItem], options: dict | None, out: Outcome
+) -> None:
+    """One readable input: all its items (else items lost), none twice, the right text."""
+    texts = sorted(i.memory for i in items)
+    want = r.exact_items if r.exact_items is not None else r.min_items
+    if r.twin is not None:
+        want, twin_texts = baseline_count(r.twin, options)
+        if len(items) == want and texts != twin_texts:
+            out.problems.append(f"{r.path}: its text differs from the same content read alone")
+    elif isinstance(r.path, Path) and r.path.is_file() and r.exact_items is None:
+        want = max(want, baseline_count(r.path, options)[0])
+    if len(items) < want:
+        out.items_lost += want - len(items)
+    elif len(items) > want and (r.exact_items is not None or r.twin is not None):
+        out.problems.append(f"{r.path}: {len(items)} items, expected {want} (duplicates?)")
+    joined = "\n".join(texts)
+    out.problems += [f"{r.path}: its items do not hold {w!r}" for w in r.contains
+                     if w not in joined]
+    out.problems += [f"{r.path}: its items hold {w!r}, which must not appear" for w in r.absent
+                     if w in joined]
+    if r.max_chars is not None and len(joined) > r.max_chars:
+        out.problems.append(f"{r.path}: {len(joined)} characters of text, over {r.max_chars}")
+    for flag in r.flags:
+        if not all(flag in i.metadata.flags for i in items):
+            out.problems.append(f"{r.path}: not every item is flagged {flag}")
+    if r.covers is not None:
+        out.problems.extend(_coverage(r, items))
+    twice = [i for i, n in Counter(i.id for i in items).items() if n > 1]
+    if twice:
+        out.problems.append(f"{r.path}: item ids appear twice: {twice[:3]}")

@@ -51,6 +51,13 @@ def _shared_memory(n: int) -> int:
     return len(m)
 
 
+def _native_oom_abort(n: int) -> str:
+    # What a Rust extension (chonkie's, say) does when an allocation fails under the limit:
+    # print the size to stderr and abort the process.
+    os.write(2, f"memory allocation of {n * MiB} bytes failed\n".encode())
+    os.abort()
+
+
 def _abort(n: int) -> str:
     os.abort()  # SIGABRT, as a failed assertion in a C library does
 
@@ -71,6 +78,7 @@ KINDS = {
     "python_memory": _python_memory,
     "native_memory": _native_memory,
     "shared_memory": _shared_memory,
+    "native_oom_abort": _native_oom_abort,
     "abort": _abort,
     "segfault": _segfault,
     "exit": _exit,

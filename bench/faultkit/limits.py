@@ -75,13 +75,15 @@ def _hangs(env: RunEnv) -> Outcome:
 
 
 @fault("limits", "worker-out-of-memory",
-       "a parser that allocates 2 GB: in Python, in C (numpy), in shared memory",
-       "too_large ×3; the other jobs come back")
+       "a parser that allocates 2 GB: in Python, in C (numpy), in shared memory; native "
+       "code that aborts when an allocation fails (as Rust does)",
+       "too_large ×4; the other jobs come back")
 def _memory(env: RunEnv) -> Outcome:
     size = 2048 if env.scale == "full" else 600
     plan = _between_goods([("python_memory", size, "too_large"),
                            ("native_memory", size, "too_large"),
-                           ("shared_memory", size, "too_large")])
+                           ("shared_memory", size, "too_large"),
+                           ("native_oom_abort", size, "too_large")])
     return run_pool(plan, timeout=30.0, memory_mb=256)
 
 

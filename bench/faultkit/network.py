@@ -128,7 +128,7 @@ def _message(urls: list[str], as_file: bool = False) -> list[Any]:
 def _check_urls(env: RunEnv, srv: HostileServer, bad: dict[str, str], *,
                 options: dict[str, Any] | None = None, good: list[str] = (),
                 as_file: bool = False, contacted: bool = False, reason: str = "") -> Outcome:
-    batch = read_batch(env, _message([*bad, *good], as_file), options=options, via="reader")
+    batch = read_batch(env, _message([*bad, *good], as_file), options=options)
     readable = [Readable("<chat>", contains=("plum harvest",)),
                 Readable("<string>", contains=("apricot",))]
     readable += [Readable(u, exact_items=1) for u in good]

@@ -98,7 +98,8 @@ def _unreadable(env: RunEnv) -> Outcome:
             out.problems.append("the failure does not say 'Permission denied'")
         out.items_lost = 0 if got["items"] == [str(ok)] else 1
         found = " + ".join(sorted(set(codes.values())))
-        out.outcome = f"{found} + read ({len(got['items'])} items)"
+        n = len(got['items'])
+        out.outcome = f"{found} + read ({n} item{'s' * (n != 1)})"
         return out
     finally:
         locked_path = folder / "locked.txt"

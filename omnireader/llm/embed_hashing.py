@@ -102,6 +102,7 @@ class HashingEmbedder(Embedder):
     """Signed feature hashing of word and character n-grams into ``dim`` buckets."""
 
     batch_size: ClassVar[int] = 1024
+    local: ClassVar[bool] = True
 
     def __init__(self, dim: int = DEFAULT_HASHING_DIM) -> None:
         if dim < 8:

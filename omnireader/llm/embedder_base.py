@@ -33,6 +33,9 @@ class Embedder(ABC):
 
     #: how many texts one backend call receives
     batch_size: ClassVar[int] = 128
+    # True when embedding is pure local computation (no server): batch ingest then embeds
+    # in its parser processes, in parallel, instead of in the one writing process.
+    local: ClassVar[bool] = False
 
     @property
     @abstractmethod

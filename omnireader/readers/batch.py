@@ -11,8 +11,11 @@ from __future__ import annotations
 
 import hashlib
 import os
+import queue
+import threading
 import time
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +26,7 @@ from ..parsers.base import ParseContext
 from ..router import expand
 from .progress import Progress
 from .workers import Job, WorkerPool
+from .writer import BatchWriter, WriteJob
 
 __all__ = ["IngestReport", "ingest", "file_hash", "settings_key"]
 
@@ -71,56 +75,35 @@ def settings_key(ctx: ParseContext, embedder: str) -> str:
     return hashlib.sha256(raw.encode()).hexdigest()[:16]
 
 
-def _parse_file(path: str, ctx: dict[str, Any]) -> dict[str, Any]:
-    """Worker side: read one file; items and failures come back as plain data."""
+def _parse_file(path: str, ctx: dict[str, Any], embedder: str | None) -> dict[str, Any]:
+    """Worker side: read one file (and embed its items when the embedder is local)."""
     from .reader import Reader
 
     context = ParseContext.model_validate(ctx)
     out = Reader(options=context.options).read_one(Path(path), context)
+    vectors = None
+    if embedder and out.items:
+        vectors = _local_embedder(embedder).embed([i.memory for i in out.items])
     return {
         "items": [i.model_dump(mode="json") for i in out.items],
         "failures": [f.model_dump() for f in out.failures],
+        "vectors": vectors,
     }
 
 
-class _Writer:
-    """Buffers items and writes them in large batches, then records their files."""
+# Imported once by the server the workers fork from, not by each worker.
+_PRELOAD = ("omnireader.readers.batch", "omnireader.router", "pypdfium2", "pypdf", "chonkie",
+            "numpy", "omnireader.llm.embed_hashing")
 
-    def __init__(
-        self, store: Any, ledger: Any, ctx: ParseContext, report: IngestReport, batch_size: int
-    ) -> None:
-        self.store = store
-        self.ledger = ledger
-        self.ctx = ctx
-        self.report = report
-        self.batch_size = batch_size
-        self.items: list[MemoryItem] = []
-        self.files: list[tuple[str, str, list[str]]] = []  # path, hash, ids
+_EMBEDDERS: dict[str, Any] = {}
 
-    def add(self, items: list[MemoryItem], file: tuple[str, str] | None = None) -> None:
-        self.items.extend(items)
-        if file:
-            self.files.append((file[0], file[1], [i.id for i in items]))
-        if len(self.items) >= self.batch_size:
-            self.flush()
 
-    def flush(self) -> None:
-        if self.items:
-            res = self.store.add(self.items)
-            self.report.items_inserted += res.inserted
-            self.report.items_updated += res.updated
-            self.items = []
-        for path, _, ids in self.files:
-            self.report.items_deleted += self.store.delete_stale(
-                path,
-                keep_ids=ids,
-                user_id=self.ctx.user_id,
-                session_id=self.ctx.session_id,
-                mode=self.ctx.mode,
-            )
-        if self.files:
-            self.ledger.record([(p, h) for p, h, _ in self.files])
-        self.files = []
+def _local_embedder(spec: str) -> Any:
+    if spec not in _EMBEDDERS:
+        from ..llm.embedding import make_embedder
+
+        _EMBEDDERS[spec] = make_embedder(spec)
+    return _EMBEDDERS[spec]
 
 
 def ingest(
@@ -141,10 +124,38 @@ def ingest(
     started = time.perf_counter()
     ctx = reader.context(info, mode)
     report = IngestReport(store=str(store.path), mode=mode)
-    key = settings_key(ctx, store.embedder.name)
-    ledger = store.ledger(scope=f"{ctx.scope}/{mode}", settings=key)
-    writer = _Writer(store, ledger, ctx, report, batch_size)
+    ledger = store.ledger(scope=f"{ctx.scope}/{mode}", settings=settings_key(ctx, store.embedder.name))
+    writer = BatchWriter(store, ledger, ctx, batch_size)
+    try:
+        files = _read_non_files(reader, inputs, ctx, report, writer)
+        bar = Progress(len(files), enabled=progress)
+        todo = _changed_files(files, ledger, force, report, bar)
+        stored = set(store.content_hashes_by_path()) if todo else set()
+        for path, items, vectors, failures in _results(reader, ctx, store, todo, workers,
+                                                       timeout, memory_mb):
+            _account(report, items, failures, is_file=True)
+            complete = bool(items) and not failures
+            # Partly read (e.g. one bad ZIP member): keep what was read, but leave the file
+            # unrecorded so a later run tries it again.
+            writer.put(WriteJob(items=items, vectors=vectors,
+                                path=path if complete else None,
+                                file_hash=todo[path] if complete else None,
+                                replaces=path in stored))
+            bar.update(done=1, items=len(items), failed=1 if failures and not items else 0)
+        bar.close()
+    finally:
+        totals = writer.close()
+    report.items_inserted, report.items_updated = totals.inserted, totals.updated
+    report.items_deleted = totals.deleted
+    if totals.inserted or totals.deleted:
+        store.optimize()
+    report.seconds = time.perf_counter() - started
+    return report
 
+
+def _read_non_files(reader: Any, inputs: Any, ctx: ParseContext, report: IngestReport,
+                    writer: BatchWriter) -> list[str]:
+    """Read the inputs that are not files here (messages, strings, bytes); return the files."""
     files: list[str] = []
     for one in expand(inputs):
         report.inputs += 1
@@ -153,53 +164,82 @@ def ingest(
             continue
         out = reader.read_one(one, ctx)
         _account(report, out.items, out.failures)
-        writer.add(out.items)
+        writer.put(WriteJob(items=out.items))
+    return files
 
-    bar = Progress(len(files), enabled=progress)
-    todo: list[tuple[str, str]] = []
+
+def _changed_files(files: list[str], ledger: Any, force: bool, report: IngestReport,
+                   bar: Progress) -> dict[str, str]:
+    """path -> content hash of the files to read: new or changed since they were recorded."""
     known = ledger.hashes(files)
+    todo: dict[str, str] = {}
     for path in files:
         try:
-            h = file_hash(path)
+            digest = file_hash(path)
         except OSError as e:
-            _fail(report, ReadFailure(input=path, error="unreadable",
-                                      message=f"{path}: {e.strerror or e}"))
+            _account(report, [], [ReadFailure(input=path, error="unreadable",
+                                              message=f"{path}: {e.strerror or e}")], True)
             bar.update(done=1, failed=1)
             continue
-        if not force and known.get(path) == h:
+        if not force and known.get(path) == digest:
             report.files_skipped += 1
             bar.update(done=1, skipped=1)
         else:
-            todo.append((path, h))
-
-    hashes = dict(todo)
-    jobs = [Job(key=p, args={"path": p, "ctx": ctx.model_dump(exclude={"llm"})}) for p, _ in todo]
-    if mode == "fine" or not jobs:
-        results = (_in_process(reader, ctx, p) for p, _ in todo)
-    else:
-        n = workers or os.cpu_count() or 1
-        pool = WorkerPool(_parse_file, n, timeout=timeout, memory_mb=memory_mb)
-        results = _results(pool.run(jobs))
-    for path, items, failures in results:
-        _account(report, items, failures, is_file=True)
-        if items and not failures:
-            writer.add(items, file=(path, hashes[path]))
-        else:
-            # Partly read (e.g. one bad ZIP member): keep what was read, but do not mark
-            # the file done, so a later run tries it again.
-            writer.add(items)
-        bar.update(done=1, items=len(items), failed=1 if failures and not items else 0)
-    writer.flush()
-    bar.close()
-    if report.items_inserted or report.items_deleted:
-        store.optimize()
-    report.seconds = time.perf_counter() - started
-    return report
+            todo[path] = digest
+    return todo
 
 
-def _in_process(reader: Any, ctx: ParseContext, path: str) -> tuple[str, list, list]:
-    out = reader.read_one(Path(path), ctx)
-    return path, out.items, out.failures
+def _results(reader: Any, ctx: ParseContext, store: Any, todo: dict[str, str],
+             workers: int | None, timeout: float | None, memory_mb: int | None) -> Iterator[Any]:
+    """(path, items, vectors, failures) per file, as each is read."""
+    if not todo:
+        return
+    if ctx.mode == "fine":
+        yield from _fine_results(reader, ctx, list(todo))
+        return
+    embedder = store.embedder.name if getattr(store.embedder, "local", False) else None
+    args = {"ctx": ctx.model_dump(exclude={"refiner"}), "embedder": embedder}
+    jobs = [Job(key=p, args={"path": p, **args}) for p in todo]
+    pool = WorkerPool(_parse_file, workers or os.cpu_count() or 1, timeout=timeout,
+                      memory_mb=memory_mb, preload=_PRELOAD)
+    for r in pool.run(jobs):
+        if not r.ok:
+            failure = ReadFailure(input=r.key, error=r.error or "crashed", message=r.message or r.key)
+            yield r.key, [], None, [failure]
+            continue
+        items = [MemoryItem.model_validate(i) for i in r.value["items"]]
+        failures = [ReadFailure.model_validate(f) for f in r.value["failures"]]
+        yield r.key, items, r.value["vectors"], failures
+
+
+def _fine_results(reader: Any, ctx: ParseContext, paths: list[str]) -> Iterator[Any]:
+    """Fine mode: files read concurrently on one event loop (the LLM calls overlap), handed
+    back in completion order. Parsing is gated by the refiner, so LLM calls never wait."""
+    import asyncio
+
+    done: queue.Queue[Any] = queue.Queue()
+
+    async def one(path: str) -> None:
+        out = await reader.aread_one(Path(path), ctx)
+        done.put((path, out.items, None, out.failures))
+
+    async def main() -> None:
+        await asyncio.gather(*(one(p) for p in paths))
+
+    def run() -> None:
+        try:
+            reader.llm._run_sync(main())
+        except BaseException as e:  # handed to the consumer below
+            done.put(e)
+        done.put(None)
+
+    thread = threading.Thread(target=run, name="omnireader-fine", daemon=True)
+    thread.start()
+    while (got := done.get()) is not None:
+        if isinstance(got, BaseException):
+            raise got
+        yield got
+    thread.join()
 
 
 def _account(
@@ -208,8 +248,7 @@ def _account(
     failures: list[ReadFailure],
     is_file: bool = False,
 ) -> None:
-    for f in failures:
-        report.failures.append(f)
+    report.failures.extend(failures)
     report.failed_by_error = dict(
         Counter(report.failed_by_error) + Counter(f.error for f in failures)
     )
@@ -219,19 +258,3 @@ def _account(
             report.files_read += 1
         elif failures:
             report.files_failed += 1
-
-
-def _fail(report: IngestReport, failure: ReadFailure) -> None:
-    _account(report, [], [failure], is_file=True)
-
-
-def _results(pool_results: Any) -> Any:
-    """WorkerPool results as (path, items, failures), like :func:`_in_process`."""
-    for r in pool_results:
-        if not r.ok:
-            yield r.key, [], [ReadFailure(input=r.key, error=r.error or "crashed",
-                                          message=r.message or r.key)]
-            continue
-        items = [MemoryItem.model_validate(i) for i in r.value["items"]]
-        failures = [ReadFailure.model_validate(f) for f in r.value["failures"]]
-        yield r.key, items, failures

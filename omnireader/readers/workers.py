@@ -16,11 +16,14 @@ from __future__ import annotations
 import errno
 import multiprocessing as mp
 import os
+import re
 import signal
+import sys
+import tempfile
 import time
 import warnings
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
@@ -71,7 +74,30 @@ def _limit_memory(memory_mb: int | None) -> None:
         pass
 
 
-def _worker_main(conn: Connection, fn: Callable[..., Any], memory_mb: int | None) -> None:
+def _capture_stderr(log_path: str) -> None:
+    """Send this process's stderr (native libraries' too) to ``log_path``: when a worker
+    dies, its last words say why (e.g. Rust's "memory allocation of N bytes failed")."""
+    try:
+        fd = os.open(log_path, os.O_WRONLY | os.O_TRUNC)
+        os.dup2(fd, 2)
+        os.close(fd)
+    except OSError:
+        pass
+
+
+def _restart_log() -> None:
+    try:
+        sys.stderr.flush()
+        os.ftruncate(2, 0)
+        os.lseek(2, 0, os.SEEK_SET)
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def _worker_main(
+    conn: Connection, fn: Callable[..., Any], memory_mb: int | None, log_path: str
+) -> None:
+    _capture_stderr(log_path)
     _limit_memory(memory_mb)
     while True:
         try:
@@ -80,6 +106,7 @@ def _worker_main(conn: Connection, fn: Callable[..., Any], memory_mb: int | None
             return
         if job is None:
             return
+        _restart_log()  # keep only what this job writes
         started = time.perf_counter()
         try:
             value = fn(**job.args)
@@ -103,19 +130,51 @@ def _worker_main(conn: Connection, fn: Callable[..., Any], memory_mb: int | None
                                 message=f"{job.key}: result too large to return"))
 
 
-def _exit_reason(proc: Any) -> str:
-    """Why a worker process ended: the signal that killed it, or its exit code."""
+# What native code prints when an allocation fails (Rust, C++, glibc, CPython).
+_OUT_OF_MEMORY = re.compile(
+    r"memory allocation of \d+ bytes failed|std::bad_alloc|out of memory|MemoryError|"
+    r"Cannot allocate memory",
+    re.I,
+)
+
+
+def _death(proc: Any, log_path: str, memory_mb: int | None) -> tuple[str, str]:
+    """(code, why) for a worker process that ended: the signal or exit code, and its last
+    line on stderr. Native code that could not allocate under the limit is ``too_large``."""
     proc.join(timeout=1)  # the pipe closes a moment before the process is reaped
     code = proc.exitcode
     if code is None:
-        return "the parser process died"
-    if code < 0:
+        why = "the parser process died"
+    elif code < 0:
         try:
             name = signal.Signals(-code).name
         except ValueError:
             name = f"signal {-code}"
-        return f"the parser process was killed by {name}"
-    return f"the parser process exited with code {code}"
+        why = f"the parser process was killed by {name}"
+    else:
+        why = f"the parser process exited with code {code}"
+    last = _last_words(log_path)
+    if last and _OUT_OF_MEMORY.search(last):
+        limit = f"the {memory_mb} MB limit" if memory_mb else "memory"
+        return "too_large", f"ran out of {limit} in native code ({last})"
+    return "crashed", f"{why} ({last})" if last else why
+
+
+def _last_words(log_path: str) -> str:
+    """The last meaningful line a dead worker wrote to stderr (at most 200 characters)."""
+    try:
+        with open(log_path, "rb") as f:
+            f.seek(max(0, os.path.getsize(log_path) - 8192))
+            tail = f.read().decode("utf-8", "replace")
+    except OSError:
+        return ""
+    lines = [ln.strip() for ln in tail.splitlines() if ln.strip()]
+    # A native crash prints its message first and a backtrace after: prefer the message.
+    for line in lines:
+        if _OUT_OF_MEMORY.search(line):
+            return line[:200]
+    useful = [ln for ln in lines if not re.match(r"(\d+:|at |stack backtrace|File \")", ln)]
+    return (useful or lines or [""])[-1][:200]
 
 
 def _rss_mb(pid: int) -> float:
@@ -126,23 +185,37 @@ def _rss_mb(pid: int) -> float:
         return 0.0
 
 
+def _context(preload: Sequence[str]) -> Any:
+    if "forkserver" not in mp.get_all_start_methods():
+        return mp.get_context("spawn")
+    ctx = mp.get_context("forkserver")
+    if preload:
+        ctx.set_forkserver_preload(list(preload))
+    return ctx
+
+
 class _Worker:
+    """One process, its stderr log, and the jobs sent to it (oldest first: the one it is on)."""
+
     def __init__(self, ctx: Any, fn: Callable[..., Any], memory_mb: int | None) -> None:
+        fd, self.log_path = tempfile.mkstemp(prefix="omnireader-worker-", suffix=".log")
+        os.close(fd)
         self.conn, child = ctx.Pipe()
-        self.proc = ctx.Process(target=_worker_main, args=(child, fn, memory_mb), daemon=True)
-        with warnings.catch_warnings():
-            # LanceDB warns at every fork that a child using it might deadlock. Workers only
-            # parse, never touch the store, and a worker that hung anyway would be stopped
-            # by the time limit like any other.
-            warnings.filterwarnings(
-                "ignore", message="lancedb fork support", category=RuntimeWarning
-            )
-            self.proc.start()
+        self.proc = ctx.Process(
+            target=_worker_main, args=(child, fn, memory_mb, self.log_path), daemon=True
+        )
+        self.proc.start()
         child.close()
-        self.job: Job | None = None
-        self.started = 0.0
-        # RSS when the current job started: a forked worker counts its parent's pages too.
-        self.base_rss = 0.0
+        # What the worker holds before any file (shared with its parent after a fork).
+        self.base_rss = _rss_mb(self.proc.pid)
+        self.jobs: deque[Job] = deque()
+        self.started = 0.0  # when the oldest job began (its predecessor's result came back)
+
+    def send(self, job: Job) -> None:
+        if not self.jobs:
+            self.started = time.perf_counter()
+        self.jobs.append(job)
+        self.conn.send(job)
 
     def stop(self, kill: bool = False) -> None:
         if kill:
@@ -157,16 +230,20 @@ class _Worker:
             self.proc.kill()
             self.proc.join()
         self.conn.close()
+        try:
+            os.unlink(self.log_path)
+        except OSError:
+            pass
 
 
 class WorkerPool:
     """``n`` processes running ``fn(**job.args)``; results come back as they finish.
 
-    ``timeout`` (seconds) and ``memory_mb`` (MB over the worker's starting size) apply to
-    each job; None turns a limit off.
-
-        >>> pool = WorkerPool(parse, 4, timeout=60, memory_mb=1024)   # doctest: +SKIP
-        >>> for result in pool.run(jobs): ...                          # doctest: +SKIP
+    Each worker holds ``depth`` jobs, so it starts the next file while this process is
+    still busy with the last result (writing it); the time limit runs per job from the
+    moment the worker could start it. Workers fork from a clean server process that has
+    imported ``preload`` once (not from this process, which may hold LanceDB's runtime and
+    a writer thread), so each starts in milliseconds with the parsers already loaded.
     """
 
     def __init__(
@@ -176,14 +253,15 @@ class WorkerPool:
         *,
         timeout: float | None = 300.0,
         memory_mb: int | None = 2048,
+        depth: int = 2,
+        preload: Sequence[str] = (),
     ) -> None:
         self.fn = fn
         self.n = max(1, workers)
         self.timeout = timeout
         self.memory_mb = memory_mb
-        # fork starts workers in milliseconds; the parent holds no locks a child needs.
-        method = "fork" if "fork" in mp.get_all_start_methods() else "spawn"
-        self._ctx = mp.get_context(method)
+        self.depth = max(1, depth)
+        self._ctx = _context(preload)
 
     def run(self, jobs: Iterable[Job]) -> Iterator[JobResult]:
         pending = deque(jobs)
@@ -191,54 +269,48 @@ class WorkerPool:
         workers = [_Worker(self._ctx, self.fn, self.memory_mb) for _ in range(count)]
         try:
             for w in workers:
-                self._assign(w, pending)
-            while any(w.job is not None for w in workers):
-                busy = [w for w in workers if w.job is not None]
+                self._fill(w, pending)
+            while any(w.jobs for w in workers):
+                busy = [w for w in workers if w.jobs]
                 ready = wait([w.conn for w in busy] + [w.proc.sentinel for w in busy], timeout=0.5)
-                now = time.perf_counter()
                 for i, w in enumerate(workers):
-                    if w.job is None:
+                    if not w.jobs:
                         continue
-                    failed = None
                     if w.conn in ready:
                         try:
                             res: JobResult = w.conn.recv()
                         except (EOFError, OSError):
-                            failed = ("crashed", _exit_reason(w.proc))
+                            pass  # died mid-send: reported below as a crash
                         else:
-                            w.job = None
+                            w.jobs.popleft()
+                            w.started = time.perf_counter()
                             yield res
-                            self._assign(w, pending)
+                            self._fill(w, pending)
                             continue
-                    elif w.proc.sentinel in ready or not w.proc.is_alive():
-                        failed = ("crashed", _exit_reason(w.proc))
-                    elif self.timeout and now - w.started > self.timeout:
-                        failed = ("timeout", f"took longer than {self.timeout:g} s and was stopped")
-                    elif self.memory_mb and _rss_mb(w.proc.pid) - w.base_rss > self.memory_mb:
-                        failed = ("too_large",
-                                  f"used more than {self.memory_mb} MB and was stopped")
+                    failed = self._failure(w)
                     if failed:
-                        job = w.job
-                        assert job is not None
+                        job = w.jobs.popleft()
+                        pending.extendleft(reversed(w.jobs))  # queued, not started: retry
+                        w.jobs.clear()
                         w.stop(kill=True)
                         yield JobResult(key=job.key, ok=False, error=failed[0],
                                         message=f"{job.key}: {failed[1]}",
-                                        seconds=now - w.started)
+                                        seconds=time.perf_counter() - w.started)
                         workers[i] = w = _Worker(self._ctx, self.fn, self.memory_mb)
-                        self._assign(w, pending)
+                        self._fill(w, pending)
         finally:
             for w in workers:
-                w.stop(kill=w.job is not None)
+                w.stop(kill=bool(w.jobs))
 
-    @staticmethod
-    def _assign(w: _Worker, pending: deque[Job]) -> None:
-        if pending:
-            w.job = pending.popleft()
-            w.started = time.perf_counter()
-            w.base_rss = _rss_mb(w.proc.pid)
-            try:
-                w.conn.send(w.job)
-            except OSError:
-                pass  # the worker is already dead: the run loop reports the job as crashed
-        else:
-            w.job = None
+    def _failure(self, w: _Worker) -> tuple[str, str] | None:
+        if not w.proc.is_alive():
+            return _death(w.proc, w.log_path, self.memory_mb)
+        if self.timeout and time.perf_counter() - w.started > self.timeout:
+            return "timeout", f"took longer than {self.timeout:g} s and was stopped"
+        if self.memory_mb and _rss_mb(w.proc.pid) - w.base_rss > self.memory_mb:
+            return "too_large", f"used more than {self.memory_mb} MB and was stopped"
+        return None
+
+    def _fill(self, w: _Worker, pending: deque[Job]) -> None:
+        while pending and len(w.jobs) < self.depth:
+            w.send(pending.popleft())

@@ -31,6 +31,8 @@ from .schema import item_from_json, items_to_table
 from .search import run_search
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from ..llm.embedder_base import Embedder
 
 __all__ = ["Store", "DEFAULT_STORE_PATH"]
@@ -71,32 +73,47 @@ class Store:
     # ------------------------------------------------------------------ writing
 
     def add(
-        self, items: Iterable[MemoryItem], batch_size: int = 1024, *, refresh: bool = True
+        self,
+        items: Iterable[MemoryItem],
+        batch_size: int = 1024,
+        *,
+        refresh: bool = True,
+        vectors: np.ndarray | None = None,
     ) -> AddResult:
         """Embed and upsert ``items`` by id; each batch of ``batch_size`` is one commit.
 
         Returns how many were new and how many replaced a stored item. Every row is
         searchable in every view as soon as its commit lands; after each batch the indexes
         are refreshed by the policy in :mod:`.maintenance` (``refresh=False`` skips that,
-        for a caller that will call :meth:`optimize` itself).
+        for a caller that will call :meth:`optimize` itself). ``vectors`` (one row per item,
+        made by this store's embedder) skips embedding here: batch ingest computes them in
+        its parser processes.
         """
         if batch_size < 1:
             raise InvalidInputError(f"batch_size must be at least 1, not {batch_size}")
         total = AddResult()
         batch: list[MemoryItem] = []
-        for item in items:
+        rows: list[int] = []
+        for n, item in enumerate(items):
             batch.append(item)
+            rows.append(n)
             if len(batch) >= batch_size:
-                total = self._write(batch, total, refresh)
-                batch = []
+                total = self._write(batch, total, refresh, _rows(vectors, rows))
+                batch, rows = [], []
         if batch:
-            total = self._write(batch, total, refresh)
+            total = self._write(batch, total, refresh, _rows(vectors, rows))
         return total
 
-    def _write(self, batch: list[MemoryItem], total: AddResult, refresh: bool) -> AddResult:
+    def _write(
+        self, batch: list[MemoryItem], total: AddResult, refresh: bool, given: np.ndarray | None
+    ) -> AddResult:
         # Within one commit an id must appear once: the last version of an item wins.
-        unique = list({item.id: item for item in batch}.values())
-        vectors = self.embedder.embed([item.memory for item in unique])
+        last = {item.id: n for n, item in enumerate(batch)}
+        unique = [batch[n] for n in last.values()]
+        if given is not None and len(given) == len(batch):
+            vectors = given[list(last.values())]
+        else:
+            vectors = self.embedder.embed([item.memory for item in unique])
         data = items_to_table(unique, vectors, self.table.schema)
 
         def merge() -> Any:
@@ -286,6 +303,10 @@ class Store:
 
     def __repr__(self) -> str:
         return f"<Store {self.path} embedder={self.embedder.name}>"
+
+
+def _rows(vectors: np.ndarray | None, rows: list[int]) -> np.ndarray | None:
+    return None if vectors is None else vectors[rows]
 
 
 def _ids_clause(ids: list[str]) -> str | None:
