@@ -8,7 +8,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from .tokens import count_tokens, tokenize
+from .tokens import count_tokens, pieces
 
 __all__ = ["Chunk", "chunk_text"]
 
@@ -28,17 +28,18 @@ def _tokenizer_class() -> type:
     from chonkie import Tokenizer
 
     class MixedTokenizer(Tokenizer):
-        """chonkie tokenizer over :func:`omnireader.tokens.tokenize`."""
+        """chonkie tokenizer over :func:`omnireader.tokens.pieces`: decoding gives the exact
+        text back, so chunks split at token level keep their characters and spans."""
 
         def __repr__(self) -> str:
             return f"MixedTokenizer(vocab_size={len(self.vocab)})"
 
         def tokenize(self, text: str) -> Sequence[str]:
-            return tokenize(text)
+            return pieces(text)
 
         def encode(self, text: str) -> Sequence[int]:
             ids = []
-            for tok in tokenize(text):
+            for tok in pieces(text):
                 idx = self.token2id[tok]
                 if idx >= len(self.vocab):
                     self.vocab.append(tok)
@@ -46,7 +47,7 @@ def _tokenizer_class() -> type:
             return ids
 
         def decode(self, tokens: Sequence[int]) -> str:
-            return " ".join(self.vocab[t] for t in tokens)
+            return "".join(self.vocab[t] for t in tokens)
 
         def count_tokens(self, text: str) -> int:
             return count_tokens(text)

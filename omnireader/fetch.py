@@ -36,11 +36,13 @@ from typing import TYPE_CHECKING
 from pydantic import BaseModel
 
 from .errors import BlockedURLError, FetchError, ReadTimeoutError, TooLargeError
+from .options import ReadOptions
 
 if TYPE_CHECKING:
     import httpx
 
-__all__ = ["Fetched", "fetch_url", "blocked_reason", "DEFAULT_MAX_BYTES"]
+__all__ = [
+    "fetch_for","Fetched", "fetch_url", "blocked_reason", "DEFAULT_MAX_BYTES"]
 
 DEFAULT_MAX_BYTES = 50 * 1024 * 1024
 
@@ -256,3 +258,14 @@ def _filename(disposition: str | None, target: httpx.URL) -> str | None:
     # Only the last segment: a server must not be able to name "../../somewhere".
     name = name.replace("\\", "/").rsplit("/", 1)[-1].strip()
     return name if name not in ("", ".", "..") else None
+
+
+def fetch_for(url: str, options: ReadOptions) -> Fetched:
+    """:func:`fetch_url` under the network policy and limits of ``options``."""
+    return fetch_url(
+        url,
+        allow_private=options.allow_private_urls,
+        allow_addresses=options.allow_addresses,
+        timeout=options.fetch_timeout,
+        max_bytes=options.max_fetch_bytes,
+    )

@@ -20,6 +20,12 @@ class ReadOptions(BaseModel):
     allow_private_urls: bool = Field(
         False, description="let URLs reach loopback / private / link-local addresses"
     )
+    allow_addresses: list[str] = Field(
+        default_factory=list, description="private IP addresses URLs may reach (trusted hosts)"
+    )
+    allow_path_parts: bool = Field(
+        True, description="let file parts name local paths; turn off for untrusted messages"
+    )
     fetch_timeout: float = Field(15.0, gt=0, description="seconds for one URL fetch")
     max_fetch_bytes: int = Field(50 * 1024 * 1024, gt=0, description="size cap for one URL")
     max_file_bytes: int = Field(512 * 1024 * 1024, gt=0, description="size cap for one file")

@@ -8,38 +8,34 @@ Files are recognised by their content, not by their extension alone.
 
 from __future__ import annotations
 
-import errno
 import json
 import os
-import stat
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, TypeAdapter, ValidationError
+from pydantic import BaseModel
 
 from .dataurl import decode_data_url, is_data_url
 from .errors import EmptyInputError, InvalidInputError, ReadError, TooLargeError
 from .formats.sniff import family, sniff
-from .models import (
-    AudioPart,
-    ContentPart,
-    FilePart,
-    ImagePart,
-    Message,
-    ReadFailure,
-    TextPart,
+from .input_shapes import (
+    PART_TYPES,
+    check_tool_pairing,
+    is_message,
+    is_part,
+    parse_messages,
+    parse_parts,
 )
+from .models import AudioPart, FilePart, ImagePart, Message, ReadFailure, TextPart
 from .options import ReadOptions
 from .parsers import audio, chat, file, image, string, text, tool  # noqa: F401  (registers)
 from .parsers.base import get_parser
 from .payloads import Blob, Conversation, TextInput, Trajectory
+from .walk import Unreadable, link_problem, not_a_file
 
-__all__ = ["Task", "Unreadable", "route", "expand", "parse_messages", "parse_parts"]
+__all__ = ["Task", "route", "route_conversation"]
 
-_MESSAGES = TypeAdapter(list[Message])
-_PARTS = TypeAdapter(list[ContentPart])
-_PART_TYPES = "text, file, image_url, input_audio"
 
 
 class Task(BaseModel):
@@ -57,152 +53,6 @@ class Task(BaseModel):
         """A part of an input that could not be read: reported, never parsed."""
         failure = ReadFailure(input=e.input_name, error=e.code, message=str(e))
         return cls(parser="", payload=None, label=e.input_name, failure=failure)
-
-
-class Unreadable(BaseModel):
-    """A folder entry that is not a readable regular file: a link that loops or points
-    nowhere, a named pipe, a socket, a device. Reported under ``code``, never opened (a
-    pipe with no writer would block whoever opens it)."""
-
-    path: str
-    code: str  # an error code: unreadable, unsupported
-    reason: str
-
-    @property
-    def label(self) -> str:
-        return self.path
-
-
-# ----------------------------------------------------------------- validation
-
-
-def _first_error(e: ValidationError) -> str:
-    """The error that says what is wrong, with its place in the input.
-
-    A union (content: str | list of parts) fails once per branch; the deepest location is
-    the branch the input was meant for, e.g. the part whose type is unknown.
-    """
-    err = max(e.errors(), key=lambda x: len(x["loc"]))
-    # pydantic names union branches in the location ("str", "list[tagged-union[...]]").
-    loc = ".".join(
-        str(p) for p in err["loc"] if not (isinstance(p, str) and (p in _BRANCHES or "[" in p))
-    )
-    msg = err["msg"]
-    value = err.get("input")
-    if isinstance(value, (str, int, float)) and not isinstance(value, bool):
-        msg += f", got {str(value)[:40]!r}"  # what was sent, so the mistake is plain to see
-    return f"{loc}: {msg}" if loc else msg
-
-
-_BRANCHES = {"str", "int", "float", "bool", "list", "dict", "none"}
-
-
-def parse_messages(raw: list[Any]) -> list[Message]:
-    """Validate chat messages; a clear :class:`InvalidInputError` names what is wrong."""
-    try:
-        return _MESSAGES.validate_python(raw)
-    except ValidationError as e:
-        raise InvalidInputError(
-            f"not a valid chat message list ({_first_error(e)}); messages need a role of "
-            f"system / user / assistant / tool and content parts of type {_PART_TYPES}"
-        ) from None
-
-
-def parse_parts(raw: list[Any]) -> list[Any]:
-    try:
-        return _PARTS.validate_python(raw)
-    except ValidationError as e:
-        kinds = sorted({str(p.get("type")) for p in raw if isinstance(p, dict)})
-        raise InvalidInputError(
-            f"not a valid content part ({_first_error(e)}); got type(s) {kinds}, "
-            f"valid types are {_PART_TYPES}"
-        ) from None
-
-
-def _is_message(x: Any) -> bool:
-    return isinstance(x, Message) or (isinstance(x, dict) and "role" in x)
-
-
-def _is_part(x: Any) -> bool:
-    return isinstance(x, (TextPart, FilePart, ImagePart, AudioPart)) or (
-        isinstance(x, dict) and "type" in x and "role" not in x
-    )
-
-
-# ------------------------------------------------------------------ expansion
-
-
-def expand(inputs: Any) -> Iterator[Any]:
-    """Split what a user passed into independent inputs.
-
-    A list of messages stays one conversation and a list of parts stays one group; any
-    other list is a list of inputs. Folders become their files (recursively, sorted,
-    symlinked folders not followed, so a link loop cannot trap the walk). An entry that is
-    not a regular file (a broken link, a pipe) comes out as :class:`Unreadable`.
-    """
-    if isinstance(inputs, (list, tuple)) and not (
-        inputs and (all(_is_message(x) for x in inputs) or all(_is_part(x) for x in inputs))
-    ):
-        for x in inputs:
-            yield from expand(x)
-        return
-    if isinstance(inputs, os.PathLike) and Path(inputs).is_dir():
-        yield from _walk(Path(inputs))
-        return
-    yield inputs
-
-
-def _walk(folder: Path) -> Iterator[Path | Unreadable]:
-    for root, dirs, files in os.walk(folder, followlinks=False):
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-        for name in sorted(files):
-            if not name.startswith("."):
-                path = Path(root) / name
-                problem = _not_a_file(path)
-                if problem:
-                    yield Unreadable(path=str(path), code=problem[0], reason=problem[1])
-                else:
-                    yield path
-
-
-def _not_a_file(path: Path) -> tuple[str, str] | None:
-    """(code, why) when ``path`` is not a regular file that can be opened, else None."""
-    link = _link_problem(path)
-    if link:
-        return "unreadable", link
-    try:
-        mode = path.stat().st_mode
-    except OSError as e:
-        return "unreadable", f"cannot read: {e.strerror or e}"
-    if stat.S_ISREG(mode):
-        return None
-    kind = next((name for test, name in _SPECIAL if test(mode)), "special file")
-    return "unsupported", f"a {kind}, not a regular file; not read"
-
-
-_SPECIAL = (
-    (stat.S_ISFIFO, "named pipe (FIFO)"),
-    (stat.S_ISSOCK, "socket"),
-    (stat.S_ISCHR, "character device"),
-    (stat.S_ISBLK, "block device"),
-)
-
-
-def _link_problem(path: Path) -> str | None:
-    """Why the symbolic link ``path`` cannot be read (a loop, a missing target), or None."""
-    if not path.is_symlink():
-        return None
-    try:
-        path.stat()
-    except OSError as e:
-        if e.errno == errno.ELOOP:
-            return "a symbolic link that loops back on itself; not followed"
-        try:
-            target = os.readlink(path)
-        except OSError:
-            target = "?"
-        return f"a symbolic link to {target}, which does not exist"
-    return None
 
 
 # -------------------------------------------------------------------- routing
@@ -230,12 +80,12 @@ def route(input: Any, options: ReadOptions | None = None) -> list[Task]:
     if isinstance(input, (list, tuple)):
         if not input:
             raise InvalidInputError("an empty list has nothing to read")
-        if all(_is_message(x) for x in input):
+        if all(is_message(x) for x in input):
             return route_conversation(parse_messages(list(input)), options)
         return _route_parts(parse_parts(list(input)), options, context=None)
-    if _is_message(input):
+    if is_message(input):
         return route_conversation(parse_messages([input]), options)
-    if _is_part(input):
+    if is_part(input):
         return _route_parts(parse_parts([input]), options, context=None)
     raise InvalidInputError(
         f"cannot read a {type(input).__name__}: pass a string, a chat message or a list of "
@@ -251,10 +101,10 @@ def _task(parser: str, payload: BaseModel, label: str) -> Task:
 def _route_path(path: Path, options: ReadOptions) -> list[Task]:
     label = str(path)
     if not path.exists():
-        raise ReadError(label, _link_problem(path) or "no such file or folder")
+        raise ReadError(label, link_problem(path) or "no such file or folder")
     if path.is_dir():
         raise InvalidInputError(f"{label} is a folder: expand() it into files first")
-    special = _not_a_file(path)
+    special = not_a_file(path)
     if special:
         from .errors import error_for_code
 
@@ -359,7 +209,7 @@ def route_conversation(
     calls, their ``role: tool`` results and the assistant's final answer. The request and
     the answer also stay in the chat, where they are conversation too.
     """
-    _check_tool_pairing(messages, label)
+    check_tool_pairing(messages, label)
     chat_msgs: list[Message] = []
     tasks: list[Task] = []
     i = 0
@@ -392,25 +242,6 @@ def route_conversation(
     ):
         tasks.insert(0, _task("chat", Conversation(messages=chat_msgs), label))
     return tasks
-
-
-def _check_tool_pairing(messages: list[Message], label: str) -> None:
-    called: set[str] = set()
-    for n, m in enumerate(messages):
-        ids = [call.id for call in m.tool_calls or [] if call.id]
-        if len(ids) != len(set(ids)):
-            dup = next(i for i in ids if ids.count(i) > 1)
-            raise InvalidInputError(
-                f"{label}: message {n} makes two tool calls with the same id {dup!r}; "
-                "each call needs its own id so its result can be paired with it"
-            )
-        called.update(ids)
-        if m.role == "tool" and m.tool_call_id and called and m.tool_call_id not in called:
-            raise InvalidInputError(
-                f"{label}: message {n} is a tool result for tool_call_id "
-                f"{m.tool_call_id!r}, but no assistant message before it made that call "
-                f"(calls made: {sorted(called)})"
-            )
 
 
 # --------------------------------------------------------------------- parts
@@ -452,7 +283,7 @@ def _route_part(
         data, _ = decode_data_url(p.input_audio.data, "<input_audio>", bare_base64=True)
         blob = Blob(data=data, filename=f"audio.{p.input_audio.format}", context=around, **msg)
         return [_task("audio", blob, "<input_audio>")]
-    raise InvalidInputError(f"unknown content part {p!r}; valid types are {_PART_TYPES}")
+    raise InvalidInputError(f"unknown content part {p!r}; valid types are {PART_TYPES}")
 
 
 def _route_file_part(
@@ -461,6 +292,11 @@ def _route_file_part(
     spec = p.file
     common = dict(filename=spec.filename, file_id=spec.file_id, context=around, **msg)
     if spec.path:
+        if not options.allow_path_parts:
+            raise InvalidInputError(
+                f"file part names the local path {spec.path!r}, but path parts are turned off "
+                "(allow_path_parts=False): send the content as file_data instead"
+            )
         tasks = _route_path(Path(spec.path), options)
         for t in tasks:
             if isinstance(t.payload, Blob):
@@ -487,14 +323,9 @@ def _blob_from_url(url: str, options: ReadOptions, **fields: Any) -> Blob:
         data, mime = decode_data_url(url, fields.get("filename") or "<data URL>")
         return Blob(data=data, mime=mime, **fields)
     if url.startswith(("http://", "https://")):
-        from .fetch import fetch_url  # httpx only when a URL is really fetched
+        from .fetch import fetch_for  # httpx only when a URL is really fetched
 
-        got = fetch_url(
-            url,
-            allow_private=options.allow_private_urls,
-            timeout=options.fetch_timeout,
-            max_bytes=options.max_fetch_bytes,
-        )
+        got = fetch_for(url, options)
         return Blob(
             data=got.data,
             url=url,

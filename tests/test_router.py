@@ -12,7 +12,8 @@ import pytest
 
 from omnireader.errors import EmptyInputError, InvalidInputError
 from omnireader.payloads import Blob, Conversation, TextInput, Trajectory
-from omnireader.router import expand, route
+from omnireader.router import route
+from omnireader.walk import expand
 
 
 def parsers(tasks) -> list[str]:
@@ -150,3 +151,12 @@ def test_a_folder_walk_does_not_follow_a_symlink_loop(tmp_path: Path) -> None:
     (tmp_path / "a" / "f.txt").write_text("x")
     (tmp_path / "a" / "loop").symlink_to(tmp_path, target_is_directory=True)
     assert list(expand(Path(tmp_path))) == [tmp_path / "a" / "f.txt"]
+
+
+def test_path_parts_can_be_turned_off_for_untrusted_messages(sample_files: Path) -> None:
+    from omnireader.options import ReadOptions
+
+    part = {"type": "file", "file": {"path": str(sample_files / "team_notes.md")}}
+    assert parsers(route(part)) == ["file"]
+    with pytest.raises(InvalidInputError, match="allow_path_parts=False"):
+        route(part, ReadOptions(allow_path_parts=False))

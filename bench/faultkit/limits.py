@@ -15,9 +15,9 @@ from omnireader.readers.workers import Job, WorkerPool
 from bench import fault_cases as gen
 
 from .checks import Readable, check_batch
-from .harness import Outcome, RunEnv, fault
+from .harness import Outcome, RunEnv, Skip, fault
 from .jobs import run_job
-from .reading import read_batch
+from .reading import read_batch, store_ready
 
 __all__ = ["run_pool"]
 
@@ -113,13 +113,50 @@ def _ingest_limited(env: RunEnv, name: str, code: str, **limits: object) -> Outc
     return check_batch(batch, bad={big: code}, readable=[Readable(c) for c in controls])
 
 
-@fault("limits", "ingest-timeout", "ingest with timeout=1 s: a real 50 MB file needing ~10 s",
+@fault("limits", "ingest-timeout", "ingest with timeout=5 s: a real 50 MB file needing ~30 s",
        "timeout; the other files stored")
 def _ingest_timeout(env: RunEnv) -> Outcome:
-    return _ingest_limited(env, "slow", "timeout", timeout=1.0)
+    return _ingest_limited(env, "slow", "timeout", timeout=5.0)
 
 
-@fault("limits", "ingest-memory", "ingest with memory_mb=64: a real 50 MB file needing ~1 GB",
+@fault("limits", "ingest-memory", "ingest with memory_mb=256: a real 50 MB file needing ~1 GB",
        "too_large; the other files stored")
 def _ingest_memory(env: RunEnv) -> Outcome:
-    return _ingest_limited(env, "greedy", "too_large", memory_mb=64)
+    return _ingest_limited(env, "greedy", "too_large", memory_mb=256)
+
+
+_SCRIPT = """
+from pathlib import Path
+import sys
+from omnireader import Reader, Store
+report = Reader().ingest([Path(sys.argv[1])], store=Store.open(sys.argv[2]), workers=2)
+print(report.model_dump_json())
+"""
+
+
+@fault("limits", "unguarded-script", "a user's script calling ingest with no "
+       "`if __name__ == '__main__':` guard", "every file read: workers do not re-run it")
+def _unguarded(env: RunEnv) -> Outcome:
+    import subprocess
+    import sys
+
+    from omnireader import IngestReport
+
+    why = store_ready()
+    if why:
+        raise Skip(why)
+    folder = env.folder("docs")
+    controls = gen.write_controls(folder)
+    script = env.tmp / "my_script.py"  # run as a file: workers would import it again
+    script.write_text(_SCRIPT)
+    done = subprocess.run([sys.executable, str(script), str(folder), str(env.tmp / "db")],
+                          capture_output=True, text=True, timeout=300, cwd=env.tmp)
+    out = Outcome(via="ingest from a script")
+    if done.returncode != 0:
+        out.problems.append(f"the script failed: {done.stderr[-1500:]}")
+        return out
+    report = IngestReport.model_validate_json(done.stdout.strip().splitlines()[-1])
+    out.items_lost = len(controls) - report.files_read
+    out.problems += [f"{f.error}: {f.message}" for f in report.failures]
+    out.outcome = f"{report.files_read} of {len(controls)} files read"
+    return out

@@ -53,14 +53,9 @@ def _load(blob: Blob, options: ReadOptions) -> tuple[Blob, str, Sniffed]:
 
         blob = blob.model_copy(update={"data": read_member(blob, options)})
     elif blob.data is None and blob.path is None and blob.url:
-        from ..fetch import fetch_url  # only a rebuilt source comes here without bytes
+        from ..fetch import fetch_for  # only a rebuilt source comes here without bytes
 
-        got = fetch_url(
-            blob.url,
-            allow_private=options.allow_private_urls,
-            timeout=options.fetch_timeout,
-            max_bytes=options.max_fetch_bytes,
-        )
+        got = fetch_for(blob.url, options)
         blob = blob.model_copy(update={"data": got.data, "mime": blob.mime or got.mime})
     if blob.data is not None:
         if not blob.data:

@@ -23,7 +23,7 @@ from pydantic import BaseModel, Field
 
 from ..models import MemoryItem, Mode, ReadFailure, ReadInfo
 from ..parsers.base import ParseContext
-from ..router import expand
+from ..walk import Unreadable, expand
 from .progress import Progress
 from .workers import Job, WorkerPool
 from .writer import BatchWriter, WriteJob
@@ -155,17 +155,31 @@ def ingest(
 
 def _read_non_files(reader: Any, inputs: Any, ctx: ParseContext, report: IngestReport,
                     writer: BatchWriter) -> list[str]:
-    """Read the inputs that are not files here (messages, strings, bytes); return the files."""
+    """Read the inputs that are not regular files here (messages, strings, bytes, and paths
+    that are links to nowhere, pipes...: the router reports those); return the files."""
     files: list[str] = []
     for one in expand(inputs):
         report.inputs += 1
-        if isinstance(one, os.PathLike):
-            files.append(str(Path(one).resolve()))
+        path = _regular_file(one)
+        if path is not None:
+            files.append(path)
             continue
         out = reader.read_one(one, ctx)
-        _account(report, out.items, out.failures)
+        is_file = isinstance(one, (os.PathLike, Unreadable))
+        _account(report, out.items, out.failures, is_file=is_file)
         writer.put(WriteJob(items=out.items))
     return files
+
+
+def _regular_file(one: Any) -> str | None:
+    """The absolute path of ``one`` when it is a regular file (never opens a FIFO)."""
+    if not isinstance(one, os.PathLike):
+        return None
+    try:
+        path = Path(one).resolve(strict=True)
+        return str(path) if path.is_file() else None
+    except (OSError, RuntimeError):  # missing, a link loop: the router says which
+        return None
 
 
 def _changed_files(files: list[str], ledger: Any, force: bool, report: IngestReport,

@@ -26,7 +26,8 @@ from ..errors import (
 from ..models import MemoryItem, Mode, ReadFailure, ReadInfo
 from ..options import ReadOptions
 from ..parsers.base import ParseContext, Parser, get_parser
-from ..router import Task, expand, route
+from ..router import Task, route
+from ..walk import expand
 
 __all__ = ["Reader", "ReadOutcome", "ReadResult", "describe_input", "validate_info"]
 

@@ -21,9 +21,9 @@ import signal
 import sys
 import tempfile
 import time
-import warnings
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
@@ -132,7 +132,7 @@ def _worker_main(
 
 # What native code prints when an allocation fails (Rust, C++, glibc, CPython).
 _OUT_OF_MEMORY = re.compile(
-    r"memory allocation of \d+ bytes failed|std::bad_alloc|out of memory|MemoryError|"
+    r"memory allocation (of \d+ bytes |still )?failed|std::bad_alloc|out of memory|MemoryError|"
     r"Cannot allocate memory",
     re.I,
 )
@@ -185,6 +185,27 @@ def _rss_mb(pid: int) -> float:
         return 0.0
 
 
+@contextmanager
+def _without_main_script(fn: Callable[..., Any]) -> Iterator[None]:
+    """Start a worker without it running the user's script again.
+
+    A spawn / forkserver child re-imports ``__main__`` from its file, so a script without an
+    ``if __name__ == "__main__":`` guard would start a whole ingest again in every worker
+    (and every file would fail). Only a job function defined in that script needs it.
+    """
+    main = sys.modules.get("__main__")
+    if main is None or getattr(fn, "__module__", "__main__") == "__main__":
+        yield
+        return
+    saved = {k: main.__dict__.pop(k) for k in ("__file__", "__spec__") if k in main.__dict__}
+    main.__dict__["__spec__"] = None  # the start code reads it; None means "no module"
+    try:
+        yield
+    finally:
+        main.__dict__.pop("__spec__", None)
+        main.__dict__.update(saved)
+
+
 def _context(preload: Sequence[str]) -> Any:
     if "forkserver" not in mp.get_all_start_methods():
         return mp.get_context("spawn")
@@ -204,7 +225,8 @@ class _Worker:
         self.proc = ctx.Process(
             target=_worker_main, args=(child, fn, memory_mb, self.log_path), daemon=True
         )
-        self.proc.start()
+        with _without_main_script(fn):
+            self.proc.start()
         child.close()
         # What the worker holds before any file (shared with its parent after a fork).
         self.base_rss = _rss_mb(self.proc.pid)
@@ -215,7 +237,12 @@ class _Worker:
         if not self.jobs:
             self.started = time.perf_counter()
         self.jobs.append(job)
-        self.conn.send(job)
+        try:
+            self.conn.send(job)
+        except OSError:
+            # The worker died on an earlier job: the run loop reports that one as crashed
+            # and queues this one again for a fresh worker.
+            pass
 
     def stop(self, kill: bool = False) -> None:
         if kill:

@@ -52,10 +52,9 @@ def source_bytes(item: MemoryItem, payload: Any, options: ReadOptions) -> bytes:
         except OSError as e:
             raise ReadError(label, f"source file is gone: {e.strerror or e}") from None
     if s and s.url and s.url.startswith(("http://", "https://")):
-        from ..fetch import fetch_url
+        from ..fetch import fetch_for
 
-        return fetch_url(s.url, allow_private=options.allow_private_urls,
-                         timeout=options.fetch_timeout, max_bytes=options.max_fetch_bytes).data
+        return fetch_for(s.url, options).data
     raise ReadError(label, "the original bytes were not kept (inline data); read it again "
                            "in fine mode to refine it")
 

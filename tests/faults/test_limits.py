@@ -21,3 +21,8 @@ def test_a_misbehaving_worker_is_stopped_and_reported_while_the_other_jobs_come_
 def test_ingest_passes_its_time_and_memory_limits_to_the_workers(run_fault, case: str) -> None:
     out = run_fault(case, via="ingest")
     assert out.passed, explain(out)
+
+
+def test_an_ingest_from_a_script_without_a_main_guard_reads_every_file(run_fault) -> None:
+    out = run_fault("unguarded-script", via="ingest")
+    assert out.passed, explain(out)
