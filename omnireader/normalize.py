@@ -19,6 +19,8 @@ def guess_lang(text: str) -> str:
     Counted like :func:`omnireader.tokens.count_tokens` (one token per Han character, one
     per word), so a Chinese sentence with a few English names still reads as Chinese.
     """
+    if text.isascii():  # no Han characters possible; checked at C speed
+        return "en"
     han = len(_HAN.findall(text))
     other = len(_OTHER_WORD.findall(text))
     return "zh" if han and han >= other else "en"

@@ -211,10 +211,14 @@ def _results(reader: Any, ctx: ParseContext, store: Any, todo: dict[str, str],
     if ctx.mode == "fine":
         yield from _fine_results(reader, ctx, list(todo))
         return
-    embedder = store.embedder.name if getattr(store.embedder, "local", False) else None
+    n = workers or os.cpu_count() or 1
+    # A local embedder runs in the workers when there are several (it parallelises);
+    # with one worker the writer thread has a core of its own and embeds there instead.
+    local = getattr(store.embedder, "local", False)
+    embedder = store.embedder.name if local and n > 1 else None
     args = {"ctx": ctx.model_dump(exclude={"refiner"}), "embedder": embedder}
     jobs = [Job(key=p, args={"path": p, **args}) for p in todo]
-    pool = WorkerPool(_parse_file, workers or os.cpu_count() or 1, timeout=timeout,
+    pool = WorkerPool(_parse_file, n, timeout=timeout,
                       memory_mb=memory_mb, preload=_PRELOAD)
     for r in pool.run(jobs):
         if not r.ok:

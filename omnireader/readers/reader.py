@@ -9,79 +9,30 @@
 from __future__ import annotations
 
 import asyncio
-import os
 import time
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import ValidationError
 
-from ..errors import (
-    FineModeUnavailableError,
-    InvalidInputError,
-    OmniReaderError,
-    ReadError,
-)
-from ..models import MemoryItem, Mode, ReadFailure, ReadInfo
+from ..errors import FineModeUnavailableError, InvalidInputError
+from ..models import MemoryItem, Mode, ReadInfo
 from ..options import ReadOptions
 from ..parsers.base import ParseContext, Parser, get_parser
 from ..router import Task, route
 from ..walk import expand
+from .outcomes import (
+    ReadOutcome,
+    ReadResult,
+    captured,
+    describe_input,
+    name_file,
+    parse_parts,
+    raise_or_items,
+    validate_info,
+)
 
-__all__ = ["Reader", "ReadOutcome", "ReadResult", "describe_input", "validate_info"]
-
-
-class ReadOutcome(BaseModel):
-    """What became of one input: its items, or why (part of) it could not be read."""
-
-    input: str
-    items: list[MemoryItem] = Field(default_factory=list)
-    failures: list[ReadFailure] = Field(default_factory=list)
-    seconds: float = 0.0
-
-
-class ReadResult(BaseModel):
-    """Everything a read produced: items, and one record per input that failed."""
-
-    items: list[MemoryItem] = Field(default_factory=list)
-    failures: list[ReadFailure] = Field(default_factory=list)
-    inputs: int = 0
-
-
-def validate_info(info: dict[str, Any] | ReadInfo | None) -> ReadInfo:
-    if info is None:
-        return ReadInfo()
-    if isinstance(info, ReadInfo):
-        return info
-    if not isinstance(info, dict):
-        raise InvalidInputError(
-            f"info must be a dict like {{'user_id': ..., 'session_id': ...}}, "
-            f"not {type(info).__name__}"
-        )
-    try:
-        return ReadInfo.model_validate(info)
-    except ValidationError as e:
-        bad = ", ".join(
-            f"{'.'.join(map(str, err['loc']))} ({err['msg']})" for err in e.errors()
-        )
-        raise InvalidInputError(
-            f"invalid info: {bad}; valid keys are {', '.join(ReadInfo.model_fields)}"
-        ) from None
-
-
-def describe_input(x: Any) -> str:
-    """A short name for an input, for reports and errors."""
-    if isinstance(x, str):
-        return f"<string: {x[:40]!r}>" if len(x) > 40 else f"<string: {x!r}>"
-    if isinstance(x, (bytes, bytearray)):
-        return f"<{len(x)} bytes>"
-    if isinstance(x, (list, tuple)):
-        return f"<{len(x)} messages/parts>"
-    if isinstance(x, dict):
-        return f"<{x.get('role') or x.get('type') or 'dict'}>"
-    label = getattr(x, "label", None)
-    return str(label if label is not None else x)
+__all__ = ["Reader", "ReadOutcome", "ReadResult"]
 
 
 class Reader:
@@ -138,7 +89,7 @@ class Reader:
         """Items for ``inputs``. With ``on_error="raise"`` (default) the first input that
         could not be read raises its typed error; ``"skip"`` returns what could be read
         (use :meth:`read_report` to also get the failures)."""
-        return _raise_or_items(self.read_report(inputs, info=info, mode=mode), on_error)
+        return raise_or_items(self.read_report(inputs, info=info, mode=mode), on_error)
 
     def read_report(
         self,
@@ -188,15 +139,15 @@ class Reader:
         started = time.perf_counter()
         out = ReadOutcome(input=describe_input(input))
         tasks: list[Task] = []
-        with _captured(out, out.input):
+        with captured(out, out.input):
             tasks = route(input, ctx.options)
         for task in tasks:
             if task.failure is not None:
                 out.failures.append(task.failure)
                 continue
-            with _captured(out, task.label):
+            with captured(out, task.label):
                 out.items.extend(get_parser(task.parser).parse(task.payload, ctx))
-        _name_file(out.items, input)
+        name_file(out.items, input)
         out.seconds = time.perf_counter() - started
         return out
 
@@ -213,7 +164,7 @@ class Reader:
         started = time.perf_counter()
         out = ReadOutcome(input=describe_input(input))
         if ctx.mode != "fine":
-            parts = await asyncio.to_thread(Parser.locked_parse, _parse_parts, input, ctx, out)
+            parts = await asyncio.to_thread(Parser.locked_parse, parse_parts, input, ctx, out)
             for part in parts:
                 out.items.extend(part.items)
                 out.failures.extend(part.failures)
@@ -222,13 +173,13 @@ class Reader:
 
         refiner = ctx.refiner
         async with refiner.admission():
-            parts = await asyncio.to_thread(Parser.locked_parse, _parse_parts, input, ctx, out)
+            parts = await asyncio.to_thread(Parser.locked_parse, parse_parts, input, ctx, out)
             jobs = [refiner.start(p.items, p.task.payload) if p.task else None for p in parts]
             for _ in range(4):  # let the new calls get on the wire before the next parse
                 await asyncio.sleep(0)
         for part, job in zip(parts, jobs):
             if job is not None and part.task is not None:
-                with _captured(out, part.task.label):
+                with captured(out, part.task.label):
                     part.items = get_parser(part.task.parser)._fine_items(await job)
             out.items.extend(part.items)
             out.failures.extend(part.failures)
@@ -259,7 +210,7 @@ class Reader:
     ) -> list[MemoryItem]:
         """:meth:`read` for async callers (an agent's upload handler): paths, bytes,
         :class:`~omnireader.payloads.Blob` (bytes with a file name) or messages."""
-        return _raise_or_items(await self.aread_report(inputs, info, mode), on_error)
+        return raise_or_items(await self.aread_report(inputs, info, mode), on_error)
 
     async def aingest(
         self,
@@ -308,93 +259,3 @@ class Reader:
         from .batch import ingest
 
         return ingest(self, inputs, store, info=info, mode=mode, **batch_options)
-
-
-class _Part(BaseModel):
-    """One routed part of an input after its fast parse (``task`` None: nothing to refine)."""
-
-    task: Task | None = None
-    items: list[MemoryItem] = Field(default_factory=list)
-    failures: list[ReadFailure] = Field(default_factory=list)
-
-
-def _parse_parts(input: Any, ctx: ParseContext, out: ReadOutcome) -> list[_Part]:
-    """Route ``input`` and fast-parse each part (for an LLM in fine mode), failures kept
-    in place; a failure to route at all is recorded on ``out``."""
-    tasks: list[Task] = []
-    with _captured(out, out.input):
-        tasks = route(input, ctx.options)
-    parts: list[_Part] = []
-    for task in tasks:
-        if task.failure is not None:
-            parts.append(_Part(failures=[task.failure]))
-            continue
-        part = _Part()
-        parser = get_parser(task.parser)
-        with _captured(part, task.label):
-            if ctx.mode == "fine":
-                part.items = parser._fast_for_llm(task.payload, ctx)
-                part.task = task
-            else:
-                part.items = parser.parse_fast(task.payload, ctx)
-        parts.append(part)
-    return parts
-
-
-@contextmanager
-def _captured(out: ReadOutcome | _Part, label: str) -> Iterator[None]:
-    """Record a failure of the block on ``out`` instead of raising: one bad input (or
-    one bad part of an input) never stops the rest."""
-    try:
-        yield
-    except FineModeUnavailableError:
-        raise
-    except (OmniReaderError, OSError, MemoryError, RecursionError) as e:
-        out.failures.append(_failure(label, e))
-    except Exception as e:  # a library bug on one input must not stop a batch
-        out.failures.append(
-            ReadFailure(
-                input=label,
-                error="corrupt",
-                message=f"{label}: could not be parsed ({type(e).__name__}: {e})",
-            )
-        )
-
-
-def _name_file(items: list[MemoryItem], input: Any) -> None:
-    """Every item read from a file names that file, even when its parser's sources are
-    messages (a chat log): the store finds a file's items by path to replace them."""
-    if not isinstance(input, os.PathLike):
-        return
-    path = str(input)
-    for item in items:
-        for i, src in enumerate(item.metadata.sources):
-            if src.path is None and src.url is None:
-                item.metadata.sources[i] = src.model_copy(update={"path": path})
-
-
-def _raise_or_items(result: ReadResult, on_error: str) -> list[MemoryItem]:
-    if result.failures and on_error == "raise":
-        from ..errors import error_for_code
-
-        f = result.failures[0]
-        if f.error == "invalid_input":
-            raise InvalidInputError(f.message)
-        raise error_for_code(f.error, f.input, f.message.removeprefix(f"{f.input}: "))
-    return result.items
-
-
-def _failure(label: str, e: BaseException) -> ReadFailure:
-    if isinstance(e, ReadError):
-        return ReadFailure(input=e.input_name, error=e.code, message=str(e))
-    if isinstance(e, InvalidInputError):
-        return ReadFailure(input=label, error="invalid_input", message=str(e))
-    if isinstance(e, MemoryError):
-        return ReadFailure(input=label, error="too_large", message=f"{label}: out of memory")
-    if isinstance(e, RecursionError):
-        return ReadFailure(input=label, error="too_large", message=f"{label}: nested too deeply")
-    if isinstance(e, OSError):
-        return ReadFailure(
-            input=label, error="unreadable", message=f"{label}: {e.strerror or e}"
-        )
-    return ReadFailure(input=label, error="error", message=f"{label}: {e}")
