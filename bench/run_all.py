@@ -73,10 +73,13 @@ def main() -> int:
         import bench_fine
 
         r = results["fine"] = bench_fine.run()
-        for name, part in r.items():
-            if isinstance(part, dict) and "ratio_to_ideal" in part:
-                rows.append([f"fine mode {name}: wall / ideal", f"{part['ratio_to_ideal']:.2f}×",
-                             "≤ 1.15×", part["ratio_to_ideal"] <= 1.15])
+        for name in ("documents", "chats"):
+            part = r[name]
+            rows.append([f"fine mode, {name}: wall / ideal", f"{part['ratio']:.2f}×", "≤ 1.15×",
+                         part["ratio"] <= 1.15])
+        # One chat makes fewer calls than the concurrency: only whole round trips can bound it.
+        rows.append(["fine mode, 1 chat: wall / round trips", f"{r['chat']['ratio_to_floor']:.2f}×",
+                     "(info)", ""])
 
     print("\n" + table(["benchmark", "measured", "target", "met"], rows))
     OUT.mkdir(parents=True, exist_ok=True)
