@@ -16,6 +16,9 @@ import os
 # onnxruntime (pulled in by MarkItDown's magika) queues telemetry and looks up a Microsoft
 # host unless this is set before it is imported; reading a file must never reach the network.
 os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
+# LanceDB logs index-building chatter ("partition index is 3 but ...") at WARN to stderr;
+# keep errors only unless the user asked for more.
+os.environ.setdefault("LANCEDB_LOG", "error")
 
 from typing import TYPE_CHECKING, Any  # noqa: E402
 
