@@ -221,15 +221,18 @@ class ChatBackend(ABC):
         self, messages: Sequence[dict[str, Any]], schema: type[M], *, images: Sequence[ImageInput] = ()
     ) -> tuple[M, Usage]:
         """Blocking :meth:`acomplete_json` (safe to call from inside a running event loop)."""
-        return self._run_sync(self.acomplete_json(messages, schema, images=images))
+        return self.run_sync(self.acomplete_json(messages, schema, images=images))
 
     def transcribe(
         self, audio: bytes, filename: str = "audio.wav", fmt: str | None = None, *, language: str | None = None
     ) -> Transcript:
         """Blocking :meth:`atranscribe`."""
-        return self._run_sync(self.atranscribe(audio, filename, fmt, language=language))
+        return self.run_sync(self.atranscribe(audio, filename, fmt, language=language))
 
-    def _run_sync(self, coro: Coroutine[Any, Any, T]) -> T:
+    def run_sync(self, coro: Coroutine[Any, Any, T]) -> T:
+        """Run ``coro`` to completion on its own event loop (a worker thread's when called
+        from async code), then close this backend's connections, which belong to that loop."""
+
         async def run_then_close() -> T:
             try:
                 return await coro

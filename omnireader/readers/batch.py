@@ -246,7 +246,7 @@ def _fine_results(reader: Any, ctx: ParseContext, paths: list[str]) -> Iterator[
 
     def run() -> None:
         try:
-            reader.llm._run_sync(main())
+            reader.llm.run_sync(main())
         except BaseException as e:  # handed to the consumer below
             done.put(e)
         done.put(None)

@@ -79,7 +79,7 @@ def refine_store(
             _write(store, batch, result, report)
             bar.update(done=len(batch), items=len(result.fine), failed=result.failed)
 
-    llm._run_sync(run())
+    llm.run_sync(run())
     bar.close()
     if report.fine_items or report.stale_removed:
         store.optimize()

@@ -143,7 +143,7 @@ class Refiner:
 
     def refine(self, items: Sequence[MemoryItem], payload: Any = None) -> RefineResult:
         """Blocking :meth:`arefine` (safe inside a running event loop)."""
-        return self.llm._run_sync(self.arefine(items, payload))
+        return self.llm.run_sync(self.arefine(items, payload))
 
     @asynccontextmanager
     async def admission(self) -> AsyncIterator[None]:
