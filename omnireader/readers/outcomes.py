@@ -4,7 +4,7 @@ instead of stopping the rest of a batch."""
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -42,6 +42,16 @@ class ReadResult(BaseModel):
     items: list[MemoryItem] = Field(default_factory=list)
     failures: list[ReadFailure] = Field(default_factory=list)
     inputs: int = 0
+
+    @classmethod
+    def of(cls, outcomes: Iterable[ReadOutcome]) -> ReadResult:
+        """The outcomes of several inputs, together."""
+        result = cls()
+        for out in outcomes:
+            result.inputs += 1
+            result.items.extend(out.items)
+            result.failures.extend(out.failures)
+        return result
 
 
 def validate_info(info: dict[str, Any] | ReadInfo | None) -> ReadInfo:

@@ -98,12 +98,7 @@ class Reader:
         mode: Mode = "fast",
     ) -> ReadResult:
         """Items and failures for ``inputs``; one bad input never stops the others."""
-        result = ReadResult()
-        for outcome in self.iter_read(inputs, info=info, mode=mode):
-            result.inputs += 1
-            result.items.extend(outcome.items)
-            result.failures.extend(outcome.failures)
-        return result
+        return ReadResult.of(self.iter_read(inputs, info=info, mode=mode))
 
     def iter_read(
         self,
@@ -194,12 +189,7 @@ class Reader:
     ) -> ReadResult:
         """:meth:`read_report` for async callers; inputs are read concurrently."""
         ctx = self.context(info, mode)
-        outs = await asyncio.gather(*(self.aread_one(x, ctx) for x in expand(inputs)))
-        result = ReadResult(inputs=len(outs))
-        for out in outs:
-            result.items.extend(out.items)
-            result.failures.extend(out.failures)
-        return result
+        return ReadResult.of(await asyncio.gather(*(self.aread_one(x, ctx) for x in expand(inputs))))
 
     async def aread(
         self,
