@@ -24,6 +24,7 @@ from ..errors import InvalidInputError
 from ..models import MemoryItem
 from .filters import SearchFilters, as_filters, combine, sql_string
 from .ledger import Ledger
+from .locking import write_lock
 from .maintenance import optimize_table, refresh_indexes, retry_conflicts
 from .opening import open_items_table
 from .results import AddResult, SearchResult, StoreStats
@@ -124,7 +125,8 @@ class Store:
                 .execute(data)
             )
 
-        result = retry_conflicts(merge, "add")
+        with write_lock(self.path):
+            result = retry_conflicts(merge, "add")
         if refresh:
             refresh_indexes(self.table)
         return AddResult(
@@ -189,9 +191,10 @@ class Store:
         return Ledger(self.db, scope, settings)
 
     def _delete_where(self, where: str) -> int:
-        doomed = self.table.count_rows(where)
-        if doomed:
-            retry_conflicts(lambda: self.table.delete(where), "delete")
+        with write_lock(self.path):
+            doomed = self.table.count_rows(where)
+            if doomed:
+                retry_conflicts(lambda: self.table.delete(where), "delete")
         return doomed
 
     def optimize(self, cleanup_older_than: timedelta | None = None) -> None:

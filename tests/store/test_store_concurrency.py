@@ -38,3 +38,19 @@ def test_two_processes_adding_distinct_items_store_all_of_them_once(tmp_path: Pa
     assert store.count({"user_id": "a"}) == store.count({"user_id": "b"}) == 500
     ids = [item.id for item in store.iter_items()]
     assert len(ids) == len(set(ids)) == 1000
+
+
+def test_two_processes_upserting_the_same_items_store_each_once(tmp_path: Path) -> None:
+    # Both writers insert the same new ids at the same time: without the store's write lock
+    # two merge_inserts can each commit the row.
+    path = tmp_path / "shared.lance"
+    writers = [
+        subprocess.Popen([sys.executable, "-c", WRITER, str(path), "same"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for _ in range(2)
+    ]
+    outcomes = [w.communicate(timeout=120) for w in writers]
+
+    assert [w.returncode for w in writers] == [0, 0], outcomes
+    ids = [item.id for item in Store.open(path).iter_items()]
+    assert len(ids) == len(set(ids)) == 500
