@@ -177,6 +177,13 @@ def _last_words(log_path: str) -> str:
     return (useful or lines or [""])[-1][:200]
 
 
+def _has_data(conn: Connection) -> bool:
+    try:
+        return conn.poll()
+    except (EOFError, OSError):
+        return False
+
+
 def _rss_mb(pid: int) -> float:
     try:
         with open(f"/proc/{pid}/statm") as f:
@@ -303,7 +310,10 @@ class WorkerPool:
                 for i, w in enumerate(workers):
                     if not w.jobs:
                         continue
-                    if w.conn in ready:
+                    # Ask the pipe itself, not just `ready`: a worker may have sent a result
+                    # and then died on its next job after `wait` returned, and the finished
+                    # job must not be blamed for the crash.
+                    if w.conn in ready or _has_data(w.conn):
                         try:
                             res: JobResult = w.conn.recv()
                         except (EOFError, OSError):
