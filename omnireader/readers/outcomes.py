@@ -4,6 +4,7 @@ instead of stopping the rest of a batch."""
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -34,6 +35,16 @@ class ReadOutcome(BaseModel):
     items: list[MemoryItem] = Field(default_factory=list)
     failures: list[ReadFailure] = Field(default_factory=list)
     seconds: float = 0.0
+
+    def finish(self, parts: Iterable[_Part], input: Any, started: float) -> ReadOutcome:
+        """Gather the parts' items and failures (in order), name the file they came from,
+        and stamp the time taken."""
+        for part in parts:
+            self.items.extend(part.items)
+            self.failures.extend(part.failures)
+        name_file(self.items, input)
+        self.seconds = time.perf_counter() - started
+        return self
 
 
 class ReadResult(BaseModel):

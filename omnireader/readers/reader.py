@@ -19,14 +19,12 @@ from ..errors import FineModeUnavailableError, InvalidInputError
 from ..models import MemoryItem, Mode, ReadInfo
 from ..options import ReadOptions
 from ..parsers.base import ParseContext, Parser, get_parser
-from ..router import Task, route
 from ..walk import expand
 from .outcomes import (
     ReadOutcome,
     ReadResult,
     captured,
     describe_input,
-    name_file,
     parse_parts,
     raise_or_items,
     validate_info,
@@ -130,21 +128,16 @@ class Reader:
         )
 
     def read_one(self, input: Any, ctx: ParseContext) -> ReadOutcome:
-        """Read a single (already expanded) input under ``ctx``; never raises for bad input."""
+        """Read a single (already expanded) input under ``ctx``; never raises for bad input.
+
+        Fine mode runs :meth:`aread_one` on an event loop of its own, so the LLM calls of
+        the input's parts (a chat, its tool trajectories, its attachments) overlap.
+        """
+        if ctx.mode == "fine":
+            return ctx.refiner.llm.run_sync(self.aread_one(input, ctx))
         started = time.perf_counter()
         out = ReadOutcome(input=describe_input(input))
-        tasks: list[Task] = []
-        with captured(out, out.input):
-            tasks = route(input, ctx.options)
-        for task in tasks:
-            if task.failure is not None:
-                out.failures.append(task.failure)
-                continue
-            with captured(out, task.label):
-                out.items.extend(get_parser(task.parser).parse(task.payload, ctx))
-        name_file(out.items, input)
-        out.seconds = time.perf_counter() - started
-        return out
+        return out.finish(parse_parts(input, ctx, out), input, started)
 
     # ------------------------------------------------------------------- async
 
@@ -160,11 +153,7 @@ class Reader:
         out = ReadOutcome(input=describe_input(input))
         if ctx.mode != "fine":
             parts = await asyncio.to_thread(Parser.locked_parse, parse_parts, input, ctx, out)
-            for part in parts:
-                out.items.extend(part.items)
-                out.failures.extend(part.failures)
-            out.seconds = time.perf_counter() - started
-            return out
+            return out.finish(parts, input, started)
 
         refiner = ctx.refiner
         async with refiner.admission():
@@ -174,12 +163,9 @@ class Reader:
                 await asyncio.sleep(0)
         for part, job in zip(parts, jobs):
             if job is not None and part.task is not None:
-                with captured(out, part.task.label):
+                with captured(part, part.task.label):
                     part.items = get_parser(part.task.parser)._fine_items(await job)
-            out.items.extend(part.items)
-            out.failures.extend(part.failures)
-        out.seconds = time.perf_counter() - started
-        return out
+        return out.finish(parts, input, started)
 
     async def aread_report(
         self,

@@ -91,3 +91,9 @@ def test_the_async_api_reads_what_an_upload_handler_has(sample_files: Path) -> N
     items = asyncio.run(Reader().aread([upload, {"role": "user", "content": "hi, I'm Bo"}]))
     assert any("Project Falcon" in i.memory for i in items)
     assert any("I'm Bo" in i.memory for i in items)
+
+
+def test_the_async_api_names_the_file_of_a_chat_log_too(sample_files: Path) -> None:
+    chat = sample_files / "chat_tokyo_trip.json"
+    items = asyncio.run(Reader().aread(chat))
+    assert {s.path for i in items for s in i.metadata.sources} == {str(chat)}
