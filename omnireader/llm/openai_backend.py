@@ -14,7 +14,7 @@ the backend's life so later calls do not pay for the refusal again. The client r
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from pydantic import BaseModel
 
@@ -101,10 +101,7 @@ class OpenAIChatBackend(ChatBackend):
                     continue
                 raise mapped from e
             except Exception as e:
-                mapped = classify_openai_error(e, self.label)
-                if mapped is e:
-                    raise
-                raise mapped from e
+                _raise_classified(e, self.label)
         choice = resp.choices[0] if resp.choices else None
         usage = resp.usage
         return ChatReply(
@@ -140,11 +137,16 @@ class OpenAIChatBackend(ChatBackend):
                                    reason="unsupported") from e
                 raise mapped from e
             except Exception as e:
-                mapped = classify_openai_error(e, self.label)
-                if mapped is e:
-                    raise
-                raise mapped from e
+                _raise_classified(e, self.label)
         return _transcript(resp)
+
+
+def _raise_classified(exc: Exception, label: str) -> NoReturn:
+    """Re-raise an ``openai`` client error as the retry layer's error (or as itself)."""
+    mapped = classify_openai_error(exc, label)
+    if mapped is exc:
+        raise exc
+    raise mapped from exc
 
 
 def _with_system_note(messages: list[dict[str, Any]], note: str) -> list[dict[str, Any]]:

@@ -23,6 +23,7 @@ from string import Template
 from typing import TYPE_CHECKING
 
 from ..errors import InvalidInputError
+from ..normalize import guess_lang
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -114,16 +115,8 @@ def load_prompt(task: str, lang: str = "en") -> PromptTemplate:
     return PromptTemplate(task, base, Template(sections["system"]), Template(sections["user"]))
 
 
-_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3040-\u30ff]")
-_LATIN_WORD = re.compile(r"[A-Za-z]+")
-
-
 def detect_lang(text: str) -> str:
-    """``"zh"`` when Chinese characters outnumber Latin words in ``text``, else ``"en"``.
-
-    One Chinese character carries about as much as one English word, so a Chinese sentence with
-    a few English product names stays Chinese, and an English text quoting one name stays English.
-    """
-    sample = text[:4000]  # the opening is enough, and keeps this cheap on whole documents
-    han = len(_HAN.findall(sample))
-    return "zh" if han and han >= len(_LATIN_WORD.findall(sample)) else "en"
+    """The prompt language for ``text``: ``"zh"`` or ``"en"``, as
+    :func:`omnireader.normalize.guess_lang` decides (the same rule the parsers use), over
+    the opening 4000 characters, which are enough and keep this cheap on whole documents."""
+    return guess_lang(text[:4000])
