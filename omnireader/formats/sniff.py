@@ -62,6 +62,8 @@ def _sniff_zip(data: bytes) -> Sniffed:
                 if mt == "application/epub+zip":
                     return Sniffed(kind="epub", mime=mt)
     except (zipfile.BadZipFile, OSError, ValueError, KeyError, RuntimeError, NotImplementedError):
+        # Not an error to hide: it starts like a ZIP, so it is routed as one, and the archive
+        # reader then reports exactly what is wrong with it (corrupt, encrypted, ...).
         return Sniffed(kind="zip", mime="application/zip")
     if "word/document.xml" in names:
         return Sniffed(
