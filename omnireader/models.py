@@ -99,6 +99,9 @@ class MemoryMetadata(BaseModel):
     keywords: list[str] = Field(default_factory=list)
     summary: str | None = None
     timestamp: str | None = None  # ISO 8601, absolute
+    # Where ``timestamp`` came from when it is not the item's own time: "mtime" is the file's
+    # modification time, used when the content carries no date (Markdown, CSV, plain text...).
+    time_source: Literal["mtime"] | None = None
     persons: list[str] = Field(default_factory=list)
     entities: list[str] = Field(default_factory=list)
     location: str | None = None
@@ -204,7 +207,7 @@ class Message(BaseModel):
 
     model_config = ConfigDict(extra="allow")
 
-    role: Literal["system", "user", "assistant", "tool"]
+    role: Literal["system", "developer", "user", "assistant", "tool"]
     content: str | list[ContentPart] | None = None
     name: str | None = None
     tool_calls: list[ToolCall] | None = None

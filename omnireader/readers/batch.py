@@ -24,6 +24,7 @@ from pydantic import BaseModel, Field
 from ..models import MemoryItem, Mode, ReadFailure, ReadInfo
 from ..parsers.base import ParseContext
 from ..walk import Unreadable, expand
+from .outcomes import read_fast
 from .progress import Progress
 from .workers import Job, WorkerPool
 from .writer import BatchWriter, WriteJob
@@ -77,10 +78,8 @@ def settings_key(ctx: ParseContext, embedder: str) -> str:
 
 def _parse_file(path: str, ctx: dict[str, Any], embedder: str | None) -> dict[str, Any]:
     """Worker side: read one file (and embed its items when the embedder is local)."""
-    from .reader import Reader
-
     context = ParseContext.model_validate(ctx)
-    out = Reader(options=context.options).read_one(Path(path), context)
+    out = read_fast(Path(path), context)
     vectors = None
     if embedder and out.items:
         vectors = _local_embedder(embedder).embed([i.memory for i in out.items])
@@ -158,7 +157,7 @@ def _read_non_files(reader: Any, inputs: Any, ctx: ParseContext, report: IngestR
     """Read the inputs that are not regular files here (messages, strings, bytes, and paths
     that are links to nowhere, pipes...: the router reports those); return the files."""
     files: list[str] = []
-    for one in expand(inputs):
+    for one in expand(inputs, reader.options):
         report.inputs += 1
         path = _regular_file(one)
         if path is not None:
