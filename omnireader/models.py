@@ -107,6 +107,9 @@ class MemoryMetadata(BaseModel):
     location: str | None = None
     topic: str | None = None
     sources: list[Source] = Field(default_factory=list)
+    # Every location (path or URL, "!member" for an archive member) where this item's content
+    # was seen: ids hash content, so identical bytes at several paths are one item.
+    seen_at: list[str] = Field(default_factory=list)
     status: Literal["activated", "archived", "deleted"] = "activated"
     # Flags a reader should see: e.g. "needs_ocr", "unresolved_reference", "truncated".
     flags: list[str] = Field(default_factory=list)
