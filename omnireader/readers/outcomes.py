@@ -42,6 +42,9 @@ class ReadOutcome(BaseModel):
     input: str
     items: list[MemoryItem] = Field(default_factory=list)
     failures: list[ReadFailure] = Field(default_factory=list)
+    # Fine mode: the fast items the fine ones were made from (marked refined, linked by
+    # refined_into). Not returned by read(); an ingest stores them beside the fine items.
+    refined_fast: list[MemoryItem] = Field(default_factory=list)
     seconds: float = 0.0
 
     def finish(self, parts: Iterable[_Part], input: Any, started: float) -> ReadOutcome:
@@ -50,7 +53,9 @@ class ReadOutcome(BaseModel):
         for part in parts:
             self.items.extend(part.items)
             self.failures.extend(part.failures)
+            self.refined_fast.extend(part.refined_fast)
         name_file(self.items, input)
+        name_file(self.refined_fast, input)
         self.seconds = time.perf_counter() - started
         return self
 
@@ -122,6 +127,7 @@ class _Part(BaseModel):
     task: Task | None = None
     items: list[MemoryItem] = Field(default_factory=list)
     failures: list[ReadFailure] = Field(default_factory=list)
+    refined_fast: list[MemoryItem] = Field(default_factory=list)
 
 
 def read_fast(input: Any, ctx: ParseContext) -> ReadOutcome:

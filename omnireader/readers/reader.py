@@ -163,7 +163,11 @@ class Reader:
         for part, job in zip(parts, jobs):
             if job is not None and part.task is not None:
                 with captured(part, part.task.label):
-                    part.items = get_parser(part.task.parser)._fine_items(await job)
+                    result = await job
+                    part.items = get_parser(part.task.parser)._fine_items(result)
+                    if result.fine:
+                        part.refined_fast = [i for i in result.fast
+                                             if i.metadata.refine_status == "refined"]
         return out.finish(parts, input, started)
 
     async def aread_report(

@@ -217,6 +217,19 @@ class Store:
         where = " AND ".join(parts)
         return self._detach(where, lambda loc: outer_path(loc) == path).deleted
 
+    def detach_paths(self, paths: Iterable[str], where: str | None = None) -> DetachResult:
+        """Take the files ``paths`` (and their archive members) away from the items that
+        match ``where``; items seen nowhere else are deleted."""
+        gone = set(paths)
+        total = DetachResult()
+        ordered = sorted(gone)
+        for start in range(0, len(ordered), 1000):
+            listed = ", ".join(sql_string(p) for p in ordered[start : start + 1000])
+            clause = combine(f"array_has_any(path_keys, [{listed}])", where)
+            assert clause is not None
+            total += self._detach(clause, lambda loc: outer_path(loc) in gone)
+        return total
+
     def _detach(self, where: str, gone: Any, *, dry_run: bool = False) -> DetachResult:
         with write_lock(self.path):
             return retry_conflicts(
