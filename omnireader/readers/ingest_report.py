@@ -23,7 +23,7 @@ from ..models import MemoryItem, Mode, ReadFailure
 __all__ = ["IngestReport", "TRANSIENT_ERRORS", "TRANSIENT_LLM_REASONS", "is_transient"]
 
 #: read failures worth retrying on the next run
-TRANSIENT_ERRORS = frozenset({"timeout", "crashed", "fetch_failed", "unreadable", "internal"})
+TRANSIENT_ERRORS = frozenset({"timeout", "crashed", "fetch_failed", "internal"})
 #: fine mode: LLM failures that say "try again later" (the item was stored fast)
 TRANSIENT_LLM_REASONS = frozenset({"transport", "timeout", "rate_limited", "server_error"})
 
@@ -85,7 +85,7 @@ class IngestReport(BaseModel):
     @property
     def ok(self) -> bool:
         """Nothing failed: every input was read whole (or skipped) and refined if asked."""
-        return not self.failures and not self.llm_left_items_to_retry
+        return not self.failures and not self.refine_failed
 
     def summary(self) -> str:
         def listed(counts: dict[str, int]) -> str:
