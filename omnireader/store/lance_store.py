@@ -22,10 +22,12 @@ from typing import IO, TYPE_CHECKING, Any
 
 from ..errors import InvalidInputError
 from ..models import MemoryItem
-from .detach import DetachResult, detach_locations, merge_locations, stored_locations
-from .filters import SearchFilters, as_filters, combine, sql_string
+from .detach import merge_locations, stored_locations
+from .filters import SearchFilters, as_filters, sql_string
 from .ledger import Ledger
-from .locations import is_under, locations_of, match_keys, outer_path
+from .locations import locations_of
+from .deleting import Deleting
+from .path_queries import PathQueries
 from .locking import write_lock
 from .maintenance import optimize_table, refresh_indexes, retry_conflicts
 from .opening import open_items_table
@@ -44,7 +46,7 @@ DEFAULT_STORE_PATH = "./omnireader.lance"
 _READ_BATCH = 4096
 
 
-class Store:
+class Store(PathQueries, Deleting):
     """An open store. Build one with :meth:`Store.open`."""
 
     def __init__(self, path: Path, db: Any, table: Any, embedder: Embedder) -> None:
@@ -144,97 +146,6 @@ class Store:
             updated=total.updated + result.num_updated_rows,
         )
 
-    def delete(
-        self,
-        ids: Iterable[str] | None = None,
-        filters: SearchFilters | dict[str, Any] | None = None,
-    ) -> int:
-        """Delete the items with these ids and/or matching these filters; how many went.
-
-        With neither, nothing is deleted: emptying a store must be asked for explicitly
-        (``delete(filters={})`` is refused too; remove the directory instead). With a
-        ``path`` filter the path is taken away from the matching items, and only the items
-        seen nowhere else go (see :meth:`delete_report`).
-        """
-        return self.delete_report(ids, filters).deleted
-
-    def delete_report(
-        self,
-        ids: Iterable[str] | None = None,
-        filters: SearchFilters | dict[str, Any] | None = None,
-        *,
-        dry_run: bool = False,
-    ) -> DetachResult:
-        """:meth:`delete`, telling how many items went and how many stayed with fewer
-        locations; ``dry_run`` counts without changing anything."""
-        id_list = list(ids) if ids is not None else []
-        if ids is not None and not id_list:
-            return DetachResult()
-        chosen = as_filters(filters)
-        where = combine(chosen.where(), _ids_clause(id_list))
-        if where is None:
-            raise InvalidInputError("delete needs ids or filters; refusing to delete everything")
-        if chosen.path is None:
-            if dry_run:
-                return DetachResult(deleted=self.table.count_rows(where))
-            return DetachResult(deleted=self._delete_where(where))
-        path = chosen.path
-        return self._detach(where, lambda loc: is_under(loc, path), dry_run=dry_run)
-
-    def delete_by_path(self, path: str, *, except_hash: str | None = None) -> int:
-        """Take ``path`` (a file, exact) away from its items, keeping those of ``except_hash``;
-        how many items went (items also seen at another path stay, without this one).
-
-        An ingester that re-read a changed file writes the new items first, then calls
-        this with the new content hash: the stale items go, and a crash in between leaves
-        both versions rather than none.
-        """
-        where = _path_clause(path)
-        if except_hash is not None:
-            where += f" AND (content_hash IS NULL OR content_hash != {sql_string(except_hash)})"
-        return self._detach(where, lambda loc: outer_path(loc) == path).deleted
-
-    def delete_stale(
-        self,
-        path: str,
-        *,
-        keep_ids: Iterable[str],
-        user_id: str | None = None,
-        session_id: str | None = None,
-        mode: str | None = None,
-    ) -> int:
-        """Delete the items read from ``path`` in this scope that are not in ``keep_ids``.
-
-        The scope is exact (``None`` means "not set"), so re-reading a file for one user,
-        session and mode never touches the items another scope read from the same file.
-        """
-        parts = [_path_clause(path)]
-        for column, value in (("user_id", user_id), ("session_id", session_id), ("mode", mode)):
-            parts.append(f"{column} IS NULL" if value is None else f"{column} = {sql_string(value)}")
-        keep = list(dict.fromkeys(keep_ids))
-        if keep:
-            parts.append(f"id NOT IN ({', '.join(sql_string(i) for i in keep)})")
-        where = " AND ".join(parts)
-        return self._detach(where, lambda loc: outer_path(loc) == path).deleted
-
-    def detach_paths(self, paths: Iterable[str], where: str | None = None) -> DetachResult:
-        """Take the files ``paths`` (and their archive members) away from the items that
-        match ``where``; items seen nowhere else are deleted."""
-        gone = set(paths)
-        total = DetachResult()
-        ordered = sorted(gone)
-        for start in range(0, len(ordered), 1000):
-            listed = ", ".join(sql_string(p) for p in ordered[start : start + 1000])
-            clause = combine(f"array_has_any(path_keys, [{listed}])", where)
-            assert clause is not None
-            total += self._detach(clause, lambda loc: outer_path(loc) in gone)
-        return total
-
-    def _detach(self, where: str, gone: Any, *, dry_run: bool = False) -> DetachResult:
-        with write_lock(self.path):
-            return retry_conflicts(
-                lambda: detach_locations(self.table, where, gone, dry_run=dry_run), "delete")
-
     def ledger(self, scope: str, settings: str) -> Ledger:
         """The ingest ledger (files fully written) for one scope and settings key."""
         return Ledger(self.db, scope, settings)
@@ -316,44 +227,6 @@ class Store:
                 written += 1
         return written
 
-    # ------------------------------------------------------------------ ingest helpers
-
-    def content_hashes_by_path(self) -> dict[str, set[str]]:
-        """For every source path / URL in the store, the content hashes stored for it."""
-        columns = self._columns(["path", "content_hash"], "path IS NOT NULL")
-        out: dict[str, set[str]] = {}
-        for path, digest in zip(columns["path"], columns["content_hash"]):
-            hashes = out.setdefault(path, set())
-            if digest is not None:
-                hashes.add(digest)
-        return out
-
-    def stored_paths(self, paths: Iterable[str]) -> set[str]:
-        """Those of ``paths`` (files or URLs) that some stored item was seen at."""
-        wanted = list(dict.fromkeys(paths))
-        found: set[str] = set()
-        for start in range(0, len(wanted), 1000):
-            chunk = set(wanted[start : start + 1000])
-            listed = ", ".join(sql_string(p) for p in chunk)
-            for seen in self._columns(["seen_at"], f"array_has_any(path_keys, [{listed}])")["seen_at"]:
-                found.update(p for p in map(outer_path, seen or []) if p in chunk)
-        return found
-
-    def locations_under(self, folder: str, where: str | None = None) -> set[str]:
-        """Every location recorded at or under ``folder`` (or that file), among the items
-        matching ``where``."""
-        listed = ", ".join(sql_string(k) for k in match_keys(folder))
-        clause = combine(f"array_has_any(path_keys, [{listed}])", where)
-        out: set[str] = set()
-        for seen in self._columns(["seen_at"], clause)["seen_at"]:
-            out.update(loc for loc in seen or [] if is_under(loc, folder))
-        return out
-
-    def ids_for_content_hash(self, content_hash: str) -> list[str]:
-        """Ids of the items whose (first) source has this content hash."""
-        where = f"content_hash = {sql_string(content_hash)}"
-        return self._columns(["id"], where)["id"]
-
     # ------------------------------------------------------------------ internals
 
     def _batches(self, columns: list[str], where: str | None) -> Iterator[Any]:
@@ -380,11 +253,6 @@ class Store:
 
 def _rows(vectors: np.ndarray | None, rows: list[int]) -> np.ndarray | None:
     return None if vectors is None else vectors[rows]
-
-
-def _path_clause(path: str) -> str:
-    """Items seen at the file ``path`` (or at a member of it)."""
-    return f"array_has(path_keys, {sql_string(path)})"
 
 
 def _ids_clause(ids: list[str]) -> str | None:
