@@ -246,3 +246,37 @@ def test_delete_needs_a_filter_and_a_dry_run_changes_nothing(
     assert json.loads(out) == []
     code, out, _ = run(capsys, "delete", "--db", store, "--path", docs)
     assert out.startswith("deleted 2 items")
+
+
+def test_read_takes_standard_input_and_urls(sample_files: Path, tmp_path: Path) -> None:
+    import functools
+    import threading
+    from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+
+    pdf = (sample_files / "quarterly_report.pdf").read_bytes()
+    for name in ("-", "/dev/stdin"):
+        proc = subprocess.run([sys.executable, "-m", "omnireader", "read", name, "--format",
+                               "jsonl"], input=pdf, capture_output=True, cwd=ROOT)
+        assert proc.returncode == 0, proc.stderr
+        pages = [json.loads(line)["metadata"]["sources"][0]["page"] for line in proc.stdout.splitlines()]
+        assert pages == [1, 2, 3]
+
+    class Quiet(SimpleHTTPRequestHandler):
+        def log_message(self, *args: object) -> None:
+            pass
+
+    srv = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(sample_files)))
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{srv.server_address[1]}/quarterly_report.pdf"
+        proc = subprocess.run([sys.executable, "-m", "omnireader", "read", url, "--format", "json",
+                               "--allow-private-urls"], capture_output=True, text=True, cwd=ROOT)
+        assert proc.returncode == 0, proc.stderr
+        items = json.loads(proc.stdout)["items"]
+        assert [i["metadata"]["sources"][0]["url"] for i in items] == [url] * 3
+        blocked = subprocess.run([sys.executable, "-m", "omnireader", "read", url],
+                                 capture_output=True, text=True, cwd=ROOT)
+        assert blocked.returncode == 1 and "[blocked_url]" in blocked.stderr
+    finally:
+        srv.shutdown()
+        srv.server_close()

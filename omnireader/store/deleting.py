@@ -124,7 +124,7 @@ class Deleting:
 
 def _path_clause(path: str) -> str:
     """Items seen at the file ``path`` (or at a member of it)."""
-    return f"array_has(path_keys, {sql_string(path)})"
+    return f"array_has_any(path_keys, [{sql_string(path)}])"  # the LabelList index serves it
 
 
 def _ids_clause(ids: list[str]) -> str | None:
