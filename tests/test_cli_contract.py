@@ -280,3 +280,15 @@ def test_read_takes_standard_input_and_urls(sample_files: Path, tmp_path: Path) 
     finally:
         srv.shutdown()
         srv.server_close()
+
+
+@pytest.mark.parametrize("command", ["read", "search", "stats", "export", "delete", "schema"])
+def test_every_command_takes_quiet_verbose_and_no_progress(
+    capsys: pytest.CaptureFixture[str], db: Path, tmp_path: Path, command: str
+) -> None:
+    base = _base(command, db, tmp_path)
+    for extra in (["-q"], ["-v"], ["--no-progress"]):
+        code, _, err = run(capsys, *base, *extra)
+        assert code == 0, (extra, err)
+        if extra == ["-q"]:
+            assert err == ""
