@@ -137,7 +137,8 @@ class Store(PathQueries, Deleting):
             # Under the lock: the locations another writer recorded are not lost.
             located = [i.id for i in unique if seen[i.id]]
             # An empty table (a first ingest's first batch) has nothing to merge with.
-            stored = stored_locations(self.table, located) if located and self.table.count_rows() else {}
+            stored = (stored_locations(self.table, located)
+                      if located and self.table.count_rows() else {})
             data = items_to_table(merge_locations(unique, stored, seen), vectors,
                                   self.table.schema)
             result = retry_conflicts(merge, "add")

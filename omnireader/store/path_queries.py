@@ -39,7 +39,8 @@ class PathQueries:
         for start in range(0, len(wanted), 1000):
             chunk = set(wanted[start : start + 1000])
             listed = ", ".join(sql_string(p) for p in chunk)
-            for seen in self._columns(["seen_at"], f"array_has_any(path_keys, [{listed}])")["seen_at"]:
+            where = f"array_has_any(path_keys, [{listed}])"
+            for seen in self._columns(["seen_at"], where)["seen_at"]:
                 found.update(p for p in map(outer_path, seen or []) if p in chunk)
         return found
 
