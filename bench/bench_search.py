@@ -131,6 +131,11 @@ def bench_size(n: int, n_queries: int, where: Path) -> dict[str, Any]:
         row[f"{view}_p50_ms"], row[f"{view}_p95_ms"] = round(p50, 1), round(p95, 1)
     p50, p95 = timed(lambda q: store.search(q, k=10, filters={"user_id": "user3"}), queries)
     row["hybrid_user_filter_p50_ms"], row["hybrid_user_filter_p95_ms"] = round(p50, 1), round(p95, 1)
+    # Path filters: a folder (2% of the items) and one file (its pages), matched on the
+    # path_keys list column (whole names or folders on a separator boundary).
+    for name, path in (("folder", "/corpus/dir7"), ("file", f"/corpus/dir7/doc{(7 + 50 * 3) // 20}.pdf")):
+        p50, p95 = timed(lambda q, p=path: store.search(q, k=10, filters={"path": p}), queries)
+        row[f"hybrid_{name}_filter_p50_ms"], row[f"hybrid_{name}_filter_p95_ms"] = round(p50, 1), round(p95, 1)
     row["vector_recall_at_10"] = round(exact_recall(store, queries), 3)
     return row
 
@@ -148,7 +153,8 @@ def run(sizes: list[int], n_queries: int = 200, keep: Path | None = None) -> dic
 
 def print_table(results: dict[int, dict[str, Any]]) -> None:
     cols = ["vector_p50_ms", "vector_p95_ms", "fts_p50_ms", "fts_p95_ms", "hybrid_p50_ms",
-            "hybrid_p95_ms", "hybrid_user_filter_p50_ms", "vector_recall_at_10", "vector_index",
+            "hybrid_p95_ms", "hybrid_user_filter_p50_ms", "hybrid_folder_filter_p50_ms",
+            "hybrid_file_filter_p50_ms", "vector_recall_at_10", "vector_index",
             "add_s", "optimize_s"]
     print(f"{'metric':28}" + "".join(f"{n:>12}" for n in results))
     for c in cols:

@@ -35,6 +35,7 @@ from .errors import (  # noqa: E402
     InvalidInputError,
     LLMError,
     OmniReaderError,
+    OmniReaderWarning,
     ReadError,
     ReadTimeoutError,
     StoreError,
@@ -109,6 +110,7 @@ __all__ = [
     "StoreError",
     "EmbedderMismatchError",
     "ConfigError",
+    "OmniReaderWarning",
 ]
 
 

@@ -1,4 +1,8 @@
-"""What each ``omnireader`` command does (argument parsing lives in :mod:`omnireader.cli`)."""
+"""What each ``omnireader`` command does (argument parsing lives in :mod:`omnireader.cli`).
+
+Each ``cmd_*`` returns the exit status (see :mod:`omnireader.cli_values`); errors are raised
+as typed :class:`~omnireader.errors.OmniReaderError` and printed as one line by the CLI.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +11,28 @@ import json
 import sys
 from typing import Any
 
-from .models import MemoryItem
+from .cli_output import (
+    document_markdown,
+    output,
+    plural,
+    print_failures,
+    render_item,
+    say,
+    stats_table,
+)
+from .cli_settings import (
+    db_path,
+    info,
+    lean_memory,
+    llm_backend,
+    open_store,
+    read_inputs,
+    reader_for,
+    reading_mode,
+    search_filters,
+)
+from .cli_values import EXIT_FAILED, EXIT_OK
+from .errors import ConfigError
 
 __all__ = [
     "cmd_read",
@@ -15,215 +40,170 @@ __all__ = [
     "cmd_search",
     "cmd_stats",
     "cmd_export",
+    "cmd_delete",
     "cmd_refine",
+    "cmd_schema",
     "render_item",
 ]
 
-
-def _reader(args: argparse.Namespace) -> Any:
-    from .readers.reader import Reader
-
-    overrides: dict[str, Any] = {}
-    if getattr(args, "password", None):
-        overrides["password"] = args.password
-    if getattr(args, "chunk_tokens", None):
-        overrides["chunk_tokens"] = args.chunk_tokens
-    if getattr(args, "allow_private_urls", False):
-        overrides["allow_private_urls"] = True
-    llm = _llm(args) if getattr(args, "mode", "fast") == "fine" else None
-    return Reader(llm=llm, **overrides)
-
-
-def _llm(args: argparse.Namespace) -> Any:
-    from .llm.config import make_chat_backend
-
-    return make_chat_backend(
-        getattr(args, "llm", None),
-        vision=getattr(args, "vision_llm", None),
-        speech=getattr(args, "speech_model", None),
-        concurrency=getattr(args, "concurrency", None),
-    )
-
-
-def _info(args: argparse.Namespace) -> dict[str, Any]:
-    return {"user_id": getattr(args, "user", None), "session_id": getattr(args, "session", None)}
-
-
-def _where(item: MemoryItem) -> str:
-    s = item.source
-    if s is None:
-        return ""
-    name = s.path or s.url or s.filename or s.file_id or ""
-    if s.member:
-        name += f"!{s.member}"
-    if s.kind in ("chat", "tool", "string") and not name:
-        ids = [x.message_id for x in item.metadata.sources if x.message_id]
-        name = f"{s.kind}" + (f" [{', '.join(ids)}]" if ids else "")
-    if s.page is not None:
-        name += f" p.{s.page}"
-    if s.chunk_total and s.chunk_total > 1:
-        name += f" chunk {(s.chunk_index or 0) + 1}/{s.chunk_total}"
-    return name
-
-
-def render_item(item: MemoryItem, width: int = 400, score: float | None = None) -> str:
-    m = item.metadata
-    head = f"── {item.id[:8]} {m.memory_type} ({m.mode})"
-    if score is not None:
-        head += f" score={score:.4f}"
-    where = _where(item)
-    if where:
-        head += f" · {where}"
-    if m.flags:
-        head += f" · flags: {', '.join(m.flags)}"
-    text = item.memory if len(item.memory) <= width else item.memory[: width - 1] + "…"
-    return head + "\n   " + text.replace("\n", "\n   ")
-
-
-def _print_failures(failures: list[Any]) -> None:
-    for f in failures:
-        print(f"  ✗ [{f.error}] {f.message}", file=sys.stderr)
+# ------------------------------------------------------------------- commands
 
 
 def cmd_read(args: argparse.Namespace) -> int:
-    reader = _reader(args)
+    mode = reading_mode(args)
+    reader = reader_for(args, mode)
+    inputs = read_inputs(args.inputs)
     n_items = n_inputs = 0
     failures = []
-    collected: list[dict[str, Any]] = []  # --format json prints one array at the end
-    for out in reader.iter_read(args.paths, info=_info(args), mode=args.mode):
-        n_inputs += 1
-        failures.extend(out.failures)
-        for item in out.items:
-            n_items += 1
+    items_json: list[dict[str, Any]] = []  # --format json prints one object at the end
+    with output(args) as out:
+        for got in reader.iter_read(inputs, info=info(args), mode=mode):
+            n_inputs += 1
+            failures.extend(got.failures)
+            n_items += len(got.items)
             if args.format == "text":
-                print(render_item(item))
+                for item in got.items:
+                    print(render_item(item), file=out)
             elif args.format == "jsonl":
-                print(item.model_dump_json())
+                for item in got.items:
+                    print(item.model_dump_json(), file=out)
+            elif args.format == "markdown" and got.items:
+                if len(args.inputs) > 1 or n_inputs > 1:
+                    print(f"<!-- {got.input} -->", file=out)
+                print(document_markdown(got.items), file=out)
+            else:
+                items_json.extend(i.model_dump(mode="json") for i in got.items)
         if args.format == "json":
-            collected.extend(i.model_dump(mode="json") for i in out.items)
-    if args.format == "json":
-        print(json.dumps(collected, ensure_ascii=False, indent=2))
-    print(
-        f"read {n_inputs} inputs: {n_items} items, {len(failures)} errors", file=sys.stderr
-    )
-    _print_failures(failures)
-    return 0 if n_items or not failures else 1
-
-
-
-def _store(args: argparse.Namespace, embedder: str | None = None, create: bool = False) -> Any:
-    from pathlib import Path
-
-    from .errors import StoreError
-    from .store import Store
-
-    if not create and not Path(args.db).exists():
-        raise StoreError(f"no store at {args.db}: run `omnireader ingest PATH --db {args.db}` first")
-    return Store.open(args.db, embedder=embedder)
-
-
-def _lean_memory() -> None:
-    """Tune this process (the CLI owns it) to hold less memory in a long ingest.
-
-    Each LanceDB / Arrow thread would otherwise get its own glibc malloc arena and Arrow its
-    own caching allocator; with two arenas and the system allocator the writer's peak RSS
-    on a 500-page PDF drops by about 20 MB. Both must happen before LanceDB starts.
-    """
-    import ctypes
-    import ctypes.util
-    import os
-
-    os.environ.setdefault("ARROW_DEFAULT_MEMORY_POOL", "system")
-    try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-        libc.mallopt(-8, 2)  # M_ARENA_MAX = 2 (glibc only; elsewhere this is a no-op)
-    except (OSError, AttributeError):
-        pass
+            data = {"items": items_json, "failures": [f.model_dump() for f in failures]}
+            print(json.dumps(data, ensure_ascii=False, indent=2), file=out)
+    say(args, f"read {plural(n_inputs, 'input')}: {plural(n_items, 'item')}, "
+              f"{plural(len(failures), 'error')}")
+    print_failures(args, failures)
+    return EXIT_FAILED if failures else EXIT_OK
 
 
 def cmd_ingest(args: argparse.Namespace) -> int:
     if "lancedb" not in sys.modules:
-        _lean_memory()
-    reader = _reader(args)
-    store = _store(args, embedder=args.embedder, create=True)
-    report = reader.ingest(
-        args.paths,
-        store=store,
-        info=_info(args),
-        mode=args.mode,
-        workers=args.workers,
-        timeout=args.timeout,
-        memory_mb=args.memory_mb,
-        force=args.force,
-        batch_size=args.batch_size,
-        progress=True,
-    )
-    print(report.summary())
-    _print_failures(report.failures)
+        lean_memory()
+    mode = reading_mode(args)
+    reader = reader_for(args, mode)
+    inputs = read_inputs(args.inputs)
+    path, _ = db_path(args)
+    existed = path.exists()
+    store = open_store(args, embedder=args.embedder, create=True)
+    try:
+        report = reader.ingest(
+            inputs, store=store, info=info(args), mode=mode, workers=args.workers,
+            timeout=args.timeout, memory_mb=args.memory_mb, force=args.force,
+            batch_size=args.batch_size, sync=args.sync,
+            progress=not (args.quiet or args.no_progress),
+        )
+    finally:
+        # Nothing is created when nothing could be read.
+        if not existed and path.is_dir() and store.count() == 0:
+            import shutil
+
+            shutil.rmtree(path, ignore_errors=True)
     if args.report:
-        args.report.write_text(report.model_dump_json(indent=2))
-    return 0
-
-
-def _filters(args: argparse.Namespace) -> Any:
-    from .store import SearchFilters
-
-    return SearchFilters(
-        user_id=args.user,
-        session_id=args.session,
-        memory_type=args.memory_type,
-        mode=args.filter_mode,
-        since=args.since,
-        until=args.until,
-        persons=args.person or None,
-        entities=args.entity or None,
-        path_prefix=args.path_prefix,
-        page=args.page,
-    )
+        try:
+            args.report.write_text(report.model_dump_json(indent=2))
+        except OSError as e:
+            raise ConfigError(f"--report {str(args.report)!r}: cannot write there: "
+                              f"{e.strerror or e}") from None
+    if not args.quiet:
+        print(report.summary())
+        if not existed and not path.exists():
+            print(f"nothing could be read, so no store was created at {path}")
+    print_failures(args, report.failures)
+    return EXIT_OK if report.ok else EXIT_FAILED
 
 
 def cmd_search(args: argparse.Namespace) -> int:
-    store = _store(args)
-    results = store.search(args.query, k=args.k, view=args.view, filters=_filters(args))
-    if args.format == "json":
-        print(json.dumps(
-            [{"score": r.score, "item": r.item.model_dump(mode="json")} for r in results],
-            ensure_ascii=False, indent=2,
-        ))
-        return 0
-    if not results:
-        print(f"no results for {args.query!r}")
-    for r in results:
-        print(render_item(r.item, score=r.score))
-    return 0
+    store = open_store(args)
+    results = store.search(args.query, k=args.k, view=args.view, filters=search_filters(args))
+    with output(args) as out:
+        if args.format == "json":
+            print(json.dumps([r.model_dump(mode="json") for r in results],
+                             ensure_ascii=False, indent=2), file=out)
+        elif args.format == "jsonl":
+            for r in results:
+                print(r.model_dump_json(), file=out)
+        else:
+            if not results:
+                say(args, f"no results for {args.query!r}")
+            for r in results:
+                print(render_item(r.item, score=r.score), file=out)
+    return EXIT_OK
 
 
 def cmd_stats(args: argparse.Namespace) -> int:
-    stats = _store(args).stats()
-    if args.format == "json":
-        print(stats.model_dump_json(indent=2))
-    else:
-        for k, v in stats.model_dump().items():
-            print(f"{k:>16}: {v}")
-    return 0
+    stats = open_store(args).stats()
+    with output(args) as out:
+        if args.format == "json":
+            print(stats.model_dump_json(indent=2), file=out)
+        else:
+            print(stats_table(stats), file=out)
+    return EXIT_OK
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    store = _store(args)
+    store = open_store(args)
+    with output(args) as out:
+        n = store.export_jsonl(out, filters=search_filters(args))
     if args.output:
-        with args.output.open("w", encoding="utf-8") as fp:
-            n = store.export_jsonl(fp)
-        print(f"exported {n} items to {args.output}", file=sys.stderr)
-    else:
-        store.export_jsonl(sys.stdout)
-    return 0
+        say(args, f"exported {plural(n, 'item')} to {args.output}")
+    return EXIT_OK
+
+
+def cmd_delete(args: argparse.Namespace) -> int:
+    filters = search_filters(args)
+    if filters.is_empty():
+        raise ConfigError("delete needs at least one filter (--path, --user, --session, --type, "
+                          "--mode, --since, --until, --person, --entity, --page); to empty a "
+                          "store, remove its directory")
+    store = open_store(args)
+    result = store.delete_report(filters=filters, dry_run=args.dry_run)
+    verb = "would delete" if args.dry_run else "deleted"
+    text = f"{verb} {plural(result.deleted, 'item')}"
+    if result.updated:
+        kept = "would keep" if args.dry_run else "kept"
+        text += (f"; {kept} {plural(result.updated, 'item')} without that path (the same "
+                 "content is still at another path)")
+    if not args.quiet:
+        print(text)
+    if result.deleted and not args.dry_run:
+        store.optimize()
+    return EXIT_OK
 
 
 def cmd_refine(args: argparse.Namespace) -> int:
     from .readers.refine import refine_store
 
-    store = _store(args)
-    report = refine_store(store, llm=_llm(args), filters=_filters(args), limit=args.limit,
-                          force=args.force, progress=True)
-    print(report.summary())
-    return 0
+    if args.refine_mode is not None:
+        raise ConfigError(f"refine does not take --mode {args.refine_mode!r}: it always turns "
+                          "fast items into fine ones; choose which with --user, --session, "
+                          "--type, --path, --since, --until, --person, --entity, --page")
+    store = open_store(args)
+    report = refine_store(store, llm=llm_backend(args, required=True),
+                          filters=search_filters(args),
+                          limit=args.limit, force=args.force,
+                          progress=not (args.quiet or args.no_progress))
+    if not args.quiet:
+        print(report.summary())
+    return EXIT_FAILED if report.failed else EXIT_OK
+
+
+def cmd_schema(args: argparse.Namespace) -> int:
+    from .models import MemoryItem, ReadFailure
+    from .readers.ingest_report import IngestReport
+    from .store.results import SearchResult
+
+    schemas = {
+        "MemoryItem": MemoryItem.model_json_schema(),
+        "SearchResult": SearchResult.model_json_schema(),
+        "ReadFailure": ReadFailure.model_json_schema(),
+        "IngestReport": IngestReport.model_json_schema(),
+    }
+    with output(args) as out:
+        print(json.dumps(schemas, ensure_ascii=False, indent=2), file=out)
+    return EXIT_OK

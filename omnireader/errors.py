@@ -19,6 +19,8 @@
     └── ConfigError                a setting is wrong or missing
 
 Every ``ReadError`` names its input, so a batch report can say which file failed and why.
+``OmniReaderWarning`` (a ``UserWarning``) flags what was read but may not be what was meant,
+e.g. a string that looks like the path of a missing file, or one bad part of a message.
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ __all__ = [
     "StoreError",
     "EmbedderMismatchError",
     "ConfigError",
+    "OmniReaderWarning",
     "error_for_code",
 ]
 
@@ -124,6 +127,10 @@ class EmbedderMismatchError(StoreError):
 
 class ConfigError(OmniReaderError, ValueError):
     """A setting is wrong or missing."""
+
+
+class OmniReaderWarning(UserWarning):
+    """Something was read, but perhaps not as meant; the message says what to do."""
 
 
 _BY_CODE: dict[str, type[ReadError]] = {

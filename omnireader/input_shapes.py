@@ -15,6 +15,7 @@ from .models import AudioPart, ContentPart, FilePart, ImagePart, Message, TextPa
 
 __all__ = [
     "PART_TYPES",
+    "normalize_part",
     "parse_messages",
     "parse_parts",
     "is_message",
@@ -22,7 +23,10 @@ __all__ = [
     "check_tool_pairing",
 ]
 
-PART_TYPES = "text, file, image_url, input_audio"
+PART_TYPES = (
+    "text, file, image_url, input_audio (and the Responses API's input_text, input_image, "
+    "input_file, output_text)"
+)
 _MESSAGES = TypeAdapter(list[Message])
 _PARTS = TypeAdapter(list[ContentPart])
 
@@ -48,20 +52,64 @@ def _first_error(e: ValidationError) -> str:
 _BRANCHES = {"str", "int", "float", "bool", "list", "dict", "none"}
 
 
+def normalize_part(raw: Any) -> Any:
+    """A content part in the Chat Completions shape the models validate.
+
+    Agents also send the Responses API's parts (``input_text``, ``output_text``,
+    ``input_image`` with ``image_url`` as a string, ``input_file`` with its fields at the top)
+    and ``image_url`` given as a plain string; each is the same content in another shape.
+    """
+    if not isinstance(raw, dict):
+        return raw
+    kind = raw.get("type")
+    rest = {k: v for k, v in raw.items() if k != "type"}
+    if kind in ("input_text", "output_text"):
+        return {"type": "text", "text": raw.get("text"),
+                **{k: v for k, v in rest.items() if k != "text" and k != "annotations"}}
+    if kind == "image_url" and isinstance(raw.get("image_url"), str):
+        return {**raw, "image_url": {"url": raw["image_url"]}}
+    if kind == "input_image":
+        url = raw.get("image_url")
+        if isinstance(url, dict):
+            url = url.get("url")
+        if url:
+            image: dict[str, Any] = {"url": url}
+            if raw.get("detail") in ("auto", "low", "high"):
+                image["detail"] = raw["detail"]
+            return {"type": "image_url", "image_url": image}
+        if raw.get("file_id"):  # an uploaded image, by reference only
+            return {"type": "file", "file": {"file_id": raw["file_id"],
+                                             "filename": raw.get("filename")}}
+        return raw  # fails validation below, naming the part
+    if kind == "input_file":
+        spec = {k: raw[k] for k in ("file_data", "filename", "file_id") if raw.get(k)}
+        if raw.get("file_url") and not spec.get("file_data"):
+            spec["file_data"] = raw["file_url"]
+        return {"type": "file", "file": spec}
+    return raw
+
+
+def _normalize_message(raw: Any) -> Any:
+    if isinstance(raw, dict) and isinstance(raw.get("content"), list):
+        return {**raw, "content": [normalize_part(p) for p in raw["content"]]}
+    return raw
+
+
 def parse_messages(raw: list[Any]) -> list[Message]:
     """Validate chat messages; a clear :class:`InvalidInputError` names what is wrong."""
     try:
-        return _MESSAGES.validate_python(raw)
+        return _MESSAGES.validate_python([_normalize_message(m) for m in raw])
     except ValidationError as e:
         raise InvalidInputError(
             f"not a valid chat message list ({_first_error(e)}); messages need a role of "
-            f"system / user / assistant / tool and content parts of type {PART_TYPES}"
+            f"system / developer / user / assistant / tool and content parts of type "
+            f"{PART_TYPES}"
         ) from None
 
 
 def parse_parts(raw: list[Any]) -> list[Any]:
     try:
-        return _PARTS.validate_python(raw)
+        return _PARTS.validate_python([normalize_part(p) for p in raw])
     except ValidationError as e:
         kinds = sorted({str(p.get("type")) for p in raw if isinstance(p, dict)})
         raise InvalidInputError(

@@ -99,11 +99,17 @@ class MemoryMetadata(BaseModel):
     keywords: list[str] = Field(default_factory=list)
     summary: str | None = None
     timestamp: str | None = None  # ISO 8601, absolute
+    # Where ``timestamp`` came from when it is not the item's own time: "mtime" is the file's
+    # modification time, used when the content carries no date (Markdown, CSV, plain text...).
+    time_source: Literal["mtime"] | None = None
     persons: list[str] = Field(default_factory=list)
     entities: list[str] = Field(default_factory=list)
     location: str | None = None
     topic: str | None = None
     sources: list[Source] = Field(default_factory=list)
+    # Every location (path or URL, "!member" for an archive member) where this item's content
+    # was seen: ids hash content, so identical bytes at several paths are one item.
+    seen_at: list[str] = Field(default_factory=list)
     status: Literal["activated", "archived", "deleted"] = "activated"
     # Flags a reader should see: e.g. "needs_ocr", "unresolved_reference", "truncated".
     flags: list[str] = Field(default_factory=list)
@@ -204,7 +210,7 @@ class Message(BaseModel):
 
     model_config = ConfigDict(extra="allow")
 
-    role: Literal["system", "user", "assistant", "tool"]
+    role: Literal["system", "developer", "user", "assistant", "tool"]
     content: str | list[ContentPart] | None = None
     name: str | None = None
     tool_calls: list[ToolCall] | None = None

@@ -24,7 +24,14 @@ class ReadOptions(BaseModel):
         default_factory=list, description="private IP addresses URLs may reach (trusted hosts)"
     )
     allow_path_parts: bool = Field(
-        True, description="let file parts name local paths; turn off for untrusted messages"
+        True,
+        description="let file parts (and plain strings) name local paths; turn off for "
+        "untrusted messages",
+    )
+    strings_as_text: bool = Field(
+        False,
+        description="read every string as text; by default a string that is an existing "
+        "path, a file:// URL or an http(s):// URL is read as that file",
     )
     fetch_timeout: float = Field(15.0, gt=0, description="seconds for one URL fetch")
     max_fetch_bytes: int = Field(50 * 1024 * 1024, gt=0, description="size cap for one URL")

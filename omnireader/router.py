@@ -1,23 +1,35 @@
 """Send each input to the parser for its kind.
 
-Inputs: a string (always text, never taken as a path), a chat message, a conversation
-(list of messages), a content part, a list of parts, a :class:`pathlib.Path` (file or
-folder), raw bytes, or a :class:`~omnireader.payloads.Blob` (bytes with a file name).
-Files are recognised by their content, not by their extension alone.
+Inputs: a string (text; or, unless ``strings_as_text``, the file or URL it names: see
+:mod:`omnireader.string_refs`), a chat message, a conversation (list of messages), a content
+part, a list of parts, a :class:`pathlib.Path` (file or folder), raw bytes, or a
+:class:`~omnireader.payloads.Blob` (bytes with a file name). Files are recognised by their
+content, not by their extension alone.
+
+Inside one input, a part that cannot be read (an unreachable image URL, a corrupt
+attachment, a bad archive member) becomes a failure record of its own and the other parts
+are still read: a bad part never loses the rest of the message.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import warnings
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel
 
-from .dataurl import decode_data_url, is_data_url
-from .errors import EmptyInputError, InvalidInputError, ReadError, TooLargeError
+from .dataurl import bare_base64, decode_data_url, is_data_url
+from .errors import (
+    EmptyInputError,
+    InvalidInputError,
+    OmniReaderWarning,
+    ReadError,
+    TooLargeError,
+)
 from .formats.sniff import family, sniff
 from .input_shapes import (
     PART_TYPES,
@@ -32,6 +44,7 @@ from .options import ReadOptions
 from .parsers import audio, chat, file, image, string, text, tool  # noqa: F401  (registers)
 from .parsers.base import get_parser
 from .payloads import Blob, Conversation, TextInput, Trajectory
+from .string_refs import is_url, local_path, looks_like_path
 from .walk import Unreadable, link_problem, not_a_file
 
 __all__ = ["Task", "route", "route_conversation"]
@@ -66,7 +79,7 @@ def route(input: Any, options: ReadOptions | None = None) -> list[Task]:
     """
     options = options or ReadOptions()
     if isinstance(input, str):
-        return [_task("string", TextInput(text=input), "<string>")]
+        return _route_string(input, options)
     if isinstance(input, (bytes, bytearray, memoryview)):
         return _route_blob(Blob(data=bytes(input)), options)
     if isinstance(input, Blob):
@@ -91,6 +104,25 @@ def route(input: Any, options: ReadOptions | None = None) -> list[Task]:
         f"cannot read a {type(input).__name__}: pass a string, a chat message or a list of "
         "them, a content part, a pathlib.Path, bytes, or omnireader.Blob"
     )
+
+
+def _route_string(text: str, options: ReadOptions) -> list[Task]:
+    if not options.strings_as_text:
+        if is_url(text):
+            return _route_blob(_blob_from_url(text.strip(), options), options)
+        path = local_path(text, options)
+        if path is not None:
+            if path.is_dir():
+                raise InvalidInputError(f"{path} is a folder: pass it to read() or ingest()")
+            return _route_path(path, options)
+        if options.allow_path_parts and looks_like_path(text):
+            warnings.warn(
+                f"{text.strip()!r} looks like a file path, but no such file exists: it is read "
+                "as text. Pass an existing path, or strings_as_text=True to silence this.",
+                OmniReaderWarning,
+                stacklevel=2,
+            )
+    return [_task("string", TextInput(text=text), "<string>")]
 
 
 def _task(parser: str, payload: BaseModel, label: str) -> Task:
@@ -306,6 +338,8 @@ def _route_file_part(
         fd = spec.file_data
         if is_data_url(fd) or fd.startswith(("http://", "https://")):
             blob = _blob_from_url(fd, options, **common)
+        elif (data := _file_base64(fd, spec.filename)) is not None:
+            blob = Blob(data=data, **common)  # bare base64, as the OpenAI file part sends
         else:  # plain text handed over as the file's content
             blob = Blob(data=fd.encode("utf-8"), mime="text/plain", **common)
         return _route_blob(blob, options)
@@ -316,6 +350,27 @@ def _route_file_part(
     # A reference only (file_id / filename): nothing to read, but never silently dropped.
     blob = Blob(**common)
     return [_task("file", blob, blob.label)]
+
+
+def _file_base64(text: str, filename: str | None) -> bytes | None:
+    """The file in ``text`` when it is bare base64 of a file, else None (it is the text).
+
+    Decoded bytes count as a file when they sniff as a known non-text format (PDF, office,
+    image, audio, archive...), or when they are readable UTF-8 text: a string of base64
+    alphabet only, in whole 4-character groups, that decodes to text is not prose.
+    """
+    data = bare_base64(text)
+    if data is None:
+        return None
+    kind = sniff(data[: 1 << 20], filename or "").kind
+    if kind not in ("text", "unknown", "markdown", "csv"):
+        return data
+    try:
+        decoded = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    printable = sum(c.isprintable() or c in "\n\r\t" for c in decoded)
+    return data if decoded and printable / len(decoded) > 0.95 else None
 
 
 def _blob_from_url(url: str, options: ReadOptions, **fields: Any) -> Blob:

@@ -12,6 +12,8 @@ from typing import Any
 from pydantic import BaseModel
 
 from .input_shapes import is_message, is_part
+from .options import ReadOptions
+from .string_refs import local_path
 
 __all__ = ["expand", "Unreadable", "not_a_file", "link_problem"]
 
@@ -31,20 +33,26 @@ class Unreadable(BaseModel):
 
 
 
-def expand(inputs: Any) -> Iterator[Any]:
+def expand(inputs: Any, options: ReadOptions | None = None) -> Iterator[Any]:
     """Split what a user passed into independent inputs.
 
     A list of messages stays one conversation and a list of parts stays one group; any
     other list is a list of inputs. Folders become their files (recursively, sorted,
     symlinked folders not followed, so a link loop cannot trap the walk). An entry that is
-    not a regular file (a broken link, a pipe) comes out as :class:`Unreadable`.
+    not a regular file (a broken link, a pipe) comes out as :class:`Unreadable`. With
+    ``options``, a string naming an existing path (or a ``file://`` URL) becomes that path.
     """
     if isinstance(inputs, (list, tuple)) and not (
         inputs and (all(is_message(x) for x in inputs) or all(is_part(x) for x in inputs))
     ):
         for x in inputs:
-            yield from expand(x)
+            yield from expand(x, options)
         return
+    if isinstance(inputs, str) and options is not None:
+        path = local_path(inputs, options)
+        if path is not None:
+            yield from expand(path)
+            return
     if isinstance(inputs, os.PathLike) and Path(inputs).is_dir():
         yield from _walk(Path(inputs))
         return

@@ -21,7 +21,7 @@ from samples.make_samples import make_all
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[1])
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--example", default="all", choices=["all", *CASE_SETS])
     ap.add_argument("--mode", default="fast", choices=["fast", "fine"])
     ap.add_argument("--format", default="text", choices=["text", "json"])

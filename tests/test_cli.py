@@ -36,15 +36,20 @@ def test_help_lists_every_command_without_loading_the_heavy_libraries() -> None:
 
 def test_read_prints_items_as_json_and_a_summary(sample_files: Path) -> None:
     proc = omni("read", sample_files / "quarterly_report.pdf", "--format", "json")
-    items = json.loads(proc.stdout)
-    assert [i["metadata"]["sources"][0]["page"] for i in items] == [1, 2, 3]
-    assert "3 items, 0 errors" in proc.stderr
+    out = json.loads(proc.stdout)
+    assert [i["metadata"]["sources"][0]["page"] for i in out["items"]] == [1, 2, 3]
+    assert out["failures"] == []
+    assert "read 1 input: 3 items, 0 errors" in proc.stderr
 
 
 def test_read_of_the_markitdown_corpus_finds_every_fragment(corpus: Path) -> None:
     folder = corpus / "markitdown"
     proc = omni("read", folder, "--format", "json", check=False)
-    items = json.loads(proc.stdout)
+    out = json.loads(proc.stdout)
+    items = out["items"]
+    assert proc.returncode == 1  # random.bin is not a format: one input failed
+    assert {"input": str(folder / "random.bin"), "error": "unsupported"}.items() <= {
+        **next(f for f in out["failures"] if f["input"].endswith("random.bin"))}.items()
     expected = json.loads((folder / "expected.json").read_text())["files"]
     by_file: dict[str, str] = {}
     for item in items:
@@ -92,4 +97,4 @@ def test_a_missing_store_is_a_clear_error_not_a_traceback(tmp_path: Path) -> Non
 
 def test_fine_mode_without_an_llm_is_a_clear_error(sample_files: Path) -> None:
     proc = omni("read", sample_files / "team_notes.md", "--mode", "fine", check=False)
-    assert proc.returncode == 1 and "--llm" in proc.stderr and "Traceback" not in proc.stderr
+    assert proc.returncode == 2 and "--llm" in proc.stderr and "Traceback" not in proc.stderr

@@ -82,3 +82,22 @@ def test_run_multimodal_in_fine_mode_gives_fine_items_for_every_case(env: dict[s
 def test_run_simple_runs_fast_fine_and_transfer(env: dict[str, str]) -> None:
     out = run([ROOT / "runners" / "run_simple.py", "--llm", "openai:test-model"], env).stdout
     assert "== fast" in out and "== fine" in out and "== transfer" in out
+
+
+def test_fine_mode_with_the_llm_down_says_so_once_and_creates_nothing(
+    sample_files: Path, tmp_path: Path, env: dict[str, str]
+) -> None:
+    import socket
+
+    with socket.socket() as s:  # a port nothing listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    db = tmp_path / "db.lance"
+    proc = subprocess.run(
+        [sys.executable, "-m", "omnireader", "ingest", sample_files / "team_notes.md", "--db", db,
+         "--mode", "fine", "--llm", "ollama:qwen2.5:7b"],
+        cwd=ROOT, env={**env, "OLLAMA_HOST": f"http://127.0.0.1:{port}"},
+        capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 1
+    assert proc.stderr.count(f"cannot connect to 127.0.0.1:{port} (is Ollama running?)") == 1
+    assert "Traceback" not in proc.stderr and not db.exists()

@@ -5,12 +5,14 @@ from __future__ import annotations
 import base64
 import io
 import os
+import warnings
 import zipfile
 from pathlib import Path
 
 import pytest
 
-from omnireader.errors import EmptyInputError, InvalidInputError
+from omnireader.errors import EmptyInputError, InvalidInputError, OmniReaderWarning
+from omnireader.options import ReadOptions
 from omnireader.payloads import Blob, Conversation, TextInput, Trajectory
 from omnireader.router import route
 from omnireader.walk import expand
@@ -20,12 +22,30 @@ def parsers(tasks) -> list[str]:
     return [t.parser for t in tasks]
 
 
-def test_a_string_is_text_even_when_it_looks_like_a_path(tmp_path: Path) -> None:
+def test_a_string_naming_an_existing_file_is_read_as_that_file(tmp_path: Path) -> None:
+    note = tmp_path / "note.txt"
+    note.write_text("read me")
+    for given in (str(note), note.as_uri()):
+        [task] = route(given)
+        assert task.parser == "file" and task.payload.path == str(note)
+
+
+def test_strings_as_text_or_untrusted_paths_keep_a_path_string_as_text(tmp_path: Path) -> None:
     secret = tmp_path / "secret.txt"
     secret.write_text("do not read me")
-    [task] = route(str(secret))
+    for options in (ReadOptions(strings_as_text=True), ReadOptions(allow_path_parts=False)):
+        [task] = route(str(secret), options)
+        assert task.parser == "string"
+        assert isinstance(task.payload, TextInput) and task.payload.text == str(secret)
+
+
+def test_a_string_that_looks_like_a_missing_path_is_text_with_a_warning() -> None:
+    with pytest.warns(OmniReaderWarning, match="looks like a file path"):
+        [task] = route("/nonexistent/file.pdf")
     assert task.parser == "string"
-    assert isinstance(task.payload, TextInput) and task.payload.text == str(secret)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # prose never warns
+        assert parsers(route("Alice moved to Berlin in 2021.")) == ["string"]
 
 
 def test_a_single_message_and_a_conversation_go_to_the_chat_parser() -> None:

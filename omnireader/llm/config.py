@@ -79,13 +79,23 @@ class LLMConfig(BaseModel):
         env = os.environ if env is None else env
         path = Path(config_file) if config_file else find_config_file(env, cwd)
         values: dict[str, Any] = _read_file(path) if path else {}
-        values |= {field: env[var] for var, field in _ENV.items() if env.get(var)}
-        values |= {k: v for k, v in overrides.items() if v is not None}
+        # Where each value came from, so an error can say which setting to fix.
+        origin = {k: f"{_file_key(k)} in config file {path}" for k in values}
+        for var, field in _ENV.items():
+            if env.get(var):
+                values[field], origin[field] = env[var], f"environment variable {var}"
+        for k, v in overrides.items():
+            if v is not None:
+                values[k], origin[k] = v, f"--{k.replace('_', '-')}"
         try:
             return cls(**values)
         except ValidationError as e:
-            where = f" (config file {path})" if path else ""
-            raise ConfigError(f"invalid LLM settings{where}: {e}") from None
+            err = e.errors()[0]
+            field = str(err["loc"][0]) if err["loc"] else ""
+            raise ConfigError(
+                f"{origin.get(field, field)}: invalid value {values.get(field)!r}: "
+                f"{_plain(err)}"
+            ) from None
 
 
 def find_config_file(env: Mapping[str, str], cwd: Path | None = None) -> Path | None:
@@ -104,6 +114,45 @@ def find_config_file(env: Mapping[str, str], cwd: Path | None = None) -> Path | 
     return user if user is not None and user.is_file() else None
 
 
+_FILE_KEYS = ("llm", "vision_llm", "speech_model", "concurrency", "timeout", "max_attempts",
+              "temperature")
+_FILE_TABLES = {"openai": ("base_url", "api_key"), "ollama": ("host",)}
+
+
+def _file_key(field: str) -> str:
+    """The config file's name for an LLMConfig field (``ollama_host`` -> ``[ollama] host``)."""
+    for table, keys in _FILE_TABLES.items():
+        if field.startswith(table + "_") and field[len(table) + 1:] in keys:
+            return f"[{table}] {field[len(table) + 1:]}"
+    return field
+
+
+def _plain(err: Any) -> str:
+    """A pydantic error in words a user reads: what is expected."""
+    ctx = err.get("ctx") or {}
+    kind = err["type"]
+    if kind in ("int_parsing", "int_type", "int_from_float"):
+        return "expected a whole number"
+    if kind in ("float_parsing", "float_type"):
+        return "expected a number"
+    if kind == "greater_than_equal":
+        return f"must be at least {ctx.get('ge')}"
+    if kind == "greater_than":
+        return f"must be more than {ctx.get('gt')}"
+    if kind in ("string_type",):
+        return "expected a string"
+    return str(err["msg"]).lower()
+
+
+def _unknown(path: Path, name: str, valid: list[str]) -> ConfigError:
+    import difflib
+
+    close = difflib.get_close_matches(name, valid, n=1)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    return ConfigError(f"config file {path}: unknown setting {name!r}{hint}; valid settings: "
+                       f"{', '.join(valid)}")
+
+
 def _read_file(path: Path) -> dict[str, Any]:
     import tomllib
 
@@ -111,13 +160,18 @@ def _read_file(path: Path) -> dict[str, Any]:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
         raise ConfigError(f"cannot read config file {path}: {e}") from None
-    # Other layers (store, embedder) keep their own keys in the same file: take only ours.
-    values = {k: data[k] for k in ("llm", "vision_llm", "speech_model", "concurrency", "timeout",
-                                   "max_attempts", "temperature") if k in data}
-    for table, keys in (("openai", ("base_url", "api_key")), ("ollama", ("host",))):
+    valid = [*_FILE_KEYS, *(f"[{t}]" for t in _FILE_TABLES)]
+    for name in data:
+        if name not in _FILE_KEYS and name not in _FILE_TABLES:
+            raise _unknown(path, name, valid)  # a typo ("lm", "concurency") is never ignored
+    values = {k: data[k] for k in _FILE_KEYS if k in data}
+    for table, keys in _FILE_TABLES.items():
         section = data.get(table, {})
         if not isinstance(section, dict):
             raise ConfigError(f"config file {path}: [{table}] must be a table")
+        for name in section:
+            if name not in keys:
+                raise _unknown(path, f"[{table}] {name}", [f"[{table}] {k}" for k in keys])
         values |= {f"{table}_{k}": section[k] for k in keys if k in section}
     return values
 

@@ -57,7 +57,8 @@ def describe_audio(name: str, info: AudioInfo) -> str:
         facts.append(f"{info.sample_rate} Hz")
     if info.channels:
         facts.append(_channels(info.channels))
-    text = f"Audio recording {name} ({', '.join(facts)})"
+    head = "An audio recording" if name.startswith("<") else f"Audio recording {name}"
+    text = f"{head} ({', '.join(facts)})"
     if info.title:
         text += f', titled "{info.title}"'
     if info.artist:

@@ -165,8 +165,9 @@ def window_tokens(ctx: ParseContext) -> int:
 
 def split_system(messages: Sequence[Message]) -> tuple[list[Message], list[Message]]:
     """(system messages, the rest), each in order."""
-    system = [m for m in messages if m.role == "system"]
-    return system, [m for m in messages if m.role != "system"]
+    # "developer" is the newer OpenAI name for the system role (o-series, Responses API).
+    system = [m for m in messages if m.role in ("system", "developer")]
+    return system, [m for m in messages if m.role not in ("system", "developer")]
 
 
 def message_source(message: Message, text: str | None = None) -> Source:

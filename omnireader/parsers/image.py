@@ -35,16 +35,23 @@ __all__ = ["ImageParser", "describe_image"]
 
 def describe_image(name: str, info: ImageInfo) -> str:
     """One sentence from what the header says: name, format, size, time, camera, place."""
-    text = f"Image {name} ({info.format}, {info.width}×{info.height})"
-    if info.taken_at and info.camera:
-        text += f", taken {info.taken_at} with a {info.camera}"
+    # Bytes without a name (a data: URL) have no name worth printing.
+    text = "An image" if name.startswith("<") else f"Image {name}"
+    text += f" ({info.format}, {info.width}×{info.height})"
+    camera = f"{_article(info.camera)} {info.camera}" if info.camera else ""
+    if info.taken_at and camera:
+        text += f", taken {info.taken_at} with {camera}"
     elif info.taken_at:
         text += f", taken {info.taken_at}"
-    elif info.camera:
-        text += f", taken with a {info.camera}"
+    elif camera:
+        text += f", taken with {camera}"
     if info.gps:
         text += f", at {_place(info.gps)}"
     return text + "."
+
+
+def _article(word: str) -> str:
+    return "an" if word[:1].lower() in "aeiou" else "a"
 
 
 def _place(gps: tuple[float, float]) -> str:

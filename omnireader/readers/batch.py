@@ -5,6 +5,11 @@ process in large batches. A file is recorded in the store's ledger only after it
 written, so a run that is killed half way re-reads just the files it had not finished, and
 deterministic ids make the re-read an update, never a duplicate. Unchanged files (same
 content hash, same settings) are skipped; changed ones replace their old items.
+
+A file whose reading failed for good (corrupt, unsupported, encrypted, an empty part…) is
+recorded too, with its failures, so a re-run reads nothing again; only transient failures
+(timeout, crash, fetch) leave it unrecorded (see :mod:`.ingest_report`). With ``sync`` the
+items of files that are gone from under the given folders are removed as well.
 """
 
 from __future__ import annotations
@@ -14,50 +19,23 @@ import os
 import queue
 import threading
 import time
-from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, Field
-
 from ..models import MemoryItem, Mode, ReadFailure, ReadInfo
 from ..parsers.base import ParseContext
-from ..walk import Unreadable, expand
+from ..walk import expand
+from .ingest_report import IngestReport, is_transient
+from .outcomes import read_fast
 from .progress import Progress
 from .workers import Job, WorkerPool
 from .writer import BatchWriter, WriteJob
 
 __all__ = ["IngestReport", "ingest", "file_hash", "settings_key"]
 
-
-class IngestReport(BaseModel):
-    """What an ingest did; ``omnireader ingest --report FILE`` writes this as JSON."""
-
-    store: str
-    mode: Mode
-    inputs: int = 0
-    files_read: int = 0
-    files_skipped: int = 0
-    files_failed: int = 0
-    items_inserted: int = 0
-    items_updated: int = 0
-    items_deleted: int = 0
-    failures: list[ReadFailure] = Field(default_factory=list)
-    failed_by_error: dict[str, int] = Field(default_factory=dict)
-    refine_failed: int = 0
-    seconds: float = 0.0
-
-    def summary(self) -> str:
-        errs = ", ".join(f"{k}: {v}" for k, v in sorted(self.failed_by_error.items()))
-        return (
-            f"{self.inputs} inputs: {self.files_read} read, {self.files_skipped} skipped "
-            f"(unchanged), {self.files_failed} failed{f' ({errs})' if errs else ''}; "
-            f"{self.items_inserted} items new, {self.items_updated} updated, "
-            f"{self.items_deleted} stale removed"
-            + (f"; {self.refine_failed} left fast (LLM failed)" if self.refine_failed else "")
-            + f" in {self.seconds:.1f}s → {self.store}"
-        )
+# The fine-mode hint names the command that finishes the job.
+_REFINE_HINT = "omnireader refine --db {db} (with the same --llm) once the LLM is reachable"
 
 
 def file_hash(path: str | Path) -> str:
@@ -77,10 +55,8 @@ def settings_key(ctx: ParseContext, embedder: str) -> str:
 
 def _parse_file(path: str, ctx: dict[str, Any], embedder: str | None) -> dict[str, Any]:
     """Worker side: read one file (and embed its items when the embedder is local)."""
-    from .reader import Reader
-
     context = ParseContext.model_validate(ctx)
-    out = Reader(options=context.options).read_one(Path(path), context)
+    out = read_fast(Path(path), context)
     vectors = None
     if embedder and out.items:
         vectors = _local_embedder(embedder).embed([i.memory for i in out.items])
@@ -119,8 +95,13 @@ def ingest(
     force: bool = False,
     batch_size: int = 2048,
     progress: bool = False,
+    sync: bool = False,
 ) -> IngestReport:
-    """Read ``inputs`` into ``store``; see the module docstring for the guarantees."""
+    """Read ``inputs`` into ``store``; see the module docstring for the guarantees.
+
+    ``sync``: also remove the items of files under the given folders (or of the given
+    files) that no longer exist; items another path still holds stay, with that path.
+    """
     started = time.perf_counter()
     ctx = reader.context(info, mode)
     report = IngestReport(store=str(store.path), mode=mode)
@@ -130,16 +111,17 @@ def ingest(
         files = _read_non_files(reader, inputs, ctx, report, writer)
         bar = Progress(len(files), enabled=progress)
         todo = _changed_files(files, ledger, force, report, bar)
-        stored = set(store.content_hashes_by_path()) if todo else set()
+        stored = store.stored_paths(todo) if todo else set()
         for path, items, vectors, failures in _results(reader, ctx, store, todo, workers,
                                                        timeout, memory_mb):
-            _account(report, items, failures, is_file=True)
-            complete = bool(items) and not failures
-            # Partly read (e.g. one bad ZIP member): keep what was read, but leave the file
-            # unrecorded so a later run tries it again.
+            report.account(items, failures)
+            # Done unless a failure may pass: a permanent one (a corrupt member, an
+            # unsupported file) is recorded with the file, so a re-run reads nothing again.
+            done = not any(is_transient(f) for f in failures)
             writer.put(WriteJob(items=items, vectors=vectors,
-                                path=path if complete else None,
-                                file_hash=todo[path] if complete else None,
+                                path=path if done else None,
+                                file_hash=todo[path] if done else None,
+                                failures=failures,
                                 replaces=path in stored))
             bar.update(done=1, items=len(items), failed=1 if failures and not items else 0)
         bar.close()
@@ -147,10 +129,51 @@ def ingest(
         totals = writer.close()
     report.items_inserted, report.items_updated = totals.inserted, totals.updated
     report.items_deleted = totals.deleted
-    if totals.inserted or totals.deleted:
+    if sync:
+        _sync(store, ctx, inputs, reader, report)
+    if totals.inserted or report.items_deleted:
         store.optimize()
+    if mode == "fine" and report.llm_left_items_to_retry:
+        report.next_step = _REFINE_HINT.format(db=store.path)
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _sync(store: Any, ctx: ParseContext, inputs: Any, reader: Any, report: IngestReport) -> None:
+    """Remove the items of files gone from under the given roots (this user and session)."""
+    from ..store.filters import sql_string
+    from ..store.locations import outer_path
+
+    roots = [str(Path(p).resolve()) for p in _roots(inputs, reader)]
+    scope = " AND ".join(
+        f"{column} IS NULL" if value is None else f"{column} = {sql_string(value)}"
+        for column, value in (("user_id", ctx.user_id), ("session_id", ctx.session_id))
+    )
+    gone: set[str] = set()
+    for root in roots:
+        for loc in store.locations_under(root, scope):
+            path = outer_path(loc)
+            if "://" not in path and not os.path.isfile(path):
+                gone.add(path)
+    if gone:
+        removed = store.detach_paths(sorted(gone), where=scope)
+        report.items_deleted += removed.deleted
+        report.files_removed = len(gone)
+        store.ledger(scope="", settings="").forget_everywhere(gone)
+
+
+def _roots(inputs: Any, reader: Any) -> list[Any]:
+    """The paths the user named (folders and files), not what they expand to."""
+    from ..string_refs import local_path
+
+    given = inputs if isinstance(inputs, (list, tuple)) else [inputs]
+    roots = []
+    for one in given:
+        if isinstance(one, os.PathLike):
+            roots.append(one)
+        elif isinstance(one, str) and (path := local_path(one, reader.options)) is not None:
+            roots.append(path)
+    return roots
 
 
 def _read_non_files(reader: Any, inputs: Any, ctx: ParseContext, report: IngestReport,
@@ -158,16 +181,15 @@ def _read_non_files(reader: Any, inputs: Any, ctx: ParseContext, report: IngestR
     """Read the inputs that are not regular files here (messages, strings, bytes, and paths
     that are links to nowhere, pipes...: the router reports those); return the files."""
     files: list[str] = []
-    for one in expand(inputs):
+    for one in expand(inputs, reader.options):
         report.inputs += 1
         path = _regular_file(one)
         if path is not None:
             files.append(path)
             continue
         out = reader.read_one(one, ctx)
-        is_file = isinstance(one, (os.PathLike, Unreadable))
-        _account(report, out.items, out.failures, is_file=is_file)
-        writer.put(WriteJob(items=out.items))
+        report.account([*out.items, *out.refined_fast], out.failures)
+        writer.put(WriteJob(items=[*out.items, *out.refined_fast]))
     return files
 
 
@@ -191,8 +213,8 @@ def _changed_files(files: list[str], ledger: Any, force: bool, report: IngestRep
         try:
             digest = file_hash(path)
         except OSError as e:
-            _account(report, [], [ReadFailure(input=path, error="unreadable",
-                                              message=f"{path}: {e.strerror or e}")], True)
+            report.account([], [ReadFailure(input=path, error="unreadable",
+                                            message=f"{path}: {e.strerror or e}")])
             bar.update(done=1, failed=1)
             continue
         if not force and known.get(path) == digest:
@@ -239,7 +261,8 @@ def _fine_results(reader: Any, ctx: ParseContext, paths: list[str]) -> Iterator[
 
     async def one(path: str) -> None:
         out = await reader.aread_one(Path(path), ctx)
-        done.put((path, out.items, None, out.failures))
+        # The fast items the fine ones came from are stored too (refined_from finds them).
+        done.put((path, [*out.items, *out.refined_fast], None, out.failures))
 
     async def main() -> None:
         await asyncio.gather(*(one(p) for p in paths))
@@ -258,21 +281,3 @@ def _fine_results(reader: Any, ctx: ParseContext, paths: list[str]) -> Iterator[
             raise got
         yield got
     thread.join()
-
-
-def _account(
-    report: IngestReport,
-    items: list[MemoryItem],
-    failures: list[ReadFailure],
-    is_file: bool = False,
-) -> None:
-    report.failures.extend(failures)
-    report.failed_by_error = dict(
-        Counter(report.failed_by_error) + Counter(f.error for f in failures)
-    )
-    report.refine_failed += sum(1 for i in items if i.metadata.refine_status == "failed")
-    if is_file:
-        if items:
-            report.files_read += 1
-        elif failures:
-            report.files_failed += 1

@@ -5,13 +5,20 @@ from __future__ import annotations
 
 import os
 import time
+import warnings
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
 from pydantic import BaseModel, Field, ValidationError
 
-from ..errors import FineModeUnavailableError, InvalidInputError, OmniReaderError, ReadError
+from ..errors import (
+    FineModeUnavailableError,
+    InvalidInputError,
+    OmniReaderError,
+    OmniReaderWarning,
+    ReadError,
+)
 from ..models import MemoryItem, ReadFailure, ReadInfo
 from ..parsers.base import ParseContext, get_parser
 from ..router import Task, route
@@ -25,6 +32,7 @@ __all__ = [
     "name_file",
     "raise_or_items",
     "parse_parts",
+    "read_fast",
 ]
 
 
@@ -34,6 +42,9 @@ class ReadOutcome(BaseModel):
     input: str
     items: list[MemoryItem] = Field(default_factory=list)
     failures: list[ReadFailure] = Field(default_factory=list)
+    # Fine mode: the fast items the fine ones were made from (marked refined, linked by
+    # refined_into). Not returned by read(); an ingest stores them beside the fine items.
+    refined_fast: list[MemoryItem] = Field(default_factory=list)
     seconds: float = 0.0
 
     def finish(self, parts: Iterable[_Part], input: Any, started: float) -> ReadOutcome:
@@ -42,16 +53,24 @@ class ReadOutcome(BaseModel):
         for part in parts:
             self.items.extend(part.items)
             self.failures.extend(part.failures)
+            self.refined_fast.extend(part.refined_fast)
         name_file(self.items, input)
+        name_file(self.refined_fast, input)
         self.seconds = time.perf_counter() - started
         return self
 
 
 class ReadResult(BaseModel):
-    """Everything a read produced: items, and one record per input that failed."""
+    """Everything a read produced: items, and one record per input (or part) that failed.
+
+    ``failures`` holds every record; ``lost`` the first record of each input that gave no
+    item at all. The rest are parts of inputs that were otherwise read (one bad attachment
+    of a message, one bad member of an archive): the input's other items are kept.
+    """
 
     items: list[MemoryItem] = Field(default_factory=list)
     failures: list[ReadFailure] = Field(default_factory=list)
+    lost: list[ReadFailure] = Field(default_factory=list)
     inputs: int = 0
 
     @classmethod
@@ -62,6 +81,8 @@ class ReadResult(BaseModel):
             result.inputs += 1
             result.items.extend(out.items)
             result.failures.extend(out.failures)
+            if out.failures and not out.items:
+                result.lost.append(out.failures[0])
         return result
 
 
@@ -106,6 +127,14 @@ class _Part(BaseModel):
     task: Task | None = None
     items: list[MemoryItem] = Field(default_factory=list)
     failures: list[ReadFailure] = Field(default_factory=list)
+    refined_fast: list[MemoryItem] = Field(default_factory=list)
+
+
+def read_fast(input: Any, ctx: ParseContext) -> ReadOutcome:
+    """Read one (already expanded) input in fast mode; never raises for bad input."""
+    started = time.perf_counter()
+    out = ReadOutcome(input=describe_input(input))
+    return out.finish(parse_parts(input, ctx, out), input, started)
 
 
 def parse_parts(input: Any, ctx: ParseContext, out: ReadOutcome) -> list[_Part]:
@@ -153,24 +182,54 @@ def captured(out: ReadOutcome | _Part, label: str) -> Iterator[None]:
 
 def name_file(items: list[MemoryItem], input: Any) -> None:
     """Every item read from a file names that file, even when its parser's sources are
-    messages (a chat log): the store finds a file's items by path to replace them."""
+    messages (a chat log): the store finds a file's items by path to replace them.
+
+    An item with no time of its own (Markdown, CSV, plain text, a PNG without EXIF...) gets
+    the file's modification time, marked ``time_source="mtime"``, so a time filter keeps it.
+    """
     if not isinstance(input, os.PathLike):
         return
     path = str(input)
+    mtime: str | None = None
     for item in items:
         for i, src in enumerate(item.metadata.sources):
             if src.path is None and src.url is None:
                 item.metadata.sources[i] = src.model_copy(update={"path": path})
+        if item.metadata.timestamp is None:
+            mtime = mtime or _mtime(path)
+            if mtime is not None:
+                item.metadata.timestamp, item.metadata.time_source = mtime, "mtime"
+
+
+def _mtime(path: str) -> str | None:
+    from datetime import datetime, timezone
+
+    try:
+        seconds = os.stat(path).st_mtime
+    except OSError:
+        return None
+    return datetime.fromtimestamp(int(seconds), timezone.utc).isoformat()
 
 
 def raise_or_items(result: ReadResult, on_error: str) -> list[MemoryItem]:
-    if result.failures and on_error == "raise":
+    """The items; with ``on_error="raise"`` an input that gave nothing raises its error, and
+    a bad part of an input that was otherwise read is a warning (its other items stay)."""
+    if on_error != "raise":
+        return result.items
+    if result.lost:
         from ..errors import error_for_code
 
-        f = result.failures[0]
+        f = result.lost[0]
         if f.error == "invalid_input":
             raise InvalidInputError(f.message)
         raise error_for_code(f.error, f.input, f.message.removeprefix(f"{f.input}: "))
+    for f in result.failures:
+        warnings.warn(
+            f"part of an input was not read [{f.error}]: {f.message}; the rest was kept "
+            "(read_report() returns the failure records)",
+            OmniReaderWarning,
+            stacklevel=3,
+        )
     return result.items
 
 

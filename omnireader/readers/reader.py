@@ -27,6 +27,7 @@ from .outcomes import (
     describe_input,
     parse_parts,
     raise_or_items,
+    read_fast,
     validate_info,
 )
 
@@ -106,7 +107,7 @@ class Reader:
     ) -> Iterator[ReadOutcome]:
         """One :class:`ReadOutcome` per input, as each is read (folders yield per file)."""
         ctx = self.context(info, mode)
-        for one in expand(inputs):
+        for one in expand(inputs, self.options):
             yield self.read_one(one, ctx)
 
     def context(self, info: dict[str, Any] | ReadInfo | None, mode: Mode) -> ParseContext:
@@ -135,9 +136,7 @@ class Reader:
         """
         if ctx.mode == "fine":
             return ctx.refiner.llm.run_sync(self.aread_one(input, ctx))
-        started = time.perf_counter()
-        out = ReadOutcome(input=describe_input(input))
-        return out.finish(parse_parts(input, ctx, out), input, started)
+        return read_fast(input, ctx)
 
     # ------------------------------------------------------------------- async
 
@@ -164,7 +163,11 @@ class Reader:
         for part, job in zip(parts, jobs):
             if job is not None and part.task is not None:
                 with captured(part, part.task.label):
-                    part.items = get_parser(part.task.parser)._fine_items(await job)
+                    result = await job
+                    part.items = get_parser(part.task.parser)._fine_items(result)
+                    if result.fine:
+                        part.refined_fast = [i for i in result.fast
+                                             if i.metadata.refine_status == "refined"]
         return out.finish(parts, input, started)
 
     async def aread_report(
@@ -175,7 +178,7 @@ class Reader:
     ) -> ReadResult:
         """:meth:`read_report` for async callers; inputs are read concurrently."""
         ctx = self.context(info, mode)
-        return ReadResult.of(await asyncio.gather(*(self.aread_one(x, ctx) for x in expand(inputs))))
+        return ReadResult.of(await asyncio.gather(*(self.aread_one(x, ctx) for x in expand(inputs, self.options))))
 
     async def aread(
         self,

@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..models import MemoryItem
+from ..models import MemoryItem, ReadFailure
 from ..parsers.base import ParseContext
 
 __all__ = ["WriteJob", "BatchWriter", "WriteTotals"]
@@ -28,6 +28,7 @@ class WriteJob(BaseModel):
     vectors: Any = None  # numpy rows for ``items``, when a worker embedded them
     path: str | None = None
     file_hash: str | None = None
+    failures: list[ReadFailure] = Field(default_factory=list)  # recorded with the file
     replaces: bool = False  # the store held items of this path before: delete stale ones
 
 
@@ -107,6 +108,6 @@ class BatchWriter:
                     session_id=self.ctx.session_id,
                     mode=self.ctx.mode,
                 )
-        done = [(j.path, j.file_hash) for j in jobs if j.path and j.file_hash]
+        done = [(j.path, j.file_hash, j.failures) for j in jobs if j.path and j.file_hash]
         if done:
             self.ledger.record(done)

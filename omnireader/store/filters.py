@@ -14,10 +14,11 @@ from __future__ import annotations
 from datetime import date, datetime, time, timezone
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from ..errors import InvalidInputError
 from ..models import MemoryType, Mode, SourceKind
+from .locations import match_keys
 
 __all__ = ["SearchFilters", "sql_string", "sql_timestamp", "parse_bound", "combine", "as_filters"]
 
@@ -69,12 +70,13 @@ def parse_bound(value: str | date | datetime, *, end_of_day: bool = False) -> da
 class SearchFilters(BaseModel):
     """Which items to consider. Every field is optional; set fields must all hold (AND).
 
-    ``persons`` / ``entities`` match items naming *any* of the values. ``path_prefix``
-    matches the source path or URL by prefix. ``since`` / ``until`` bound the item's timestamp
-    (inclusive); items without a timestamp do not match a time range.
+    ``persons`` / ``entities`` match items naming *any* of the values. ``path`` matches an
+    item seen at that whole path or URL (or archive member, ``a.zip!x.md``), or anywhere in
+    that folder: ``/docs/a.doc`` never matches ``/docs/a.docx``. ``since`` / ``until`` bound
+    the item's timestamp (inclusive); items without a timestamp do not match a time range.
     """
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
     user_id: str | None = None
     session_id: str | None = None
@@ -84,7 +86,12 @@ class SearchFilters(BaseModel):
     until: datetime | None = None
     persons: list[str] = Field(default_factory=list)
     entities: list[str] = Field(default_factory=list)
-    path_prefix: str | None = Field(None, description="source path or URL prefix")
+    path: str | None = Field(
+        None,
+        description="a path, URL or archive member the item was seen at, or a folder of them",
+        # path_prefix: the old name (it matched any string prefix; now whole names only)
+        validation_alias=AliasChoices("path", "path_prefix"),
+    )
     page: int | None = Field(None, ge=0)
     source_kind: SourceKind | None = None
     refine_status: Literal["refined", "failed", "none"] | None = Field(
@@ -127,8 +134,9 @@ class SearchFilters(BaseModel):
             if values:
                 listed = ", ".join(sql_string(v) for v in values)
                 parts.append(f"array_has_any({column}, [{listed}])")
-        if self.path_prefix is not None:
-            parts.append(f"starts_with(path, {sql_string(self.path_prefix)})")
+        if self.path is not None:
+            listed = ", ".join(sql_string(k) for k in match_keys(self.path))
+            parts.append(f"array_has_any(path_keys, [{listed}])")
         if self.page is not None:
             parts.append(f"page = {int(self.page)}")
         if self.ids:

@@ -22,8 +22,12 @@ from typing import IO, TYPE_CHECKING, Any
 
 from ..errors import InvalidInputError
 from ..models import MemoryItem
-from .filters import SearchFilters, as_filters, combine, sql_string
+from .detach import merge_locations, stored_locations
+from .filters import SearchFilters, as_filters, sql_string
 from .ledger import Ledger
+from .locations import locations_of
+from .deleting import Deleting
+from .path_queries import PathQueries
 from .locking import write_lock
 from .maintenance import optimize_table, refresh_indexes, retry_conflicts
 from .opening import open_items_table
@@ -42,7 +46,7 @@ DEFAULT_STORE_PATH = "./omnireader.lance"
 _READ_BATCH = 4096
 
 
-class Store:
+class Store(PathQueries, Deleting):
     """An open store. Build one with :meth:`Store.open`."""
 
     def __init__(self, path: Path, db: Any, table: Any, embedder: Embedder) -> None:
@@ -108,14 +112,18 @@ class Store:
     def _write(
         self, batch: list[MemoryItem], total: AddResult, refresh: bool, given: np.ndarray | None
     ) -> AddResult:
-        # Within one commit an id must appear once: the last version of an item wins.
-        last = {item.id: n for n, item in enumerate(batch)}
+        # Within one commit an id must appear once: the last version of an item wins, and
+        # it records every location any version was seen at (same bytes, several paths).
+        last: dict[str, int] = {}
+        seen: dict[str, list[str]] = {}
+        for n, item in enumerate(batch):
+            last[item.id] = n
+            seen.setdefault(item.id, []).extend(locations_of(item))
         unique = [batch[n] for n in last.values()]
         if given is not None and len(given) == len(batch):
             vectors = given[list(last.values())]
         else:
             vectors = self.embedder.embed([item.memory for item in unique])
-        data = items_to_table(unique, vectors, self.table.schema)
 
         def merge() -> Any:
             return (
@@ -126,6 +134,13 @@ class Store:
             )
 
         with write_lock(self.path):
+            # Under the lock: the locations another writer recorded are not lost.
+            located = [i.id for i in unique if seen[i.id]]
+            # An empty table (a first ingest's first batch) has nothing to merge with.
+            stored = (stored_locations(self.table, located)
+                      if located and self.table.count_rows() else {})
+            data = items_to_table(merge_locations(unique, stored, seen), vectors,
+                                  self.table.schema)
             result = retry_conflicts(merge, "add")
         if refresh:
             refresh_indexes(self.table)
@@ -133,58 +148,6 @@ class Store:
             inserted=total.inserted + result.num_inserted_rows,
             updated=total.updated + result.num_updated_rows,
         )
-
-    def delete(
-        self,
-        ids: Iterable[str] | None = None,
-        filters: SearchFilters | dict[str, Any] | None = None,
-    ) -> int:
-        """Delete the items with these ids and/or matching these filters; how many went.
-
-        With neither, nothing is deleted: emptying a store must be asked for explicitly
-        (``delete(filters={})`` is refused too; remove the directory instead).
-        """
-        id_list = list(ids) if ids is not None else []
-        if ids is not None and not id_list:
-            return 0
-        where = combine(as_filters(filters).where(), _ids_clause(id_list))
-        if where is None:
-            raise InvalidInputError("delete needs ids or filters; refusing to delete everything")
-        return self._delete_where(where)
-
-    def delete_by_path(self, path: str, *, except_hash: str | None = None) -> int:
-        """Delete the items read from ``path`` (exact), keeping those of ``except_hash``.
-
-        An ingester that re-read a changed file writes the new items first, then calls
-        this with the new content hash: the stale items go, and a crash in between leaves
-        both versions rather than none.
-        """
-        where = f"path = {sql_string(path)}"
-        if except_hash is not None:
-            where += f" AND (content_hash IS NULL OR content_hash != {sql_string(except_hash)})"
-        return self._delete_where(where)
-
-    def delete_stale(
-        self,
-        path: str,
-        *,
-        keep_ids: Iterable[str],
-        user_id: str | None = None,
-        session_id: str | None = None,
-        mode: str | None = None,
-    ) -> int:
-        """Delete the items read from ``path`` in this scope that are not in ``keep_ids``.
-
-        The scope is exact (``None`` means "not set"), so re-reading a file for one user,
-        session and mode never touches the items another scope read from the same file.
-        """
-        parts = [f"path = {sql_string(path)}"]
-        for column, value in (("user_id", user_id), ("session_id", session_id), ("mode", mode)):
-            parts.append(f"{column} IS NULL" if value is None else f"{column} = {sql_string(value)}")
-        keep = list(dict.fromkeys(keep_ids))
-        if keep:
-            parts.append(f"id NOT IN ({', '.join(sql_string(i) for i in keep)})")
-        return self._delete_where(" AND ".join(parts))
 
     def ledger(self, scope: str, settings: str) -> Ledger:
         """The ingest ledger (files fully written) for one scope and settings key."""
@@ -266,23 +229,6 @@ class Store:
                 fp.write("\n")
                 written += 1
         return written
-
-    # ------------------------------------------------------------------ ingest helpers
-
-    def content_hashes_by_path(self) -> dict[str, set[str]]:
-        """For every source path / URL in the store, the content hashes stored for it."""
-        columns = self._columns(["path", "content_hash"], "path IS NOT NULL")
-        out: dict[str, set[str]] = {}
-        for path, digest in zip(columns["path"], columns["content_hash"]):
-            hashes = out.setdefault(path, set())
-            if digest is not None:
-                hashes.add(digest)
-        return out
-
-    def ids_for_content_hash(self, content_hash: str) -> list[str]:
-        """Ids of the items whose (first) source has this content hash."""
-        where = f"content_hash = {sql_string(content_hash)}"
-        return self._columns(["id"], where)["id"]
 
     # ------------------------------------------------------------------ internals
 

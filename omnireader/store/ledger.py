@@ -1,16 +1,19 @@
 """The ingest ledger: which files were fully written, with which content and settings.
 
 A file is recorded only after all its items are in the store, so a killed ingest re-reads
-exactly the files it had not finished. It lives in the store's directory as a second
-LanceDB table, ``files``, keyed by scope (user / session / mode), settings and path.
+exactly the files it had not finished. A file that failed for good is recorded too, with
+its failures (JSON), so a re-run does not read it again. It lives in the store's directory
+as a second LanceDB table, ``files``, keyed by scope (user / session / mode), settings and
+path.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from ..models import utc_now
+from ..models import ReadFailure, utc_now
 
 __all__ = ["Ledger"]
 
@@ -45,6 +48,7 @@ class Ledger:
                 ("path", pa.string()),
                 ("file_hash", pa.string()),
                 ("ingested_at", pa.string()),
+                ("failures", pa.string()),
             ]
         )
         return self._db.create_table(TABLE, schema=schema, exist_ok=True)
@@ -59,8 +63,8 @@ class Ledger:
         wanted = set(paths) if paths is not None else None
         return {r["path"]: r["file_hash"] for r in rows if wanted is None or r["path"] in wanted}
 
-    def record(self, files: Iterable[tuple[str, str]]) -> None:
-        """Mark ``(path, file_hash)`` pairs as fully ingested."""
+    def record(self, files: Iterable[tuple[str, str, list[ReadFailure]]]) -> None:
+        """Mark ``(path, file_hash, failures)`` as done: fully ingested, or failed for good."""
         now = utc_now()
         rows = [
             {
@@ -70,8 +74,9 @@ class Ledger:
                 "path": path,
                 "file_hash": file_hash,
                 "ingested_at": now,
+                "failures": json.dumps([f.model_dump() for f in failures]) if failures else None,
             }
-            for path, file_hash in files
+            for path, file_hash, failures in files
         ]
         if not rows:
             return
@@ -82,6 +87,27 @@ class Ledger:
             .when_not_matched_insert_all()
             .execute(rows)
         )
+
+    def failures(self) -> dict[str, list[ReadFailure]]:
+        """The failures recorded with each file that had some (this scope and settings)."""
+        table = self._table()
+        if table is None:
+            return {}
+        where = (f"scope = {_quote(self.scope)} AND settings = {_quote(self.settings)} "
+                 "AND failures IS NOT NULL")
+        rows = table.search().where(where).select(["path", "failures"]).limit(None).to_list()
+        return {r["path"]: [ReadFailure.model_validate(f) for f in json.loads(r["failures"])]
+                for r in rows}
+
+    def forget_everywhere(self, paths: Iterable[str]) -> None:
+        """Drop the records of ``paths`` in every scope and settings (the files are gone)."""
+        table = self._table()
+        wanted = list(paths)
+        if table is None:
+            return
+        for start in range(0, len(wanted), 1000):
+            chunk = wanted[start : start + 1000]
+            table.delete(f"path IN ({', '.join(_quote(p) for p in chunk)})")
 
     def forget(self, paths: Iterable[str]) -> None:
         """Drop the records of ``paths`` (their items were deleted)."""

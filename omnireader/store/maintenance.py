@@ -68,6 +68,7 @@ _SCALAR = {
     "source_kind": "Bitmap",
     "persons": "LabelList",
     "entities": "LabelList",
+    "path_keys": "LabelList",
 }
 
 

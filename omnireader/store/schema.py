@@ -13,6 +13,7 @@ from datetime import datetime, timezone
 from typing import TYPE_CHECKING
 
 from ..models import MemoryItem
+from .locations import locations_of, path_keys
 
 if TYPE_CHECKING:
     import numpy as np
@@ -32,7 +33,7 @@ __all__ = [
 ]
 
 TABLE_NAME = "items"
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"
 META_EMBEDDER = b"omnireader.embedder"
 META_DIM = b"omnireader.dim"
 META_VERSION = b"omnireader.schema_version"
@@ -62,6 +63,9 @@ def items_schema(dim: int, embedder_name: str) -> pa.Schema:
         pa.field("source_kind", text),
         pa.field("path", text),
         pa.field("member", text),
+        # Every location of the content, and those plus their folders (path filters).
+        pa.field("seen_at", pa.list_(text)),
+        pa.field("path_keys", pa.list_(text)),
         pa.field("page", pa.int32()),
         pa.field("chunk_index", pa.int32()),
         pa.field("content_hash", text),
@@ -96,6 +100,7 @@ def items_to_table(items: Sequence[MemoryItem], vectors: np.ndarray, schema: pa.
 def _row(item: MemoryItem) -> dict[str, object]:
     meta = item.metadata
     src = item.source
+    seen = locations_of(item)
     return {
         "id": item.id,
         "memory": item.memory,
@@ -114,6 +119,8 @@ def _row(item: MemoryItem) -> dict[str, object]:
         "source_kind": src.kind if src else None,
         "path": (src.path or src.url) if src else None,
         "member": src.member if src else None,
+        "seen_at": seen,
+        "path_keys": path_keys(seen),
         "page": src.page if src else None,
         "chunk_index": src.chunk_index if src else None,
         "content_hash": src.content_hash if src else None,

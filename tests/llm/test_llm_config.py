@@ -46,7 +46,7 @@ def test_nothing_configured_means_no_backend(tmp_path: Path) -> None:
 
 def test_env_beats_the_config_file_and_arguments_beat_env(tmp_path: Path) -> None:
     (tmp_path / "omnireader.toml").write_text(
-        'llm = "ollama:from-file"\nconcurrency = 3\nstore = "ignored: another layer\'s key"\n'
+        'llm = "ollama:from-file"\nconcurrency = 3\n'
         '[ollama]\nhost = "http://file-host:1"\n', encoding="utf-8")
     env = {"OMNIREADER_LLM": "ollama:from-env", "HOME": str(tmp_path)}
     cfg = LLMConfig.load(env=env, cwd=tmp_path)
@@ -117,3 +117,26 @@ def test_vision_falls_back_to_the_chat_model_or_uses_its_own(server: LLMServer) 
     req = server.requests_to("chat")[0]
     assert req.path == "/v1/chat/completions" and req.json["model"] == "gpt-4o"
     assert split.vision.limiter is split.limiter and split.limiter.limit == 2
+
+
+def test_an_unknown_setting_in_the_config_file_is_an_error_with_a_suggestion(
+    tmp_path: Path,
+) -> None:
+    for text, bad, near in (('lm = "ollama:x"\n', "'lm'", "'llm'"),
+                            ("concurency = 4\n", "'concurency'", "'concurrency'"),
+                            ('[ollama]\nhots = "x"\n', "'[ollama] hots'", "'[ollama] host'")):
+        (tmp_path / "omnireader.toml").write_text(text, encoding="utf-8")
+        with pytest.raises(ConfigError) as e:
+            LLMConfig.load(env={}, cwd=tmp_path)
+        assert f"unknown setting {bad} (did you mean {near}?)" in str(e.value)
+        assert "omnireader.toml" in str(e.value)
+
+
+def test_a_bad_value_names_the_setting_it_came_from(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError) as e:
+        LLMConfig.load(env={"OMNIREADER_CONCURRENCY": "abc"}, cwd=tmp_path)
+    assert str(e.value) == (
+        "environment variable OMNIREADER_CONCURRENCY: invalid value 'abc': expected a whole number")
+    (tmp_path / "omnireader.toml").write_text("concurrency = 0\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"concurrency in config file .*: invalid value 0: must be at least 1"):
+        LLMConfig.load(env={}, cwd=tmp_path)

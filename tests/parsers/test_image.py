@@ -324,3 +324,13 @@ def test_image_in_a_zip_is_read_and_rebuilt_from_its_member(tmp_path: Path) -> N
     assert rebuilt.data is None
     [again] = ImageParser().parse_fast(rebuilt, ParseContext())
     assert (again.id, again.memory) == (item.id, item.memory)
+
+
+def test_wording_for_a_nameless_image_and_a_camera_starting_with_a_vowel() -> None:
+    from omnireader.formats.media import ImageInfo
+    from omnireader.parsers.image import describe_image
+
+    info = ImageInfo(format="PNG", width=4, height=3, mode="RGB", camera="OmniCam X1")
+    assert describe_image("<bytes>", info) == "An image (PNG, 4×3), taken with an OmniCam X1."
+    assert describe_image("a.png", info.model_copy(update={"camera": "Canon"})) == (
+        "Image a.png (PNG, 4×3), taken with a Canon.")

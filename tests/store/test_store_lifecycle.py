@@ -181,7 +181,7 @@ def test_delete_stale_drops_a_files_old_items_in_one_scope_only(store: Store, it
 
 
 def test_the_ingest_ledger_lives_in_the_store_directory(tmp_path: Path) -> None:
-    Store.open(tmp_path / "db").ledger(scope="u1//fast", settings="k1").record([("/a.pdf", "h1")])
+    Store.open(tmp_path / "db").ledger(scope="u1//fast", settings="k1").record([("/a.pdf", "h1", [])])
 
     reopened = Store.open(tmp_path / "db")
 

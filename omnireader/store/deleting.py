@@ -1,0 +1,131 @@
+"""Deleting from the store: by ids or filters, by path (keeping content other paths hold),
+and the stale items of a file that was read again.
+
+A mixin of :class:`~omnireader.store.Store`: it uses the store's table, write lock and
+``_delete_where``. Taking a path away from items is :mod:`.detach`'s job.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from ..errors import InvalidInputError
+from .detach import DetachResult, detach_locations
+from .filters import SearchFilters, as_filters, combine, sql_string
+from .locations import is_under, outer_path
+from .locking import write_lock
+from .maintenance import retry_conflicts
+
+__all__ = ["Deleting"]
+
+
+class Deleting:
+    """Deletes over the items table (see the module docstring)."""
+
+    path: Path
+    table: Any
+
+    def _delete_where(self, where: str) -> int:
+        raise NotImplementedError  # provided by Store
+
+    def delete(
+        self,
+        ids: Iterable[str] | None = None,
+        filters: SearchFilters | dict[str, Any] | None = None,
+    ) -> int:
+        """Delete the items with these ids and/or matching these filters; how many went.
+
+        With neither, nothing is deleted: emptying a store must be asked for explicitly
+        (``delete(filters={})`` is refused too; remove the directory instead). With a
+        ``path`` filter the path is taken away from the matching items, and only the items
+        seen nowhere else go (see :meth:`delete_report`).
+        """
+        return self.delete_report(ids, filters).deleted
+
+    def delete_report(
+        self,
+        ids: Iterable[str] | None = None,
+        filters: SearchFilters | dict[str, Any] | None = None,
+        *,
+        dry_run: bool = False,
+    ) -> DetachResult:
+        """:meth:`delete`, telling how many items went and how many stayed with fewer
+        locations; ``dry_run`` counts without changing anything."""
+        id_list = list(ids) if ids is not None else []
+        if ids is not None and not id_list:
+            return DetachResult()
+        chosen = as_filters(filters)
+        where = combine(chosen.where(), _ids_clause(id_list))
+        if where is None:
+            raise InvalidInputError("delete needs ids or filters; refusing to delete everything")
+        if chosen.path is None:
+            if dry_run:
+                return DetachResult(deleted=self.table.count_rows(where))
+            return DetachResult(deleted=self._delete_where(where))
+        path = chosen.path
+        return self._detach(where, lambda loc: is_under(loc, path), dry_run=dry_run)
+
+    def delete_by_path(self, path: str, *, except_hash: str | None = None) -> int:
+        """Take ``path`` (a file, exact) away from its items, keeping those of ``except_hash``;
+        how many items went (items also seen at another path stay, without this one).
+
+        An ingester that re-read a changed file writes the new items first, then calls
+        this with the new content hash: the stale items go, and a crash in between leaves
+        both versions rather than none.
+        """
+        where = _path_clause(path)
+        if except_hash is not None:
+            where += f" AND (content_hash IS NULL OR content_hash != {sql_string(except_hash)})"
+        return self._detach(where, lambda loc: outer_path(loc) == path).deleted
+
+    def delete_stale(
+        self,
+        path: str,
+        *,
+        keep_ids: Iterable[str],
+        user_id: str | None = None,
+        session_id: str | None = None,
+        mode: str | None = None,
+    ) -> int:
+        """Delete the items read from ``path`` in this scope that are not in ``keep_ids``.
+
+        The scope is exact (``None`` means "not set"), so re-reading a file for one user,
+        session and mode never touches the items another scope read from the same file.
+        """
+        parts = [_path_clause(path)]
+        for column, value in (("user_id", user_id), ("session_id", session_id), ("mode", mode)):
+            parts.append(f"{column} IS NULL" if value is None else f"{column} = {sql_string(value)}")
+        keep = list(dict.fromkeys(keep_ids))
+        if keep:
+            parts.append(f"id NOT IN ({', '.join(sql_string(i) for i in keep)})")
+        where = " AND ".join(parts)
+        return self._detach(where, lambda loc: outer_path(loc) == path).deleted
+
+    def detach_paths(self, paths: Iterable[str], where: str | None = None) -> DetachResult:
+        """Take the files ``paths`` (and their archive members) away from the items that
+        match ``where``; items seen nowhere else are deleted."""
+        gone = set(paths)
+        total = DetachResult()
+        ordered = sorted(gone)
+        for start in range(0, len(ordered), 1000):
+            listed = ", ".join(sql_string(p) for p in ordered[start : start + 1000])
+            clause = combine(f"array_has_any(path_keys, [{listed}])", where)
+            assert clause is not None
+            total += self._detach(clause, lambda loc: outer_path(loc) in gone)
+        return total
+
+    def _detach(self, where: str, gone: Any, *, dry_run: bool = False) -> DetachResult:
+        with write_lock(self.path):
+            return retry_conflicts(
+                lambda: detach_locations(self.table, where, gone, dry_run=dry_run), "delete")
+
+
+def _path_clause(path: str) -> str:
+    """Items seen at the file ``path`` (or at a member of it)."""
+    return f"array_has_any(path_keys, [{sql_string(path)}])"  # the LabelList index serves it
+
+
+def _ids_clause(ids: list[str]) -> str | None:
+    return f"id IN ({', '.join(sql_string(i) for i in ids)})" if ids else None

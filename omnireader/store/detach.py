@@ -1,0 +1,96 @@
+"""Removing locations from items: what ``delete --path``, ``ingest --sync`` and the re-read
+of a changed file do.
+
+An item is one content seen at one or more locations (:mod:`.locations`). Taking a location
+away deletes the item only when it was its last one; otherwise the item stays, remembering
+the locations left, and its first source moves to one of them so the item can still be
+traced back and re-read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from pydantic import BaseModel
+
+from ..models import MemoryItem
+from .filters import sql_string
+from .locations import locations_of, with_locations
+from .schema import item_from_json, items_to_table
+
+__all__ = ["DetachResult", "detach_locations", "merge_locations", "stored_locations"]
+
+_CHUNK = 1000
+
+
+class DetachResult(BaseModel):
+    """Items deleted (their last location went) and items kept with fewer locations."""
+
+    deleted: int = 0
+    updated: int = 0
+
+    def __add__(self, other: DetachResult) -> DetachResult:
+        return DetachResult(deleted=self.deleted + other.deleted,
+                            updated=self.updated + other.updated)
+
+
+def stored_locations(table: Any, ids: Iterable[str]) -> dict[str, list[str]]:
+    """The recorded locations of the stored items among ``ids``."""
+    wanted = list(dict.fromkeys(ids))
+    found: dict[str, list[str]] = {}
+    for start in range(0, len(wanted), _CHUNK):
+        chunk = wanted[start : start + _CHUNK]
+        where = f"id IN ({', '.join(sql_string(i) for i in chunk)})"
+        rows = table.search().where(where).select(["id", "seen_at"]).limit(None).to_list()
+        found.update({r["id"]: r["seen_at"] or [] for r in rows})
+    return found
+
+
+def merge_locations(items: list[MemoryItem], stored: dict[str, list[str]],
+                    batch_seen: dict[str, list[str]]) -> list[MemoryItem]:
+    """``items`` (copies) recording every location: stored ones first, then new ones."""
+    out = []
+    for item in items:
+        merged = list(dict.fromkeys([*stored.get(item.id, []), *batch_seen.get(item.id, [])]))
+        out.append(with_locations(item, merged) if merged else item)
+    return out
+
+
+def detach_locations(table: Any, where: str, gone: Callable[[str], bool], *,
+                     dry_run: bool = False) -> DetachResult:
+    """Take the locations ``gone`` says are gone away from the items matching ``where``.
+
+    The caller holds the store's write lock. Returns how many items were deleted and how
+    many were kept with the locations that remain (``dry_run``: would be; nothing changes).
+    """
+    data = table.search().where(where).limit(None).to_arrow()
+    if not data.num_rows:
+        return DetachResult()
+    doomed: list[str] = []
+    kept: list[MemoryItem] = []
+    kept_rows: list[int] = []
+    for n, text in enumerate(data.column("item_json").to_pylist()):
+        item = item_from_json(text)
+        seen = locations_of(item)
+        remaining = [loc for loc in seen if not gone(loc)]
+        if not remaining:
+            doomed.append(item.id)
+            continue
+        if remaining == seen:
+            continue  # matched by the filter but none of its locations is gone
+        kept.append(with_locations(item, remaining))  # the first source moves if it went
+        kept_rows.append(n)
+    if dry_run:
+        return DetachResult(deleted=len(doomed), updated=len(kept))
+    for start in range(0, len(doomed), _CHUNK):
+        chunk = doomed[start : start + _CHUNK]
+        table.delete(f"id IN ({', '.join(sql_string(i) for i in chunk)})")
+    if kept:
+        import numpy as np
+
+        vectors = np.asarray(data.column("vector").take(kept_rows).to_pylist(), dtype="float32")
+        rows = items_to_table(kept, vectors, table.schema)
+        (table.merge_insert("id").when_matched_update_all().when_not_matched_insert_all()
+         .execute(rows))
+    return DetachResult(deleted=len(doomed), updated=len(kept))
