@@ -25,8 +25,8 @@ from .text import decode_text
 __all__ = ["extract", "SUPPORTED"]
 
 SUPPORTED = (
-    "PDF, DOCX, PPTX, XLSX, XLS, HTML, CSV, JSON, IPYNB, EPUB, MSG, RSS/XML, ZIP, TXT/MD, "
-    "images, audio"
+    "PDF, DOCX, PPTX, XLSX, XLS, DOC, PPT, ODT, ODS, ODP, RTF, HTML, CSV/TSV, JSON, IPYNB, "
+    "EPUB, EML, MBOX, MSG, RSS/XML, ZIP, TXT/MD, images, audio"
 )
 
 _SLIDE = re.compile(r"^<!-- Slide number: (\d+) -->\s*$", re.M)
@@ -34,7 +34,7 @@ _SHEET = re.compile(r"^## (.+)$", re.M)
 _H1 = re.compile(r"^#\s+(.+?)\s*#*\s*$", re.M)
 _FIELD = re.compile(r"^\*\*(From|Authors|Title):\*\*\s*(.+?)\s*$", re.M)
 # Formats that are ZIP packages a library unpacks whole: checked for bombs first.
-_PACKAGES = ("docx", "pptx", "xlsx", "epub")
+_PACKAGES = ("docx", "pptx", "xlsx", "epub", "odt", "ods", "odp")
 # Pretty-printing indents every level: past this depth it would blow a small file up
 # quadratically, so deeper documents are written compactly.
 _INDENT_DEPTH = 32
@@ -61,10 +61,17 @@ def extract(blob: Blob, kind: str, options: ReadOptions) -> Extraction:
     reader = _READERS.get(kind)
     if reader is not None:
         return reader(blob)
+    reader_with_options = _READERS_WITH_OPTIONS.get(kind)
+    if reader_with_options is not None:
+        return reader_with_options(blob, options)
     if kind in MARKITDOWN_KINDS:
         return _markitdown(blob, kind)
     hint = {
         "zip": "a ZIP archive: route it (omnireader.route) so each member is read",
+        "mbox": "a mailbox: route it (omnireader.route) so each message is read",
+        "ole": "an OLE compound file that is none of Word, PowerPoint, Excel, Outlook or "
+               "password-protected Office (no WordDocument, PowerPoint Document, Workbook, "
+               "__substg1.0_ or EncryptedPackage stream)",
         "image": "an image: the image parser reads it",
         "audio": "audio: the audio parser reads it",
     }.get(kind, f"not a supported format (sniffed as {blob.mime or 'application/octet-stream'})")
@@ -137,6 +144,27 @@ _READERS: dict[str, Callable[[Blob], Extraction]] = {
     "markdown": _markdown,
     "json": _json,
     "xml": _xml,
+}
+
+
+def _email(blob: Blob, options: ReadOptions) -> Extraction:
+    from .email import extract_email
+
+    return extract_email(blob, options)
+
+
+def _outlook(blob: Blob, options: ReadOptions) -> Extraction:
+    from .email import extract_email
+    from .msg import msg_to_mime
+
+    mime = Blob(data=msg_to_mime(blob.read_bytes(), blob.label), path=blob.path,
+                member=blob.member, filename=blob.filename, url=blob.url)
+    return extract_email(mime, options)
+
+
+_READERS_WITH_OPTIONS: dict[str, Callable[[Blob, ReadOptions], Extraction]] = {
+    "eml": _email,
+    "msg": _outlook,
 }
 
 
