@@ -162,9 +162,28 @@ def _outlook(blob: Blob, options: ReadOptions) -> Extraction:
     return extract_email(mime, options)
 
 
+def _rtf(blob: Blob, options: ReadOptions) -> Extraction:
+    from .rtf import extract_rtf
+
+    return extract_rtf(blob)
+
+
+def _opendocument(kind: str) -> Callable[[Blob, ReadOptions], Extraction]:
+    def read(blob: Blob, options: ReadOptions) -> Extraction:
+        from .opendocument import extract_odf
+
+        return extract_odf(blob, kind)
+
+    return read
+
+
 _READERS_WITH_OPTIONS: dict[str, Callable[[Blob, ReadOptions], Extraction]] = {
     "eml": _email,
     "msg": _outlook,
+    "rtf": _rtf,
+    "odt": _opendocument("odt"),
+    "ods": _opendocument("ods"),
+    "odp": _opendocument("odp"),
 }
 
 

@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 
 from ..chunking import chunk_text
 from ..errors import CorruptError, EmptyInputError
-from ..formats.document import EMPTY, NEEDS_OCR, UNREADABLE, DocInfo, Section
+from ..formats.document import EMPTY, ITEM_FIELDS, NEEDS_OCR, UNREADABLE, DocInfo, Section
 from ..formats.extract import extract
 from ..formats.sniff import RESNIFF_WHOLE, Sniffed, sniff
 from ..ids import content_hash
@@ -155,6 +155,9 @@ class FileParser(Parser[Blob]):
             extra["page_count"] = r.info.page_count
         if section.heading:
             extra["heading"] = section.heading
+        if section.part:
+            extra["section"] = section.part
+        extra.update((k, r.info.extra[k]) for k in ITEM_FIELDS if r.info.extra.get(k))
         if r.blob.context:
             extra["context"] = r.blob.context
         return dict(
@@ -162,7 +165,7 @@ class FileParser(Parser[Blob]):
             persons=list(r.info.authors),
             key=r.info.title or r.blob.display_name,
             topic=r.info.title,
-            tags=[r.kind],
+            tags=[r.kind, section.part] if section.part else [r.kind],
             extra=extra,
         )
 
