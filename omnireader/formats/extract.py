@@ -58,6 +58,8 @@ def extract(blob: Blob, kind: str, options: ReadOptions) -> Extraction:
         from .docx import extract_docx
 
         return extract_docx(blob)
+    if kind in ("doc", "ppt", "office-encrypted"):
+        return _converted(blob, kind, options)
     reader = _READERS.get(kind)
     if reader is not None:
         return reader(blob)
@@ -145,6 +147,30 @@ _READERS: dict[str, Callable[[Blob], Extraction]] = {
     "json": _json,
     "xml": _xml,
 }
+
+
+def _converted(blob: Blob, kind: str, options: ReadOptions) -> Extraction:
+    """Legacy Word / PowerPoint converted to DOCX / PPTX, or a protected Office package
+    decrypted, then read like the modern file it now is."""
+    password = options.password or blob.password
+    if kind == "office-encrypted":
+        from .ooxml_crypto import decrypt_office
+        from .sniff import sniff
+
+        data = decrypt_office(blob, password)
+        inner = sniff(data, blob.display_name).kind
+        if inner not in ("docx", "xlsx", "pptx"):
+            raise UnsupportedFormatError(
+                blob.label, f"decrypted, but the package inside is not DOCX, XLSX or PPTX "
+                f"(sniffed as {inner})")
+    else:
+        from .legacy_office import legacy_to_ooxml
+
+        data = legacy_to_ooxml(blob, kind, password)
+        inner = "docx" if kind == "doc" else "pptx"
+    out = extract(blob.model_copy(update={"data": data}), inner, options)
+    out.info.extra.setdefault("converted_from", kind)
+    return out
 
 
 def _email(blob: Blob, options: ReadOptions) -> Extraction:
