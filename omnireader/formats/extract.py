@@ -89,7 +89,9 @@ def _plain(blob: Blob) -> Extraction:
 
 
 def _markdown(blob: Blob) -> Extraction:
-    text = decode_text(blob.read_bytes(), blob.label).lstrip("\ufeff")
+    from .markdown import markdown_text
+
+    text = markdown_text(decode_text(blob.read_bytes(), blob.label).lstrip("\ufeff"))
     title = _H1.search(text)
     return _one(text, DocInfo(title=title.group(1) if title else None))
 
@@ -135,6 +137,17 @@ def _depth(value: object) -> int:
     return deepest
 
 
+def _csv(blob: Blob) -> Extraction:
+    from .delimited import delimited_markdown
+
+    text = decode_text(blob.read_bytes(), blob.label).lstrip("\ufeff")
+    tabs = (blob.mime or "").endswith("tab-separated-values")
+    table = delimited_markdown(text, blob.display_name, hint="\t" if tabs else None)
+    if not table.strip():
+        raise EmptyInputError(blob.label, "the table holds no text")
+    return _one(table, DocInfo(extra={"extractor": "delimited"}))
+
+
 def _xml(blob: Blob) -> Extraction:
     from .xml import xml_text
 
@@ -146,6 +159,7 @@ _READERS: dict[str, Callable[[Blob], Extraction]] = {
     "markdown": _markdown,
     "json": _json,
     "xml": _xml,
+    "csv": _csv,
 }
 
 
