@@ -26,6 +26,7 @@ __all__ = ["MailHeaders", "mail_headers", "header_text"]
 
 _SPACE = re.compile(r"\s+")
 _MESSAGE_ID = re.compile(r"<[^<>\s]+>")
+_ENCODED_WORD = re.compile(r"=\?([A-Za-z0-9_.:-]+)(?:\*[^?]*)?\?[QqBb]\?")
 
 
 class MailHeaders(BaseModel):
@@ -57,17 +58,29 @@ class MailHeaders(BaseModel):
         return [f"{name}: {value}" for name, value in fields if value]
 
 
-def _decode_bytes(raw: bytes, charset: str | None) -> str:
+def _decode_bytes(raw: bytes, charset: str | None, charsets: tuple[str, ...]) -> str:
     if charset and charset.lower() not in ("unknown-8bit", "x-unknown"):
         try:
             return raw.decode(charset)
         except (LookupError, UnicodeDecodeError):
-            pass  # a wrong or unknown charset label: guess from the bytes instead
+            pass  # a wrong or unknown charset label: decode as unlabelled bytes
+    return raw.decode("ascii") if raw.isascii() else _raw_8bit(raw, charsets)
+
+
+def _raw_8bit(raw: bytes, charsets: tuple[str, ...]) -> str:
+    """Header bytes sent unencoded: UTF-8 if they are, else the charset the rest of the
+    message uses (a few bytes are too short to guess from), else a guess."""
+    for charset in ("utf-8", *charsets):
+        try:
+            return raw.decode(charset)
+        except (LookupError, UnicodeDecodeError):
+            continue
     return decode_text(raw, "<header>")
 
 
-def header_text(value: object) -> str:
-    """A header value as text: encoded words decoded, raw 8-bit bytes guessed, unfolded."""
+def header_text(value: object, charsets: tuple[str, ...] = ()) -> str:
+    """A header value as text: encoded words decoded, raw 8-bit bytes decoded in the
+    message's own ``charsets`` (or guessed), folding and control characters removed."""
     if value is None:
         return ""
     if isinstance(value, email.header.Header):
@@ -75,15 +88,15 @@ def header_text(value: object) -> str:
     else:
         text = str(value)
         if any("\udc80" <= ch <= "\udcff" for ch in text):
-            # Raw 8-bit bytes in the header (parsed with surrogateescape): guess their charset.
-            text = decode_text(text.encode("ascii", "surrogateescape"), "<header>")
+            # Raw 8-bit bytes in the header (parsed with surrogateescape).
+            text = _raw_8bit(text.encode("ascii", "surrogateescape"), charsets)
         try:
             pieces = email.header.decode_header(text)
         except (ValueError, AssertionError):  # a malformed encoded word: keep it as written
             pieces = [(text, None)]
     out = []
     for piece, charset in pieces:
-        out.append(_decode_bytes(piece, charset) if isinstance(piece, bytes) else piece)
+        out.append(_decode_bytes(piece, charset, charsets) if isinstance(piece, bytes) else piece)
     # decode_header drops the space between an encoded word and plain text only when the
     # standard says so; joining with "" keeps what it returned.
     joined = "".join(out) if any(isinstance(p, bytes) for p, _ in pieces) else " ".join(out)
@@ -110,10 +123,24 @@ def _ids(value: str) -> list[str]:
     return _MESSAGE_ID.findall(value or "")
 
 
+def _charsets(msg: Message) -> tuple[str, ...]:
+    """The charsets a message names: in its encoded words, then in its parts."""
+    found: list[str] = []
+    for value in msg.values():
+        found += [c.lower() for c in _ENCODED_WORD.findall(str(value))]
+    try:
+        found += [c for c in msg.get_charsets() if c]
+    except (TypeError, ValueError, LookupError):
+        pass
+    return tuple(dict.fromkeys(c for c in found if c not in ("us-ascii", "utf-8")))
+
+
 def mail_headers(msg: Message) -> MailHeaders:
     """The decoded header fields of ``msg`` (parsed with any policy)."""
+    charsets = _charsets(msg)
+
     def get(name: str) -> str:
-        return header_text(msg.get(name))
+        return header_text(msg.get(name), charsets)
 
     sender, to, cc = get("From"), get("To"), get("Cc")
     persons: list[str] = []

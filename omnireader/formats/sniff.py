@@ -187,12 +187,16 @@ def sniff(data: bytes, filename: str | None = None) -> Sniffed:
     """What ``data`` is. ``filename`` only breaks ties between text formats."""
     ext = PurePath(filename).suffix.lower() if filename else ""
     head = data[:4096]
-    if head.startswith(b"%PDF-") or b"%PDF-" in head[:1024]:
+    if head.startswith(b"%PDF-"):
         return Sniffed(kind="pdf", mime="application/pdf")
+    # Containers before the looser PDF test: a ZIP that stores a PDF uncompressed has
+    # "%PDF-" in its first kilobyte too.
     if head.startswith(b"PK\x03\x04") or head.startswith(b"PK\x05\x06"):
         return _sniff_zip(data)
     if head.startswith(_OLE_MAGIC):
         return _sniff_ole(data, ext)
+    if b"%PDF-" in head[:1024]:  # a PDF after some junk, which readers accept
+        return Sniffed(kind="pdf", mime="application/pdf")
     for magic, fmt, mime in _IMAGE_MAGIC:
         if head.startswith(magic):
             return Sniffed(kind="image", mime=mime, format=fmt)
