@@ -25,6 +25,7 @@ from .text import decode_text
 __all__ = ["MailHeaders", "mail_headers", "header_text"]
 
 _SPACE = re.compile(r"\s+")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 _MESSAGE_ID = re.compile(r"<[^<>\s]+>")
 _ENCODED_WORD = re.compile(r"=\?([A-Za-z0-9_.:-]+)(?:\*[^?]*)?\?[QqBb]\?")
 
@@ -101,7 +102,7 @@ def header_text(value: object, charsets: tuple[str, ...] = ()) -> str:
     # standard says so; joining with "" keeps what it returned.
     joined = "".join(out) if any(isinstance(p, bytes) for p, _ in pieces) else " ".join(out)
     # Control characters (a CR/LF smuggled into a name) never survive into metadata.
-    return _SPACE.sub(" ", "".join(ch if ch.isprintable() else " " for ch in joined)).strip()
+    return _SPACE.sub(" ", _CONTROL.sub(" ", joined)).strip()
 
 
 def _addresses(values: list[str]) -> list[tuple[str, str]]:
