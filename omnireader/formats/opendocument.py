@@ -53,6 +53,19 @@ def _plain(element: Any) -> str:
     return "\n".join(line for line in lines if line)
 
 
+# Fields whose text in a template is a placeholder, not content ("Page 1 / 99", "???").
+_FIELDS = ("text:page-number", "text:page-count", "text:sheet-name", "text:date", "text:time",
+           "text:file-name", "text:chapter", "presentation:date-time", "presentation:footer",
+           "presentation:header")
+
+
+def _without_fields(element: Any) -> Any:
+    clone = element.clone
+    for field in clone.get_elements("|".join(f"descendant::{f}" for f in _FIELDS)):
+        field.delete()
+    return clone
+
+
 def _master_sections(doc: Any) -> list[Section]:
     """Page headers and footers from the master pages in styles.xml."""
     found: dict[tuple[str, str], None] = {}
@@ -63,7 +76,7 @@ def _master_sections(doc: Any) -> list[Section]:
                 kind = child.get_attribute("presentation:class")
                 part = kind if kind in ("header", "footer") else None
             if part:
-                text = _plain(child)
+                text = _plain(_without_fields(child))
                 if any(ch.isalnum() for ch in text):  # "???": a field never rendered
                     found[(part, text)] = None
     return [Section(text=text, part=part, heading=part.capitalize()) for part, text in found]
