@@ -10,6 +10,10 @@ message, not of the whole file:
 A message starts at a ``From `` line that opens the file or follows a blank line (a body
 line starting "From " without a blank line before it is text; writers that quote such lines
 as ``>From `` are undone, mboxrd style).
+
+A mailbox is read like a folder of messages: ``max_archive_members`` does not cap how many it
+holds (nothing in it is compressed, so its size is bounded by ``max_file_bytes``), while each
+message's attachments are under the container limits like any e-mail's.
 """
 
 from __future__ import annotations
