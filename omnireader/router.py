@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import os
 import warnings
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +30,8 @@ from .errors import (
     ReadError,
     TooLargeError,
 )
-from .formats.sniff import family, sniff
+from .formats.containers import CONTAINERS, HAS_BODY, container_members
+from .formats.sniff import RESNIFF_WHOLE, family, sniff
 from .input_shapes import (
     PART_TYPES,
     check_tool_pairing,
@@ -47,8 +48,7 @@ from .payloads import Blob, Conversation, TextInput, Trajectory
 from .string_refs import is_url, local_path, looks_like_path
 from .walk import Unreadable, link_problem, not_a_file
 
-__all__ = ["Task", "route", "route_conversation"]
-
+__all__ = ["Task", "route", "iter_route", "route_conversation"]
 
 
 class Task(BaseModel):
@@ -77,15 +77,26 @@ def route(input: Any, options: ReadOptions | None = None) -> list[Task]:
     Raises a :class:`ReadError` naming the input when it cannot be read at all, and
     :class:`InvalidInputError` when its shape is wrong.
     """
+    return list(iter_route(input, options))
+
+
+def iter_route(input: Any, options: ReadOptions | None = None) -> Iterator[Task]:
+    """:func:`route`, one task at a time: a mailbox of 10,000 messages is read message by
+    message, never held whole. Errors are raised when the iteration reaches them."""
     options = options or ReadOptions()
+    if isinstance(input, (bytes, bytearray, memoryview)):
+        yield from _iter_blob(Blob(data=bytes(input)), options)
+    elif isinstance(input, Blob):
+        yield from _iter_blob(input, options)
+    elif isinstance(input, os.PathLike):
+        yield from _iter_path(Path(input), options)
+    else:
+        yield from _route_other(input, options)
+
+
+def _route_other(input: Any, options: ReadOptions) -> list[Task]:
     if isinstance(input, str):
         return _route_string(input, options)
-    if isinstance(input, (bytes, bytearray, memoryview)):
-        return _route_blob(Blob(data=bytes(input)), options)
-    if isinstance(input, Blob):
-        return _route_blob(input, options)
-    if isinstance(input, os.PathLike):
-        return _route_path(Path(input), options)
     if isinstance(input, Unreadable):
         from .errors import error_for_code
 
@@ -131,6 +142,10 @@ def _task(parser: str, payload: BaseModel, label: str) -> Task:
 
 
 def _route_path(path: Path, options: ReadOptions) -> list[Task]:
+    return list(_iter_path(path, options))
+
+
+def _iter_path(path: Path, options: ReadOptions) -> Iterator[Task]:
     label = str(path)
     if not path.exists():
         raise ReadError(label, link_problem(path) or "no such file or folder")
@@ -152,13 +167,14 @@ def _route_path(path: Path, options: ReadOptions) -> list[Task]:
     if path.suffix.lower() in (".json", ".jsonl"):
         convo = _chat_file(path)
         if convo is not None:
-            return route_conversation(convo, options, label=label)
+            yield from route_conversation(convo, options, label=label)
+            return
     try:
         with path.open("rb") as f:
             head = f.read(1 << 20)
     except OSError as e:
         raise ReadError(label, f"cannot read: {e.strerror or e}") from None
-    return _route_blob(Blob(path=str(path)), options, head=head)
+    yield from _iter_blob(Blob(path=str(path)), options, head=head)
 
 
 def _chat_file(path: Path) -> list[Message] | None:
@@ -187,34 +203,47 @@ def _chat_file(path: Path) -> list[Message] | None:
 
 
 def _route_blob(blob: Blob, options: ReadOptions, head: bytes | None = None) -> list[Task]:
+    return list(_iter_blob(blob, options, head))
+
+
+def _iter_blob(blob: Blob, options: ReadOptions, head: bytes | None = None) -> Iterator[Task]:
     if head is None:
         data = blob.read_bytes()
         if not data:
             raise EmptyInputError(blob.label, "no content (0 bytes)")
         head = data[: 1 << 20]
     sniffed = sniff(head, blob.display_name)
-    if sniffed.kind == "zip" and blob.data is None and blob.path and len(head) >= 1 << 20:
-        # A ZIP's directory sits at its end: a DOCX over 1 MiB needs the whole file to tell.
+    if sniffed.kind in RESNIFF_WHOLE and blob.data is None and blob.path and len(head) >= 1 << 20:
+        # A ZIP's directory sits at its end, an OLE file's stream names anywhere: a DOCX or
+        # a Word file over 1 MiB needs the whole file to tell.
         sniffed = sniff(Path(blob.path).read_bytes(), blob.display_name)
     blob = blob.model_copy(update={"mime": blob.mime or sniffed.mime})
-    if sniffed.kind != "zip":
-        return [_task(family(sniffed), blob, blob.label)]
+    if sniffed.kind not in CONTAINERS:
+        yield _task(family(sniffed), blob, blob.label)
+    elif sniffed.kind == "mbox":
+        yield from _iter_mailbox(blob, options)
+    else:
+        yield from _container_tasks(blob, sniffed.kind, options)
 
-    # An archive: each member is routed by its own content (archives inside recurse, up to
-    # max_archive_depth); a member that cannot be read is reported and the rest still read.
+
+def _container_tasks(blob: Blob, kind: str, options: ReadOptions) -> list[Task]:
+    """An archive or a message: each member is routed by its own content (containers inside
+    recurse, up to max_archive_depth); a member that cannot be read is reported and the
+    rest still read. A message is also read itself (headers and body)."""
     from .errors import error_for_code
-    from .formats.archive import iter_members
 
-    tasks: list[Task] = []
+    tasks: list[Task] = [_task("file", blob, blob.label)] if kind in HAS_BODY else []
 
     def failed(e: ReadError) -> None:
         tasks.append(Task.failed(e))
 
-    for member in iter_members(blob, options, on_error=failed):
+    for member in container_members(blob, kind, options, on_error=failed):
         try:
-            tasks.extend(_route_blob(member, options))
+            tasks.extend(_iter_blob(member, options))
         except ReadError as e:
             failed(e)
+    if kind in HAS_BODY:
+        return tasks
     if not tasks:
         raise EmptyInputError(blob.label, "the archive holds no files")
     if all(t.failure for t in tasks):
@@ -227,6 +256,20 @@ def _route_blob(blob: Blob, options: ReadOptions, head: bytes | None = None) -> 
             f"none of the archive's {len(tasks)} files could be read (first: {first.message})",
         )
     return tasks
+
+
+def _iter_mailbox(blob: Blob, options: ReadOptions) -> Iterator[Task]:
+    """Each message of a mailbox is its own input, routed as it is read from the file."""
+    count = 0
+    for member in container_members(blob, "mbox", options):
+        count += 1
+        try:
+            tasks = _route_blob(member, options)
+        except ReadError as e:
+            tasks = [Task.failed(e)]
+        yield from tasks
+    if not count:
+        raise EmptyInputError(blob.label, "the mailbox holds no messages")
 
 
 # ------------------------------------------------------------- conversations

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from . import api, files, limits, llm, network, store, together  # noqa: F401  (register)
+from . import api, files, limits, llm, mail_office, network, store, together  # noqa: F401
+
 from .harness import CASES, FaultCase
 
 __all__ = ["cases", "GROUPS"]

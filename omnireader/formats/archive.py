@@ -35,10 +35,12 @@ from ..errors import (
 )
 from ..options import ReadOptions
 from ..payloads import Blob
+from .member_names import member_blob
 
 __all__ = [
     "iter_members",
     "read_member",
+    "zip_member",
     "archive_depth",
     "is_safe_member_name",
     "check_package",
@@ -108,22 +110,6 @@ def _open_zip(blob: Blob) -> zipfile.ZipFile:
         raise CorruptError(blob.label, f"not a readable ZIP archive ({e})") from None
 
 
-def _member_blob(archive: Blob, name: str, data: bytes) -> Blob:
-    return Blob(
-        data=data,
-        path=archive.path,
-        url=archive.url,
-        filename=archive.filename,
-        file_id=archive.file_id,
-        member=f"{archive.member}!{name}" if archive.member else name,
-        context=archive.context,
-        role=archive.role,
-        chat_time=archive.chat_time,
-        message_id=archive.message_id,
-        password=archive.password,
-    )
-
-
 def iter_members(
     blob: Blob,
     options: ReadOptions,
@@ -184,7 +170,7 @@ def iter_members(
                 fail(e)
                 continue
             budget -= len(data)
-            yield _member_blob(blob, info.filename, data)
+            yield member_blob(blob, info.filename, data)
 
 
 class _ArchiveOverflow(Exception):
@@ -235,40 +221,38 @@ def _read_member(
 
 
 def read_member(blob: Blob, options: ReadOptions) -> bytes:
-    """The bytes of ``blob.member`` from the archive at ``blob.path`` (or in ``blob.data``).
+    """The bytes of ``blob.member`` from the container at ``blob.path`` (or in ``blob.data``).
 
     Used to re-read a stored item's source: ``Blob(path="a.zip", member="b.zip!c.csv")``.
+    Members of e-mails and mailboxes on the way are found too (see
+    :func:`omnireader.formats.containers.read_member`).
     """
-    if not blob.member:
-        raise ReadError(blob.label, "not an archive member")
-    container = blob.model_copy(update={"member": None})
-    remaining = blob.member
-    while True:
-        with _open_zip(container) as zf:
-            names = set(zf.namelist())
-            # The longest name that matches, so members whose names hold "!" still work.
-            name = next(
-                (
-                    n
-                    for n in sorted(names, key=len, reverse=True)
-                    if remaining == n or remaining.startswith(n + "!")
-                ),
-                None,
-            )
-            if name is None or not is_safe_member_name(name):
-                raise ReadError(blob.label, f"the archive has no member {remaining!r}")
-            info = zf.getinfo(name)
-            password = options.password or blob.password
-            budget = options.max_archive_bytes
-            try:
-                data = _read_member(zf, info, blob.label, password, options.max_file_bytes, budget)
-            except _ArchiveOverflow:
-                raise TooLargeError(blob.label, "member is over max_archive_bytes") from None
-        if remaining == name:
-            return data
-        remaining = remaining[len(name) + 1 :]
-        inner = f"{container.member}!{name}" if container.member else name
-        container = Blob(data=data, path=blob.path, member=inner)
+    from .containers import read_member as read_any
+
+    return read_any(blob, options)
+
+
+def zip_member(container: Blob, remaining: str, options: ReadOptions, label: str) -> tuple[str, bytes]:
+    """The member of the ZIP ``container`` that ``remaining`` (``name`` or ``name!deeper``)
+    starts with: its name and bytes. The longest matching name wins, so members whose names
+    hold ``!`` still work."""
+    with _open_zip(container) as zf:
+        names = set(zf.namelist())
+        name = next(
+            (n for n in sorted(names, key=len, reverse=True)
+             if remaining == n or remaining.startswith(n + "!")),
+            None,
+        )
+        if name is None or not is_safe_member_name(name):
+            raise ReadError(label, f"the archive has no member {remaining!r}")
+        info = zf.getinfo(name)
+        password = options.password or container.password
+        budget = options.max_archive_bytes
+        try:
+            data = _read_member(zf, info, label, password, options.max_file_bytes, budget)
+        except _ArchiveOverflow:
+            raise TooLargeError(label, "member is over max_archive_bytes") from None
+    return name, data
 
 
 def check_package(blob: Blob, options: ReadOptions) -> None:

@@ -26,6 +26,7 @@ __all__ = [
     "NEEDS_OCR",
     "UNREADABLE",
     "EMPTY",
+    "ITEM_FIELDS",
 ]
 
 #: Flag: the page has no usable text layer (a scan, or only images); OCR / vision would help.
@@ -48,13 +49,24 @@ class DocInfo(BaseModel):
     extra: dict[str, Any] = Field(default_factory=dict)
 
 
+#: DocInfo.extra keys every item of the document carries in its metadata (a message's
+#: ids and thread, so search can show a conversation; its sender and recipients as written).
+ITEM_FIELDS = ("message_id", "in_reply_to", "references", "thread", "sender", "recipients", "cc")
+
+
 class Section(BaseModel):
-    """One page of a PDF (``page`` is 1-based) or one part of a DOCX (``page`` is None)."""
+    """One page of a PDF (``page`` is 1-based) or one part of a DOCX (``page`` is None).
+
+    ``part`` says which part of the document the text is when it is not the body:
+    ``header``, ``footer``, ``footnotes``, ``endnotes``, ``comments``, ``notes`` (a slide's
+    speaker notes), so search can filter or weight it.
+    """
 
     text: str
     page: int | None = None
     flags: list[str] = Field(default_factory=list)
     heading: str | None = None
+    part: str | None = None
 
 
 class Extraction(BaseModel):

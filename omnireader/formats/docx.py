@@ -21,6 +21,7 @@ from ..errors import CorruptError, ReadError
 from ..payloads import Blob
 from .document import EMPTY, DocInfo, Extraction, Section
 from .docx_markdown import docx_sections
+from .docx_parts import docx_part_sections
 
 __all__ = ["extract_docx"]
 
@@ -73,7 +74,8 @@ def _read_with_python_docx(data: bytes) -> tuple[list[Section] | None, str]:
     import docx
 
     try:
-        return docx_sections(docx.Document(io.BytesIO(data))), ""
+        document = docx.Document(io.BytesIO(data))
+        return docx_sections(document) + docx_part_sections(document), ""
     except Exception as exc:  # noqa: BLE001 - any python-docx failure means "try MarkItDown"
         return None, f"python-docx: {type(exc).__name__}: {exc}"[:300]
 

@@ -25,8 +25,8 @@ from .text import decode_text
 __all__ = ["extract", "SUPPORTED"]
 
 SUPPORTED = (
-    "PDF, DOCX, PPTX, XLSX, XLS, HTML, CSV, JSON, IPYNB, EPUB, MSG, RSS/XML, ZIP, TXT/MD, "
-    "images, audio"
+    "PDF, DOCX, PPTX, XLSX, XLS, DOC, PPT, ODT, ODS, ODP, RTF, HTML, CSV/TSV, JSON, IPYNB, "
+    "EPUB, EML, MBOX, MSG, RSS/XML, ZIP, TXT/MD, images, audio"
 )
 
 _SLIDE = re.compile(r"^<!-- Slide number: (\d+) -->\s*$", re.M)
@@ -34,7 +34,7 @@ _SHEET = re.compile(r"^## (.+)$", re.M)
 _H1 = re.compile(r"^#\s+(.+?)\s*#*\s*$", re.M)
 _FIELD = re.compile(r"^\*\*(From|Authors|Title):\*\*\s*(.+?)\s*$", re.M)
 # Formats that are ZIP packages a library unpacks whole: checked for bombs first.
-_PACKAGES = ("docx", "pptx", "xlsx", "epub")
+_PACKAGES = ("docx", "pptx", "xlsx", "epub", "odt", "ods", "odp")
 # Pretty-printing indents every level: past this depth it would blow a small file up
 # quadratically, so deeper documents are written compactly.
 _INDENT_DEPTH = 32
@@ -58,13 +58,22 @@ def extract(blob: Blob, kind: str, options: ReadOptions) -> Extraction:
         from .docx import extract_docx
 
         return extract_docx(blob)
+    if kind in ("doc", "ppt", "office-encrypted"):
+        return _converted(blob, kind, options)
     reader = _READERS.get(kind)
     if reader is not None:
         return reader(blob)
+    reader_with_options = _READERS_WITH_OPTIONS.get(kind)
+    if reader_with_options is not None:
+        return reader_with_options(blob, options)
     if kind in MARKITDOWN_KINDS:
         return _markitdown(blob, kind)
     hint = {
         "zip": "a ZIP archive: route it (omnireader.route) so each member is read",
+        "mbox": "a mailbox: route it (omnireader.route) so each message is read",
+        "ole": "an OLE compound file that is none of Word, PowerPoint, Excel, Outlook or "
+               "password-protected Office (no WordDocument, PowerPoint Document, Workbook, "
+               "__substg1.0_ or EncryptedPackage stream)",
         "image": "an image: the image parser reads it",
         "audio": "audio: the audio parser reads it",
     }.get(kind, f"not a supported format (sniffed as {blob.mime or 'application/octet-stream'})")
@@ -80,7 +89,9 @@ def _plain(blob: Blob) -> Extraction:
 
 
 def _markdown(blob: Blob) -> Extraction:
-    text = decode_text(blob.read_bytes(), blob.label).lstrip("\ufeff")
+    from .markdown import markdown_text
+
+    text = markdown_text(decode_text(blob.read_bytes(), blob.label).lstrip("\ufeff"))
     title = _H1.search(text)
     return _one(text, DocInfo(title=title.group(1) if title else None))
 
@@ -126,6 +137,17 @@ def _depth(value: object) -> int:
     return deepest
 
 
+def _csv(blob: Blob) -> Extraction:
+    from .delimited import delimited_markdown
+
+    text = decode_text(blob.read_bytes(), blob.label).lstrip("\ufeff")
+    tabs = (blob.mime or "").endswith("tab-separated-values")
+    table = delimited_markdown(text, blob.display_name, hint="\t" if tabs else None)
+    if not table.strip():
+        raise EmptyInputError(blob.label, "the table holds no text")
+    return _one(table, DocInfo(extra={"extractor": "delimited"}))
+
+
 def _xml(blob: Blob) -> Extraction:
     from .xml import xml_text
 
@@ -137,6 +159,71 @@ _READERS: dict[str, Callable[[Blob], Extraction]] = {
     "markdown": _markdown,
     "json": _json,
     "xml": _xml,
+    "csv": _csv,
+}
+
+
+def _converted(blob: Blob, kind: str, options: ReadOptions) -> Extraction:
+    """Legacy Word / PowerPoint converted to DOCX / PPTX, or a protected Office package
+    decrypted, then read like the modern file it now is."""
+    password = options.password or blob.password
+    if kind == "office-encrypted":
+        from .ooxml_crypto import decrypt_office
+        from .sniff import sniff
+
+        data = decrypt_office(blob, password)
+        inner = sniff(data, blob.display_name).kind
+        if inner not in ("docx", "xlsx", "pptx"):
+            raise UnsupportedFormatError(
+                blob.label, f"decrypted, but the package inside is not DOCX, XLSX or PPTX "
+                f"(sniffed as {inner})")
+    else:
+        from .legacy_office import legacy_to_ooxml
+
+        data = legacy_to_ooxml(blob, kind, password)
+        inner = "docx" if kind == "doc" else "pptx"
+    out = extract(blob.model_copy(update={"data": data}), inner, options)
+    out.info.extra.setdefault("converted_from", kind)
+    return out
+
+
+def _email(blob: Blob, options: ReadOptions) -> Extraction:
+    from .email import extract_email
+
+    return extract_email(blob, options)
+
+
+def _outlook(blob: Blob, options: ReadOptions) -> Extraction:
+    from .email import extract_email
+    from .msg import msg_to_mime
+
+    mime = Blob(data=msg_to_mime(blob.read_bytes(), blob.label), path=blob.path,
+                member=blob.member, filename=blob.filename, url=blob.url)
+    return extract_email(mime, options)
+
+
+def _rtf(blob: Blob, options: ReadOptions) -> Extraction:
+    from .rtf import extract_rtf
+
+    return extract_rtf(blob)
+
+
+def _opendocument(kind: str) -> Callable[[Blob, ReadOptions], Extraction]:
+    def read(blob: Blob, options: ReadOptions) -> Extraction:
+        from .opendocument import extract_odf
+
+        return extract_odf(blob, kind)
+
+    return read
+
+
+_READERS_WITH_OPTIONS: dict[str, Callable[[Blob, ReadOptions], Extraction]] = {
+    "eml": _email,
+    "msg": _outlook,
+    "rtf": _rtf,
+    "odt": _opendocument("odt"),
+    "ods": _opendocument("ods"),
+    "odp": _opendocument("odp"),
 }
 
 

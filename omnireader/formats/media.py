@@ -27,6 +27,8 @@ from ..errors import (
     UnsupportedFormatError,
 )
 
+from .heif import HEIF_HINT, is_heif, register_heif
+
 __all__ = ["ImageInfo", "AudioInfo", "image_info", "audio_info", "MAX_IMAGE_PIXELS"]
 
 # Pillow's own hard limit (twice its warning threshold). Larger than any camera's photo; a
@@ -102,6 +104,8 @@ def image_info(
     from PIL import Image, UnidentifiedImageError
 
     source = _open(blob, name)
+    if is_heif(_head(source)):
+        register_heif()
     try:
         with warnings.catch_warnings():
             # We enforce our own limit below; Pillow's warning would only add noise.
@@ -111,10 +115,8 @@ def image_info(
         raise TooLargeError(name, f"image too large to read safely ({e})") from None
     except UnidentifiedImageError:
         head = _head(source)
-        if head[4:8] == b"ftyp" and head[8:12] in (b"heic", b"heix", b"mif1", b"avif"):
-            raise UnsupportedFormatError(
-                name, "HEIC / AVIF images need a Pillow plugin (pip install pillow-heif)"
-            ) from None
+        if is_heif(head) or (head[4:8] == b"ftyp" and head[8:12] in (b"avif", b"avis")):
+            raise UnsupportedFormatError(name, HEIF_HINT) from None
         raise CorruptError(name, "not an image Pillow can read") from None
     except Exception as e:  # Pillow's plugins raise many types on malformed headers
         raise CorruptError(name, f"unreadable image header ({type(e).__name__}: {e})") from None

@@ -3,17 +3,25 @@
 from __future__ import annotations
 
 import io
+import re
 import zipfile
 from pathlib import PurePath
 
 from pydantic import BaseModel
 
-__all__ = ["Sniffed", "sniff", "family"]
+from .text import unicode_head
+
+__all__ = ["Sniffed", "sniff", "family", "RESNIFF_WHOLE"]
+
+#: Kinds told from a file's head that may change once the whole file is seen: a ZIP's
+#: directory and an OLE file's stream names can sit past the first MiB.
+RESNIFF_WHOLE = ("zip", "ole")
 
 
 class Sniffed(BaseModel):
-    kind: str  # pdf, docx, pptx, xlsx, xls, msg, epub, zip, html, xml, rss, json, ipynb,
-    #            csv, markdown, text, image, audio, unknown
+    kind: str  # pdf, docx, pptx, xlsx, xls, doc, ppt, msg, office-encrypted, ole, epub,
+    #            odt, ods, odp, zip, eml, mbox, rtf, html, xml, rss, json, ipynb, csv,
+    #            markdown, text, image, audio, unknown
     mime: str
     format: str | None = None  # image / audio format name: jpeg, png, wav, mp3, m4a, ...
 
@@ -47,7 +55,35 @@ _TEXT_EXT = {
     ".xml": ("xml", "application/xml"),
     ".rss": ("rss", "application/rss+xml"),
     ".atom": ("rss", "application/atom+xml"),
+    ".eml": ("eml", "message/rfc822"),
+    ".mbox": ("mbox", "application/mbox"),
 }
+_MARKDOWN_EXT = (".md", ".markdown", ".mdown", ".mkd")
+_ODF = {
+    "application/vnd.oasis.opendocument.text": "odt",
+    "application/vnd.oasis.opendocument.spreadsheet": "ods",
+    "application/vnd.oasis.opendocument.presentation": "odp",
+    "application/vnd.oasis.opendocument.text-template": "odt",
+    "application/vnd.oasis.opendocument.spreadsheet-template": "ods",
+    "application/vnd.oasis.opendocument.presentation-template": "odp",
+}
+# ISO base media brands of still images (HEIF / HEIC from phones, AVIF).
+_HEIF_BRANDS = {
+    b"heic": ("heic", "image/heic"), b"heix": ("heic", "image/heic"),
+    b"heim": ("heic", "image/heic"), b"heis": ("heic", "image/heic"),
+    b"hevc": ("heic", "image/heic-sequence"), b"hevx": ("heic", "image/heic-sequence"),
+    b"mif1": ("heif", "image/heif"), b"msf1": ("heif", "image/heif-sequence"),
+    b"avif": ("avif", "image/avif"), b"avis": ("avif", "image/avif"),
+}
+# A mail header line ("Name: value"); continuation lines start with white space.
+_HEADER = re.compile(rb"^([A-Za-z0-9][A-Za-z0-9_-]{0,60}):")
+# Fields only mail has; one of them (or From with To / Subject / Date) makes it a message.
+_MAIL_FIELDS = {
+    b"received", b"return-path", b"message-id", b"mime-version", b"delivered-to",
+    b"x-mailer", b"in-reply-to", b"references", b"dkim-signature", b"x-original-to",
+    b"envelope-to", b"resent-from", b"x-mozilla-status", b"thread-topic", b"thread-index",
+}
+_MBOX_FROM = re.compile(rb"^From \S+")
 
 _OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 
@@ -61,6 +97,8 @@ def _sniff_zip(data: bytes) -> Sniffed:
                     mt = f.read(100).decode("ascii", "replace").strip()
                 if mt == "application/epub+zip":
                     return Sniffed(kind="epub", mime=mt)
+                if mt in _ODF:  # OpenDocument: never a generic ZIP of XML parts
+                    return Sniffed(kind=_ODF[mt], mime=mt)
     except (zipfile.BadZipFile, OSError, ValueError, KeyError, RuntimeError, NotImplementedError):
         # Not an error to hide: it starts like a ZIP, so it is routed as one, and the archive
         # reader then reports exactly what is wrong with it (corrupt, encrypted, ...).
@@ -82,21 +120,56 @@ def _sniff_zip(data: bytes) -> Sniffed:
     return Sniffed(kind="zip", mime="application/zip")
 
 
+# OLE2 compound files hold legacy Office documents and Outlook messages; which one is
+# told by the streams at the top of the file, never by trying a reader. An e-mail holding a
+# Word document, or a deck holding a workbook, has the other's streams one level down.
+_OLE_KINDS: list[tuple[tuple[str, ...], str, str]] = [
+    (("__substg1.0_",), "msg", "application/vnd.ms-outlook"),
+    (("EncryptedPackage", "EncryptionInfo"), "office-encrypted", "application/x-ole-storage"),
+    (("WordDocument",), "doc", "application/msword"),
+    (("PowerPoint Document",), "ppt", "application/vnd.ms-powerpoint"),
+    (("Workbook",), "xls", "application/vnd.ms-excel"),
+    (("Book",), "xls", "application/vnd.ms-excel"),
+]
+
+
+def _ole_top_names(data: bytes) -> list[str] | None:
+    """The names of the streams and storages at the top of an OLE file, or None when the
+    bytes are not a whole, readable OLE file (a head cut at 1 MiB, a damaged file)."""
+    import olefile
+
+    try:
+        with olefile.OleFileIO(io.BytesIO(data)) as ole:
+            return [entry.name for entry in ole.root.kids]
+    except Exception:  # noqa: BLE001 - olefile raises many types on cut or broken files
+        return None
+
+
 def _sniff_ole(data: bytes, ext: str) -> Sniffed:
-    # OLE2 compound files: legacy XLS / DOC / PPT and Outlook MSG. Look at stream names.
-    if b"_\x00_\x00s\x00u\x00b\x00s\x00t\x00g\x00" in data[:1 << 20] or ext == ".msg":
-        return Sniffed(kind="msg", mime="application/vnd.ms-outlook")
-    if b"W\x00o\x00r\x00k\x00b\x00o\x00o\x00k" in data or b"B\x00o\x00o\x00k" in data:
-        return Sniffed(kind="xls", mime="application/vnd.ms-excel")
-    if ext == ".xls":
-        return Sniffed(kind="xls", mime="application/vnd.ms-excel")
-    return Sniffed(kind="unknown", mime="application/x-ole-storage")
+    names = _ole_top_names(data)
+    for needs, kind, mime in _OLE_KINDS:
+        if names is not None:
+            found = all(any(n.startswith(need) for n in names) for need in needs)
+        else:  # only a head: look for the names as they are stored (UTF-16-LE)
+            found = all(need.encode("utf-16-le") in data for need in needs)
+        if found:
+            return Sniffed(kind=kind, mime=mime)
+    ext_kind = {".msg": "msg", ".xls": "xls", ".doc": "doc", ".ppt": "ppt"}.get(ext)
+    if names is None and ext_kind:
+        mime = next(m for _, k, m in _OLE_KINDS if k == ext_kind)
+        return Sniffed(kind=ext_kind, mime=mime)
+    return Sniffed(kind="ole", mime="application/x-ole-storage")
 
 
 def _decodes_as_text(head: bytes) -> bool:
     if b"\x00" in head:
-        # UTF-16 text has NULs; everything else with NULs is binary.
-        return head.startswith((b"\xff\xfe", b"\xfe\xff"))
+        # UTF-16 / UTF-32 text has NULs (with a BOM, or in a telling pattern without one).
+        # Otherwise a stray NUL or two (a mailer's bug) leave text text; more are binary.
+        if unicode_head(head) is not None:
+            return True
+        if head.count(b"\x00") * 1000 > len(head):
+            return False
+        head = head.replace(b"\x00", b"")
     if not head:
         return True
     try:
@@ -114,12 +187,16 @@ def sniff(data: bytes, filename: str | None = None) -> Sniffed:
     """What ``data`` is. ``filename`` only breaks ties between text formats."""
     ext = PurePath(filename).suffix.lower() if filename else ""
     head = data[:4096]
-    if head.startswith(b"%PDF-") or b"%PDF-" in head[:1024]:
+    if head.startswith(b"%PDF-"):
         return Sniffed(kind="pdf", mime="application/pdf")
+    # Containers before the looser PDF test: a ZIP that stores a PDF uncompressed has
+    # "%PDF-" in its first kilobyte too.
     if head.startswith(b"PK\x03\x04") or head.startswith(b"PK\x05\x06"):
         return _sniff_zip(data)
     if head.startswith(_OLE_MAGIC):
         return _sniff_ole(data, ext)
+    if b"%PDF-" in head[:1024]:  # a PDF after some junk, which readers accept
+        return Sniffed(kind="pdf", mime="application/pdf")
     for magic, fmt, mime in _IMAGE_MAGIC:
         if head.startswith(magic):
             return Sniffed(kind="image", mime=mime, format=fmt)
@@ -131,8 +208,9 @@ def sniff(data: bytes, filename: str | None = None) -> Sniffed:
         brand = head[8:12]
         if brand in (b"M4A ", b"M4B ", b"mp42", b"isom", b"dash") and ext not in (".mp4", ".mov"):
             return Sniffed(kind="audio", mime="audio/mp4", format="m4a")
-        if brand in (b"heic", b"heix", b"mif1"):
-            return Sniffed(kind="image", mime="image/heic", format="heic")
+        if brand in _HEIF_BRANDS:
+            fmt, mime = _HEIF_BRANDS[brand]
+            return Sniffed(kind="image", mime=mime, format=fmt)
         return Sniffed(kind="unknown", mime="video/mp4")
     for magic, fmt, mime in _AUDIO_MAGIC:
         if head.startswith(magic):
@@ -141,13 +219,23 @@ def sniff(data: bytes, filename: str | None = None) -> Sniffed:
         return Sniffed(kind="audio", mime="audio/mpeg", format="mp3")
     if not _decodes_as_text(head):
         return Sniffed(kind="unknown", mime="application/octet-stream")
-    return _sniff_text(head, ext)
+    # UTF-16 / UTF-32 text is sniffed as the UTF-8 it decodes to (XML, mail, CSV, ...).
+    return _sniff_text(unicode_head(head) or head, ext)
 
 
 def _sniff_text(head: bytes, ext: str) -> Sniffed:
-    lowered = head.lstrip(b"\xef\xbb\xbf \t\r\n").lower()
+    stripped = head.lstrip(b"\xef\xbb\xbf \t\r\n")
+    lowered = stripped.lower()
+    if lowered.startswith(b"{\\rtf"):  # before JSON: RTF starts with "{" too
+        return Sniffed(kind="rtf", mime="application/rtf")
     if ext in (".ipynb",) or (lowered.startswith(b"{") and b'"nbformat"' in head):
         return Sniffed(kind="ipynb", mime="application/x-ipynb+json")
+    if _MBOX_FROM.match(stripped) and _mail_headers(stripped.split(b"\n", 1)[-1]):
+        return Sniffed(kind="mbox", mime="application/mbox")
+    if _mail_headers(stripped):
+        return Sniffed(kind="eml", mime="message/rfc822")
+    if ext in _MARKDOWN_EXT:  # the name breaks the tie: Markdown with HTML stays Markdown
+        return Sniffed(kind="markdown", mime="text/markdown")
     if lowered.startswith((b"<!doctype html", b"<html")) or b"<html" in lowered[:1024]:
         return Sniffed(kind="html", mime="text/html")
     if lowered.startswith(b"<?xml") or lowered.startswith((b"<rss", b"<feed")):
@@ -159,7 +247,40 @@ def _sniff_text(head: bytes, ext: str) -> Sniffed:
         return Sniffed(kind=kind, mime=mime)
     if lowered.startswith((b"{", b"[")):
         return Sniffed(kind="json", mime="application/json")
+    if _tab_table(head):
+        return Sniffed(kind="csv", mime="text/tab-separated-values")
     return Sniffed(kind="text", mime="text/plain")
+
+
+def _mail_headers(head: bytes) -> bool:
+    """True when ``head`` opens with an RFC 822 header block that only mail has."""
+    names: list[bytes] = []
+    for line in head.split(b"\n")[:200]:
+        line = line.rstrip(b"\r")
+        if not line:
+            break  # the end of the header block
+        if line[:1] in (b" ", b"\t") and names:
+            continue  # a folded header's continuation
+        match = _HEADER.match(line)
+        if match is None:
+            return False
+        names.append(match.group(1).lower())
+    fields = set(names)
+    if fields & _MAIL_FIELDS:
+        return True
+    return b"from" in fields and bool(fields & {b"to", b"subject", b"date", b"cc"})
+
+
+def _tab_table(head: bytes) -> bool:
+    """True for tab-separated values under a text name: at least three lines, each with
+    the same number of tabs (prose with a stray tab does not line up like that)."""
+    lines = [ln for ln in head.split(b"\n")[:50] if ln.strip()]
+    if len(head) >= 4096:
+        lines = lines[:-1]  # the last line may be cut
+    if len(lines) < 3:
+        return False
+    counts = {ln.count(b"\t") for ln in lines}
+    return len(counts) == 1 and counts.pop() >= 1
 
 
 def family(s: Sniffed) -> str:

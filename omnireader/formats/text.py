@@ -10,7 +10,7 @@ import codecs
 
 from ..errors import UnsupportedFormatError
 
-__all__ = ["decode_text", "detect_encoding"]
+__all__ = ["decode_text", "detect_encoding", "bomless_unicode", "unicode_head"]
 
 # Longest BOM first: the UTF-32 LE BOM starts with the UTF-16 LE one.
 _BOMS: list[tuple[bytes, str]] = [
@@ -45,11 +45,69 @@ def _looks_like_utf8(data: bytes) -> bool:
     return valid > 0 and valid >= bad
 
 
+def bomless_unicode(head: bytes) -> str | None:
+    """``utf-16-le`` / ``utf-16-be`` / ``utf-32-le`` / ``utf-32-be`` for text written in
+    that encoding without a byte-order mark, told by where its NUL bytes fall; else None.
+
+    Text in Latin, Greek or Cyrillic script has a NUL in every other byte (UTF-16) or in
+    three of four (UTF-32), always at the same places. CJK text in UTF-16 has few NULs
+    and is not recognised here (a BOM is needed for it). Looks at 4 KiB at most.
+    """
+    sample = head[:4096]
+    sample = sample[: len(sample) // 4 * 4]
+    if len(sample) < 8 or b"\x00" not in sample:
+        return None
+    quarter = len(sample) // 4
+    nuls = [sample[i::4].count(0) for i in range(4)]
+    if nuls[2] == nuls[3] == quarter and nuls[0] < quarter // 4:
+        candidates = ["utf-32-le"]
+    elif nuls[0] == nuls[1] == quarter and nuls[3] < quarter // 4:
+        candidates = ["utf-32-be"]
+    else:
+        even, odd = nuls[0] + nuls[2], nuls[1] + nuls[3]
+        half = 2 * quarter
+        if odd >= 0.7 * half and even <= 0.05 * half:
+            candidates = ["utf-16-le"]
+        elif even >= 0.7 * half and odd <= 0.05 * half:
+            candidates = ["utf-16-be"]
+        else:
+            return None
+    for name in candidates:
+        text = sample.decode(name, errors="replace")
+        bad = sum(1 for ch in text if ch == "\ufffd" or (ord(ch) < 32 and ch not in "\t\r\n\f"))
+        if bad <= len(text) // 100:
+            return name
+    return None
+
+
+def unicode_head(head: bytes) -> bytes | None:
+    """The head of a UTF-16 / UTF-32 text (with or without BOM) as UTF-8, for sniffing its
+    format; None when ``head`` is not in one of those encodings."""
+    for bom, name in _BOMS:
+        if head.startswith(bom):
+            if name == "utf-8-sig":
+                return None
+            width = 4 if name == "utf-32" else 2
+            encoding = name
+            break
+    else:
+        found = bomless_unicode(head)
+        if found is None:
+            return None
+        encoding, width = found, 4 if found.startswith("utf-32") else 2
+    cut = head[: len(head) // 4 * 4 if width == 4 else len(head) // 2 * 2]
+    return cut.decode(encoding, errors="ignore").lstrip("\ufeff").encode("utf-8")
+
+
 def detect_encoding(data: bytes) -> str:
     """The encoding :func:`decode_text` would use for ``data`` (a Python codec name)."""
     for bom, name in _BOMS:
         if data.startswith(bom):
             return name
+    if b"\x00" in data[:4096]:
+        found = bomless_unicode(data)
+        if found is not None:
+            return found
     try:
         data.decode("utf-8")
         return "utf-8"

@@ -10,6 +10,7 @@ stripped and the entity references left as written.
 
 from __future__ import annotations
 
+import html
 import re
 from typing import Any
 
@@ -21,6 +22,21 @@ __all__ = ["xml_text"]
 _DOCTYPE = re.compile(r"<!DOCTYPE(?:[^\[>]*\[.*?\])?[^>]*>", re.S | re.I)
 _MARKUP = re.compile(r"<!--.*?-->|<\?.*?\?>|<!\[CDATA\[|\]\]>|<[^>]*>", re.S)
 _BLANK_LINES = re.compile(r"\n\s*\n+")
+# The five predefined entities and character references are safe to expand (one character
+# each); declared entities are what bombs are made of and stay as written.
+_SAFE_ENTITY = re.compile(r"&(?:amp|lt|gt|quot|apos|#[0-9]{1,7}|#x[0-9a-fA-F]{1,6});")
+_DECLARED = re.compile(rb"""^<\?xml[^>]*?encoding\s*=\s*["']([A-Za-z0-9._-]{1,40})["']""")
+
+
+def _decode(data: bytes, label: str) -> str:
+    """XML text in its declared encoding when that fits its bytes, else the detected one."""
+    declared = _DECLARED.match(data.lstrip(b"\xef\xbb\xbf \t\r\n"))
+    if declared:
+        try:
+            return data.decode(declared.group(1).decode("ascii"))
+        except (LookupError, UnicodeDecodeError):
+            pass
+    return decode_text(data, label)
 
 
 def _local(tag: Any) -> str:
@@ -49,8 +65,9 @@ def xml_text(data: bytes, label: str) -> str:
         root = fromstring(data, forbid_dtd=False, forbid_entities=True, forbid_external=True)
     except (DefusedXmlException, ParseError, ValueError):
         # Entity declarations or malformed markup: strip tags, expand nothing.
-        text = _DOCTYPE.sub("", decode_text(data, label))
+        text = _DOCTYPE.sub("", _decode(data, label))
         text = _BLANK_LINES.sub("\n", _MARKUP.sub("\n", text)).strip()
+        text = _SAFE_ENTITY.sub(lambda m: html.unescape(m.group(0)), text)
     else:
         lines: list[str] = []
         _lines(root, lines)

@@ -41,7 +41,7 @@ def blob_bytes(blob: Blob, options: ReadOptions | None = None) -> bytes | None:
         return None
     try:
         if blob.member:
-            from ..formats.archive import read_member
+            from ..formats.containers import read_member
 
             blob.data = read_member(blob, options or ReadOptions())
             return blob.data

@@ -20,9 +20,9 @@ from typing import Any, NamedTuple
 
 from ..chunking import chunk_text
 from ..errors import CorruptError, EmptyInputError
-from ..formats.document import EMPTY, NEEDS_OCR, UNREADABLE, DocInfo, Section
+from ..formats.document import EMPTY, ITEM_FIELDS, NEEDS_OCR, UNREADABLE, DocInfo, Section
 from ..formats.extract import extract
-from ..formats.sniff import Sniffed, sniff
+from ..formats.sniff import RESNIFF_WHOLE, Sniffed, sniff
 from ..ids import content_hash
 from ..models import MemoryItem, Source
 from ..options import ReadOptions
@@ -49,7 +49,7 @@ def _hash_file(path: str) -> str:
 def _load(blob: Blob, options: ReadOptions) -> tuple[Blob, str, Sniffed]:
     """The blob with its content reachable, the content's hash and what it is."""
     if blob.data is None and blob.member and blob.path:
-        from ..formats.archive import read_member
+        from ..formats.containers import read_member
 
         blob = blob.model_copy(update={"data": read_member(blob, options)})
     elif blob.data is None and blob.path is None and blob.url:
@@ -71,7 +71,7 @@ def _load(blob: Blob, options: ReadOptions) -> tuple[Blob, str, Sniffed]:
     if not head:
         raise EmptyInputError(blob.label, "the file is empty (0 bytes)")
     sniffed = sniff(head, blob.display_name)
-    if sniffed.kind == "zip" and len(head) == _HEAD:
+    if sniffed.kind in RESNIFF_WHOLE and len(head) == _HEAD:
         # A ZIP's directory sits at its end: a DOCX over 1 MiB needs the whole file to tell.
         sniffed = sniff(blob.read_bytes(), blob.display_name)
     return blob, digest, sniffed
@@ -155,6 +155,9 @@ class FileParser(Parser[Blob]):
             extra["page_count"] = r.info.page_count
         if section.heading:
             extra["heading"] = section.heading
+        if section.part:
+            extra["section"] = section.part
+        extra.update((k, r.info.extra[k]) for k in ITEM_FIELDS if r.info.extra.get(k))
         if r.blob.context:
             extra["context"] = r.blob.context
         return dict(
@@ -162,7 +165,7 @@ class FileParser(Parser[Blob]):
             persons=list(r.info.authors),
             key=r.info.title or r.blob.display_name,
             topic=r.info.title,
-            tags=[r.kind],
+            tags=[r.kind, section.part] if section.part else [r.kind],
             extra=extra,
         )
 

@@ -21,7 +21,7 @@ from ..errors import (
 )
 from ..models import MemoryItem, ReadFailure, ReadInfo
 from ..parsers.base import ParseContext, get_parser
-from ..router import Task, route
+from ..router import Task, iter_route
 
 __all__ = [
     "ReadOutcome",
@@ -139,25 +139,27 @@ def read_fast(input: Any, ctx: ParseContext) -> ReadOutcome:
 
 def parse_parts(input: Any, ctx: ParseContext, out: ReadOutcome) -> list[_Part]:
     """Route ``input`` and fast-parse each part (for an LLM in fine mode), failures kept
-    in place; a failure to route at all is recorded on ``out``."""
-    tasks: list[Task] = []
-    with captured(out, out.input):
-        tasks = route(input, ctx.options)
+    in place; a failure to route at all is recorded on ``out``. Parts are routed as they
+    are parsed, so a mailbox's messages are never all held at once."""
     parts: list[_Part] = []
-    for task in tasks:
-        if task.failure is not None:
-            parts.append(_Part(failures=[task.failure]))
-            continue
-        part = _Part()
-        parser = get_parser(task.parser)
-        with captured(part, task.label):
-            if ctx.mode == "fine":
-                part.items = parser._fast_for_llm(task.payload, ctx)
-                part.task = task
-            else:
-                part.items = parser.parse_fast(task.payload, ctx)
-        parts.append(part)
+    with captured(out, out.input):
+        for task in iter_route(input, ctx.options):
+            parts.append(_parse_task(task, ctx))
     return parts
+
+
+def _parse_task(task: Task, ctx: ParseContext) -> _Part:
+    if task.failure is not None:
+        return _Part(failures=[task.failure])
+    part = _Part()
+    parser = get_parser(task.parser)
+    with captured(part, task.label):
+        if ctx.mode == "fine":
+            part.items = parser._fast_for_llm(task.payload, ctx)
+            part.task = task
+        else:
+            part.items = parser.parse_fast(task.payload, ctx)
+    return part
 
 
 @contextmanager

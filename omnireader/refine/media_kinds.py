@@ -33,7 +33,7 @@ def source_bytes(item: MemoryItem, payload: Any, options: ReadOptions) -> bytes:
     """The original bytes behind ``item``: from ``payload`` if given, else its source."""
     if isinstance(payload, Blob) and (payload.data is not None or payload.path):
         if payload.data is None and payload.member:
-            from ..formats.archive import read_member
+            from ..formats.containers import read_member
 
             return read_member(payload, options)
         try:
@@ -44,7 +44,7 @@ def source_bytes(item: MemoryItem, payload: Any, options: ReadOptions) -> bytes:
     label = (s.path or s.url or s.filename or "<source>") if s else "<source>"
     if s and s.path:
         if s.member:
-            from ..formats.archive import read_member
+            from ..formats.containers import read_member
 
             return read_member(Blob(path=s.path, member=s.member), options)
         try:

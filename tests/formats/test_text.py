@@ -83,3 +83,19 @@ def test_bytes_invalid_everywhere_are_replaced_not_raised() -> None:
 def test_nul_characters_are_removed() -> None:
     assert decode_text(b"a\x00b\x00c", "nul.txt") == "abc"
     assert decode_text("x\x00y".encode("utf-16"), "nul16.txt") == "xy"
+
+
+@pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be"])
+def test_unicode_without_a_bom_is_told_by_its_nul_pattern(encoding: str) -> None:
+    text = "Il y avait en Vestphalie, dans le château de M. le baron.\nÉlevé.\n"
+    data = text.encode(encoding)
+    assert detect_encoding(data) == encoding
+    assert decode_text(data, "candide.txt") == text
+
+
+def test_the_corpus_utf16_file_without_bom_reads_as_french(corpus) -> None:
+    data = (corpus / "realworld" / "candide-utf-16le.txt").read_bytes()
+    assert not data.startswith(codecs.BOM_UTF16_LE)
+    text = decode_text(data, "candide-utf-16le.txt")
+    assert "Comment Candide fut élevé dans un beau château" in text
+    assert "\x00" not in text

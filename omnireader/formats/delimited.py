@@ -1,0 +1,93 @@
+"""Delimited text (CSV, TSV, ``;`` and ``|`` files) → a Markdown table, delimiter sniffed.
+
+    >>> delimited_markdown("Jahr;Wert\\n2019;0,25\\n2020;1,5\\n", "werte.csv")
+    '| Jahr | Wert |\\n| --- | --- |\\n| 2019 | 0,25 |\\n| 2020 | 1,5 |'
+
+The delimiter is the one of ``,`` ``;`` tab ``|`` that splits a sample of the lines into
+the same number of cells (two or more) most consistently, header line included; the
+standard library's :class:`csv.Sniffer` breaks ties and finds the quote character. So a
+``;`` file with decimal commas is split on ``;`` (the header line has no commas, so a comma
+split does not line up), and ``0,25`` stays one cell as written. Quotes around a cell are
+not part of its value.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections import Counter
+
+__all__ = ["sniff_delimiter", "delimited_markdown", "DELIMITERS"]
+
+DELIMITERS = (",", ";", "\t", "|")
+_SAMPLE_LINES = 60
+# Tab first: in a tie (one column either way) a tab is never prose, a comma often is.
+_PREFERENCE = {"\t": 0, ";": 1, "|": 2, ",": 3}
+
+
+def _rows(text: str, delimiter: str, quotechar: str = '"') -> list[list[str]]:
+    reader = csv.reader(io.StringIO(text), delimiter=delimiter, quotechar=quotechar)
+    try:
+        return [row for row in reader if any(cell.strip() for cell in row)]
+    except csv.Error:
+        return []
+
+
+def _score(rows: list[list[str]]) -> tuple[float, int]:
+    """How well ``rows`` line up: the share of rows with the most common cell count (of
+    two or more cells; a trailing empty cell is not counted), and that count."""
+    widths = [len(row) - (1 if row and not row[-1].strip() else 0) for row in rows]
+    if not widths:
+        return 0.0, 0
+    width, n = Counter(widths).most_common(1)[0]
+    return (n / len(widths) if width >= 2 else 0.0), width
+
+
+def sniff_delimiter(text: str, hint: str | None = None) -> tuple[str, str]:
+    """``(delimiter, quotechar)`` for ``text``; ``hint`` (from a ``.tsv`` name, say) wins
+    a tie."""
+    lines = text.splitlines(keepends=True)[:_SAMPLE_LINES]
+    if len(lines) == _SAMPLE_LINES:
+        lines = lines[:-1]  # may be cut inside a quoted cell
+    sample = "".join(lines)
+    quotechar = '"'
+    try:
+        sniffed = csv.Sniffer().sniff(sample, delimiters="".join(DELIMITERS))
+        quotechar = sniffed.quotechar or '"'
+        sniffer_pick = sniffed.delimiter
+    except csv.Error:
+        sniffer_pick = None
+    best: tuple[tuple[float, int, int, int], str] | None = None
+    for d in DELIMITERS:
+        share, width = _score(_rows(sample, d, quotechar))
+        bonus = int(d == hint) + int(d == sniffer_pick)
+        key = (share, bonus, width, -_PREFERENCE[d])
+        if best is None or key > best[0]:
+            best = (key, d)
+    assert best is not None
+    if best[0][0] == 0.0:  # nothing lines up: one column
+        return hint or ",", quotechar
+    return best[1], quotechar
+
+
+def _cell(value: str) -> str:
+    return " ".join(value.split()).replace("|", "\\|")
+
+
+def delimited_markdown(text: str, name: str = "", hint: str | None = None) -> str:
+    """The table in ``text`` as Markdown: the first row is the header, short rows padded,
+    trailing empty columns dropped."""
+    delimiter, quotechar = sniff_delimiter(text, hint)
+    rows = _rows(text, delimiter, quotechar)
+    if not rows:
+        return text.strip()
+    width = max(len(row) for row in rows)
+    while width > 1 and all(len(row) < width or not row[width - 1].strip() for row in rows):
+        width -= 1
+    lines = []
+    for n, row in enumerate(rows):
+        cells = [_cell(c) for c in row[:width]] + [""] * (width - len(row))
+        lines.append("| " + " | ".join(cells) + " |")
+        if n == 0:
+            lines.append("| " + " | ".join(["---"] * width) + " |")
+    return "\n".join(lines)
