@@ -222,7 +222,8 @@ def _results(reader: Any, ctx: ParseContext, store: Any, todo: dict[str, str],
                       memory_mb=memory_mb, preload=_PRELOAD)
     for r in pool.run(jobs):
         if not r.ok:
-            failure = ReadFailure(input=r.key, error=r.error or "crashed", message=r.message or r.key)
+            failure = ReadFailure(input=r.key, error=r.error or "crashed",
+                                  message=r.message or r.key, detail=r.detail)
             yield r.key, [], None, [failure]
             continue
         items = [MemoryItem.model_validate(i) for i in r.value["items"]]

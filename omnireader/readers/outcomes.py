@@ -3,8 +3,10 @@ instead of stopping the rest of a batch."""
 
 from __future__ import annotations
 
+import logging
 import os
 import time
+import traceback
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -16,8 +18,11 @@ from ..models import MemoryItem, ReadFailure, ReadInfo
 from ..parsers.base import ParseContext, get_parser
 from ..router import Task, route
 
+log = logging.getLogger("omnireader")
+
 __all__ = [
     "ReadOutcome",
+    "internal_failure",
     "ReadResult",
     "validate_info",
     "describe_input",
@@ -141,14 +146,24 @@ def captured(out: ReadOutcome | _Part, label: str) -> Iterator[None]:
         raise
     except (OmniReaderError, OSError, MemoryError, RecursionError) as e:
         out.failures.append(_failure(label, e))
-    except Exception as e:  # a library bug on one input must not stop a batch
-        out.failures.append(
-            ReadFailure(
-                input=label,
-                error="corrupt",
-                message=f"{label}: could not be parsed ({type(e).__name__}: {e})",
-            )
-        )
+    except Exception as e:  # a bug on one input must not stop a batch, nor blame the file
+        out.failures.append(internal_failure(label, e))
+
+
+def internal_failure(label: str, e: BaseException) -> ReadFailure:
+    """An unexpected exception while reading ``label``: code ``internal``, with its
+    traceback kept in ``detail`` and logged. A parser reports a broken input with a typed
+    :class:`~omnireader.errors.ReadError`; anything else is a bug, not a corrupt file."""
+    detail = "".join(traceback.format_exception(e))
+    log.error("internal error reading %s: %s: %s\n%s", label, type(e).__name__, e, detail)
+    return ReadFailure(
+        input=label,
+        error="internal",
+        message=f"{label}: internal error ({type(e).__name__}: {e}); this is a bug in "
+        "omnireader or a library it uses, not a problem with the input: please report it "
+        "with the failure's detail",
+        detail=detail,
+    )
 
 
 def name_file(items: list[MemoryItem], input: Any) -> None:
