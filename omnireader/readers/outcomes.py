@@ -23,6 +23,7 @@ log = logging.getLogger("omnireader")
 __all__ = [
     "ReadOutcome",
     "internal_failure",
+    "log_internal",
     "ReadResult",
     "validate_info",
     "describe_input",
@@ -154,16 +155,25 @@ def internal_failure(label: str, e: BaseException) -> ReadFailure:
     """An unexpected exception while reading ``label``: code ``internal``, with its
     traceback kept in ``detail`` and logged. A parser reports a broken input with a typed
     :class:`~omnireader.errors.ReadError`; anything else is a bug, not a corrupt file."""
-    detail = "".join(traceback.format_exception(e))
-    log.error("internal error reading %s: %s: %s\n%s", label, type(e).__name__, e, detail)
-    return ReadFailure(
+    failure = ReadFailure(
         input=label,
         error="internal",
         message=f"{label}: internal error ({type(e).__name__}: {e}); this is a bug in "
         "omnireader or a library it uses, not a problem with the input: please report it "
         "with the failure's detail",
-        detail=detail,
+        detail="".join(traceback.format_exception(e)),
     )
+    log_internal([failure])
+    return failure
+
+
+def log_internal(failures: Iterable[ReadFailure]) -> None:
+    """Log every ``internal`` failure with its traceback (error level, logger
+    ``omnireader``); the batch calls it for failures that come back from a worker, whose
+    own log is not kept."""
+    for f in failures:
+        if f.error == "internal":
+            log.error("%s\n%s", f.message, f.detail or "(no traceback)")
 
 
 def name_file(items: list[MemoryItem], input: Any) -> None:

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from omnireader import InternalError, Reader
+from omnireader import InternalError, ReadFailure, Reader
 from omnireader.errors import error_for_code
-from omnireader.readers.outcomes import ReadOutcome, captured
+from omnireader.readers.outcomes import ReadOutcome, captured, log_internal
 from omnireader.readers.workers import Job, WorkerPool
 
 from bench.faultkit.jobs import run_job
@@ -54,3 +54,15 @@ def test_a_job_that_raises_in_a_worker_is_internal_and_the_worker_reads_on() -> 
     assert got["bug"].error == "internal" and "AttributeError" in (got["bug"].message or "")
     assert "Traceback" in (got["bug"].detail or "")
     assert got["next"].ok and got["next"].value == "result 1"
+
+
+def test_internal_failures_from_a_worker_are_logged_with_their_traceback(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    failures = [ReadFailure(input="a.pdf", error="internal", message="a.pdf: internal error",
+                            detail="Traceback (most recent call last): ..."),
+                ReadFailure(input="b.pdf", error="corrupt", message="b.pdf: damaged")]
+    with caplog.at_level(logging.ERROR, logger="omnireader"):
+        log_internal(failures)
+    assert "a.pdf: internal error" in caplog.text and "Traceback" in caplog.text
+    assert "b.pdf" not in caplog.text
