@@ -7,6 +7,18 @@ ran, lost nothing and broke nothing.
 
     @fault("files", "zero-byte", "a zero-byte file", expected="empty")
     def zero_byte(env: RunEnv) -> Outcome: ...
+
+Adding a case: a file case is a ``@builder`` in :mod:`.files` (see there). Any other case
+is a function registered with ``@fault(group, id, title, expected)`` in its group's module
+(``limits``, ``network``, ``api``, ``store``, ``llm``, ``together``; a new group joins
+``registry.GROUPS``). It builds its inputs under ``env.tmp`` / ``env.folder(name)``, sized by
+``env.sizes`` (``Sizes.test()`` in the suite), reads them with ``reading.read_batch`` (via
+``env.via``) and returns ``checks.check_batch(...)`` or an ``Outcome`` it fills itself. If
+it puts control files beside its input (``fault_cases.write_controls``), it checks them
+with ``checks.control_readables`` so their text is checked, not just their count. Only
+``../shared`` missing may skip a case (``need_shared``); anything else that goes wrong
+fails it. Then list the case id in the matching ``tests/faults/test_<group>.py`` (the
+``files``, ``network`` and ``api`` tests pick up new cases by themselves).
 """
 
 from __future__ import annotations
