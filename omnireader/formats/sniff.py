@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import zipfile
+import zlib
 from pathlib import PurePath
 
 from pydantic import BaseModel
@@ -61,7 +62,8 @@ def _sniff_zip(data: bytes) -> Sniffed:
                     mt = f.read(100).decode("ascii", "replace").strip()
                 if mt == "application/epub+zip":
                     return Sniffed(kind="epub", mime=mt)
-    except (zipfile.BadZipFile, OSError, ValueError, KeyError, RuntimeError, NotImplementedError):
+    except (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError, KeyError,
+            RuntimeError, NotImplementedError):  # EOFError, zlib.error: a damaged member
         # Not an error to hide: it starts like a ZIP, so it is routed as one, and the archive
         # reader then reports exactly what is wrong with it (corrupt, encrypted, ...).
         return Sniffed(kind="zip", mime="application/zip")
