@@ -66,3 +66,44 @@ def test_internal_failures_from_a_worker_are_logged_with_their_traceback(
         log_internal(failures)
     assert "a.pdf: internal error" in caplog.text and "Traceback" in caplog.text
     assert "b.pdf" not in caplog.text
+
+
+def _damage_member(data: bytes, member: str) -> bytes:
+    """``data`` (a ZIP) with ``member``'s compressed bytes overwritten by garbage."""
+    import io
+    import zipfile
+
+    with zipfile.ZipFile(io.BytesIO(data)) as zf:
+        info = zf.getinfo(member)
+    start = info.header_offset + 30 + len(info.filename.encode()) + len(info.extra)
+    out = bytearray(data)
+    out[start : start + info.compress_size] = b"\xff" * info.compress_size
+    return bytes(out)
+
+
+def _odt_like() -> bytes:
+    import io
+    import zipfile
+
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("mimetype", "application/vnd.oasis.opendocument.text" * 4)
+        zf.writestr("content.xml", "<office:document-content/>")
+    return buf.getvalue()
+
+
+@pytest.mark.parametrize("name, member", [("plan.docx", "_rels/.rels"),
+                                          ("notes.odt", "mimetype")])
+def test_a_package_with_damaged_compressed_data_is_corrupt_not_internal(
+    sample_files: Path, tmp_path: Path, name: str, member: str
+) -> None:
+    whole = (sample_files / "project_plan.docx").read_bytes() if name.endswith("docx") \
+        else _odt_like()
+    path = tmp_path / name
+    path.write_bytes(_damage_member(whole, member))
+
+    failures = Reader().read_report(path).failures
+
+    # (An ODT is read as the ZIP it is: its damaged member is corrupt, the rest as it is.)
+    assert failures[0].error == "corrupt", failures[0].message
+    assert "internal" not in {f.error for f in failures}
