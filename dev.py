@@ -3,7 +3,7 @@
 
     python3 dev.py run      create .venv if missing, install, ingest samples/ and search it
     python3 dev.py test     create .venv if missing, install, run the test suite
-    python3 dev.py bench    run the benchmarks in bench/
+    python3 dev.py bench    run the benchmarks in bench/, then write the README's figures
     python3 dev.py faults   run the fault matrix
     python3 dev.py setup    only create / update the environment
 """
@@ -67,7 +67,11 @@ def main(argv: list[str]) -> int:
         proc = subprocess.run([str(PY), "-m", "pytest", "-q", *rest], cwd=ROOT, env=env)
         return proc.returncode
     if task == "bench":
-        return subprocess.run([str(PY), "bench/run_all.py", *rest], cwd=ROOT, env=env).returncode
+        # The README's measured tables are rendered from the results, even when a
+        # benchmark failed (the README then says which).
+        code = subprocess.run([str(PY), "bench/run_all.py", *rest], cwd=ROOT, env=env).returncode
+        render = subprocess.run([str(PY), "bench/render_readme.py"], cwd=ROOT, env=env)
+        return code or render.returncode
     if task == "faults":
         return subprocess.run([str(PY), "bench/faults.py", *rest], cwd=ROOT, env=env).returncode
     print(__doc__)

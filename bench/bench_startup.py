@@ -6,23 +6,25 @@ a CSV, each against the floors measured in the same run (interleaved, several re
 Floors: a bare interpreter, and ``import lancedb`` (every store command needs it; its import
 pulls in pyarrow.dataset, pandas and the generated lance_namespace client, which this
 project cannot defer without patching LanceDB). Targets: ``--help`` ≤ 0.5 s, ``search`` /
-``stats`` ≤ 1.0 s, ``read`` of a CSV ≤ 1.0 s.
+``stats`` ≤ 1.0 s, ``read`` of a CSV ≤ 1.0 s. The commands run in turns (bare, import lancedb,
+--help, stats, search, read, bare, …); the median of each and its range are reported, and
+the store commands' ratio to the ``import lancedb`` floor round by round.
 """
 
 from __future__ import annotations
 
 import argparse
-import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
+from _util import at_most, interleaved, ratios, row, seconds, spread, table
+
 TARGETS = {"help": 0.5, "stats": 1.0, "search": 1.0, "read_csv": 1.0}
 LABELS = {
-    "help": "`omnireader --help` start-up",
+    "help": "`omnireader --help`",
     "stats": "`omnireader stats` cold, 13-item store",
     "search": "`omnireader search` cold, 13-item store",
     "read_csv": "`omnireader read x.csv` cold",
@@ -34,15 +36,9 @@ def _cli() -> list[str]:
     return [str(exe)] if exe.exists() else [sys.executable, "-m", "omnireader"]
 
 
-def _once(cmd: list[str]) -> float:
-    t0 = time.perf_counter()
-    subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
-    return time.perf_counter() - t0
-
-
-def _stat(samples: list[float]) -> dict[str, Any]:
-    return {"median": statistics.median(samples), "min": min(samples), "max": max(samples),
-            "runs": [round(s, 4) for s in samples]}
+def _command(cmd: list[str]) -> Any:
+    return seconds(lambda: subprocess.run(cmd, stdout=subprocess.DEVNULL,
+                                          stderr=subprocess.DEVNULL, check=True))
 
 
 def run(quick: bool = False, runs: int | None = None) -> dict[str, Any]:
@@ -63,40 +59,35 @@ def run(quick: bool = False, runs: int | None = None) -> dict[str, Any]:
             "search": [*cli, "search", "quarterly revenue", "--db", str(db)],
             "read_csv": [*cli, "read", str(csv)],
         }
-        times: dict[str, list[float]] = {k: [] for k in commands}
-        _once(commands["stats"])  # warm the file cache once
-        for _ in range(runs):  # interleaved: every command in every round
-            for name, cmd in commands.items():
-                times[name].append(_once(cmd))
-    out = {name: _stat(t) for name, t in times.items()}
-    floor = out["lancedb_import"]["median"]
-    out["ratios_to_lancedb_import"] = {k: out[k]["median"] / floor for k in ("stats", "search")}
+        got = interleaved({k: _command(c) for k, c in commands.items()}, repeat=runs, warmup=1)
+    out: dict[str, Any] = {name: spread(t) for name, t in got.items()}
+    out["ratios_to_lancedb_import"] = {
+        k: spread(ratios(got[k], got["lancedb_import"])) for k in ("stats", "search")
+    }
+    print(table(["command", "seconds (median, range)", "target"],
+                [[LABELS.get(k, k), out[k], f"≤ {TARGETS[k]} s" if k in TARGETS else ""]
+                 for k in commands]))
     return out
 
 
-def _fmt(s: dict[str, Any]) -> str:
-    return f"{s['median']:.2f} s ({s['min']:.2f}–{s['max']:.2f})"
-
-
 def rows(result: dict[str, Any]) -> list[dict[str, Any]]:
-    out = []
-    for key, label in LABELS.items():
-        s = result[key]
-        out.append({"table": "start-up", "label": label, "measured": _fmt(s),
-                    "target": f"≤ {TARGETS[key]} s", "met": s["median"] <= TARGETS[key],
-                    "note": ""})
-    floor = result["lancedb_import"]
-    out.append({"table": "start-up", "label": "floor: `python -c 'import lancedb'`",
-                "measured": _fmt(floor), "target": "", "met": None,
-                "note": "every store command imports LanceDB"})
+    out = [
+        row("Start-up", label, result[key], f"≤ {TARGETS[key]} s",
+            at_most(result[key], TARGETS[key]), unit=" s")
+        for key, label in LABELS.items()
+    ]
+    out.append(row("Start-up", "floor: `python -c 'import lancedb'`", result["lancedb_import"],
+                   unit=" s", note="every store command imports LanceDB"))
+    for key in ("stats", "search"):
+        out.append(row("Start-up", f"`{key}` / the `import lancedb` floor",
+                       result["ratios_to_lancedb_import"][key], unit="×",
+                       note="information: how much the command adds to its floor"))
     return out
 
 
 if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--runs", type=int, default=None)
+    ap.add_argument("--runs", type=int, default=7)
     ap.add_argument("--quick", action="store_true")
     a = ap.parse_args()
-    res = run(a.quick, a.runs)
-    for r in rows(res):
-        print(f"{r['label']:45} {r['measured']:28} {r['target']:10} {r['met']}")
+    run(a.quick, a.runs)

@@ -40,6 +40,7 @@ __all__ = [
     "write_billion_laughs",
     "write_link_maze",
     "CONTROL_WORDS",
+    "CONTROL_TEXT",
 ]
 
 MiB = 1 << 20
@@ -68,9 +69,20 @@ class Sizes:
 # Words only the control files hold: finding them proves the controls were read.
 CONTROL_WORDS = ("kiwifruit", "pomegranate", "quince")
 
+# What each control file's items must hold between them: its text, not just its count.
+# The PDF's words sit past the first 10 characters of each page, so a reader that loses
+# the end of a page's text loses them.
+CONTROL_TEXT: dict[str, tuple[str, ...]] = {
+    "control_note.md": (f"The {CONTROL_WORDS[0]} harvest starts in May.",),
+    "control_report.pdf": (f"Page one: {CONTROL_WORDS[1]} sales rose.",
+                           f"Page two: {CONTROL_WORDS[2]} stock."),
+    "control_table.csv": (CONTROL_WORDS[0], "120", CONTROL_WORDS[2], "40"),
+}
+
 
 def write_controls(folder: Path) -> list[Path]:
-    """Three ordinary files every file case is read next to: none of them may be lost."""
+    """Three ordinary files every file case is read next to: none of them may be lost, and
+    their items must hold their text (:data:`CONTROL_TEXT`)."""
     folder.mkdir(parents=True, exist_ok=True)
     note = folder / "control_note.md"
     note.write_text(f"# Market notes\n\nThe {CONTROL_WORDS[0]} harvest starts in May.\n")
@@ -81,7 +93,7 @@ def write_controls(folder: Path) -> list[Path]:
         title="Control report",
     )
     table = folder / "control_table.csv"
-    table.write_text("fruit,kg\nkiwifruit,120\nquince,40\n")
+    table.write_text(f"fruit,kg\n{CONTROL_WORDS[0]},120\n{CONTROL_WORDS[2]},40\n")
     return [note, report, table]
 
 

@@ -1,92 +1,135 @@
-"""Run every benchmark and print one summary table (``python3 dev.py bench``).
+"""Run the benchmarks, write bench/out/results.json (``python3 dev.py bench``).
 
-    python bench/run_all.py [--quick] [--only ingest,memory,search,startup,fine]
+    python bench/run_all.py [--quick] [--only ingest,memory] [--fresh]
 
-Each benchmark measures its baseline in the same run and reports ratios; the numbers are
-also written to bench/out/results.json. --quick uses smaller sizes (a smoke run).
+Every module ``bench/bench_<name>.py`` that defines ``run(quick=False) -> dict`` and
+``rows(result) -> list[dict]`` is a benchmark (see ``bench/_util.py``); nothing else needs
+registering. Each benchmark's result and README rows are stored under its name in
+results.json with when, where and at which commit it ran; benchmarks not run this time
+keep their last entry (``--fresh`` drops them). ``bench/render_readme.py`` then writes the
+README's tables from the file. A benchmark that fails is recorded with its traceback and
+the run exits 1; the others still run.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
+import os
 import platform
+import subprocess
 import sys
 import time
+import traceback
+from pathlib import Path
 from typing import Any
 
-from _util import OUT, table
+from _util import OUT, ROOT, table
 
-ALL = ("startup", "ingest", "memory", "search", "fine")
+BENCH = Path(__file__).resolve().parent
+RESULTS = OUT / "results.json"
+# Cheap ones first; the rest in name order.
+FIRST = ("startup", "ingest", "memory", "search", "fine")
+ROW_KEYS = {"table", "label", "measured", "target", "met", "note"}
 
 
-def main() -> int:
+def discover() -> list[str]:
+    """The benchmark names: bench_<name>.py files, FIRST's order, then by name."""
+    names = sorted(p.stem.removeprefix("bench_") for p in BENCH.glob("bench_*.py"))
+    return sorted(names, key=lambda n: (FIRST.index(n) if n in FIRST else len(FIRST), n))
+
+
+def load(name: str) -> Any:
+    module = importlib.import_module(f"bench_{name}")
+    missing = [f for f in ("run", "rows") if not callable(getattr(module, f, None))]
+    if missing:
+        raise TypeError(f"bench/bench_{name}.py does not define {' and '.join(missing)}")
+    return module
+
+
+def check_rows(name: str, rows: Any) -> list[dict[str, Any]]:
+    """The rows as the README renderer needs them; a malformed row is the benchmark's bug."""
+    if not isinstance(rows, list):
+        raise TypeError(f"bench_{name}.rows() returned {type(rows).__name__}, not a list")
+    for r in rows:
+        if not isinstance(r, dict) or set(r) != ROW_KEYS:
+            raise TypeError(f"bench_{name}.rows(): a row must have exactly the keys "
+                            f"{sorted(ROW_KEYS)}, got {r!r}")
+        if r["met"] not in (True, False, None):
+            raise TypeError(f"bench_{name}.rows(): 'met' must be True, False or None: {r!r}")
+    return rows
+
+
+def environment() -> dict[str, Any]:
+    try:
+        commit = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], cwd=ROOT,
+                                capture_output=True, text=True, timeout=30).stdout.strip()
+        dirty = bool(subprocess.run(["git", "status", "--porcelain"], cwd=ROOT,
+                                    capture_output=True, text=True, timeout=30).stdout.strip())
+    except OSError:
+        commit, dirty = "", False
+    try:
+        load1 = round(os.getloadavg()[0], 2)
+    except OSError:
+        load1 = None
+    return {"commit": commit, "dirty": dirty, "python": platform.python_version(),
+            "machine": f"{platform.system()} {platform.machine()}", "cpus": os.cpu_count(),
+            "load_before": load1}
+
+
+def run_one(name: str, quick: bool) -> dict[str, Any]:
+    entry: dict[str, Any] = {"when": time.strftime("%Y-%m-%d %H:%M"), "quick": quick,
+                             **environment()}
+    started = time.perf_counter()
+    try:
+        module = load(name)
+        entry["result"] = module.run(quick=quick)
+        entry["rows"] = check_rows(name, module.rows(entry["result"]))
+        entry["error"] = None
+    except Exception:  # noqa: BLE001 - recorded; the other benchmarks still run
+        entry["result"], entry["rows"] = None, []
+        entry["error"] = traceback.format_exc()
+        print(entry["error"], file=sys.stderr, flush=True)
+    entry["seconds"] = round(time.perf_counter() - started, 1)
+    return entry
+
+
+def main(argv: list[str] | None = None) -> int:
+    names = discover()
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="small sizes, for a smoke run")
-    ap.add_argument("--only", default=",".join(ALL), help=f"comma list of {', '.join(ALL)}")
-    args = ap.parse_args()
-    chosen = [b.strip() for b in args.only.split(",") if b.strip()]
-    unknown = set(chosen) - set(ALL)
+    ap.add_argument("--only", default="", help=f"comma list of {', '.join(names)}")
+    ap.add_argument("--fresh", action="store_true",
+                    help="drop the results of benchmarks not run this time")
+    args = ap.parse_args(argv)
+    chosen = [b.strip() for b in args.only.split(",") if b.strip()] or names
+    unknown = sorted(set(chosen) - set(names))
     if unknown:
-        ap.error(f"unknown benchmark(s) {sorted(unknown)}; choose from {', '.join(ALL)}")
+        ap.error(f"unknown benchmark(s) {unknown}; choose from {', '.join(names)}")
 
-    results: dict[str, Any] = {"when": time.strftime("%Y-%m-%d %H:%M"),
-                               "python": platform.python_version(), "quick": args.quick}
-    rows: list[list[Any]] = []
-    if "startup" in chosen:
-        import bench_startup
+    old: dict[str, Any] = {}
+    if RESULTS.is_file() and not args.fresh:
+        old = json.loads(RESULTS.read_text()).get("benchmarks", {})
+    results = {"benchmarks": {k: v for k, v in old.items() if k in names}}
+    for name in chosen:
+        print(f"\n=== bench_{name}{' (quick)' if args.quick else ''}", flush=True)
+        results["benchmarks"][name] = run_one(name, args.quick)
+        OUT.mkdir(parents=True, exist_ok=True)  # written after each: a crash keeps the rest
+        RESULTS.write_text(json.dumps(results, indent=2, default=str) + "\n")
 
-        r = results["startup"] = bench_startup.run(quick=args.quick)
-        rows += [[row["label"], row["measured"], row["target"], row["met"]]
-                 for row in bench_startup.rows(r)]
-    if "ingest" in chosen:
-        import bench_ingest
-
-        files, pages = (20, 10) if args.quick else (200, 20)
-        r = results["ingest"] = bench_ingest.run(files, pages, 3 if args.quick else 10)
-        rows += [
-            ["ingest 1 worker / raw pypdfium2", f"{r['ratio_w1_vs_raw']:.2f}×", "≥ 0.5×",
-             r["ratio_w1_vs_raw"] >= 0.5],
-            ["ingest 2 workers / 1 worker", f"{r['speedup_w2_vs_w1']:.2f}×", "≥ 1.7×",
-             r["speedup_w2_vs_w1"] >= 1.7],
-            ["ingest 1 worker / MarkItDown", f"{r['ratio_vs_markitdown']:.0f}×", "≥ 100×",
-             r["ratio_vs_markitdown"] >= 100],
-            ["ingest 2 workers / MarkItDown", f"{r['ratio_vs_markitdown_w2']:.0f}×", "≥ 100×",
-             r["ratio_vs_markitdown_w2"] >= 100],
-        ]
-    if "memory" in chosen:
-        import bench_memory
-
-        r = results["memory"] = bench_memory.run(100 if args.quick else 500)
-        rows.append([f"peak RSS, {r['pages']}-page PDF", f"{r['peak_mb']:.0f} MB", "≤ 300 MB",
-                     r["peak_mb"] <= 300])
-    if "search" in chosen:
-        import bench_search
-
-        sizes = [10_000] if args.quick else [10_000, 100_000]
-        r = results["search"] = bench_search.run(sizes)
-        top = r[max(r)]
-        rows.append([f"hybrid p50 at {max(r)} items", f"{top['hybrid_p50_ms']:.1f} ms",
-                     "≤ 30 ms", top["hybrid_p50_ms"] <= 30])
-        rows.append([f"vector recall@10 at {max(r)} items", f"{top['vector_recall_at_10']:.3f}",
-                     "≥ 0.95", top["vector_recall_at_10"] >= 0.95])
-    if "fine" in chosen:
-        import bench_fine
-
-        r = results["fine"] = bench_fine.run()
-        for name in ("documents", "chats"):
-            part = r[name]
-            rows.append([f"fine mode, {name}: wall / ideal", f"{part['ratio']:.2f}×", "≤ 1.15×",
-                         part["ratio"] <= 1.15])
-        # One chat makes fewer calls than the concurrency: only whole round trips can bound it.
-        rows.append(["fine mode, 1 chat: wall / round trips", f"{r['chat']['ratio_to_floor']:.2f}×",
-                     "(info)", ""])
-
-    print("\n" + table(["benchmark", "measured", "target", "met"], rows))
-    OUT.mkdir(parents=True, exist_ok=True)
-    (OUT / "results.json").write_text(json.dumps(results, indent=2, default=str))
-    print(f"\nnumbers written to {OUT / 'results.json'}")
-    return 0
+    lines = []
+    for name in chosen:
+        entry = results["benchmarks"][name]
+        if entry["error"]:
+            lines.append([name, "FAILED", "", entry["error"].strip().splitlines()[-1]])
+        for r in entry["rows"]:
+            met = {True: "met", False: "MISSED", None: ""}[r["met"]]
+            lines.append([name, r["label"][:60], r["measured"], f"{r['target']} {met}".strip()])
+    print("\n" + table(["bench", "figure", "measured (median, range)", "target"], lines))
+    print(f"\nwritten to {RESULTS.relative_to(ROOT)}; render the README with "
+          "python bench/render_readme.py")
+    return 1 if any(results["benchmarks"][n]["error"] for n in chosen) else 0
 
 
 if __name__ == "__main__":

@@ -10,6 +10,8 @@
     │   ├── TooLargeError              code "too_large"
     │   ├── ReadTimeoutError           code "timeout"
     │   ├── CrashedError               code "crashed"   (a worker died reading it)
+    │   ├── InternalError              code "internal"  (a bug in omnireader or a library:
+    │   │                                               report it, with the failure's detail)
     │   └── FetchError                 code "fetch_failed"
     │       └── BlockedURLError            code "blocked_url" (private / loopback address)
     ├── FineModeUnavailableError   fine mode asked for without an LLM backend
@@ -38,6 +40,7 @@ __all__ = [
     "TooLargeError",
     "ReadTimeoutError",
     "CrashedError",
+    "InternalError",
     "FetchError",
     "BlockedURLError",
     "FineModeUnavailableError",
@@ -97,6 +100,14 @@ class CrashedError(ReadError):
     code = "crashed"
 
 
+class InternalError(ReadError):
+    """Reading failed in a way no broken input explains: an unexpected exception in
+    omnireader or in a library it calls. Never reported as ``corrupt``: that would blame
+    the file for a bug. The traceback is kept (``ReadFailure.detail``, and the log)."""
+
+    code = "internal"
+
+
 class FetchError(ReadError):
     code = "fetch_failed"
 
@@ -143,6 +154,7 @@ _BY_CODE: dict[str, type[ReadError]] = {
         TooLargeError,
         ReadTimeoutError,
         CrashedError,
+        InternalError,
         FetchError,
         BlockedURLError,
     )

@@ -242,3 +242,5 @@ class ReadFailure(BaseModel):
     input: str
     error: str  # the error code: unsupported, encrypted, corrupt, empty, too_large, ...
     message: str
+    # For code "internal" (a bug, not a bad input): the traceback, to put in a bug report.
+    detail: str | None = None

@@ -17,10 +17,13 @@ from pathlib import Path
 
 from omnireader import MemoryItem, Reader
 
+from bench.fault_cases import CONTROL_TEXT
+
 from .harness import Outcome
 from .reading import Batch, failure_key, item_key
 
-__all__ = ["Readable", "check_batch", "error_text_problems", "baseline_count"]
+__all__ = ["Readable", "check_batch", "control_readables", "error_text_problems",
+           "baseline_count"]
 
 # What a leaked error looks like: a traceback, an exception repr, or an error line.
 _ERROR_TEXT = re.compile(
@@ -50,6 +53,12 @@ class Readable:
         if not os.path.isabs(base):  # a URL, or <chat> / <string>
             return str(self.path)
         return f"{os.path.realpath(base)}{sep}{member}"
+
+
+def control_readables(controls: list[Path]) -> list[Readable]:
+    """The control files (:func:`bench.fault_cases.write_controls`) as inputs that must be
+    read in full: every item, and the text each holds (:data:`CONTROL_TEXT`)."""
+    return [Readable(c, contains=CONTROL_TEXT[c.name]) for c in controls]
 
 
 def baseline_count(path: Path, options: dict | None = None) -> tuple[int, list[str]]:
@@ -117,7 +126,13 @@ def check_batch(
     for r in readable:
         items = by_input.get(r.key, [])
         _check_readable(r, items, options, out)
-        if not _name(r.path).startswith("control_"):
+        name = _name(r.path)
+        if name in CONTROL_TEXT:
+            if not r.contains:  # a control checked by count alone proves nothing lost
+                out.problems.append(f"{name}: a control checked without its text "
+                                    "(use control_readables)")
+            out.controls.append(name)
+        else:
             read += len(items)
     out.problems.extend(error_text_problems(batch))
     parts = [c + (f" ×{n}" if n > 1 else "") for c, n in sorted(Counter(seen).items())]
@@ -171,25 +186,28 @@ def _check_readable(
     if r.twin is not None:
         want, twin_texts = baseline_count(r.twin, options)
         if len(items) == want and texts != twin_texts:
-            out.problems.append(f"{r.path}: its text differs from the same content read alone")
+            out.problems.append(f"{_name(r.path)}: its text differs from the same content "
+                                "read alone")
     elif isinstance(r.path, Path) and r.path.is_file() and r.exact_items is None:
         want = max(want, baseline_count(r.path, options)[0])
     if len(items) < want:
         out.items_lost += want - len(items)
     elif len(items) > want and (r.exact_items is not None or r.twin is not None):
-        out.problems.append(f"{r.path}: {len(items)} items, expected {want} (duplicates?)")
+        out.problems.append(f"{_name(r.path)}: {len(items)} items, expected {want} "
+                            "(duplicates?)")
     joined = "\n".join(texts)
-    out.problems += [f"{r.path}: its items do not hold {w!r}" for w in r.contains
+    out.problems += [f"{_name(r.path)}: its items do not hold {w!r}" for w in r.contains
                      if w not in joined]
-    out.problems += [f"{r.path}: its items hold {w!r}, which must not appear" for w in r.absent
-                     if w in joined]
+    out.problems += [f"{_name(r.path)}: its items hold {w!r}, which must not appear"
+                     for w in r.absent if w in joined]
     if r.max_chars is not None and len(joined) > r.max_chars:
-        out.problems.append(f"{r.path}: {len(joined)} characters of text, over {r.max_chars}")
+        out.problems.append(f"{_name(r.path)}: {len(joined)} characters of text, "
+                            f"over {r.max_chars}")
     for flag in r.flags:
         if not all(flag in i.metadata.flags for i in items):
-            out.problems.append(f"{r.path}: not every item is flagged {flag}")
+            out.problems.append(f"{_name(r.path)}: not every item is flagged {flag}")
     if r.covers is not None:
         out.problems.extend(_coverage(r, items))
     twice = [i for i, n in Counter(i.id for i in items).items() if n > 1]
     if twice:
-        out.problems.append(f"{r.path}: item ids appear twice: {twice[:3]}")
+        out.problems.append(f"{_name(r.path)}: item ids appear twice: {twice[:3]}")

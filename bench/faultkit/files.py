@@ -1,9 +1,24 @@
 """File cases: broken, disguised and hostile files, each read in a folder next to controls.
 
 Every case writes its bad file(s) and three ordinary control files into one folder and
-reads the folder as users do (``Reader().read_report(folder)``, or ``ingest`` into a store).
+reads the folder as users do (``ingest`` into a store, or ``Reader().read_report(folder)``).
 The bad inputs must be reported under their error code; the controls and every readable
-input must give all their items; no item may hold error text.
+input must give all their items, holding their text; no item may hold error text.
+
+Adding a file case is one function here (other engineers' formats drop in the same way)::
+
+    @builder("eml-bomb", "an e-mail whose attachment unpacks to 3 GiB", "too_large")
+    def _eml_bomb(folder: Path, twins: Path, sizes: Sizes) -> Spec:
+        path = gen.write_eml_bomb(folder / "bomb.eml", sizes.zip_bomb)  # in fault_cases.py
+        return Spec(bad={path: "too_large"})
+
+The builder writes its inputs into ``folder`` (the controls are added for it) and says what
+they must give: ``bad`` maps each bad input (a path, or ``"file!member"``) to its error
+code; ``readable`` lists what must be read (:class:`~.checks.Readable`: a twin to compare
+with, words it must hold, an exact item count, flags…); ``options`` are Reader options;
+``after`` runs extra checks. A case that needs ``../shared`` calls ``need_shared``; it is
+the only reason a case may skip. The case is then in ``python3 dev.py faults``, in
+``tests/faults/test_files.py`` and in ``all-files-one-ingest``.
 """
 
 from __future__ import annotations
@@ -18,8 +33,8 @@ from typing import Any
 from bench import fault_cases as gen
 from bench.fault_cases import Sizes
 
-from .checks import Readable, check_batch
-from .harness import Outcome, RunEnv, Skip, fault
+from .checks import Readable, check_batch, control_readables
+from .harness import Outcome, RunEnv, fault, need_shared
 from .reading import read_batch
 
 __all__ = ["Spec", "BUILDERS", "CORPUS"]
@@ -68,7 +83,7 @@ def run_folder(env: RunEnv, build: Build, name: str) -> Outcome:
     folder, twins = env.folder(name), env.folder(f"{name}-twins")
     controls = gen.write_controls(folder)
     spec = build(folder, twins, env.sizes)
-    spec.readable += [Readable(c) for c in controls]
+    spec.readable += control_readables(controls)
     batch = read_batch(env, folder, options=spec.options)
     out = check_batch(batch, bad=spec.bad, readable=spec.readable, options=spec.options)
     if spec.after is not None:
@@ -101,8 +116,7 @@ def _xref(folder: Path, twins: Path, sizes: Sizes) -> Spec:
 
 def _encryption() -> Path:
     folder = CORPUS / "pypdf" / "encryption"
-    if not (folder / "unencrypted.pdf").is_file():
-        raise Skip("../shared/corpus/pypdf/encryption is not present")
+    need_shared(folder / "unencrypted.pdf", "the encrypted PDFs of pypdf's tests")
     return folder
 
 

@@ -7,6 +7,18 @@ ran, lost nothing and broke nothing.
 
     @fault("files", "zero-byte", "a zero-byte file", expected="empty")
     def zero_byte(env: RunEnv) -> Outcome: ...
+
+Adding a case: a file case is a ``@builder`` in :mod:`.files` (see there). Any other case
+is a function registered with ``@fault(group, id, title, expected)`` in its group's module
+(``limits``, ``network``, ``api``, ``store``, ``llm``, ``together``; a new group joins
+``registry.GROUPS``). It builds its inputs under ``env.tmp`` / ``env.folder(name)``, sized by
+``env.sizes`` (``Sizes.test()`` in the suite), reads them with ``reading.read_batch`` (via
+``env.via``) and returns ``checks.check_batch(...)`` or an ``Outcome`` it fills itself. If
+it puts control files beside its input (``fault_cases.write_controls``), it checks them
+with ``checks.control_readables`` so their text is checked, not just their count. Only
+``../shared`` missing may skip a case (``need_shared``); anything else that goes wrong
+fails it. Then list the case id in the matching ``tests/faults/test_<group>.py`` (the
+``files``, ``network`` and ``api`` tests pick up new cases by themselves).
 """
 
 from __future__ import annotations
@@ -22,14 +34,26 @@ from pydantic import BaseModel, Field
 
 from bench.fault_cases import Sizes
 
-__all__ = ["Scale", "Via", "RunEnv", "Outcome", "FaultCase", "CASES", "fault", "run_case", "Skip"]
+__all__ = ["Scale", "Via", "RunEnv", "Outcome", "FaultCase", "CASES", "fault", "run_case", "Skip",
+           "need_shared"]
 
 Scale = Literal["test", "full"]
 Via = Literal["reader", "ingest"]
 
 
 class Skip(Exception):
-    """The case cannot run here (a missing corpus, a store not yet built); says why."""
+    """The case needs ``../shared`` (the shared corpus), which is not here; says what.
+
+    The only reason a case may skip: anything else that stops a case from running (the
+    store, the batch ingest, a child process, the case's own code) is a failure of that
+    case, reported with its traceback. Raise it through :func:`need_shared`."""
+
+
+def need_shared(path: Path, what: str = "") -> Path:
+    """``path`` (under ``../shared``) when it exists; else the case skips, naming it."""
+    if not path.exists():
+        raise Skip(f"{path} is not present" + (f" ({what})" if what else ""))
+    return path
 
 
 @dataclass
@@ -40,7 +64,7 @@ class RunEnv:
     scale: Scale = "test"
     # How folders of files are read: "ingest" writes them into a fresh store through the
     # worker pool (the real batch path); "reader" reads them in this process.
-    via: Via = "reader"
+    via: Via = "ingest"
 
     @property
     def sizes(self) -> Sizes:
@@ -58,7 +82,10 @@ class Outcome(BaseModel):
     outcome: str = ""  # what happened, e.g. "too_large" or "read: 650 items"
     items_lost: int = 0  # items the readable inputs should have given and did not
     problems: list[str] = Field(default_factory=list)  # every broken expectation
-    skipped: str | None = None  # why the case did not run
+    # The control files whose text was checked (``control_report.pdf``, …): the planted-bug
+    # self-test expects every row with a PDF control to fail when PDF text is cut short.
+    controls: list[str] = Field(default_factory=list)
+    skipped: str | None = None  # why the case did not run (only: ../shared is missing)
     via: str = ""  # reader / ingest / pool / api / ...
     seconds: float = 0.0
 

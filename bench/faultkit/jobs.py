@@ -1,7 +1,9 @@
 """Job functions that misbehave on purpose, for driving the worker pool directly.
 
 They stand in for a parser that hangs, eats memory or dies in native code; the package
-itself has no such input kind. ``run_job(kind="ok", n=3)`` is a well-behaved job.
+itself has no such input kind. Each misbehaves for real (the memory jobs allocate, the
+native ones run native code), so the pool's own detection is what is tested.
+``run_job(kind="ok", n=3)`` is a well-behaved job.
 """
 
 from __future__ import annotations
@@ -52,10 +54,14 @@ def _shared_memory(n: int) -> int:
 
 
 def _native_oom_abort(n: int) -> str:
-    # What a Rust extension (chonkie's, say) does when an allocation fails under the limit:
-    # print the size to stderr and abort the process.
-    os.write(2, f"memory allocation of {n * MiB} bytes failed\n".encode())
-    os.abort()
+    # A Rust extension whose allocation fails under the limit: Rust's allocator prints
+    # "memory allocation of N bytes failed" and aborts the process; nothing in Python can
+    # catch it. pydantic-core (a dependency) serialises ``n`` MiB of JSON into one growing
+    # buffer, which the worker's RLIMIT_DATA refuses to grow that far.
+    import pydantic_core
+
+    piece = "x" * (n * MiB // 16)
+    return str(len(pydantic_core.to_json([piece] * 16)))
 
 
 def _abort(n: int) -> str:
@@ -71,6 +77,10 @@ def _exit(n: int) -> str:
     os._exit(7)  # a library calling exit() underneath us
 
 
+def _bug(n: int) -> str:
+    return None.upper()  # type: ignore[attr-defined]  # a programming error: AttributeError
+
+
 KINDS = {
     "ok": _ok,
     "hang": _hang,
@@ -82,6 +92,7 @@ KINDS = {
     "abort": _abort,
     "segfault": _segfault,
     "exit": _exit,
+    "bug": _bug,
 }
 
 

@@ -15,12 +15,11 @@ from pydantic import BaseModel, Field
 
 from omnireader import MemoryItem, ReadFailure, Reader
 
-from .harness import RunEnv, Skip
+from .harness import RunEnv
 
-__all__ = ["Batch", "read_batch", "store_ready", "item_key", "failure_key"]
+__all__ = ["Batch", "read_batch", "item_key", "failure_key"]
 
 _counter = itertools.count()
-_READY: dict[str, str | None] = {}
 
 
 class Batch(BaseModel):
@@ -30,22 +29,6 @@ class Batch(BaseModel):
     failures: list[ReadFailure] = Field(default_factory=list)
     via: str = "reader"
     report: Any = None  # the IngestReport, for an ingest
-
-
-def store_ready() -> str | None:
-    """None when ``Reader().ingest(..., store=Store.open(dir))`` works here, else why not."""
-    if "why" not in _READY:
-        import tempfile
-
-        try:
-            from omnireader import Store
-
-            with tempfile.TemporaryDirectory() as tmp:
-                Reader().ingest(["probe: the store works"], store=Store.open(Path(tmp) / "db"))
-            _READY["why"] = None
-        except Exception as e:  # noqa: BLE001 - any failure means "not there yet"
-            _READY["why"] = f"the store / batch ingest is not usable yet ({type(e).__name__}: {e})"
-    return _READY["why"]
 
 
 def read_batch(
@@ -62,10 +45,7 @@ def read_batch(
     if how == "reader":
         result = reader.read_report(inputs)
         return Batch(items=result.items, failures=result.failures, via="reader")
-    why = store_ready()
-    if why:
-        raise Skip(why)
-    from omnireader import Store
+    from omnireader import Store  # a broken store or ingest fails the case: never a skip
 
     store = Store.open(env.tmp / f"store-{next(_counter)}")
     ingest_options.setdefault("workers", 2)

@@ -15,6 +15,7 @@ import io
 import os
 import re
 import zipfile
+import zlib
 from datetime import datetime, timezone
 
 from ..errors import CorruptError, ReadError
@@ -50,7 +51,8 @@ def extract_docx(blob: Blob) -> Extraction:
             names = set(package.namelist())
             rels = package.read("_rels/.rels") if "_rels/.rels" in names else b""
             core = package.read("docProps/core.xml") if "docProps/core.xml" in names else b""
-    except (zipfile.BadZipFile, OSError, ValueError, KeyError, RuntimeError, EOFError):
+    except (zipfile.BadZipFile, zlib.error, OSError, ValueError, KeyError, RuntimeError,
+            EOFError):  # zlib.error: a member's compressed data is damaged
         raise CorruptError(label, "not a readable DOCX (not a valid zip package)") from None
     if not rels and "word/document.xml" not in names:
         raise CorruptError(label, "not a Word document (no main document part)")

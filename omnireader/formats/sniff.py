@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import re
 import zipfile
+import zlib
 from pathlib import PurePath
 
 from pydantic import BaseModel
@@ -99,7 +100,8 @@ def _sniff_zip(data: bytes) -> Sniffed:
                     return Sniffed(kind="epub", mime=mt)
                 if mt in _ODF:  # OpenDocument: never a generic ZIP of XML parts
                     return Sniffed(kind=_ODF[mt], mime=mt)
-    except (zipfile.BadZipFile, OSError, ValueError, KeyError, RuntimeError, NotImplementedError):
+    except (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError, KeyError,
+            RuntimeError, NotImplementedError):  # EOFError, zlib.error: a damaged member
         # Not an error to hide: it starts like a ZIP, so it is routed as one, and the archive
         # reader then reports exactly what is wrong with it (corrupt, encrypted, ...).
         return Sniffed(kind="zip", mime="application/zip")

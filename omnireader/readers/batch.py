@@ -27,7 +27,7 @@ from ..models import MemoryItem, Mode, ReadFailure, ReadInfo
 from ..parsers.base import ParseContext
 from ..walk import expand
 from .ingest_report import IngestReport, is_transient
-from .outcomes import read_fast
+from .outcomes import log_internal, read_fast
 from .progress import Progress
 from .workers import Job, WorkerPool
 from .writer import BatchWriter, WriteJob
@@ -244,11 +244,14 @@ def _results(reader: Any, ctx: ParseContext, store: Any, todo: dict[str, str],
                       memory_mb=memory_mb, preload=_PRELOAD)
     for r in pool.run(jobs):
         if not r.ok:
-            failure = ReadFailure(input=r.key, error=r.error or "crashed", message=r.message or r.key)
+            failure = ReadFailure(input=r.key, error=r.error or "crashed",
+                                  message=r.message or r.key, detail=r.detail)
+            log_internal([failure])
             yield r.key, [], None, [failure]
             continue
         items = [MemoryItem.model_validate(i) for i in r.value["items"]]
         failures = [ReadFailure.model_validate(f) for f in r.value["failures"]]
+        log_internal(failures)  # logged in the worker too, but a worker's log is not kept
         yield r.key, items, r.value["vectors"], failures
 
 

@@ -3,8 +3,10 @@ instead of stopping the rest of a batch."""
 
 from __future__ import annotations
 
+import logging
 import os
 import time
+import traceback
 import warnings
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -23,8 +25,12 @@ from ..models import MemoryItem, ReadFailure, ReadInfo
 from ..parsers.base import ParseContext, get_parser
 from ..router import Task, iter_route
 
+log = logging.getLogger("omnireader")
+
 __all__ = [
     "ReadOutcome",
+    "internal_failure",
+    "log_internal",
     "ReadResult",
     "validate_info",
     "describe_input",
@@ -172,14 +178,33 @@ def captured(out: ReadOutcome | _Part, label: str) -> Iterator[None]:
         raise
     except (OmniReaderError, OSError, MemoryError, RecursionError) as e:
         out.failures.append(_failure(label, e))
-    except Exception as e:  # a library bug on one input must not stop a batch
-        out.failures.append(
-            ReadFailure(
-                input=label,
-                error="corrupt",
-                message=f"{label}: could not be parsed ({type(e).__name__}: {e})",
-            )
-        )
+    except Exception as e:  # a bug on one input must not stop a batch, nor blame the file
+        out.failures.append(internal_failure(label, e))
+
+
+def internal_failure(label: str, e: BaseException) -> ReadFailure:
+    """An unexpected exception while reading ``label``: code ``internal``, with its
+    traceback kept in ``detail`` and logged. A parser reports a broken input with a typed
+    :class:`~omnireader.errors.ReadError`; anything else is a bug, not a corrupt file."""
+    failure = ReadFailure(
+        input=label,
+        error="internal",
+        message=f"{label}: internal error ({type(e).__name__}: {e}); this is a bug in "
+        "omnireader or a library it uses, not a problem with the input: please report it "
+        "with the failure's detail",
+        detail="".join(traceback.format_exception(e)),
+    )
+    log_internal([failure])
+    return failure
+
+
+def log_internal(failures: Iterable[ReadFailure]) -> None:
+    """Log every ``internal`` failure with its traceback (error level, logger
+    ``omnireader``); the batch calls it for failures that come back from a worker, whose
+    own log is not kept."""
+    for f in failures:
+        if f.error == "internal":
+            log.error("%s\n%s", f.message, f.detail or "(no traceback)")
 
 
 def name_file(items: list[MemoryItem], input: Any) -> None:

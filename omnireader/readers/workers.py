@@ -19,6 +19,7 @@ import os
 import sys
 import tempfile
 import time
+import traceback
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -41,9 +42,18 @@ class JobResult(BaseModel):
     key: str
     ok: bool
     value: Any = None
-    error: str | None = None  # code: timeout, too_large, crashed
+    # code: timeout, too_large, crashed (the worker died), internal (the job raised)
+    error: str | None = None
     message: str | None = None
+    detail: str | None = None  # the traceback, for "internal"
     seconds: float = 0.0
+
+
+def _internal(key: str, e: BaseException) -> JobResult:
+    """The job raised: a bug, not a dead worker and not a bad file; keep the traceback."""
+    return JobResult(key=key, ok=False, error="internal",
+                     message=f"{key}: internal error ({type(e).__name__}: {e})",
+                     detail="".join(traceback.format_exception(e)))
 
 
 def _data_mb() -> float:
@@ -116,12 +126,13 @@ def _worker_main(
                             message=f"{job.key}: ran out of memory ({memory_mb} MB limit)")
         except OSError as e:
             # An mmap or a native allocation refused by the limit surfaces as ENOMEM.
-            code = "too_large" if e.errno == errno.ENOMEM else "crashed"
-            res = JobResult(key=job.key, ok=False, error=code,
-                            message=f"{job.key}: {type(e).__name__}: {e}")
+            if e.errno == errno.ENOMEM:
+                res = JobResult(key=job.key, ok=False, error="too_large",
+                                message=f"{job.key}: {type(e).__name__}: {e}")
+            else:
+                res = _internal(job.key, e)
         except Exception as e:  # reported for this file; the worker lives on
-            res = JobResult(key=job.key, ok=False, error="crashed",
-                            message=f"{job.key}: {type(e).__name__}: {e}")
+            res = _internal(job.key, e)
         res.seconds = time.perf_counter() - started
         try:
             conn.send(res)

@@ -1,4 +1,8 @@
-"""Run one fault case in a fresh folder, at test size; skipped cases skip the test."""
+"""Run one fault case in a fresh folder, at test size.
+
+A case skips only when it needs ``../shared`` and that is missing (``harness.Skip``); a
+case whose machinery breaks — the store, the batch ingest, a child process — fails, with
+its traceback in the assertion message."""
 
 from __future__ import annotations
 
@@ -21,7 +25,7 @@ def _case(case_id: str) -> FaultCase:
 
 @pytest.fixture
 def run_fault(tmp_path: Path) -> Callable[..., Outcome]:
-    """``run_fault("zip-bomb")``: the case's outcome; skips when the case cannot run here."""
+    """``run_fault("zip-bomb")``: the case's outcome; skips only when ../shared is missing."""
 
     def run(case_id: str, via: str = "reader") -> Outcome:
         env = RunEnv(tmp_path, scale="test", via=via)  # type: ignore[arg-type]

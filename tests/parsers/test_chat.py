@@ -283,7 +283,7 @@ def test_create_source_of_a_whole_conversation_round_trips() -> None:
 
 
 def test_a_conversation_with_tool_calls_routes_to_one_chat_and_one_tool_task() -> None:
-    router = pytest.importorskip("omnireader.router", exc_type=ImportError)
+    import omnireader.router as router
     from omnireader.parsers.base import get_parser
 
     get_weather = {"name": "get_weather", "arguments": '{"city": "Bergen"}'}

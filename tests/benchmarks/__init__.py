@@ -1,0 +1,1 @@
+"""Tests of the measuring instruments in bench/ (the benchmarks' harness, not their figures)."""
