@@ -18,6 +18,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, SkipValidation
 
+from .ocr.base import OcrPage
+
 __all__ = [
     "DocInfo",
     "Section",
@@ -55,6 +57,8 @@ class Section(BaseModel):
     page: int | None = None
     flags: list[str] = Field(default_factory=list)
     heading: str | None = None
+    # What OCR read (flag "ocr"), or why it read nothing (flag "needs_ocr" / "empty").
+    ocr: OcrPage | None = None
 
 
 class Extraction(BaseModel):

@@ -53,7 +53,7 @@ def extract(blob: Blob, kind: str, options: ReadOptions) -> Extraction:
     if kind == "pdf":
         from .pdf import extract_pdf
 
-        return extract_pdf(blob, options.password)
+        return extract_pdf(blob, options.password, options.ocr)
     if kind == "docx":
         from .docx import extract_docx
 
