@@ -151,7 +151,7 @@ def text_page(seed: int = 0, *, dpi: int = 150, font_name: str = "aileron", poin
     rng = random.Random(seed)
     face = font(font_name, _px(points, dpi))
     w, h = round(size_in[0] * dpi), round(size_in[1] * dpi)
-    margin = dpi
+    margin = min(dpi, round(min(w, h) * 0.12))
     lines = _wrap(rng.sample(SENTENCES, sentences), face, w - 2 * margin)
     image = _paper((w, h))
     draw = ImageDraw.Draw(image)

@@ -28,6 +28,8 @@ def _reader(args: argparse.Namespace) -> Any:
         overrides["password"] = args.password
     if getattr(args, "chunk_tokens", None):
         overrides["chunk_tokens"] = args.chunk_tokens
+    if getattr(args, "ocr", None):
+        overrides["ocr"] = args.ocr
     if getattr(args, "allow_private_urls", False):
         overrides["allow_private_urls"] = True
     llm = _llm(args) if getattr(args, "mode", "fast") == "fine" else None

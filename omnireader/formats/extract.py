@@ -57,7 +57,14 @@ def extract(blob: Blob, kind: str, options: ReadOptions) -> Extraction:
     if kind == "docx":
         from .docx import extract_docx
 
-        return extract_docx(blob)
+        doc = extract_docx(blob)
+        if options.ocr == "always":
+            from itertools import chain
+
+            from .docx_ocr import docx_picture_sections
+
+            doc.sections = chain(doc.sections, docx_picture_sections(blob))
+        return doc
     reader = _READERS.get(kind)
     if reader is not None:
         return reader(blob)

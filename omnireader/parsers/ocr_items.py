@@ -54,6 +54,8 @@ def ocr_items(
             extra["ocr_image"] = page.image
         if low:
             extra["ocr_low_confidence_lines"] = low
+        if page.dropped and chunk.index == 0:
+            extra["ocr_dropped_lines"] = page.dropped
         src = source.model_copy(
             update=dict(
                 chunk_index=chunk.index,

@@ -22,6 +22,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from ..models import MemoryItem, Mode, ReadFailure, ReadInfo
+from ..page_counts import page_counts
 from ..parsers.base import ParseContext
 from ..walk import Unreadable, expand
 from .progress import Progress
@@ -46,6 +47,8 @@ class IngestReport(BaseModel):
     failures: list[ReadFailure] = Field(default_factory=list)
     failed_by_error: dict[str, int] = Field(default_factory=dict)
     refine_failed: int = 0
+    pages_ocr: int = 0  # pages and image frames whose text OCR read
+    pages_unreadable: int = 0  # pages with no text layer OCR did not read, undecodable pages
     seconds: float = 0.0
 
     def summary(self) -> str:
@@ -56,6 +59,8 @@ class IngestReport(BaseModel):
             f"{self.items_inserted} items new, {self.items_updated} updated, "
             f"{self.items_deleted} stale removed"
             + (f"; {self.refine_failed} left fast (LLM failed)" if self.refine_failed else "")
+            + (f"; {self.pages_ocr} pages OCR'd" if self.pages_ocr else "")
+            + (f"; {self.pages_unreadable} pages unreadable" if self.pages_unreadable else "")
             + f" in {self.seconds:.1f}s → {self.store}"
         )
 
@@ -75,10 +80,13 @@ def settings_key(ctx: ParseContext, embedder: str) -> str:
     return hashlib.sha256(raw.encode()).hexdigest()[:16]
 
 
-def _parse_file(path: str, ctx: dict[str, Any], embedder: str | None) -> dict[str, Any]:
+def _parse_file(path: str, ctx: dict[str, Any], embedder: str | None,
+                ocr_threads: int | None = None) -> dict[str, Any]:
     """Worker side: read one file (and embed its items when the embedder is local)."""
+    from ..formats.ocr import set_threads
     from .reader import Reader
 
+    set_threads(ocr_threads)
     context = ParseContext.model_validate(ctx)
     out = Reader(options=context.options).read_one(Path(path), context)
     vectors = None
@@ -141,7 +149,8 @@ def ingest(
                                 path=path if complete else None,
                                 file_hash=todo[path] if complete else None,
                                 replaces=path in stored))
-            bar.update(done=1, items=len(items), failed=1 if failures and not items else 0)
+            bar.update(done=1, items=len(items), failed=1 if failures and not items else 0,
+                       ocr_pages=page_counts(items)[0])
         bar.close()
     finally:
         totals = writer.close()
@@ -216,7 +225,9 @@ def _results(reader: Any, ctx: ParseContext, store: Any, todo: dict[str, str],
     # with one worker the writer thread has a core of its own and embeds there instead.
     local = getattr(store.embedder, "local", False)
     embedder = store.embedder.name if local and n > 1 else None
-    args = {"ctx": ctx.model_dump(exclude={"refiner"}), "embedder": embedder}
+    # Each worker's OCR engine gets its share of the cores, so workers do not fight over them.
+    args = {"ctx": ctx.model_dump(exclude={"refiner"}), "embedder": embedder,
+            "ocr_threads": max(1, (os.cpu_count() or 1) // n)}
     jobs = [Job(key=p, args={"path": p, **args}) for p in todo]
     pool = WorkerPool(_parse_file, n, timeout=timeout,
                       memory_mb=memory_mb, preload=_PRELOAD)
@@ -271,6 +282,9 @@ def _account(
         Counter(report.failed_by_error) + Counter(f.error for f in failures)
     )
     report.refine_failed += sum(1 for i in items if i.metadata.refine_status == "failed")
+    ocr_read, unreadable = page_counts(items)
+    report.pages_ocr += ocr_read
+    report.pages_unreadable += unreadable
     if is_file:
         if items:
             report.files_read += 1

@@ -67,6 +67,7 @@ class OcrPage(BaseModel):
     width: int = 0  # pixels of the bitmap that was read (after the rotation was undone)
     height: int = 0
     image: int | None = None  # the picture's number on its page, for pictures inside a document
+    dropped: int = 0  # lines read as noise (too unsure, no letter or digit) and left out
     # Why nothing (or not everything) was read: "blank", "no_text", "too_large", "failed: ...".
     note: str | None = None
 

@@ -5,7 +5,7 @@ person reads them.
    wider than a line is tall (a column gutter, a table's cell gap).
 2. Consecutive rows of several *short* segments are a table (or a form, or a receipt):
    read row by row, cells joined by `` | ``. Rows of long segments are columns of text.
-3. Columns: an x range that almost no line crosses, with lines on both sides, is a gutter.
+3. Columns: an x range few lines cross, with whole lines on both sides, is a gutter.
    Lines that cross it (a title, a footer) cut the page into bands; within a band each
    column is read top to bottom, left column first (recursively, for columns in columns).
 4. Within a column, a vertical gap taller than a line starts a new block (a paragraph).
@@ -26,8 +26,9 @@ __all__ = ["Box", "arrange"]
 _CELL_GAP = 1.0
 # Rows of segments this short (median characters) are table rows, longer ones text columns.
 _TABLE_CELL_CHARS = 22
-# A gutter: crossed by at most this share of the lines, with this many lines on each side.
-_GUTTER_CROSSING = 0.12
+# A gutter: crossed by at most this share of the lines that cover the busiest x on either
+# side of it (a title and a footer across two columns), with whole lines on both sides.
+_GUTTER_CROSSING = 0.34
 _GUTTER_SIDE_LINES = 2
 # A vertical gap taller than this many line heights starts a new block.
 _BLOCK_GAP = 0.9
@@ -209,15 +210,21 @@ def _gutters(lines: list[_Line], line_h: float) -> list[tuple[float, float]]:
     for ln in lines:
         for i in range(int((ln.x0 - left) / step), min(bins, int((ln.x1 - left) / step) + 1)):
             cover[i] += 1
-    limit = _GUTTER_CROSSING * len(lines)
+    # A bin is low when few lines cross it compared with the busiest x on either side of it.
+    left_peak, right_peak = cover[:], cover[:]
+    for i in range(1, bins):
+        left_peak[i] = max(left_peak[i - 1], cover[i])
+    for i in range(bins - 2, -1, -1):
+        right_peak[i] = max(right_peak[i + 1], cover[i])
+    low = [cover[i] <= _GUTTER_CROSSING * min(left_peak[i], right_peak[i]) for i in range(bins)]
     gutters: list[tuple[float, float]] = []
     i = 0
     while i < bins:
-        if cover[i] > limit:
+        if not low[i]:
             i += 1
             continue
         j = i
-        while j < bins and cover[j] <= limit:
+        while j < bins and low[j]:
             j += 1
         g0, g1 = left + i * step, left + j * step
         wide_enough = g1 - g0 >= 0.5 * line_h

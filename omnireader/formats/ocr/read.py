@@ -15,7 +15,7 @@ import os
 import threading
 from typing import TYPE_CHECKING, Any
 
-from .base import OcrEngine, OcrPage
+from .base import LOW_CONFIDENCE, OcrEngine, OcrPage
 from .bitmaps import MAX_SIDE, fit, ink, to_bgr
 from .layout import Box, arrange
 from .orientation import box_sides, page_rotation
@@ -23,10 +23,14 @@ from .orientation import box_sides, page_rotation
 if TYPE_CHECKING:
     import numpy as np
 
-__all__ = ["ocr_image", "get_engine", "set_threads", "BLANK_INK"]
+__all__ = ["ocr_image", "get_engine", "set_threads", "BLANK_INK", "DROP_BELOW"]
 
-#: Less ink than this share of the page (after speckle is averaged away) is a blank page.
-BLANK_INK = 0.0005
+#: Less ink than this share of the page (after speckle is averaged away) is a blank page:
+#: about 25 dots of a 512-pixel copy, less than one short word.
+BLANK_INK = 0.0001
+#: Lines read with less confidence than this are dropped (and counted on the page): RapidOCR's
+#: own cut-off, which the benchmark's confidence table bears out (almost no right words under it).
+DROP_BELOW = 0.5
 # Lines thinner than this (pixels) or far wider than tall get paper added above and below:
 # the detector misses text that touches the image's edges (RapidOCR pads the same way).
 _MIN_HEIGHT = 30
@@ -99,11 +103,21 @@ def ocr_image(image: Any, *, engine: OcrEngine | None = None, find_rotation: boo
         crops = [engine.crop(bgr, q) for q in quads]
         flips = [(False, 0.0)] * len(crops)
     read = engine.recognize(_upright(quads, crops, flips, engine, trust_page=find_rotation))
-    boxes = [_box(q, text, score) for q, (text, score) in zip(quads, read)]
+    boxes = [_box(q, text, score) for q, (text, score) in zip(quads, read) if text.strip()]
+    kept = [b for b in boxes if not _noise(b)]
     height, width = bgr.shape[:2]
-    blocks = arrange(boxes, width, height)
+    blocks = arrange(kept, width, height)
     return OcrPage(engine=engine.name, blocks=blocks, rotation=rotation, width=width,
-                   height=height, note=None if blocks else "no_text")
+                   height=height, dropped=len(boxes) - len(kept),
+                   note=None if blocks else "no_text")
+
+
+def _noise(box: Box) -> bool:
+    """What the recognizer makes of a picture's edges: marks with no letter or digit that it
+    is unsure of, or anything it is less than :data:`DROP_BELOW` sure of. Counted, not kept."""
+    if box.confidence < DROP_BELOW:
+        return True
+    return box.confidence < LOW_CONFIDENCE and not any(ch.isalnum() for ch in box.text)
 
 
 def _prepare(image: Any, max_side: int) -> np.ndarray:
