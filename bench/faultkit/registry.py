@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from . import api, files, limits, llm, network, store, together  # noqa: F401  (register)
+from . import api, files, limits, llm, network, ocr, store, together  # noqa: F401  (register)
 from .harness import CASES, FaultCase
 
 __all__ = ["cases", "GROUPS"]
