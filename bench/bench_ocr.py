@@ -211,9 +211,37 @@ def speed(quick: bool, folder: Path) -> dict[str, Any]:
 # ---------------------------------------------------------------------------- memory
 
 
-def memory(quick: bool, folder: Path) -> dict[str, Any]:
-    from bench_memory import watch
+def _descendants(pid: int) -> list[int]:
+    # Workers fork from a forkserver, so they are grandchildren of the ingest process.
+    from bench_memory import _children
 
+    out, todo = [], [pid]
+    while todo:
+        for child in _children(todo.pop()):
+            out.append(child)
+            todo.append(child)
+    return out
+
+
+def watch(cmd: list[str]) -> dict[Any, float]:
+    """Run ``cmd``; the peak RSS (MB) of it ("main") and of every process under it, by pid."""
+    import subprocess
+
+    from bench_memory import _hwm_mb
+
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    peaks: dict[Any, float] = {}
+    while proc.poll() is None:
+        for pid in [proc.pid, *_descendants(proc.pid)]:
+            peaks[pid] = max(peaks.get(pid, 0.0), _hwm_mb(pid))
+        time.sleep(0.05)
+    if proc.returncode != 0:
+        raise RuntimeError(proc.stderr.read().decode()[-2000:] if proc.stderr else "failed")
+    peaks["main"] = peaks.pop(proc.pid, 0.0)
+    return peaks
+
+
+def memory(quick: bool, folder: Path) -> dict[str, Any]:
     page = P.text_page(21, dpi=150, sentences=2, size_in=(8.27, 3.0))
     out: dict[str, Any] = {}
     for pages in (5, 20) if quick else (30, 300):

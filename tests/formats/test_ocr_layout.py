@@ -60,7 +60,7 @@ def quad(x: float, y: float, w: float, h: float) -> np.ndarray:
 def test_the_page_rotation_comes_from_the_boxes_direction_and_the_upside_down_votes() -> None:
     across = [quad(50, 50 + 30 * n, 400, 20) for n in range(5)]
     down = [quad(50 + 30 * n, 50, 20, 400) for n in range(5)]
-    upright, flipped = [(False, 0.99)] * 5, [(True, 0.98)] * 5
+    upright, flipped = [0.01] * 5, [0.98] * 5
     assert page_rotation(across, upright) == 0
     assert page_rotation(across, flipped) == 180
     assert page_rotation(down, upright) == 90
@@ -70,5 +70,5 @@ def test_the_page_rotation_comes_from_the_boxes_direction_and_the_upside_down_vo
 def test_a_few_unsure_or_short_boxes_do_not_turn_the_page() -> None:
     lines = [quad(50, 50 + 30 * n, 400, 20) for n in range(4)]
     marks = [quad(600, 50, 18, 30), quad(700, 80, 15, 20)]  # a stamp, a page number
-    votes = [(False, 0.95)] * 3 + [(True, 0.6)] + [(True, 0.99)] * 2
+    votes = [0.05] * 3 + [0.6] + [0.99] * 2
     assert page_rotation(lines + marks, votes) == 0

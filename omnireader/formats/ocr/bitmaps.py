@@ -45,9 +45,13 @@ def image_frames(source: bytes | Path, *, max_pixels: int = MAX_OCR_PIXELS) -> I
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", Image.DecompressionBombWarning)
-        im = Image.open(io.BytesIO(source) if isinstance(source, bytes) else source)
+        try:
+            im = Image.open(io.BytesIO(source) if isinstance(source, bytes) else source)
+            frames = getattr(im, "n_frames", 1)  # walks a TIFF's chain of pages
+        except (OSError, ValueError, SyntaxError, Image.DecompressionBombError) as e:
+            yield Frame(number=1, problem=f"unreadable: {e}")
+            return
         with im:
-            frames = getattr(im, "n_frames", 1)
             for n in range(frames):
                 try:
                     if n:

@@ -4,8 +4,8 @@ The engine's line classifier only tells upright from upside down. Whether the li
 across the page or up and down tells the rest: on a page turned a quarter, text boxes are
 tall, and the engine lays each tall crop flat by turning it a quarter counter-clockwise;
 the classifier then says whether that crop came out upright (the page was turned 90°) or
-upside down (270°). Each box votes with its length, so a few stray marks or one-letter
-boxes do not outvote the page's lines.
+upside down (270°). Each box votes with its length and the classifier's certainty, so a
+few stray marks, one-letter boxes or unsure verdicts do not outvote the page's lines.
 """
 
 from __future__ import annotations
@@ -21,8 +21,6 @@ __all__ = ["page_rotation", "box_sides"]
 
 # A box at least this much longer one way than the other says which way its line runs.
 _ELONGATED = 1.5
-# The classifier's "upside down" counts when it is at least this sure (RapidOCR's own bar).
-_SURE = 0.9
 
 
 def box_sides(quad: np.ndarray) -> tuple[float, float]:
@@ -33,8 +31,9 @@ def box_sides(quad: np.ndarray) -> tuple[float, float]:
     return width, height
 
 
-def page_rotation(quads: Sequence[np.ndarray], flips: Sequence[tuple[bool, float]]) -> int:
-    """Degrees the page is turned clockwise, from its boxes and their upside-down votes."""
+def page_rotation(quads: Sequence[np.ndarray], flipped: Sequence[float]) -> int:
+    """Degrees the page is turned clockwise, from its boxes and, for each box, the
+    probability that its crop (laid flat) is upside down."""
     across = down = 0.0
     for quad in quads:
         w, h = box_sides(quad)
@@ -43,12 +42,9 @@ def page_rotation(quads: Sequence[np.ndarray], flips: Sequence[tuple[bool, float
         elif h >= _ELONGATED * w:
             down += h
     vertical = down > across
-    flipped = upright = 0.0
-    for quad, (is_flipped, score) in zip(quads, flips):
+    vote = 0.0
+    for quad, p in zip(quads, flipped):
         w, h = box_sides(quad)
         if (h >= _ELONGATED * w) if vertical else (w >= _ELONGATED * h):
-            if is_flipped and score >= _SURE:
-                flipped += max(w, h)
-            else:
-                upright += max(w, h)
-    return (90 if vertical else 0) + (180 if flipped > upright else 0)
+            vote += max(w, h) * (2 * p - 1)  # sure votes count fully, unsure ones hardly
+    return (90 if vertical else 0) + (180 if vote > 0 else 0)
