@@ -117,8 +117,8 @@ def ink(image: np.ndarray) -> float:
 
     grey = image.mean(axis=2) if image.ndim == 3 else image.astype("float32")
     h, w = grey.shape
-    step = max(1, max(h, w) // 512)
-    if step > 1:
+    step = max(3, max(h, w) // 512)  # 3 at least: a lone dark pixel is then under 60 darker
+    if h >= step and w >= step:
         hh, ww = h // step * step, w // step * step
         grey = grey[:hh, :ww].reshape(hh // step, step, ww // step, step).mean(axis=(1, 3))
     paper = float(np.percentile(grey, 90))  # the paper's shade, even under a big picture

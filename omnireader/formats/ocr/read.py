@@ -36,6 +36,8 @@ DROP_BELOW = 0.5
 _MIN_HEIGHT = 30
 _WIDE = 8
 
+_VOTERS = 16
+
 _ENGINES: dict[str, OcrEngine] = {}
 _LOCK = threading.Lock()
 _THREADS: int | None = None
@@ -89,7 +91,7 @@ def ocr_image(image: Any, *, engine: OcrEngine | None = None, find_rotation: boo
         return OcrPage(engine=engine.name, width=bgr.shape[1], height=bgr.shape[0],
                        note="no_text")
     crops = [engine.crop(bgr, q) for q in quads]
-    rotation = page_rotation(quads, _flipped(engine, crops)) if find_rotation else 0
+    rotation = _rotation(engine, quads, crops) if find_rotation else 0
     if rotation:
         import numpy as np
 
@@ -124,6 +126,14 @@ def _prepare(image: Any, max_side: int) -> np.ndarray:
         pad = max(_MIN_HEIGHT, w // _WIDE) - h // 2
         image = np.pad(image, ((pad, pad), (0, 0), (0, 0)), constant_values=255)
     return image
+
+
+def _rotation(engine: OcrEngine, quads: list[np.ndarray], crops: list[np.ndarray]) -> int:
+    """The page's rotation, judged on its :data:`_VOTERS` longest boxes (enough to be sure,
+    and the classifier's cost stays that of a short page however long the page is)."""
+    longest = sorted(range(len(quads)), key=lambda n: -max(box_sides(quads[n])))[:_VOTERS]
+    return page_rotation([quads[n] for n in longest],
+                         _flipped(engine, [crops[n] for n in longest]))
 
 
 def _flipped(engine: OcrEngine, crops: list[np.ndarray]) -> list[float]:
