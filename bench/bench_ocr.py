@@ -8,7 +8,8 @@ engine, memory on a long scan.
   Chinese as PNG images) and read by ``Reader`` as a user would. Word F1 against the known
   text per variant: upright, turned 90/180/270°, noise + speckle + skew, blur, JPEG
   artefacts. Reading order is scored apart (share of lines in the right order).
-- **Resolution**: the same pages rendered at 100–300 dpi: F1 and time, to pick RENDER_DPI.
+- **Resolution**: pages of 7 pt and 9 pt print, clean and noisy, rendered at 100–300 dpi:
+  F1 and time, to pick RENDER_DPI.
 - **Confidence**: share of right words among lines in each confidence band (damaged
   pages), to pick the low-confidence mark and the noise cut-off.
 - **Speed**: pages per second per worker (one engine thread), omnireader reading the PDF
@@ -139,7 +140,9 @@ def resolution(quick: bool, folder: Path) -> list[dict[str, Any]]:
     from omnireader.formats import pdf_ocr
 
     fonts = P.available_fonts()[:1] if quick else P.available_fonts()
-    pages = [P.text_page(7, dpi=SCAN_DPI, font_name=f, points=9, sentences=6) for f in fonts]
+    # Small print (7 pt: footnotes, receipts' fine print) decides the resolution, not body text.
+    pages = [P.text_page(7, dpi=SCAN_DPI, font_name=f, points=pt, sentences=6)
+             for f in fonts for pt in (7, 9)]
     pages += [P.noisy(p, seed=7) for p in pages]
     paths = [(p, _file(p, folder)) for p in pages]
     saved = pdf_ocr.RENDER_DPI

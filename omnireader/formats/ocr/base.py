@@ -26,8 +26,8 @@ __all__ = ["BBox", "OcrLine", "OcrBlock", "OcrPage", "OcrEngine", "LOW_CONFIDENC
 BBox = tuple[float, float, float, float]
 
 #: A line read with less confidence than this is kept, but marked ``low_confidence``.
-#: Measured by ``bench/bench_ocr.py`` (the confidence table): on the noisy and blurred
-#: pages, lines under it hold most of the wrong words, lines above it almost none.
+#: From ``bench/bench_ocr.py``'s confidence table: on the damaged pages every line read at
+#: 0.95 or more held only right words, and the few lines read between 0.6 and 0.75 held none.
 LOW_CONFIDENCE = 0.75
 
 
