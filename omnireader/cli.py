@@ -76,6 +76,9 @@ def _add_read_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--user", help="user_id stored on every item")
     g.add_argument("--session", help="session_id stored on every item")
     g.add_argument("--password", help="password for encrypted PDFs")
+    g.add_argument("--ocr", choices=["auto", "off", "always"], default="auto",
+                   help="OCR in fast mode: auto (default) reads scanned pages and images with "
+                   "text; always also pictures inside text PDFs and DOCX; off: none")
     g.add_argument("--chunk-tokens", type=at_least(16), metavar="N",
                    help="document chunk size in tokens, 16 or more (default 512)")
     g.add_argument("--allow-private-urls", action="store_true",

@@ -47,6 +47,8 @@ def reader_for(args: argparse.Namespace, mode: str) -> Any:
         overrides["password"] = args.password
     if args.chunk_tokens:
         overrides["chunk_tokens"] = args.chunk_tokens
+    if getattr(args, "ocr", None):
+        overrides["ocr"] = args.ocr
     if args.allow_private_urls:
         overrides["allow_private_urls"] = True
     return Reader(llm=llm_backend(args, required=True) if mode == "fine" else None, **overrides)

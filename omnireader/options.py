@@ -1,6 +1,8 @@
-"""Settings for reading: chunk and window sizes, limits, passwords, network policy."""
+"""Settings for reading: chunk and window sizes, limits, passwords, OCR, network policy."""
 
 from __future__ import annotations
+
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -17,6 +19,11 @@ class ReadOptions(BaseModel):
     chat_window_tokens_fine: int = Field(1024, ge=16, description="chat window size, fine mode")
     chat_overlap_messages: int = Field(1, ge=0, description="messages repeated between windows")
     password: str | None = Field(None, description="password for encrypted PDFs")
+    ocr: Literal["auto", "off", "always"] = Field(
+        "auto",
+        description="OCR in fast mode: auto (pages with no text layer, images with text), "
+        "always (also pictures inside text PDFs and DOCX), off",
+    )
     allow_private_urls: bool = Field(
         False, description="let URLs reach loopback / private / link-local addresses"
     )

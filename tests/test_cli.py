@@ -44,7 +44,9 @@ def test_read_prints_items_as_json_and_a_summary(sample_files: Path) -> None:
 
 def test_read_of_the_markitdown_corpus_finds_every_fragment(corpus: Path) -> None:
     folder = corpus / "markitdown"
-    proc = omni("read", folder, "--format", "json", check=False)
+    # OCR off: the scan and the paper screenshot would add most of a minute of OCR; OCR of
+    # the corpus is tested in test_corpus_markitdown, and --ocr below.
+    proc = omni("read", folder, "--format", "json", "--ocr", "off", check=False)
     out = json.loads(proc.stdout)
     items = out["items"]
     assert proc.returncode == 1  # random.bin is not a format: one input failed
@@ -67,6 +69,23 @@ def test_read_of_the_markitdown_corpus_finds_every_fragment(corpus: Path) -> Non
     for media in ("test.jpg", "test_llm.jpg", "test.wav", "test.mp3", "test.m4a"):
         assert by_file.get(media), media
     assert re.search(r"\[unsupported\].*random\.bin", proc.stderr)
+
+
+def test_ocr_reads_the_text_in_an_image_offline_and_off_turns_it_off(sample_files: Path) -> None:
+    import os
+
+    image = sample_files / "whiteboard.png"
+    # Any download would go through these proxies, which refuse every connection.
+    dead = {**os.environ, "HTTP_PROXY": "http://127.0.0.1:9", "HTTPS_PROXY": "http://127.0.0.1:9",
+            "ALL_PROXY": "http://127.0.0.1:9"}
+    proc = subprocess.run([sys.executable, "-m", "omnireader", "read", str(image), "--format",
+                           "json"], cwd=ROOT, capture_output=True, text=True, env=dead)
+    assert proc.returncode == 0, proc.stderr
+    meta, text = json.loads(proc.stdout)
+    assert "ocr" in text["metadata"]["flags"] and "ship v2 on friday" in norm(text["memory"])
+    off = json.loads(omni("read", image, "--format", "json", "--ocr", "off").stdout)
+    assert [(i["id"], i["memory"], i["metadata"]["flags"]) for i in off] == [
+        (meta["id"], meta["memory"], meta["metadata"]["flags"])]
 
 
 def test_ingest_search_stats_and_export_work_end_to_end(sample_files: Path, tmp_path: Path) -> None:

@@ -15,6 +15,7 @@ import pytest
 
 from omnireader.errors import UnsupportedFormatError
 from omnireader.models import MemoryItem
+from omnireader.options import ReadOptions
 from omnireader.parsers.base import ParseContext, get_parser
 from omnireader.router import route
 
@@ -28,11 +29,28 @@ def norm(text: str) -> str:
     return " ".join(text.lower().split())
 
 
-def read(path: Path) -> list[MemoryItem]:
+# OCR is read by its own tests below (a page of the scan, the small picture of text); the
+# whole-folder tests read with OCR off, or the scan's three pages and the paper screenshot
+# would cost the suite most of a minute of engine time for nothing they check.
+NO_OCR = ParseContext(options=ReadOptions(ocr="off"))
+
+# Text the scans and pictures now give in fast mode (OCR), asserted here rather than in the
+# shared expected.json (it belongs to this project's tests, not to the shared corpus).
+OCR_MUST_FIND = {
+    "MEDRPT-2024-PAT-3847_medical_report_scan.pdf": [
+        "SEATTLE GENERAL HOSPITAL", "COMPREHENSIVE MEDICAL REPORT", "MEDRPT-2024-PAT-3847",
+        "Jonathan Michael Harrison", "March 15, 1978", "142/88 mmHg",
+        "persistent headaches", "Lisinopril 10mg",
+    ],
+    "test_llm.jpg": ["5bda1dd6", "primary color of the square"],
+}
+
+
+def read(path: Path, ctx: ParseContext = NO_OCR) -> list[MemoryItem]:
     items: list[MemoryItem] = []
     for task in route(path):
         assert task.failure is None, task.failure
-        items.extend(get_parser(task.parser).parse_fast(task.payload, ParseContext()))
+        items.extend(get_parser(task.parser).parse_fast(task.payload, ctx))
     return items
 
 
@@ -58,10 +76,34 @@ def test_every_fragment_that_must_be_found_is_found(folder: Path, name: str) -> 
     assert not missing and not present, (missing, present)
 
 
-def test_a_scanned_pdf_is_flagged_as_needing_ocr_page_by_page(folder: Path) -> None:
+def test_with_ocr_off_a_scanned_pdf_is_flagged_as_needing_ocr_page_by_page(folder: Path) -> None:
     items = read(folder / "MEDRPT-2024-PAT-3847_medical_report_scan.pdf")
     assert items and all("needs_ocr" in i.metadata.flags for i in items)
     assert [i.source.page for i in items] == list(range(1, len(items) + 1))
+
+
+@pytest.mark.parametrize("name", sorted(OCR_MUST_FIND))
+def test_scans_and_pictures_of_text_give_their_text_in_fast_mode(
+    folder: Path, name: str, tmp_path: Path
+) -> None:
+    path = folder / name
+    if not path.is_file():
+        pytest.skip(f"{name} is not in the corpus")
+    if path.suffix == ".pdf":  # the first page holds every fragment: one page of engine time
+        import pypdfium2 as pdfium
+
+        whole, first = pdfium.PdfDocument(path), pdfium.PdfDocument.new()
+        first.import_pages(whole, [0])
+        path = tmp_path / name
+        first.save(path)
+        first.close()
+        whole.close()
+    items = read(path, ParseContext())
+    ocr = [i for i in items if "ocr" in i.metadata.flags]
+    assert ocr and all(i.metadata.extra["ocr_engine"].startswith("rapidocr") for i in ocr)
+    text = norm("\n".join(i.memory for i in ocr))
+    missing = [f for f in OCR_MUST_FIND[name] if norm(f) not in text]
+    assert not missing, missing
 
 
 def test_pdfs_say_which_page_each_item_came_from(folder: Path) -> None:

@@ -14,7 +14,9 @@ def test_corpus_fragments_are_found_by_fts_and_reingest_writes_nothing(
 ) -> None:
     store = Store.open(tmp_path / "corpus.lance")
     folders = [corpus / "markitdown", corpus / "pypdf"]
-    first = Reader().ingest(folders, store=store, workers=2)
+    # OCR of the scans has its own tests (test_corpus_markitdown); here it would only add
+    # a minute of engine time to an ingest about every other format.
+    first = Reader(ocr="off").ingest(folders, store=store, workers=2)
     assert first.items_inserted > 100
     assert "unsupported" in first.failed_by_error and "encrypted" in first.failed_by_error
 
@@ -28,5 +30,5 @@ def test_corpus_fragments_are_found_by_fts_and_reingest_writes_nothing(
     crazy = store.search("Here's to the crazy ones", k=5, view="fts")
     assert "crazyones.pdf" in {Path(h.item.source.path).name for h in crazy}
 
-    second = Reader().ingest(folders, store=store, workers=2)
+    second = Reader(ocr="off").ingest(folders, store=store, workers=2)
     assert (second.items_inserted, second.items_deleted) == (0, 0)

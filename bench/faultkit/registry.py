@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from . import api, files, limits, llm, mail_office, network, store, together  # noqa: F401
+from . import api, files, limits, llm, mail_office, network, ocr, store, together  # noqa: F401  (register)
 
 from .harness import CASES, FaultCase
 

@@ -18,6 +18,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, SkipValidation
 
+from .ocr.base import OcrPage
+
 __all__ = [
     "DocInfo",
     "Section",
@@ -67,6 +69,8 @@ class Section(BaseModel):
     flags: list[str] = Field(default_factory=list)
     heading: str | None = None
     part: str | None = None
+    # What OCR read (flag "ocr"), or why it read nothing (flag "needs_ocr" / "empty").
+    ocr: OcrPage | None = None
 
 
 class Extraction(BaseModel):

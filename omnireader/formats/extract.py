@@ -53,11 +53,18 @@ def extract(blob: Blob, kind: str, options: ReadOptions) -> Extraction:
     if kind == "pdf":
         from .pdf import extract_pdf
 
-        return extract_pdf(blob, options.password)
+        return extract_pdf(blob, options.password, options.ocr)
     if kind == "docx":
         from .docx import extract_docx
 
-        return extract_docx(blob)
+        doc = extract_docx(blob)
+        if options.ocr == "always":
+            from itertools import chain
+
+            from .docx_ocr import docx_picture_sections
+
+            doc.sections = chain(doc.sections, docx_picture_sections(blob))
+        return doc
     if kind in ("doc", "ppt", "office-encrypted"):
         return _converted(blob, kind, options)
     reader = _READERS.get(kind)

@@ -10,7 +10,9 @@ Opening happens at call time, so a wrong password or a broken file raises right 
 (``EncryptedError`` / ``CorruptError``); pages are only decoded as the caller iterates.
 Pages without a usable text layer are flagged ``needs_ocr`` instead of coming back silently
 empty; blank pages are flagged ``empty``; a page PDFium cannot decode is flagged
-``unreadable`` and the rest of the document is still read.
+``unreadable`` and the rest of the document is still read. With ``ocr="auto"`` the pages
+without a text layer are rendered and read by OCR instead (flag ``ocr``); ``ocr="always"``
+also reads the pictures on pages that have text (``pdf_ocr.py``).
 """
 
 from __future__ import annotations
@@ -58,10 +60,11 @@ def clean_pdf_text(text: str) -> str:
     return _MANY_NEWLINES.sub("\n\n", text).strip()
 
 
-def extract_pdf(blob: Blob, password: str | None = None) -> Extraction:
+def extract_pdf(blob: Blob, password: str | None = None, ocr: str = "off") -> Extraction:
     """Open a PDF and return its info and a lazy iterator of one ``Section`` per page.
 
-    ``password`` (or ``blob.password``) unlocks encrypted files. Raises ``EncryptedError``
+    ``password`` (or ``blob.password``) unlocks encrypted files. ``ocr`` is ``off``,
+    ``auto`` or ``always`` (see :data:`omnireader.formats.ocr.OCR_MODES`). Raises ``EncryptedError``
     when a password is needed or wrong, ``CorruptError`` when the file is not a readable PDF.
     """
     import pypdfium2 as pdfium
@@ -80,7 +83,7 @@ def extract_pdf(blob: Blob, password: str | None = None) -> Extraction:
     except BaseException:
         doc.close()
         raise
-    return Extraction.lazy(info, _pages(doc), doc.close)
+    return Extraction.lazy(info, _pages(doc, ocr), doc.close)
 
 
 def _open(pdfium: Any, source: bytes | Path, password: str | None) -> pypdfium2.PdfDocument:
@@ -126,12 +129,42 @@ def _open_error(label: str, exc: Exception, password: str | None) -> ReadError:
     return CorruptError(label, "not a readable PDF (truncated or damaged)")
 
 
-def _pages(doc: pypdfium2.PdfDocument) -> Iterator[Section]:
+def _pages(doc: pypdfium2.PdfDocument, ocr: str = "off") -> Iterator[Section]:
     try:
         for index in range(len(doc)):
-            yield _read_page(doc, index)
+            if ocr == "off":
+                yield _read_page(doc, index)
+            else:
+                yield from _read_page_ocr(doc, index, ocr)
     finally:
         doc.close()
+
+
+def _read_page_ocr(doc: pypdfium2.PdfDocument, index: int, ocr: str) -> Iterator[Section]:
+    """The page's section, read by OCR when it has no text layer; then, in ``always``
+    mode, the text of its pictures."""
+    import pypdfium2 as pdfium
+
+    from .pdf_ocr import read_page_pictures, read_scanned_page
+
+    section = _read_page(doc, index)
+    if NEEDS_OCR not in section.flags and ocr != "always":
+        yield section
+        return
+    try:
+        page = doc[index]
+    except pdfium.PdfiumError:
+        yield section
+        return
+    try:
+        if NEEDS_OCR in section.flags:
+            yield read_scanned_page(page, section.page or index + 1, section.text)
+        else:
+            yield section
+            if UNREADABLE not in section.flags:
+                yield from read_page_pictures(page, section.page or index + 1)
+    finally:
+        page.close()
 
 
 def _read_page(doc: pypdfium2.PdfDocument, index: int) -> Section:

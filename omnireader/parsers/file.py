@@ -7,8 +7,10 @@
     >>> item.memory, item.source.kind, item.metadata.key
     ('# Plan\\n\\nShip in May.', 'file', 'Plan')
 
-A page with no text layer (a scan) becomes a placeholder item flagged ``needs_ocr`` that
-says so; a file that was only referenced (a ``file_id`` and no content) becomes an item
+A page with no text layer (a scan) is read by OCR (items flagged ``ocr``, see
+``ocr_items.py``) unless ``ReadOptions.ocr`` is ``off``; when it is off, or OCR finds no
+text on the page, the page becomes a placeholder item flagged ``needs_ocr`` that says so.
+A file that was only referenced (a ``file_id`` and no content) becomes an item
 flagged ``unresolved_reference``. Neither is an error, and neither is empty.
 """
 
@@ -22,6 +24,7 @@ from ..chunking import chunk_text
 from ..errors import CorruptError, EmptyInputError
 from ..formats.document import EMPTY, ITEM_FIELDS, NEEDS_OCR, UNREADABLE, DocInfo, Section
 from ..formats.extract import extract
+from ..formats.ocr import OCR
 from ..formats.sniff import RESNIFF_WHOLE, Sniffed, sniff
 from ..ids import content_hash
 from ..models import MemoryItem, Source
@@ -29,6 +32,7 @@ from ..options import ReadOptions
 from ..payloads import Blob
 from .base import ParseContext, Parser, register
 from .blob_common import rebuild_blob
+from .ocr_items import ocr_items
 from ..normalize import guess_lang
 
 __all__ = ["FileParser"]
@@ -133,6 +137,8 @@ class FileParser(Parser[Blob]):
             for n, section in enumerate(doc.sections):
                 if UNREADABLE in section.flags:
                     unreadable.append(section.page)
+                elif OCR in section.flags and section.ocr is not None:
+                    items.extend(self._ocr_text_items(reading, section, n))
                 elif NEEDS_OCR in section.flags:
                     items.append(self._ocr_item(reading, section, n))
                 elif EMPTY not in section.flags:
@@ -197,23 +203,46 @@ class FileParser(Parser[Blob]):
             )
         return items
 
+    def _ocr_text_items(self, r: _Reading, section: Section, n: int) -> list[MemoryItem]:
+        assert section.ocr is not None
+        source = r.source.model_copy(update=dict(page=section.page))
+        picture = section.ocr.image or 0
+        return ocr_items(
+            self,
+            r.ctx,
+            section.ocr,
+            source=source,
+            position=(*self._position(r, section, n), "ocr", picture),
+            **self._meta(r, section),
+        )
+
     def _ocr_item(self, r: _Reading, section: Section, n: int) -> MemoryItem:
         where = f"Page {section.page}" if section.page is not None else "A part"
-        text = (
-            f"{where} of {r.blob.display_name} has no text layer; "
-            "it needs OCR or a vision model to be read."
-        )
+        if section.ocr is None:
+            text = (
+                f"{where} of {r.blob.display_name} has no text layer; "
+                "it needs OCR or a vision model to be read."
+            )
+        else:
+            text = (
+                f"{where} of {r.blob.display_name} has no text layer and OCR found no text "
+                "on it; a vision model may describe it."
+            )
         found = section.text.strip()
         if found:  # a scan with a caption or a stamp: keep what little text there is
             text += f" The only text on it: {found}"
         source = r.source.model_copy(update=dict(page=section.page, chunk_index=0, chunk_total=1))
+        meta = self._meta(r, section)
+        if section.ocr is not None:
+            meta["extra"]["ocr_engine"] = section.ocr.engine
+            meta["extra"]["ocr_note"] = section.ocr.note
         return self.make_item(
             text,
             r.ctx,
             sources=[source],
             position=(*self._position(r, section, n), "ocr"),
             flags=[NEEDS_OCR],
-            **self._meta(r, section),
+            **meta,
         )
 
     def _reference_item(self, blob: Blob, ctx: ParseContext) -> MemoryItem:

@@ -1,9 +1,12 @@
 """Images: one item from the image's own facts (size, format, EXIF time and place) and its message.
 
-Fast mode never decodes pixels and never comes back empty: a readable image gives an item
-flagged ``needs_vision`` (fine mode lets a vision model describe it), and an image that was
-only referenced (a URL that was not fetched, a file id with no content) gives an item
-flagged ``unresolved_reference``, so the mention is not lost.
+Fast mode never comes back empty: a readable image gives an item flagged ``needs_vision``
+(fine mode lets a vision model describe it), and an image that was only referenced (a URL
+that was not fetched, a file id with no content) gives an item flagged
+``unresolved_reference``, so the mention is not lost. Unless ``ReadOptions.ocr`` is
+``off``, each frame (each page of a TIFF) is then decoded and, when the detection pass
+finds text on it, read by OCR into items flagged ``ocr`` (page = frame number for
+multi-page images).
 
     >>> from omnireader.parsers.base import ParseContext
     >>> from omnireader.payloads import Blob
@@ -14,12 +17,13 @@ flagged ``unresolved_reference``, so the mention is not lost.
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from ..formats.media import ImageInfo, image_info
 from ..models import MemoryItem, Source
 from ..payloads import Blob
 from .base import ParseContext, Parser, register
+from .ocr_items import ocr_items
 from .blob_common import (
     blob_bytes,
     blob_source,
@@ -52,6 +56,8 @@ def describe_image(name: str, info: ImageInfo) -> str:
 
 def _article(word: str) -> str:
     return "an" if word[:1].lower() in "aeiou" else "a"
+def _ocr_extra(extra: dict[str, Any]) -> dict[str, Any]:
+    return {k: extra[k] for k in ("width", "height", "format", "frames") if k in extra}
 
 
 def _place(gps: tuple[float, float]) -> str:
@@ -81,20 +87,69 @@ class ImageParser(Parser[Blob]):
             "camera": info.camera,
             **info.extra,
         }
-        return [
-            self.make_item(
-                with_message(describe_image(input.display_name, info), input.context),
-                ctx,
-                sources=[source],
-                position=("image",),
-                memory_type=memory_type_for(input),
-                timestamp=info.taken_at or message_time(input),
-                location=_place(info.gps) if info.gps else None,
-                tags=["image"],
-                flags=["needs_vision"],
-                extra={k: v for k, v in extra.items() if v is not None},
+        item = self.make_item(
+            with_message(describe_image(input.display_name, info), input.context),
+            ctx,
+            sources=[source],
+            position=("image",),
+            memory_type=memory_type_for(input),
+            timestamp=info.taken_at or message_time(input),
+            location=_place(info.gps) if info.gps else None,
+            tags=["image"],
+            flags=["needs_vision"],
+            extra={k: v for k, v in extra.items() if v is not None},
+        )
+        if ctx.options.ocr == "off":
+            return [item]
+        return [item, *self._ocr(data, input, ctx, item, frames=info.extra.get("frames", 1))]
+
+    def _ocr(self, data: bytes, input: Blob, ctx: ParseContext, item: MemoryItem,
+             frames: int) -> list[MemoryItem]:
+        """Items for the text OCR finds on each frame; frames it could not decode or read
+        are listed on ``item`` (``ocr_unreadable_pages``) rather than dropped silently."""
+        from ..formats.ocr import image_frames, ocr_image
+
+        out: list[MemoryItem] = []
+        unreadable: list[int] = []
+        engine_name: str | None = None
+        for frame in image_frames(data):
+            if frame.image is None:
+                unreadable.append(frame.number)
+                item.metadata.extra.setdefault("ocr_notes", {})[str(frame.number)] = frame.problem
+                continue
+            try:
+                page = ocr_image(frame.image)
+            except MemoryError:
+                raise
+            except Exception as e:  # noqa: BLE001 - an engine failure on one frame
+                unreadable.append(frame.number)
+                item.metadata.extra.setdefault("ocr_notes", {})[str(frame.number)] = (
+                    f"failed: {type(e).__name__}: {e}"
+                )
+                continue
+            finally:
+                frame.image = None  # one frame in memory at a time
+            engine_name = page.engine
+            if not page.blocks:
+                continue
+            number = frame.number if frames > 1 else None
+            out.extend(
+                ocr_items(
+                    self, ctx, page,
+                    source=item.metadata.sources[0].model_copy(update={"page": number}),
+                    position=("image", "ocr", frame.number),
+                    memory_type=item.metadata.memory_type,
+                    timestamp=item.metadata.timestamp,
+                    key=input.display_name,
+                    tags=["image"],
+                    extra=_ocr_extra(item.metadata.extra),
+                )
             )
-        ]
+        if unreadable:
+            item.metadata.extra["ocr_unreadable_pages"] = unreadable
+        if engine_name and not out:
+            item.metadata.extra["ocr_engine"] = engine_name  # read, and no text found
+        return out
 
     def create_source(self, input: Blob) -> Source:
         return blob_source(input, kind="image")

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from ..models import MemoryItem, Mode, ReadFailure, ReadInfo
+from ..page_counts import page_counts
 from ..parsers.base import ParseContext
 from ..walk import expand
 from .ingest_report import IngestReport, is_transient
@@ -53,8 +54,12 @@ def settings_key(ctx: ParseContext, embedder: str) -> str:
     return hashlib.sha256(raw.encode()).hexdigest()[:16]
 
 
-def _parse_file(path: str, ctx: dict[str, Any], embedder: str | None) -> dict[str, Any]:
+def _parse_file(path: str, ctx: dict[str, Any], embedder: str | None,
+                ocr_threads: int | None = None) -> dict[str, Any]:
     """Worker side: read one file (and embed its items when the embedder is local)."""
+    from ..formats.ocr import set_threads
+
+    set_threads(ocr_threads)
     context = ParseContext.model_validate(ctx)
     out = read_fast(Path(path), context)
     vectors = None
@@ -123,7 +128,8 @@ def ingest(
                                 file_hash=todo[path] if done else None,
                                 failures=failures,
                                 replaces=path in stored))
-            bar.update(done=1, items=len(items), failed=1 if failures and not items else 0)
+            bar.update(done=1, items=len(items), failed=1 if failures and not items else 0,
+                       ocr_pages=page_counts(items)[0])
         bar.close()
     finally:
         totals = writer.close()
@@ -238,7 +244,9 @@ def _results(reader: Any, ctx: ParseContext, store: Any, todo: dict[str, str],
     # with one worker the writer thread has a core of its own and embeds there instead.
     local = getattr(store.embedder, "local", False)
     embedder = store.embedder.name if local and n > 1 else None
-    args = {"ctx": ctx.model_dump(exclude={"refiner"}), "embedder": embedder}
+    # Each worker's OCR engine gets its share of the cores, so workers do not fight over them.
+    args = {"ctx": ctx.model_dump(exclude={"refiner"}), "embedder": embedder,
+            "ocr_threads": max(1, (os.cpu_count() or 1) // n)}
     jobs = [Job(key=p, args={"path": p, **args}) for p in todo]
     pool = WorkerPool(_parse_file, n, timeout=timeout,
                       memory_mb=memory_mb, preload=_PRELOAD)

@@ -19,6 +19,7 @@ from collections import Counter
 from pydantic import BaseModel, Field
 
 from ..models import MemoryItem, Mode, ReadFailure
+from ..page_counts import page_counts
 
 __all__ = ["IngestReport", "TRANSIENT_ERRORS", "TRANSIENT_LLM_REASONS", "is_transient"]
 
@@ -53,6 +54,8 @@ class IngestReport(BaseModel):
     parts_failed_by_error: dict[str, int] = Field(default_factory=dict)
     refine_failed: int = 0  # fine mode: items left fast because the LLM failed
     refine_reasons: dict[str, int] = Field(default_factory=dict)
+    pages_ocr: int = 0  # pages and image frames whose text OCR read
+    pages_unreadable: int = 0  # pages with no text layer OCR did not read, undecodable pages
     next_step: str | None = None  # what to run to finish the job, when something is left
     seconds: float = 0.0
 
@@ -72,6 +75,9 @@ class IngestReport(BaseModel):
             self.files_read += 1  # read, and there was nothing in it to remember
         if any(is_transient(f) for f in failures):
             self.files_to_retry += 1
+        ocr_read, unreadable = page_counts(items)
+        self.pages_ocr += ocr_read
+        self.pages_unreadable += unreadable
         for item in items:
             if item.metadata.refine_status == "failed":
                 self.refine_failed += 1
@@ -105,6 +111,10 @@ class IngestReport(BaseModel):
             text += f" ({_n(self.files_removed, 'file')} gone from disk)"
         if self.refine_failed:
             text += f"; {self.refine_failed} left fast (LLM failed: {listed(self.refine_reasons)})"
+        if self.pages_ocr:
+            text += f"; {_n(self.pages_ocr, 'page')} OCR'd"
+        if self.pages_unreadable:
+            text += f"; {_n(self.pages_unreadable, 'page')} unreadable"
         text += f" in {self.seconds:.1f}s → {self.store}"
         if self.files_to_retry:
             text += (f"\n{_n(self.files_to_retry, 'input')} failed for a reason that may pass "

@@ -19,13 +19,14 @@ class Progress:
         self.label = label
         self.enabled = enabled
         self.tty = enabled and hasattr(self.stream, "isatty") and self.stream.isatty()
-        self.done = self.items = self.failed = self.skipped = 0
+        self.done = self.items = self.failed = self.skipped = self.ocr_pages = 0
         self.started = time.perf_counter()
         self._last = 0.0
 
     def update(self, *, done: int = 0, items: int = 0, failed: int = 0, skipped: int = 0,
-               note: str = "") -> None:
+               ocr_pages: int = 0, note: str = "") -> None:
         self.done += done
+        self.ocr_pages += ocr_pages
         self.items += items
         self.failed += failed
         self.skipped += skipped
@@ -43,7 +44,9 @@ class Progress:
         pct = self.done / self.total if self.total else 1.0
         return (
             f"{self.done}/{self.total} {self.label} ({pct:.0%}) · {self.items} items · "
-            f"{self.skipped} skipped · {self.failed} failed · {rate:.1f} {self.label}/s"
+            f"{self.skipped} skipped · {self.failed} failed · "
+            + (f"{self.ocr_pages} pages OCR'd · " if self.ocr_pages else "")
+            + f"{rate:.1f} {self.label}/s"
             + (f" · ETA {eta:.0f}s" if self.done < self.total else f" · {elapsed:.1f}s")
         )
 

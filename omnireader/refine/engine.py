@@ -71,7 +71,14 @@ def refine_kind(item: MemoryItem) -> str | None:
     if s is None or s.kind == "string":
         return "text"
     if s.kind == "file":
-        return "scan" if "needs_ocr" in m.flags else "document"
+        if "needs_ocr" in m.flags:
+            return "scan"
+        if "ocr" in m.flags and m.extra.get("ocr_image") is None:
+            # A page read by OCR: the vision model reads the page once, for its first chunk.
+            return None if s.chunk_index else "scan"
+        return "document"
+    if s.kind == "image" and "ocr" in m.flags:
+        return None  # the image's own item sends it to the vision model, which reads its text
     if s.kind == "chat":
         # Windows of a conversation; a lone text part (or a system prompt) is plain text.
         return "chat" if "window_index" in m.extra and m.memory_type != "WorkingMemory" else "text"

@@ -113,6 +113,9 @@ def render_page(data: bytes, page: int, password: str | None) -> bytes:
     return buf.getvalue()
 
 
+_OCR_FLAGS = ("needs_ocr", "ocr", "ocr_low_confidence")
+
+
 def _pieces(text: str, budget: int) -> list[str]:
     """``text`` cut at line ends into pieces of about ``budget`` tokens, in order."""
     pieces: list[str] = []
@@ -150,7 +153,9 @@ async def refine_scanned_page(llm: Any, item: MemoryItem, data: bytes,
     key = item.metadata.key or ""
     text_memories = [ExtractedMemory(memory=p, key=key, tags=["ocr"])
                      for p in _pieces(reading.text_in_image, options.chunk_tokens)]
-    kept = dict(flags=[f for f in item.metadata.flags if f != "needs_ocr"], extra=dict(item.metadata.extra))
+    # The vision model's reading replaces OCR's: its items carry neither OCR flags nor boxes.
+    kept = dict(flags=[f for f in item.metadata.flags if f not in _OCR_FLAGS],
+                extra={k: v for k, v in item.metadata.extra.items() if not k.startswith("ocr_")})
     ocr = fine_items(item, text_memories, verbatim=True, memory_type="LongTermMemory", **kept)
     facts = fine_items(item, reading.memories, first_index=len(ocr), **kept)
     return [*ocr, *facts]

@@ -22,6 +22,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from ..errors import InvalidInputError
 from ..models import MemoryItem
+from ..page_counts import page_counts
 from .detach import merge_locations, stored_locations
 from .filters import SearchFilters, as_filters, sql_string
 from .ledger import Ledger
@@ -206,9 +207,17 @@ class Store(PathQueries, Deleting):
         return self.table.count_rows(as_filters(filters).where())
 
     def stats(self) -> StoreStats:
-        """Item counts overall and by memory type, mode and source kind."""
+        """Item counts overall and by memory type, mode and source kind; pages OCR'd."""
         columns = self._columns(["memory_type", "mode", "source_kind"], None)
+        # Only items that mention OCR or undecodable pages are parsed (a LIKE scan).
+        marked = self._iter_where(
+            "item_json LIKE '%\"ocr\"%' OR item_json LIKE '%\"needs_ocr\"%' "
+            "OR item_json LIKE '%unreadable_pages\":%'"
+        )
+        pages_ocr, pages_unreadable = page_counts(marked)
         return StoreStats(
+            pages_ocr=pages_ocr,
+            pages_unreadable=pages_unreadable,
             items=len(columns["mode"]),
             by_type=_counts(columns["memory_type"]),
             by_mode=_counts(columns["mode"]),

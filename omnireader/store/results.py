@@ -45,6 +45,8 @@ class StoreStats(BaseModel):
     by_type: dict[str, int] = Field(default_factory=dict)
     by_mode: dict[str, int] = Field(default_factory=dict)
     by_source_kind: dict[str, int] = Field(default_factory=dict)
+    pages_ocr: int = 0  # pages and image frames whose text OCR read
+    pages_unreadable: int = 0  # pages with no text layer OCR did not read, undecodable pages
     embedder: str
     dim: int
     path: str

@@ -19,6 +19,7 @@ from PIL import Image
 from omnireader.errors import CorruptError, EmptyInputError, TooLargeError
 from omnireader.formats.media import image_info
 from omnireader.ids import content_hash
+from omnireader.options import ReadOptions
 from omnireader.parsers.base import ParseContext
 from omnireader.parsers.image import ImageParser
 from omnireader.payloads import Blob
@@ -85,6 +86,9 @@ def bomb_png(width: int = 40_000, height: int = 40_000) -> bytes:
 @pytest.fixture(scope="module")
 def bomb() -> bytes:
     return bomb_png()
+
+
+NO_OCR = ReadOptions(ocr="off")
 
 
 def parse(blob: Blob, **ctx: object) -> list:
@@ -180,7 +184,7 @@ def test_corpus_photos_report_the_size_pillow_reports(corpus: Path, name: str) -
     path = corpus / "markitdown" / name
     with Image.open(path) as im:
         expected = im.size
-    [item] = parse(Blob(path=str(path)))
+    [item] = parse(Blob(path=str(path)), options=NO_OCR)  # metadata only: OCR is tested apart
     assert (item.metadata.extra["width"], item.metadata.extra["height"]) == expected
     assert item.memory.startswith(f"Image {name} (JPEG, {expected[0]}×{expected[1]})")
 
@@ -189,7 +193,7 @@ def test_corpus_photo_exif_time_becomes_the_timestamp(corpus: Path) -> None:
     path = corpus / "markitdown" / "test.jpg"
     with Image.open(path) as im:
         raw = im.getexif().get_ifd(0x8769)[0x9003]  # DateTimeOriginal, "YYYY:MM:DD HH:MM:SS"
-    [item] = parse(Blob(path=str(path)))
+    [item] = parse(Blob(path=str(path)), options=NO_OCR)
     assert item.metadata.timestamp == datetime.strptime(raw, "%Y:%m:%d %H:%M:%S").isoformat()
 
 

@@ -1,0 +1,115 @@
+"""Items from OCR'd text, shared by the file parser (scanned PDF pages, pictures in
+documents) and the image parser (images, TIFF pages).
+
+The page's text is chunked like any document text; each chunk item carries the lines it
+holds with their bounding boxes (page fractions), grouped in their blocks, in reading
+order, the mean confidence, the engine, and the flag ``ocr`` (so fine mode can still
+upgrade it with a vision model). Lines read with low confidence are kept and marked, and
+their item is flagged ``ocr_low_confidence``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..chunking import chunk_text
+from ..formats.ocr import LOW_CONFIDENCE, OCR, OcrPage
+from ..models import MemoryItem, Source
+from ..normalize import guess_lang
+from .base import ParseContext, Parser
+
+__all__ = ["ocr_items", "LOW_CONFIDENCE_FLAG"]
+
+LOW_CONFIDENCE_FLAG = "ocr_low_confidence"
+
+
+def ocr_items(
+    parser: Parser[Any],
+    ctx: ParseContext,
+    page: OcrPage,
+    *,
+    source: Source,
+    position: tuple[object, ...],
+    **metadata: Any,
+) -> list[MemoryItem]:
+    """One item per chunk of ``page``'s text; ``metadata`` (key, tags, extra...) on each."""
+    spans = _line_spans(page)
+    items = []
+    base_extra = dict(metadata.pop("extra", {}) or {})
+    base_flags = list(metadata.pop("flags", []) or [])
+    for chunk in chunk_text(page.text, ctx.options.chunk_tokens):
+        blocks = _blocks_in(spans, chunk.char_start, chunk.char_end)
+        lines = [line for block in blocks for line in block["lines"]]
+        chars = sum(len(line["text"]) for line in lines) or 1
+        confidence = sum(line["confidence"] * len(line["text"]) for line in lines) / chars
+        low = sum(1 for line in lines if line.get("low_confidence"))
+        extra = {
+            **base_extra,
+            "ocr_engine": page.engine,
+            "ocr_confidence": round(confidence, 4),
+            "ocr_rotation": page.rotation,
+            "ocr_blocks": blocks,
+        }
+        if page.image is not None:
+            extra["ocr_image"] = page.image
+        if low:
+            extra["ocr_low_confidence_lines"] = low
+        if page.dropped and chunk.index == 0:
+            extra["ocr_dropped_lines"] = page.dropped
+        src = source.model_copy(
+            update=dict(
+                chunk_index=chunk.index,
+                chunk_total=chunk.total,
+                char_start=chunk.char_start,
+                char_end=chunk.char_end,
+                lang=guess_lang(chunk.text),
+            )
+        )
+        items.append(
+            parser.make_item(
+                chunk.text,
+                ctx,
+                sources=[src],
+                position=(*position, chunk.index),
+                flags=[*base_flags, OCR, *([LOW_CONFIDENCE_FLAG] if low else [])],
+                extra=extra,
+                **metadata,
+            )
+        )
+    return items
+
+
+def _line_spans(page: OcrPage) -> list[tuple[int, dict[str, Any], list[tuple[int, int, dict[str, Any]]]]]:
+    """For each block: its index, its fields, and each line's character span in ``page.text``."""
+    out = []
+    at = 0
+    for b, block in enumerate(b for b in page.blocks if b.lines):
+        if b:
+            at += 2  # the blank line between blocks
+        lines = []
+        for n, line in enumerate(block.lines):
+            if n:
+                at += 1
+            entry: dict[str, Any] = {
+                "text": line.text,
+                "bbox": list(line.bbox),
+                "confidence": line.confidence,
+            }
+            if line.confidence < LOW_CONFIDENCE:
+                entry["low_confidence"] = True
+            lines.append((at, at + len(line.text), entry))
+            at += len(line.text)
+        fields = {"bbox": list(block.bbox), **({"table": True} if block.table else {})}
+        out.append((b, fields, lines))
+    return out
+
+
+def _blocks_in(spans: list[tuple[int, dict[str, Any], list[tuple[int, int, dict[str, Any]]]]],
+               start: int, end: int) -> list[dict[str, Any]]:
+    """The blocks (with only their lines) that overlap the character span [start, end)."""
+    blocks = []
+    for _, fields, lines in spans:
+        inside = [entry for s, e, entry in lines if s < end and e > start]
+        if inside:
+            blocks.append({**fields, "lines": inside})
+    return blocks

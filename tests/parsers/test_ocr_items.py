@@ -1,0 +1,130 @@
+"""Scanned PDF pages, images and TIFF pages read by OCR into items: text in reading order,
+where it came from (page, boxes, confidence, engine), and the flag fine mode upgrades."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bench import ocr_pages as pages
+from omnireader.models import MemoryItem
+from omnireader.options import ReadOptions
+from omnireader.parsers.base import ParseContext
+from omnireader.parsers.file import FileParser
+from omnireader.parsers.image import ImageParser
+from omnireader.payloads import Blob
+from tests.formats.test_ocr import LINES, small_page
+
+OFF = ParseContext(options=ReadOptions(ocr="off"))
+
+
+def read_file(path: Path, ctx: ParseContext = ParseContext()) -> list[MemoryItem]:
+    return FileParser().parse_fast(Blob(path=str(path)), ctx)
+
+
+def test_a_scanned_pdf_page_is_read_with_its_page_boxes_confidence_and_engine(tmp_path: Path) -> None:
+    path = pages.write_pdf([small_page(), pages.blank_page(dpi=40).image], tmp_path / "scan.pdf",
+                           dpi=150)
+    [item] = read_file(path)  # the blank second page gives no item and no error
+    meta = item.metadata
+    assert item.memory == "\n".join(LINES)
+    assert meta.flags == ["ocr"] and item.source.page == 1
+    assert meta.extra["ocr_engine"].startswith("rapidocr") and meta.extra["ocr_confidence"] > 0.9
+    [block] = meta.extra["ocr_blocks"]
+    assert [line["text"] for line in block["lines"]] == LINES
+    assert all(len(line["bbox"]) == 4 and 0.9 < line["confidence"] <= 1 for line in block["lines"])
+    assert (item.source.char_start, item.source.char_end) == (0, len(item.memory))
+
+
+def test_with_ocr_off_the_same_scan_reads_as_it_did_before_ocr(tmp_path: Path) -> None:
+    path = pages.write_pdf([small_page()], tmp_path / "scan.pdf", dpi=150)
+    [item] = read_file(path, OFF)
+    assert item.metadata.flags == ["needs_ocr"]
+    assert item.memory == "Page 1 of scan.pdf has no text layer; it needs OCR or a vision model to be read."
+
+
+def test_a_page_of_pictures_without_text_stays_flagged_for_a_vision_model(tmp_path: Path) -> None:
+    from PIL import Image, ImageDraw
+
+    image = Image.new("L", (400, 300), 255)
+    ImageDraw.Draw(image).rectangle((40, 40, 360, 260), fill=30)
+    [item] = read_file(pages.write_pdf([image], tmp_path / "photo.pdf", dpi=100))
+    assert item.metadata.flags == ["needs_ocr"] and "OCR found no text" in item.memory
+    assert item.metadata.extra["ocr_note"] == "no_text"
+
+
+def test_an_image_keeps_its_metadata_item_and_gains_the_text_on_it() -> None:
+    import io
+
+    buf = io.BytesIO()
+    small_page().save(buf, "PNG")
+    meta_item, text_item = ImageParser().parse_fast(Blob(data=buf.getvalue(), filename="note.png"),
+                                                    ParseContext())
+    assert meta_item.metadata.flags == ["needs_vision"]
+    assert text_item.memory == "\n".join(LINES) and text_item.metadata.flags == ["ocr"]
+    assert text_item.source.kind == "image" and text_item.source.page is None
+    assert text_item.metadata.extra["format"] == "PNG"
+
+
+def test_each_page_of_a_multipage_tiff_is_read_as_its_page(tmp_path: Path) -> None:
+    frames = [small_page(["Fax page one: shipment arrives Tuesday"]),
+              pages.blank_page(dpi=30).image,
+              small_page(["Fax page three: sign and return"])]
+    path = pages.write_tiff(frames, tmp_path / "fax.tif")
+    meta_item, *texts = ImageParser().parse_fast(Blob(path=str(path)), ParseContext())
+    assert meta_item.metadata.extra["frames"] == 3
+    assert [(i.source.page, i.memory) for i in texts] == [
+        (1, "Fax page one: shipment arrives Tuesday"), (3, "Fax page three: sign and return")]
+    assert [i.metadata.flags for i in ImageParser().parse_fast(Blob(path=str(path)), OFF)] == [
+        ["needs_vision"]]
+
+
+ALWAYS = ParseContext(options=ReadOptions(ocr="always"))
+
+
+def pdf_with_text_and_picture(path: Path) -> Path:
+    import pypdfium2 as pdfium
+
+    from samples.make_samples import write_text_pdf
+
+    write_text_pdf(path, [["Minutes of the site visit on Monday."]], title="Visit")
+    pdf = pdfium.PdfDocument(path)
+    page = pdf[0]
+    picture = pdfium.PdfImage.new(pdf)
+    picture.set_bitmap(pdfium.PdfBitmap.from_pil(small_page().convert("RGB")))
+    picture.set_matrix(pdfium.PdfMatrix().scale(280, 56).translate(60, 300))
+    page.insert_obj(picture)
+    page.gen_content()
+    out = path.with_name("with-picture.pdf")
+    pdf.save(out)
+    pdf.close()
+    return out
+
+
+def test_auto_leaves_pictures_in_text_pdfs_alone_and_always_reads_them(tmp_path: Path) -> None:
+    path = pdf_with_text_and_picture(tmp_path / "visit.pdf")
+    [text] = read_file(path)
+    assert "site visit" in text.memory and text.metadata.flags == []
+    page_text, picture = read_file(path, ALWAYS)
+    assert page_text.memory == text.memory
+    assert picture.memory == "\n".join(LINES) and picture.metadata.flags == ["ocr"]
+    assert picture.source.page == 1 and picture.metadata.extra["ocr_image"] == 1
+
+
+def test_always_reads_the_pictures_of_a_docx(tmp_path: Path) -> None:
+    import io
+
+    import docx
+
+    document = docx.Document()
+    document.add_paragraph("The whiteboard from the planning meeting:")
+    buf = io.BytesIO()
+    small_page().save(buf, "PNG")
+    buf.seek(0)
+    document.add_picture(buf)
+    path = tmp_path / "meeting.docx"
+    document.save(str(path))
+    assert ["ocr" in i.metadata.flags for i in read_file(path)] == [False]
+    paragraph, picture = read_file(path, ALWAYS)
+    assert "whiteboard" in paragraph.memory
+    assert picture.memory == "\n".join(LINES) and picture.metadata.flags == ["ocr"]
+    assert picture.metadata.extra["heading"].startswith("picture ")
