@@ -23,6 +23,7 @@ from pydantic import BaseModel, Field
 
 from ..models import MemoryItem, Mode, ReadFailure, ReadInfo
 from ..parsers.base import ParseContext
+from ..units import match_text
 from ..walk import Unreadable, expand
 from .progress import Progress
 from .workers import Job, WorkerPool
@@ -83,7 +84,7 @@ def _parse_file(path: str, ctx: dict[str, Any], embedder: str | None) -> dict[st
     out = Reader(options=context.options).read_one(Path(path), context)
     vectors = None
     if embedder and out.items:
-        vectors = _local_embedder(embedder).embed([i.memory for i in out.items])
+        vectors = _local_embedder(embedder).embed([match_text(i) for i in out.items])
     return {
         "items": [i.model_dump(mode="json") for i in out.items],
         "failures": [f.model_dump() for f in out.failures],

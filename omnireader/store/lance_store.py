@@ -22,6 +22,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from ..errors import InvalidInputError
 from ..models import MemoryItem
+from ..units import match_text
 from .filters import SearchFilters, as_filters, combine, sql_string
 from .ledger import Ledger
 from .locking import write_lock
@@ -114,7 +115,7 @@ class Store:
         if given is not None and len(given) == len(batch):
             vectors = given[list(last.values())]
         else:
-            vectors = self.embedder.embed([item.memory for item in unique])
+            vectors = self.embedder.embed([match_text(item) for item in unique])
         data = items_to_table(unique, vectors, self.table.schema)
 
         def merge() -> Any:
@@ -213,9 +214,17 @@ class Store:
         k: int = 10,
         view: str = "hybrid",
         filters: SearchFilters | dict[str, Any] | None = None,
+        *,
+        max_chars: int | None = None,
     ) -> list[SearchResult]:
-        """The ``k`` best items for ``query`` in ``view`` (``hybrid``, ``vector``, ``fts``)."""
-        return run_search(self.table, self.embedder, query, k, view, as_filters(filters).where())
+        """The ``k`` best passages for ``query`` in ``view`` (``hybrid``, ``vector``, ``fts``).
+
+        Each result holds the item that matched and ``text``: that item with its context (a
+        chat message with the messages around it; overlapping hits merged). ``max_chars``
+        keeps the results, best first, whose texts fit together in that many characters.
+        """
+        return run_search(self.table, self.embedder, query, k, view, as_filters(filters).where(),
+                          max_chars=max_chars)
 
     def get(self, item_id: str) -> MemoryItem | None:
         """The item with this id, or None."""
