@@ -114,6 +114,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_db(p)
     p.add_argument("--k", type=int, default=10, help="results (10)")
     p.add_argument("--view", choices=["hybrid", "vector", "fts"], default="hybrid")
+    p.add_argument("--max-chars", type=int, metavar="N",
+                   help="keep the best results whose texts fit in N characters together "
+                        "(what fits in a prompt)")
     p.add_argument("--format", choices=["text", "json"], default="text")
     _add_filters(p)
 

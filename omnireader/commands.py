@@ -184,17 +184,22 @@ def _filters(args: argparse.Namespace) -> Any:
 
 def cmd_search(args: argparse.Namespace) -> int:
     store = _store(args)
-    results = store.search(args.query, k=args.k, view=args.view, filters=_filters(args))
+    results = store.search(args.query, k=args.k, view=args.view, filters=_filters(args),
+                           max_chars=getattr(args, "max_chars", None))
     if args.format == "json":
         print(json.dumps(
-            [{"score": r.score, "item": r.item.model_dump(mode="json")} for r in results],
+            [{"score": r.score, "text": r.text, "item": r.item.model_dump(mode="json"),
+              "context_ids": [i.id for i in r.items], "message_ids": r.message_ids}
+             for r in results],
             ensure_ascii=False, indent=2,
         ))
         return 0
     if not results:
         print(f"no results for {args.query!r}")
     for r in results:
-        print(render_item(r.item, score=r.score))
+        # The passage (the hit with its context), whole when a budget was asked for.
+        shown = r.item.model_copy(update={"memory": r.text or r.item.memory})
+        print(render_item(shown, width=10**9 if args.max_chars else 400, score=r.score))
     return 0
 
 
