@@ -1,6 +1,6 @@
 """Run every benchmark and print one summary table (``python3 dev.py bench``).
 
-    python bench/run_all.py [--quick] [--only ingest,memory,search,startup,fine]
+    python bench/run_all.py [--quick] [--only ingest,memory,search,startup,fine,retrieval]
 
 Each benchmark measures its baseline in the same run and reports ratios; the numbers are
 also written to bench/out/results.json. --quick uses smaller sizes (a smoke run).
@@ -17,7 +17,7 @@ from typing import Any
 
 from _util import OUT, table
 
-ALL = ("startup", "ingest", "memory", "search", "fine")
+ALL = ("startup", "ingest", "memory", "search", "fine", "retrieval")
 
 
 def main() -> int:
@@ -80,6 +80,14 @@ def main() -> int:
         # One chat makes fewer calls than the concurrency: only whole round trips can bound it.
         rows.append(["fine mode, 1 chat: wall / round trips", f"{r['chat']['ratio_to_floor']:.2f}×",
                      "(info)", ""])
+
+    if "retrieval" in chosen:
+        import bench_retrieval
+
+        r = results["retrieval"] = bench_retrieval.run(quick=args.quick)
+        bench_retrieval.print_tables(r)
+        rows += [[row["label"], row["measured"], row["target"], row["met"]]
+                 for row in bench_retrieval.rows(r)]
 
     print("\n" + table(["benchmark", "measured", "target", "met"], rows))
     OUT.mkdir(parents=True, exist_ok=True)

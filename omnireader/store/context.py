@@ -30,6 +30,7 @@ __all__ = ["Hit", "assemble", "render"]
 Fetch = Callable[[Sequence[str]], Iterable[MemoryItem]]
 _TIME_PREFIX = re.compile(r"^\[[^\]\n]{1,64}\] ")
 _ELLIPSIS = "…"
+_MAX_MISSES = 8  # consecutive hits that add nothing to a budgeted search before it stops
 
 
 @dataclass
@@ -73,9 +74,9 @@ def assemble(
     """
     passages: list[_Passage] = []
     known = _Known({h.id: h for h in hits})
-    used = 0
+    used = misses = 0
     start = 0
-    while start < len(hits) and len(passages) < k:
+    while start < len(hits) and len(passages) < k and misses < _MAX_MISSES:
         # Hits are taken a batch at a time: merging may swallow some, and each batch's
         # neighbours come in one lookup.
         batch = hits[start : start + max(k - len(passages), 4)]
@@ -84,8 +85,11 @@ def assemble(
         if wanted:
             known.fetched.update((i.id, i) for i in fetch(list(dict.fromkeys(wanted))))
         for hit in batch:
-            used += _place(hit, known, passages, None if max_chars is None else max_chars - used)
-            if len(passages) >= k:
+            added = _place(hit, known, passages, None if max_chars is None else max_chars - used)
+            used += added
+            # Under a budget, a run of hits that no longer fit means it is (nearly) full.
+            misses = misses + 1 if max_chars is not None and not added else 0
+            if len(passages) >= k or misses >= _MAX_MISSES:
                 break
     if max_chars is not None and not passages and hits:
         return [_cut(_result(_Passage(hit=hits[0], thread=None, units={0: hits[0].item}), view),

@@ -49,7 +49,7 @@ def rrf(rankings: Mapping[str, Sequence[str]], k: int = RRF_K) -> list[Fused]:
         for rank, item_id in enumerate(ids, start=1):
             entry = fused.get(item_id)
             if entry is None:
-                entry = fused[item_id] = Fused(id=item_id, score=0.0)
+                entry = fused[item_id] = _new(item_id)
             if view in entry.ranks:  # a view listing an id twice counts it once
                 continue
             entry.ranks[view] = rank
@@ -75,11 +75,16 @@ def convex(
                                  ("vector", sem, sem_top, weight)):
         ranked = sorted(scores, key=lambda i: (-scores[i], i))
         for rank, item_id in enumerate(ranked, start=1):
-            entry = fused.setdefault(item_id, Fused(id=item_id, score=0.0))
+            entry = fused.get(item_id) or fused.setdefault(item_id, _new(item_id))
             entry.ranks[view] = rank
             if top > 0:
                 entry.score += w * scores[item_id] / top
     return _ordered(fused)
+
+
+def _new(item_id: str) -> Fused:
+    # Built unvalidated: hybrid search fuses hundreds of candidates per query.
+    return Fused.model_construct(id=item_id, score=0.0, ranks={})
 
 
 def _ordered(fused: dict[str, Fused]) -> list[Fused]:

@@ -38,8 +38,8 @@ if TYPE_CHECKING:
 __all__ = ["run_search", "CANDIDATES_PER_K", "BUDGET_PASSAGES"]
 
 CANDIDATES_PER_K = 4
-#: with a character budget, how many passages to assemble before the budget picks
-BUDGET_PASSAGES = 50
+#: with a character budget, the most passages assembled (a budget is usually full first)
+BUDGET_PASSAGES = 25
 _VIEWS = ("hybrid", "vector", "fts")
 
 
