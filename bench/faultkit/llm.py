@@ -48,7 +48,8 @@ def run_fine(env: RunEnv, fault: Any, reason: str | None, *,
     from tests.support import LLMServer
 
     inputs = _inputs(env, injected=responder is not None)
-    fast = Reader().read_report(inputs)
+    # The fast items fine mode refines: chats as windows (fast mode's default is per message).
+    fast = Reader(chat_units="window").read_report(inputs)
     with LLMServer() as srv:
         # only_first: as many faults as items; with one more try than that, every item
         # gets through whichever requests the faults happen to hit.
