@@ -170,6 +170,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_db(p)
     p.add_argument("--k", type=at_least(1), default=10, metavar="N", help="results (10)")
     p.add_argument("--view", choices=["hybrid", "vector", "fts"], default="hybrid")
+    p.add_argument("--max-chars", type=at_least(1), metavar="N",
+                   help="keep the best results whose texts fit in N characters together "
+                        "(what fits in a prompt)")
     _add_output(p, ["text", "json", "jsonl"], "text")
     _add_filters(p)
     _common(p)

@@ -120,7 +120,8 @@ def cmd_ingest(args: argparse.Namespace) -> int:
 
 def cmd_search(args: argparse.Namespace) -> int:
     store = open_store(args)
-    results = store.search(args.query, k=args.k, view=args.view, filters=search_filters(args))
+    results = store.search(args.query, k=args.k, view=args.view, filters=search_filters(args),
+                           max_chars=args.max_chars)
     with output(args) as out:
         if args.format == "json":
             print(json.dumps([r.model_dump(mode="json") for r in results],
@@ -132,7 +133,10 @@ def cmd_search(args: argparse.Namespace) -> int:
             if not results:
                 say(args, f"no results for {args.query!r}")
             for r in results:
-                print(render_item(r.item, score=r.score), file=out)
+                # The passage (the hit with its context), whole when a budget was asked for.
+                shown = r.item.model_copy(update={"memory": r.text or r.item.memory})
+                print(render_item(shown, width=10**9 if args.max_chars else 400,
+                                  score=r.score), file=out)
     return EXIT_OK
 
 

@@ -18,6 +18,11 @@ class ReadOptions(BaseModel):
     chat_window_tokens_fast: int = Field(256, ge=16, description="chat window size, fast mode")
     chat_window_tokens_fine: int = Field(1024, ge=16, description="chat window size, fine mode")
     chat_overlap_messages: int = Field(1, ge=0, description="messages repeated between windows")
+    chat_units: Literal["message", "window"] = Field(
+        "message",
+        description="fast chat items: one per message (search returns its neighbours as "
+        "context) or one per token window; fine mode always reads windows",
+    )
     password: str | None = Field(None, description="password for encrypted PDFs")
     ocr: Literal["auto", "off", "always"] = Field(
         "auto",

@@ -97,8 +97,11 @@ def test_ingest_search_stats_and_export_work_end_to_end(sample_files: Path, tmp_
 
     hits = json.loads(omni("search", "Shinjuku hotel vegetarian", "--db", db, "--format", "json",
                            "--user", "alice", "--view", "fts").stdout)
-    ids = {s["message_id"] for s in hits[0]["item"]["metadata"]["sources"]}
-    assert {"m3", "m4"} <= ids and hits[0]["score"] > 0
+    assert {"m3", "m4"} <= set(hits[0]["message_ids"]) and hits[0]["score"] > 0
+    assert "Shinjuku" in hits[0]["text"]  # the passage: the hit and the messages around it
+    budgeted = json.loads(omni("search", "hotel", "--db", db, "--format", "json",
+                               "--max-chars", 300).stdout)
+    assert budgeted and sum(len(h["text"]) for h in budgeted) <= 300
     assert json.loads(omni("search", "Shinjuku", "--db", db, "--format", "json",
                            "--user", "bob").stdout) == []
 

@@ -36,6 +36,10 @@ class Embedder(ABC):
     # True when embedding is pure local computation (no server): batch ingest then embeds
     # in its parser processes, in parallel, instead of in the one writing process.
     local: ClassVar[bool] = False
+    #: How much hybrid search trusts this embedder's similarities against BM25, in [0, 1]
+    #: (see :func:`omnireader.store.fusion.convex`). A semantic model finds what shares no
+    #: word with the query; a lexical embedder mostly repeats BM25, with more noise.
+    fusion_weight: ClassVar[float] = 0.5
 
     @property
     @abstractmethod

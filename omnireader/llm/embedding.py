@@ -20,11 +20,14 @@ EMBEDDER_SPECS = (
     "hashing  (offline default, 256 dimensions; hashing:DIM for another size)",
     "openai:MODEL[@DIM]  (OpenAI-compatible server; OPENAI_BASE_URL, OPENAI_API_KEY)",
     "ollama:MODEL[@DIM]  (Ollama server; OLLAMA_HOST)",
+    "onnx:FOLDER  (a local ONNX sentence-embedding model; pip install 'omnireader[local-embed]')",
+    "st:NAME_OR_FOLDER  (a local sentence-transformers model; needs sentence-transformers)",
 )
 
 
 def make_embedder(spec: str | Embedder | None = None) -> Embedder:
-    """The embedder ``spec`` names: ``hashing``, ``openai:MODEL`` or ``ollama:MODEL``.
+    """The embedder ``spec`` names: ``hashing``, ``openai:MODEL``, ``ollama:MODEL``, ``onnx:FOLDER``
+    or ``st:NAME_OR_FOLDER``.
 
     ``@DIM`` asks a remote model for shorter vectors (models that support it). ``None`` or an
     empty string means the offline default; an :class:`Embedder` is returned as is.
@@ -48,6 +51,10 @@ def make_embedder(spec: str | Embedder | None = None) -> Embedder:
         from .embed_ollama import OllamaEmbedder
 
         return OllamaEmbedder(model, dimensions=dimensions)
+    if kind in ("onnx", "st") and rest.strip():
+        from .embed_local import OnnxEmbedder, SentenceTransformerEmbedder
+
+        return OnnxEmbedder(rest.strip()) if kind == "onnx" else SentenceTransformerEmbedder(rest.strip())
     raise ConfigError(_invalid(text))
 
 

@@ -1,8 +1,14 @@
-"""Conversations: token-counted windows of messages, with overlap, one item per window.
+"""Conversations: one item per message in fast mode, token-counted windows for an LLM.
 
-A window is a run of consecutive messages rendered as ``[chat_time] speaker: text`` lines
-that fits a token budget; the last ``overlap`` messages of one window open the next, so a
-question and its answer are never cut apart without context. System prompts are context,
+Every message is rendered as a ``[chat_time] speaker: text`` line. Fast mode makes one item
+per message (``ReadOptions.chat_units="message"``, the default): small match units for search,
+each linked to the messages around it in the same sitting (:mod:`omnireader.units`), so a
+search returns a hit with its neighbours. A sitting ends where the chat falls silent for more
+than :data:`SITTING_GAP`.
+
+Fine mode (and ``chat_units="window"``) groups messages into windows: runs of consecutive
+lines that fit a token budget; the last ``overlap`` messages of one window open the next, so
+a question and its answer are never cut apart without context. System prompts are context,
 not memories: they ride along in ``extra["system_prompt"]`` unless they are all there is.
 
     >>> from omnireader.models import Message
@@ -18,6 +24,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from datetime import datetime, timedelta, timezone
 from pathlib import PurePosixPath
 from typing import ClassVar, get_args
 
@@ -29,6 +36,7 @@ from ..ids import content_hash
 from ..models import AudioPart, FilePart, ImagePart, MemoryItem, MemoryType, Message, Source
 from ..payloads import Conversation
 from ..tokens import count_tokens
+from ..units import link_units
 from .base import ParseContext, Parser, register
 from ..normalize import guess_lang, normalize_time
 
@@ -42,7 +50,13 @@ __all__ = [
     "split_system",
     "message_source",
     "conversation_from_sources",
+    "sittings",
+    "SITTING_GAP",
 ]
+
+#: A silence longer than this between two messages starts a new sitting: search context
+#: (the messages shown around a hit) never reaches across it.
+SITTING_GAP = timedelta(hours=3)
 
 # A message this many windows long is split into window-sized pieces instead of becoming
 # one giant window that no LLM prompt or embedding could take whole.
@@ -163,6 +177,38 @@ def window_tokens(ctx: ParseContext) -> int:
     return opts.chat_window_tokens_fine if large else opts.chat_window_tokens_fast
 
 
+def sittings(turns: Sequence[Turn]) -> list[list[Turn]]:
+    """Split turns where the chat time jumps by more than :data:`SITTING_GAP` (or back).
+
+    Turns without a readable time stay in the sitting they are in.
+    """
+    out: list[list[Turn]] = []
+    last: datetime | None = None
+    for turn in turns:
+        when = _moment(turn.message.chat_time)
+        if out and when is not None and last is not None and not (
+            timedelta(0) <= when - last <= SITTING_GAP
+        ):
+            out.append([])
+        if not out:
+            out.append([])
+        out[-1].append(turn)
+        last = when if when is not None else last
+    return out
+
+
+def _moment(value: str | None) -> datetime | None:
+    text = normalize_time(value) if value else None
+    if not text:
+        return None
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        return None
+    # Naive times are taken as UTC, like the store does.
+    return moment if moment.tzinfo is None else moment.astimezone(timezone.utc).replace(tzinfo=None)
+
+
 def split_system(messages: Sequence[Message]) -> tuple[list[Message], list[Message]]:
     """(system messages, the rest), each in order."""
     # "developer" is the newer OpenAI name for the system role (o-series, Responses API).
@@ -228,6 +274,12 @@ class ChatParser(Parser[Conversation]):
     def parse_fast(self, input: Conversation, ctx: ParseContext) -> list[MemoryItem]:
         system, rest = split_system(input.messages)
         size = window_tokens(ctx)
+        if ctx.options.chat_units == "message" and not (ctx.mode == "fine" or ctx.large_windows):
+            turns = _turns(rest, size)
+            if turns:
+                prompt = "\n".join(m.text().strip() for m in system if m.text().strip())
+                extra = {"system_prompt": prompt[:_SYSTEM_PREVIEW]} if prompt else {}
+                return self._message_items(turns, ctx, extra)
         groups = windows(rest, size, ctx.options.chat_overlap_messages)
         if not groups:
             # Only a system prompt: still something the user gave us, kept as working memory.
@@ -244,6 +296,32 @@ class ChatParser(Parser[Conversation]):
             self._window_item(g, k, len(groups), ctx, None, [], extra)
             for k, g in enumerate(groups)
         ]
+
+    def _message_items(
+        self, turns: list[Turn], ctx: ParseContext, extra: dict[str, object]
+    ) -> list[MemoryItem]:
+        """One item per message (or piece of an enormous one), linked within its sitting."""
+        items: list[MemoryItem] = []
+        for sitting in sittings(turns):
+            made = [self._message_item(t, ctx, extra) for t in sitting]
+            first = sitting[0]
+            link_units(made, thread=content_hash(f"{ctx.scope}|{first.position}|{first.line}"))
+            items.extend(made)
+        return items
+
+    def _message_item(self, turn: Turn, ctx: ParseContext, extra: dict[str, object]) -> MemoryItem:
+        m = turn.message
+        return self.make_item(
+            turn.line,
+            ctx,
+            sources=[_turn_source(turn)],
+            # The message's place and text: the same message in the same place, the same id.
+            position=("message", content_hash(turn.line), turn.position, turn.chunk_index),
+            memory_type="UserMemory" if m.role == "user" else "LongTermMemory",
+            timestamp=normalize_time(m.chat_time),
+            persons=[m.name] if m.role == "user" and m.name else [],
+            extra=dict(extra),
+        )
 
     def _window_item(
         self,

@@ -26,6 +26,7 @@ from typing import Any
 from ..models import MemoryItem, Mode, ReadFailure, ReadInfo
 from ..page_counts import page_counts
 from ..parsers.base import ParseContext
+from ..units import match_text
 from ..walk import expand
 from .ingest_report import IngestReport, is_transient
 from .outcomes import log_internal, read_fast
@@ -64,7 +65,7 @@ def _parse_file(path: str, ctx: dict[str, Any], embedder: str | None,
     out = read_fast(Path(path), context)
     vectors = None
     if embedder and out.items:
-        vectors = _local_embedder(embedder).embed([i.memory for i in out.items])
+        vectors = _local_embedder(embedder).embed([match_text(i) for i in out.items])
     return {
         "items": [i.model_dump(mode="json") for i in out.items],
         "failures": [f.model_dump() for f in out.failures],

@@ -24,6 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..errors import LLMError, ReadError
 from ..llm.limits import LoopLocal
+from ..units import THREAD
 from ..models import MemoryItem, Source
 from ..options import ReadOptions
 from .build import mark_failed, mark_refined
@@ -80,8 +81,10 @@ def refine_kind(item: MemoryItem) -> str | None:
     if s.kind == "image" and "ocr" in m.flags:
         return None  # the image's own item sends it to the vision model, which reads its text
     if s.kind == "chat":
-        # Windows of a conversation; a lone text part (or a system prompt) is plain text.
-        return "chat" if "window_index" in m.extra and m.memory_type != "WorkingMemory" else "text"
+        # Windows or messages of a conversation; a lone text part (or a system prompt) is
+        # plain text.
+        conversation = "window_index" in m.extra or THREAD in m.extra
+        return "chat" if conversation and m.memory_type != "WorkingMemory" else "text"
     if s.kind == "tool":
         return "tool"
     return s.kind  # image, audio

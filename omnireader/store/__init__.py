@@ -6,7 +6,7 @@
 """
 
 from .filters import SearchFilters
-from .fusion import RRF_K, rrf
+from .fusion import RRF_K, convex, rrf
 from .lance_store import DEFAULT_STORE_PATH, Store
 from .results import AddResult, SearchResult, StoreStats, View
 
@@ -20,4 +20,5 @@ __all__ = [
     "DEFAULT_STORE_PATH",
     "RRF_K",
     "rrf",
+    "convex",
 ]

@@ -1,10 +1,21 @@
-"""Reciprocal-rank fusion: one ranking from several, using ranks only.
+"""Fusing the lexical and the semantic view into one ranking.
 
-Vector distances and BM25 scores live on different scales; RRF ignores both and scores an
-item ``sum(1 / (k + rank))`` over the lists that contain it (Cormack et al., 2009), so an
-item that both views rank well beats one that only a single view likes.
+Two ways, both deterministic (ties broken by the best single rank, then by id):
+
+- :func:`rrf`, reciprocal-rank fusion (Cormack et al., 2009): ``sum(1 / (k + rank))`` over the
+  lists. It uses ranks only, so it gives every view the same say, however weak the view is:
+  fused with BM25 by plain RRF, the offline hashing embedder's mostly lexical noise pulled
+  recall *below* BM25 alone (LoCoMo dev: 0.669 against 0.784 within 6,000 characters).
+- :func:`convex`, what hybrid search uses: each view's scores scaled to [0, 1] by the best
+  candidate's, then ``(1 - w) * lexical + w * semantic``. The candidates are the union of both
+  views' top lists, and every candidate gets its real cosine similarity, so an item BM25
+  found is re-scored by meaning rather than ranked by two independent lists. ``w`` is the
+  weight the embedder declares (:attr:`omnireader.llm.embedder_base.Embedder.fusion_weight`):
+  small for a lexical hashing embedder, larger for a semantic model.
 
     >>> [f.id for f in rrf({"vector": ["a", "b"], "fts": ["b", "c"]})]
+    ['b', 'a', 'c']
+    >>> [f.id for f in convex({"a": 4.0, "b": 2.0}, {"a": 0.1, "b": 0.9, "c": 0.8}, 0.5)]
     ['b', 'a', 'c']
 """
 
@@ -14,7 +25,7 @@ from collections.abc import Mapping, Sequence
 
 from pydantic import BaseModel, Field
 
-__all__ = ["RRF_K", "Fused", "rrf"]
+__all__ = ["RRF_K", "Fused", "rrf", "convex"]
 
 #: the usual constant: large enough that rank 1 does not drown everything else
 RRF_K = 60
@@ -38,9 +49,43 @@ def rrf(rankings: Mapping[str, Sequence[str]], k: int = RRF_K) -> list[Fused]:
         for rank, item_id in enumerate(ids, start=1):
             entry = fused.get(item_id)
             if entry is None:
-                entry = fused[item_id] = Fused(id=item_id, score=0.0)
+                entry = fused[item_id] = _new(item_id)
             if view in entry.ranks:  # a view listing an id twice counts it once
                 continue
             entry.ranks[view] = rank
             entry.score += 1.0 / (k + rank)
+    return _ordered(fused)
+
+
+def convex(
+    lexical: Mapping[str, float], semantic: Mapping[str, float], weight: float
+) -> list[Fused]:
+    """Fuse BM25 scores and cosine similarities (by id) with ``weight`` on the semantic side.
+
+    Each side is divided by its best score (negative similarities count as 0), so both lie
+    in [0, 1]; an id missing from a side scores 0 there. ``ranks`` are each side's ranks.
+    """
+    if not 0.0 <= weight <= 1.0:
+        raise ValueError(f"fusion weight must be within [0, 1], not {weight}")
+    lex_top = max(lexical.values(), default=0.0)
+    sem = {i: max(0.0, s) for i, s in semantic.items()}
+    sem_top = max(sem.values(), default=0.0)
+    fused: dict[str, Fused] = {}
+    for view, scores, top, w in (("fts", lexical, lex_top, 1.0 - weight),
+                                 ("vector", sem, sem_top, weight)):
+        ranked = sorted(scores, key=lambda i: (-scores[i], i))
+        for rank, item_id in enumerate(ranked, start=1):
+            entry = fused.get(item_id) or fused.setdefault(item_id, _new(item_id))
+            entry.ranks[view] = rank
+            if top > 0:
+                entry.score += w * scores[item_id] / top
+    return _ordered(fused)
+
+
+def _new(item_id: str) -> Fused:
+    # Built unvalidated: hybrid search fuses hundreds of candidates per query.
+    return Fused.model_construct(id=item_id, score=0.0, ranks={})
+
+
+def _ordered(fused: dict[str, Fused]) -> list[Fused]:
     return sorted(fused.values(), key=lambda f: (-f.score, min(f.ranks.values()), f.id))

@@ -25,6 +25,7 @@ from ..models import MemoryItem
 from ..page_counts import page_counts
 from .detach import merge_locations, stored_locations
 from .filters import SearchFilters, as_filters, sql_string
+from ..units import match_text
 from .ledger import Ledger
 from .locations import locations_of
 from .deleting import Deleting
@@ -124,7 +125,7 @@ class Store(PathQueries, Deleting):
         if given is not None and len(given) == len(batch):
             vectors = given[list(last.values())]
         else:
-            vectors = self.embedder.embed([item.memory for item in unique])
+            vectors = self.embedder.embed([match_text(item) for item in unique])
 
         def merge() -> Any:
             return (
@@ -177,9 +178,17 @@ class Store(PathQueries, Deleting):
         k: int = 10,
         view: str = "hybrid",
         filters: SearchFilters | dict[str, Any] | None = None,
+        *,
+        max_chars: int | None = None,
     ) -> list[SearchResult]:
-        """The ``k`` best items for ``query`` in ``view`` (``hybrid``, ``vector``, ``fts``)."""
-        return run_search(self.table, self.embedder, query, k, view, as_filters(filters).where())
+        """The ``k`` best passages for ``query`` in ``view`` (``hybrid``, ``vector``, ``fts``).
+
+        Each result holds the item that matched and ``text``: that item with its context (a
+        chat message with the messages around it; overlapping hits merged). ``max_chars``
+        keeps the results, best first, whose texts fit together in that many characters.
+        """
+        return run_search(self.table, self.embedder, query, k, view, as_filters(filters).where(),
+                          max_chars=max_chars)
 
     def get(self, item_id: str) -> MemoryItem | None:
         """The item with this id, or None."""

@@ -2,8 +2,9 @@
 
 Indexes (all created with the table, so no view ever lacks one):
 
-- full-text (BM25) on ``memory`` and ``keywords_text``, ICU word segmentation (built into
-  Lance, no model download) so Chinese and Japanese are split into words, not whole lines;
+- full-text (BM25) on ``memory``, ``keywords_text`` and ``context_text``, with the tokenizer
+  settings of :mod:`.lexicon` (ICU word segmentation, so Chinese and Japanese are split into
+  words; English stemming and stop words);
 - scalar indexes for the symbolic view's filters (BTREE, BITMAP, LABEL_LIST);
 - the vector index, once the table is big enough for exact search to be slow
   (:data:`VECTOR_INDEX_MIN_ROWS`): IVF_SQ with a single partition, i.e. a scan of 8-bit
@@ -33,6 +34,7 @@ from datetime import timedelta
 from typing import Any, TypeVar
 
 from ..errors import StoreError
+from .lexicon import fts_config
 from .schema import FTS_COLUMNS
 
 __all__ = [
@@ -84,8 +86,7 @@ def create_indexes(table: Any) -> None:
     have = _index_names(table)
     for column in FTS_COLUMNS:
         if column not in have:
-            config = lance_index.FTS(base_tokenizer="icu", with_position=False)
-            _create(table, column, config)
+            _create(table, column, fts_config())
     for column, kind in _SCALAR.items():
         if column not in have:
             _create(table, column, getattr(lance_index, kind)())

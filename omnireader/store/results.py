@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, computed_field
 
 from ..models import MemoryItem
 
@@ -14,17 +14,32 @@ View = Literal["hybrid", "vector", "fts"]
 
 
 class SearchResult(BaseModel):
-    """One hit: its score in the view searched, the whole item, and its rank per view.
+    """One passage found: the item that matched, the context around it, and its scores.
 
-    ``score`` is cosine similarity for ``vector``, BM25 for ``fts`` and the reciprocal-rank
-    fusion score for ``hybrid``; higher is better in every view. ``ranks`` holds the 1-based
-    rank of the item in each underlying view that found it (``{"vector": 1, "fts": 4}``).
+    ``item`` is the best-matching item of the passage. ``text`` is what to put in a prompt:
+    for a match unit (a chat message) it holds the unit with its neighbours, and hits that
+    overlap or touch are merged into one passage; for any other item it is the item's text.
+    ``items`` are the items ``text`` covers, in reading order (``item`` among them).
+
+    ``score`` is cosine similarity for ``vector``, BM25 for ``fts`` and the fused score
+    (see :mod:`omnireader.store.fusion`) for ``hybrid``; higher is better in every view.
+    ``ranks`` holds the 1-based rank of ``item`` in each underlying view that found it
+    (``{"vector": 1, "fts": 4}``).
     """
 
     score: float
     item: MemoryItem
     view: View
     ranks: dict[str, int] = Field(default_factory=dict)
+    text: str = ""
+    items: list[MemoryItem] = Field(default_factory=list)
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def message_ids(self) -> list[str]:
+        """The chat message ids the passage covers, in order (for chat items)."""
+        ids = (s.message_id for i in self.items for s in i.metadata.sources if s.message_id)
+        return list(dict.fromkeys(ids))
 
 
 class AddResult(BaseModel):

@@ -13,6 +13,7 @@ from datetime import datetime, timezone
 from typing import TYPE_CHECKING
 
 from ..models import MemoryItem
+from ..units import NEIGHBOUR_TEXT
 from .locations import locations_of, path_keys
 
 if TYPE_CHECKING:
@@ -33,12 +34,12 @@ __all__ = [
 ]
 
 TABLE_NAME = "items"
-SCHEMA_VERSION = "2"
+SCHEMA_VERSION = "3"  # 2: seen_at, path_keys; 3: context_text (a match unit's neighbours)
 META_EMBEDDER = b"omnireader.embedder"
 META_DIM = b"omnireader.dim"
 META_VERSION = b"omnireader.schema_version"
-#: the lexical view: BM25 over the text and over keywords + tags
-FTS_COLUMNS = ("memory", "keywords_text")
+#: the lexical view: BM25 over the text, keywords + tags, and a match unit's neighbours
+FTS_COLUMNS = ("memory", "keywords_text", "context_text")
 
 
 def items_schema(dim: int, embedder_name: str) -> pa.Schema:
@@ -50,6 +51,7 @@ def items_schema(dim: int, embedder_name: str) -> pa.Schema:
         pa.field("id", text, nullable=False),
         pa.field("memory", text),
         pa.field("keywords_text", text),
+        pa.field("context_text", text),
         pa.field("vector", pa.list_(pa.float32(), dim)),
         pa.field("user_id", text),
         pa.field("session_id", text),
@@ -106,6 +108,9 @@ def _row(item: MemoryItem) -> dict[str, object]:
         "memory": item.memory,
         # Keywords and tags are searchable words too (fine-mode items carry good ones).
         "keywords_text": " ".join([*meta.keywords, *meta.tags, *([meta.key] if meta.key else [])]),
+        # A match unit's neighbours (a message's: the ones before and after it), so words
+        # spread over a question and its answer still match together.
+        "context_text": _text_or_none(meta.extra.get(NEIGHBOUR_TEXT)),
         "user_id": meta.user_id,
         "session_id": meta.session_id,
         "memory_type": meta.memory_type,
@@ -129,6 +134,10 @@ def _row(item: MemoryItem) -> dict[str, object]:
         "updated_at": parse_time(meta.updated_at),
         "item_json": item.model_dump_json(exclude_none=False),
     }
+
+
+def _text_or_none(value: object) -> str | None:
+    return value if isinstance(value, str) and value else None
 
 
 def item_from_json(text: str) -> MemoryItem:

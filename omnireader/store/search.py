@@ -1,23 +1,33 @@
 """The three search views over the items table, each under the same prefilter.
 
 - ``vector``: cosine nearest neighbours of the query's embedding;
-- ``fts``: BM25 over the text and the keywords (LanceDB native full-text search);
-- ``hybrid``: both, fused by reciprocal rank (:mod:`.fusion`), each asked for ``4 * k``
-  candidates so an item ranked modestly by both views can still win.
+- ``fts``: BM25 over the text, the keywords and a match unit's neighbours (LanceDB native
+  full-text search);
+- ``hybrid``: both views' candidates (``CANDIDATES_PER_K * k`` each), every one re-scored by
+  both BM25 and cosine similarity and fused by :func:`.fusion.convex` with the weight the
+  embedder declares, so a weak embedder cannot push BM25's good hits down.
+
+Ranked items then become passages (:mod:`.context`): a hit on a chat message comes with the
+messages around it, and overlapping hits merge. ``max_chars`` keeps the passages, best first,
+that fit in that many characters: what an agent pastes into its prompt.
 
 Filters are applied *before* ranking (``prefilter=True``): a filtered search returns the
-best ``k`` matching items, not the matching part of the global top ``k``.
+best ``k`` matching items, not the matching part of the global top ``k``. Context around a
+hit obeys the same filters.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
 from ..errors import InvalidInputError
-from .fusion import rrf
+from ..models import MemoryItem
+from .context import Hit, assemble
+from .fusion import convex
 from .maintenance import REFINE_FACTOR
-from .results import SearchResult, View
+from .results import SearchResult
 from .schema import FTS_COLUMNS, item_from_json
 
 if TYPE_CHECKING:
@@ -25,44 +35,72 @@ if TYPE_CHECKING:
 
     from ..llm.embedder_base import Embedder
 
-__all__ = ["run_search", "CANDIDATES_PER_K"]
+__all__ = ["run_search", "CANDIDATES_PER_K", "BUDGET_PASSAGES"]
 
 CANDIDATES_PER_K = 4
+#: with a character budget, the most passages assembled (a budget is usually full first)
+BUDGET_PASSAGES = 25
 _VIEWS = ("hybrid", "vector", "fts")
 
 
 def run_search(
-    table: Any, embedder: Embedder, query: str, k: int, view: str, where: str | None
+    table: Any,
+    embedder: Embedder,
+    query: str,
+    k: int,
+    view: str,
+    where: str | None,
+    max_chars: int | None = None,
 ) -> list[SearchResult]:
-    """The best ``k`` items for ``query`` in ``view`` among rows matching ``where``."""
+    """The best ``k`` passages for ``query`` in ``view`` among rows matching ``where``."""
     if view not in _VIEWS:
         raise InvalidInputError(f"unknown search view {view!r}; valid views: {', '.join(_VIEWS)}")
     if k < 1:
         raise InvalidInputError(f"k must be at least 1, not {k}")
+    if max_chars is not None and max_chars < 1:
+        raise InvalidInputError(f"max_chars must be at least 1, not {max_chars}")
     if not query.strip():
         return []  # nothing to rank by; listing items is iter_items' job
+    # Under a budget, k is a ceiling on passages; assemble enough to fill the budget.
+    wanted = min(k, BUDGET_PASSAGES) if max_chars is not None else k
+    n = max(wanted, 10) * CANDIDATES_PER_K
     if view == "vector":
-        rows = _vector_rows(table, embedder.embed_query(query), k, where)
-        return [_result(r, r["_sim"], "vector", {"vector": i}) for i, r in enumerate(rows, 1)]
-    if view == "fts":
-        rows = _fts_rows(table, query, k, where)
-        return [_result(r, r["_score"], "fts", {"fts": i}) for i, r in enumerate(rows, 1)]
-    return _hybrid(table, embedder, query, k, where)
+        rows = _vector_rows(table, embedder.embed_query(query), n, where)
+        hits = [_hit(r, r["_sim"], {"vector": i}) for i, r in enumerate(rows, 1)]
+    elif view == "fts":
+        rows = _fts_rows(table, query, n, where)
+        hits = [_hit(r, r["_score"], {"fts": i}) for i, r in enumerate(rows, 1)]
+    else:
+        hits = _hybrid(table, embedder, query, n, where)
+    return assemble(hits, lambda ids: _fetch(table, ids, where), wanted, view, max_chars)
 
 
-def _hybrid(
-    table: Any, embedder: Embedder, query: str, k: int, where: str | None
-) -> list[SearchResult]:
-    n = k * CANDIDATES_PER_K
+def _hybrid(table: Any, embedder: Embedder, query: str, n: int, where: str | None) -> list[Hit]:
+    import numpy as np
+
     vector = embedder.embed_query(query)
     # The two views are independent queries; LanceDB releases the GIL, so run them at once.
     with ThreadPoolExecutor(max_workers=2) as pool:
         by_vector = pool.submit(_vector_rows, table, vector, n, where)
-        by_text = pool.submit(_fts_rows, table, query, n, where)
+        by_text = pool.submit(_fts_rows, table, query, n, where, True)
         vector_rows, text_rows = by_vector.result(), by_text.result()
     rows = {r["id"]: r for r in (*text_rows, *vector_rows)}
-    fused = rrf({"vector": [r["id"] for r in vector_rows], "fts": [r["id"] for r in text_rows]})
-    return [_result(rows[f.id], f.score, "hybrid", f.ranks) for f in fused[:k]]
+    semantic = {r["id"]: r["_sim"] for r in vector_rows}
+    if text_rows:  # BM25's candidates get their real similarity too
+        matrix = np.asarray([r["vector"] for r in text_rows], dtype=np.float32)
+        sims = _cosines(matrix, vector)
+        for r, s in zip(text_rows, sims):
+            semantic.setdefault(r["id"], float(s))
+    lexical = {r["id"]: float(r["_score"]) for r in text_rows}
+    fused = convex(lexical, semantic, embedder.fusion_weight)
+    return [_hit(rows[f.id], f.score, f.ranks) for f in fused]
+
+
+def _cosines(matrix: np.ndarray, vector: np.ndarray) -> np.ndarray:
+    import numpy as np
+
+    norms = np.linalg.norm(matrix, axis=1) * max(float(np.linalg.norm(vector)), 1e-12)
+    return (matrix @ vector) / np.maximum(norms, 1e-12)
 
 
 def _vector_rows(table: Any, vector: np.ndarray, n: int, where: str | None) -> list[dict[str, Any]]:
@@ -78,15 +116,26 @@ def _vector_rows(table: Any, vector: np.ndarray, n: int, where: str | None) -> l
     return rows
 
 
-def _fts_rows(table: Any, query: str, n: int, where: str | None) -> list[dict[str, Any]]:
+def _fts_rows(
+    table: Any, query: str, n: int, where: str | None, with_vectors: bool = False
+) -> list[dict[str, Any]]:
     from lancedb.query import MultiMatchQuery
 
     q = table.search(MultiMatchQuery(query, list(FTS_COLUMNS)), query_type="fts")
     if where:
         q = q.where(where, prefilter=True)
-    return q.select(["id", "item_json", "_score"]).limit(n).to_arrow().to_pylist()
+    columns = ["id", "item_json", "_score", *(["vector"] if with_vectors else [])]
+    return q.select(columns).limit(n).to_arrow().to_pylist()
 
 
-def _result(row: dict[str, Any], score: float, view: View, ranks: dict[str, int]) -> SearchResult:
-    return SearchResult(score=float(score), item=item_from_json(row["item_json"]), view=view,
-                        ranks=ranks)
+def _fetch(table: Any, ids: Sequence[str], where: str | None) -> list[MemoryItem]:
+    """Items by id, under the search's filters (context obeys them too)."""
+    from .filters import combine, sql_string
+
+    clause = combine(where, f"id IN ({', '.join(sql_string(i) for i in ids)})")
+    rows = table.search().where(clause).select(["item_json"]).limit(len(ids)).to_arrow()
+    return [item_from_json(t) for t in rows.column("item_json").to_pylist()]
+
+
+def _hit(row: dict[str, Any], score: float, ranks: dict[str, int]) -> Hit:
+    return Hit(id=row["id"], item_json=row["item_json"], score=float(score), ranks=ranks)

@@ -1,4 +1,8 @@
-"""Chat conversations: token-counted windows with overlap, one item per window."""
+"""Chat conversations read as token-counted windows with overlap, one item per window.
+
+Fast mode's default is one item per message (tests/parsers/test_chat_units.py); windows are
+what fine mode reads, and fast mode with ``chat_units="window"``.
+"""
 
 from __future__ import annotations
 
@@ -42,7 +46,8 @@ def long_chat(n: int = 24) -> list[Message]:
 
 
 def fast(messages: list[Message], window: int = 256, overlap: int = 1, **ctx: Any) -> list:
-    opts = ReadOptions(chat_window_tokens_fast=window, chat_overlap_messages=overlap)
+    opts = ReadOptions(chat_window_tokens_fast=window, chat_overlap_messages=overlap,
+                       chat_units="window")
     return PARSER.parse_fast(Conversation(messages=messages), ParseContext(options=opts, **ctx))
 
 
@@ -297,9 +302,9 @@ def test_a_conversation_with_tool_calls_routes_to_one_chat_and_one_tool_task() -
     tasks = router.route(raw)
     assert [t.parser for t in tasks] == ["chat", "tool"]
     ctx = ParseContext()
-    [chat] = get_parser("chat").parse_fast(tasks[0].payload, ctx)
+    chat = get_parser("chat").parse_fast(tasks[0].payload, ctx)  # one item per message
     [tool] = get_parser("tool").parse_fast(tasks[1].payload, ctx)
-    assert [s.message_id for s in chat.metadata.sources] == ["u1", "a2"]
-    assert chat.metadata.extra["system_prompt"] == "You can check the weather."
+    assert [s.message_id for i in chat for s in i.metadata.sources] == ["u1", "a2"]
+    assert {i.metadata.extra["system_prompt"] for i in chat} == {"You can check the weather."}
     assert tool.metadata.memory_type == "ToolTrajectoryMemory"
     assert [u.name for u in tool.metadata.tools] == ["get_weather"]

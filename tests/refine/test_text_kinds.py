@@ -203,7 +203,8 @@ def test_tool_trajectory_gets_correctness_experience_and_per_tool_verdicts(
 
 
 def test_windows_refined_later_in_any_order_still_mark_their_overlap(server: LLMServer, make_reader) -> None:
-    fast = make_reader(chat_window_tokens_fast=64).read(CONVERSATION)  # fast windows, as a store holds them
+    # Fast windows, as a store read with chat_units="window" holds them.
+    fast = make_reader(chat_window_tokens_fast=64, chat_units="window").read(CONVERSATION)
     assert len(fast) >= 3
     reader = make_reader()
     reader.refine(list(reversed(fast)))

@@ -1,4 +1,4 @@
-"""Searching: the three views, reciprocal-rank fusion, scores, and languages without spaces."""
+"""Searching: the three views, their fusion, scores, and languages without spaces."""
 
 from __future__ import annotations
 
@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from omnireader.errors import InvalidInputError
-from omnireader.store import Store, rrf
+from omnireader.store import Store
+from omnireader.store.fusion import convex
 from omnireader.store.maintenance import ensure_vector_index, has_vector_index
 
 from .conftest import MakeItem
@@ -30,7 +31,7 @@ def test_hybrid_ranks_first_an_item_that_both_views_find(store: Store, item: Mak
     assert all(a.score >= b.score for a, b in zip(hits, hits[1:]))
 
 
-def test_hybrid_scores_are_the_reciprocal_rank_fusion_of_the_two_views(
+def test_hybrid_scores_fuse_bm25_and_similarity_with_the_embedders_weight(
     store: Store, item: MakeItem
 ) -> None:
     store.add([item(f"i{n}", text) for n, text in enumerate([
@@ -39,12 +40,15 @@ def test_hybrid_scores_are_the_reciprocal_rank_fusion_of_the_two_views(
     ])])
     query = "otters in cold river water"
 
-    vector = [r.item.id for r in store.search(query, k=20, view="vector")]
-    fts = [r.item.id for r in store.search(query, k=20, view="fts")]
+    vector = {r.item.id: r.score for r in store.search(query, k=20, view="vector")}
+    fts = {r.item.id: r.score for r in store.search(query, k=20, view="fts")}
     hybrid = store.search(query, k=3, view="hybrid")
 
-    expected = rrf({"vector": vector, "fts": fts})[:3]
-    assert [(r.item.id, pytest.approx(r.score)) for r in hybrid] == [(f.id, f.score) for f in expected]
+    assert store.embedder.fusion_weight == pytest.approx(0.2)  # the hashing embedder is weak
+    expected = convex(fts, vector, store.embedder.fusion_weight)[:3]
+    assert [(r.item.id, pytest.approx(r.score, abs=1e-5)) for r in hybrid] == [
+        (f.id, f.score) for f in expected
+    ]
 
 
 def test_vector_scores_are_cosine_similarities_best_first(store: Store, item: MakeItem) -> None:

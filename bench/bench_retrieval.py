@@ -1,0 +1,384 @@
+"""Retrieval quality: LoCoMo dev (chat memory) and a document set built from the corpora.
+
+    python bench/bench_retrieval.py [--quick] [--json FILE] [--results-dir DIR]
+
+LoCoMo dev (``../shared/bench/locomo-dev``): each conversation is read with the public API
+(``Reader().read`` in fast mode, default embedder) into its own store, every question is
+searched, and the dev split's own ``score.py`` scores the results: recall within 6,000
+characters (``Store.search(..., max_chars=6000)``), recall@k and characters in the top 10
+(``k=20``, no budget), and recall per question category. It does this for each view, for
+fusion variants (plain RRF, convex fusion at several weights) and for the old granularity
+(``chat_units="window"``), and checks that hybrid is not below its best single view.
+
+Fusion weights are chosen by leave-one-conversation-out: for each conversation, the weight
+best on the other four is scored on it, so the held-out figure is what an unseen
+conversation gets.
+
+Documents (``bench/doc_queries.jsonl``, written by ``bench/make_doc_queries.py`` from
+``../shared/corpus``): every corpus file is ingested into one store; each query (a phrase from
+a page, or words picked from it) must find its file and page. Reported: the right file
+first, the right file and page among the results that fit in 6,000 characters, MRR.
+
+With ``omnireader[local-embed]`` installed and a model in ``$OMNIREADER_BENCH_MODEL`` (an
+ONNX sentence-embedding folder or a sentence-transformers name on disk), the same tables are
+made with that embedder; otherwise that part is skipped with a message. Skips cleanly when
+``../shared`` is absent.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(HERE))
+
+from _util import table  # noqa: E402
+
+SHARED = ROOT.parent / "shared"
+LOCOMO = SHARED / "bench" / "locomo-dev"
+DOC_QUERIES = HERE / "doc_queries.jsonl"
+BUDGET = 6000
+WEIGHTS = (0.0, 0.1, 0.2, 0.3, 0.5)  # convex fusion weights tried for the hashing embedder
+CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
+
+
+# ------------------------------------------------------------------ searching variants
+
+
+def _search(store: Any, query: str, *, view: str, k: int, max_chars: int | None,
+            fusion: tuple[str, float] | None = None, where: str | None = None) -> list[Any]:
+    """``store.search``, or the same pipeline with another fusion (to compare them)."""
+    if fusion is None:
+        return store.search(query, k=k, view=view, max_chars=max_chars)
+    from omnireader.store import context, fusion as fu, search as se
+
+    n = max(min(k, se.BUDGET_PASSAGES) if max_chars else k, 10) * se.CANDIDATES_PER_K
+    vector = store.embedder.embed_query(query)
+    vrows = se._vector_rows(store.table, vector, n, where)
+    trows = se._fts_rows(store.table, query, n, where, True)
+    rows = {r["id"]: r for r in (*trows, *vrows)}
+    kind, weight = fusion
+    if kind == "rrf":
+        fused = fu.rrf({"vector": [r["id"] for r in vrows], "fts": [r["id"] for r in trows]})
+    else:
+        import numpy as np
+
+        sem = {r["id"]: r["_sim"] for r in vrows}
+        if trows:
+            sims = se._cosines(np.asarray([r["vector"] for r in trows], dtype=np.float32), vector)
+            for r, s in zip(trows, sims):
+                sem.setdefault(r["id"], float(s))
+        fused = fu.convex({r["id"]: float(r["_score"]) for r in trows}, sem, weight)
+    hits = [se._hit(rows[f.id], f.score, f.ranks) for f in fused]
+    wanted = min(k, se.BUDGET_PASSAGES) if max_chars else k
+    return context.assemble(hits, lambda ids: se._fetch(store.table, ids, where), wanted, "hybrid",
+                            max_chars)
+
+
+# ------------------------------------------------------------------ LoCoMo
+
+
+def _score_module() -> Any:
+    spec = importlib.util.spec_from_file_location("locomo_score", LOCOMO / "score.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _locomo_stores(where: Path, embedder: Any, chat_units: str) -> dict[str, Any]:
+    from omnireader import Reader, Store
+    from omnireader.options import ReadOptions
+
+    reader = Reader(options=ReadOptions(chat_units=chat_units)) if chat_units != "message" else Reader()
+    stores = {}
+    for path in sorted((LOCOMO / "messages").glob("*.json")):
+        conv = path.stem
+        store = Store.open(where / f"{conv}-{chat_units}.lance", embedder=embedder)
+        items = reader.read(json.loads(path.read_text()), info={"user_id": conv})
+        store.add(items)
+        store.optimize()
+        stores[conv] = store
+    return stores
+
+
+def _answers(stores: dict[str, Any], questions: list[dict[str, Any]], **how: Any) -> dict[str, Any]:
+    """Per question: the budgeted results and the top-20 results (score.py's shape)."""
+    out: dict[str, Any] = {"budget": {}, "top": {}}
+    for q in questions:
+        store = stores[q["sample_id"]]
+        for key, kw in (("budget", {"k": 50, "max_chars": BUDGET}), ("top", {"k": 20, "max_chars": None})):
+            results = _search(store, q["question"], **how, **kw)
+            out[key][q["id"]] = [{"text": r.text, "message_ids": r.message_ids} for r in results]
+    return out
+
+
+def _figures(score: Any, questions: list[dict[str, Any]], answers: dict[str, Any]) -> dict[str, Any]:
+    budget_rows = score.score(questions, answers["budget"])
+    top_rows = score.score(questions, answers["top"])
+    mean = lambda rows, key: round(statistics.fmean(r[key] for r in rows), 3) if rows else 0.0  # noqa: E731
+    out = {
+        "recall@6000chars": mean(budget_rows, "recall@6000chars"),
+        "recall@10": mean(top_rows, "recall@10"),
+        "recall@20": mean(top_rows, "recall@20"),
+        "chars@10": round(mean(top_rows, "chars@10")),
+    }
+    for c, name in CATEGORIES.items():
+        out[f"budget {name}"] = mean([r for r in budget_rows if r["category"] == c], "recall@6000chars")
+    out["per_question"] = [r["recall@6000chars"] for r in budget_rows]
+    return out
+
+
+def run_locomo(embedder: Any = None, quick: bool = False, results_dir: Path | None = None) -> dict[str, Any]:
+    """Every view and fusion variant on LoCoMo dev; a leave-one-conversation-out weight."""
+    score = _score_module()
+    questions = [json.loads(line) for line in (LOCOMO / "questions.jsonl").read_text().splitlines()
+                 if line.strip()]
+    if quick:  # a smoke run: the first 40 questions of each conversation
+        seen: dict[str, int] = {}
+        questions = [q for q in questions if seen.setdefault(q["sample_id"], 0) < 40
+                     and not seen.__setitem__(q["sample_id"], seen[q["sample_id"]] + 1)]
+    convs = sorted({q["sample_id"] for q in questions})
+    variants: dict[str, dict[str, Any]] = {
+        "fts": {"view": "fts"},
+        "vector": {"view": "vector"},
+        "hybrid (default)": {"view": "hybrid"},
+        "hybrid, plain RRF": {"view": "hybrid", "fusion": ("rrf", 0.0)},
+        **{f"hybrid, convex w={w}": {"view": "hybrid", "fusion": ("convex", w)} for w in WEIGHTS},
+    }
+    out: dict[str, Any] = {"questions": len(questions), "variants": {}}
+    t0 = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="omnireader-locomo-") as tmp:
+        stores = _locomo_stores(Path(tmp), embedder, "message")
+        out["ingest_s"] = round(time.perf_counter() - t0, 1)
+        by_conv: dict[str, dict[str, list[float]]] = {}
+        for name, how in variants.items():
+            answers = _answers(stores, questions, **how)
+            out["variants"][name] = figures = _figures(score, questions, answers)
+            per_q = figures.pop("per_question")
+            for q, v in zip(questions, per_q):
+                by_conv.setdefault(name, {}).setdefault(q["sample_id"], []).append(v)
+            if results_dir is not None and name == "hybrid (default)":
+                results_dir.mkdir(parents=True, exist_ok=True)
+                with (results_dir / "locomo_hybrid.jsonl").open("w") as fp:
+                    for qid, results in answers["budget"].items():
+                        fp.write(json.dumps({"id": qid, "results": results}) + "\n")
+        window = _locomo_stores(Path(tmp), embedder, "window")
+        answers = _answers(window, questions, view="hybrid")
+        out["variants"]["hybrid, 256-token windows (before)"] = f = _figures(score, questions, answers)
+        f.pop("per_question")
+        answers = _answers(window, questions, view="fts")
+        out["variants"]["fts, 256-token windows (before)"] = f = _figures(score, questions, answers)
+        f.pop("per_question")
+    out["loco"] = _leave_one_out(by_conv, convs)
+    out["seconds"] = round(time.perf_counter() - t0, 1)
+    return out
+
+
+def _leave_one_out(by_conv: dict[str, dict[str, list[float]]], convs: list[str]) -> dict[str, Any]:
+    """Pick the convex weight on four conversations, score it on the fifth; for each fifth."""
+    names = [f"hybrid, convex w={w}" for w in WEIGHTS]
+    held: list[float] = []
+    chosen: dict[str, float] = {}
+    for conv in convs:
+        def train(name: str) -> float:
+            vals = [v for c in convs if c != conv for v in by_conv[name][c]]
+            return statistics.fmean(vals)
+        best = max(names, key=train)
+        chosen[conv] = float(best.rsplit("=", 1)[1])
+        held.extend(by_conv[best][conv])
+    default = [v for c in convs for v in by_conv["hybrid (default)"][c]]
+    return {"held_out_recall@6000chars": round(statistics.fmean(held), 3),
+            "default_recall@6000chars": round(statistics.fmean(default), 3),
+            "weight_chosen_per_held_out_conversation": chosen}
+
+
+# ------------------------------------------------------------------ documents
+
+
+def run_documents(embedder: Any = None, quick: bool = False) -> dict[str, Any]:
+    """Ingest the corpora into one store; each query must find its file and page."""
+    from omnireader import Reader, Store
+
+    queries = [json.loads(line) for line in DOC_QUERIES.read_text().splitlines() if line.strip()]
+    if quick:
+        queries = queries[::4]
+    corpus = SHARED / "corpus"
+    out: dict[str, Any] = {"queries": len(queries), "variants": {}}
+    with tempfile.TemporaryDirectory(prefix="omnireader-docs-") as tmp:
+        store = Store.open(Path(tmp) / "docs.lance", embedder=embedder)
+        t0 = time.perf_counter()
+        report = Reader().ingest([corpus], store=store, workers=1)
+        store.optimize()
+        out["ingest_s"] = round(time.perf_counter() - t0, 1)
+        out["items"] = store.count()
+        out["files_failed"] = len(report.failures)
+        variants: dict[str, dict[str, Any]] = {
+            "fts": {"view": "fts"},
+            "vector": {"view": "vector"},
+            "hybrid (default)": {"view": "hybrid"},
+            "hybrid, plain RRF": {"view": "hybrid", "fusion": ("rrf", 0.0)},
+        }
+        for name, how in variants.items():
+            out["variants"][name] = _doc_figures(store, queries, corpus, how)
+    return out
+
+
+def _doc_figures(store: Any, queries: list[dict[str, Any]], corpus: Path, how: dict[str, Any]) -> dict[str, Any]:
+    first_file, page_in_budget, rr = [], [], []
+    by_kind: dict[str, list[float]] = {}
+    for q in queries:
+        want_file = str((corpus / q["file"]).resolve())
+        want_page = q.get("page")
+
+        def is_file(item: Any) -> bool:
+            s = item.source
+            return s is not None and s.path is not None and str(Path(s.path).resolve()) == want_file \
+                and (q.get("member") is None or s.member == q["member"])
+
+        def is_page(item: Any) -> bool:
+            return is_file(item) and (want_page is None or item.source.page == want_page)
+
+        top = _search(store, q["query"], k=10, max_chars=None, **how)
+        budget = _search(store, q["query"], k=50, max_chars=BUDGET, **how)
+        first_file.append(float(bool(top) and is_file(top[0].item)))
+        page_in_budget.append(float(any(is_page(i) for r in budget for i in r.items)))
+        rank = next((n for n, r in enumerate(top, 1) if is_page(r.item)), None)
+        rr.append(1.0 / rank if rank else 0.0)
+        by_kind.setdefault(q["kind"], []).append(first_file[-1])
+    out = {
+        "right file first": round(statistics.fmean(first_file), 3),
+        "file+page within 6000 chars": round(statistics.fmean(page_in_budget), 3),
+        "MRR (file+page, top 10)": round(statistics.fmean(rr), 3),
+    }
+    for kind, vals in sorted(by_kind.items()):
+        out[f"file first, {kind}"] = round(statistics.fmean(vals), 3)
+    return out
+
+
+# ------------------------------------------------------------------ the contract
+
+
+def _local_model() -> tuple[Any, str]:
+    """The local-embed extra's embedder for the bench, or (None, why not)."""
+    spec = os.environ.get("OMNIREADER_BENCH_MODEL")
+    if not spec:
+        return None, "set OMNIREADER_BENCH_MODEL to an ONNX model folder (onnx:PATH) or st:NAME"
+    try:
+        from omnireader.llm.embedding import make_embedder
+
+        return make_embedder(spec), ""
+    except Exception as e:  # noqa: BLE001 - a bench reports why it skipped
+        return None, f"{spec}: {e}"
+
+
+def run(quick: bool = False, results_dir: Path | None = None) -> dict[str, Any]:
+    if not LOCOMO.is_dir():
+        print(f"bench_retrieval: {LOCOMO} is absent; skipped", file=sys.stderr)
+        return {"skipped": f"{LOCOMO} absent"}
+    out: dict[str, Any] = {"locomo": run_locomo(quick=quick, results_dir=results_dir)}
+    if DOC_QUERIES.exists() and (SHARED / "corpus").is_dir():
+        out["documents"] = run_documents(quick=quick)
+    else:
+        out["documents"] = {"skipped": "run bench/make_doc_queries.py (needs ../shared/corpus)"}
+    embedder, why = _local_model()
+    if embedder is None:
+        print(f"bench_retrieval: local embedder skipped: {why}", file=sys.stderr)
+        out["local_embed"] = {"skipped": why}
+    else:
+        out["local_embed"] = {"embedder": embedder.name,
+                              "locomo": run_locomo(embedder, quick=quick),
+                              "documents": run_documents(embedder, quick=quick)}
+    return out
+
+
+def _hybrid_holds(variants: dict[str, Any], key: str) -> tuple[bool, float, float]:
+    hybrid = variants["hybrid (default)"][key]
+    best = max(variants["fts"][key], variants["vector"][key])
+    return hybrid >= best, hybrid, best
+
+
+def rows(result: dict[str, Any]) -> list[dict[str, Any]]:
+    """README rows: the default's recall, and hybrid against its best view per benchmark."""
+    if "skipped" in result:
+        return []
+    out: list[dict[str, Any]] = []
+    loc = result["locomo"]
+    v = loc["variants"]
+    out.append({"table": "retrieval", "label": "LoCoMo dev: default search, recall within 6,000 chars",
+                "measured": f"{v['hybrid (default)']['recall@6000chars']:.3f} "
+                            f"(held out: {loc['loco']['held_out_recall@6000chars']:.3f})",
+                "target": "≥ 0.85", "met": v["hybrid (default)"]["recall@6000chars"] >= 0.85,
+                "note": f"before: {v['hybrid, 256-token windows (before)']['recall@6000chars']:.3f}"})
+    sets = [("LoCoMo dev", v, "recall@6000chars")]
+    if "variants" in result.get("documents", {}):
+        sets.append(("documents", result["documents"]["variants"], "file+page within 6000 chars"))
+        sets.append(("documents", result["documents"]["variants"], "right file first"))
+    local = result.get("local_embed", {})
+    if "locomo" in local:
+        sets.append((f"LoCoMo dev, {local['embedder']}", local["locomo"]["variants"], "recall@6000chars"))
+        sets.append((f"documents, {local['embedder']}", local["documents"]["variants"],
+                     "file+page within 6000 chars"))
+    for name, variants, key in sets:
+        ok, hybrid, best = _hybrid_holds(variants, key)
+        out.append({"table": "retrieval", "label": f"{name}: hybrid / best single view ({key})",
+                    "measured": f"{hybrid:.3f} / {best:.3f}", "target": "hybrid ≥ best view",
+                    "met": ok, "note": ""})
+    return out
+
+
+def print_tables(result: dict[str, Any]) -> None:
+    if "skipped" in result:
+        print(f"retrieval benchmark skipped: {result['skipped']}")
+        return
+
+    def show(title: str, variants: dict[str, Any]) -> None:
+        keys = list(next(iter(variants.values())).keys())
+        print(f"\n{title}")
+        print(table(["configuration", *keys], [[n, *(f[k] for k in keys)] for n, f in variants.items()]))
+
+    loc = result["locomo"]
+    show(f"LoCoMo dev ({loc['questions']} questions; recall within 6,000 chars, recall@k, per category "
+         f"within the budget)", loc["variants"])
+    print(f"leave-one-conversation-out: {loc['loco']}")
+    docs = result.get("documents", {})
+    if "variants" in docs:
+        show(f"documents ({docs['queries']} queries, {docs['items']} items)", docs["variants"])
+    else:
+        print(f"\ndocuments: skipped ({docs.get('skipped')})")
+    local = result.get("local_embed", {})
+    if "locomo" in local:
+        show(f"LoCoMo dev with {local['embedder']}", local["locomo"]["variants"])
+        show(f"documents with {local['embedder']}", local["documents"]["variants"])
+    else:
+        print(f"\nlocal embedder: skipped ({local.get('skipped')})")
+    for r in rows(result):
+        print(f"{r['label']}: {r['measured']} (target {r['target']}, met: {r['met']})")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="fewer questions (a smoke run)")
+    ap.add_argument("--json", type=Path, help="also write the figures here")
+    ap.add_argument("--results-dir", type=Path, help="write LoCoMo results files (score.py input) here")
+    args = ap.parse_args()
+    result = run(quick=args.quick, results_dir=args.results_dir)
+    print_tables(result)
+    if args.json:
+        args.json.write_text(json.dumps(result, indent=2))
+
+
+if __name__ == "__main__":
+    main()

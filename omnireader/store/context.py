@@ -1,0 +1,182 @@
+"""Context assembly: ranked hits in, passages to paste into a prompt out.
+
+A hit on a match unit (:mod:`omnireader.units`, e.g. one chat message) becomes a passage of
+that unit and its neighbours in the same thread. A hit whose passage overlaps or touches a
+better-ranked passage of the same thread extends it instead of starting a near-duplicate, so
+every unit is shown once. Any other item is a passage of its own.
+
+Chat lines that repeat the previous line's ``[time]`` prefix drop it (a sitting shares one
+time), which keeps passages short without losing what they say.
+
+With a character budget, every hit pays for what it adds when it is placed, in rank order;
+hits that no longer fit are passed over (see :func:`assemble`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from ..models import MemoryItem
+from ..units import unit_links
+from .results import SearchResult
+from .schema import item_from_json
+
+__all__ = ["Hit", "assemble", "render"]
+
+#: Looks up items by id (under the search's filters); missing ids are left out.
+Fetch = Callable[[Sequence[str]], Iterable[MemoryItem]]
+_TIME_PREFIX = re.compile(r"^\[[^\]\n]{1,64}\] ")
+_ELLIPSIS = "…"
+_MAX_MISSES = 8  # consecutive hits that add nothing to a budgeted search before it stops
+
+
+@dataclass
+class Hit:
+    """One ranked row from a view (or the fusion); its item is parsed only when used."""
+
+    id: str
+    item_json: str
+    score: float
+    ranks: dict[str, int]
+
+    @cached_property
+    def item(self) -> MemoryItem:
+        return item_from_json(self.item_json)
+
+
+@dataclass
+class _Passage:
+    hit: Hit
+    thread: str | None
+    units: dict[int, MemoryItem] = field(default_factory=dict)  # unit index -> item
+
+    def text(self) -> str:
+        return render([self.units[i] for i in sorted(self.units)])
+
+    def touches(self, thread: str | None, lo: int, hi: int) -> bool:
+        if thread is None or thread != self.thread:
+            return False
+        return lo <= max(self.units) + 1 and hi >= min(self.units) - 1
+
+
+def assemble(
+    hits: Sequence[Hit], fetch: Fetch, k: int, view: str, max_chars: int | None = None
+) -> list[SearchResult]:
+    """At most ``k`` passages from ``hits`` (best first), neighbours fetched with ``fetch``.
+
+    Hits are placed in rank order. With ``max_chars``, each hit is charged what it adds (a new
+    passage, or the new lines of the passage it extends) when it is placed, and a hit that
+    no longer fits is passed over for later ones that do: a weak hit merging into a strong
+    passage can never push a better hit out of the budget.
+    """
+    passages: list[_Passage] = []
+    known = _Known({h.id: h for h in hits})
+    used = misses = 0
+    start = 0
+    while start < len(hits) and len(passages) < k and misses < _MAX_MISSES:
+        # Hits are taken a batch at a time: merging may swallow some, and each batch's
+        # neighbours come in one lookup.
+        batch = hits[start : start + max(k - len(passages), 4)]
+        start += len(batch)
+        wanted = [n for h in batch for n in unit_links(h.item)[2] if n not in known]
+        if wanted:
+            known.fetched.update((i.id, i) for i in fetch(list(dict.fromkeys(wanted))))
+        for hit in batch:
+            added = _place(hit, known, passages, None if max_chars is None else max_chars - used)
+            used += added
+            # Under a budget, a run of hits that no longer fit means it is (nearly) full.
+            misses = misses + 1 if max_chars is not None and not added else 0
+            if len(passages) >= k or misses >= _MAX_MISSES:
+                break
+    if max_chars is not None and not passages and hits:
+        return [_cut(_result(_Passage(hit=hits[0], thread=None, units={0: hits[0].item}), view),
+                     max_chars)]
+    return [_result(p, view) for p in passages]
+
+
+class _Known:
+    """Items by id: the ranked hits (parsed on demand) and the neighbours fetched."""
+
+    def __init__(self, ranked: dict[str, Hit]) -> None:
+        self.ranked = ranked
+        self.fetched: dict[str, MemoryItem] = {}
+
+    def __contains__(self, item_id: str) -> bool:
+        return item_id in self.ranked or item_id in self.fetched
+
+    def get(self, item_id: str) -> MemoryItem | None:
+        hit = self.ranked.get(item_id)
+        return hit.item if hit is not None else self.fetched.get(item_id)
+
+
+def _place(hit: Hit, known: _Known, passages: list[_Passage], room: int | None) -> int:
+    """Put ``hit`` in a passage if it adds something that fits ``room``; the chars it added."""
+    thread, index, neighbours = unit_links(hit.item)
+    if thread is None or index is None:
+        if any(p.thread is None and hit.id == p.hit.id for p in passages):
+            return 0
+        cost = len(hit.item.memory) + (1 if passages else 0)
+        if room is not None and cost > room:
+            return 0
+        passages.append(_Passage(hit=hit, thread=None, units={0: hit.item}))
+        return cost
+    span = {index: hit.item}
+    for n in neighbours:
+        item = known.get(n)
+        if item is not None:
+            t, i, _ = unit_links(item)
+            if t == thread and i is not None:
+                span[i] = item
+    lo, hi = min(span), max(span)
+    touching = [p for p in passages if p.touches(thread, lo, hi)]
+    if not touching:
+        cost = len(render([span[i] for i in sorted(span)])) + (1 if passages else 0)
+        if room is not None and cost > room:
+            return 0
+        passages.append(_Passage(hit=hit, thread=thread, units=span))
+        return cost
+    # Extend the best-ranked passage it touches (absorbing any other it bridges to).
+    keep, rest = touching[0], touching[1:]
+    merged = dict(keep.units)
+    for p in rest:
+        merged.update(p.units)
+    merged.update(span)
+    before = sum(len(p.text()) + 1 for p in touching)
+    cost = len(render([merged[i] for i in sorted(merged)])) + 1 - before
+    if cost <= 0 and len(merged) == sum(len(p.units) for p in touching):
+        return 0  # nothing new
+    if room is not None and cost > room:
+        return 0
+    keep.units = merged
+    for p in rest:
+        passages.remove(p)
+    return max(cost, 0)
+
+
+def _result(p: _Passage, view: str) -> SearchResult:
+    items = [p.units[i] for i in sorted(p.units)]
+    return SearchResult(score=p.hit.score, item=p.hit.item, view=view,  # type: ignore[arg-type]
+                        ranks=p.hit.ranks, text=render(items), items=items)
+
+
+def _cut(result: SearchResult, max_chars: int) -> SearchResult:
+    cut = result.text[: max(0, max_chars - len(_ELLIPSIS))] + _ELLIPSIS
+    return result.model_copy(update={"text": cut[:max_chars]})
+
+
+def render(items: Sequence[MemoryItem]) -> str:
+    """The items' texts, one after another; a repeated leading ``[time]`` is shown once."""
+    lines: list[str] = []
+    last_prefix: str | None = None
+    for item in items:
+        text = item.memory
+        m = _TIME_PREFIX.match(text)
+        prefix = m.group(0) if m else None
+        if prefix is not None and prefix == last_prefix:
+            text = text[len(prefix):]
+        last_prefix = prefix
+        lines.append(text)
+    return "\n".join(lines)

@@ -1,0 +1,45 @@
+"""How the lexical view cuts text into words: the full-text index's tokenizer settings.
+
+What LanceDB's native full-text search does (checked in Lance's tokenizer and measured):
+
+- ``base_tokenizer="icu"`` segments Chinese and Japanese into words (dictionary-based, no
+  model download); spaced scripts split on spaces and punctuation as usual.
+- Tokens are lower-cased, ASCII-folded ("café" matches "cafe") and stemmed with the English
+  Snowball stemmer ("running" matches "run").
+- Stop words: with the ICU tokenizer Lance removes the stop words of *every* language it
+  knows unless given a list, and that union holds ordinary English words: "dog", "cat",
+  "hat" and the digit "7" could not be found at all. So the index gets an explicit English
+  list. It also scores better (LoCoMo dev, BM25 over message units: 0.841 within 6,000
+  characters, against 0.832 with the union and 0.825 with no stop words at all).
+- No positions are stored (phrase queries are not used; the index stays small).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["ENGLISH_STOP_WORDS", "fts_config"]
+
+#: Function words (the usual English list, question words included): they match everywhere
+#: and only add noise to a question's score.
+ENGLISH_STOP_WORDS = tuple(
+    """a about above after again against all am an and any are as at be because been before
+    being below between both but by can could did do does doing down during each few for from
+    further had has have having he her here hers herself him himself his how i if in into is
+    it its itself just me more most my myself no nor not now of off on once only or other our
+    ours ourselves out over own same she should so some such than that the their theirs them
+    themselves then there these they this those through to too under until up very was we
+    were what when where which while who whom why will with would you your yours yourself
+    yourselves""".split()
+)
+
+
+def fts_config() -> Any:
+    """The full-text index configuration for every text column of the store."""
+    from lancedb import index as lance_index
+
+    return lance_index.FTS(
+        base_tokenizer="icu",
+        with_position=False,
+        custom_stop_words=list(ENGLISH_STOP_WORDS),
+    )
