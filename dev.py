@@ -64,7 +64,9 @@ def main(argv: list[str]) -> int:
         _run(BIN / "omnireader", "search", "quarterly revenue", "--db", db, "--k", "5", env=env)
         return 0
     if task == "test":
-        proc = subprocess.run([str(PY), "-m", "pytest", "-q", *rest], cwd=ROOT, env=env)
+        # One pytest worker per core (at least 2: many tests wait on subprocesses and servers).
+        workers = ["-n", str(max(2, os.cpu_count() or 1)), "--dist", "worksteal"]
+        proc = subprocess.run([str(PY), "-m", "pytest", "-q", *workers, *rest], cwd=ROOT, env=env)
         return proc.returncode
     if task == "bench":
         # The README's measured tables are rendered from the results, even when a

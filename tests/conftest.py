@@ -20,10 +20,21 @@ if str(ROOT) not in sys.path:
 @pytest.fixture(scope="session")
 def sample_files() -> Path:
     """samples/files, generated once per test session (real PDF, DOCX, JPEG, WAV, ...)."""
+    import fcntl
+
     from samples.make_samples import make_all
 
     out = ROOT / "samples" / "files"
-    make_all(out)
+    # Under pytest-xdist every worker asks for the samples: one writes them (once per run),
+    # the others wait for it, so no test reads a file while it is being rewritten.
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID", str(os.getpid()))
+    stamp = out.parent / ".samples-made-for-run"
+    out.mkdir(parents=True, exist_ok=True)
+    with open(out.parent / ".samples.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (stamp.exists() and stamp.read_text() == run):
+            make_all(out)
+            stamp.write_text(run)
     return out
 
 

@@ -133,7 +133,9 @@ def test_scanned_corpus_report_gets_its_text_in_fine_mode(server: LLMServer, mak
     if not scan.is_file():
         pytest.skip("the scanned report is not in the corpus")
     server.responder = by_task({"context": read_scan})
-    items = make_reader().read(scan, mode="fine")
+    # OCR off: this is the vision path for pages with no text layer; local OCR of the same
+    # scan is tested in fast mode (test_corpus_markitdown), and costs a minute here.
+    items = make_reader(ocr="off").read(scan, mode="fine")
     _check_scan(items, 3, server)
 
 
