@@ -14,12 +14,16 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..chunking import Chunk
 from ..errors import FineModeUnavailableError, InvalidInputError
 from ..ids import item_id
 from ..models import MemoryItem, MemoryMetadata, MemoryType, Mode, Source
+from ..normalize import guess_lang
 from ..options import ReadOptions
 
-__all__ = ["ParseContext", "Parser", "register", "get_parser", "parser_names", "PARSE_LOCK"]
+__all__ = [
+    "ParseContext", "Parser", "register", "get_parser", "parser_names", "chunk_source", "PARSE_LOCK",
+]
 
 #: Held while a parser runs in a worker thread (the async API). PDFium is not thread-safe,
 #: not even across documents, and parsing is GIL-bound anyway: one parse at a time costs
@@ -152,6 +156,13 @@ class Parser(ABC, Generic[P]):
 
 
 _REGISTRY: dict[str, Parser[Any]] = {}
+
+
+def chunk_source(source: Source, chunk: Chunk, **update: Any) -> Source:
+    """``source`` narrowed to one chunk: its place among the chunks, its span and language."""
+    return source.model_copy(update=dict(
+        chunk_index=chunk.index, chunk_total=chunk.total, char_start=chunk.char_start,
+        char_end=chunk.char_end, lang=guess_lang(chunk.text), **update))
 
 
 def register(cls: type[Parser[Any]]) -> type[Parser[Any]]:

@@ -30,10 +30,9 @@ from ..ids import content_hash
 from ..models import MemoryItem, Source
 from ..options import ReadOptions
 from ..payloads import Blob
-from .base import ParseContext, Parser, register
+from .base import ParseContext, Parser, chunk_source, register
 from .blob_common import rebuild_blob
 from .ocr_items import ocr_items
-from ..normalize import guess_lang
 
 __all__ = ["FileParser"]
 
@@ -182,16 +181,7 @@ class FileParser(Parser[Blob]):
     def _chunk_items(self, r: _Reading, section: Section, n: int) -> list[MemoryItem]:
         items = []
         for chunk in chunk_text(section.text, r.ctx.options.chunk_tokens):
-            source = r.source.model_copy(
-                update=dict(
-                    page=section.page,
-                    chunk_index=chunk.index,
-                    chunk_total=chunk.total,
-                    char_start=chunk.char_start,
-                    char_end=chunk.char_end,
-                    lang=guess_lang(chunk.text),
-                )
-            )
+            source = chunk_source(r.source, chunk, page=section.page)
             items.append(
                 self.make_item(
                     chunk.text,

@@ -15,8 +15,7 @@ from typing import Any
 from ..chunking import chunk_text
 from ..formats.ocr import LOW_CONFIDENCE, OCR, OcrPage
 from ..models import MemoryItem, Source
-from ..normalize import guess_lang
-from .base import ParseContext, Parser
+from .base import ParseContext, Parser, chunk_source
 
 __all__ = ["ocr_items", "LOW_CONFIDENCE_FLAG"]
 
@@ -56,15 +55,7 @@ def ocr_items(
             extra["ocr_low_confidence_lines"] = low
         if page.dropped and chunk.index == 0:
             extra["ocr_dropped_lines"] = page.dropped
-        src = source.model_copy(
-            update=dict(
-                chunk_index=chunk.index,
-                chunk_total=chunk.total,
-                char_start=chunk.char_start,
-                char_end=chunk.char_end,
-                lang=guess_lang(chunk.text),
-            )
-        )
+        src = chunk_source(source, chunk)
         items.append(
             parser.make_item(
                 chunk.text,

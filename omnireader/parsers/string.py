@@ -18,7 +18,7 @@ from ..ids import content_hash
 from ..normalize import guess_lang, normalize_time
 from ..models import MemoryItem, MemoryType, SourceKind, Source
 from ..payloads import TextInput
-from .base import ParseContext, Parser, register
+from .base import ParseContext, Parser, chunk_source, register
 
 __all__ = ["StringParser"]
 
@@ -46,18 +46,9 @@ class StringParser(Parser[TextInput]):
         persons = [input.name] if input.name and input.role == "user" else []
         items: list[MemoryItem] = []
         for chunk in chunks:
-            source = whole.model_copy(
-                update=dict(
-                    chunk_index=chunk.index,
-                    chunk_total=chunk.total,
-                    char_start=chunk.char_start,
-                    char_end=chunk.char_end,
-                    # One chunk carries the whole input, so it rebuilds exactly; a piece of a
-                    # long text rebuilds its own span (the hash still names the whole text).
-                    content=text if chunk.total == 1 else chunk.text,
-                    lang=guess_lang(chunk.text),
-                )
-            )
+            # One chunk carries the whole input, so it rebuilds exactly; a piece of a long
+            # text rebuilds its own span (the hash still names the whole text).
+            source = chunk_source(whole, chunk, content=text if chunk.total == 1 else chunk.text)
             items.append(
                 self.make_item(
                     chunk.text.strip(),
