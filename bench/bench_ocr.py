@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from _util import OUT, table
+from bench_memory import watch
 
 from bench import ocr_pages as P
 
@@ -214,48 +215,20 @@ def speed(quick: bool, folder: Path) -> dict[str, Any]:
 # ---------------------------------------------------------------------------- memory
 
 
-def _descendants(pid: int) -> list[int]:
-    # Workers fork from a forkserver, so they are grandchildren of the ingest process.
-    from bench_memory import _children
-
-    out, todo = [], [pid]
-    while todo:
-        for child in _children(todo.pop()):
-            out.append(child)
-            todo.append(child)
-    return out
-
-
-def watch(cmd: list[str]) -> dict[Any, float]:
-    """Run ``cmd``; the peak RSS (MB) of it ("main") and of every process under it, by pid."""
-    import subprocess
-
-    from bench_memory import _hwm_mb
-
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    peaks: dict[Any, float] = {}
-    while proc.poll() is None:
-        for pid in [proc.pid, *_descendants(proc.pid)]:
-            peaks[pid] = max(peaks.get(pid, 0.0), _hwm_mb(pid))
-        time.sleep(0.05)
-    if proc.returncode != 0:
-        raise RuntimeError(proc.stderr.read().decode()[-2000:] if proc.stderr else "failed")
-    peaks["main"] = peaks.pop(proc.pid, 0.0)
-    return peaks
-
-
 def memory(quick: bool, folder: Path) -> dict[str, Any]:
     page = P.text_page(21, dpi=150, sentences=2, size_in=(8.27, 3.0))
     out: dict[str, Any] = {}
-    for pages in (5, 20) if quick else (30, 300):
+    for pages in (5, 20) if quick else (30, 120):
         images = [P.noisy(page, seed=n).image for n in range(pages)]
         pdf = P.write_pdf(images, folder / f"scan_{pages}.pdf", dpi=150)
         del images
         started = time.perf_counter()
+        # bench_memory's watcher names each process of the ingest by its role (the
+        # workers are the forkserver's children, not the ingest process's).
         peaks = watch([sys.executable, "-m", "omnireader", "ingest", str(pdf), "--db",
                        str(folder / f"s{pages}.lance"), "--workers", "1", "--timeout", "7200"])
-        peaks.pop("main")
-        out[str(pages)] = {"worker_mb": round(max(peaks.values(), default=0.0), 1),
+        out[str(pages)] = {"worker_mb": round(peaks.get("worker", 0.0), 1),
+                           "writer_mb": round(peaks.get("writer", 0.0), 1),
                            "seconds": round(time.perf_counter() - started, 1)}
         print(f"  {pages} pages: worker peak {out[str(pages)]['worker_mb']} MB", flush=True)
     small, big = (out[k]["worker_mb"] for k in sorted(out, key=int))
