@@ -138,7 +138,9 @@ def ingest(
     report.items_deleted = totals.deleted
     if sync:
         _sync(store, ctx, inputs, reader, report)
-    if totals.inserted or report.items_deleted:
+    # The end of an ingest is its last checkpoint: every row it wrote (new or replaced)
+    # is folded into the indexes here (the writer does not refresh after each batch).
+    if totals.inserted or totals.updated or report.items_deleted:
         store.optimize()
     if mode == "fine" and report.llm_left_items_to_retry:
         report.next_step = _REFINE_HINT.format(db=store.path)
