@@ -31,6 +31,7 @@ from ..walk import expand
 from .ingest_report import IngestReport, is_transient
 from .outcomes import log_internal, read_fast
 from .progress import Progress
+from .sizing import default_workers, usable_cores
 from .workers import Job, WorkerPool
 from .writer import BatchWriter, WriteJob
 
@@ -242,14 +243,14 @@ def _results(reader: Any, ctx: ParseContext, store: Any, todo: dict[str, str],
     if ctx.mode == "fine":
         yield from _fine_results(reader, ctx, list(todo))
         return
-    n = workers or os.cpu_count() or 1
+    n = workers or default_workers(len(todo))
     # A local embedder runs in the workers when there are several (it parallelises);
     # with one worker the writer thread has a core of its own and embeds there instead.
     local = getattr(store.embedder, "local", False)
     embedder = store.embedder.name if local and n > 1 else None
     # Each worker's OCR engine gets its share of the cores, so workers do not fight over them.
     args = {"ctx": ctx.model_dump(exclude={"refiner"}), "embedder": embedder,
-            "ocr_threads": max(1, (os.cpu_count() or 1) // n)}
+            "ocr_threads": max(1, usable_cores() // n)}
     jobs = [Job(key=p, args={"path": p, **args}) for p in todo]
     pool = WorkerPool(_parse_file, n, timeout=timeout,
                       memory_mb=memory_mb, preload=_PRELOAD)
