@@ -181,6 +181,9 @@ class FileParser(Parser[Blob]):
 
     def _chunk_items(self, r: _Reading, section: Section, n: int) -> list[MemoryItem]:
         items = []
+        # The same for every chunk of the section: built once (a long text has thousands).
+        meta = self._meta(r, section)
+        where = self._position(r, section, n)
         for chunk in chunk_text(section.text, r.ctx.options.chunk_tokens):
             source = r.source.model_copy(
                 update=dict(
@@ -197,8 +200,9 @@ class FileParser(Parser[Blob]):
                     chunk.text,
                     r.ctx,
                     sources=[source],
-                    position=(*self._position(r, section, n), chunk.index),
-                    **self._meta(r, section),
+                    position=(*where, chunk.index),
+                    **{**meta, "persons": list(meta["persons"]), "tags": list(meta["tags"]),
+                       "extra": dict(meta["extra"])},
                 )
             )
         return items

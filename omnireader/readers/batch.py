@@ -67,11 +67,9 @@ def _parse_file(path: str, ctx: dict[str, Any], embedder: str | None,
     vectors = None
     if embedder and out.items:
         vectors = _local_embedder(embedder).embed([match_text(i) for i in out.items])
-    return {
-        "items": [i.model_dump(mode="json") for i in out.items],
-        "failures": [f.model_dump() for f in out.failures],
-        "vectors": vectors,
-    }
+    # The models themselves: pickling them is ~3x cheaper than dumping them to dicts here
+    # and validating the dicts again in the writer's process (no field changes on the way).
+    return {"items": out.items, "failures": out.failures, "vectors": vectors}
 
 
 # Imported once by the server the workers fork from, not by each worker.
@@ -261,8 +259,8 @@ def _results(reader: Any, ctx: ParseContext, store: Any, todo: dict[str, str],
             log_internal([failure])
             yield r.key, [], None, [failure]
             continue
-        items = [MemoryItem.model_validate(i) for i in r.value["items"]]
-        failures = [ReadFailure.model_validate(f) for f in r.value["failures"]]
+        items: list[MemoryItem] = r.value["items"]
+        failures: list[ReadFailure] = r.value["failures"]
         log_internal(failures)  # logged in the worker too, but a worker's log is not kept
         yield r.key, items, r.value["vectors"], failures
 
