@@ -95,8 +95,10 @@ def chunk_text(text: str, chunk_size: int = 512) -> list[Chunk]:
         return [Chunk(text=text, index=0, total=1, char_start=0, char_end=len(text), tokens=n)]
     raw = [c for c in _chunker(chunk_size).chunk(text) if c.text.strip()]
     total = len(raw)
+    # Built without validation: every field comes from chonkie as the right type, and a
+    # long text has tens of thousands of chunks.
     return [
-        Chunk(
+        Chunk.model_construct(
             text=c.text,
             index=i,
             total=total,
