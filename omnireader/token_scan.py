@@ -45,15 +45,17 @@ _ASCII_MARKS = _ascii_table(ascii_classes=True)  # for counting (tokens.count_to
 _UNICODE_ASCII_MARKS = _ascii_table(ascii_classes=False)  # for pieces (tokens.pieces)
 
 
-@lru_cache(maxsize=1)
-def _unicode_table() -> np.ndarray:
-    """Class mark of every code point (1.1 MB, built once, ~0.2 s; only non-ASCII text)."""
+@lru_cache(maxsize=2)
+def _unicode_table(astral: bool) -> np.ndarray:
+    """Class mark of every code point of the BMP (64 KB, ~20 ms), or of all of Unicode
+    (1.1 MB, ~0.3 s: built only for text that holds a character beyond the BMP)."""
     import numpy as np
 
     from .tokens import CJK_RANGES
 
-    every = "".join(map(chr, range(0x110000)))
-    table = np.full(0x110000, ord(SYMBOL), dtype=np.uint8)
+    size = 0x110000 if astral else 0x10000
+    every = "".join(map(chr, range(size)))
+    table = np.full(size, ord(SYMBOL), dtype=np.uint8)
     # The same predicates the regex engine uses for \w and \s (str.isalnum / isspace).
     table[[i for i, ch in enumerate(every) if ch.isalnum() or ch == "_"]] = ord(WORD)
     table[[i for i, ch in enumerate(every) if ch.isspace()]] = ord(SPACE)
@@ -73,7 +75,7 @@ def marks(text: str, *, ascii_classes: bool) -> bytes:
         return text.encode("ascii").translate(table)
     import numpy as np
 
-    table = _unicode_table()
+    table = _unicode_table(astral=max(text) > "\uffff")
     out = bytearray(len(text))
     for start in range(0, len(text), _BLOCK):
         part = text[start : start + _BLOCK]
