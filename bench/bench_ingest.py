@@ -10,8 +10,9 @@ MarkItDown's convert (on a subset: it is two orders of magnitude slower).
 Where the time goes (measured 2026-11-30, per page of these 20-page text PDFs): pdfium text
 extraction 1.0 ms (the baseline), plus omnireader's own 0.2 ms (page flags, text cleanup),
 0.24 ms chunking (chonkie) and 0.05 ms items in the parser worker; the writer thread adds
-about 0.6 ms of CPU per page (embedding 0.15 when it does it, Arrow rows, merge_insert,
-the FTS refresh after each batch) and the final optimize about 0.6 s. With one worker the
+about 0.6 ms of CPU per page (embedding 0.15 when it does it, Arrow rows, merge_insert; the
+index refresh is no longer after each batch but at checkpoints, see store.maintenance) and
+the final optimize about 0.6 s. With one worker the
 writer runs on the second core beside it; with two, both cores are shared by two workers
 and the writer, which caps the 1→2 speed-up near 1.4-1.5×.
 """

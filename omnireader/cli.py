@@ -150,7 +150,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="also remove the items of files that no longer exist under the given "
                         "folders (items another path still holds stay)")
     p.add_argument("--workers", type=at_least(1), default=None, metavar="N",
-                   help="parser processes, 1 or more (default: number of CPUs)")
+                   help="parser processes, 1 or more (default: enough to fill the CPUs with the "
+                        "writer counted as 0.4 of a worker, and no more than the files)")
     p.add_argument("--embedder", help="hashing (default, offline), openai:MODEL, ollama:MODEL")
     p.add_argument("--timeout", type=positive_float, default=300.0, metavar="SECONDS",
                    help="seconds one file may take before it is stopped (300)")

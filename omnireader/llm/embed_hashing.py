@@ -22,12 +22,11 @@ process), so every process and every machine gives the same vector for the same 
 
 from __future__ import annotations
 
-import re
 import threading
 import zlib
 from typing import TYPE_CHECKING, ClassVar
 
-from ..tokens import tokenize
+from ..tokens import words
 from .embedder_base import Embedder
 
 if TYPE_CHECKING:
@@ -39,7 +38,6 @@ DEFAULT_HASHING_DIM = 256
 _WORD_WEIGHT = 0.5  # words carry the topic; character n-grams match other forms of a word
 _CHAR_WEIGHT = 0.5
 _VOCAB_LIMIT = 500_000  # distinct words remembered; text is Zipfian, so hits dominate
-_SYMBOLS = re.compile(r"[^\w\s]+")
 _U32 = 0xFFFFFFFF
 
 
@@ -135,8 +133,8 @@ class HashingEmbedder(Embedder):
         if self._vocab is None or len(self._vocab) > _VOCAB_LIMIT:
             self._vocab = _Vocabulary(self._dim)
         vocab = self._vocab
-        # Symbols are not features; blanking them first leaves only word tokens.
-        token_lists = [tokenize(_SYMBOLS.sub(" ", t.lower())) for t in texts]
+        # Symbols are not features: only word tokens (the tokens left once they are blanked).
+        token_lists = [words(t.lower()) for t in texts]
         ids = [vocab[w] for toks in token_lists for w in toks]
         if not ids:
             return _without_zero_rows(np.zeros((n, self._dim)))

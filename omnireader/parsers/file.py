@@ -180,6 +180,9 @@ class FileParser(Parser[Blob]):
 
     def _chunk_items(self, r: _Reading, section: Section, n: int) -> list[MemoryItem]:
         items = []
+        # The same for every chunk of the section: built once (a long text has thousands).
+        meta = self._meta(r, section)
+        where = self._position(r, section, n)
         for chunk in chunk_text(section.text, r.ctx.options.chunk_tokens):
             source = chunk_source(r.source, chunk, page=section.page)
             items.append(
@@ -187,8 +190,9 @@ class FileParser(Parser[Blob]):
                     chunk.text,
                     r.ctx,
                     sources=[source],
-                    position=(*self._position(r, section, n), chunk.index),
-                    **self._meta(r, section),
+                    position=(*where, chunk.index),
+                    **{**meta, "persons": list(meta["persons"]), "tags": list(meta["tags"]),
+                       "extra": dict(meta["extra"])},
                 )
             )
         return items

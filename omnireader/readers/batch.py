@@ -31,6 +31,7 @@ from ..walk import expand
 from .ingest_report import IngestReport, is_transient
 from .outcomes import log_internal, read_fast
 from .progress import Progress
+from .sizing import default_workers, usable_cores
 from .workers import Job, WorkerPool
 from .writer import BatchWriter, WriteJob
 
@@ -66,11 +67,9 @@ def _parse_file(path: str, ctx: dict[str, Any], embedder: str | None,
     vectors = None
     if embedder and out.items:
         vectors = _local_embedder(embedder).embed([match_text(i) for i in out.items])
-    return {
-        "items": [i.model_dump(mode="json") for i in out.items],
-        "failures": [f.model_dump() for f in out.failures],
-        "vectors": vectors,
-    }
+    # The models themselves: pickling them is ~3x cheaper than dumping them to dicts here
+    # and validating the dicts again in the writer's process (no field changes on the way).
+    return {"items": out.items, "failures": out.failures, "vectors": vectors}
 
 
 # Imported once by the server the workers fork from, not by each worker.
@@ -138,7 +137,9 @@ def ingest(
     report.items_deleted = totals.deleted
     if sync:
         _sync(store, ctx, inputs, reader, report)
-    if totals.inserted or report.items_deleted:
+    # The end of an ingest is its last checkpoint: every row it wrote (new or replaced)
+    # is folded into the indexes here (the writer does not refresh after each batch).
+    if totals.inserted or totals.updated or report.items_deleted:
         store.optimize()
     if mode == "fine" and report.llm_left_items_to_retry:
         report.next_step = _REFINE_HINT.format(db=store.path)
@@ -240,14 +241,14 @@ def _results(reader: Any, ctx: ParseContext, store: Any, todo: dict[str, str],
     if ctx.mode == "fine":
         yield from _fine_results(reader, ctx, list(todo))
         return
-    n = workers or os.cpu_count() or 1
+    n = workers or default_workers(len(todo))
     # A local embedder runs in the workers when there are several (it parallelises);
     # with one worker the writer thread has a core of its own and embeds there instead.
     local = getattr(store.embedder, "local", False)
     embedder = store.embedder.name if local and n > 1 else None
     # Each worker's OCR engine gets its share of the cores, so workers do not fight over them.
     args = {"ctx": ctx.model_dump(exclude={"refiner"}), "embedder": embedder,
-            "ocr_threads": max(1, (os.cpu_count() or 1) // n)}
+            "ocr_threads": max(1, usable_cores() // n)}
     jobs = [Job(key=p, args={"path": p, **args}) for p in todo]
     pool = WorkerPool(_parse_file, n, timeout=timeout,
                       memory_mb=memory_mb, preload=_PRELOAD)
@@ -258,8 +259,8 @@ def _results(reader: Any, ctx: ParseContext, store: Any, todo: dict[str, str],
             log_internal([failure])
             yield r.key, [], None, [failure]
             continue
-        items = [MemoryItem.model_validate(i) for i in r.value["items"]]
-        failures = [ReadFailure.model_validate(f) for f in r.value["failures"]]
+        items: list[MemoryItem] = r.value["items"]
+        failures: list[ReadFailure] = r.value["failures"]
         log_internal(failures)  # logged in the worker too, but a worker's log is not kept
         yield r.key, items, r.value["vectors"], failures
 

@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..models import MemoryItem, ReadFailure
 from ..parsers.base import ParseContext
+from ..store.maintenance import Checkpoints
 
 __all__ = ["WriteJob", "BatchWriter", "WriteTotals"]
 
@@ -53,6 +54,9 @@ class BatchWriter:
         self.ctx = ctx
         self.batch_size = batch_size
         self.totals = WriteTotals()
+        # Indexes are refreshed at checkpoints, not after each flush: the caller optimizes
+        # at the end of the ingest (the staleness bound is in store.maintenance).
+        self.checkpoints = Checkpoints()
         self._queue: queue.Queue[WriteJob | None] = queue.Queue(maxsize=max_pending)
         self._buffer: list[WriteJob] = []
         self._buffered = 0
@@ -95,10 +99,14 @@ class BatchWriter:
             vectors = (
                 np.concatenate([j.vectors for j in jobs if j.items]) if have_vectors else None
             )
-            # One commit per flush; the store refreshes its indexes after it (by its policy).
-            res = self.store.add(items, batch_size=max(len(items), 1), vectors=vectors)
+            # One commit per flush; the indexes catch up at checkpoints and at the end.
+            res = self.store.add(items, batch_size=max(len(items), 1), vectors=vectors,
+                                 refresh=False)
             self.totals.inserted += res.inserted
             self.totals.updated += res.updated
+            if self.checkpoints.wrote(res.inserted + res.updated):
+                self.store.optimize()
+                self.checkpoints.reached()
         for j in jobs:
             if j.path and j.replaces:
                 self.totals.deleted += self.store.delete_stale(

@@ -1,0 +1,94 @@
+"""The fast token scans agree with the token regexes on every kind of character."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from omnireader import token_scan, tokens
+
+# Every class the regexes tell apart, and the edges between them: ASCII-only spaces and
+# \x1c-\x1f (space to Unicode, a symbol to the ASCII classes), Unicode spaces, digits that
+# are \w but not decimal, combining marks, CJK / kana / hangul range edges, astral
+# characters, a lone surrogate, underscores.
+ALPHABET = (
+    list("abcXYZ019_") + list(" \t\n\r\x0b\x0c") + list("\x1c\x1d\x1e\x1f")
+    + list(".,;:!?-()\"'%/") + list("\x85\xa0\u2028\u3000\u200b")
+    + list("éßİ\u0307²½٣") + ["\u3040", "\u30ff", "\u3400", "\u4dbf", "\u4e00", "中", "\u9fff",
+                             "\uac00", "\ud7af", "\uf900", "\ufaff", "\u30a0", "\uff01"]
+    + ["😀", "𝔸", "\U00020000", "\ud800", "—"]
+)
+
+
+def _texts(seed: int, count: int, longest: int, alphabet: list[str]) -> list[str]:
+    rng = random.Random(seed)
+    return ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, longest)))
+            for _ in range(count)]
+
+
+def _regex_count(text: str) -> int:
+    return len((tokens._ASCII_TOKEN if text.isascii() else tokens._TOKEN).findall(text))
+
+
+def _regex_cuts(text: str, n: int) -> list[int]:
+    ends, at = [], 0
+    for k, piece in enumerate(tokens.pieces(text)):
+        if k and k % n == 0:
+            ends.append(at)
+        at += len(piece)
+    return ends
+
+
+@pytest.mark.parametrize("alphabet", [ALPHABET, [c for c in ALPHABET if c.isascii()]],
+                         ids=["unicode", "ascii"])
+def test_counts_cuts_and_words_match_the_regexes(alphabet: list[str],
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(tokens, "_SCAN_MIN", 0)  # the scan for short non-ASCII text too
+    for text in _texts(1, 400, 60, alphabet) + _texts(2, 20, 3000, alphabet):
+        assert tokens.count_tokens(text) == _regex_count(text), repr(text)
+        for n in (1, 3, 64):
+            assert tokens.piece_cuts(text, n) == _regex_cuts(text, n), (n, repr(text))
+        lowered = text.lower()
+        assert tokens.words(lowered) == tokens.tokenize(tokens._SYMBOLS.sub(" ", lowered))
+
+
+def test_long_text_is_scanned_in_blocks_with_the_same_result(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(token_scan, "_BLOCK", 7)  # word runs and pieces straddle blocks
+    for text in _texts(3, 50, 200, ALPHABET) + [" " * 20 + "word " * 20, "x" * 30]:
+        assert tokens.count_tokens(text) == _regex_count(text)
+        for n in (1, 2, 5):
+            assert tokens.piece_cuts(text, n) == _regex_cuts(text, n), (n, repr(text))
+
+
+def test_the_short_non_ascii_path_counts_like_the_scan() -> None:
+    text = "東京の天気は晴れ。Berlin ist schön! " * 3
+    assert len(text) < tokens._SCAN_MIN
+    assert tokens.count_tokens(text) == token_scan.count_marked(
+        token_scan.marks(text, ascii_classes=True)) == _regex_count(text)
+
+
+def _chonkie_chunks(text: str, size: int) -> list[tuple[str, int, int, int]]:
+    """What chonkie's own recursive chunker makes with our tokenizer (the reference)."""
+    from chonkie import RecursiveChunker
+
+    from omnireader.chunking import _tokenizer_class
+
+    chunker = RecursiveChunker(tokenizer=_tokenizer_class()(), chunk_size=size)
+    return [(c.text, c.start_index, c.end_index, c.token_count) for c in chunker.chunk(text)]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_chunks_are_chonkies_own_at_every_level(seed: int) -> None:
+    from omnireader.chunking import _chunker
+
+    rng = random.Random(seed)
+    line = 'alpha, bravo; charlie (delta) echo-foxtrot 12.5% golf "hotel" india/juliet '
+    parts = [line * rng.randint(1, 40), "東京の天気は晴れ" * rng.randint(1, 90), "x" * 3000,
+             "Sentence one. Sentence two! " * 30, "\n\n", "  ", "中文" * 700]
+    text = "".join(rng.choice(parts) for _ in range(12))
+    for size in (16, 64, 512):
+        got = [(c.text, c.start_index, c.end_index, c.token_count)
+               for c in _chunker(size).chunk(text)]
+        assert got == _chonkie_chunks(text, size), size
