@@ -87,6 +87,16 @@ def create_app(config: ServerConfig, llm: Any = None) -> FastAPI:
     app.state.service_dep = service
     _errors(app)
 
+    @app.get("/", include_in_schema=False)
+    def index() -> Any:
+        """The web page: drop files, watch the job, search, open an item."""
+        from pathlib import Path
+
+        from fastapi.responses import HTMLResponse
+
+        page = Path(__file__).with_name("static") / "index.html"
+        return HTMLResponse(page.read_text(encoding="utf-8"))
+
     @app.get("/healthz", tags=["service"])
     def healthz() -> dict[str, str]:
         """The process is up (no store access)."""

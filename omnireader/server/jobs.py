@@ -29,11 +29,13 @@ _DONE = ("done", "failed")
 
 
 class JobManager:
-    """Runs jobs through ``run_one(job, path) -> (items_written, failures)`` per file."""
+    """Runs jobs through ``ingest_file(job, paths) -> {"items", "failures"}`` per group of
+    files and ``ingest_inputs(job)`` for their JSON inputs."""
 
     def __init__(self, spool: Path, max_jobs: int,
-                 ingest_file: Callable[[JobState, Path], dict[str, Any]],
-                 ingest_inputs: Callable[[JobState], dict[str, Any]]) -> None:
+                 ingest_file: Callable[[JobState, list[Path]], dict[str, Any]],
+                 ingest_inputs: Callable[[JobState], dict[str, Any]], group: int = 8) -> None:
+        self.group = max(1, group)
         self.root = spool / "jobs"
         self.root.mkdir(parents=True, exist_ok=True)
         self.max_jobs = max_jobs
@@ -122,14 +124,17 @@ class JobManager:
             if job.inputs and not job.inputs_done:
                 got = self._ingest_inputs(job)
                 self._update(job, inputs_done=True, **self._added(job, got))
-            for f in job.files:
-                if f.done:
-                    continue
-                got = self._ingest_file(job, folder / f.path)
-                f.done = True
-                f.items = got["items"]
-                self._update(job, files_done=job.files_done + 1, **self._added(job, got))
-                (folder / f.path).unlink(missing_ok=True)
+            todo = [f for f in job.files if not f.done]
+            # A few files per batch ingest: one worker pool and one index refresh for the
+            # group, and progress after each group.
+            for start in range(0, len(todo), self.group):
+                group = todo[start:start + self.group]
+                got = self._ingest_file(job, [folder / f.path for f in group])
+                for f in group:
+                    f.done = True
+                    (folder / f.path).unlink(missing_ok=True)
+                self._update(job, files_done=job.files_done + len(group),
+                             **self._added(job, got))
             self._update(job, status="done", finished=time.time())
         except Exception as e:  # the job fails with its reason; the server goes on
             self._update(job, status="failed", finished=time.time(),

@@ -81,7 +81,6 @@ class JobFile(BaseModel):
     path: str  # inside the job's folder (internal; not shown to clients)
     size: int = 0
     done: bool = False
-    items: int = 0
 
 
 class JobState(BaseModel):
@@ -106,7 +105,7 @@ class JobState(BaseModel):
     def public(self) -> dict[str, Any]:
         """What a client sees: no spool paths."""
         data = self.model_dump(mode="json", exclude={"owner", "inputs"})
-        data["files"] = [{k: f[k] for k in ("name", "size", "done", "items")}
+        data["files"] = [{k: f[k] for k in ("name", "size", "done")}
                          for f in data["files"]]
         data["files_total"] = len(self.files)
         data["inputs"] = len(self.inputs)

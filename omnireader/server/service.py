@@ -125,10 +125,10 @@ class Service:
 
     # ------------------------------------------------------------------ job steps
 
-    def _ingest_file(self, job: JobState, path: Path) -> dict[str, Any]:
-        report = self.reader.ingest([path], self.store, info=job.info.model_dump(),
+    def _ingest_file(self, job: JobState, paths: list[Path]) -> dict[str, Any]:
+        report = self.reader.ingest(paths, self.store, info=job.info.model_dump(),
                                     mode=job.mode, workers=self.config.workers)
-        return self._counts(report, path)
+        return self._counts(report, paths[0].parent.parent if paths else None)
 
     def _ingest_inputs(self, job: JobState) -> dict[str, Any]:
         refuse_local_paths(job.inputs)
@@ -144,6 +144,13 @@ class Service:
             if path is not None:  # clients know their upload by name, not by spool path
                 for key in ("input", "message"):
                     if isinstance(data.get(key), str):
-                        data[key] = data[key].replace(str(path.parent) + "/", "")
+                        data[key] = _unspool(data[key], str(path))
             failures.append(data)
         return {"items": report.items_inserted + report.items_updated, "failures": failures}
+
+
+def _unspool(text: str, files_dir: str) -> str:
+    """``<spool>/jobs/<id>/files/0003/report.pdf`` -> ``report.pdf`` in a failure's text."""
+    import re
+
+    return re.sub(re.escape(files_dir) + r"/\d{4}/", "", text)

@@ -152,3 +152,27 @@ def test_search_stays_fast_while_a_job_runs(serve: Callable[..., Running]) -> No
         status = c.get(f"/v1/jobs/{job}").json()["status"]
         assert status in ("queued", "running", "done")
         assert wait_job(c, job)["files_done"] == 6
+
+
+def test_a_bad_upload_fails_alone_and_is_named(serve: Callable[..., Running]) -> None:
+    server = serve()
+    with server.client() as c:
+        r = c.post("/v1/ingest", files=[
+            ("files", ("broken.pdf", b"%PDF-1.7 this is not really a PDF", "application/pdf")),
+            ("files", ("good.txt", b"Flamingos stand on one leg.", "text/plain"))])
+        job = wait_job(c, r.json()["job_id"])
+        assert job["status"] == "done" and job["files_done"] == 2
+        assert len(job["failures"]) == 1
+        failure = job["failures"][0]
+        assert "broken.pdf" in failure["input"] and "spool" not in json.dumps(failure)
+        assert c.post("/v1/search", json={"query": "flamingos"}).json()["results"]
+
+
+def test_the_web_page_is_served_and_self_contained(serve: Callable[..., Running]) -> None:
+    server = serve()
+    with server.client() as c:
+        page = c.get("/")
+        assert page.status_code == 200 and "text/html" in page.headers["content-type"]
+        for needed in ("/v1/ingest", "/v1/search", "/v1/items/", "status_url"):
+            assert needed in page.text
+        assert "http://" not in page.text and "https://" not in page.text  # works offline
