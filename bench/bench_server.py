@@ -86,7 +86,7 @@ def run(quick: bool = False) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="omnireader-bench-server-") as tmp:
         db = Path(tmp) / "db.lance"
         _prefill(db, p["prefill"])
-        server = start_server(db, limits={"max_concurrent_jobs": 8, "rate_per_minute": 10**6,
+        server = start_server(db, limits={"max_concurrent_jobs": 32, "rate_per_minute": 10**6,
                                           "max_files_per_request": 10})
         try:
             import httpx

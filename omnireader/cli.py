@@ -145,8 +145,8 @@ def _add_serve(sub: Any) -> None:
                    help="one uploaded file (100)")
     g.add_argument("--max-files", type=at_least(1), default=100, metavar="N",
                    help="files in one upload request (100)")
-    g.add_argument("--max-jobs", type=at_least(1), default=4, metavar="N",
-                   help="ingest jobs queued or running at once (4)")
+    g.add_argument("--max-jobs", type=at_least(1), default=16, metavar="N",
+                   help="ingest jobs queued or running at once (16)")
     g.add_argument("--rate-per-minute", type=at_least(1), default=600, metavar="N",
                    help="requests per API key (or client address) a minute (600)")
     g.add_argument("--max-spool-mb", type=positive_float, default=2048.0, metavar="MB",

@@ -47,7 +47,7 @@ def create_app(config: ServerConfig, llm: Any = None) -> FastAPI:
         app.state.service = service
         await run_in_threadpool(service.jobs.recover)
         yield
-        service.jobs.shutdown()
+        await run_in_threadpool(service.close)
 
     app = FastAPI(title="omnireader", version="0.1.0", lifespan=lifespan,
                   description="Read anything into memory items, store them, search them.")

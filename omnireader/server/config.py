@@ -22,7 +22,7 @@ class Limits(BaseModel):
     max_request_bytes: int = Field(2 * 1024 * 1024, gt=0, description="a JSON request body")
     max_upload_bytes: int = Field(100 * 1024 * 1024, gt=0, description="one uploaded file")
     max_files_per_request: int = Field(100, gt=0)
-    max_concurrent_jobs: int = Field(4, gt=0, description="ingest jobs queued or running")
+    max_concurrent_jobs: int = Field(16, gt=0, description="ingest jobs queued or running")
     rate_per_minute: int = Field(600, gt=0, description="requests per key (or client) a minute")
     max_spool_bytes: int = Field(2 * 1024**3, gt=0, description="all spooled uploads together")
 

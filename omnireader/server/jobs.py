@@ -44,7 +44,10 @@ class JobManager:
         self._jobs: dict[str, JobState] = {}
         self._lock = threading.Lock()
         self._changed = threading.Condition(self._lock)
-        self._pool = ThreadPoolExecutor(max_workers=max_jobs, thread_name_prefix="omnireader-job")
+        # Jobs beyond two wait their turn: they would only queue on the store's write lock
+        # and take cores from searches.
+        self._pool = ThreadPoolExecutor(max_workers=min(max_jobs, 2),
+                                        thread_name_prefix="omnireader-job")
 
     # ------------------------------------------------------------------ lifecycle
 

@@ -55,7 +55,10 @@ class Service:
         # Untrusted input: strings are never paths; URLs go through the address guard.
         self.reader = Reader(llm=llm, allow_path_parts=False,
                              allow_private_urls=config.allow_private_urls)
+        from .maintenance import DeferredOptimize
+
         self.store = Store.open(config.db, create=True)
+        self.job_store = DeferredOptimize(self.store)  # what ingest jobs write through
         self.started = time.time()
         self.jobs = JobManager(config.spool_dir, config.limits.max_concurrent_jobs,
                                self._ingest_file, self._ingest_inputs)
@@ -123,16 +126,20 @@ class Service:
                 "by_source_kind": dict(Counter(c for c in cols["source_kind"] if c)),
                 "embedder": self.store.embedder.name, "dim": self.store.embedder.dim}
 
+    def close(self) -> None:
+        self.jobs.shutdown()
+        self.job_store.close()
+
     # ------------------------------------------------------------------ job steps
 
     def _ingest_file(self, job: JobState, paths: list[Path]) -> dict[str, Any]:
-        report = self.reader.ingest(paths, self.store, info=job.info.model_dump(),
+        report = self.reader.ingest(paths, self.job_store, info=job.info.model_dump(),
                                     mode=job.mode, workers=self.config.workers)
         return self._counts(report, paths[0].parent.parent if paths else None)
 
     def _ingest_inputs(self, job: JobState) -> dict[str, Any]:
         refuse_local_paths(job.inputs)
-        report = self.reader.ingest(job.inputs, self.store, info=job.info.model_dump(),
+        report = self.reader.ingest(job.inputs, self.job_store, info=job.info.model_dump(),
                                     mode=job.mode, workers=self.config.workers)
         return self._counts(report, None)
 
