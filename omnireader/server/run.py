@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 from ..cli_values import EXIT_FAILED, EXIT_OK
 from . import missing_extra
@@ -42,9 +41,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if missing:
         print(f"omnireader: error: {missing}", file=sys.stderr)
         return EXIT_FAILED
+    from ..cli_settings import open_store
+
+    open_store(args, create=True)  # a bad --db is a one-line error before anything listens
     config = config_from(args)
     llm = None
-    if args.llm:
+    if args.llm or args.vision_llm or args.speech_model:
         from ..cli_settings import llm_backend
 
         llm = llm_backend(args, required=True)
@@ -67,8 +69,9 @@ def cmd_mcp(args: argparse.Namespace) -> int:
     if missing:
         print(f"omnireader: error: {missing}", file=sys.stderr)
         return EXIT_FAILED
+    from ..cli_settings import db_path, open_store
     from .mcp_server import run_stdio
 
-    run_stdio(Path(args.db).expanduser().resolve() if args.db else None,
-              allow_private_urls=args.allow_private_urls)
+    open_store(args, create=True)
+    run_stdio(db_path(args)[0].resolve(), allow_private_urls=args.allow_private_urls)
     return EXIT_OK
