@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
 
 from omnireader.server.schemas import JobFile, JobState
 
@@ -114,3 +115,20 @@ def test_kill_9_mid_job_then_restart_resumes(tmp_path: Path) -> None:
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+
+
+def test_keys_file_and_environment_are_merged(tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    from omnireader.errors import ConfigError
+    from omnireader.server.config import keys_from
+
+    keys = tmp_path / "keys.txt"
+    keys.write_text("# one key a line\nalice-key-0001:alice\nbob-key-000002 : bob  # team b\n")
+    monkeypatch.setenv("OMNIREADER_API_KEYS", "carol-key-003:carol")
+    assert keys_from(keys) == {"alice-key-0001": "alice", "bob-key-000002": "bob",
+                               "carol-key-003": "carol"}
+    keys.write_text("no-user-here\n")
+    with pytest.raises(ConfigError, match="KEY:USER_ID"):
+        keys_from(keys)
+    with pytest.raises(ConfigError, match="cannot read"):
+        keys_from(tmp_path / "missing.txt")
