@@ -10,7 +10,6 @@ that never became a job. A finished job's uploads are deleted; its report stays.
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import threading
@@ -169,7 +168,3 @@ class JobManager:
 def job_files(spooled: list[Any], folder: Path) -> list[JobFile]:
     return [JobFile(name=s.name, path=str(s.path.relative_to(folder)), size=s.size)
             for s in spooled]
-
-
-def dumps(job: JobState) -> str:
-    return json.dumps(job.public(), ensure_ascii=False)
