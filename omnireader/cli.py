@@ -118,6 +118,51 @@ def _add_filters(p: argparse.ArgumentParser, mode: bool = True) -> None:
     g.add_argument("--page", type=at_least(0), help="source page number")
 
 
+def _add_serve(sub: Any) -> None:
+    p = sub.add_parser("serve", help="serve the store over HTTP (needs omnireader[server])",
+                       description="An HTTP API over one store: read, ingest (uploads become "
+                       "jobs), search, items, stats, delete; OpenAPI docs at /docs. With API "
+                       "keys (OMNIREADER_API_KEYS=key:user,... or --keys-file) each key sees "
+                       "only its user's items; without keys it binds to loopback only.")
+    _add_db(p)
+    p.add_argument("--host", default="127.0.0.1", help="address to bind (127.0.0.1)")
+    p.add_argument("--port", type=at_least(0), default=8700, help="port (8700)")
+    p.add_argument("--keys-file", type=Path, metavar="FILE",
+                   help="API keys, one KEY:USER_ID a line (also env OMNIREADER_API_KEYS)")
+    p.add_argument("--insecure-no-auth", action="store_true",
+                   help="allow a non-loopback --host without API keys (anyone reaching it "
+                        "can read and delete everything)")
+    p.add_argument("--allow-private-urls", action="store_true",
+                   help="let URLs in inputs reach loopback / private addresses (off: safe)")
+    p.add_argument("--spool", type=Path, metavar="DIR",
+                   help="where uploads wait for their job (default: beside the store)")
+    p.add_argument("--workers", type=at_least(1), default=1, metavar="N",
+                   help="parser processes per ingest job (1)")
+    g = p.add_argument_group("limits (413 / 429 beyond them)")
+    g.add_argument("--max-request-mb", type=positive_float, default=2.0, metavar="MB",
+                   help="JSON request body (2)")
+    g.add_argument("--max-upload-mb", type=positive_float, default=100.0, metavar="MB",
+                   help="one uploaded file (100)")
+    g.add_argument("--max-files", type=at_least(1), default=100, metavar="N",
+                   help="files in one upload request (100)")
+    g.add_argument("--max-jobs", type=at_least(1), default=16, metavar="N",
+                   help="ingest jobs queued or running at once (16)")
+    g.add_argument("--rate-per-minute", type=at_least(1), default=600, metavar="N",
+                   help="requests per API key (or client address) a minute (600)")
+    g.add_argument("--max-spool-mb", type=positive_float, default=2048.0, metavar="MB",
+                   help="all uploads waiting on disk together (2048)")
+    _add_llm_options(p)
+    _common(p)
+
+    p = sub.add_parser("mcp", help="an MCP server on stdio (needs omnireader[server])",
+                       description="Model Context Protocol server over standard input/output: "
+                       "tools read, ingest, search and stats over one store.")
+    _add_db(p)
+    p.add_argument("--allow-private-urls", action="store_true",
+                   help="let URLs in inputs reach loopback / private addresses (off: safe)")
+    _common(p)
+
+
 def build_parser() -> argparse.ArgumentParser:
     ap = OneLineParser(
         prog="omnireader",
@@ -209,6 +254,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--force", action="store_true",
                    help="refine items that were refined before too (replaces their fine items)")
     _common(p)
+
+    _add_serve(sub)
 
     p = sub.add_parser("schema", help="print the JSON Schema of an item and a search result",
                        description="The output contract: JSON Schema (from the pydantic "

@@ -43,6 +43,8 @@ __all__ = [
     "cmd_delete",
     "cmd_refine",
     "cmd_schema",
+    "cmd_serve",
+    "cmd_mcp",
     "render_item",
 ]
 
@@ -195,6 +197,18 @@ def cmd_refine(args: argparse.Namespace) -> int:
     if not args.quiet:
         print(report.summary())
     return EXIT_FAILED if report.failed else EXIT_OK
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from .server.run import cmd_serve as serve
+
+    return serve(args)
+
+
+def cmd_mcp(args: argparse.Namespace) -> int:
+    from .server.run import cmd_mcp as mcp
+
+    return mcp(args)
 
 
 def cmd_schema(args: argparse.Namespace) -> int:

@@ -95,6 +95,9 @@ def _base(command: str, db: Path, tmp: Path) -> list[Any]:
         "delete": ["delete", "--db", db, "--user", "nobody", "--dry-run"],
         "refine": ["refine", "--db", db],
         "schema": ["schema"],
+        # Every bad value stops these before anything listens or reads standard input.
+        "serve": ["serve", "--db", db, "--port", "0"],
+        "mcp": ["mcp", "--db", db],
     }[command]
 
 

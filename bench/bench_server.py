@@ -1,0 +1,180 @@
+"""Load on `omnireader serve`: concurrent uploads while other clients search.
+
+    python bench/bench_server.py [--quick]
+
+A real server (uvicorn on a free loopback port, a thread of this process) over a store
+prefilled with items; ``uploaders`` clients upload ``files`` small text files in total (one
+file a request, retrying after 429) while ``searchers`` clients search in a loop. Reported:
+search p50 / p95 under that load, the same with the server idle (the baseline, measured in
+this run), their ratio, uploads accepted per second and files ingested per second. Every
+file is checked to be stored exactly once (one item per file, each name once).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from _util import at_most, row, table
+
+QUICK = {"files": 40, "uploaders": 5, "searchers": 2, "prefill": 2_000}
+FULL = {"files": 200, "uploaders": 20, "searchers": 5, "prefill": 100_000}
+WORDS = ("heron otter maple quartz lantern harbor meadow cobalt ember willow falcon copper "
+         "glacier saffron tundra velvet orchid basalt lagoon juniper").split()
+
+
+def _prefill(db: Path, n: int) -> None:
+    from omnireader import Reader
+    from omnireader.store import Store
+
+    store = Store.open(db, create=True)
+    texts = [f"Note {i}: the {WORDS[i % 20]} report mentions {WORDS[(i * 7) % 20]} and "
+             f"{WORDS[(i * 13) % 20]} in section {i % 97}." for i in range(n)]
+    reader = Reader()
+    for start in range(0, n, 5000):
+        items = reader.read(texts[start:start + 5000], info={"user_id": "prefill"})
+        store.add(items, batch_size=5000, refresh=False)
+    store.optimize()
+
+
+def _pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+
+def _searcher(url: str, stop: threading.Event, out: list[float]) -> None:
+    import httpx
+
+    with httpx.Client(base_url=url, timeout=60) as c:
+        n = 0
+        while not stop.is_set():
+            t = time.perf_counter()
+            r = c.post("/v1/search", json={"query": f"{WORDS[n % 20]} report", "k": 10})
+            out.append(time.perf_counter() - t)
+            assert r.status_code == 200, r.text
+            n += 1
+
+
+def _uploader(url: str, names: list[str], jobs: list[str], rejected: list[int]) -> None:
+    import httpx
+
+    with httpx.Client(base_url=url, timeout=120) as c:
+        for name in names:
+            body = f"Upload {name}: the unique token {name.replace('.', '_')} is here.".encode()
+            while True:
+                r = c.post("/v1/ingest", files=[("files", (name, body, "text/plain"))])
+                if r.status_code == 429:
+                    rejected.append(1)
+                    time.sleep(0.2)
+                    continue
+                assert r.status_code == 202, r.text
+                jobs.append(r.json()["job_id"])
+                break
+
+
+def run(quick: bool = False) -> dict[str, Any]:
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from tests.server.conftest import start_server
+
+    p = QUICK if quick else FULL
+    with tempfile.TemporaryDirectory(prefix="omnireader-bench-server-") as tmp:
+        db = Path(tmp) / "db.lance"
+        _prefill(db, p["prefill"])
+        server = start_server(db, limits={"max_concurrent_jobs": 32, "rate_per_minute": 10**6,
+                                          "max_files_per_request": 10})
+        try:
+            import httpx
+
+            # Baseline: the same searches with the server idle.
+            idle: list[float] = []
+            stop = threading.Event()
+            t = threading.Thread(target=_searcher, args=(server.url, stop, idle))
+            t.start()
+            time.sleep(3 if quick else 8)
+            stop.set()
+            t.join()
+
+            loaded: list[float] = []
+            stop = threading.Event()
+            searchers = [threading.Thread(target=_searcher, args=(server.url, stop, loaded))
+                         for _ in range(p["searchers"])]
+            names = [f"file{n:04d}.txt" for n in range(p["files"])]
+            jobs: list[str] = []
+            rejected: list[int] = []
+            uploaders = [threading.Thread(target=_uploader,
+                                          args=(server.url, names[i::p["uploaders"]], jobs,
+                                                rejected))
+                         for i in range(p["uploaders"])]
+            started = time.perf_counter()
+            for th in searchers + uploaders:
+                th.start()
+            for th in uploaders:
+                th.join()
+            accepted_s = time.perf_counter() - started
+            with httpx.Client(base_url=server.url, timeout=60) as c:
+                for job_id in jobs:
+                    while c.get(f"/v1/jobs/{job_id}").json()["status"] not in ("done", "failed"):
+                        time.sleep(0.1)
+            ingested_s = time.perf_counter() - started
+            stop.set()
+            for th in searchers:
+                th.join()
+            store = server.config.db
+        finally:
+            server.stop()
+        from omnireader.store import Store
+
+        keys = [i.metadata.key for i in Store.open(store, create=False).iter_items()
+                if i.metadata.user_id != "prefill"]
+    once = len(keys) == p["files"] and sorted(keys) == sorted(names)
+    out = {
+        "params": p,
+        "search_idle_p50_ms": 1000 * statistics.median(idle),
+        "search_idle_p95_ms": 1000 * _pct(idle, 0.95),
+        "search_loaded_p50_ms": 1000 * statistics.median(loaded),
+        "search_loaded_p95_ms": 1000 * _pct(loaded, 0.95),
+        "searches_loaded": len(loaded),
+        "uploads_per_s": p["files"] / accepted_s,
+        "files_ingested_per_s": p["files"] / ingested_s,
+        "rejected_429": len(rejected),
+        "stored_exactly_once": once,
+        "items_from_uploads": len(keys),
+    }
+    out["p95_loaded_over_idle"] = out["search_loaded_p95_ms"] / out["search_idle_p95_ms"]
+    print(table(["figure", "value"], [[k, v] for k, v in out.items() if k != "params"]))
+    return out
+
+
+def rows(result: dict[str, Any]) -> list[dict[str, Any]]:
+    p = result["params"]
+    load = (f"{p['uploaders']} clients uploading {p['files']} files, {p['searchers']} "
+            f"searching, {p['prefill']} items stored")
+    return [
+        row("Service", "search p95 while uploads are ingested", result["search_loaded_p95_ms"],
+            "≤ 100 ms", at_most(result["search_loaded_p95_ms"], 100), unit=" ms", digits=0,
+            note=load),
+        row("Service", "search p50 while uploads are ingested", result["search_loaded_p50_ms"],
+            unit=" ms", digits=0, note=load),
+        row("Service", "search p95 loaded / idle (same run)", result["p95_loaded_over_idle"],
+            unit="×", note="information: what the ingest load costs a search"),
+        row("Service", "uploads accepted per second", result["uploads_per_s"], unit="/s",
+            digits=1, note=f"one file a request; {result['rejected_429']} answered 429 and retried"),
+        row("Service", "uploaded files ingested per second", result["files_ingested_per_s"],
+            unit="/s", digits=1),
+        row("Service", "every uploaded file stored exactly once",
+            "yes" if result["stored_exactly_once"] else "no", "yes",
+            bool(result["stored_exactly_once"]),
+            note=f"{result['items_from_uploads']} items for {p['files']} files"),
+    ]
+
+
+if __name__ == "__main__":
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true")
+    run(ap.parse_args().quick)

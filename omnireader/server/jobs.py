@@ -1,0 +1,170 @@
+"""Ingest jobs: uploads on disk first, a job id at once, the work in a background thread.
+
+Each job is a folder in the spool: ``job.json`` (its state, rewritten atomically as it
+goes) and ``files/`` (the uploads). The job file is written before the id is returned, so a
+job is never lost: when the server starts it resumes every job left queued or running (its
+files are still on disk; re-reading a file is an upsert, so nothing is duplicated), reports
+one whose files are gone as failed with the files named, and removes folders of uploads
+that never became a job. A finished job's uploads are deleted; its report stays.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+import time
+import uuid
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from .schemas import JobFile, JobState
+
+__all__ = ["JobManager"]
+
+_DONE = ("done", "failed")
+
+
+class JobManager:
+    """Runs jobs through ``ingest_file(job, paths) -> {"items", "failures"}`` per group of
+    files and ``ingest_inputs(job)`` for their JSON inputs."""
+
+    def __init__(self, spool: Path, max_jobs: int,
+                 ingest_file: Callable[[JobState, list[Path]], dict[str, Any]],
+                 ingest_inputs: Callable[[JobState], dict[str, Any]], group: int = 8) -> None:
+        self.group = max(1, group)
+        self.root = spool / "jobs"
+        self.root.mkdir(parents=True, exist_ok=True)
+        self.max_jobs = max_jobs
+        self._ingest_file = ingest_file
+        self._ingest_inputs = ingest_inputs
+        self._jobs: dict[str, JobState] = {}
+        self._lock = threading.Lock()
+        self._changed = threading.Condition(self._lock)
+        # Jobs beyond two wait their turn: they would only queue on the store's write lock
+        # and take cores from searches.
+        self._pool = ThreadPoolExecutor(max_workers=min(max_jobs, 2),
+                                        thread_name_prefix="omnireader-job")
+
+    # ------------------------------------------------------------------ lifecycle
+
+    def recover(self) -> list[str]:
+        """Resume or report what a killed server left; return the ids resumed."""
+        resumed: list[str] = []
+        for folder in sorted(self.root.iterdir()):
+            state_file = folder / "job.json"
+            if not state_file.exists():
+                shutil.rmtree(folder, ignore_errors=True)  # an upload that never became a job
+                continue
+            try:
+                job = JobState.model_validate_json(state_file.read_text())
+            except ValueError:
+                shutil.rmtree(folder, ignore_errors=True)
+                continue
+            self._jobs[job.id] = job
+            if job.status in _DONE:
+                shutil.rmtree(folder / "files", ignore_errors=True)
+                continue
+            missing = [f.name for f in job.files if not f.done and not (folder / f.path).exists()]
+            if missing:
+                job.status = "failed"
+                job.error = ("the server stopped during this job and these uploads were lost: "
+                             + ", ".join(missing) + "; upload them again")
+                self._save(job)
+                continue
+            job.resumed += 1
+            job.status = "queued"
+            self._save(job)
+            resumed.append(job.id)
+            self._pool.submit(self._run, job.id)
+        return resumed
+
+    def shutdown(self) -> None:
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+    # ------------------------------------------------------------------ jobs
+
+    def new_folder(self) -> tuple[str, Path]:
+        job_id = uuid.uuid4().hex
+        folder = self.root / job_id
+        folder.mkdir()
+        return job_id, folder
+
+    def active(self) -> int:
+        with self._lock:
+            return sum(1 for j in self._jobs.values() if j.status not in _DONE)
+
+    def submit(self, job: JobState) -> None:
+        """Record the job on disk, then start it (the caller returns its id after this)."""
+        with self._lock:
+            self._jobs[job.id] = job
+        self._save(job)
+        self._pool.submit(self._run, job.id)
+
+    def get(self, job_id: str) -> JobState | None:
+        with self._lock:
+            job = self._jobs.get(job_id)
+            return job.model_copy(deep=True) if job else None
+
+    def wait_change(self, job_id: str, version: int, timeout: float) -> JobState | None:
+        """The job once its version is past ``version`` (or after ``timeout``)."""
+        with self._changed:
+            self._changed.wait_for(
+                lambda: (j := self._jobs.get(job_id)) is None or j.version > version, timeout)
+            job = self._jobs.get(job_id)
+            return job.model_copy(deep=True) if job else None
+
+    # ------------------------------------------------------------------ running
+
+    def _run(self, job_id: str) -> None:
+        job = self._jobs[job_id]
+        folder = self.root / job_id
+        self._update(job, status="running", started=job.started or time.time())
+        try:
+            if job.inputs and not job.inputs_done:
+                got = self._ingest_inputs(job)
+                self._update(job, inputs_done=True, **self._added(job, got))
+            todo = [f for f in job.files if not f.done]
+            # A few files per batch ingest: one worker pool and one index refresh for the
+            # group, and progress after each group.
+            for start in range(0, len(todo), self.group):
+                group = todo[start:start + self.group]
+                got = self._ingest_file(job, [folder / f.path for f in group])
+                for f in group:
+                    f.done = True
+                    (folder / f.path).unlink(missing_ok=True)
+                self._update(job, files_done=job.files_done + len(group),
+                             **self._added(job, got))
+            self._update(job, status="done", finished=time.time())
+        except Exception as e:  # the job fails with its reason; the server goes on
+            self._update(job, status="failed", finished=time.time(),
+                         error=f"{type(e).__name__}: {e}")
+        finally:
+            if job.status in _DONE:
+                shutil.rmtree(folder / "files", ignore_errors=True)
+
+    @staticmethod
+    def _added(job: JobState, got: dict[str, Any]) -> dict[str, Any]:
+        return {"items_written": job.items_written + got["items"],
+                "failures": [*job.failures, *got["failures"]]}
+
+    def _update(self, job: JobState, **changes: Any) -> None:
+        with self._changed:
+            for k, v in changes.items():
+                setattr(job, k, v)
+            job.version += 1
+            self._save(job)
+            self._changed.notify_all()
+
+    def _save(self, job: JobState) -> None:
+        folder = self.root / job.id
+        tmp = folder / "job.json.tmp"
+        tmp.write_text(job.model_dump_json())
+        os.replace(tmp, folder / "job.json")  # a reader never sees half a file
+
+
+def job_files(spooled: list[Any], folder: Path) -> list[JobFile]:
+    return [JobFile(name=s.name, path=str(s.path.relative_to(folder)), size=s.size)
+            for s in spooled]

@@ -1,0 +1,161 @@
+"""``omnireader mcp``: the Reader and the Store as MCP tools, over stdio.
+
+Tools: ``read`` (text, chat messages, or a file given by http(s) URL or base64; never a
+path on this machine), ``ingest`` (the same, written to the store), ``search`` (passages with
+their provenance, within a character budget) and ``stats``. Errors reach the client as tool
+errors carrying omnireader's one-line message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import binascii
+from pathlib import Path
+from typing import Any, Literal
+
+__all__ = ["build_server", "run_stdio"]
+
+_DEFAULT_DB = Path("./omnireader.lance")
+
+
+def _inputs(text: str | None, messages: list[dict[str, Any]] | None, file_url: str | None,
+            file_base64: str | None, filename: str | None) -> list[Any]:
+    from ..errors import InvalidInputError
+    from ..payloads import Blob
+    from .service import refuse_local_paths
+
+    out: list[Any] = []
+    if text:
+        out.append(text)
+    if messages:
+        refuse_local_paths(messages, "messages")
+        out.append(messages)
+    if file_url:
+        if not file_url.lower().startswith(("http://", "https://")):
+            raise InvalidInputError("file_url must be an http(s):// URL (local paths and "
+                                    "file:// URLs are not read): send file_base64 instead")
+        out.append(file_url)
+    if file_base64:
+        try:
+            data = base64.b64decode(file_base64, validate=True)
+        except (binascii.Error, ValueError):
+            raise InvalidInputError("file_base64 is not valid base64") from None
+        out.append(Blob(data=data, filename=filename or "upload"))
+    if not out:
+        raise InvalidInputError("give text, messages, file_url or file_base64")
+    return out
+
+
+def _where(item: Any) -> dict[str, Any]:
+    """The item's provenance, in the few fields an agent cites."""
+    src = item.metadata.sources[0] if item.metadata.sources else None
+    out: dict[str, Any] = {"id": item.id, "memory_type": item.metadata.memory_type,
+                           "key": item.metadata.key}
+    if src is not None:
+        for field in ("kind", "path", "url", "filename", "page", "message_id", "role"):
+            value = getattr(src, field, None)
+            if value not in (None, ""):
+                out[field] = value
+    ids = [s.message_id for s in item.metadata.sources if s.message_id]
+    if ids:
+        out["message_ids"] = ids
+    return out
+
+
+def build_server(db: Path | None = None, *, allow_private_urls: bool = False) -> Any:
+    from mcp.server.mcpserver import MCPServer
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    from ..errors import OmniReaderError
+
+    state: dict[str, Any] = {}
+    db_path = db or _DEFAULT_DB
+
+    def reader() -> Any:
+        if "reader" not in state:
+            from ..readers.reader import Reader
+
+            state["reader"] = Reader(allow_path_parts=False,
+                                     allow_private_urls=allow_private_urls)
+        return state["reader"]
+
+    def store() -> Any:
+        if "store" not in state:
+            from ..store import Store
+
+            state["store"] = Store.open(db_path, create=True)
+        return state["store"]
+
+    async def call(fn: Any, *args: Any) -> Any:
+        try:
+            return await asyncio.to_thread(fn, *args)
+        except OmniReaderError as e:
+            raise ToolError(f"{type(e).__name__}: {' '.join(str(e).split())}") from None
+
+    server = MCPServer(
+        name="omnireader",
+        instructions="Read files, chats and text into memory items, store them, and search "
+                     "them. Use search before answering questions about stored documents; "
+                     "cite the id, file and page of what you use.")
+
+    @server.tool(description="Read text, chat messages (OpenAI format) or one file (http(s) "
+                 "URL or base64) into memory items, without storing them. Returns the items' "
+                 "text and provenance, and what could not be read.")
+    async def read(text: str | None = None, messages: list[dict[str, Any]] | None = None,
+                   file_url: str | None = None, file_base64: str | None = None,
+                   filename: str | None = None) -> dict[str, Any]:
+        def run() -> dict[str, Any]:
+            got = reader().read_report(_inputs(text, messages, file_url, file_base64, filename))
+            return {"items": [{"memory": i.memory, **_where(i)} for i in got.items],
+                    "failures": [f.model_dump(mode="json") for f in got.failures]}
+
+        return await call(run)
+
+    @server.tool(description="Read the same inputs as `read` and store the items (upsert: "
+                 "the same content twice is stored once) under user_id / session_id. "
+                 "Returns counts and failures.")
+    async def ingest(text: str | None = None, messages: list[dict[str, Any]] | None = None,
+                     file_url: str | None = None, file_base64: str | None = None,
+                     filename: str | None = None, user_id: str | None = None,
+                     session_id: str | None = None) -> dict[str, Any]:
+        def run() -> dict[str, Any]:
+            inputs = _inputs(text, messages, file_url, file_base64, filename)
+            report = reader().ingest(inputs, store(),
+                                     info={"user_id": user_id, "session_id": session_id},
+                                     workers=1)
+            return {"inputs": report.inputs, "items_inserted": report.items_inserted,
+                    "items_updated": report.items_updated,
+                    "failures": [f.model_dump(mode="json") for f in report.failures]}
+
+        return await call(run)
+
+    @server.tool(description="Search stored items by meaning and keywords. Returns the best "
+                 "passages (text with context) and where each came from, keeping only as "
+                 "many as fit in max_chars characters together.")
+    async def search(query: str, k: int = 5,
+                     view: Literal["hybrid", "vector", "fts"] = "hybrid",
+                     max_chars: int = 4000, user_id: str | None = None,
+                     session_id: str | None = None) -> dict[str, Any]:
+        def run() -> dict[str, Any]:
+            if k < 1 or max_chars < 1:
+                from ..errors import InvalidInputError
+
+                raise InvalidInputError("k and max_chars must be 1 or more")
+            filters = {"user_id": user_id, "session_id": session_id}
+            results = store().search(query, k=k, view=view, max_chars=max_chars,
+                                     filters={a: b for a, b in filters.items() if b})
+            return {"results": [{"score": round(r.score, 4), "text": r.text or r.item.memory,
+                                 **_where(r.item)} for r in results]}
+
+        return await call(run)
+
+    @server.tool(description="Counts of what the store holds: items by type, mode and source.")
+    async def stats() -> dict[str, Any]:
+        return await call(lambda: store().stats().model_dump(mode="json"))
+
+    return server
+
+
+def run_stdio(db: Path | None, *, allow_private_urls: bool = False) -> None:
+    build_server(db, allow_private_urls=allow_private_urls).run("stdio")

@@ -1,0 +1,120 @@
+"""The service's request and response bodies (pydantic: they make the OpenAPI document)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..models import MemoryItem, ReadFailure
+
+__all__ = ["ReadRequest", "ReadResponse", "SearchRequest", "SearchResponse", "DeleteResponse",
+           "JobFile", "JobState", "JobAccepted", "Info", "FilterFields", "ErrorBody"]
+
+
+class Info(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    user_id: str | None = Field(None, description="ignored when the server has API keys: "
+                                                  "the key's user is used")
+    session_id: str | None = None
+
+
+class ReadRequest(BaseModel):
+    """What ``Reader.read`` takes, as JSON: a string, a list of chat messages (OpenAI Chat or
+    Responses shapes) or a list of content parts. Local paths are never read."""
+
+    model_config = ConfigDict(extra="forbid")
+    inputs: Any = Field(..., description="a string, a message, a content part, or a list")
+    mode: Literal["fast", "fine"] = "fast"
+    info: Info = Field(default_factory=Info)
+
+
+class ReadResponse(BaseModel):
+    items: list[MemoryItem]
+    failures: list[ReadFailure]
+
+
+class FilterFields(BaseModel):
+    """The store's filters (see ``omnireader.SearchFilters``); ``user_id`` is overwritten by
+    the caller's key when the server has keys."""
+
+    model_config = ConfigDict(extra="forbid")
+    user_id: str | None = None
+    session_id: str | None = None
+    memory_type: str | None = None
+    mode: Literal["fast", "fine"] | None = None
+    since: str | None = None
+    until: str | None = None
+    persons: list[str] = Field(default_factory=list)
+    entities: list[str] = Field(default_factory=list)
+    path: str | None = None
+    page: int | None = Field(None, ge=0)
+    source_kind: str | None = None
+
+
+class SearchRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    query: str = Field(..., min_length=1, max_length=4000)
+    view: Literal["hybrid", "vector", "fts"] = "hybrid"
+    k: int = Field(10, ge=1, le=200)
+    max_chars: int | None = Field(None, ge=1)
+    filters: FilterFields = Field(default_factory=FilterFields)
+
+
+class SearchResponse(BaseModel):
+    results: list[dict[str, Any]] = Field(description="omnireader SearchResult objects")
+
+
+class DeleteResponse(BaseModel):
+    deleted: int
+    updated: int = Field(0, description="items kept without the deleted path")
+    dry_run: bool = False
+
+
+class ErrorBody(BaseModel):
+    error: str
+    message: str
+
+
+class JobFile(BaseModel):
+    name: str  # the upload's safe label
+    path: str  # inside the job's folder (internal; not shown to clients)
+    size: int = 0
+    done: bool = False
+
+
+class JobState(BaseModel):
+    id: str
+    owner: str | None = None  # the key's user; another user never sees the job
+    status: Literal["queued", "running", "done", "failed"] = "queued"
+    mode: Literal["fast", "fine"] = "fast"
+    info: Info = Field(default_factory=Info)
+    files: list[JobFile] = Field(default_factory=list)
+    inputs: list[Any] = Field(default_factory=list)
+    inputs_done: bool = False
+    files_done: int = 0
+    items_written: int = 0
+    failures: list[dict[str, Any]] = Field(default_factory=list)
+    error: str | None = None
+    created: float = 0.0
+    started: float | None = None
+    finished: float | None = None
+    resumed: int = 0
+    version: int = 0
+
+    def public(self) -> dict[str, Any]:
+        """What a client sees: no spool paths."""
+        data = self.model_dump(mode="json", exclude={"owner", "inputs"})
+        data["files"] = [{k: f[k] for k in ("name", "size", "done")}
+                         for f in data["files"]]
+        data["files_total"] = len(self.files)
+        data["inputs"] = len(self.inputs)
+        return data
+
+
+class JobAccepted(BaseModel):
+    job_id: str
+    status: str
+    files: int
+    status_url: str
+    events_url: str

@@ -1,0 +1,163 @@
+"""The server's one Reader, one Store and job manager, and what the routes ask of them.
+
+Every method takes the caller's pinned ``user`` (None when the server has no keys) and
+forces it onto what it reads, searches, deletes or writes: a filter naming another user is
+refused, never widened.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+from ..errors import InvalidInputError
+from .auth import KeyRing, RateLimiter
+from .config import ServerConfig
+from .jobs import JobManager
+from .schemas import FilterFields, Info, JobState
+
+__all__ = ["Service", "ForbiddenError", "refuse_local_paths"]
+
+
+class ForbiddenError(Exception):
+    """A request for another user's items (answered with 403)."""
+
+
+def refuse_local_paths(value: Any, where: str = "inputs") -> None:
+    """Refuse any part of a request that names a server-side file: a file part with a
+    ``path``, or a ``file://`` URL anywhere. (Plain strings are read as text, never as paths:
+    the server's Reader has ``allow_path_parts=False``.)"""
+    if isinstance(value, dict):
+        if isinstance(value.get("path"), str) and value.get("type") in ("file", "input_file",
+                                                                         None):
+            raise InvalidInputError(f"{where}: a file part may not name a path on the server "
+                                    f"({value['path'][:60]!r}): upload the file or send it as "
+                                    "file_data (base64)")
+        for k, v in value.items():
+            refuse_local_paths(v, f"{where}.{k}")
+    elif isinstance(value, list):
+        for n, v in enumerate(value):
+            refuse_local_paths(v, f"{where}[{n}]")
+    elif isinstance(value, str) and value[:7].lower() == "file://" and value not in ("",):
+        raise InvalidInputError(f"{where}: file:// URLs are not read by the server: upload "
+                                "the file instead")
+
+
+class Service:
+    def __init__(self, config: ServerConfig, llm: Any = None) -> None:
+        from ..readers.reader import Reader
+        from ..store import Store
+
+        self.config = config
+        self.keys = KeyRing(config.keys)
+        self.limiter = RateLimiter(config.limits.rate_per_minute)
+        # Untrusted input: strings are never paths; URLs go through the address guard.
+        self.reader = Reader(llm=llm, allow_path_parts=False,
+                             allow_private_urls=config.allow_private_urls)
+        from .maintenance import DeferredOptimize
+
+        self.store = Store.open(config.db, create=True)
+        self.job_store = DeferredOptimize(self.store)  # what ingest jobs write through
+        self.started = time.time()
+        self.jobs = JobManager(config.spool_dir, config.limits.max_concurrent_jobs,
+                               self._ingest_file, self._ingest_inputs)
+
+    # ------------------------------------------------------------------ users
+
+    @staticmethod
+    def pinned(user: str | None, asked: str | None) -> str | None:
+        """The user a request acts as: the key's user; asking for another is refused."""
+        if user is None:
+            return asked
+        if asked is not None and asked != user:
+            raise ForbiddenError(f"this API key belongs to user {user!r}; it cannot act on "
+                                 f"user {asked!r}'s items")
+        return user
+
+    def filters(self, user: str | None, given: FilterFields) -> Any:
+        from ..store.filters import as_filters
+
+        data = given.model_dump(exclude_none=True)
+        data["user_id"] = self.pinned(user, given.user_id)
+        return as_filters({k: v for k, v in data.items() if v not in (None, [])})
+
+    def info(self, user: str | None, given: Info) -> dict[str, Any]:
+        return {"user_id": self.pinned(user, given.user_id), "session_id": given.session_id}
+
+    # ------------------------------------------------------------------ calls
+
+    def read(self, user: str | None, inputs: Any, mode: str, info: Info) -> Any:
+        refuse_local_paths(inputs)
+        return self.reader.read_report(inputs, info=self.info(user, info), mode=mode)
+
+    def search(self, user: str | None, query: str, view: str, k: int, max_chars: int | None,
+               filters: FilterFields) -> list[Any]:
+        return self.store.search(query, k=k, view=view, filters=self.filters(user, filters),
+                                 max_chars=max_chars)
+
+    def item(self, user: str | None, item_id: str) -> Any:
+        item = self.store.get(item_id)
+        if item is None or (user is not None and item.metadata.user_id != user):
+            return None  # another user's item is as absent as a missing one
+        return item
+
+    def delete(self, user: str | None, filters: FilterFields, dry_run: bool) -> Any:
+        asked = filters.model_dump(exclude_none=True, exclude_defaults=True)
+        if not asked:
+            raise InvalidInputError("delete needs at least one filter (user_id, session_id, "
+                                    "memory_type, mode, since, until, persons, entities, path, "
+                                    "page, source_kind)")
+        result = self.store.delete_report(filters=self.filters(user, filters), dry_run=dry_run)
+        if result.deleted and not dry_run:
+            self.store.optimize()
+        return result
+
+    def stats(self, user: str | None) -> dict[str, Any]:
+        if user is None:
+            return self.store.stats().model_dump(mode="json")
+        from collections import Counter
+
+        where = self.filters(user, FilterFields()).where()
+        cols = self.store._columns(["memory_type", "mode", "source_kind"], where)
+        return {"items": len(cols["mode"]), "user_id": user,
+                "by_type": dict(Counter(cols["memory_type"])),
+                "by_mode": dict(Counter(cols["mode"])),
+                "by_source_kind": dict(Counter(c for c in cols["source_kind"] if c)),
+                "embedder": self.store.embedder.name, "dim": self.store.embedder.dim}
+
+    def close(self) -> None:
+        self.jobs.shutdown()
+        self.job_store.close()
+
+    # ------------------------------------------------------------------ job steps
+
+    def _ingest_file(self, job: JobState, paths: list[Path]) -> dict[str, Any]:
+        report = self.reader.ingest(paths, self.job_store, info=job.info.model_dump(),
+                                    mode=job.mode, workers=self.config.workers)
+        return self._counts(report, paths[0].parent.parent if paths else None)
+
+    def _ingest_inputs(self, job: JobState) -> dict[str, Any]:
+        refuse_local_paths(job.inputs)
+        report = self.reader.ingest(job.inputs, self.job_store, info=job.info.model_dump(),
+                                    mode=job.mode, workers=self.config.workers)
+        return self._counts(report, None)
+
+    @staticmethod
+    def _counts(report: Any, path: Path | None) -> dict[str, Any]:
+        failures = []
+        for f in report.failures:
+            data = f.model_dump(mode="json")
+            if path is not None:  # clients know their upload by name, not by spool path
+                for key in ("input", "message"):
+                    if isinstance(data.get(key), str):
+                        data[key] = _unspool(data[key], str(path))
+            failures.append(data)
+        return {"items": report.items_inserted + report.items_updated, "failures": failures}
+
+
+def _unspool(text: str, files_dir: str) -> str:
+    """``<spool>/jobs/<id>/files/0003/report.pdf`` -> ``report.pdf`` in a failure's text."""
+    import re
+
+    return re.sub(re.escape(files_dir) + r"/\d{4}/", "", text)
