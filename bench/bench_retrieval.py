@@ -10,9 +10,11 @@ characters (``Store.search(..., max_chars=6000)``), recall@k and characters in t
 fusion variants (plain RRF, convex fusion at several weights) and for the old granularity
 (``chat_units="window"``), and checks that hybrid is not below its best single view.
 
-Fusion weights are chosen by leave-one-conversation-out: for each conversation, the weight
-best on the other four is scored on it, so the held-out figure is what an unseen
-conversation gets.
+Fusion weights and the time boost (:mod:`omnireader.store.temporal`: questions naming an
+absolute date lift hits from that period) are checked by leave-one-conversation-out: for
+each conversation, the weight best on the other four is scored on it, so the held-out figure
+is what an unseen conversation gets. The time boost is measured at several weights on the
+questions that name a date (on the others it changes nothing).
 
 Documents (``bench/doc_queries.jsonl``, written by ``bench/make_doc_queries.py`` from
 ``../shared/corpus``): every corpus file is ingested into one store; each query (a phrase from
@@ -414,6 +416,12 @@ def rows(result: dict[str, Any]) -> list[dict[str, Any]]:
         out.append(_row(th, f"{name}: hybrid / best single view ({key})", f"{hybrid:.3f} / {best:.3f}",
                         "hybrid ≥ best view", ok))
     tb = loc.get("time_boost")
+    if tb:  # fusion alone must hold too, not only thanks to the time boost
+        plain = next(iter(tb["weights"].values()))["recall@6000chars"]  # the first weight is 0
+        best = max(v["fts"]["recall@6000chars"], v["vector"]["recall@6000chars"])
+        out.append(_row(th, "LoCoMo dev: hybrid without the time boost / best single view "
+                            "(recall@6000chars)", f"{plain:.3f} / {best:.3f}", "hybrid ≥ best view",
+                        plain >= best))
     if tb:
         tt = (f"Retrieval: time boost (LoCoMo dev; {tb['questions naming a date']} questions name "
               "a date)")
