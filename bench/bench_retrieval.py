@@ -10,9 +10,11 @@ characters (``Store.search(..., max_chars=6000)``), recall@k and characters in t
 fusion variants (plain RRF, convex fusion at several weights) and for the old granularity
 (``chat_units="window"``), and checks that hybrid is not below its best single view.
 
-Fusion weights are chosen by leave-one-conversation-out: for each conversation, the weight
-best on the other four is scored on it, so the held-out figure is what an unseen
-conversation gets.
+Fusion weights and the time boost (:mod:`omnireader.store.temporal`: questions naming an
+absolute date lift hits from that period) are checked by leave-one-conversation-out: for
+each conversation, the weight best on the other four is scored on it, so the held-out figure
+is what an unseen conversation gets. The time boost is measured at several weights on the
+questions that name a date (on the others it changes nothing).
 
 Documents (``bench/doc_queries.jsonl``, written by ``bench/make_doc_queries.py`` from
 ``../shared/corpus``): every corpus file is ingested into one store; each query (a phrase from
@@ -44,13 +46,14 @@ ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(HERE))
 
-from _util import table  # noqa: E402
+from retrieval_report import print_tables, rows  # noqa: E402,F401 - rows: the bench contract
 
 SHARED = ROOT.parent / "shared"
 LOCOMO = SHARED / "bench" / "locomo-dev"
 DOC_QUERIES = HERE / "doc_queries.jsonl"
 BUDGET = 6000
-WEIGHTS = (0.0, 0.1, 0.2, 0.3, 0.5)  # convex fusion weights tried for the hashing embedder
+WEIGHTS = (0.0, 0.05, 0.1, 0.2, 0.3, 0.5)  # convex fusion weights tried for the hashing embedder
+TIME_WEIGHTS = (0.0, 0.1, 0.3, 0.5, 1.0)  # temporal boosts tried (omnireader.store.temporal)
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
 
 
@@ -58,11 +61,16 @@ CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
 
 
 def _search(store: Any, query: str, *, view: str, k: int, max_chars: int | None,
-            fusion: tuple[str, float] | None = None, where: str | None = None) -> list[Any]:
-    """``store.search``, or the same pipeline with another fusion (to compare them)."""
-    if fusion is None:
+            fusion: tuple[str, float] | None = None, where: str | None = None,
+            time_weight: float | None = None) -> list[Any]:
+    """``store.search``, or the same pipeline with another fusion or time boost."""
+    from omnireader.store import context, fusion as fu, search as se, temporal
+
+    if fusion is None and time_weight is None:
         return store.search(query, k=k, view=view, max_chars=max_chars)
-    from omnireader.store import context, fusion as fu, search as se
+    tw = temporal.TIME_WEIGHT if time_weight is None else time_weight
+    if fusion is None:
+        return se.run_search(store.table, store.embedder, query, k, view, where, max_chars, tw)
 
     n = max(min(k, se.BUDGET_PASSAGES) if max_chars else k, 10) * se.CANDIDATES_PER_K
     vector = store.embedder.embed_query(query)
@@ -81,7 +89,7 @@ def _search(store: Any, query: str, *, view: str, k: int, max_chars: int | None,
             for r, s in zip(trows, sims):
                 sem.setdefault(r["id"], float(s))
         fused = fu.convex({r["id"]: float(r["_score"]) for r in trows}, sem, weight)
-    hits = [se._hit(rows[f.id], f.score, f.ranks) for f in fused]
+    hits = temporal.boost([se._hit(rows[f.id], f.score, f.ranks) for f in fused], query, tw)
     wanted = min(k, se.BUDGET_PASSAGES) if max_chars else k
     return context.assemble(hits, lambda ids: se._fetch(store.table, ids, where), wanted, "hybrid",
                             max_chars)
@@ -175,6 +183,7 @@ def run_locomo(embedder: Any = None, quick: bool = False, results_dir: Path | No
                 with (results_dir / "locomo_hybrid.jsonl").open("w") as fp:
                     for qid, results in answers["budget"].items():
                         fp.write(json.dumps({"id": qid, "results": results}) + "\n")
+        out["time_boost"] = _time_ablation(stores, score, questions, by_conv)
         window = _locomo_stores(Path(tmp), embedder, "window")
         answers = _answers(window, questions, view="hybrid")
         out["variants"]["hybrid, 256-token windows (before)"] = f = _figures(score, questions, answers)
@@ -183,26 +192,73 @@ def run_locomo(embedder: Any = None, quick: bool = False, results_dir: Path | No
         out["variants"]["fts, 256-token windows (before)"] = f = _figures(score, questions, answers)
         f.pop("per_question")
     out["loco"] = _leave_one_out(by_conv, convs)
+    out["time_boost"]["loco"] = _leave_one_out(by_conv, convs, [f"time w={w}" for w in TIME_WEIGHTS])
     out["seconds"] = round(time.perf_counter() - t0, 1)
     return out
 
 
-def _leave_one_out(by_conv: dict[str, dict[str, list[float]]], convs: list[str]) -> dict[str, Any]:
-    """Pick the convex weight on four conversations, score it on the fifth; for each fifth."""
-    names = [f"hybrid, convex w={w}" for w in WEIGHTS]
+def _time_ablation(stores: dict[str, Any], score: Any, questions: list[dict[str, Any]],
+                   by_conv: dict[str, dict[str, list[float]]]) -> dict[str, Any]:
+    """The hybrid default at each time boost; ``by_conv`` gets each one's per-question recall.
+
+    Only questions that name a period are searched again: for the others the boost does
+    nothing (:func:`omnireader.store.temporal.boost`), so their default figures stand.
+    """
+    from omnireader.store.temporal import periods
+
+    dated = [q for q in questions if periods(q["question"])]
+    # by_conv's lists hold each conversation's questions in order: map them back to ids
+    base: dict[str, float] = {}
+    cursor: dict[str, int] = {}
+    for q in questions:
+        i = cursor.setdefault(q["sample_id"], 0)
+        base[q["id"]] = by_conv["hybrid (default)"][q["sample_id"]][i]
+        cursor[q["sample_id"]] = i + 1
+    out: dict[str, Any] = {"questions naming a date": len(dated), "weights": {}}
+    for w in TIME_WEIGHTS:
+        answers = _answers(stores, dated, view="hybrid", time_weight=w)
+        rows_ = score.score(dated, answers["budget"])
+        per_q = dict(base)
+        per_q.update({q["id"]: r["recall@6000chars"] for q, r in zip(dated, rows_)})
+        name = f"time w={w}"
+        for q in questions:
+            by_conv.setdefault(name, {}).setdefault(q["sample_id"], []).append(per_q[q["id"]])
+        temporal_qs = [q for q in questions if q["category"] == 2]
+        out["weights"][str(w)] = {  # str: the same keys after a JSON round trip
+            "recall@6000chars": round(statistics.fmean(per_q.values()), 3),
+            "dated questions": round(statistics.fmean(r["recall@6000chars"] for r in rows_), 3)
+            if rows_ else 0.0,
+            "budget temporal": round(statistics.fmean(per_q[q["id"]] for q in temporal_qs), 3)
+            if temporal_qs else 0.0,
+        }
+    return out
+
+
+def _leave_one_out(by_conv: dict[str, dict[str, list[float]]], convs: list[str],
+                   names: Sequence[str] | None = None) -> dict[str, Any]:
+    """Pick a weight on four conversations, score it on the fifth; for each fifth.
+
+    Ties go to the smaller weight (the one that changes less).
+    """
+    names = list(names or [f"hybrid, convex w={w}" for w in WEIGHTS])
     held: list[float] = []
     chosen: dict[str, float] = {}
+    per_conv: dict[str, dict[str, float]] = {}
     for conv in convs:
         def train(name: str) -> float:
             vals = [v for c in convs if c != conv for v in by_conv[name][c]]
-            return statistics.fmean(vals)
-        best = max(names, key=train)
+            return round(statistics.fmean(vals), 6)
+        best = max(names, key=lambda n: (train(n), -names.index(n)))
         chosen[conv] = float(best.rsplit("=", 1)[1])
         held.extend(by_conv[best][conv])
+        per_conv[conv] = {"chosen": chosen[conv],
+                          "held out": round(statistics.fmean(by_conv[best][conv]), 3),
+                          "off": round(statistics.fmean(by_conv[names[0]][conv]), 3)}
     default = [v for c in convs for v in by_conv["hybrid (default)"][c]]
     return {"held_out_recall@6000chars": round(statistics.fmean(held), 3),
             "default_recall@6000chars": round(statistics.fmean(default), 3),
-            "weight_chosen_per_held_out_conversation": chosen}
+            "weight_chosen_per_held_out_conversation": chosen,
+            "per_conversation": per_conv}
 
 
 # ------------------------------------------------------------------ documents
@@ -230,6 +286,7 @@ def run_documents(embedder: Any = None, quick: bool = False) -> dict[str, Any]:
             "vector": {"view": "vector"},
             "hybrid (default)": {"view": "hybrid"},
             "hybrid, plain RRF": {"view": "hybrid", "fusion": ("rrf", 0.0)},
+            **{f"hybrid, convex w={w}": {"view": "hybrid", "fusion": ("convex", w)} for w in WEIGHTS},
         }
         for name, how in variants.items():
             out["variants"][name] = _doc_figures(store, queries, corpus, how)
@@ -302,70 +359,6 @@ def run(quick: bool = False, results_dir: Path | None = None) -> dict[str, Any]:
                               "locomo": run_locomo(embedder, quick=quick),
                               "documents": run_documents(embedder, quick=quick)}
     return out
-
-
-def _hybrid_holds(variants: dict[str, Any], key: str) -> tuple[bool, float, float]:
-    hybrid = variants["hybrid (default)"][key]
-    best = max(variants["fts"][key], variants["vector"][key])
-    return hybrid >= best, hybrid, best
-
-
-def rows(result: dict[str, Any]) -> list[dict[str, Any]]:
-    """README rows: the default's recall, and hybrid against its best view per benchmark."""
-    if "skipped" in result:
-        return []
-    out: list[dict[str, Any]] = []
-    loc = result["locomo"]
-    v = loc["variants"]
-    out.append({"table": "retrieval", "label": "LoCoMo dev: default search, recall within 6,000 chars",
-                "measured": f"{v['hybrid (default)']['recall@6000chars']:.3f} "
-                            f"(held out: {loc['loco']['held_out_recall@6000chars']:.3f})",
-                "target": "≥ 0.85", "met": v["hybrid (default)"]["recall@6000chars"] >= 0.85,
-                "note": f"before: {v['hybrid, 256-token windows (before)']['recall@6000chars']:.3f}"})
-    sets = [("LoCoMo dev", v, "recall@6000chars")]
-    if "variants" in result.get("documents", {}):
-        sets.append(("documents", result["documents"]["variants"], "file+page within 6000 chars"))
-        sets.append(("documents", result["documents"]["variants"], "right file first"))
-    local = result.get("local_embed", {})
-    if "locomo" in local:
-        sets.append((f"LoCoMo dev, {local['embedder']}", local["locomo"]["variants"], "recall@6000chars"))
-        sets.append((f"documents, {local['embedder']}", local["documents"]["variants"],
-                     "file+page within 6000 chars"))
-    for name, variants, key in sets:
-        ok, hybrid, best = _hybrid_holds(variants, key)
-        out.append({"table": "retrieval", "label": f"{name}: hybrid / best single view ({key})",
-                    "measured": f"{hybrid:.3f} / {best:.3f}", "target": "hybrid ≥ best view",
-                    "met": ok, "note": ""})
-    return out
-
-
-def print_tables(result: dict[str, Any]) -> None:
-    if "skipped" in result:
-        print(f"retrieval benchmark skipped: {result['skipped']}")
-        return
-
-    def show(title: str, variants: dict[str, Any]) -> None:
-        keys = list(next(iter(variants.values())).keys())
-        print(f"\n{title}")
-        print(table(["configuration", *keys], [[n, *(f[k] for k in keys)] for n, f in variants.items()]))
-
-    loc = result["locomo"]
-    show(f"LoCoMo dev ({loc['questions']} questions; recall within 6,000 chars, recall@k, per category "
-         f"within the budget)", loc["variants"])
-    print(f"leave-one-conversation-out: {loc['loco']}")
-    docs = result.get("documents", {})
-    if "variants" in docs:
-        show(f"documents ({docs['queries']} queries, {docs['items']} items)", docs["variants"])
-    else:
-        print(f"\ndocuments: skipped ({docs.get('skipped')})")
-    local = result.get("local_embed", {})
-    if "locomo" in local:
-        show(f"LoCoMo dev with {local['embedder']}", local["locomo"]["variants"])
-        show(f"documents with {local['embedder']}", local["documents"]["variants"])
-    else:
-        print(f"\nlocal embedder: skipped ({local.get('skipped')})")
-    for r in rows(result):
-        print(f"{r['label']}: {r['measured']} (target {r['target']}, met: {r['met']})")
 
 
 def main() -> None:
