@@ -44,8 +44,8 @@ def start_server(db: Path, **settings: Any) -> Running:
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(config), log_level="warning",
-                                           lifespan="on"))
+    app = create_app(config)
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 60
@@ -53,7 +53,9 @@ def start_server(db: Path, **settings: Any) -> Running:
         if not thread.is_alive() or time.monotonic() > deadline:
             raise RuntimeError("the test server did not start")
         time.sleep(0.05)
-    return Running(f"http://127.0.0.1:{port}", server, thread, config)
+    running = Running(f"http://127.0.0.1:{port}", server, thread, config)
+    running.app = app
+    return running
 
 
 @pytest.fixture
