@@ -42,6 +42,10 @@ def start_server(db: Path, **settings: Any) -> Running:
     limits = Limits(**settings.pop("limits", {}))
     config = ServerConfig(db=db, limits=limits, **settings)
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    # Accepted connections inherit this. uvicorn's own listener gets it from asyncio; a
+    # socket handed in does not, and then every keep-alive response waits ~40 ms for the
+    # client's delayed ACK (Nagle) - a harness artefact `omnireader serve` does not have.
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
     app = create_app(config)
