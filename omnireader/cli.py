@@ -138,6 +138,9 @@ def _add_serve(sub: Any) -> None:
                    help="where uploads wait for their job (default: beside the store)")
     p.add_argument("--workers", type=at_least(1), default=1, metavar="N",
                    help="parser processes per ingest job (1)")
+    p.add_argument("--ingest-nice", type=at_least(0), default=10, metavar="N",
+                   help="nice value ingest runs at, so searches get the cores first "
+                        "(10; 0 = normal priority)")
     g = p.add_argument_group("limits (413 / 429 beyond them)")
     g.add_argument("--max-request-mb", type=positive_float, default=2.0, metavar="MB",
                    help="JSON request body (2)")

@@ -105,8 +105,12 @@ def _restart_log() -> None:
 
 
 def _worker_main(
-    conn: Connection, fn: Callable[..., Any], memory_mb: int | None, log_path: str
+    conn: Connection, fn: Callable[..., Any], memory_mb: int | None, log_path: str,
+    nice: int = 0,
 ) -> None:
+    from ..niceness import at_least
+
+    at_least(nice)  # a background ingest's workers stay background work
     _capture_stderr(log_path)
     _limit_memory(memory_mb)
     while True:
@@ -193,8 +197,12 @@ class _Worker:
         fd, self.log_path = tempfile.mkstemp(prefix="omnireader-worker-", suffix=".log")
         os.close(fd)
         self.conn, child = ctx.Pipe()
+        from ..niceness import thread_nice
+
+        # The fork server's children do not inherit the asking thread's priority: pass it.
         self.proc = ctx.Process(
-            target=_worker_main, args=(child, fn, memory_mb, self.log_path), daemon=True
+            target=_worker_main, args=(child, fn, memory_mb, self.log_path, thread_nice()),
+            daemon=True,
         )
         with _without_main_script(fn):
             self.proc.start()

@@ -39,14 +39,20 @@ class HTTPProblem(Exception):
 
 def create_app(config: ServerConfig, llm: Any = None) -> FastAPI:
     holder: dict[str, Service] = {}
+    mcp = _mcp_endpoint(lambda: holder["service"], config.host)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> Any:
+        from contextlib import AsyncExitStack
+
         service = await run_in_threadpool(Service, config, llm)
         holder["service"] = service
         app.state.service = service
         await run_in_threadpool(service.jobs.recover)
-        yield
+        async with AsyncExitStack() as stack:
+            if mcp is not None:
+                await stack.enter_async_context(mcp.running())
+            yield
         await run_in_threadpool(service.close)
 
     app = FastAPI(title="omnireader", version="0.1.0", lifespan=lifespan,
@@ -166,7 +172,24 @@ def create_app(config: ServerConfig, llm: Any = None) -> FastAPI:
     from .routes_jobs import add_job_routes
 
     add_job_routes(app, service, caller, HTTPProblem)
+    if mcp is not None:
+        from .mcp_http import PATH
+
+        # A plain route (not a mount): /mcp answers without a redirect to /mcp/.
+        app.router.add_route(PATH, mcp, methods=["GET", "POST", "DELETE"],
+                             include_in_schema=False)
     return app
+
+
+def _mcp_endpoint(service: Any, host: str) -> Any:
+    """The MCP endpoint when the ``mcp`` package is installed (it is part of the extra)."""
+    from . import _importable
+
+    if not _importable("mcp"):
+        return None
+    from .mcp_http import McpEndpoint
+
+    return McpEndpoint(service, host)
 
 
 def _errors(app: FastAPI) -> None:

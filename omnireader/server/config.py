@@ -36,6 +36,9 @@ class ServerConfig(BaseModel):
     allow_private_urls: bool = False
     spool: Path | None = None  # default: <db>/../.omnireader-spool-<db name>
     workers: int = 1  # parser processes per ingest job
+    # Ingest (job threads, their writer, their parser processes, index upkeep) runs at this
+    # nice value so searches get the cores first; 0 keeps ingest at normal priority.
+    ingest_nice: int = Field(10, ge=0, le=19)
     limits: Limits = Field(default_factory=Limits)
 
     @property

@@ -33,7 +33,8 @@ class JobManager:
 
     def __init__(self, spool: Path, max_jobs: int,
                  ingest_file: Callable[[JobState, list[Path]], dict[str, Any]],
-                 ingest_inputs: Callable[[JobState], dict[str, Any]], group: int = 8) -> None:
+                 ingest_inputs: Callable[[JobState], dict[str, Any]], group: int = 8,
+                 nice: int = 0) -> None:
         self.group = max(1, group)
         self.root = spool / "jobs"
         self.root.mkdir(parents=True, exist_ok=True)
@@ -44,9 +45,13 @@ class JobManager:
         self._lock = threading.Lock()
         self._changed = threading.Condition(self._lock)
         # Jobs beyond two wait their turn: they would only queue on the store's write lock
-        # and take cores from searches.
+        # and take cores from searches. They run at a lower priority (``nice``), and so do
+        # the writer threads and parser processes they start.
+        from ..niceness import lower_this_thread
+
         self._pool = ThreadPoolExecutor(max_workers=min(max_jobs, 2),
-                                        thread_name_prefix="omnireader-job")
+                                        thread_name_prefix="omnireader-job",
+                                        initializer=lower_this_thread, initargs=(nice,))
 
     # ------------------------------------------------------------------ lifecycle
 

@@ -19,8 +19,9 @@ __all__ = ["DeferredOptimize"]
 class DeferredOptimize:
     """The store as the jobs see it: everything passes through except ``optimize``."""
 
-    def __init__(self, store: Any, every: float = 2.0) -> None:
+    def __init__(self, store: Any, every: float = 2.0, nice: int = 0) -> None:
         self._store = store
+        self._nice = nice
         self._every = every
         self._dirty = threading.Event()
         self._stop = threading.Event()
@@ -35,6 +36,9 @@ class DeferredOptimize:
         self._dirty.set()
 
     def _loop(self) -> None:
+        from ..niceness import lower_this_thread
+
+        lower_this_thread(self._nice)  # index upkeep is background work, like ingest
         while not self._stop.is_set():
             if self._dirty.wait(timeout=1.0) and not self._stop.wait(self._every):
                 self._dirty.clear()

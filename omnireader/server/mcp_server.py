@@ -1,4 +1,5 @@
-"""``omnireader mcp``: the Reader and the Store as MCP tools, over stdio.
+"""``omnireader mcp``: the Reader and the Store as MCP tools, over stdio (and over
+streamable HTTP at ``/mcp`` under ``omnireader serve``, see :mod:`.mcp_http`).
 
 Tools: ``read`` (text, chat messages, or a file given by http(s) URL or base64; never a
 path on this machine), ``ingest`` (the same, written to the store), ``search`` (passages with
@@ -6,7 +7,8 @@ their provenance, within a character budget) and ``stats``. Errors reach the cli
 errors carrying omnireader's one-line message.
 """
 
-from __future__ import annotations
+# No ``from __future__ import annotations``: the SDK reads the tools' annotations, and
+# ``Context`` is imported inside build_server (mcp loads only when a server starts).
 
 import asyncio
 import base64
@@ -63,8 +65,12 @@ def _where(item: Any) -> dict[str, Any]:
     return out
 
 
-def build_server(db: Path | None = None, *, allow_private_urls: bool = False) -> Any:
-    from mcp.server.mcpserver import MCPServer
+def build_server(db: Path | None = None, *, allow_private_urls: bool = False,
+                 service: Any = None) -> Any:
+    """The MCP server over the store at ``db`` (stdio), or over a running ``serve``'s
+    ``service`` (streamable HTTP): then it shares that server's Reader and Store, and each
+    call acts as the user of the API key its HTTP request carried (see :mod:`.mcp_http`)."""
+    from mcp.server.mcpserver import Context, MCPServer
     from mcp.server.mcpserver.exceptions import ToolError
 
     from ..errors import OmniReaderError
@@ -73,6 +79,8 @@ def build_server(db: Path | None = None, *, allow_private_urls: bool = False) ->
     db_path = db or _DEFAULT_DB
 
     def reader() -> Any:
+        if service is not None:
+            return service.reader
         if "reader" not in state:
             from ..readers.reader import Reader
 
@@ -81,11 +89,28 @@ def build_server(db: Path | None = None, *, allow_private_urls: bool = False) ->
         return state["reader"]
 
     def store() -> Any:
+        if service is not None:
+            return service.store
         if "store" not in state:
             from ..store import Store
 
             state["store"] = Store.open(db_path, create=True)
         return state["store"]
+
+    def writes() -> Any:  # under serve, ingest defers index upkeep like the HTTP jobs
+        return service.job_store if service is not None else store()
+
+    def user(ctx: Any, asked: str | None) -> str | None:
+        """The user a call acts as: over HTTP with keys, the key's user (asking for another
+        is refused); over stdio, whatever the local client names."""
+        if service is None:
+            return asked
+        request = getattr(ctx.request_context, "request", None)
+        pinned = request.scope.get("state", {}).get("omnireader_user") if request else None
+        try:
+            return service.pinned(pinned, asked)
+        except Exception as e:  # ForbiddenError: the client sees it as a tool error
+            raise ToolError(f"forbidden: {e}") from None
 
     async def call(fn: Any, *args: Any) -> Any:
         try:
@@ -95,6 +120,9 @@ def build_server(db: Path | None = None, *, allow_private_urls: bool = False) ->
 
     server = MCPServer(
         name="omnireader",
+        # The SDK configures the root logger at this level: INFO would make a host process
+        # (``serve``) log every HTTP request its libraries make.
+        log_level="WARNING",
         instructions="Read files, chats and text into memory items, store them, and search "
                      "them. Use search before answering questions about stored documents; "
                      "cite the id, file and page of what you use.")
@@ -102,11 +130,15 @@ def build_server(db: Path | None = None, *, allow_private_urls: bool = False) ->
     @server.tool(description="Read text, chat messages (OpenAI format) or one file (http(s) "
                  "URL or base64) into memory items, without storing them. Returns the items' "
                  "text and provenance, and what could not be read.")
-    async def read(text: str | None = None, messages: list[dict[str, Any]] | None = None,
+    async def read(ctx: Context, text: str | None = None,
+                   messages: list[dict[str, Any]] | None = None,
                    file_url: str | None = None, file_base64: str | None = None,
                    filename: str | None = None) -> dict[str, Any]:
+        info = {"user_id": user(ctx, None)}
+
         def run() -> dict[str, Any]:
-            got = reader().read_report(_inputs(text, messages, file_url, file_base64, filename))
+            got = reader().read_report(_inputs(text, messages, file_url, file_base64, filename),
+                                       info=info)
             return {"items": [{"memory": i.memory, **_where(i)} for i in got.items],
                     "failures": [f.model_dump(mode="json") for f in got.failures]}
 
@@ -115,15 +147,16 @@ def build_server(db: Path | None = None, *, allow_private_urls: bool = False) ->
     @server.tool(description="Read the same inputs as `read` and store the items (upsert: "
                  "the same content twice is stored once) under user_id / session_id. "
                  "Returns counts and failures.")
-    async def ingest(text: str | None = None, messages: list[dict[str, Any]] | None = None,
+    async def ingest(ctx: Context, text: str | None = None,
+                     messages: list[dict[str, Any]] | None = None,
                      file_url: str | None = None, file_base64: str | None = None,
                      filename: str | None = None, user_id: str | None = None,
                      session_id: str | None = None) -> dict[str, Any]:
+        info = {"user_id": user(ctx, user_id), "session_id": session_id}
+
         def run() -> dict[str, Any]:
             inputs = _inputs(text, messages, file_url, file_base64, filename)
-            report = reader().ingest(inputs, store(),
-                                     info={"user_id": user_id, "session_id": session_id},
-                                     workers=1)
+            report = reader().ingest(inputs, writes(), info=info, workers=1)
             return {"inputs": report.inputs, "items_inserted": report.items_inserted,
                     "items_updated": report.items_updated,
                     "failures": [f.model_dump(mode="json") for f in report.failures]}
@@ -133,16 +166,18 @@ def build_server(db: Path | None = None, *, allow_private_urls: bool = False) ->
     @server.tool(description="Search stored items by meaning and keywords. Returns the best "
                  "passages (text with context) and where each came from, keeping only as "
                  "many as fit in max_chars characters together.")
-    async def search(query: str, k: int = 5,
+    async def search(ctx: Context, query: str, k: int = 5,
                      view: Literal["hybrid", "vector", "fts"] = "hybrid",
                      max_chars: int = 4000, user_id: str | None = None,
                      session_id: str | None = None) -> dict[str, Any]:
+        who = user(ctx, user_id)
+
         def run() -> dict[str, Any]:
             if k < 1 or max_chars < 1:
                 from ..errors import InvalidInputError
 
                 raise InvalidInputError("k and max_chars must be 1 or more")
-            filters = {"user_id": user_id, "session_id": session_id}
+            filters = {"user_id": who, "session_id": session_id}
             results = store().search(query, k=k, view=view, max_chars=max_chars,
                                      filters={a: b for a, b in filters.items() if b})
             return {"results": [{"score": round(r.score, 4), "text": r.text or r.item.memory,
@@ -151,7 +186,10 @@ def build_server(db: Path | None = None, *, allow_private_urls: bool = False) ->
         return await call(run)
 
     @server.tool(description="Counts of what the store holds: items by type, mode and source.")
-    async def stats() -> dict[str, Any]:
+    async def stats(ctx: Context) -> dict[str, Any]:
+        who = user(ctx, None)
+        if service is not None:
+            return await call(service.stats, who)
         return await call(lambda: store().stats().model_dump(mode="json"))
 
     return server

@@ -31,7 +31,8 @@ def config_from(args: argparse.Namespace) -> object:
                           keys=keys_from(args.keys_file), insecure_no_auth=args.insecure_no_auth,
                           allow_private_urls=args.allow_private_urls,
                           spool=args.spool.resolve() if args.spool else None,
-                          workers=args.workers, limits=limits)
+                          workers=args.workers, ingest_nice=min(args.ingest_nice, 19),
+                          limits=limits)
     config.check_bind()
     return config
 

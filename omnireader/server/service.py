@@ -58,10 +58,12 @@ class Service:
         from .maintenance import DeferredOptimize
 
         self.store = Store.open(config.db, create=True)
-        self.job_store = DeferredOptimize(self.store)  # what ingest jobs write through
+        # what ingest jobs write through
+        self.job_store = DeferredOptimize(self.store, nice=config.ingest_nice)
         self.started = time.time()
         self.jobs = JobManager(config.spool_dir, config.limits.max_concurrent_jobs,
-                               self._ingest_file, self._ingest_inputs)
+                               self._ingest_file, self._ingest_inputs,
+                               nice=config.ingest_nice)
 
     # ------------------------------------------------------------------ users
 

@@ -87,11 +87,13 @@ def _hybrid(table: Any, embedder: Embedder, query: str, n: int, where: str | Non
     import numpy as np
 
     vector = embedder.embed_query(query)
-    # The two views are independent queries; LanceDB releases the GIL, so run them at once.
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        by_vector = pool.submit(_vector_rows, table, vector, n, where)
+    # The two views are independent queries; LanceDB releases the GIL, so run them at once:
+    # the full-text one on one thread beside, the vector one on this thread (one thread
+    # started per search, not a pool of two; it runs at this thread's priority).
+    with ThreadPoolExecutor(max_workers=1) as pool:
         by_text = pool.submit(_fts_rows, table, query, n, where, True)
-        vector_rows, text_rows = by_vector.result(), by_text.result()
+        vector_rows = _vector_rows(table, vector, n, where)
+        text_rows = by_text.result()
     rows = {r["id"]: r for r in (*text_rows, *vector_rows)}
     semantic = {r["id"]: r["_sim"] for r in vector_rows}
     if text_rows:  # BM25's candidates get their real similarity too

@@ -42,10 +42,14 @@ def start_server(db: Path, **settings: Any) -> Running:
     limits = Limits(**settings.pop("limits", {}))
     config = ServerConfig(db=db, limits=limits, **settings)
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    # Accepted connections inherit this. uvicorn's own listener gets it from asyncio; a
+    # socket handed in does not, and then every keep-alive response waits ~40 ms for the
+    # client's delayed ACK (Nagle) - a harness artefact `omnireader serve` does not have.
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(config), log_level="warning",
-                                           lifespan="on"))
+    app = create_app(config)
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 60
@@ -53,7 +57,9 @@ def start_server(db: Path, **settings: Any) -> Running:
         if not thread.is_alive() or time.monotonic() > deadline:
             raise RuntimeError("the test server did not start")
         time.sleep(0.05)
-    return Running(f"http://127.0.0.1:{port}", server, thread, config)
+    running = Running(f"http://127.0.0.1:{port}", server, thread, config)
+    running.app = app
+    return running
 
 
 @pytest.fixture
