@@ -69,7 +69,9 @@ def omnireader_ingest(paths: list[Path], workers: int) -> Any:
     db = Path(tempfile.mkdtemp(prefix="omni-bench-")) / "store.lance"
     try:
         store = Store.open(db)
-        return Reader().ingest(paths, store=store, workers=workers)
+        # OCR off: the baselines only extract text layers, and the shared corpus holds
+        # scans that default ingest would OCR (bench_ocr measures that path).
+        return Reader(ocr="off").ingest(paths, store=store, workers=workers)
     finally:
         shutil.rmtree(db.parent, ignore_errors=True)
 
