@@ -25,7 +25,9 @@ class Chunk(BaseModel):
 @lru_cache(maxsize=1)
 def _tokenizer_class() -> type:
     # chonkie is imported lazily: it costs ~0.8 s, and short inputs never need it.
-    from chonkie import Tokenizer
+    from .chonkie_import import chonkie
+
+    Tokenizer = chonkie.Tokenizer
 
     class MixedTokenizer(Tokenizer):
         """chonkie tokenizer over :func:`omnireader.tokens.pieces`: decoding gives the exact
@@ -57,9 +59,9 @@ def _tokenizer_class() -> type:
 
 @lru_cache(maxsize=1)
 def _chunker_class() -> type:
-    from chonkie import RecursiveChunker
+    from .chonkie_import import chonkie
 
-    class PieceChunker(RecursiveChunker):
+    class PieceChunker(chonkie.RecursiveChunker):
         """chonkie's recursive chunker, with its last level (text with no paragraph, sentence,
         pause or space to split at: runs of ``chunk_size`` tokens) cut from class marks.
 

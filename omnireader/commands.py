@@ -88,6 +88,11 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     if "lancedb" not in sys.modules:
         lean_memory()
     mode = reading_mode(args)
+    if mode == "fast":
+        from .readers.batch import prestart_workers
+
+        # The workers' imports (~1 s) overlap opening the store (importing LanceDB: ~3 s).
+        prestart_workers()
     reader = reader_for(args, mode)
     inputs = read_inputs(args.inputs)
     path, _ = db_path(args)

@@ -32,10 +32,10 @@ from .ingest_report import IngestReport, is_transient
 from .outcomes import log_internal, read_fast
 from .progress import Progress
 from .sizing import default_workers, usable_cores
-from .workers import Job, WorkerPool
+from .workers import Job, WorkerPool, prestart
 from .writer import BatchWriter, WriteJob
 
-__all__ = ["IngestReport", "ingest", "file_hash", "settings_key"]
+__all__ = ["IngestReport", "ingest", "file_hash", "settings_key", "prestart_workers"]
 
 # The fine-mode hint names the command that finishes the job.
 _REFINE_HINT = "omnireader refine --db {db} (with the same --llm) once the LLM is reachable"
@@ -73,10 +73,16 @@ def _parse_file(path: str, ctx: dict[str, Any], embedder: str | None,
 
 
 # Imported once by the server the workers fork from, not by each worker.
-_PRELOAD = ("omnireader.readers.batch", "omnireader.router", "pypdfium2", "pypdf", "chonkie",
-            "numpy", "omnireader.llm.embed_hashing")
+# chonkie through omnireader.chonkie_import: without the OpenAI SDK it would load (~1 s).
+_PRELOAD = ("omnireader.readers.batch", "omnireader.router", "pypdfium2", "pypdf",
+            "omnireader.chonkie_import", "numpy", "omnireader.llm.embed_hashing")
 
 _EMBEDDERS: dict[str, Any] = {}
+
+
+def prestart_workers() -> None:
+    """Start the workers' fork server early (see :func:`.workers.prestart`); fast mode only."""
+    prestart(_parse_file, _PRELOAD)
 
 
 def _local_embedder(spec: str) -> Any:
@@ -109,6 +115,10 @@ def ingest(
     """
     started = time.perf_counter()
     ctx = reader.context(info, mode)
+    if mode == "fast":
+        # The workers' imports run while this process finds the files, hashes them and
+        # reads the ledger (a no-op when an earlier ingest started it).
+        prestart_workers()
     report = IngestReport(store=str(store.path), mode=mode)
     ledger = store.ledger(scope=f"{ctx.scope}/{mode}", settings=settings_key(ctx, store.embedder.name))
     writer = BatchWriter(store, ledger, ctx, batch_size)

@@ -1,0 +1,42 @@
+"""Import chonkie without the OpenAI SDK it does not need here.
+
+``import chonkie`` imports every optional integration it finds installed; with the ``openai``
+package present (omnireader's fine mode uses it) that alone is ~1 s of an idle core (11 s
+under load), more than the rest of chonkie: measured with ``python -X importtime``. chonkie
+guards that import (``try: from openai import ...  except ImportError``) and only its
+OpenAI "genie" needs it, which omnireader never uses. So while chonkie is imported, the
+name ``openai`` is marked missing (``sys.modules["openai"] = None``) and restored after: a
+later ``import openai`` (fine mode) loads the real package as usual.
+
+Importing this module does the import: the worker pool's fork server preloads it.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from types import ModuleType
+
+__all__ = ["chonkie"]
+
+_LOCK = threading.Lock()
+
+
+def _import() -> ModuleType:
+    with _LOCK:
+        if "chonkie" in sys.modules or "openai" in sys.modules:
+            import chonkie as module  # already loaded, or openai costs nothing more now
+
+            return module
+        sys.modules["openai"] = None  # type: ignore[assignment]  # "not installed" to chonkie
+        try:
+            import chonkie as module
+        finally:
+            # Only our marker is removed: a real openai module is never put there meanwhile
+            # (an import of it in another thread fails, which is why this is kept short).
+            if sys.modules.get("openai", 0) is None:
+                del sys.modules["openai"]
+        return module
+
+
+chonkie = _import()

@@ -1,0 +1,24 @@
+"""chonkie is imported without the OpenAI SDK, and the SDK still imports after it."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+_SCRIPT = """
+import sys
+from omnireader.chunking import chunk_text
+chunks = chunk_text("word " * 3000, 512)
+assert len(chunks) > 1 and "chonkie" in sys.modules, chunks
+assert "openai" not in sys.modules, "chonkie pulled the OpenAI SDK in"
+import openai  # fine mode's backend: the real package, not the marker
+assert hasattr(openai, "AsyncOpenAI"), openai
+print("ok")
+"""
+
+
+def test_chonkie_loads_without_openai_and_openai_still_imports() -> None:
+    out = subprocess.run([sys.executable, "-c", _SCRIPT], capture_output=True, text=True,
+                         timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "ok"
