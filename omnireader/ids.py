@@ -24,4 +24,17 @@ def item_id(source_hash: str, *position: object, scope: str | None = None) -> st
     items; the position (mode, page, chunk, window...) tells the items of one source apart.
     """
     key = "|".join([scope or "", source_hash, *(str(p) for p in position)])
-    return str(uuid.uuid5(_NAMESPACE, key))
+    return _uuid5(key)
+
+
+_NAMESPACE_BYTES = _NAMESPACE.bytes
+
+
+def _uuid5(name: str) -> str:
+    """``str(uuid.uuid5(_NAMESPACE, name))`` without the UUID object: the same SHA-1 and
+    version / variant bits, ~2.5x faster (a long text makes tens of thousands of ids)."""
+    digest = bytearray(hashlib.sha1(_NAMESPACE_BYTES + name.encode("utf-8")).digest()[:16])
+    digest[6] = (digest[6] & 0x0F) | 0x50  # version 5
+    digest[8] = (digest[8] & 0x3F) | 0x80  # RFC 4122 variant
+    h = digest.hex()
+    return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"

@@ -7,6 +7,7 @@ Input shapes follow the OpenAI chat format agents already speak (messages with `
 
 from __future__ import annotations
 
+import time
 from datetime import datetime, timezone
 from typing import Annotated, Any, Literal, Union
 
@@ -43,7 +44,14 @@ Mode = Literal["fast", "fine"]
 
 def utc_now() -> str:
     """Now as an ISO 8601 UTC timestamp (seconds precision)."""
-    return datetime.now(timezone.utc).replace(microsecond=0).isoformat()
+    global _NOW
+    second = int(time.time())
+    if _NOW[0] != second:  # formatted once a second: every item asks twice
+        _NOW = (second, datetime.fromtimestamp(second, timezone.utc).isoformat())
+    return _NOW[1]
+
+
+_NOW: tuple[int, str] = (-1, "")
 
 
 class Source(BaseModel):

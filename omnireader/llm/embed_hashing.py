@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import threading
 import zlib
+from itertools import chain
 from typing import TYPE_CHECKING, ClassVar
 
 from ..tokens import words
@@ -141,7 +142,8 @@ class HashingEmbedder(Embedder):
         vocab = self._vocab
         # Symbols are not features: only word tokens (the tokens left once they are blanked).
         token_lists = [words(t.lower()) for t in texts]
-        ids = [vocab[w] for toks in token_lists for w in toks]
+        # map over the bound lookup: about twice as fast as a comprehension per token.
+        ids = list(map(vocab.__getitem__, chain.from_iterable(token_lists)))
         if not ids:
             return _without_zero_rows(np.zeros((n, self._dim)))
         vocab.flush()

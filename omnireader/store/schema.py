@@ -90,8 +90,10 @@ def items_to_table(items: Sequence[MemoryItem], vectors: np.ndarray, schema: pa.
 
     dim = vectors.shape[1]
     columns: dict[str, list[object]] = {f.name: [] for f in schema if f.name != "vector"}
+    # The items of one file share their locations and times: each is worked out once.
+    memo = _Memo()
     for item in items:
-        for name, value in _row(item).items():
+        for name, value in _row(item, memo).items():
             columns[name].append(value)
     arrays = {name: pa.array(values, type=schema.field(name).type) for name, values in columns.items()}
     flat = pa.array(vectors.astype("float32", copy=False).reshape(-1))
@@ -99,7 +101,29 @@ def items_to_table(items: Sequence[MemoryItem], vectors: np.ndarray, schema: pa.
     return pa.Table.from_pydict({f.name: arrays[f.name] for f in schema}, schema=schema)
 
 
-def _row(item: MemoryItem) -> dict[str, object]:
+class _Memo:
+    """Per-call caches of :func:`_row`'s pure helpers (keys are strings and tuples)."""
+
+    def __init__(self) -> None:
+        self.times: dict[str | None, datetime | None] = {}
+        self.keys: dict[tuple[str, ...], list[str]] = {}
+
+    def time(self, value: str | datetime | None) -> datetime | None:
+        if not isinstance(value, str) and value is not None:
+            return parse_time(value)
+        if value not in self.times:
+            self.times[value] = parse_time(value)
+        return self.times[value]
+
+    def path_keys(self, seen: list[str]) -> list[str]:
+        key = tuple(seen)
+        if key not in self.keys:
+            self.keys[key] = path_keys(seen)
+        return list(self.keys[key])  # each row its own list
+
+
+def _row(item: MemoryItem, memo: _Memo | None = None) -> dict[str, object]:
+    memo = memo or _Memo()
     meta = item.metadata
     src = item.source
     seen = locations_of(item)
@@ -116,7 +140,7 @@ def _row(item: MemoryItem) -> dict[str, object]:
         "memory_type": meta.memory_type,
         "mode": meta.mode,
         # The memory's own time; for chat, the message time when no time was resolved.
-        "timestamp": parse_time(meta.timestamp) or parse_time(src.chat_time if src else None),
+        "timestamp": memo.time(meta.timestamp) or memo.time(src.chat_time if src else None),
         "persons": list(meta.persons),
         "entities": list(meta.entities),
         "location": meta.location,
@@ -125,13 +149,13 @@ def _row(item: MemoryItem) -> dict[str, object]:
         "path": (src.path or src.url) if src else None,
         "member": src.member if src else None,
         "seen_at": seen,
-        "path_keys": path_keys(seen),
+        "path_keys": memo.path_keys(seen),
         "page": src.page if src else None,
         "chunk_index": src.chunk_index if src else None,
         "content_hash": src.content_hash if src else None,
         "refine_status": meta.refine_status,
-        "created_at": parse_time(meta.created_at),
-        "updated_at": parse_time(meta.updated_at),
+        "created_at": memo.time(meta.created_at),
+        "updated_at": memo.time(meta.updated_at),
         "item_json": item.model_dump_json(exclude_none=False),
     }
 
