@@ -76,6 +76,11 @@ def _chunker_class() -> type:
             cuts = [0, *piece_cuts(text, self.chunk_size), len(text)]
             return [text[a:b] for a, b in zip(cuts, cuts[1:]) if b > a]
 
+        def _estimate_token_count(self, text: str) -> int:
+            # The same count, without chonkie's two wrappers and an LRU cache keyed on the
+            # text (it hashes every split and almost never hits): ~40 splits a PDF page.
+            return count_tokens(text)
+
         def _make_chunks(self, text: str, token_count: int, level: int,
                          start_offset: int) -> _Span:
             # chonkie's Chunk draws a random uuid4 id per chunk (~50 µs), unused here.
