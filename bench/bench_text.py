@@ -26,14 +26,18 @@ models, ids, ~0.25 ms an item); in the writer, embedding ~1.4 s (was ~4 s), Arro
 workers (no per-item pydantic in the writer), an embedder in compiled code, and items made
 without a pydantic model each.
 
-Since then (2026-12-01, issue 12, load average 6-11 on two cores, so only ratios hold):
+Since then (2026-12-01, issue 12, load average 6-20 on two cores, so only ratios hold):
 the fork server imports chonkie without the OpenAI SDK (``omnireader.chonkie_import``; its
-first start went from 12.4 s to 3.5 s at that load, ~1 s idle) and is started at the top of
-an ingest; in the worker, ids, timestamps and chonkie's per-chunk objects got cheaper
-(``read_to_items`` stage ~2x, chunk ~1.3x); in the writer, Arrow rows memoise times and path
-keys (items to rows ~1.5x) and embedding ~1.2x. End to end at 10 MB the serial chain is
-now: worker ~30%, handing its 6,008 pickled items to the writer ~15%, writer (embed, rows,
-``merge_insert``) ~25%, final optimize (full-text index over the new rows) ~25%.
+first start went from 12.4 s to 3.5 s at load ~6, and the worker's and fork server's peak
+RSS fell by ~15 MB each) and is started at the top of an ingest; ids, timestamps, chonkie's
+per-chunk objects and its token counting got cheaper. CPU seconds of each stage for this
+10 MB line, in one process, main -> branch (min of 2 rounds): parse to items 2.36 -> 1.83,
+pickling the items across (worker to writer) 0.84 -> 1.03 (unchanged code: noise), writer
+(embed, Arrow rows, ``merge_insert``) 2.24 -> 2.18, final optimize (the full-text index over
+the new rows) 1.84 -> 1.78. So the chain is now ~27% parse, ~15% hand-over, ~32% writer,
+~26% optimize, run one after the other for a single file: 10 MB/s needs the hand-over gone
+(Arrow batches from the worker), the writer's embedding in compiled code, and the index
+refresh overlapped with writing (Lance's optimize runs in Rust, off the GIL).
 """
 
 from __future__ import annotations
