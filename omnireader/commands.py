@@ -99,6 +99,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
             timeout=args.timeout, memory_mb=args.memory_mb, force=args.force,
             batch_size=args.batch_size, sync=args.sync,
             progress=not (args.quiet or args.no_progress),
+            engine=args.engine, ray_address=args.ray_address, verbose=args.verbose,
         )
     finally:
         # Nothing is created when nothing could be read.
