@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import re
+import shutil
 import signal
 import subprocess
 import sys
 import threading
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -171,3 +174,40 @@ def test_a_killed_driver_resumes_and_stores_every_file_exactly_once(
     report = json.loads(report_file.read_text())
     assert report["files_skipped"] >= 1  # what the killed run had recorded is not re-read
     assert report["items_inserted"] + len(part) >= len(expected)
+
+
+def _contacted(strace_log: str) -> Counter[str]:
+    """Every IP address a traced process connected or sent to (Unix sockets aside)."""
+    seen: Counter[str] = Counter()
+    for line in strace_log.splitlines():
+        if "AF_INET" in line:
+            m = (re.search(r'sin_addr=inet_addr\("([^"]+)"\)', line)
+                 or re.search(r'inet_pton\(AF_INET6, "([^"]+)"', line))
+            seen[m.group(1) if m else line] += 1
+    return seen
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="a network namespace needs root (unshare -n)")
+def test_a_cluster_omnireader_starts_contacts_nothing_but_loopback(
+    files: list[Path], tmp_path: Path
+) -> None:
+    """In a network namespace with only loopback, every connect / sendto of the driver, the
+    cluster it starts and its workers is traced: all go to loopback. Without omnireader's
+    quiet settings Ray's dashboard asks the cloud metadata address 169.254.169.254."""
+    assert shutil.which("strace"), "strace is needed (.ci/run installs it)"
+    log = tmp_path / "strace.log"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RAY_")}
+    env["HOME"] = str(tmp_path)  # Ray writes its auth token under ~/.ray
+    ingest = [str(CLI), "ingest", *map(str, files[:2]), "--db", str(tmp_path / "db.lance"),
+              "--engine", "ray", "--ocr", "off", "-q"]
+    traced = ["strace", "-f", "--seccomp-bpf", "-qq", "-e", "trace=connect,sendto,sendmsg",
+              "-e", "signal=none", "-o", str(log), *ingest]
+    script = 'ip link set lo up && exec "$@"'
+    run = subprocess.run(["unshare", "-n", "sh", "-c", script, "sh", *traced], env=env,
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert Store.open(tmp_path / "db.lance").count() > 0
+    seen = _contacted(log.read_text())
+    loopback = {a for a in seen if a.startswith(("127.", "::ffff:127.")) or a == "::1"}
+    assert loopback, "nothing was traced: the test would prove nothing"
+    assert set(seen) == loopback, {a: n for a, n in seen.items() if a not in loopback}
