@@ -211,3 +211,11 @@ def test_a_cluster_omnireader_starts_contacts_nothing_but_loopback(
     loopback = {a for a in seen if a.startswith(("127.", "::ffff:127.")) or a == "::1"}
     assert loopback, "nothing was traced: the test would prove nothing"
     assert set(seen) == loopback, {a: n for a, n in seen.items() if a not in loopback}
+
+
+def test_fine_mode_on_ray_is_refused_with_what_to_do_instead() -> None:
+    from omnireader import EngineUnavailableError
+    from omnireader.readers.ray_engine import ray_runner
+
+    with pytest.raises(EngineUnavailableError, match="omnireader refine"):
+        ray_runner("fine", None, False)

@@ -96,13 +96,17 @@ def _connect(ray: Any, address: str | None, verbose: bool) -> bool:
     if ray.is_initialized():
         return False
     address = address or os.environ.get("RAY_ADDRESS") or None
-    level = logging.INFO if verbose else logging.WARNING
+    # Ray's console output (its notices, Ray Data's, the C++ core worker's) only with
+    # --verbose; failures that matter reach us as exceptions or as files' failures.
+    level = logging.INFO if verbose else logging.ERROR
     for name in ("ray", "ray.data"):
         logging.getLogger(name).setLevel(level)
     common: dict[str, Any] = {"log_to_driver": verbose, "logging_level": level,
                               "configure_logging": verbose}
     # The processes Ray starts now inherit the quiet environment (ray_quiet).
     with quiet_environment():
+        if not verbose:
+            os.environ.setdefault("RAY_BACKEND_LOG_LEVEL", "fatal")
         if address:
             ray.init(address=address, **common)
         else:

@@ -45,3 +45,14 @@ def test_unknown_engine_is_refused(sample_files: Path, tmp_path: Path) -> None:
 
     with pytest.raises(InvalidInputError, match="engine must be 'local' or 'ray'"):
         Reader().ingest(sample_files, store=Store.open(tmp_path / "db.lance"), engine="spark")
+
+
+def test_quiet_env_sends_ray_http_to_a_closed_loopback_port_unless_stats_are_wanted() -> None:
+    from omnireader.readers.ray_quiet import quiet_env
+
+    env = quiet_env({"PATH": "/bin"})
+    assert env["RAY_USAGE_STATS_ENABLED"] == "0" and env["PATH"] == "/bin"
+    assert env["http_proxy"].startswith("http://127.0.0.1:") and "127.0.0.1" in env["no_proxy"]
+    # A user who turned usage statistics on keeps them, and what they imply.
+    wanted = {"RAY_USAGE_STATS_ENABLED": "1"}
+    assert quiet_env(wanted) == wanted
