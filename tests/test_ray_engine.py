@@ -64,9 +64,22 @@ def local(files: list[Path], tmp_path_factory: pytest.TempPathFactory) -> Any:
     return db, report, snapshot(db)
 
 
-def test_ray_stores_exactly_what_local_stores_and_reingest_writes_nothing(
+def test_on_a_two_node_cluster_ray_keeps_every_promise_of_local_ingest(
     cluster: LocalCluster, local: Any, files: list[Path], tmp_path: Path
 ) -> None:
+    """One test for the three checks that share the cluster: under pytest-xdist a module's
+    tests may go to several workers, and each would start a cluster of its own."""
+    for name, check in (("same-as-local", same_as_local), ("killed-worker", killed_worker),
+                        ("killed-driver", killed_driver)):
+        folder = tmp_path / name
+        folder.mkdir()
+        check(cluster, local, files, folder)
+
+
+def same_as_local(
+    cluster: LocalCluster, local: Any, files: list[Path], tmp_path: Path
+) -> None:
+    """Identical ids, texts, sources and counts; indexes built; re-ingest writes nothing."""
     local_db, local_report, expected = local
     db = tmp_path / "ray.lance"
     store = Store.open(db)
@@ -102,9 +115,10 @@ def _ray_workers() -> list[int]:
     return pids
 
 
-def test_a_killed_worker_is_retried_and_nothing_is_duplicated(
+def killed_worker(
     cluster: LocalCluster, local: Any, files: list[Path], tmp_path: Path
 ) -> None:
+    """A Ray worker killed mid-ingest: Ray retries its task; nothing missing or doubled."""
     _, _, expected = local
     db = tmp_path / "ray.lance"
     killed: list[int] = []
@@ -144,9 +158,10 @@ def _recorded(db: Path) -> int:
         return 0
 
 
-def test_a_killed_driver_resumes_and_stores_every_file_exactly_once(
+def killed_driver(
     cluster: LocalCluster, local: Any, files: list[Path], tmp_path: Path
 ) -> None:
+    """The driver killed after its first commit, then run again: every file exactly once."""
     _, _, expected = local
     db = tmp_path / "ray.lance"
     cmd = [str(CLI), "ingest", *map(str, files), "--db", str(db), "--engine", "ray",
