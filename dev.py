@@ -46,7 +46,8 @@ def setup() -> None:
     key = _install_key()
     if not STAMP.exists() or STAMP.read_text() != key:
         _run(PY, "-m", "pip", "install", "-q", "--upgrade", "pip")
-        _run(PY, "-m", "pip", "install", "-q", "-c", "constraints.txt", "-e", ".[test,server]")
+        # [ray] too, so the suite runs the Ray engine's tests on a real local cluster.
+        _run(PY, "-m", "pip", "install", "-q", "-c", "constraints.txt", "-e", ".[test,server,ray]")
         STAMP.write_text(key)
     _run(PY, "samples/make_samples.py")
 

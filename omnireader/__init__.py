@@ -30,6 +30,7 @@ from .errors import (  # noqa: E402
     EmbedderMismatchError,
     EmptyInputError,
     EncryptedError,
+    EngineUnavailableError,
     FetchError,
     FineModeUnavailableError,
     InternalError,
@@ -112,6 +113,7 @@ __all__ = [
     "StoreError",
     "EmbedderMismatchError",
     "ConfigError",
+    "EngineUnavailableError",
     "OmniReaderWarning",
 ]
 

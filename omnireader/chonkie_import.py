@@ -24,16 +24,19 @@ _LOCK = threading.Lock()
 
 def _import() -> ModuleType:
     with _LOCK:
-        if "chonkie" in sys.modules or "openai" in sys.modules:
-            import chonkie as module  # already loaded, or openai costs nothing more now
+        # With other threads running, one of them could import openai while it is marked
+        # missing and fail; the marker is only safe in a single-threaded process (the fork
+        # server, a CLI before its first thread).
+        if ("chonkie" in sys.modules or "openai" in sys.modules
+                or threading.active_count() > 1):
+            import chonkie as module  # already loaded, openai costs nothing more, or unsafe
 
             return module
         sys.modules["openai"] = None  # type: ignore[assignment]  # "not installed" to chonkie
         try:
             import chonkie as module
         finally:
-            # Only our marker is removed: a real openai module is never put there meanwhile
-            # (an import of it in another thread fails, which is why this is kept short).
+            # Only our marker is removed: a real openai module is never put there meanwhile.
             if sys.modules.get("openai", 0) is None:
                 del sys.modules["openai"]
         return module

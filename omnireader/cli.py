@@ -210,6 +210,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--report", type=Path, metavar="FILE",
                    help="write the run's summary as JSON here")
     p.add_argument("--force", action="store_true", help="re-read files even if unchanged")
+    p.add_argument("--engine", choices=["local", "ray"], default="local",
+                   help="where files are parsed: local worker processes (default) or a Ray "
+                        "cluster (needs pip install 'omnireader[ray]')")
+    p.add_argument("--ray-address", metavar="ADDR",
+                   help="with --engine ray: the cluster to join (host:port of its head, or "
+                        "'auto'); default: start a local one (RAY_ADDRESS is honoured too)")
     _common(p)
 
     p = sub.add_parser("search", help="search the store",

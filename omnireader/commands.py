@@ -88,7 +88,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     if "lancedb" not in sys.modules:
         lean_memory()
     mode = reading_mode(args)
-    if mode == "fast":
+    if mode == "fast" and args.engine == "local":
         from .readers.batch import prestart_workers
 
         # The workers' imports (~1 s) overlap opening the store (importing LanceDB: ~3 s).
@@ -104,6 +104,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
             timeout=args.timeout, memory_mb=args.memory_mb, force=args.force,
             batch_size=args.batch_size, sync=args.sync,
             progress=not (args.quiet or args.no_progress),
+            engine=args.engine, ray_address=args.ray_address, verbose=args.verbose,
         )
     finally:
         # Nothing is created when nothing could be read.

@@ -19,6 +19,7 @@
     ├── StoreError                 the store cannot do what was asked
     │   └── EmbedderMismatchError      a store built with one embedder opened with another
     └── ConfigError                a setting is wrong or missing
+        └── EngineUnavailableError     --engine ray without its extra (or for fine mode)
 
 Every ``ReadError`` names its input, so a batch report can say which file failed and why.
 ``OmniReaderWarning`` (a ``UserWarning``) flags what was read but may not be what was meant,
@@ -48,6 +49,7 @@ __all__ = [
     "StoreError",
     "EmbedderMismatchError",
     "ConfigError",
+    "EngineUnavailableError",
     "OmniReaderWarning",
     "error_for_code",
 ]
@@ -138,6 +140,11 @@ class EmbedderMismatchError(StoreError):
 
 class ConfigError(OmniReaderError, ValueError):
     """A setting is wrong or missing."""
+
+
+class EngineUnavailableError(ConfigError):
+    """The ingest engine asked for cannot run here: its optional extra is not installed
+    (the message names the ``pip install``), or it does not do what was asked."""
 
 
 class OmniReaderWarning(UserWarning):

@@ -22,3 +22,22 @@ def test_chonkie_loads_without_openai_and_openai_still_imports() -> None:
                          timeout=300)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "ok"
+
+
+_THREADED = """
+import sys, threading
+stop = threading.Event()
+threading.Thread(target=stop.wait, daemon=True).start()  # another thread could import openai
+from omnireader.chunking import chunk_text
+chunk_text("word " * 3000, 512)
+assert sys.modules.get("openai") is not None, "openai was marked missing with a thread running"
+stop.set()
+print("ok")
+"""
+
+
+def test_with_other_threads_running_openai_is_never_marked_missing() -> None:
+    out = subprocess.run([sys.executable, "-c", _THREADED], capture_output=True, text=True,
+                         timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "ok"

@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from ..errors import InvalidInputError
 from ..models import MemoryItem, Mode, ReadFailure, ReadInfo
 from ..page_counts import page_counts
 from ..parsers.base import ParseContext
@@ -107,15 +108,21 @@ def ingest(
     batch_size: int = 2048,
     progress: bool = False,
     sync: bool = False,
+    engine: str = "local",
+    ray_address: str | None = None,
+    verbose: bool = False,
 ) -> IngestReport:
     """Read ``inputs`` into ``store``; see the module docstring for the guarantees.
 
     ``sync``: also remove the items of files under the given folders (or of the given
     files) that no longer exist; items another path still holds stay, with that path.
+    ``engine="ray"``: parse on a Ray cluster (``ray_address``, or a local one); see
+    :mod:`.ray_engine`. Everything else (ledger, writes, report) is the same.
     """
     started = time.perf_counter()
     ctx = reader.context(info, mode)
-    if mode == "fast":
+    results = _engine(engine, mode, ray_address, verbose)
+    if mode == "fast" and engine == "local":
         # The workers' imports run while this process finds the files, hashes them and
         # reads the ledger (a no-op when an earlier ingest started it).
         prestart_workers()
@@ -127,8 +134,8 @@ def ingest(
         bar = Progress(len(files), enabled=progress)
         todo = _changed_files(files, ledger, force, report, bar)
         stored = store.stored_paths(todo) if todo else set()
-        for path, items, vectors, failures in _results(reader, ctx, store, todo, workers,
-                                                       timeout, memory_mb):
+        for path, items, vectors, failures in results(reader, ctx, store, todo, workers,
+                                                      timeout, memory_mb):
             report.account(items, failures)
             # Done unless a failure may pass: a permanent one (a corrupt member, an
             # unsupported file) is recorded with the file, so a re-run reads nothing again.
@@ -155,6 +162,17 @@ def ingest(
         report.next_step = _REFINE_HINT.format(db=store.path)
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _engine(engine: str, mode: Mode, address: str | None, verbose: bool) -> Any:
+    """The function that parses the changed files: local worker processes, or Ray."""
+    if engine == "local":
+        return _results
+    if engine != "ray":
+        raise InvalidInputError(f"engine must be 'local' or 'ray', not {engine!r}")
+    from .ray_engine import ray_runner
+
+    return ray_runner(mode, address, verbose)
 
 
 def _sync(store: Any, ctx: ParseContext, inputs: Any, reader: Any, report: IngestReport) -> None:

@@ -233,7 +233,9 @@ class Reader:
         """Read ``inputs`` and write the items into ``store``; returns an IngestReport.
 
         Files and folders go through the batch ingester (parallel workers, skipping
-        unchanged files); other inputs are read here and upserted.
+        unchanged files); other inputs are read here and upserted. ``engine="ray"`` (with
+        ``ray_address=``) parses the files on a Ray cluster instead: the extra
+        ``omnireader[ray]``, see :mod:`omnireader.readers.ray_engine`.
         """
         from .batch import ingest
 

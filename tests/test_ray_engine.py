@@ -1,0 +1,233 @@
+"""Ingest on a real two-node Ray cluster stores exactly what local ingest stores, and keeps
+its promises: re-ingest writes nothing, a killed worker is retried without duplicates, a
+killed driver resumes with every file stored exactly once. One cluster for the module."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+# Not imported here: the cluster fixture sets Ray's settings (token auth) before the first
+# import of ray, which reads them once.
+if importlib.util.find_spec("ray") is None:
+    pytest.skip("the [ray] extra is not installed", allow_module_level=True)
+
+from omnireader import Reader, Store  # noqa: E402
+from tests.support.ray_cluster import LocalCluster  # noqa: E402
+
+CLI = Path(sys.executable).with_name("omnireader")
+# Text PDFs, an image-only one, a broken one and encrypted ones: items and typed failures.
+SUBSET = ["crazyones.pdf", "hello-world.pdf", "metadata.pdf", "two-different-pages.pdf",
+          "multilang.pdf", "jpeg.pdf", "issue-297.pdf", "outlines-with-invalid-destinations.pdf",
+          "crazyones-encrypted-256.pdf", "attachment.pdf", "missing_info.pdf",
+          "imagemagick-images.pdf"]
+
+
+def snapshot(db: Path) -> dict[str, tuple[str, str, str | None]]:
+    """id -> (text, source path, source kind) of every stored item."""
+    rows = {}
+    for item in Store.open(db).iter_items():
+        assert item.id not in rows, f"duplicate id {item.id}"
+        src = item.source
+        rows[item.id] = (item.memory, src.path if src else None, src.kind if src else None)
+    return rows
+
+
+@pytest.fixture(scope="module")
+def files(corpus: Path) -> list[Path]:
+    return [corpus / "pypdf" / name for name in SUBSET]
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Any:
+    c = LocalCluster().start()
+    yield c
+    c.stop()
+
+
+@pytest.fixture(scope="module")
+def local(files: list[Path], tmp_path_factory: pytest.TempPathFactory) -> Any:
+    db = tmp_path_factory.mktemp("local") / "store.lance"
+    report = Reader(ocr="off").ingest(files, store=Store.open(db), workers=2)
+    return db, report, snapshot(db)
+
+
+def test_on_a_two_node_cluster_ray_keeps_every_promise_of_local_ingest(
+    cluster: LocalCluster, local: Any, files: list[Path], tmp_path: Path
+) -> None:
+    """One test for the three checks that share the cluster: under pytest-xdist a module's
+    tests may go to several workers, and each would start a cluster of its own."""
+    for name, check in (("same-as-local", same_as_local), ("killed-worker", killed_worker),
+                        ("killed-driver", killed_driver)):
+        folder = tmp_path / name
+        folder.mkdir()
+        check(cluster, local, files, folder)
+
+
+def same_as_local(
+    cluster: LocalCluster, local: Any, files: list[Path], tmp_path: Path
+) -> None:
+    """Identical ids, texts, sources and counts; indexes built; re-ingest writes nothing."""
+    local_db, local_report, expected = local
+    db = tmp_path / "ray.lance"
+    store = Store.open(db)
+    report = Reader(ocr="off").ingest(files, store=store, engine="ray",
+                                      ray_address=cluster.address)
+    assert len(expected) > 10
+    assert snapshot(db) == expected
+    assert report.items_inserted == local_report.items_inserted == len(expected)
+    assert report.failed_by_error == local_report.failed_by_error == {"encrypted": 1}
+    assert (report.files_read, report.files_failed) == (local_report.files_read,
+                                                        local_report.files_failed)
+    # The indexes were built at the end, as local ingest does: keyword search works.
+    assert any("crazyones.pdf" in (h.item.source.path or "")
+               for h in store.search("Here's to the crazy ones", k=5, view="fts"))
+
+    again = Reader(ocr="off").ingest(files, store=store, engine="ray",
+                                     ray_address=cluster.address)
+    assert (again.items_inserted, again.items_updated, again.items_deleted) == (0, 0, 0)
+    assert again.files_skipped == len(files)
+    assert snapshot(db) == expected
+
+
+def _ray_workers() -> list[int]:
+    """PIDs of the processes running omnireader's Ray Data workers (ParseFiles)."""
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if b"ParseFiles" in (entry / "cmdline").read_bytes():
+                    pids.append(int(entry.name))
+            except OSError:
+                pass
+    return pids
+
+
+def killed_worker(
+    cluster: LocalCluster, local: Any, files: list[Path], tmp_path: Path
+) -> None:
+    """A Ray worker killed mid-ingest: Ray retries its task; nothing missing or doubled."""
+    _, _, expected = local
+    db = tmp_path / "ray.lance"
+    killed: list[int] = []
+    done = threading.Event()
+
+    def kill_one_worker() -> None:
+        while not done.is_set():
+            pids = _ray_workers()
+            if pids:
+                os.kill(pids[0], signal.SIGKILL)
+                killed.append(pids[0])
+                return
+            time.sleep(0.05)
+
+    killer = threading.Thread(target=kill_one_worker, daemon=True)
+    killer.start()
+    try:
+        report = Reader(ocr="off").ingest(files, store=Store.open(db), engine="ray",
+                                          ray_address=cluster.address)
+    finally:
+        done.set()
+        killer.join()
+    assert killed, "no Ray worker was running to be killed"
+    assert report.files_to_retry == 0, report.failures
+    assert snapshot(db) == expected
+
+
+def _recorded(db: Path) -> int:
+    """Files in the store's ledger (0 while it does not exist)."""
+    import lancedb
+
+    if not (db / "files.lance").exists():
+        return 0
+    try:
+        return int(lancedb.connect(db).open_table("files").count_rows())
+    except Exception:  # created but not yet committed
+        return 0
+
+
+def killed_driver(
+    cluster: LocalCluster, local: Any, files: list[Path], tmp_path: Path
+) -> None:
+    """The driver killed after its first commit, then run again: every file exactly once."""
+    _, _, expected = local
+    db = tmp_path / "ray.lance"
+    cmd = [str(CLI), "ingest", *map(str, files), "--db", str(db), "--engine", "ray",
+           "--ray-address", cluster.address, "--ocr", "off", "--batch-size", "1", "-q"]
+    with open(tmp_path / "driver.log", "wb") as log:
+        first = subprocess.Popen(cmd, env=cluster.env, stdout=log, stderr=log)
+    # Killed as soon as the first file is committed and recorded in the ledger.
+    deadline = time.monotonic() + 120
+    while not _recorded(db) and first.poll() is None:
+        assert time.monotonic() < deadline, "the driver recorded no file in time"
+        time.sleep(0.05)
+    first.send_signal(signal.SIGKILL)
+    first.wait()
+    assert first.returncode == -signal.SIGKILL, "the driver finished before it was killed"
+    part = snapshot(db)
+    assert 0 < len(part) < len(expected) and set(part) <= set(expected)
+
+    # The re-run, from this process (a driver of the same cluster): only what is missing.
+    report = Reader(ocr="off").ingest(files, store=Store.open(db), engine="ray",
+                                      ray_address=cluster.address, batch_size=1)
+    assert snapshot(db) == expected
+    assert report.files_skipped >= 1  # what the killed run had recorded is not re-read
+    assert report.files_skipped + report.files_read + report.files_failed == len(files)
+    assert report.items_inserted + len(part) >= len(expected)
+
+
+def _contacted(strace_log: str) -> Counter[str]:
+    """Every IP address a traced process connected or sent to (Unix sockets aside)."""
+    seen: Counter[str] = Counter()
+    for line in strace_log.splitlines():
+        if "AF_INET" in line:
+            m = (re.search(r'sin_addr=inet_addr\("([^"]+)"\)', line)
+                 or re.search(r'inet_pton\(AF_INET6, "([^"]+)"', line))
+            seen[m.group(1) if m else line] += 1
+    return seen
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="a network namespace needs root (unshare -n)")
+def test_a_cluster_omnireader_starts_contacts_nothing_but_loopback(
+    files: list[Path], tmp_path: Path
+) -> None:
+    """In a network namespace with only loopback, every connect / sendto of the driver, the
+    cluster it starts and its workers is traced: all go to loopback. Without omnireader's
+    quiet settings Ray's dashboard asks the cloud metadata address 169.254.169.254."""
+    assert shutil.which("strace"), "strace is needed (.ci/run installs it)"
+    log = tmp_path / "strace.log"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RAY_")}
+    env["HOME"] = str(tmp_path)  # Ray writes its auth token under ~/.ray
+    ingest = [str(CLI), "ingest", *map(str, files[:2]), "--db", str(tmp_path / "db.lance"),
+              "--engine", "ray", "--ocr", "off", "-q"]
+    traced = ["strace", "-f", "--seccomp-bpf", "-qq", "-e", "trace=connect,sendto,sendmsg",
+              "-e", "signal=none", "-o", str(log), *ingest]
+    script = 'ip link set lo up && exec "$@"'
+    run = subprocess.run(["unshare", "-n", "sh", "-c", script, "sh", *traced], env=env,
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert Store.open(tmp_path / "db.lance").count() > 0
+    seen = _contacted(log.read_text())
+    loopback = {a for a in seen if a.startswith(("127.", "::ffff:127.")) or a == "::1"}
+    assert loopback, "nothing was traced: the test would prove nothing"
+    assert set(seen) == loopback, {a: n for a, n in seen.items() if a not in loopback}
+
+
+def test_fine_mode_on_ray_is_refused_with_what_to_do_instead() -> None:
+    from omnireader import EngineUnavailableError
+    from omnireader.readers.ray_engine import ray_runner
+
+    with pytest.raises(EngineUnavailableError, match="omnireader refine"):
+        ray_runner("fine", None, False)
