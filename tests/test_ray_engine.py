@@ -70,7 +70,7 @@ def test_on_a_two_node_cluster_ray_keeps_every_promise_of_local_ingest(
     """One test for the three checks that share the cluster: under pytest-xdist a module's
     tests may go to several workers, and each would start a cluster of its own."""
     for name, check in (("same-as-local", same_as_local), ("killed-worker", killed_worker),
-                        ("killed-driver", killed_driver)):
+                        ("killed-driver", killed_driver), ("fine-mode", fine_mode)):
         folder = tmp_path / name
         folder.mkdir()
         check(cluster, local, files, folder)
@@ -100,6 +100,40 @@ def same_as_local(
     assert (again.items_inserted, again.items_updated, again.items_deleted) == (0, 0, 0)
     assert again.files_skipped == len(files)
     assert snapshot(db) == expected
+
+
+def fine_mode(cluster: LocalCluster, local: Any, files: list[Path], tmp_path: Path) -> None:
+    """Fine mode on two Ray workers stores what local fine ingest stores, and the LLM
+    concurrency limit holds for the whole cluster: 2 in flight, not 2 per worker."""
+    from omnireader import make_chat_backend
+    from omnireader.llm.config import LLMConfig
+    from tests.support.llm_server import LLMServer
+
+    notes = []
+    for n in range(4):  # several chunks each: each worker alone could fill the limit
+        path = tmp_path / f"notes_{n}.md"
+        path.write_text("\n\n".join(f"Meeting {n}.{p}: Maria Santos reviewed the budget for "
+                                     f"project {n} with the supplier in section {p}." * 12
+                                     for p in range(6)))
+        notes.append(path)
+    with LLMServer() as srv:
+        srv.latency = 0.05
+        config = LLMConfig(openai_base_url=srv.openai_base_url, openai_api_key="k",
+                           concurrency=2, timeout=30)
+
+        def fine(db: Path, **engine: Any) -> Any:
+            llm = make_chat_backend("openai:test-model", config=config)
+            return Reader(llm=llm, chunk_tokens=128).ingest(notes, store=Store.open(db),
+                                                            mode="fine", **engine)
+
+        expected_report = fine(tmp_path / "local.lance")
+        expected = snapshot(tmp_path / "local.lance")
+        srv.reset()
+        report = fine(tmp_path / "ray.lance", engine="ray", ray_address=cluster.address)
+        assert srv.max_in_flight == 2, srv.max_in_flight  # the limit was reached, not passed
+    assert report.failures == [] and expected_report.failures == []
+    assert report.items_inserted == expected_report.items_inserted > 8
+    assert snapshot(tmp_path / "ray.lance") == expected
 
 
 def _ray_workers() -> list[int]:
@@ -225,9 +259,11 @@ def test_a_cluster_omnireader_starts_contacts_nothing_but_loopback(
     assert set(seen) == loopback, {a: n for a, n in seen.items() if a not in loopback}
 
 
-def test_fine_mode_on_ray_is_refused_with_what_to_do_instead() -> None:
+def test_fine_mode_on_ray_needs_a_backend_it_can_rebuild_on_the_workers() -> None:
     from omnireader import EngineUnavailableError
-    from omnireader.readers.ray_engine import ray_runner
+    from omnireader.llm.openai_backend import OpenAIChatBackend
+    from omnireader.readers.ray_fine import recipe_of
 
-    with pytest.raises(EngineUnavailableError, match="omnireader refine"):
-        ray_runner("fine", None, False)
+    by_hand = OpenAIChatBackend("m", base_url="http://127.0.0.1:9/v1", api_key="k")
+    with pytest.raises(EngineUnavailableError, match="make_chat_backend"):
+        recipe_of(by_hand)

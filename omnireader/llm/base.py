@@ -106,6 +106,8 @@ class ChatBackend(ABC):
         self.speech: ChatBackend | None = None
         self.usage = Usage()
         self._usage_lock = threading.Lock()
+        # make_chat_backend's arguments, when it built this backend (see there).
+        self.recipe: dict[str, Any] | None = None
 
     @property
     def name(self) -> str:

@@ -245,4 +245,6 @@ def make_chat_backend(
         main.speech = _build("openai", s_model, cfg, limiter)
     elif provider == "openai":
         main.speech = _build("openai", "whisper-1", cfg, limiter)
+    # How to build this backend again in another process (a Ray worker in fine mode).
+    main.recipe = {"spec": spec, "vision": vision, "speech": speech, "config": cfg.model_dump()}
     return main

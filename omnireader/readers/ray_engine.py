@@ -17,6 +17,9 @@ Failures: a worker that dies is restarted by Ray and its task retried
 (:data:`TASK_RETRIES` times); items have deterministic ids, so a retried file is an update,
 never a duplicate. A file whose task still fails is reported ``crashed`` (transient: the
 next run reads it again), and the other files go on.
+
+Fine mode: each worker reads and refines its files as local fine ingest does, and every
+LLM request takes a permit from one cluster-wide limit (:mod:`.ray_fine`).
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ from ..errors import EngineUnavailableError
 from ..models import ReadFailure
 from ..parsers.base import ParseContext
 from .outcomes import log_internal
-from .ray_quiet import quiet_environment
+from .ray_quiet import own_proxies, quiet_environment
 
 __all__ = ["RAY_EXTRA", "require_ray", "ray_runner", "ray_results", "TASK_RETRIES"]
 
@@ -117,16 +120,8 @@ def _connect(ray: Any, address: str | None, verbose: bool) -> bool:
 
 def ray_runner(mode: str, address: str | None, verbose: bool) -> Any:
     """The batch ingest's ``_results`` for Ray; fails before anything is read when Ray is
-    missing or the mode cannot run on it."""
+    missing. Fine mode reads and refines on the workers (:mod:`.ray_fine`)."""
     require_ray()
-    if mode == "fine":
-        # The LLM calls' concurrency limit is per process; on Ray it would be multiplied
-        # by the workers. Until a cluster-wide limit exists, fine mode stays local.
-        raise EngineUnavailableError(
-            "fine mode does not run on --engine ray: ingest with --mode fast --engine ray, "
-            "then run 'omnireader refine --db DB --llm ...' (one process, one concurrency "
-            "limit), or ingest fine without --engine ray"
-        )
 
     def results(reader: Any, ctx: ParseContext, store: Any, todo: dict[str, str],
                 workers: int | None, timeout: float | None, memory_mb: int | None) -> Any:
@@ -145,14 +140,32 @@ def ray_results(reader: Any, ctx: ParseContext, store: Any, todo: dict[str, str]
         return
     connected = _connect(ray, address, verbose)
     try:
-        yield from _run(ray, ctx, store, list(todo), workers, verbose)
+        yield from _run(ray, reader, ctx, store, list(todo), workers, verbose)
     finally:
         if connected:
             ray.shutdown()
 
 
-def _run(ray: Any, ctx: ParseContext, store: Any, paths: list[str], workers: int | None,
-         verbose: bool) -> Iterator[Any]:
+def _worker(ray: Any, reader: Any, ctx: ParseContext, store: Any) -> tuple[type, dict[str, Any]]:
+    """The Ray Data worker class for ``ctx.mode`` and its constructor's arguments."""
+    local = getattr(store.embedder, "local", False)
+    common = {"ctx": ctx.model_dump(exclude={"refiner"}),
+              "embedder": store.embedder.name if local else None}
+    if ctx.mode != "fine":
+        # Each worker's OCR engine gets one core: Ray schedules one worker per CPU.
+        return ParseFiles, {**common, "ocr_threads": 1}
+    from .ray_fine import ReadFilesFine, permits_actor, recipe_of
+
+    recipe = recipe_of(reader.llm)
+    config = recipe["config"]
+    # One limit for the cluster; a permit outlives any request (timeout) before it lapses.
+    permits = permits_actor(ray, int(config["concurrency"]), float(config["timeout"]) + 30)
+    return ReadFilesFine, {**common, "recipe": recipe, "permits": permits,
+                           "proxies": own_proxies()}
+
+
+def _run(ray: Any, reader: Any, ctx: ParseContext, store: Any, paths: list[str],
+         workers: int | None, verbose: bool) -> Iterator[Any]:
     import ray.data as rd
 
     data_ctx = rd.DataContext.get_current()
@@ -162,10 +175,7 @@ def _run(ray: Any, ctx: ParseContext, store: Any, paths: list[str], workers: int
     data_ctx.max_errored_blocks = -1
     cpus = int(ray.cluster_resources().get("CPU", 1))
     n = max(1, min(workers or cpus, len(paths)))
-    local = getattr(store.embedder, "local", False)
-    # Each worker's OCR engine gets one core: Ray schedules one worker per CPU.
-    fn_kwargs = {"ctx": ctx.model_dump(exclude={"refiner"}),
-                 "embedder": store.embedder.name if local else None, "ocr_threads": 1}
+    worker, fn_kwargs = _worker(ray, reader, ctx, store)
     # One file per block: a retried task re-reads one file, and results stream back as
     # each file is done (the progress bar and the committer see them at once).
     ds = rd.from_items([{"path": p} for p in paths], override_num_blocks=len(paths))
@@ -173,7 +183,7 @@ def _run(ray: Any, ctx: ParseContext, store: Any, paths: list[str], workers: int
         # Ray 2.60 deprecates remote args here, but its default is to retry a task
         # forever: a file that always kills its worker would never let the run end.
         warnings.simplefilter("ignore")
-        ds = ds.map_batches(ParseFiles, fn_constructor_kwargs=fn_kwargs, batch_size=1,
+        ds = ds.map_batches(worker, fn_constructor_kwargs=fn_kwargs, batch_size=1,
                             compute=rd.ActorPoolStrategy(size=n), num_cpus=1,
                             batch_format="numpy", max_restarts=-1,
                             max_task_retries=TASK_RETRIES)

@@ -11,7 +11,8 @@ Measured on Ray 2.60 with ``strace`` in a network namespace that has only loopba
 * So the Ray processes omnireader starts get an HTTP(S) proxy on a closed loopback port
   (``127.0.0.1:9``, the discard port): those requests fail at once, on loopback, and
   loopback itself stays direct (``no_proxy``). The report URL points at loopback as well.
-  omnireader's own process keeps its environment (its URL fetches are not redirected).
+  omnireader's own process keeps its environment (its URL fetches are not redirected), and
+  so do fine mode's LLM requests on the workers (:func:`own_proxies`, :func:`use_proxies`).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-__all__ = ["QUIET_ENV", "quiet_env", "quiet_environment"]
+__all__ = ["QUIET_ENV", "quiet_env", "quiet_environment", "own_proxies", "use_proxies"]
 
 _DEAD_END = "http://127.0.0.1:9"
 
@@ -35,6 +36,24 @@ QUIET_ENV: dict[str, str] = {
     "no_proxy": "127.0.0.1,localhost,::1",
     "NO_PROXY": "127.0.0.1,localhost,::1",
 }
+
+
+_PROXY_KEYS = ("http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "no_proxy", "NO_PROXY")
+
+
+def own_proxies() -> dict[str, str | None]:
+    """This process's proxy settings (the driver's), to hand to the workers."""
+    return {key: os.environ.get(key) for key in _PROXY_KEYS}
+
+
+def use_proxies(proxies: dict[str, str | None]) -> None:
+    """In a Ray worker that makes requests of its own (fine mode's LLM calls): the driver's
+    proxy settings instead of the dead end the cluster's processes inherited."""
+    for key, value in proxies.items():
+        if value is None:
+            os.environ.pop(key, None)
+        else:
+            os.environ[key] = value
 
 
 def quiet_env(base: dict[str, str] | None = None) -> dict[str, str]:
