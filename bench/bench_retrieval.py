@@ -73,9 +73,7 @@ def _search(store: Any, query: str, *, view: str, k: int, max_chars: int | None,
         return se.run_search(store.table, store.embedder, query, k, view, where, max_chars, tw)
 
     n = max(min(k, se.BUDGET_PASSAGES) if max_chars else k, 10) * se.CANDIDATES_PER_K
-    vector = store.embedder.embed_query(query)
-    vrows = se._vector_rows(store.table, vector, n, where)
-    trows = se._fts_rows(store.table, query, n, where, True)
+    trows, vrows, vector = se.candidates(store.table, store.embedder, query, n, where)
     rows = {r["id"]: r for r in (*trows, *vrows)}
     kind, weight = fusion
     if kind == "rrf":
@@ -89,7 +87,8 @@ def _search(store: Any, query: str, *, view: str, k: int, max_chars: int | None,
             for r, s in zip(trows, sims):
                 sem.setdefault(r["id"], float(s))
         fused = fu.convex({r["id"]: float(r["_score"]) for r in trows}, sem, weight)
-    hits = temporal.boost([se._hit(rows[f.id], f.score, f.ranks) for f in fused], query, tw)
+    hits = temporal.boost(se.hits_of(store.table, rows, [(f.id, f.score, f.ranks) for f in fused]),
+                          query, tw)
     wanted = min(k, se.BUDGET_PASSAGES) if max_chars else k
     return context.assemble(hits, lambda ids: se._fetch(store.table, ids, where), wanted, "hybrid",
                             max_chars)

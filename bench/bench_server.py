@@ -210,8 +210,12 @@ def run(quick: bool = False, ingest_nice: int | None = None) -> dict[str, Any]:
 
 def rows(result: dict[str, Any]) -> list[dict[str, Any]]:
     p = result["params"]
+    machine = ""
+    if result.get("load_average_before") is not None:  # others' work on a shared machine
+        machine = (f"; machine load average {result['load_average_before']:.1f}–"
+                   f"{result['load_average_after']:.1f} on {os.cpu_count()} cores")
     load = (f"{p['uploaders']} clients uploading {p['files']} files, {p['searchers']} "
-            f"searching, {p['prefill']} items stored")
+            f"searching, {p['prefill']} items stored{machine}")
     return [
         row("Service", "search p95 while uploads are ingested", result["search_loaded_p95_ms"],
             "≤ 100 ms", at_most(result["search_loaded_p95_ms"], 100), unit=" ms", digits=0,
@@ -219,7 +223,8 @@ def rows(result: dict[str, Any]) -> list[dict[str, Any]]:
         row("Service", "search p50 while uploads are ingested", result["search_loaded_p50_ms"],
             unit=" ms", digits=0, note=load),
         row("Service", "search p95 loaded / idle (same run)", result["p95_loaded_over_idle"],
-            unit="×", note="information: what the ingest load costs a search"),
+            unit="×", note=f"information: idle is one searcher alone; loaded is "
+                           f"{p['searchers']} searchers at once plus the uploads"),
         row("Service", "uploads accepted per second", result["uploads_per_s"], unit="/s",
             digits=1, note=f"one file a request; {result['rejected_429']} answered 429 and retried"),
         row("Service", "uploaded files ingested per second", result["files_ingested_per_s"],

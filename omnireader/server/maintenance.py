@@ -1,10 +1,20 @@
 """Index upkeep for a store that many small jobs write to.
 
 The batch ingester optimises the store at the end of every run (compaction and index
-refresh, a few hundred milliseconds). A server runs one small run per upload, so that cost
-would be paid per file, under the write lock, while searches wait on the same cores. Rows
-are searchable as soon as their commit lands (see ``Store.add``), so the server lets its
-jobs skip that step and optimises once writes have paused, at most every ``every`` seconds.
+refresh). A server runs one small run per upload, so it lets its jobs skip that step and
+decides itself when to fold the new rows into the indexes. Rows are searchable as soon as
+their commit lands (see ``Store.add``): the rows an index does not cover yet are scanned by
+every query, ~25 µs a row for full-text search (:mod:`omnireader.store.maintenance`).
+
+An optimize is not cheap: at 100k items it rewrites the full-text index, about a second of
+work on every core, in LanceDB's own threads (the ones searches run in: a thread's nice
+value does not reach them), and the first searches after it read the new index files. Run
+every two seconds while uploads came in, as it was, it put searches under upload load at
+~1 s p95. So the server optimises only when it pays:
+
+- when writes have paused for ``quiet`` seconds, or
+- when the uncovered rows reach ``tail_rows`` (checked at most every ``every`` seconds), which
+  bounds what they add to a full-text query to ~25 µs x ``tail_rows`` (~25 ms at 1,024).
 """
 
 from __future__ import annotations
@@ -13,16 +23,23 @@ import threading
 import time
 from typing import Any
 
-__all__ = ["DeferredOptimize"]
+__all__ = ["DeferredOptimize", "QUIET_SECONDS", "TAIL_ROWS"]
+
+QUIET_SECONDS = 10.0
+TAIL_ROWS = 1_024
 
 
 class DeferredOptimize:
     """The store as the jobs see it: everything passes through except ``optimize``."""
 
-    def __init__(self, store: Any, every: float = 2.0, nice: int = 0) -> None:
+    def __init__(self, store: Any, every: float = 2.0, nice: int = 0,
+                 quiet: float = QUIET_SECONDS, tail_rows: int = TAIL_ROWS) -> None:
         self._store = store
         self._nice = nice
         self._every = every
+        self._quiet = quiet
+        self._tail_rows = tail_rows
+        self._last_write = time.monotonic()
         self._dirty = threading.Event()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._loop, name="omnireader-optimize",
@@ -33,19 +50,41 @@ class DeferredOptimize:
         return getattr(self._store, name)
 
     def optimize(self, *args: Any, **kwargs: Any) -> None:
+        self._last_write = time.monotonic()
         self._dirty.set()
+
+    def _due(self) -> bool:
+        if time.monotonic() - self._last_write >= self._quiet:
+            return True
+        return self._uncovered() >= self._tail_rows
+
+    def _uncovered(self) -> int:
+        """Rows the full-text index does not cover yet (0 when that cannot be told)."""
+        from ..store.schema import FTS_COLUMNS
+
+        table = self._store.table
+        try:
+            name = next((c.name for c in table.list_indices() if c.columns[0] == FTS_COLUMNS[0]),
+                        None)
+            stats = table.index_stats(name) if name else None
+        except Exception:  # noqa: BLE001 - a racing optimize; the next check sees it
+            return 0
+        return int(stats.num_unindexed_rows) if stats is not None else 0
 
     def _loop(self) -> None:
         from ..niceness import lower_this_thread
 
         lower_this_thread(self._nice)  # index upkeep is background work, like ingest
         while not self._stop.is_set():
-            if self._dirty.wait(timeout=1.0) and not self._stop.wait(self._every):
-                self._dirty.clear()
-                try:
-                    self._store.optimize()
-                except Exception:  # a failed compaction is retried after the next write
-                    self._dirty.set()
+            if not self._dirty.wait(timeout=1.0) or self._stop.wait(self._every):
+                continue
+            if not self._due():
+                continue
+            self._dirty.clear()
+            try:
+                self._store.optimize()
+            except Exception:  # a failed compaction is retried after the next write
+                self._dirty.set()
 
     def close(self) -> None:
         self._stop.set()

@@ -55,6 +55,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     from .app import create_app
 
+    # Ingest jobs run Python in this process too (their writer threads); a search thread
+    # waiting for the interpreter lock behind one waits up to the switch interval at every
+    # hand-over (5 ms by default, several per search). 1 ms keeps searches ahead.
+    sys.setswitchinterval(0.001)
+
     app = create_app(config, llm=llm)  # type: ignore[arg-type]
     auth = f"{len(config.keys)} API keys" if config.keys else "no auth (loopback only)"  # type: ignore[attr-defined]
     if not args.quiet:

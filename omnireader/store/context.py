@@ -35,16 +35,29 @@ _MAX_MISSES = 8  # consecutive hits that add nothing to a budgeted search before
 
 @dataclass
 class Hit:
-    """One ranked row from a view (or the fusion); its item is parsed only when used."""
+    """One ranked row from a view (or the fusion); its item is parsed only when used.
+
+    A hit may come without its row's ``item_json`` (a candidate that will seldom be shown):
+    ``load`` then fetches it, with every other such hit's, the first time one is needed.
+    """
 
     id: str
-    item_json: str
+    item_json: str | None
     score: float
     ranks: dict[str, int]
+    load: Callable[[], None] | None = field(default=None, repr=False, compare=False)
+
+    def present(self) -> bool:
+        """The item can be had (False only when its row was deleted since it was ranked)."""
+        if self.item_json is None and self.load is not None:
+            self.load()
+        return self.item_json is not None
 
     @cached_property
     def item(self) -> MemoryItem:
-        return item_from_json(self.item_json)
+        if not self.present():
+            raise LookupError(f"item {self.id!r} is no longer stored")
+        return item_from_json(self.item_json)  # type: ignore[arg-type]
 
 
 @dataclass
@@ -81,6 +94,7 @@ def assemble(
         # neighbours come in one lookup.
         batch = hits[start : start + max(k - len(passages), 4)]
         start += len(batch)
+        batch = [h for h in batch if h.present()]
         wanted = [n for h in batch for n in unit_links(h.item)[2] if n not in known]
         if wanted:
             known.fetched.update((i.id, i) for i in fetch(list(dict.fromkeys(wanted))))
@@ -91,9 +105,11 @@ def assemble(
             misses = misses + 1 if max_chars is not None and not added else 0
             if len(passages) >= k or misses >= _MAX_MISSES:
                 break
-    if max_chars is not None and not passages and hits:
-        return [_cut(_result(_Passage(hit=hits[0], thread=None, units={0: hits[0].item}), view),
-                     max_chars)]
+    if max_chars is not None and not passages:
+        first = next((h for h in hits if h.present()), None)
+        if first is not None:  # nothing fit whole: the best hit, cut to the budget
+            return [_cut(_result(_Passage(hit=first, thread=None, units={0: first.item}),
+                                 view), max_chars)]
     return [_result(p, view) for p in passages]
 
 
@@ -109,7 +125,9 @@ class _Known:
 
     def get(self, item_id: str) -> MemoryItem | None:
         hit = self.ranked.get(item_id)
-        return hit.item if hit is not None else self.fetched.get(item_id)
+        if hit is not None and hit.present():
+            return hit.item
+        return self.fetched.get(item_id)
 
 
 def _place(hit: Hit, known: _Known, passages: list[_Passage], room: int | None) -> int:

@@ -17,21 +17,26 @@ that fit in that many characters: what an agent pastes into its prompt.
 Filters are applied *before* ranking (``prefilter=True``): a filtered search returns the
 best ``k`` matching items, not the matching part of the global top ``k``. Context around a
 hit obeys the same filters.
+
+Speed (a search is one trip into LanceDB where it can be, see :mod:`.queries`): hybrid's
+two queries run at once; a row's ``item_json`` (~1.5 KB) is read only for the rows that may
+be shown. With a fusion weight of 0 (the offline hashing embedder) a candidate only the
+vector view found ranks after every BM25 hit, so the vector query reads ids and distances
+only, and such a candidate's item is fetched (with the others') only if it is reached.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
 from ..errors import InvalidInputError
 from ..models import MemoryItem
 from .context import Hit, assemble
 from .fusion import convex
-from .maintenance import REFINE_FACTOR
+from .queries import filter_query, fts_query, run_queries, vector_query
 from .results import SearchResult
-from .schema import FTS_COLUMNS, item_from_json
+from .schema import item_from_json
 from .temporal import TIME_WEIGHT, boost
 
 if TYPE_CHECKING:
@@ -45,6 +50,7 @@ CANDIDATES_PER_K = 4
 #: with a character budget, the most passages assembled (a budget is usually full first)
 BUDGET_PASSAGES = 25
 _VIEWS = ("hybrid", "vector", "fts")
+_VECTOR_COLUMNS = ["id", "item_json", "_distance"]
 
 
 def run_search(
@@ -83,27 +89,61 @@ def run_search(
     return assemble(hits, lambda ids: _fetch(table, ids, where), wanted, view, max_chars)
 
 
+def candidates(
+    table: Any, embedder: Embedder, query: str, n: int, where: str | None
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]], np.ndarray]:
+    """Hybrid's candidates: (BM25 rows with their vectors, vector rows, the query vector).
+
+    Vector rows carry ``item_json`` only when the embedder's fusion weight is above 0 (see
+    the module text); :func:`hits_of` fetches the rest when needed.
+    """
+    vector = embedder.embed_query(query)
+    vector_columns = ["id", "_distance"] if embedder.fusion_weight == 0 else _VECTOR_COLUMNS
+    by_vector, by_text = run_queries(table, [
+        vector_query(vector, n, where, vector_columns),
+        fts_query(query, n, where, ["id", "item_json", "_score", "vector"]),
+    ])
+    text_rows = _rows(by_text)
+    if text_rows:  # straight from Arrow: no Python float per dimension
+        matrix = by_text.column("vector").combine_chunks().flatten().to_numpy()
+        for r, v in zip(text_rows, matrix.reshape(len(text_rows), -1)):
+            r["vector"] = v
+    return text_rows, _with_similarity(_rows(by_vector)), vector
+
+
 def _hybrid(table: Any, embedder: Embedder, query: str, n: int, where: str | None) -> list[Hit]:
     import numpy as np
 
-    vector = embedder.embed_query(query)
-    # The two views are independent queries; LanceDB releases the GIL, so run them at once:
-    # the full-text one on one thread beside, the vector one on this thread (one thread
-    # started per search, not a pool of two; it runs at this thread's priority).
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        by_text = pool.submit(_fts_rows, table, query, n, where, True)
-        vector_rows = _vector_rows(table, vector, n, where)
-        text_rows = by_text.result()
-    rows = {r["id"]: r for r in (*text_rows, *vector_rows)}
+    text_rows, vector_rows, vector = candidates(table, embedder, query, n, where)
     semantic = {r["id"]: r["_sim"] for r in vector_rows}
     if text_rows:  # BM25's candidates get their real similarity too
-        matrix = np.asarray([r["vector"] for r in text_rows], dtype=np.float32)
+        matrix = np.stack([r["vector"] for r in text_rows]).astype(np.float32, copy=False)
         sims = _cosines(matrix, vector)
         for r, s in zip(text_rows, sims):
             semantic.setdefault(r["id"], float(s))
     lexical = {r["id"]: float(r["_score"]) for r in text_rows}
     fused = convex(lexical, semantic, embedder.fusion_weight)
-    return [_hit(rows[f.id], f.score, f.ranks) for f in fused]
+    return hits_of(table, {r["id"]: r for r in (*text_rows, *vector_rows)},
+                   [(f.id, f.score, f.ranks) for f in fused])
+
+
+def hits_of(table: Any, rows: dict[str, dict[str, Any]],
+            ranked: list[tuple[str, float, dict[str, int]]]) -> list[Hit]:
+    """Hits for ``ranked`` (id, score, ranks); rows without ``item_json`` are fetched, all
+    at once, the first time one of them is needed."""
+    hits = [Hit(id=i, item_json=rows[i].get("item_json"), score=float(score), ranks=ranks)
+            for i, score, ranks in ranked]
+    lazy = [h for h in hits if h.item_json is None]
+    if lazy:
+        def load() -> None:
+            missing = [h for h in lazy if h.item_json is None]
+            found = _item_jsons(table, [h.id for h in missing])
+            for h in lazy:
+                h.item_json, h.load = found.get(h.id, h.item_json), None
+
+        for h in lazy:
+            h.load = load
+    return hits
 
 
 def _cosines(matrix: np.ndarray, vector: np.ndarray) -> np.ndarray:
@@ -114,28 +154,36 @@ def _cosines(matrix: np.ndarray, vector: np.ndarray) -> np.ndarray:
 
 
 def _vector_rows(table: Any, vector: np.ndarray, n: int, where: str | None) -> list[dict[str, Any]]:
-    q = table.search(vector, vector_column_name="vector").distance_type("cosine")
-    if where:
-        q = q.where(where, prefilter=True)
-    # Re-rank the quantised index's candidates exactly (a no-op while the search is flat).
-    q = q.refine_factor(REFINE_FACTOR)
-    data = q.select(["id", "item_json", "_distance"]).limit(n).to_arrow()
-    rows = data.to_pylist()
+    (data,) = run_queries(table, [vector_query(vector, n, where, _VECTOR_COLUMNS)])
+    return _with_similarity(_rows(data))
+
+
+def _with_similarity(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     for r in rows:
         r["_sim"] = 1.0 - float(r["_distance"])  # cosine distance -> similarity
     return rows
 
 
-def _fts_rows(
-    table: Any, query: str, n: int, where: str | None, with_vectors: bool = False
-) -> list[dict[str, Any]]:
-    from lancedb.query import MultiMatchQuery
+def _fts_rows(table: Any, query: str, n: int, where: str | None) -> list[dict[str, Any]]:
+    (data,) = run_queries(table, [fts_query(query, n, where, ["id", "item_json", "_score"])])
+    return _rows(data)
 
-    q = table.search(MultiMatchQuery(query, list(FTS_COLUMNS)), query_type="fts")
-    if where:
-        q = q.where(where, prefilter=True)
-    columns = ["id", "item_json", "_score", *(["vector"] if with_vectors else [])]
-    return q.select(columns).limit(n).to_arrow().to_pylist()
+
+def _rows(data: Any) -> list[dict[str, Any]]:
+    """The rows of an Arrow table as dicts, leaving out the (large) vector column."""
+    names = [c for c in data.column_names if c != "vector"]
+    return data.select(names).to_pylist()
+
+
+def _item_jsons(table: Any, ids: Sequence[str]) -> dict[str, str]:
+    """id -> item_json of the stored rows among ``ids`` (rows deleted meanwhile are left out)."""
+    from .filters import sql_string
+
+    if not ids:
+        return {}
+    clause = f"id IN ({', '.join(sql_string(i) for i in ids)})"
+    (data,) = run_queries(table, [filter_query(clause, len(ids), ["id", "item_json"])])
+    return dict(zip(data.column("id").to_pylist(), data.column("item_json").to_pylist()))
 
 
 def _fetch(table: Any, ids: Sequence[str], where: str | None) -> list[MemoryItem]:
@@ -143,7 +191,7 @@ def _fetch(table: Any, ids: Sequence[str], where: str | None) -> list[MemoryItem
     from .filters import combine, sql_string
 
     clause = combine(where, f"id IN ({', '.join(sql_string(i) for i in ids)})")
-    rows = table.search().where(clause).select(["item_json"]).limit(len(ids)).to_arrow()
+    (rows,) = run_queries(table, [filter_query(clause, len(ids), ["item_json"])])
     return [item_from_json(t) for t in rows.column("item_json").to_pylist()]
 
 

@@ -153,7 +153,7 @@ def boost(hits: Sequence[Hit], query: str, weight: float) -> list[Hit]:
     top = max((h.score for h in hits), default=0.0)
     bonus = weight * (top if top > 0 else 1.0)
     for h in hits:
-        when = item_date(h.item)
+        when = item_date(h.item) if h.present() else None
         if when is not None and any(when in p for p in named):
             h.score += bonus
     # sorted() is stable: hits with equal scores keep their fused order

@@ -1,0 +1,140 @@
+"""The search's own LanceDB queries: the same queries as LanceDB's builders make, and the
+same ranking as the pipeline built on those builders (what search did before it built its
+queries itself and read ``item_json`` only for rows that may be shown)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from omnireader.models import MemoryItem
+from omnireader.store import Store
+from omnireader.store import search as se
+from omnireader.store.context import Hit, assemble
+from omnireader.store.fusion import convex
+from omnireader.store.maintenance import REFINE_FACTOR
+from omnireader.store.queries import filter_query, fts_query, run_queries, vector_query
+from omnireader.store.schema import FTS_COLUMNS
+from omnireader.store.temporal import TIME_WEIGHT, boost
+
+from .conftest import make_item
+
+WORDS = ("otter heron maple quartz lantern harbor meadow cobalt ember willow falcon copper "
+         "glacier saffron tundra velvet orchid basalt lagoon juniper").split()
+
+
+@pytest.fixture(scope="module")
+def fixed(tmp_path_factory: pytest.TempPathFactory) -> Store:
+    """300 items from a fixed generator: many share words (BM25 ties), users, dates."""
+    rng = np.random.default_rng(7)
+    items = []
+    for i in range(300):
+        words = rng.choice(WORDS, size=int(rng.integers(3, 9)))
+        items.append(make_item(f"i{i:03d}", " ".join(words), user_id=f"u{i % 3}",
+                               path=f"/d{i % 4}/f{i}.txt",
+                               timestamp=f"2024-{1 + i % 12:02d}-0{1 + i % 9}T10:00:00Z"))
+    store = Store.open(tmp_path_factory.mktemp("fixed") / "s.lance")
+    store.add(items)
+    return store
+
+
+def _builder_hybrid(store: Store, query: str, k: int, where: str | None,
+                    max_chars: int | None) -> list[tuple[str, float, str]]:
+    """Hybrid search through LanceDB's public query builders, every row read whole."""
+    from lancedb.query import MultiMatchQuery
+
+    t, emb = store.table, store.embedder
+    wanted = min(k, se.BUDGET_PASSAGES) if max_chars is not None else k
+    n = max(wanted, 10) * se.CANDIDATES_PER_K
+    vector = emb.embed_query(query)
+    vq = t.search(vector, vector_column_name="vector").distance_type("cosine")
+    fq = t.search(MultiMatchQuery(query, list(FTS_COLUMNS)), query_type="fts")
+    if where:
+        vq, fq = vq.where(where, prefilter=True), fq.where(where, prefilter=True)
+    vrows = vq.refine_factor(REFINE_FACTOR).select(["id", "item_json", "_distance"]) \
+        .limit(n).to_arrow().to_pylist()
+    trows = fq.select(["id", "item_json", "_score", "vector"]).limit(n).to_arrow().to_pylist()
+    semantic = {r["id"]: 1.0 - float(r["_distance"]) for r in vrows}
+    if trows:
+        sims = se._cosines(np.asarray([r["vector"] for r in trows], dtype=np.float32), vector)
+        for r, s in zip(trows, sims):
+            semantic.setdefault(r["id"], float(s))
+    fused = convex({r["id"]: float(r["_score"]) for r in trows}, semantic, emb.fusion_weight)
+    rows = {r["id"]: r for r in (*trows, *vrows)}
+    hits = boost([Hit(id=f.id, item_json=rows[f.id]["item_json"], score=f.score, ranks=f.ranks)
+                  for f in fused], query, TIME_WEIGHT)
+    results = assemble(hits, lambda ids: se._fetch(t, ids, where), wanted, "hybrid", max_chars)
+    return [(r.item.id, round(r.score, 6), r.text) for r in results]
+
+
+QUERIES = ["otter heron", "maple quartz lantern", "glacier", "velvet orchid in May 2024",
+           "juniper lagoon basalt tundra", "nothing shares these words", "falcon 2024-03"]
+
+
+@pytest.mark.parametrize("where", [None, "user_id = 'u1'"])
+@pytest.mark.parametrize("k,max_chars", [(10, None), (3, None), (50, 400)])
+def test_hybrid_ranks_exactly_as_the_builder_pipeline(
+    fixed: Store, where: str | None, k: int, max_chars: int | None
+) -> None:
+    for query in QUERIES:
+        got = [(r.item.id, round(r.score, 6), r.text) for r in
+               se.run_search(fixed.table, fixed.embedder, query, k, "hybrid", where, max_chars)]
+        assert got == _builder_hybrid(fixed, query, k, where, max_chars), query
+        assert got  # every query finds something (vector candidates at least)
+
+
+def test_query_objects_are_the_ones_the_builders_make(fixed: Store) -> None:
+    from lancedb.query import MultiMatchQuery
+
+    t = fixed.table
+    vector = fixed.embedder.embed_query("otter")
+    for where in (None, "user_id = 'u2'"):
+        vq = t.search(vector, vector_column_name="vector").distance_type("cosine")
+        fq = t.search(MultiMatchQuery("otter", list(FTS_COLUMNS)), query_type="fts")
+        if where:
+            vq, fq = vq.where(where, prefilter=True), fq.where(where, prefilter=True)
+        vq = vq.refine_factor(REFINE_FACTOR).select(["id", "_distance"]).limit(40)
+        fq = fq.select(["id", "_score"]).limit(40)
+        assert vector_query(vector, 40, where, ["id", "_distance"]) == vq.to_query_object()
+        assert fts_query("otter", 40, where, ["id", "_score"]) == fq.to_query_object()
+    eq = t.search().where("id IN ('i001')").select(["item_json"]).limit(1)
+    assert filter_query("id IN ('i001')", 1, ["item_json"]) == eq.to_query_object()
+
+
+def test_queries_run_together_give_each_querys_own_rows(fixed: Store) -> None:
+    vector = fixed.embedder.embed_query("cobalt ember")
+    queries = [vector_query(vector, 20, None, ["id", "_distance"]),
+               fts_query("cobalt ember", 20, "user_id = 'u0'", ["id", "_score"]),
+               filter_query("id IN ('i005', 'i006')", 2, ["id"])]
+    together = run_queries(fixed.table, queries)
+    alone = [run_queries(fixed.table, [q])[0] for q in queries]
+    assert [t.to_pylist() for t in together] == [a.to_pylist() for a in alone]
+    assert len(together[0]) == 20 and sorted(together[2].column("id").to_pylist()) == [
+        "i005", "i006"]
+
+
+def test_a_candidate_found_only_by_vectors_is_fetched_when_shown(tmp_path: Path) -> None:
+    store = Store.open(tmp_path / "s.lance")
+    store.add([make_item("words", "harbor lantern"), make_item("other", "quartz meadow"),
+               make_item("third", "velvet orchid")])
+    assert store.embedder.fusion_weight == 0  # vector rows come without item_json
+    results = store.search("harbor", k=3)
+    assert [r.item.id for r in results][0] == "words"
+    assert {r.item.id for r in results} == {"words", "other", "third"}
+    assert all(r.text == r.item.memory for r in results)
+
+
+def test_a_lazy_candidate_deleted_before_it_is_shown_is_left_out(tmp_path: Path) -> None:
+    store = Store.open(tmp_path / "s.lance")
+    store.add([make_item("a", "harbor lantern"), make_item("b", "quartz meadow"),
+               make_item("c", "velvet orchid")])
+    rows: dict[str, dict[str, Any]] = {"a": {"id": "a", "item_json": None},
+                                       "b": {"id": "b", "item_json": None}}
+    hits = se.hits_of(store.table, rows, [("a", 1.0, {"vector": 1}), ("b", 0.5, {"vector": 2})])
+    store.table.delete("id = 'b'")  # between ranking and showing
+    got = assemble(hits, lambda ids: [], 2, "hybrid")
+    assert [r.item.id for r in got] == ["a"]
+    assert isinstance(got[0].item, MemoryItem)
