@@ -94,7 +94,12 @@ def main(argv: list[str]) -> int:
     if task == "bench":
         if "--peers" in rest:
             rest = [a for a in rest if a != "--peers"]
-            setup_peers()
+            try:
+                setup_peers()
+            except (subprocess.CalledProcessError, OSError) as e:
+                # A peer that cannot install is a row that says so, not a failed bench.
+                print(f"installing the peers failed ({e}); bench_ingest's peer rows will say "
+                      "which could not run", flush=True)
         # The README's measured tables are rendered from the results, even when a
         # benchmark failed (the README then says which).
         code = subprocess.run([str(PY), "bench/run_all.py", *rest], cwd=ROOT, env=env).returncode
