@@ -134,6 +134,11 @@ def run(quick: bool = False, files: int | None = None, pages: int | None = None,
     finally:
         for peer in live.values():
             peer.close()
+    for name, peer in list(live.items()):
+        if peer.error is not None:
+            peer_res[name] = {"error": peer.error}
+            del live[name]
+            got.pop(name)
     peer_names = ["markitdown", *live]
     pps = {k: [n_pages_all / t for t in v] for k, v in got.items() if k not in peer_names}
     for name in peer_names:

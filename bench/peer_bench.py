@@ -123,11 +123,17 @@ def start_peers(files: list[Path]) -> tuple[dict[str, Peer], dict[str, dict[str,
 
 
 def measure(peer: Peer, record: list[dict[str, Any]]) -> Callable[[], float]:
-    """An interleaved measure: the seconds of one pass (its counts kept in ``record``)."""
+    """An interleaved measure: the seconds of one pass (its counts kept in ``record``); NaN
+    once the peer has failed (``peer.error`` then says how)."""
 
     def one() -> float:
-        got = peer.run()
-        record.append(got)
-        return float(got["seconds"])
+        if peer.error is None:
+            try:
+                got = peer.run()
+                record.append(got)
+                return float(got["seconds"])
+            except (PeerFailed, OSError, ValueError) as e:  # one peer must not stop the bench
+                peer.error = f"failed during the run: {e}"
+        return float("nan")
 
     return one
