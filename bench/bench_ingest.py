@@ -10,7 +10,12 @@ would pick instead, on the same subset, end to end to text chunks (bench/peer_be
 LlamaIndex ``SimpleDirectoryReader`` + ``SentenceSplitter``, unstructured ``partition``
 (fast strategy) + ``chunk_elements``. They live in their own venv, bench/peers/.venv, made by
 ``python3 dev.py bench --peers``; without it their rows say so. Target: omnireader at one
-worker ≥ 5× the fastest peer (MarkItDown included), in pages per second.
+worker ≥ 5× the fastest peer (MarkItDown included), in pages per second. First look
+(2026-12-02, ``--quick``, load average about 1): LlamaIndex read these PDFs (pypdf) and split
+them at about 84 pages/s, omnireader at one worker ingested them into a store at about 124:
+1.5×, far from 5×, while MarkItDown ran at 1.7 pages/s. unstructured cannot run offline: its
+text-type heuristics load spaCy's en_core_web_sm, which it downloads from GitHub at first
+use, and without it partition returns no elements (its row says so).
 
 Where the time goes (measured 2026-11-30, per page of these 20-page text PDFs): pdfium text
 extraction 1.0 ms (the baseline), plus omnireader's own 0.2 ms (page flags, text cleanup),
