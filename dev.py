@@ -4,6 +4,9 @@
     python3 dev.py run      create .venv if missing, install, ingest samples/ and search it
     python3 dev.py test     create .venv if missing, install, run the test suite
     python3 dev.py bench    run the benchmarks in bench/, then write the README's figures
+    python3 dev.py bench --peers   the same, after creating / updating bench/peers/.venv with
+                            the peer frameworks bench_ingest compares with (LlamaIndex,
+                            unstructured); never installed in .venv
     python3 dev.py faults   run the fault matrix
     python3 dev.py setup    only create / update the environment
 """
@@ -52,6 +55,26 @@ def setup() -> None:
     _run(PY, "samples/make_samples.py")
 
 
+PEERS = ROOT / "bench" / "peers"
+PEERS_PY = PEERS / ".venv" / ("Scripts" if os.name == "nt" else "bin") / "python"
+
+
+def setup_peers() -> None:
+    """The peers' own venv (bench/peers/.venv), from bench/peers/requirements.txt."""
+    stamp = PEERS / ".venv" / ".peers-installed"
+    key = hashlib.sha256(b"".join((PEERS / f).read_bytes() for f in
+                                  ("requirements.txt", "requirements-nodeps.txt"))).hexdigest()
+    if not PEERS_PY.exists():
+        print(f"creating the peers' virtual environment in {PEERS / '.venv'}", flush=True)
+        venv.EnvBuilder(with_pip=True, clear=(PEERS / ".venv").exists()).create(PEERS / ".venv")
+    if not stamp.exists() or stamp.read_text() != key:
+        _run(PEERS_PY, "-m", "pip", "install", "-q", "--upgrade", "pip")
+        _run(PEERS_PY, "-m", "pip", "install", "-q", "-r", PEERS / "requirements.txt")
+        _run(PEERS_PY, "-m", "pip", "install", "-q", "--no-deps", "-r",
+             PEERS / "requirements-nodeps.txt")
+        stamp.write_text(key)
+
+
 def main(argv: list[str]) -> int:
     task = argv[0] if argv else "run"
     rest = argv[1:]
@@ -70,6 +93,14 @@ def main(argv: list[str]) -> int:
         proc = subprocess.run([str(PY), "-m", "pytest", "-q", *workers, *rest], cwd=ROOT, env=env)
         return proc.returncode
     if task == "bench":
+        if "--peers" in rest:
+            rest = [a for a in rest if a != "--peers"]
+            try:
+                setup_peers()
+            except (subprocess.CalledProcessError, OSError) as e:
+                # A peer that cannot install is a row that says so, not a failed bench.
+                print(f"installing the peers failed ({e}); bench_ingest's peer rows will say "
+                      "which could not run", flush=True)
         # The README's measured tables are rendered from the results, even when a
         # benchmark failed (the README then says which).
         code = subprocess.run([str(PY), "bench/run_all.py", *rest], cwd=ROOT, env=env).returncode

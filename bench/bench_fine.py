@@ -14,7 +14,8 @@ the runs and their range are reported. Cases:
 
 - a folder of 20 small text / Markdown / PDF documents (160 chunks), via ``aread_report``;
 - one long chat (300 messages). It makes fewer calls than the concurrency, so no pipeline
-  can reach ``calls × latency / concurrency``: its floor is one round trip. The table shows
+  can reach ``calls × latency / concurrency``: its ideal is one round trip (whole round
+  trips, ``ceil(calls / concurrency)``), and its target is wall ≤ 1.3× that. The table shows
   the ratio to both, and the next case is the chat in the throughput regime;
 - sixteen such chats (one per user session) read together.
 
@@ -45,6 +46,7 @@ WORDS = (
     "policy product market service report project milestone"
 ).split()
 TARGET = 1.15  # wall / ideal
+CHAT_TARGET = 1.3  # one chat: wall / whole round trips (its calls fit under the concurrency)
 NAMES = ["Maria Santos", "Daniel Okafor", "Ines Moreau", "Tom Becker", "Li Wei", "Ana Silva"]
 
 
@@ -273,9 +275,17 @@ def rows(result: dict[str, Any]) -> list[dict[str, Any]]:
         note = f"{r['failed']} refines failed, {r['failures']} inputs failed" if lost else ""
         out.append(row(t, f"{head}: {what}, wall / ideal", r["ratio"], f"≤ {TARGET}×",
                        at_most(r["ratio"], TARGET) and not lost, unit="×", note=note))
-    # One chat makes fewer calls than the concurrency: only whole round trips can bound it.
+    # One chat makes fewer calls than the concurrency: its ideal is whole round trips (one,
+    # when its windows all fit under the concurrency), and the target for it is ≤ 1.3×.
+    r = result["chat"]
+    lost = r["failed"] or r["failures"]
+    trips = round(r["floor_s"] / result["latency_s"])
+    note = f"{r['calls']} calls, ideal {trips} round trip{'s' if trips != 1 else ''}"
+    if lost:
+        note += f"; {r['failed']} refines failed, {r['failures']} inputs failed"
     out.append(row(t, f"{head}: 1 chat of {result['n_messages']} messages, wall / round trips",
-                   result["chat"]["ratio_to_floor"], unit="×", note="information"))
+                   r["ratio_to_floor"], f"≤ {CHAT_TARGET}×",
+                   at_most(r["ratio_to_floor"], CHAT_TARGET) and not lost, unit="×", note=note))
     return out
 
 

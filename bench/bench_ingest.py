@@ -1,11 +1,21 @@
-"""Fast ingest of a PDF folder, end to end, against raw pypdfium2 and MarkItDown.
+"""Fast ingest of a PDF folder, end to end, against raw pypdfium2, MarkItDown and the peers.
 
     python bench/bench_ingest.py [--quick] [--files 200] [--pages 20] [--markitdown-files 10]
                                  [--repeat 5]
 
 Pages per second for: raw pypdfium2 text extraction (the baseline, same files, same run),
 omnireader ingest (parse + chunk + embed with the default + store) at 1 and 2 workers, and
-MarkItDown's convert (on a subset: it is two orders of magnitude slower).
+MarkItDown's convert (on a subset: it is two orders of magnitude slower), and the peers users
+would pick instead, on the same subset, end to end to text chunks (bench/peer_bench.py):
+LlamaIndex ``SimpleDirectoryReader`` + ``SentenceSplitter``, unstructured ``partition``
+(fast strategy) + ``chunk_elements``. They live in their own venv, bench/peers/.venv, made by
+``python3 dev.py bench --peers``; without it their rows say so. Target: omnireader at one
+worker ≥ 5× the fastest peer (MarkItDown included), in pages per second. First look
+(2026-12-02, ``--quick``, load average about 1): LlamaIndex read these PDFs (pypdf) and split
+them at about 84 pages/s, omnireader at one worker ingested them into a store at about 124:
+1.5×, far from 5×, while MarkItDown ran at 1.7 pages/s. unstructured cannot run offline: its
+text-type heuristics load spaCy's en_core_web_sm, which it downloads from GitHub at first
+use, and without it partition returns no elements (its row says so).
 
 Where the time goes (measured 2026-11-30, per page of these 20-page text PDFs): pdfium text
 extraction 1.0 ms (the baseline), plus omnireader's own 0.2 ms (page flags, text cleanup;
@@ -28,10 +38,12 @@ from typing import Any
 
 from _util import OUT, ROOT, at_least, interleaved, ratios, row, seconds, spread, table
 from make_corpus import make_pdf_folder
+from peer_bench import HOW, PEERS, measure, start_peers
 
 W1_VS_RAW = 0.6  # ingest at 1 worker / raw text extraction
 W2_VS_W1 = 1.7  # 2 workers / 1 worker
 VS_MARKITDOWN = 100  # omnireader pages/s / MarkItDown pages/s
+VS_PEERS = 5  # omnireader (1 worker) pages/s / the fastest peer's (MarkItDown included)
 
 
 def pdf_pages(paths: list[Path]) -> int:
@@ -109,19 +121,41 @@ def run(quick: bool = False, files: int | None = None, pages: int | None = None,
 
     omnireader_ingest(paths[:2], 1)
     markitdown_convert(sub[:1])
+    # The peers (own venv, own processes) read the same subset as MarkItDown.
+    live, peer_res = start_peers(sub)
+    records: dict[str, list[dict[str, Any]]] = {name: [] for name in live}
     reports: dict[int, Any] = {}
 
     def ingest(workers: int) -> None:
         reports[workers] = omnireader_ingest(all_paths, workers)
 
-    got = interleaved({
-        "raw": seconds(lambda: raw_pdfium(all_paths)),
-        "w1": seconds(lambda: ingest(1)),
-        "w2": seconds(lambda: ingest(2)),
-        "markitdown": seconds(lambda: markitdown_convert(sub)),
-    }, repeat=repeat)
-    pps = {k: [n_pages_all / t for t in v] for k, v in got.items() if k != "markitdown"}
-    pps["markitdown"] = [md_pages / t for t in got["markitdown"]]
+    try:
+        got = interleaved({
+            "raw": seconds(lambda: raw_pdfium(all_paths)),
+            "w1": seconds(lambda: ingest(1)),
+            "w2": seconds(lambda: ingest(2)),
+            "markitdown": seconds(lambda: markitdown_convert(sub)),
+            **{name: measure(peer, records[name]) for name, peer in live.items()},
+        }, repeat=repeat)
+    finally:
+        for peer in live.values():
+            peer.close()
+    for name, peer in list(live.items()):
+        if peer.error is not None:
+            peer_res[name] = {"error": peer.error}
+            del live[name]
+            got.pop(name)
+    peer_names = ["markitdown", *live]
+    pps = {k: [n_pages_all / t for t in v] for k, v in got.items() if k not in peer_names}
+    for name in peer_names:
+        pps[name] = [md_pages / t for t in got[name]]
+    for name in live:
+        last = records[name][-1]
+        peer_res[name] |= {"pages_per_s": spread(pps[name]),
+                           "ratio_w1_vs": spread(ratios(pps["w1"], pps[name])),
+                           "pages_seen": last["pages"], "chunks": last["chunks"]}
+    # The fastest peer by median pages/s, MarkItDown included.
+    fastest = max(peer_names, key=lambda n: spread(pps[n])["median"])
     res: dict[str, Any] = {
         "pages": n_pages_all, "files": len(all_paths), "markitdown_pages": md_pages,
         "repeat": repeat,
@@ -132,6 +166,9 @@ def run(quick: bool = False, files: int | None = None, pages: int | None = None,
         "ratio_vs_markitdown_w2": spread(ratios(pps["w2"], pps["markitdown"])),
         "items_w1": reports[1].items_inserted,
         "failed_files": reports[1].files_failed,
+        "peers": peer_res,
+        "fastest_peer": fastest,
+        "ratio_vs_fastest_peer": spread(ratios(pps["w1"], pps[fastest])),
     }
     p = res["pages_per_s"]
     print(table(
@@ -144,8 +181,15 @@ def run(quick: bool = False, files: int | None = None, pages: int | None = None,
             [f"MarkItDown convert ({len(sub)} files)", p["markitdown"], res["ratio_vs_markitdown"],
              f"omnireader (1 worker) ≥ {VS_MARKITDOWN}×"],
             ["  the same, omnireader at 2 workers", p["markitdown"], res["ratio_vs_markitdown_w2"], ""],
+            *([f"{name} ({peer_res[name].get('version', '')})", p[name],
+               peer_res[name]["ratio_w1_vs"], ""] for name in live),
+            [f"fastest peer: {fastest}", p[fastest], res["ratio_vs_fastest_peer"],
+             f"omnireader (1 worker) ≥ {VS_PEERS}×"],
         ],
     ))
+    for name, r in peer_res.items():
+        if "error" in r:
+            print(f"{name}: {r['error']}")
     print(f"{n_pages_all} pages in {len(all_paths)} files, {repeat} rounds; "
           f"{res['items_w1']} items; {res['failed_files']} files failed "
           "(encrypted / broken shared-corpus PDFs)")
@@ -166,7 +210,38 @@ def rows(result: dict[str, Any]) -> list[dict[str, Any]]:
             at_least(m1, VS_MARKITDOWN), unit="×", digits=0),
         row(t, "the same, 2 workers vs MarkItDown `convert` (pages/s)", m2, f"≥ {VS_MARKITDOWN}×",
             at_least(m2, VS_MARKITDOWN), unit="×", digits=0),
+        *peer_rows(result),
     ]
+
+
+def peer_rows(result: dict[str, Any]) -> list[dict[str, Any]]:
+    """A row per peer (omnireader at 1 worker / the peer, in pages/s), and the target row
+    against the fastest of them, MarkItDown included."""
+    t = "Ingest"
+    peers = result.get("peers") or {name: {"error": "not measured (a run before the peers "
+                                                    "were added)"} for name in PEERS}
+    out = []
+    for name, r in peers.items():
+        label = f"the same, 1 worker vs {PEERS[name]} (pages/s)"
+        if "error" in r:
+            out.append(row(t, label, "–", "", None, note=r["error"]))
+            continue
+        how = "; ".join(x for x in (r.get("version", ""), HOW.get(name, "")) if x)
+        out.append(row(t, label, r["ratio_w1_vs"], "", None, unit="×", digits=0,
+                       note=f"{r['pages_per_s']['median']:.0f} pages/s; {how}"))
+    if "ratio_vs_fastest_peer" in result:
+        fastest = result["fastest_peer"]
+        name = "MarkItDown `convert`" if fastest == "markitdown" else PEERS[fastest]
+        ratio = result["ratio_vs_fastest_peer"]
+        missing = [n for n, r in peers.items() if "error" in r]
+        if len(missing) == len(peers):  # only MarkItDown ran: no verdict against the peers
+            met, note = None, f"MarkItDown only: {peers[missing[0]]['error']}"
+        else:
+            met = at_least(ratio, VS_PEERS)
+            note = f"fastest of those that ran ({', '.join(missing)} did not)" if missing else ""
+        out.append(row(t, f"the same, 1 worker vs the fastest peer ({name})", ratio,
+                       f"≥ {VS_PEERS}×", met, unit="×", digits=1, note=note))
+    return out
 
 
 def _safe_pages(p: Path) -> int:

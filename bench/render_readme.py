@@ -49,7 +49,8 @@ def _provenance(benchmarks: dict[str, Any]) -> list[str]:
     for (day, commit, dirty, quick, cpus, python, machine), names in groups.items():
         loads = [benchmarks[n].get("load_before") for n in names]
         loads = [x for x in loads if x is not None]
-        span = f"{min(loads):g}" + (f"–{max(loads):g}" if max(loads) != min(loads) else "")
+        span = (f"{min(loads):g}" + (f"–{max(loads):g}" if max(loads) != min(loads) else "")
+                if loads else "")
         load = f", load average {span} at start" if loads else ""
         where = f"commit `{commit}`" + (" with uncommitted changes" if dirty else "")
         size = (" **`--quick` (smoke sizes): these show the pipeline works, they are not the "

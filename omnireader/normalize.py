@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from datetime import datetime, timezone
+from functools import lru_cache
 
 __all__ = ["guess_lang", "normalize_time"]
 
@@ -42,6 +43,18 @@ def normalize_time(value: str | int | float | None) -> str | None:
     """
     if value is None or isinstance(value, bool):
         return None
+    if isinstance(value, str):
+        return _normalize_text_time(value)
+    return _normalize(value)
+
+
+@lru_cache(maxsize=4096)
+def _normalize_text_time(value: str) -> str | None:
+    # Cached: fine mode formats every message of a chat window, twice, before its call.
+    return _normalize(value)
+
+
+def _normalize(value: str | int | float) -> str | None:
     raw = str(value).strip()
     if not raw:
         return None

@@ -26,7 +26,7 @@ import concurrent.futures
 import threading
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from pydantic import BaseModel
 
@@ -235,16 +235,30 @@ class ChatBackend(ABC):
         """Run ``coro`` to completion on its own event loop (a worker thread's when called
         from async code), then close this backend's connections, which belong to that loop."""
 
-        async def run_then_close() -> T:
+        async def run_then_close() -> _Boxed[T]:
             try:
-                return await coro
+                return _Boxed(await coro)
             finally:
                 await self.aclose()  # this loop ends here: release its connections with it
 
         try:
             asyncio.get_running_loop()
         except RuntimeError:
-            return asyncio.run(run_then_close())
+            return asyncio.run(run_then_close()).value
         # Called from async code: a nested asyncio.run is not allowed, so use a worker thread.
         with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
-            return pool.submit(asyncio.run, run_then_close()).result()
+            return pool.submit(asyncio.run, run_then_close()).result().value
+
+
+class _Boxed(Generic[T]):
+    """A result with a constant repr. asyncio.run formats the repr of its main task, result
+    included, when it restores the SIGINT handler (twice, Python 3.11); a list of hundreds of
+    pydantic items takes tens of milliseconds to format."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: T) -> None:
+        self.value = value
+
+    def __repr__(self) -> str:
+        return "<result>"

@@ -65,6 +65,13 @@ class ReadOutcome(BaseModel):
         self.seconds = time.perf_counter() - started
         return self
 
+    def __repr__(self) -> str:
+        # Short on purpose: asyncio.run formats the repr of the task's result when it
+        # restores its SIGINT handler (twice, Python 3.11), and pydantic's repr of hundreds
+        # of items costs tens of milliseconds.
+        return (f"ReadOutcome(input={self.input!r}, items={len(self.items)}, "
+                f"failures={len(self.failures)}, refined_fast={len(self.refined_fast)})")
+
 
 class ReadResult(BaseModel):
     """Everything a read produced: items, and one record per input (or part) that failed.
@@ -90,6 +97,10 @@ class ReadResult(BaseModel):
             if out.failures and not out.items:
                 result.lost.append(out.failures[0])
         return result
+
+    def __repr__(self) -> str:  # short: see ReadOutcome.__repr__
+        return (f"ReadResult(inputs={self.inputs}, items={len(self.items)}, "
+                f"failures={len(self.failures)}, lost={len(self.lost)})")
 
 
 def validate_info(info: dict[str, Any] | ReadInfo | None) -> ReadInfo:

@@ -45,6 +45,10 @@ class RefineResult(BaseModel):
     failed: int = 0
     reasons: dict[str, int] = Field(default_factory=dict)  # failure reason -> count
 
+    def __repr__(self) -> str:  # short: see omnireader.readers.outcomes.ReadOutcome.__repr__
+        return (f"RefineResult(fine={len(self.fine)}, fast={len(self.fast)}, refined={self.refined}, "
+                f"failed={self.failed}, reasons={self.reasons})")
+
 
 class RefineTotals(BaseModel):
     """Running counts over a Refiner's life, for a run's summary."""

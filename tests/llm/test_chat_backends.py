@@ -266,3 +266,21 @@ def test_sync_wrapper_also_works_inside_a_running_event_loop(server: LLMServer) 
     assert isinstance(asyncio.run(from_async_code()), Extraction)
     assert isinstance(backend.complete_json(ASK, Extraction)[0], Extraction)  # and again, new loop
     assert len(server.requests_to("chat")) == 2
+
+
+@pytest.mark.parametrize("mode", ["json_schema", "json_object", "plain"])
+def test_openai_body_is_what_chat_completions_create_would_send(mode: str) -> None:
+    """The backend posts its body as it is, skipping create()'s type-driven transform: that
+    is only right while the transform leaves such a body unchanged."""
+    from openai._utils._transform import async_maybe_transform
+    from openai.types.chat.completion_create_params import CompletionCreateParamsNonStreaming
+
+    from omnireader.llm.images import attach_images
+    from omnireader.llm.openai_backend import OpenAIChatBackend
+
+    backend = OpenAIChatBackend("m", base_url="http://127.0.0.1:9/v1", api_key="x", temperature=0.2)
+    png = base64.b64decode("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==")
+    convo = attach_images([{"role": "system", "content": "Read."},
+                           {"role": "user", "content": "<text>Berlin</text>", "name": "u"}], [png])
+    body = backend._request(convo, Extraction, mode)
+    assert asyncio.run(async_maybe_transform(body, CompletionCreateParamsNonStreaming)) == body

@@ -107,3 +107,16 @@ def test_a_package_with_damaged_compressed_data_is_corrupt_not_internal(
     # (An ODT is read as the ZIP it is: its damaged member is corrupt, the rest as it is.)
     assert failures[0].error == "corrupt", failures[0].message
     assert "internal" not in {f.error for f in failures}
+
+
+def test_result_reprs_stay_short_however_many_items():
+    """asyncio.run formats its result's repr; a read's result must not repr every item."""
+    from omnireader import Reader
+    from omnireader.readers.outcomes import ReadResult
+
+    text = "\n\n".join(f"Paragraph {n} about the quarterly budget review." * 20 for n in range(200))
+    result = Reader().read_report([text])
+    assert len(result.items) > 1
+    assert repr(result) == (f"ReadResult(inputs=1, items={len(result.items)}, "
+                            f"failures=0, lost=0)")
+    assert len(repr(ReadResult(items=result.items * 50))) < 200
