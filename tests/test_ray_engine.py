@@ -35,13 +35,18 @@ SUBSET = ["crazyones.pdf", "hello-world.pdf", "metadata.pdf", "two-different-pag
           "imagemagick-images.pdf"]
 
 
-def snapshot(db: Path) -> dict[str, tuple[str, str, str | None]]:
-    """id -> (text, source path, source kind) of every stored item."""
+def snapshot(db: Path) -> dict[str, tuple[str, tuple[str, ...], str | None]]:
+    """id -> (text, every location it was seen at, source kind) of every stored item.
+
+    The locations, not the first source: identical content in two files is one item, and
+    which file's source comes first depends on which file finished first (on Ray as locally).
+    """
     rows = {}
     for item in Store.open(db).iter_items():
         assert item.id not in rows, f"duplicate id {item.id}"
         src = item.source
-        rows[item.id] = (item.memory, src.path if src else None, src.kind if src else None)
+        rows[item.id] = (item.memory, tuple(sorted(item.metadata.seen_at)),
+                         src.kind if src else None)
     return rows
 
 
