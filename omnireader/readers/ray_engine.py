@@ -164,6 +164,12 @@ def _worker(ray: Any, reader: Any, ctx: ParseContext, store: Any) -> tuple[type,
                            "proxies": own_proxies()}
 
 
+def files_per_block(files: int, workers: int) -> int:
+    """Files a Ray task reads: a few, so the per-task overhead is shared, yet at least eight
+    tasks per worker so the workers stay evenly busy to the end."""
+    return max(1, min(8, files // (workers * 8)))
+
+
 def _run(ray: Any, reader: Any, ctx: ParseContext, store: Any, paths: list[str],
          workers: int | None, verbose: bool) -> Iterator[Any]:
     import ray.data as rd
@@ -176,18 +182,37 @@ def _run(ray: Any, reader: Any, ctx: ParseContext, store: Any, paths: list[str],
     cpus = int(ray.cluster_resources().get("CPU", 1))
     n = max(1, min(workers or cpus, len(paths)))
     worker, fn_kwargs = _worker(ray, reader, ctx, store)
-    # One file per block: a retried task re-reads one file, and results stream back as
-    # each file is done (the progress bar and the committer see them at once).
-    ds = rd.from_items([{"path": p} for p in paths], override_num_blocks=len(paths))
+    seen: set[str] = set()
+    # Files go in groups (fewer tasks); the files of a group whose task failed after its
+    # retries are read again one per task, so one file that kills its worker costs only
+    # itself: it is reported crashed and the others are stored.
+    group = files_per_block(len(paths), n)
+    for size in dict.fromkeys((group, 1)):
+        left = [p for p in paths if p not in seen]
+        if not left:
+            break
+        yield from _pass(rd, worker, fn_kwargs, left, size, n, seen)
+    for path in paths:
+        if path not in seen:  # its task failed after every retry
+            failure = ReadFailure(input=path, error="crashed",
+                                  message=f"{path}: the Ray task reading it failed "
+                                          f"{TASK_RETRIES + 1} times (a worker died)")
+            yield path, [], None, [failure]
+
+
+def _pass(rd: Any, worker: type, fn_kwargs: dict[str, Any], paths: list[str], size: int,
+          n: int, seen: set[str]) -> Iterator[Any]:
+    """Read ``paths`` on ``n`` workers, ``size`` files a task; results as they come."""
+    blocks = -(-len(paths) // size)
+    ds = rd.from_items([{"path": p} for p in paths], override_num_blocks=blocks)
     with warnings.catch_warnings():
         # Ray 2.60 deprecates remote args here, but its default is to retry a task
         # forever: a file that always kills its worker would never let the run end.
         warnings.simplefilter("ignore")
-        ds = ds.map_batches(worker, fn_constructor_kwargs=fn_kwargs, batch_size=1,
+        ds = ds.map_batches(worker, fn_constructor_kwargs=fn_kwargs, batch_size=size,
                             compute=rd.ActorPoolStrategy(size=n), num_cpus=1,
                             batch_format="numpy", max_restarts=-1,
                             max_task_retries=TASK_RETRIES)
-    seen: set[str] = set()
     for batch in ds.iter_batches(batch_size=None, batch_format="numpy", prefetch_batches=0):
         for path, payload in zip(batch["path"], batch["payload"]):
             path = str(path)
@@ -197,9 +222,3 @@ def _run(ray: Any, reader: Any, ctx: ParseContext, store: Any, paths: list[str],
             items, vectors, failures = pickle.loads(payload)
             log_internal(failures)  # logged on the worker too, but its log stays there
             yield path, items, vectors, failures
-    for path in paths:
-        if path not in seen:  # its task failed after every retry
-            failure = ReadFailure(input=path, error="crashed",
-                                  message=f"{path}: the Ray task reading it failed "
-                                          f"{TASK_RETRIES + 1} times (a worker died)")
-            yield path, [], None, [failure]
