@@ -10,7 +10,9 @@ from bench_memory import ingest_peaks
 from make_corpus import make_long_pdf
 from plants import plant_env
 
-BALLAST_MB = 250
+# Well above what the writer reaches on its own (~250-320 MB: LanceDB, the embedder),
+# so "the ballast is not the writer's" cannot come down to a race of two similar peaks.
+BALLAST_MB = 1024
 
 
 def test_ballast_in_the_worker_shows_as_the_workers_peak(tmp_path: Path) -> None:
@@ -22,4 +24,4 @@ def test_ballast_in_the_worker_shows_as_the_workers_peak(tmp_path: Path) -> None
     assert peaks["worker"] == peaks["worker 1"] >= BALLAST_MB, peaks
     # The forkserver and the writer run no per-file parse: the ballast is not theirs.
     assert peaks["forkserver"] < BALLAST_MB, peaks
-    assert peaks["writer"] < peaks["worker"], peaks
+    assert peaks["writer"] < BALLAST_MB, peaks
