@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import EmbedderMismatchError, StoreError
 from ..llm.embedding import make_embedder
+from .lance_import import import_lancedb
 from .maintenance import create_indexes
 from .schema import META_DIM, META_EMBEDDER, META_VERSION, SCHEMA_VERSION, TABLE_NAME, items_schema
 
@@ -26,7 +27,7 @@ def open_items_table(
     path: Path, embedder: Embedder | str | None, *, create: bool
 ) -> tuple[Any, Any, Embedder]:
     """The LanceDB connection, the items table and the embedder to use with it."""
-    import lancedb
+    lancedb = import_lancedb()
 
     if not create and not (path / f"{TABLE_NAME}.lance").is_dir():
         raise StoreError(f"no omnireader store at {path} (run `omnireader ingest` first)")
