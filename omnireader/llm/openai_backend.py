@@ -13,6 +13,8 @@ the backend's life so later calls do not pay for the refusal again. The client r
 
 from __future__ import annotations
 
+import functools
+import json
 import os
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -56,9 +58,15 @@ class OpenAIChatBackend(ChatBackend):
 
         # A local server needs no key, but the client insists on one.
         api_key = self.api_key or os.environ.get("OPENAI_API_KEY") or "not-needed"
-        return openai.AsyncOpenAI(base_url=self.base_url, api_key=api_key,
-                                  timeout=self.timeout, max_retries=0,
-                                  http_client=openai.DefaultAsyncHttpxClient(verify=shared_ssl_context()))
+        client = openai.AsyncOpenAI(base_url=self.base_url, api_key=api_key,
+                                    timeout=self.timeout, max_retries=0,
+                                    http_client=openai.DefaultAsyncHttpxClient(verify=shared_ssl_context()))
+        # A new client looks its platform up (for a header) in a worker thread on its first
+        # request, once per request already waiting: a cold event loop with 16 calls in flight
+        # started 16 threads before the first byte was sent. It is one value per process.
+        if getattr(client, "_platform", "") is None:
+            client._platform = _platform()
+        return client
 
     @property
     def label(self) -> str:
@@ -95,8 +103,11 @@ class OpenAIChatBackend(ChatBackend):
                 # openai's type-driven transform (the strict JSON schema included), ~2 ms of
                 # CPU a call that delays every other call in flight; for these plain-dict
                 # bodies it is the identity (tests/llm/test_chat_backends.py checks that).
-                resp = await client.post("/chat/completions", cast_to=_completion_type(),
+                # The raw response, read here: openai's model construction for a
+                # ChatCompletion (~1 ms of CPU a reply) is more than the two fields used.
+                resp = await client.post("/chat/completions", cast_to=_raw_response_type(),
                                          body=self._request(messages, schema, mode))
+                reply = _chat_reply(await resp.aread())
                 break
             except openai.APIStatusError as e:
                 mapped = classify_openai_error(e, self.label)
@@ -107,13 +118,7 @@ class OpenAIChatBackend(ChatBackend):
                 raise mapped from e
             except Exception as e:
                 _raise_classified(e, self.label)
-        choice = resp.choices[0] if resp.choices else None
-        usage = resp.usage
-        return ChatReply(
-            content=choice.message.content if choice is not None else None,
-            prompt_tokens=usage.prompt_tokens if usage else 0,
-            completion_tokens=usage.completion_tokens if usage else 0,
-        )
+        return reply
 
     async def _transcribe(self, audio: bytes, filename: str, language: str | None) -> Transcript:
         import openai
@@ -146,10 +151,40 @@ class OpenAIChatBackend(ChatBackend):
         return _transcript(resp)
 
 
-def _completion_type() -> Any:
-    from openai.types.chat import ChatCompletion
+@functools.lru_cache(maxsize=1)
+def _raw_response_type() -> Any:
+    """The HTTP response class the installed ``openai`` returns as is for ``cast_to``."""
+    try:
+        from openai._httpx2 import http_response_types
+    except ImportError:  # openai releases built on httpx
+        import httpx
 
-    return ChatCompletion
+        return httpx.Response
+    return http_response_types()[0]
+
+
+@functools.lru_cache(maxsize=1)
+def _platform() -> Any:
+    from openai._base_client import get_platform
+
+    return get_platform()
+
+
+def _chat_reply(raw: bytes) -> ChatReply:
+    """The content and token counts of a chat completion body; ``ValueError`` (a reply that
+    could not be read, retried) when it is not one."""
+    data = json.loads(raw)
+    if not isinstance(data, dict):
+        raise ValueError(f"expected a chat completion object, got {type(data).__name__}")
+    choices = data.get("choices") or []
+    choice = choices[0] if isinstance(choices, list) and choices else None
+    message = choice.get("message") if isinstance(choice, dict) else None
+    content = message.get("content") if isinstance(message, dict) else None
+    if content is not None and not isinstance(content, str):
+        raise ValueError(f"the reply's content is {type(content).__name__}, not text")
+    usage = data.get("usage") if isinstance(data.get("usage"), dict) else {}
+    return ChatReply(content=content, prompt_tokens=int(usage.get("prompt_tokens") or 0),
+                     completion_tokens=int(usage.get("completion_tokens") or 0))
 
 
 def _raise_classified(exc: Exception, label: str) -> NoReturn:
