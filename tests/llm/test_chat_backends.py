@@ -284,3 +284,47 @@ def test_openai_body_is_what_chat_completions_create_would_send(mode: str) -> No
                            {"role": "user", "content": "<text>Berlin</text>", "name": "u"}], [png])
     body = backend._request(convo, Extraction, mode)
     assert asyncio.run(async_maybe_transform(body, CompletionCreateParamsNonStreaming)) == body
+
+
+def test_openai_calls_on_a_cold_event_loop_start_no_worker_threads(server: LLMServer) -> None:
+    """A new client used to look its platform up in a thread on its first requests, one
+    thread per request already waiting: a CLI run's first 16 calls each waited on a thread
+    start before their bytes went out. The value is now computed once per process."""
+    import concurrent.futures
+
+    class CountingPool(concurrent.futures.ThreadPoolExecutor):
+        submitted = 0
+
+        def submit(self, *args: object, **kwargs: object) -> concurrent.futures.Future:  # type: ignore[override]
+            CountingPool.submitted += 1
+            return super().submit(*args, **kwargs)  # type: ignore[arg-type]
+
+    server.latency = 0.05
+    backend = make("openai", server, concurrency=8)
+    asyncio.run(backend.acomplete_json(ASK, Extraction))  # this process's first client
+
+    async def cold() -> list[tuple[Extraction, object]]:
+        asyncio.get_running_loop().set_default_executor(CountingPool())
+        try:
+            return await asyncio.gather(*(backend.acomplete_json(ASK, Extraction) for _ in range(8)))
+        finally:
+            await backend.aclose()
+
+    results = asyncio.run(cold())
+    assert len(results) == 8 and all(isinstance(r[0], Extraction) for r in results)
+    assert CountingPool.submitted == 0
+    sent = {k.lower(): v for k, v in server.requests_to("chat")[-1].headers.items()}
+    assert sent.get("x-stainless-os")  # the header is still sent
+
+
+@pytest.mark.parametrize("body", [b"[1, 2]", b'{"choices": [{"message": {"content": 42}}]}', b"<html>"])
+def test_openai_reply_that_is_not_a_chat_completion_is_a_value_error(body: bytes) -> None:
+    """The reply is read from the raw body; what is not a chat completion raises ValueError,
+    which the retry layer treats as an unreadable reply (``bad_response``)."""
+    from omnireader.llm.openai_backend import _chat_reply
+
+    with pytest.raises(ValueError):
+        _chat_reply(body)
+    reply = _chat_reply(b'{"choices": [{"message": {"content": "{}"}}], "usage": {"prompt_tokens": 7}}')
+    assert (reply.content, reply.prompt_tokens, reply.completion_tokens) == ("{}", 7, 0)
+    assert _chat_reply(b'{"choices": []}').content is None
