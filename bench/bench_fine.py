@@ -126,8 +126,10 @@ def _serve(conn: Any, latency: float) -> None:
         while (cmd := conn.recv()) != "stop":
             if cmd == "latency":
                 srv.latency = latency
+                conn.send("ok")
             elif cmd == "reset":
                 srv.reset()
+                conn.send("ok")
             elif cmd == "stats":
                 conn.send({"calls": len(srv.requests_to("chat")) + len(srv.requests_to("transcriptions")),
                            "peak_in_flight": srv.max_in_flight,
@@ -148,8 +150,10 @@ class ServerProcess:
         self.openai_base_url: str = self._conn.recv()
 
     def send(self, cmd: str) -> Any:
+        """A command, answered before this returns: a ``reset`` the server handled only after
+        a fast run's requests (its process descheduled on a busy machine) would log no calls."""
         self._conn.send(cmd)
-        return self._conn.recv() if cmd == "stats" else None
+        return self._conn.recv() if cmd != "stop" else None
 
     def close(self) -> None:
         self._conn.send("stop")
