@@ -20,6 +20,12 @@ the runs and their range are reported. Cases:
 - sixteen such chats (one per user session) read together.
 
 LLM calls and prompt tokens per input come from the backend's usage counters.
+
+Where the time goes, per case (the row notes): how long after the run's start the server
+received the first call (parsing, prompt building, client set-up); how long the run went on
+after the last call's answer was due (received + latency: reading the replies, building and
+merging the items); and the client process's CPU per call (parsing included). The server's
+receive times and the client's clock are both the system's monotonic clock.
 """
 
 from __future__ import annotations
@@ -120,8 +126,10 @@ def _serve(conn: Any, latency: float) -> None:
         while (cmd := conn.recv()) != "stop":
             if cmd == "latency":
                 srv.latency = latency
+                conn.send("ok")
             elif cmd == "reset":
                 srv.reset()
+                conn.send("ok")
             elif cmd == "stats":
                 conn.send({"calls": len(srv.requests_to("chat")) + len(srv.requests_to("transcriptions")),
                            "peak_in_flight": srv.max_in_flight,
@@ -142,8 +150,10 @@ class ServerProcess:
         self.openai_base_url: str = self._conn.recv()
 
     def send(self, cmd: str) -> Any:
+        """A command, answered before this returns: a ``reset`` the server handled only after
+        a fast run's requests (its process descheduled on a busy machine) would log no calls."""
         self._conn.send(cmd)
-        return self._conn.recv() if cmd == "stats" else None
+        return self._conn.recv() if cmd != "stop" else None
 
     def close(self) -> None:
         self._conn.send("stop")
@@ -155,15 +165,23 @@ def _once(srv: ServerProcess, backend: Any, coro_fn: Any, latency: float, concur
     """One run of a case from a cold event loop: its wall time against the ideal."""
     srv.send("reset")
     before = backend.total_usage
+    cpu0 = time.process_time()
     started = time.perf_counter()
+    mono0 = time.monotonic()  # the server stamps requests with the same clock
     result = asyncio.run(coro_fn())
     wall = time.perf_counter() - started
+    mono1 = time.monotonic()
+    cpu = time.process_time() - cpu0
     used = backend.total_usage
     stats = srv.send("stats")
     calls = stats["calls"]
     ideal = calls * latency / concurrency
     floor = max(1, math.ceil(calls / concurrency)) * latency  # whole round trips, at best
+    received = stats["received_at"]
     return {
+        "lead_ms": (min(received) - mono0) * 1000 if received else 0.0,
+        "tail_ms": (mono1 - (max(received) + latency)) * 1000 if received else 0.0,
+        "cpu_ms_per_call": cpu * 1000 / max(1, calls),
         "calls": calls, "wall_s": wall, "ideal_s": ideal, "ratio": wall / ideal,
         "floor_s": floor, "ratio_to_floor": wall / floor,
         "fine_items": sum(1 for i in result.items if i.metadata.mode == "fine"),
@@ -177,7 +195,8 @@ def _once(srv: ServerProcess, backend: Any, coro_fn: Any, latency: float, concur
 def _summary(runs: list[dict[str, Any]], inputs: int) -> dict[str, Any]:
     """A case's runs: the timed figures as median and range, the counts of every run."""
     out: dict[str, Any] = {"inputs": inputs}
-    for key in ("wall_s", "ratio", "ratio_to_floor", "peak_in_flight"):
+    for key in ("wall_s", "ratio", "ratio_to_floor", "peak_in_flight", "lead_ms", "tail_ms",
+                "cpu_ms_per_call"):
         out[key] = spread([r[key] for r in runs])
     for key in ("calls", "ideal_s", "floor_s", "fine_items", "calls_per_input",
                 "prompt_tokens_per_input"):
@@ -253,14 +272,25 @@ def run(quick: bool = False, latency: float = 0.2, concurrency: int = 16,
         r = out[name]
         lines.append([label, r["calls"], r["wall_s"], r["ideal_s"], r["ratio"],
                       r["ratio_to_floor"], r["peak_in_flight"], r["calls_per_input"],
-                      r["prompt_tokens_per_input"], r["fine_items"], r["failed"]])
+                      r["prompt_tokens_per_input"], r["fine_items"], r["failed"],
+                      r["lead_ms"], r["tail_ms"], r["cpu_ms_per_call"]])
     print(f"fine mode, {latency * 1000:.0f} ms per LLM call, concurrency {concurrency}, "
           f"median (range) of {repeat} interleaved runs (ideal = calls × latency / concurrency, "
           f"target ratio ≤ {TARGET}; floor = whole round trips)")
     print(table(["case", "calls", "wall s", "ideal s", "ratio", "ratio to floor",
                  "peak in flight", "calls/input", "prompt tok/input", "fine items",
-                 "refine failed"], lines))
+                 "refine failed", "first call ms", "after last answer ms", "client CPU ms/call"],
+                lines))
     return out
+
+
+def _where(r: dict[str, Any]) -> str:
+    """A case's "where the time goes", from its measured medians."""
+    med = (lambda k: r[k]["median"] if isinstance(r.get(k), dict) else None)
+    if med("lead_ms") is None:  # a result from before these were measured
+        return ""
+    return (f"first call on the wire after {med('lead_ms'):.0f} ms, run ends {med('tail_ms'):.0f} ms "
+            f"after the last answer, client CPU {med('cpu_ms_per_call'):.1f} ms a call")
 
 
 def rows(result: dict[str, Any]) -> list[dict[str, Any]]:
@@ -273,6 +303,7 @@ def rows(result: dict[str, Any]) -> list[dict[str, Any]]:
         r = result[name]
         lost = r["failed"] or r["failures"]
         note = f"{r['failed']} refines failed, {r['failures']} inputs failed" if lost else ""
+        note = "; ".join(x for x in (note, _where(r)) if x)
         out.append(row(t, f"{head}: {what}, wall / ideal", r["ratio"], f"≤ {TARGET}×",
                        at_most(r["ratio"], TARGET) and not lost, unit="×", note=note))
     # One chat makes fewer calls than the concurrency: its ideal is whole round trips (one,
@@ -283,6 +314,8 @@ def rows(result: dict[str, Any]) -> list[dict[str, Any]]:
     note = f"{r['calls']} calls, ideal {trips} round trip{'s' if trips != 1 else ''}"
     if lost:
         note += f"; {r['failed']} refines failed, {r['failures']} inputs failed"
+    if _where(r):
+        note += f"; {_where(r)}"
     out.append(row(t, f"{head}: 1 chat of {result['n_messages']} messages, wall / round trips",
                    r["ratio_to_floor"], f"≤ {CHAT_TARGET}×",
                    at_most(r["ratio_to_floor"], CHAT_TARGET) and not lost, unit="×", note=note))

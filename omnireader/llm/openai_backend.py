@@ -13,6 +13,9 @@ the backend's life so later calls do not pay for the refusal again. The client r
 
 from __future__ import annotations
 
+import asyncio
+import functools
+import json
 import os
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -22,8 +25,10 @@ from ..errors import LLMError
 from .base import ChatBackend, ChatReply, Segment, Transcript
 from .json_reply import schema_instruction, strict_json_schema
 from .http import shared_ssl_context
+from .lean_http import LeanHTTP, lean_allowed
 from .limits import LoopLocal
-from .transport_errors import classify_openai_error, is_format_rejection
+from .retry import RetryableError
+from .transport_errors import classify_openai_error, classify_status, is_format_rejection
 
 if TYPE_CHECKING:
     import openai
@@ -50,21 +55,46 @@ class OpenAIChatBackend(ChatBackend):
         self.json_mode = json_mode
         self.verbose_transcripts = True  # set False when the server refuses verbose_json
         self._clients: LoopLocal[openai.AsyncOpenAI] = LoopLocal(self._make_client)
+        # Chat calls to a plain-http server skip the openai client (see lean_http).
+        self._lean: LoopLocal[LeanHTTP] | None = (
+            LoopLocal(self._make_lean) if lean_allowed(self._resolved_base_url()) else None)
+
+    def _resolved_base_url(self) -> str | None:
+        return self.base_url or os.environ.get("OPENAI_BASE_URL")
+
+    def _make_lean(self) -> LeanHTTP:
+        api_key = self.api_key or os.environ.get("OPENAI_API_KEY") or "not-needed"
+        headers = {"Accept": "application/json", "Authorization": f"Bearer {api_key}",
+                   "User-Agent": "omnireader"}
+        # What the openai client would send from the environment, too.
+        for header, env in (("OpenAI-Organization", "OPENAI_ORG_ID"), ("OpenAI-Project", "OPENAI_PROJECT_ID")):
+            if os.environ.get(env):
+                headers[header] = os.environ[env]
+        return LeanHTTP(self._resolved_base_url() or "", headers, self.timeout)
 
     def _make_client(self) -> openai.AsyncOpenAI:
         import openai
 
         # A local server needs no key, but the client insists on one.
         api_key = self.api_key or os.environ.get("OPENAI_API_KEY") or "not-needed"
-        return openai.AsyncOpenAI(base_url=self.base_url, api_key=api_key,
-                                  timeout=self.timeout, max_retries=0,
-                                  http_client=openai.DefaultAsyncHttpxClient(verify=shared_ssl_context()))
+        client = openai.AsyncOpenAI(base_url=self.base_url, api_key=api_key,
+                                    timeout=self.timeout, max_retries=0,
+                                    http_client=openai.DefaultAsyncHttpxClient(verify=shared_ssl_context()))
+        # A new client looks its platform up (for a header) in a worker thread on its first
+        # request, once per request already waiting: a cold event loop with 16 calls in flight
+        # started 16 threads before the first byte was sent. It is one value per process.
+        if getattr(client, "_platform", "") is None:
+            client._platform = _platform()
+        return client
 
     @property
     def label(self) -> str:
         return f"{self.name} at {self.base_url or 'https://api.openai.com/v1'}"
 
     async def aclose(self) -> None:
+        lean = self._lean.pop_current() if self._lean is not None else None
+        if lean is not None:
+            await lean.aclose()
         client = self._clients.pop_current()
         if client is not None:
             await client.close()
@@ -85,6 +115,8 @@ class OpenAIChatBackend(ChatBackend):
         return kwargs
 
     async def _chat(self, messages: list[dict[str, Any]], schema: type[BaseModel]) -> ChatReply:
+        if self._lean is not None:
+            return await self._lean_chat(self._lean.get(), messages, schema)
         import openai
 
         client = self._clients.get()
@@ -95,8 +127,11 @@ class OpenAIChatBackend(ChatBackend):
                 # openai's type-driven transform (the strict JSON schema included), ~2 ms of
                 # CPU a call that delays every other call in flight; for these plain-dict
                 # bodies it is the identity (tests/llm/test_chat_backends.py checks that).
-                resp = await client.post("/chat/completions", cast_to=_completion_type(),
+                # The raw response, read here: openai's model construction for a
+                # ChatCompletion (~1 ms of CPU a reply) is more than the two fields used.
+                resp = await client.post("/chat/completions", cast_to=_raw_response_type(),
                                          body=self._request(messages, schema, mode))
+                reply = _chat_reply(await resp.aread())
                 break
             except openai.APIStatusError as e:
                 mapped = classify_openai_error(e, self.label)
@@ -107,13 +142,31 @@ class OpenAIChatBackend(ChatBackend):
                 raise mapped from e
             except Exception as e:
                 _raise_classified(e, self.label)
-        choice = resp.choices[0] if resp.choices else None
-        usage = resp.usage
-        return ChatReply(
-            content=choice.message.content if choice is not None else None,
-            prompt_tokens=usage.prompt_tokens if usage else 0,
-            completion_tokens=usage.completion_tokens if usage else 0,
-        )
+        return reply
+
+    async def _lean_chat(self, lean: LeanHTTP, messages: list[dict[str, Any]],
+                         schema: type[BaseModel]) -> ChatReply:
+        """:meth:`_chat` over :class:`LeanHTTP`, with the openai path's error decisions."""
+        while True:
+            mode = self.json_mode
+            try:
+                got = await lean.post_json("chat/completions", self._request(messages, schema, mode))
+            except TimeoutError:
+                raise RetryableError("timeout", "the request timed out") from None
+            except (OSError, ValueError, asyncio.IncompleteReadError) as e:
+                raise RetryableError("transport", f"connection failed: {e!r}") from e
+            if got.status >= 400:
+                mapped = classify_status(got.status, _error_message(got.body), got.headers.get("retry-after"),
+                                         self.label)
+                if mode != "plain" and is_format_rejection(got.status, str(mapped)):
+                    if self.json_mode == mode:  # another task may have stepped down already
+                        self.json_mode = JSON_MODES[JSON_MODES.index(mode) + 1]
+                    continue
+                raise mapped
+            try:
+                return _chat_reply(got.body)
+            except ValueError as e:  # e.g. a 200 whose body is not JSON (a proxy's HTML page)
+                raise RetryableError("bad_response", f"the server's reply could not be read: {e}") from None
 
     async def _transcribe(self, audio: bytes, filename: str, language: str | None) -> Transcript:
         import openai
@@ -146,10 +199,54 @@ class OpenAIChatBackend(ChatBackend):
         return _transcript(resp)
 
 
-def _completion_type() -> Any:
-    from openai.types.chat import ChatCompletion
+@functools.lru_cache(maxsize=1)
+def _raw_response_type() -> Any:
+    """The HTTP response class the installed ``openai`` returns as is for ``cast_to``."""
+    try:
+        from openai._httpx2 import http_response_types
+    except ImportError:  # openai releases built on httpx
+        import httpx
 
-    return ChatCompletion
+        return httpx.Response
+    return http_response_types()[0]
+
+
+@functools.lru_cache(maxsize=1)
+def _platform() -> Any:
+    from openai._base_client import get_platform
+
+    return get_platform()
+
+
+def _error_message(raw: bytes) -> str:
+    """The message of an error reply's body, as the openai client would show it."""
+    try:
+        body = json.loads(raw)
+    except ValueError:
+        return raw.decode("utf-8", "replace").strip()[:500] or "no message"
+    err = body.get("error", body) if isinstance(body, dict) else body
+    if isinstance(err, dict) and err.get("message"):
+        return str(err["message"])
+    if isinstance(err, str):
+        return err
+    return json.dumps(body)[:500]
+
+
+def _chat_reply(raw: bytes) -> ChatReply:
+    """The content and token counts of a chat completion body; ``ValueError`` (a reply that
+    could not be read, retried) when it is not one."""
+    data = json.loads(raw)
+    if not isinstance(data, dict):
+        raise ValueError(f"expected a chat completion object, got {type(data).__name__}")
+    choices = data.get("choices") or []
+    choice = choices[0] if isinstance(choices, list) and choices else None
+    message = choice.get("message") if isinstance(choice, dict) else None
+    content = message.get("content") if isinstance(message, dict) else None
+    if content is not None and not isinstance(content, str):
+        raise ValueError(f"the reply's content is {type(content).__name__}, not text")
+    usage = data.get("usage") if isinstance(data.get("usage"), dict) else {}
+    return ChatReply(content=content, prompt_tokens=int(usage.get("prompt_tokens") or 0),
+                     completion_tokens=int(usage.get("completion_tokens") or 0))
 
 
 def _raise_classified(exc: Exception, label: str) -> NoReturn:

@@ -43,6 +43,20 @@ def test_aread_reads_documents_and_a_chat_concurrently_within_the_limit(
     assert 2 <= server.max_in_flight <= 3  # overlapping, never above the limit
 
 
+def test_one_chats_windows_are_all_in_flight_at_once(server: LLMServer) -> None:
+    """A chat's windows do not wait on each other: with room under the limit, the server
+    has every window's call open at the same moment, and the run takes about one round trip."""
+    server.latency = 0.3
+    reader = Reader(llm=build_backend("openai", server, concurrency=16), chat_window_tokens_fine=200)
+    items = reader.read([CHAT], mode="fine")
+
+    calls = server.requests_to("chat")
+    assert 3 <= len(calls) <= 16 and server.max_in_flight == len(calls)
+    received = [r.received_at for r in calls]
+    assert max(received) - min(received) < server.latency  # all sent before the first answer
+    assert {i.metadata.mode for i in items} == {"fine"}
+
+
 def test_aread_and_read_give_the_same_fine_items(server: LLMServer, sample_files: Path) -> None:
     reader = Reader(llm=build_backend("openai", server), chat_window_tokens_fine=64)
     inputs = [sample_files / "quarterly_report.pdf", CHAT]
