@@ -13,7 +13,6 @@ the backend's life so later calls do not pay for the refusal again. The client r
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import json
 import os
@@ -25,10 +24,8 @@ from ..errors import LLMError
 from .base import ChatBackend, ChatReply, Segment, Transcript
 from .json_reply import schema_instruction, strict_json_schema
 from .http import shared_ssl_context
-from .lean_http import LeanHTTP, lean_allowed
 from .limits import LoopLocal
-from .retry import RetryableError
-from .transport_errors import classify_openai_error, classify_status, is_format_rejection
+from .transport_errors import classify_openai_error, is_format_rejection
 
 if TYPE_CHECKING:
     import openai
@@ -55,22 +52,6 @@ class OpenAIChatBackend(ChatBackend):
         self.json_mode = json_mode
         self.verbose_transcripts = True  # set False when the server refuses verbose_json
         self._clients: LoopLocal[openai.AsyncOpenAI] = LoopLocal(self._make_client)
-        # Chat calls to a plain-http server skip the openai client (see lean_http).
-        self._lean: LoopLocal[LeanHTTP] | None = (
-            LoopLocal(self._make_lean) if lean_allowed(self._resolved_base_url()) else None)
-
-    def _resolved_base_url(self) -> str | None:
-        return self.base_url or os.environ.get("OPENAI_BASE_URL")
-
-    def _make_lean(self) -> LeanHTTP:
-        api_key = self.api_key or os.environ.get("OPENAI_API_KEY") or "not-needed"
-        headers = {"Accept": "application/json", "Authorization": f"Bearer {api_key}",
-                   "User-Agent": "omnireader"}
-        # What the openai client would send from the environment, too.
-        for header, env in (("OpenAI-Organization", "OPENAI_ORG_ID"), ("OpenAI-Project", "OPENAI_PROJECT_ID")):
-            if os.environ.get(env):
-                headers[header] = os.environ[env]
-        return LeanHTTP(self._resolved_base_url() or "", headers, self.timeout)
 
     def _make_client(self) -> openai.AsyncOpenAI:
         import openai
@@ -92,9 +73,6 @@ class OpenAIChatBackend(ChatBackend):
         return f"{self.name} at {self.base_url or 'https://api.openai.com/v1'}"
 
     async def aclose(self) -> None:
-        lean = self._lean.pop_current() if self._lean is not None else None
-        if lean is not None:
-            await lean.aclose()
         client = self._clients.pop_current()
         if client is not None:
             await client.close()
@@ -115,8 +93,6 @@ class OpenAIChatBackend(ChatBackend):
         return kwargs
 
     async def _chat(self, messages: list[dict[str, Any]], schema: type[BaseModel]) -> ChatReply:
-        if self._lean is not None:
-            return await self._lean_chat(self._lean.get(), messages, schema)
         import openai
 
         client = self._clients.get()
@@ -143,30 +119,6 @@ class OpenAIChatBackend(ChatBackend):
             except Exception as e:
                 _raise_classified(e, self.label)
         return reply
-
-    async def _lean_chat(self, lean: LeanHTTP, messages: list[dict[str, Any]],
-                         schema: type[BaseModel]) -> ChatReply:
-        """:meth:`_chat` over :class:`LeanHTTP`, with the openai path's error decisions."""
-        while True:
-            mode = self.json_mode
-            try:
-                got = await lean.post_json("chat/completions", self._request(messages, schema, mode))
-            except TimeoutError:
-                raise RetryableError("timeout", "the request timed out") from None
-            except (OSError, ValueError, asyncio.IncompleteReadError) as e:
-                raise RetryableError("transport", f"connection failed: {e!r}") from e
-            if got.status >= 400:
-                mapped = classify_status(got.status, _error_message(got.body), got.headers.get("retry-after"),
-                                         self.label)
-                if mode != "plain" and is_format_rejection(got.status, str(mapped)):
-                    if self.json_mode == mode:  # another task may have stepped down already
-                        self.json_mode = JSON_MODES[JSON_MODES.index(mode) + 1]
-                    continue
-                raise mapped
-            try:
-                return _chat_reply(got.body)
-            except ValueError as e:  # e.g. a 200 whose body is not JSON (a proxy's HTML page)
-                raise RetryableError("bad_response", f"the server's reply could not be read: {e}") from None
 
     async def _transcribe(self, audio: bytes, filename: str, language: str | None) -> Transcript:
         import openai
@@ -216,20 +168,6 @@ def _platform() -> Any:
     from openai._base_client import get_platform
 
     return get_platform()
-
-
-def _error_message(raw: bytes) -> str:
-    """The message of an error reply's body, as the openai client would show it."""
-    try:
-        body = json.loads(raw)
-    except ValueError:
-        return raw.decode("utf-8", "replace").strip()[:500] or "no message"
-    err = body.get("error", body) if isinstance(body, dict) else body
-    if isinstance(err, dict) and err.get("message"):
-        return str(err["message"])
-    if isinstance(err, str):
-        return err
-    return json.dumps(body)[:500]
 
 
 def _chat_reply(raw: bytes) -> ChatReply:
