@@ -210,6 +210,8 @@ def main() -> None:
     try:
         for line in iter(stdin.readline, b""):
             answer(_handle(reader, store, json.loads(line), int(settings.get("workers", 1))))
+    except BrokenPipeError:
+        pass  # the server died mid-call; its job resumes when it restarts
     finally:
         store.close()  # the last rows go into the indexes before the process ends
 
