@@ -141,6 +141,9 @@ def _add_serve(sub: Any) -> None:
     p.add_argument("--ingest-nice", type=at_least(0), default=10, metavar="N",
                    help="nice value ingest runs at, so searches get the cores first "
                         "(10; 0 = normal priority)")
+    p.add_argument("--ingest-in-process", action="store_true",
+                   help="run fast-mode ingest in the server's own process instead of a "
+                        "child process (slower searches under upload load)")
     g = p.add_argument_group("limits (413 / 429 beyond them)")
     g.add_argument("--max-request-mb", type=positive_float, default=2.0, metavar="MB",
                    help="JSON request body (2)")

@@ -39,6 +39,9 @@ class ServerConfig(BaseModel):
     # Ingest (job threads, their writer, their parser processes, index upkeep) runs at this
     # nice value so searches get the cores first; 0 keeps ingest at normal priority.
     ingest_nice: int = Field(10, ge=0, le=19)
+    # Fast-mode jobs run in a child process (its own interpreter lock and LanceDB threads,
+    # all at ``ingest_nice``); False keeps them in the server's process.
+    ingest_process: bool = True
     limits: Limits = Field(default_factory=Limits)
 
     @property

@@ -32,6 +32,7 @@ def config_from(args: argparse.Namespace) -> object:
                           allow_private_urls=args.allow_private_urls,
                           spool=args.spool.resolve() if args.spool else None,
                           workers=args.workers, ingest_nice=min(args.ingest_nice, 19),
+                          ingest_process=not getattr(args, "ingest_in_process", False),
                           limits=limits)
     config.check_bind()
     return config

@@ -58,8 +58,17 @@ class Service:
         from .maintenance import DeferredOptimize
 
         self.store = Store.open(config.db, create=True)
-        # what ingest jobs write through
+        # what in-process ingest (fine mode, MCP) writes through
         self.job_store = DeferredOptimize(self.store, nice=config.ingest_nice)
+        # fast-mode jobs: parsed, embedded and written in child processes (see writer_proc)
+        self.writers = None
+        if config.ingest_process:
+            from .writer_proc import WriterPool
+
+            self.writers = WriterPool({
+                "db": str(config.db), "nice": config.ingest_nice, "workers": config.workers,
+                "allow_private_urls": config.allow_private_urls})
+            self.writers.prestart()
         self.started = time.time()
         self.jobs = JobManager(config.spool_dir, config.limits.max_concurrent_jobs,
                                self._ingest_file, self._ingest_inputs,
@@ -130,32 +139,47 @@ class Service:
 
     def close(self) -> None:
         self.jobs.shutdown()
+        if self.writers is not None:
+            self.writers.close()
         self.job_store.close()
 
     # ------------------------------------------------------------------ job steps
 
+    def _in_child(self, job: JobState) -> bool:
+        # fine mode needs the server's LLM client, which lives here
+        return self.writers is not None and job.mode == "fast"
+
     def _ingest_file(self, job: JobState, paths: list[Path]) -> dict[str, Any]:
+        if self._in_child(job):
+            assert self.writers is not None
+            return self.writers.ingest({"paths": [str(p) for p in paths],
+                                        "info": job.info.model_dump(), "mode": job.mode})
         report = self.reader.ingest(paths, self.job_store, info=job.info.model_dump(),
                                     mode=job.mode, workers=self.config.workers)
-        return self._counts(report, paths[0].parent.parent if paths else None)
+        return counts_of(report, paths[0].parent.parent if paths else None)
 
     def _ingest_inputs(self, job: JobState) -> dict[str, Any]:
         refuse_local_paths(job.inputs)
+        if self._in_child(job):
+            assert self.writers is not None
+            return self.writers.ingest({"inputs": job.inputs, "info": job.info.model_dump(),
+                                        "mode": job.mode})
         report = self.reader.ingest(job.inputs, self.job_store, info=job.info.model_dump(),
                                     mode=job.mode, workers=self.config.workers)
-        return self._counts(report, None)
+        return counts_of(report, None)
 
-    @staticmethod
-    def _counts(report: Any, path: Path | None) -> dict[str, Any]:
-        failures = []
-        for f in report.failures:
-            data = f.model_dump(mode="json")
-            if path is not None:  # clients know their upload by name, not by spool path
-                for key in ("input", "message"):
-                    if isinstance(data.get(key), str):
-                        data[key] = _unspool(data[key], str(path))
-            failures.append(data)
-        return {"items": report.items_inserted + report.items_updated, "failures": failures}
+
+def counts_of(report: Any, path: Path | None) -> dict[str, Any]:
+    """An ingest report as a job counts it: items written and failures (named by upload)."""
+    failures = []
+    for f in report.failures:
+        data = f.model_dump(mode="json")
+        if path is not None:  # clients know their upload by name, not by spool path
+            for key in ("input", "message"):
+                if isinstance(data.get(key), str):
+                    data[key] = _unspool(data[key], str(path))
+        failures.append(data)
+    return {"items": report.items_inserted + report.items_updated, "failures": failures}
 
 
 def _unspool(text: str, files_dir: str) -> str:

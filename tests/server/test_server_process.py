@@ -68,6 +68,33 @@ def _start(db: Path, port: int, log: Path) -> subprocess.Popen[bytes]:
     raise AssertionError("server did not start: " + log.read_text())
 
 
+def _writers_of(server: int, timeout: float = 60) -> list[int]:
+    """The server's ingest child processes (started in the background at server start)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        found = []
+        for p in filter(str.isdigit, os.listdir("/proc")):
+            try:
+                stat = Path(f"/proc/{p}/stat").read_text()
+                cmd = Path(f"/proc/{p}/cmdline").read_bytes()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == server and b"writer_proc" in cmd:
+                found.append(int(p))
+        if found:
+            return found
+        time.sleep(0.2)
+    return []
+
+
+def _state(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return "gone"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 def test_kill_9_mid_job_then_restart_resumes(tmp_path: Path) -> None:
     db, log = tmp_path / "db.lance", tmp_path / "server.log"
     port = _free_port()
@@ -80,9 +107,16 @@ def test_kill_9_mid_job_then_restart_resumes(tmp_path: Path) -> None:
         r = httpx.post(f"{url}/v1/ingest", files=files, timeout=30)
         assert r.status_code == 202
         job_id = r.json()["job_id"]
+        writers = _writers_of(proc.pid)
     finally:
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait()
+    # The ingest child notices its server is gone (its stdin closes) and exits by itself.
+    assert writers, "fast-mode jobs run in a writer child process"
+    deadline = time.monotonic() + 120
+    while any(Path(f"/proc/{w}").exists() and _state(w) != "Z" for w in writers):
+        assert time.monotonic() < deadline, "the ingest child outlived its server"
+        time.sleep(0.2)
     jobs = db.parent / f".{db.name}.spool" / "jobs"
     state = json.loads((jobs / job_id / "job.json").read_text())
     assert state["status"] in ("queued", "running")  # killed before it finished
