@@ -8,6 +8,7 @@ its input and re-processed.
 
 from __future__ import annotations
 
+import gc
 import threading
 from abc import ABC, abstractmethod
 from typing import Any, ClassVar, Generic, TypeVar
@@ -179,16 +180,25 @@ class Parser(ABC, Generic[P]):
                     memory_type="LongTermMemory", mode=ctx.mode, **metadata)
         name, mode, scope = self.name, ctx.mode, ctx.scope
         items = []
-        for chunk in chunks:
-            fields = dict(base, sources=[chunk_source(source, chunk, **source_update)])
-            for k in copied:
-                fields[k] = fields[k].copy()
-            items.append(trusted(
-                MemoryItem,
-                id=item_id(anchor, name, mode, *where, chunk.index, scope=scope),
-                memory=chunk.text,
-                metadata=trusted(MemoryMetadata, **fields),
-            ))
+        # No cyclic garbage collection while building: each item allocates a dozen
+        # containers, and the collections they trigger re-scan every item made so far
+        # (~20% of the build on a 10 MB text). Items hold no reference cycles.
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            for chunk in chunks:
+                fields = dict(base, sources=[chunk_source(source, chunk, **source_update)])
+                for k in copied:
+                    fields[k] = fields[k].copy()
+                items.append(trusted(
+                    MemoryItem,
+                    id=item_id(anchor, name, mode, *where, chunk.index, scope=scope),
+                    memory=chunk.text,
+                    metadata=trusted(MemoryMetadata, **fields),
+                ))
+        finally:
+            if collecting:
+                gc.enable()
         return items
 
 
