@@ -1,4 +1,5 @@
-"""Split long text into chunks with chonkie, offline, keeping each chunk's character span."""
+"""Split long text into chunks the way chonkie's recursive chunker does, offline, keeping each
+chunk's character span (computed on offsets by :mod:`omnireader.chunk_split`)."""
 
 from __future__ import annotations
 
@@ -6,14 +7,15 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any, NamedTuple
 
-from pydantic import BaseModel
-
-from .tokens import count_tokens, piece_cuts, pieces
+from .tokens import count_tokens, pieces
 
 __all__ = ["Chunk", "chunk_text"]
 
 
-class Chunk(BaseModel):
+class Chunk(NamedTuple):
+    """One chunk of a text; ``text == source[char_start:char_end]``. A tuple, not a model: a
+    long text makes tens of thousands, and they are built from checked offsets."""
+
     text: str
     index: int
     total: int
@@ -58,49 +60,29 @@ def _tokenizer_class() -> type:
 
 
 @lru_cache(maxsize=1)
-def _chunker_class() -> type:
+def _rules() -> Any:
     from .chonkie_import import chonkie
 
-    class PieceChunker(chonkie.RecursiveChunker):
-        """chonkie's recursive chunker, with its last level (text with no paragraph, sentence,
-        pause or space to split at: runs of ``chunk_size`` tokens) cut from class marks.
-
-        chonkie encodes that text token by token and decodes every run; on one 50 MB line
-        that made 14 million token strings and ran at ~1 MB/s. The cuts are the same:
-        every ``chunk_size``-th piece start (:func:`omnireader.tokens.piece_cuts`).
-        """
-
-        def _split_text(self, text: str, recursive_level: Any) -> list[str]:
-            if recursive_level.delimiters or recursive_level.whitespace:
-                return super()._split_text(text, recursive_level)
-            cuts = [0, *piece_cuts(text, self.chunk_size), len(text)]
-            return [text[a:b] for a, b in zip(cuts, cuts[1:]) if b > a]
-
-        def _estimate_token_count(self, text: str) -> int:
-            # The same count, without chonkie's two wrappers and an LRU cache keyed on the
-            # text (it hashes every split and almost never hits): ~40 splits a PDF page.
-            return count_tokens(text)
-
-        def _make_chunks(self, text: str, token_count: int, level: int,
-                         start_offset: int) -> _Span:
-            # chonkie's Chunk draws a random uuid4 id per chunk (~50 µs), unused here.
-            return _Span(text, start_offset, start_offset + len(text), token_count)
-
-    return PieceChunker
-
-
-class _Span(NamedTuple):
-    """What :func:`chunk_text` reads of a chonkie chunk."""
-
-    text: str
-    start_index: int
-    end_index: int
-    token_count: int
+    return chonkie.RecursiveRules()  # paragraphs, sentences, pauses, spaces, tokens
 
 
 @lru_cache(maxsize=8)
-def _chunker(chunk_size: int) -> Any:
-    return _chunker_class()(tokenizer=_tokenizer_class()(), chunk_size=chunk_size)
+def _chonkie_chunker(chunk_size: int) -> Any:
+    from .chonkie_import import chonkie
+
+    return chonkie.RecursiveChunker(tokenizer=_tokenizer_class()(), chunk_size=chunk_size,
+                                    rules=_rules())
+
+
+def chonkie_chunks(text: str, chunk_size: int) -> list[tuple[str, int, int, int]]:
+    """What chonkie's own recursive chunker makes of ``text``, as ``(text, start, end,
+    tokens)``: the definition :func:`omnireader.chunk_split.spans` computes on offsets (and
+    its fallback; its token level encodes piece by piece, ~1 MB/s)."""
+    return [(c.text, c.start_index, c.end_index, c.token_count)
+            for c in _chonkie_chunker(chunk_size).chunk(text)]
+
+
+_SCAN_FIRST = 1 << 16  # longer texts almost always need chunks: scanned before counting
 
 
 def chunk_text(text: str, chunk_size: int = 512) -> list[Chunk]:
@@ -111,21 +93,23 @@ def chunk_text(text: str, chunk_size: int = 512) -> list[Chunk]:
     """
     if not text.strip():
         return []
-    n = count_tokens(text)
+    from .chunk_split import NotOnOffsets, scan, spans
+
+    scanned = None
+    try:
+        if len(text) < _SCAN_FIRST:
+            n = count_tokens(text)
+        else:  # marked once, for the count and the chunks
+            scanned = scan(text)
+            n = scanned.total
+    except (NotOnOffsets, UnicodeEncodeError):  # chunked by chonkie, if at all
+        n = count_tokens(text)
     if n <= chunk_size:
         return [Chunk(text=text, index=0, total=1, char_start=0, char_end=len(text), tokens=n)]
-    raw = [c for c in _chunker(chunk_size).chunk(text) if c.text.strip()]
+    try:
+        found = spans(scanned or scan(text), chunk_size, _rules())
+        raw = [(piece, a, b, k) for a, b, k in found if (piece := text[a:b]).strip()]
+    except NotOnOffsets:
+        raw = [c for c in chonkie_chunks(text, chunk_size) if c[0].strip()]
     total = len(raw)
-    # Built without validation: every field comes from chonkie as the right type, and a
-    # long text has tens of thousands of chunks.
-    return [
-        Chunk.model_construct(
-            text=c.text,
-            index=i,
-            total=total,
-            char_start=c.start_index,
-            char_end=c.end_index,
-            tokens=c.token_count,
-        )
-        for i, c in enumerate(raw)
-    ]
+    return [Chunk(piece, i, total, a, b, n) for i, (piece, a, b, n) in enumerate(raw)]

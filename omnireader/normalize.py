@@ -22,6 +22,8 @@ def guess_lang(text: str) -> str:
     """
     if text.isascii():  # no Han characters possible; checked at C speed
         return "en"
+    if not _HAN.search(text):  # no list of every word for text without Han (most of it)
+        return "en"
     han = len(_HAN.findall(text))
     other = len(_OTHER_WORD.findall(text))
     return "zh" if han and han >= other else "en"

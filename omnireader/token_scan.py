@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import numpy as np
 
-__all__ = ["count_marked", "piece_starts_every", "marks"]
+__all__ = ["count_marked", "piece_starts_every", "marks", "token_starts", "ones_before"]
 
 WORD, CJK, SYMBOL, SPACE = b"a", b"c", b".", b" "
 _BLOCK = 1 << 22  # characters per numpy block: bounds the scratch arrays (~40 MB)
@@ -75,11 +75,13 @@ def marks(text: str, *, ascii_classes: bool) -> bytes:
         return text.encode("ascii").translate(table)
     import numpy as np
 
-    table = _unicode_table(astral=max(text) > "\uffff")
     out = bytearray(len(text))
     for start in range(0, len(text), _BLOCK):
         part = text[start : start + _BLOCK]
         points = np.frombuffer(part.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+        # The small table unless this block holds a character beyond the BMP (``max(text)``
+        # over the whole text took longer than the marking itself).
+        table = _unicode_table(astral=bool(points.max() > 0xFFFF))
         out[start : start + len(part)] = table[points].tobytes()
     return bytes(out)
 
@@ -118,3 +120,48 @@ def piece_starts_every(marked: bytes, n: int) -> list[int]:
         seen += len(starts)
         prev_word = bool(word[-1])
     return cuts
+
+
+def token_starts(marked: bytes) -> np.ndarray:
+    """One byte per mark: 1 where a token starts (a run of ``a``'s first, each ``c`` and
+    ``.``), else 0. Counting them over a span counts its tokens, bar one for a span that
+    starts inside a word (see :func:`omnireader.chunk_split`)."""
+    import numpy as np
+
+    m = np.frombuffer(marked, dtype=np.uint8)
+    out = np.empty(len(m), dtype=np.uint8)
+    for start in range(0, len(m), _BLOCK):
+        part = m[start : start + _BLOCK]
+        word = part == ord(WORD)
+        starts = part != ord(SPACE)
+        after_word = np.empty_like(word)
+        after_word[0] = start > 0 and m[start - 1] == ord(WORD)
+        after_word[1:] = word[:-1]
+        starts &= ~(word & after_word)
+        out[start : start + len(part)] = starts
+    return out
+
+
+def ones_before(flags: np.ndarray, at: np.ndarray, lo: int) -> np.ndarray:
+    """For each of the sorted positions ``at`` (``lo <= p <= len(flags)``), how many of
+    ``flags[lo:p]`` are 1: in blocks, so no array of a count per character is ever made."""
+    import numpy as np
+
+    out = np.zeros(len(at), dtype=np.int64)
+    if not len(at):
+        return out
+    if len(at) <= 16:  # a few spans (a whole text, one paragraph): no cumulative sums
+        for k, p in enumerate(at.tolist()):
+            out[k] = np.count_nonzero(flags[lo:p])
+        return out
+    total = 0
+    i = int(np.searchsorted(at, lo, side="right"))  # positions at lo: none before them
+    hi = int(at[-1])
+    for start in range(lo, hi, _BLOCK):
+        end = min(start + _BLOCK, hi)
+        j = int(np.searchsorted(at, end, side="right"))  # positions in (start, end]
+        running = np.cumsum(flags[start:end], dtype=np.int64)  # ones in [start, start + k]
+        out[i:j] = total + running[at[i:j] - start - 1]
+        total += int(running[-1])
+        i = j
+    return out

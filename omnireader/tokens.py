@@ -7,8 +7,13 @@ tokenizer names such as "gpt2" download from a hub; this needs neither.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from .token_scan import count_marked, marks, piece_starts_every
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = ["tokenize", "count_tokens", "pieces", "piece_cuts", "words", "CJK_RANGES"]
 
@@ -66,7 +71,47 @@ def words(text: str) -> list[str]:
         return tokenize(_SYMBOLS.sub(" ", text))
     if text.isascii():
         return text.translate(_ASCII_WORDS).split()
-    return _WORD.findall(text)
+    try:
+        # Latin-1 text (most European text): non-word characters blanked by a byte table,
+        # ~5x faster than the regex, which tries its two alternatives at every character.
+        return text.encode("latin-1").translate(_LATIN1_WORDS).decode("latin-1").split()
+    except UnicodeEncodeError:
+        pass
+    return _wide_words(text)
+
+
+def _wide_words(text: str) -> list[str]:
+    """:func:`words` of non-Latin-1 text: blanked through a BMP table unless the text holds
+    CJK (one token a character) or characters beyond the BMP, which the regex reads."""
+    import numpy as np
+
+    units = np.frombuffer(text.encode("utf-16-le", "surrogatepass"), dtype=np.uint16)
+    blanked = _bmp_words_table()[units]
+    if not blanked.all():  # a 0: CJK or a surrogate half
+        return _WORD.findall(text)
+    return blanked.tobytes().decode("utf-16-le").split()
+
+
+def _latin1_words() -> bytes:
+    word = re.compile(r"\w")
+    return bytes(c if word.match(chr(c)) else 0x20 for c in range(256))
+
+
+_LATIN1_WORDS = _latin1_words()
+
+
+@lru_cache(maxsize=1)
+def _bmp_words_table() -> np.ndarray:
+    """Per BMP code unit: itself when a word character, a space when not, 0 for CJK and
+    surrogate halves (the texts :func:`_wide_words` leaves to the regex)."""
+    import numpy as np
+
+    word = re.compile(r"\w")
+    table = np.arange(0x10000, dtype=np.uint16)
+    table[[c for c in range(0x10000) if not word.match(chr(c))]] = 0x20
+    for lo, hi in (*CJK_RANGES, (0xD800, 0xDFFF)):
+        table[lo : hi + 1] = 0
+    return table
 
 
 _SYMBOLS = re.compile(r"[^\w\s]+")

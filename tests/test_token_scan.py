@@ -67,28 +67,3 @@ def test_the_short_non_ascii_path_counts_like_the_scan() -> None:
     assert len(text) < tokens._SCAN_MIN
     assert tokens.count_tokens(text) == token_scan.count_marked(
         token_scan.marks(text, ascii_classes=True)) == _regex_count(text)
-
-
-def _chonkie_chunks(text: str, size: int) -> list[tuple[str, int, int, int]]:
-    """What chonkie's own recursive chunker makes with our tokenizer (the reference)."""
-    from chonkie import RecursiveChunker
-
-    from omnireader.chunking import _tokenizer_class
-
-    chunker = RecursiveChunker(tokenizer=_tokenizer_class()(), chunk_size=size)
-    return [(c.text, c.start_index, c.end_index, c.token_count) for c in chunker.chunk(text)]
-
-
-@pytest.mark.parametrize("seed", range(6))
-def test_chunks_are_chonkies_own_at_every_level(seed: int) -> None:
-    from omnireader.chunking import _chunker
-
-    rng = random.Random(seed)
-    line = 'alpha, bravo; charlie (delta) echo-foxtrot 12.5% golf "hotel" india/juliet '
-    parts = [line * rng.randint(1, 40), "東京の天気は晴れ" * rng.randint(1, 90), "x" * 3000,
-             "Sentence one. Sentence two! " * 30, "\n\n", "  ", "中文" * 700]
-    text = "".join(rng.choice(parts) for _ in range(12))
-    for size in (16, 64, 512):
-        got = [(c.text, c.start_index, c.end_index, c.token_count)
-               for c in _chunker(size).chunk(text)]
-        assert got == _chonkie_chunks(text, size), size

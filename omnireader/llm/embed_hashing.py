@@ -142,14 +142,15 @@ class HashingEmbedder(Embedder):
         vocab = self._vocab
         # Symbols are not features: only word tokens (the tokens left once they are blanked).
         token_lists = [words(t.lower()) for t in texts]
-        # map over the bound lookup: about twice as fast as a comprehension per token.
-        ids = list(map(vocab.__getitem__, chain.from_iterable(token_lists)))
-        if not ids:
+        lengths = np.fromiter(map(len, token_lists), dtype=np.int64, count=n)
+        # map over the bound lookup: about twice as fast as a comprehension per token; read
+        # straight into an array (no list of a Python int per token).
+        tok = np.fromiter(map(vocab.__getitem__, chain.from_iterable(token_lists)),
+                          dtype=np.int64, count=int(lengths.sum()))
+        if not tok.size:
             return _without_zero_rows(np.zeros((n, self._dim)))
         vocab.flush()
         # Per token: its row (text) and its word id.
-        tok = np.array(ids, dtype=np.int64)
-        lengths = np.fromiter(map(len, token_lists), dtype=np.int64, count=n)
         row = np.repeat(np.arange(n, dtype=np.int64), lengths)
 
         # Damped count of each (row, word) pair: the unigram weights, reused for n-grams.

@@ -8,6 +8,7 @@ its input and re-processed.
 
 from __future__ import annotations
 
+import gc
 import threading
 from abc import ABC, abstractmethod
 from typing import Any, ClassVar, Generic, TypeVar
@@ -17,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from ..chunking import Chunk
 from ..errors import FineModeUnavailableError, InvalidInputError
 from ..ids import item_id
-from ..models import MemoryItem, MemoryMetadata, MemoryType, Mode, Source
+from ..models import MemoryItem, MemoryMetadata, MemoryType, Mode, Source, trusted
 from ..normalize import guess_lang
 from ..options import ReadOptions
 
@@ -153,6 +154,52 @@ class Parser(ABC, Generic[P]):
                 **metadata,
             ),
         )
+
+
+    def make_chunk_items(
+        self,
+        chunks: list[Chunk],
+        ctx: ParseContext,
+        *,
+        source: Source,
+        where: tuple[object, ...],
+        source_update: dict[str, Any],
+        **metadata: Any,
+    ) -> list[MemoryItem]:
+        """What :meth:`make_item` makes for each chunk (one source each, :func:`chunk_source`
+        of ``source``; position ``(*where, chunk.index)``), built without re-validation.
+
+        A long text makes tens of thousands of items; validating each (and its metadata)
+        cost ~0.1 ms an item, more than chunking. Every value here was validated already:
+        ``source`` and the context are models, ``metadata`` comes from the parser. Lists and
+        dicts in ``metadata`` are copied per item, as validation copies them.
+        """
+        anchor = source.content_hash or ""
+        copied = [k for k, v in metadata.items() if isinstance(v, (list, dict))]
+        base = dict(user_id=ctx.user_id, session_id=ctx.session_id,
+                    memory_type="LongTermMemory", mode=ctx.mode, **metadata)
+        name, mode, scope = self.name, ctx.mode, ctx.scope
+        items = []
+        # No cyclic garbage collection while building: each item allocates a dozen
+        # containers, and the collections they trigger re-scan every item made so far
+        # (~20% of the build on a 10 MB text). Items hold no reference cycles.
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            for chunk in chunks:
+                fields = dict(base, sources=[chunk_source(source, chunk, **source_update)])
+                for k in copied:
+                    fields[k] = fields[k].copy()
+                items.append(trusted(
+                    MemoryItem,
+                    id=item_id(anchor, name, mode, *where, chunk.index, scope=scope),
+                    memory=chunk.text,
+                    metadata=trusted(MemoryMetadata, **fields),
+                ))
+        finally:
+            if collecting:
+                gc.enable()
+        return items
 
 
 _REGISTRY: dict[str, Parser[Any]] = {}

@@ -179,23 +179,16 @@ class FileParser(Parser[Blob]):
         return r.blob.member or "", section.page if section.page is not None else f"s{n}"
 
     def _chunk_items(self, r: _Reading, section: Section, n: int) -> list[MemoryItem]:
-        items = []
-        # The same for every chunk of the section: built once (a long text has thousands).
-        meta = self._meta(r, section)
-        where = self._position(r, section, n)
-        for chunk in chunk_text(section.text, r.ctx.options.chunk_tokens):
-            source = chunk_source(r.source, chunk, page=section.page)
-            items.append(
-                self.make_item(
-                    chunk.text,
-                    r.ctx,
-                    sources=[source],
-                    position=(*where, chunk.index),
-                    **{**meta, "persons": list(meta["persons"]), "tags": list(meta["tags"]),
-                       "extra": dict(meta["extra"])},
-                )
-            )
-        return items
+        # The same metadata for every chunk of the section: built once (a long text has
+        # thousands of chunks), copied per item.
+        return self.make_chunk_items(
+            chunk_text(section.text, r.ctx.options.chunk_tokens),
+            r.ctx,
+            source=r.source,
+            where=self._position(r, section, n),
+            source_update={"page": section.page},
+            **self._meta(r, section),
+        )
 
     def _ocr_text_items(self, r: _Reading, section: Section, n: int) -> list[MemoryItem]:
         assert section.ocr is not None

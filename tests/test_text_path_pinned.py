@@ -1,0 +1,33 @@
+"""The text path's output is pinned: the same chunks, item ids, items and vectors as before it
+was made faster (issue 12). Stores written before must keep their ids, or a re-ingest of an
+unchanged file would write every item again.
+
+The digests in ``fixtures/text_path_pinned.json`` were computed by the implementation before
+the change (see ``support/text_path_snapshot.py``); a difference means an output changed.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.support.text_path_snapshot import FIXTURE, inputs, snapshot
+
+
+@pytest.fixture(scope="module")
+def current(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    return snapshot(tmp_path_factory.mktemp("text-path"))
+
+
+PINNED = json.loads(FIXTURE.read_text())
+
+
+@pytest.mark.parametrize("name", [*inputs(), "embed_mixed", "embed_mixed_dim64"])
+def test_output_matches_the_pinned_digests(name: str, current: dict) -> None:
+    assert current[name] == PINNED[name]
+
+
+def test_every_input_is_pinned() -> None:
+    assert set(PINNED) == {*inputs(), "embed_mixed", "embed_mixed_dim64"}
