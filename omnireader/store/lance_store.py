@@ -34,7 +34,7 @@ from .locking import write_lock
 from .maintenance import optimize_table, refresh_indexes, retry_conflicts
 from .opening import open_items_table
 from .results import AddResult, SearchResult, StoreStats
-from .schema import item_from_json, items_to_table
+from .schema import ITEM_COLUMNS, item_from_row, items_to_table
 from .search import run_search
 
 if TYPE_CHECKING:
@@ -241,11 +241,10 @@ class Store(PathQueries, Deleting):
     ) -> int:
         """Write every matching item as one JSON line (the full item); how many were written."""
         written = 0
-        for batch in self._batches(["item_json"], as_filters(filters).where()):
-            for text in batch.column("item_json").to_pylist():
-                fp.write(text)
-                fp.write("\n")
-                written += 1
+        for item in self._iter_where(as_filters(filters).where()):
+            fp.write(item.model_dump_json())
+            fp.write("\n")
+            written += 1
         return written
 
     # ------------------------------------------------------------------ internals
@@ -257,9 +256,9 @@ class Store(PathQueries, Deleting):
         yield from query.limit(None).to_batches(_READ_BATCH)
 
     def _iter_where(self, where: str | None) -> Iterator[MemoryItem]:
-        for batch in self._batches(["item_json"], where):
-            for text in batch.column("item_json").to_pylist():
-                yield item_from_json(text)
+        for batch in self._batches(ITEM_COLUMNS, where):
+            for row in batch.to_pylist():
+                yield item_from_row(row)
 
     def _columns(self, columns: list[str], where: str | None) -> dict[str, list[Any]]:
         out: dict[str, list[Any]] = {c: [] for c in columns}

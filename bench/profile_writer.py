@@ -1,0 +1,175 @@
+"""Where the ingest writer's time goes, per page, stage by stage (a profile, not a benchmark).
+
+    python bench/profile_writer.py [--files 40] [--pages 20] [--batch 2048] [--cprofile]
+
+The PDFs of bench_ingest are parsed first, in this process (the parser's cost is not the
+writer's), and their items pickled as a worker would hand them over. Then the writer's work
+is replayed stage by stage, batch by batch, on a fresh store, each stage timed in CPU
+seconds of this process (LanceDB's runtime threads included):
+
+- ``receive``: unpickling one file's result (what the ingest process does per file);
+- ``account``: the report's and the progress bar's bookkeeping per file;
+- ``embed``: the default embedder over the items' match texts (with one worker the writer
+  embeds; with two the workers do);
+- ``locations``: looking up the stored locations of the batch's ids and merging them;
+- ``rows``: building the Arrow table (Python rows, then Arrow arrays);
+- ``merge_insert``: LanceDB's upsert of the table;
+- ``ledger``: recording the files as done;
+- ``optimize``: the end-of-ingest index fold (once, not per page).
+
+``--cprofile`` also prints the top functions of the whole replay.
+"""
+
+from __future__ import annotations
+
+import argparse
+import pickle
+import shutil
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+from _util import OUT
+from make_corpus import make_pdf_folder
+
+
+def parse_all(paths: list[Path]) -> list[tuple[str, bytes]]:
+    """(path, pickled worker result) per file, parsed here with OCR off."""
+    from omnireader import Reader
+    from omnireader.readers.batch import _parse_file
+
+    reader = Reader(ocr="off")
+    ctx = reader.context(None, "fast").model_dump(exclude={"refiner"})
+    out = []
+    for p in paths:
+        res = _parse_file(str(p.resolve()), ctx, None)
+        out.append((str(p.resolve()), pickle.dumps(res, protocol=pickle.HIGHEST_PROTOCOL)))
+    return out
+
+
+def replay(results: list[tuple[str, bytes]], batch_size: int) -> tuple[dict[str, float], int]:
+    """CPU seconds per stage of writing ``results`` into a fresh store."""
+    import numpy as np
+
+    from omnireader import Reader, Store
+    from omnireader.page_counts import page_counts
+    from omnireader.readers.batch import settings_key
+    from omnireader.readers.ingest_report import IngestReport
+    from omnireader.store.detach import merge_locations, stored_locations
+    from omnireader.store.locations import locations_of
+    from omnireader.store.maintenance import retry_conflicts
+    from omnireader.store.schema import items_to_table
+    from omnireader.units import match_text
+
+    db = Path(tempfile.mkdtemp(prefix="omni-prof-")) / "store.lance"
+    t: dict[str, float] = defaultdict(float)
+    # Process CPU: LanceDB writes on its own runtime threads, which thread time would miss
+    # (nothing else runs in this process meanwhile).
+    clock = time.process_time
+    try:
+        store = Store.open(db)
+        reader = Reader(ocr="off")
+        ctx = reader.context(None, "fast")
+        ledger = store.ledger(scope=f"{ctx.scope}/fast", settings=settings_key(ctx, store.embedder.name))
+        report = IngestReport(store=str(db), mode="fast")
+        pending: list[tuple[str, list[Any]]] = []
+        n_items = 0
+
+        def flush() -> None:
+            items = [i for _, its in pending for i in its]
+            c = clock()
+            vectors = store.embedder.embed([match_text(i) for i in items])
+            t["embed"] += clock() - c
+            c = clock()
+            seen: dict[str, list[str]] = {}
+            last: dict[str, int] = {}
+            for n, item in enumerate(items):
+                last[item.id] = n
+                seen.setdefault(item.id, []).extend(locations_of(item))
+            unique = [items[n] for n in last.values()]
+            located = [i.id for i in unique if seen[i.id]]
+            stored = stored_locations(store.table, located) if store.table.count_rows() else {}
+            merged = merge_locations(unique, stored, seen)
+            t["locations"] += clock() - c
+            c = clock()
+            data = items_to_table(merged, vectors[list(last.values())], store.table.schema)
+            t["rows"] += clock() - c
+            c = clock()
+            retry_conflicts(lambda: store.table.merge_insert("id").when_matched_update_all()
+                            .when_not_matched_insert_all().execute(data), "add")
+            t["merge_insert"] += clock() - c
+            c = clock()
+            ledger.record([(p, "0" * 64, []) for p, _ in pending])
+            t["ledger"] += clock() - c
+            pending.clear()
+
+        buffered = 0
+        for path, blob in results:
+            c = clock()
+            res = pickle.loads(blob)
+            t["receive"] += clock() - c
+            c = clock()
+            report.account(res["items"], res["failures"])
+            page_counts(res["items"])
+            t["account"] += clock() - c
+            pending.append((path, res["items"]))
+            buffered += len(res["items"])
+            n_items += len(res["items"])
+            if buffered >= batch_size:
+                flush()
+                buffered = 0
+        if pending:
+            flush()
+        c = time.perf_counter()
+        store.optimize()
+        t["optimize (wall, once)"] += time.perf_counter() - c
+        _ = np  # numpy is the embedder's; imported here so its import is not timed
+        return dict(t), n_items
+    finally:
+        shutil.rmtree(db.parent, ignore_errors=True)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--files", type=int, default=40)
+    ap.add_argument("--pages", type=int, default=20)
+    ap.add_argument("--batch", type=int, default=2048)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--cprofile", action="store_true")
+    a = ap.parse_args()
+    paths = make_pdf_folder(OUT / f"pdfs_{a.files}x{a.pages}", files=a.files, pages=a.pages)
+    pages = a.files * a.pages
+    results = parse_all(paths)
+    size = sum(len(b) for _, b in results)
+    replay(results[:2], a.batch)  # warm-up: imports, LanceDB runtime
+    runs = []
+    for _ in range(a.repeat):
+        if a.cprofile and not runs:
+            import cProfile
+            import pstats
+
+            prof = cProfile.Profile()
+            prof.enable()
+            runs.append(replay(results, a.batch))
+            prof.disable()
+            pstats.Stats(prof).sort_stats("cumulative").print_stats(40)
+        else:
+            runs.append(replay(results, a.batch))
+    n_items = runs[0][1]
+    print(f"{pages} pages, {n_items} items ({n_items / pages:.2f}/page), "
+          f"{size / n_items:.0f} pickled bytes/item, batch {a.batch}, {a.repeat} runs")
+    print(f"{'stage':24} {'ms/page (median of runs)':>26} {'range':>16}")
+    total = []
+    for stage in runs[0][0]:
+        vals = sorted(r[0][stage] * 1000 / pages for r in runs)
+        med = vals[len(vals) // 2]
+        if not stage.startswith("optimize"):
+            total.append(med)
+        print(f"{stage:24} {med:26.3f} {vals[0]:8.3f}-{vals[-1]:.3f}")
+    print(f"{'total per page (excl. optimize)':32} {sum(total):18.3f}")
+
+
+if __name__ == "__main__":
+    main()
