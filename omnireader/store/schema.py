@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..models import MemoryItem
 from ..units import NEIGHBOUR_TEXT
-from .locations import locations_of, path_keys
+from .locations import locations_of, path_keys, with_locations
 
 if TYPE_CHECKING:
     import numpy as np
@@ -35,6 +35,9 @@ __all__ = [
     "FTS_COLUMNS",
     "items_schema",
     "items_to_table",
+    "items_to_rows",
+    "rows_schema",
+    "with_vectors",
     "ITEM_COLUMNS",
     "item_from_row",
     "stored_json",
@@ -100,9 +103,36 @@ def items_schema(dim: int, embedder_name: str) -> pa.Schema:
 
 def items_to_table(items: Sequence[MemoryItem], vectors: np.ndarray, schema: pa.Schema) -> pa.Table:
     """Rows for ``items`` (in order) with their ``vectors`` (one row each)."""
+    return with_vectors(items_to_rows(items, schema), vectors, schema)
+
+
+def with_vectors(rows: pa.Table, vectors: np.ndarray, schema: pa.Schema) -> pa.Table:
+    """``rows`` (every column but the vector) with ``vectors`` added, as the table's
+    ``schema`` orders them; the columns are not copied."""
     import pyarrow as pa
 
     dim = vectors.shape[1]
+    flat = pa.array(vectors.astype("float32", copy=False).reshape(-1))
+    vector = pa.FixedSizeListArray.from_arrays(flat, dim)
+    return pa.Table.from_arrays(
+        [vector if f.name == "vector" else rows.column(f.name) for f in schema], schema=schema)
+
+
+def rows_schema(schema: pa.Schema) -> pa.Schema:
+    """The table's ``schema`` without its vector column (what :func:`items_to_rows` makes)."""
+    at = schema.get_field_index("vector")
+    return schema if at < 0 else schema.remove(at)
+
+
+def items_to_rows(items: Sequence[MemoryItem], schema: pa.Schema) -> pa.Table:
+    """Every column but the vector for ``items`` (in order), for a table of ``schema``.
+
+    Batch ingest builds these in its parser processes, so its writer only adds vectors.
+    Each item records its locations as the store would (:func:`.locations.with_locations`),
+    so a row whose locations the store does not add to is written as it is.
+    """
+    import pyarrow as pa
+
     columns: dict[str, list[object]] = {f.name: [] for f in schema if f.name != "vector"}
     # The items of one file share their locations and times: each is worked out once.
     memo = _Memo()
@@ -110,12 +140,12 @@ def items_to_table(items: Sequence[MemoryItem], vectors: np.ndarray, schema: pa.
     # that made it still reads every row, whoever wrote it.
     whole = (schema.metadata or {}).get(META_VERSION) == b"3"
     for item in items:
+        item = with_locations(item, locations_of(item))
         for name, value in _row(item, memo, whole).items():
             columns[name].append(value)
-    arrays = {name: pa.array(values, type=schema.field(name).type) for name, values in columns.items()}
-    flat = pa.array(vectors.astype("float32", copy=False).reshape(-1))
-    arrays["vector"] = pa.FixedSizeListArray.from_arrays(flat, dim)
-    return pa.Table.from_pydict({f.name: arrays[f.name] for f in schema}, schema=schema)
+    return pa.Table.from_arrays(
+        [pa.array(values, type=schema.field(name).type) for name, values in columns.items()],
+        schema=rows_schema(schema))
 
 
 class _Memo:
