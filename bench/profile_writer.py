@@ -3,16 +3,16 @@
     python bench/profile_writer.py [--files 40] [--pages 20] [--batch 2048] [--cprofile]
 
 The PDFs of bench_ingest are parsed first, in this process (the parser's cost is not the
-writer's), and their items pickled as a worker would hand them over. Then the writer's work
-is replayed stage by stage, batch by batch, on a fresh store, each stage timed in CPU
-seconds of this process (LanceDB's runtime threads included):
+writer's), and their results pickled as a worker hands them over (the items' Arrow rows and
+a summary). Then the writer's work is replayed stage by stage, batch by batch, on a fresh
+store, each stage timed in CPU seconds of this process (LanceDB's runtime threads included):
 
 - ``receive``: unpickling one file's result (what the ingest process does per file);
-- ``account``: the report's and the progress bar's bookkeeping per file;
-- ``embed``: the default embedder over the items' match texts (with one worker the writer
+- ``account``: the report's bookkeeping per file;
+- ``embed``: the default embedder over the rows' match texts (with one worker the writer
   embeds; with two the workers do);
-- ``locations``: looking up the stored locations of the batch's ids and merging them;
-- ``rows``: building the Arrow table (Python rows, then Arrow arrays);
+- ``locations``: looking up the stored locations of the batch's ids (merging any);
+- ``rows (vectors added)``: the vector column put beside the workers' columns;
 - ``merge_insert``: LanceDB's upsert of the table;
 - ``ledger``: recording the files as done;
 - ``optimize``: the end-of-ingest index fold (once, not per page).
@@ -35,33 +35,44 @@ from _util import OUT
 from make_corpus import make_pdf_folder
 
 
-def parse_all(paths: list[Path]) -> list[tuple[str, bytes]]:
-    """(path, pickled worker result) per file, parsed here with OCR off."""
+def parse_all(paths: list[Path], schema: Any) -> tuple[list[tuple[str, bytes]], dict[str, float]]:
+    """(path, pickled worker result) per file, parsed here with OCR off, as the workers
+    return them (rows built for ``schema``); and the CPU seconds of the worker's part that
+    is the writer's business: building the rows and pickling the result, against pickling
+    the items themselves (what the workers sent before)."""
     from omnireader import Reader
     from omnireader.readers.batch import _parse_file
+    from omnireader.readers.ingest_report import ItemSummary
+    from omnireader.store.schema import items_to_rows
 
     reader = Reader(ocr="off")
     ctx = reader.context(None, "fast").model_dump(exclude={"refiner"})
-    out = []
+    out, cost = [], {"worker: rows + pickle": 0.0, "worker: pickle items (before)": 0.0}
     for p in paths:
-        res = _parse_file(str(p.resolve()), ctx, None)
-        out.append((str(p.resolve()), pickle.dumps(res, protocol=pickle.HIGHEST_PROTOCOL)))
-    return out
+        got = _parse_file(str(p.resolve()), ctx, None)
+        c = time.process_time()
+        pickle.dumps(got, protocol=pickle.HIGHEST_PROTOCOL)
+        cost["worker: pickle items (before)"] += time.process_time() - c
+        c = time.process_time()
+        res = {"rows": items_to_rows(got["items"], schema),
+               "summary": ItemSummary.of(got["items"]), "failures": got["failures"],
+               "vectors": None}  # what _parse_file returns given the schema
+        blob = pickle.dumps(res, protocol=pickle.HIGHEST_PROTOCOL)
+        cost["worker: rows + pickle"] += time.process_time() - c
+        out.append((str(p.resolve()), blob))
+    return out, cost
 
 
 def replay(results: list[tuple[str, bytes]], batch_size: int) -> tuple[dict[str, float], int]:
-    """CPU seconds per stage of writing ``results`` into a fresh store."""
-    import numpy as np
+    """CPU seconds per stage of writing ``results`` into a fresh store, as BatchWriter does."""
+    import pyarrow as pa
 
     from omnireader import Reader, Store
-    from omnireader.page_counts import page_counts
     from omnireader.readers.batch import settings_key
     from omnireader.readers.ingest_report import IngestReport
-    from omnireader.store.detach import merge_locations, stored_locations
-    from omnireader.store.locations import locations_of
     from omnireader.store.maintenance import retry_conflicts
-    from omnireader.store.schema import items_to_table
-    from omnireader.units import match_text
+    from omnireader.store.row_writes import match_texts, unique_rows
+    from omnireader.store.schema import with_vectors
 
     db = Path(tempfile.mkdtemp(prefix="omni-prof-")) / "store.lance"
     t: dict[str, float] = defaultdict(float)
@@ -74,28 +85,20 @@ def replay(results: list[tuple[str, bytes]], batch_size: int) -> tuple[dict[str,
         ctx = reader.context(None, "fast")
         ledger = store.ledger(scope=f"{ctx.scope}/fast", settings=settings_key(ctx, store.embedder.name))
         report = IngestReport(store=str(db), mode="fast")
-        pending: list[tuple[str, list[Any]]] = []
+        pending: list[tuple[str, Any]] = []
         n_items = 0
 
         def flush() -> None:
-            items = [i for _, its in pending for i in its]
             c = clock()
-            vectors = store.embedder.embed([match_text(i) for i in items])
+            rows = pa.concat_tables([r for _, r in pending])
+            vectors = store.embedder.embed(match_texts(rows))
             t["embed"] += clock() - c
             c = clock()
-            seen: dict[str, list[str]] = {}
-            last: dict[str, int] = {}
-            for n, item in enumerate(items):
-                last[item.id] = n
-                seen.setdefault(item.id, []).extend(locations_of(item))
-            unique = [items[n] for n in last.values()]
-            located = [i.id for i in unique if seen[i.id]]
-            stored = stored_locations(store.table, located) if store.table.count_rows() else {}
-            merged = merge_locations(unique, stored, seen)
+            unique, vecs = unique_rows(store.table, rows, vectors)
             t["locations"] += clock() - c
             c = clock()
-            data = items_to_table(merged, vectors[list(last.values())], store.table.schema)
-            t["rows"] += clock() - c
+            data = with_vectors(unique, vecs, store.table.schema)
+            t["rows (vectors added)"] += clock() - c
             c = clock()
             retry_conflicts(lambda: store.table.merge_insert("id").when_matched_update_all()
                             .when_not_matched_insert_all().execute(data), "add")
@@ -111,12 +114,11 @@ def replay(results: list[tuple[str, bytes]], batch_size: int) -> tuple[dict[str,
             res = pickle.loads(blob)
             t["receive"] += clock() - c
             c = clock()
-            report.account(res["items"], res["failures"])
-            page_counts(res["items"])
+            report.account(res["summary"], res["failures"])
             t["account"] += clock() - c
-            pending.append((path, res["items"]))
-            buffered += len(res["items"])
-            n_items += len(res["items"])
+            pending.append((path, res["rows"]))
+            buffered += res["rows"].num_rows
+            n_items += res["rows"].num_rows
             if buffered >= batch_size:
                 flush()
                 buffered = 0
@@ -125,7 +127,6 @@ def replay(results: list[tuple[str, bytes]], batch_size: int) -> tuple[dict[str,
         c = time.perf_counter()
         store.optimize()
         t["optimize (wall, once)"] += time.perf_counter() - c
-        _ = np  # numpy is the embedder's; imported here so its import is not timed
         return dict(t), n_items
     finally:
         shutil.rmtree(db.parent, ignore_errors=True)
@@ -141,7 +142,11 @@ def main() -> None:
     a = ap.parse_args()
     paths = make_pdf_folder(OUT / f"pdfs_{a.files}x{a.pages}", files=a.files, pages=a.pages)
     pages = a.files * a.pages
-    results = parse_all(paths)
+    from omnireader.llm.embedding import make_embedder
+    from omnireader.store.schema import items_schema
+
+    emb = make_embedder(None)
+    results, worker = parse_all(paths, items_schema(emb.dim, emb.name))
     size = sum(len(b) for _, b in results)
     replay(results[:2], a.batch)  # warm-up: imports, LanceDB runtime
     runs = []
@@ -169,6 +174,8 @@ def main() -> None:
             total.append(med)
         print(f"{stage:24} {med:26.3f} {vals[0]:8.3f}-{vals[-1]:.3f}")
     print(f"{'total per page (excl. optimize)':32} {sum(total):18.3f}")
+    for stage, sec in worker.items():
+        print(f"{stage:32} {sec * 1000 / pages:18.3f}  (once)")
 
 
 if __name__ == "__main__":

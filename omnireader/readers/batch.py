@@ -27,6 +27,7 @@ from ..errors import InvalidInputError
 from ..models import Mode, ReadFailure, ReadInfo
 from ..parsers.base import ParseContext
 from ..units import match_text
+from ..store.row_writes import rows_from_bytes
 from ..walk import expand
 from .ingest_report import IngestReport, ItemSummary, is_transient
 from .outcomes import log_internal, read_fast
@@ -62,8 +63,8 @@ def _parse_file(path: str, ctx: dict[str, Any], embedder: str | None,
 
     With the store's ``schema``, the items come back as their rows (every column but the
     vector) and a summary for the report: the writer then only adds vectors and upserts.
-    Building rows here costs about what pickling the items did; unpickling them and
-    building rows in the writer cost twice that (bench/profile_writer.py).
+    Per page (bench/profile_writer.py): the rows cost a worker ~0.1 ms more than pickling
+    the items, and save the writer ~0.3 ms (unpickling the items, building the rows).
     """
     from ..formats.ocr import set_threads
 
@@ -74,10 +75,12 @@ def _parse_file(path: str, ctx: dict[str, Any], embedder: str | None,
     if embedder and out.items:
         vectors = _local_embedder(embedder).embed([match_text(i) for i in out.items])
     if schema is not None:
+        from ..store.row_writes import rows_to_bytes
         from ..store.schema import items_to_rows
 
-        return {"rows": items_to_rows(out.items, schema), "summary": ItemSummary.of(out.items),
-                "failures": out.failures, "vectors": vectors}
+        return {"rows": rows_to_bytes(items_to_rows(out.items, schema)),
+                "summary": ItemSummary.of(out.items), "failures": out.failures,
+                "vectors": vectors}
     # The models themselves: pickling them is ~3x cheaper than dumping them to dicts here
     # and validating the dicts again in the writer's process (no field changes on the way).
     return {"items": out.items, "failures": out.failures, "vectors": vectors}
@@ -85,8 +88,9 @@ def _parse_file(path: str, ctx: dict[str, Any], embedder: str | None,
 
 # Imported once by the server the workers fork from, not by each worker.
 # chonkie through omnireader.chonkie_import: without the OpenAI SDK it would load (~1 s).
+# pyarrow: with several workers they build the items' Arrow rows (imported once, ~0.15 s).
 _PRELOAD = ("omnireader.readers.batch", "omnireader.router", "pypdfium2", "pypdf",
-            "omnireader.chonkie_import", "numpy", "omnireader.llm.embed_hashing")
+            "omnireader.chonkie_import", "numpy", "omnireader.llm.embed_hashing", "pyarrow")
 
 _EMBEDDERS: dict[str, Any] = {}
 
@@ -278,7 +282,8 @@ def _changed_files(files: list[str], ledger: Any, force: bool, report: IngestRep
 
 def _results(reader: Any, ctx: ParseContext, store: Any, todo: dict[str, str],
              workers: int | None, timeout: float | None, memory_mb: int | None) -> Iterator[Any]:
-    """(path, rows, vectors, failures) per file, as each is read (:class:`.writer.Rows`)."""
+    """(path, items or their :class:`.writer.Rows`, vectors, failures) per file, as each
+    is read."""
     if not todo:
         return
     if ctx.mode == "fine":
@@ -289,9 +294,12 @@ def _results(reader: Any, ctx: ParseContext, store: Any, todo: dict[str, str],
     # with one worker the writer thread has a core of its own and embeds there instead.
     local = getattr(store.embedder, "local", False)
     embedder = store.embedder.name if local and n > 1 else None
+    # Likewise the items' Arrow rows: built in the workers when there are several (they
+    # cost a worker less than they save the writer, which shares the cores with them).
+    schema = store.table.schema if n > 1 else None
     # Each worker's OCR engine gets its share of the cores, so workers do not fight over them.
     args = {"ctx": ctx.model_dump(exclude={"refiner"}), "embedder": embedder,
-            "ocr_threads": max(1, usable_cores() // n), "schema": store.table.schema}
+            "ocr_threads": max(1, usable_cores() // n), "schema": schema}
     jobs = [Job(key=p, args={"path": p, **args}) for p in todo]
     pool = WorkerPool(_parse_file, n, timeout=timeout,
                       memory_mb=memory_mb, preload=_PRELOAD)
@@ -304,8 +312,9 @@ def _results(reader: Any, ctx: ParseContext, store: Any, todo: dict[str, str],
             continue
         failures: list[ReadFailure] = r.value["failures"]
         log_internal(failures)  # logged in the worker too, but a worker's log is not kept
-        yield (r.key, Rows(table=r.value["rows"], summary=r.value["summary"]),
-               r.value["vectors"], failures)
+        got = (Rows(table=rows_from_bytes(r.value["rows"]), summary=r.value["summary"])
+               if "rows" in r.value else r.value["items"])
+        yield r.key, got, r.value["vectors"], failures
 
 
 def _fine_results(reader: Any, ctx: ParseContext, paths: list[str]) -> Iterator[Any]:
