@@ -88,9 +88,15 @@ def _parse_file(path: str, ctx: dict[str, Any], embedder: str | None,
 
 # Imported once by the server the workers fork from, not by each worker.
 # chonkie through omnireader.chonkie_import: without the OpenAI SDK it would load (~1 s).
-# pyarrow: with several workers they build the items' Arrow rows (imported once, ~0.15 s).
 _PRELOAD = ("omnireader.readers.batch", "omnireader.router", "pypdfium2", "pypdf",
-            "omnireader.chonkie_import", "numpy", "omnireader.llm.embed_hashing", "pyarrow")
+            "omnireader.chonkie_import", "numpy", "omnireader.llm.embed_hashing")
+
+#: Build the items' Arrow rows in the workers (with several). Off for now: measured
+#: 2026-12-02, it saves the writer ~0.3 ms of CPU per page (800 pages, 2 workers: 107 vs 80
+#: pages/s), but each fresh worker pays a fixed start-up (~0.45 s more per ingest of 200
+#: pages, 20 files, even with pyarrow preloaded), so small ingests get slower. Turn on once
+#: that start-up is found and removed.
+ROWS_IN_WORKERS = False
 
 _EMBEDDERS: dict[str, Any] = {}
 
@@ -296,7 +302,7 @@ def _results(reader: Any, ctx: ParseContext, store: Any, todo: dict[str, str],
     embedder = store.embedder.name if local and n > 1 else None
     # Likewise the items' Arrow rows: built in the workers when there are several (they
     # cost a worker less than they save the writer, which shares the cores with them).
-    schema = store.table.schema if n > 1 else None
+    schema = store.table.schema if n > 1 and ROWS_IN_WORKERS else None
     # Each worker's OCR engine gets its share of the cores, so workers do not fight over them.
     args = {"ctx": ctx.model_dump(exclude={"refiner"}), "embedder": embedder,
             "ocr_threads": max(1, usable_cores() // n), "schema": schema}

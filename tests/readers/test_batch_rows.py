@@ -6,8 +6,11 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
+
 from omnireader import Reader, Store
 from omnireader.models import MemoryItem
+from omnireader.readers import batch
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "samples" / "files"
@@ -35,13 +38,19 @@ def _stored(store: Store) -> dict[str, MemoryItem]:
     return out
 
 
+@pytest.fixture(autouse=True)
+def rows_in_workers(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(batch, "ROWS_IN_WORKERS", True)
+
+
 def test_rows_from_the_workers_store_what_items_did(tmp_path: Path) -> None:
     docs = _folder(tmp_path)
     one, two = Store.open(tmp_path / "one.lance"), Store.open(tmp_path / "two.lance")
     r1 = Reader(ocr="off").ingest(docs, store=one, workers=1)  # items to the writer
     r2 = Reader(ocr="off").ingest(docs, store=two, workers=2, batch_size=8)  # rows
     assert r1.files_read == r2.files_read == 9 and r1.files_failed == r2.files_failed == 0
-    assert (r2.items_inserted, r2.items_updated) == (r1.items_inserted, r1.items_updated)
+    # (Updates depend on where the flushes fall: a copy in a later flush updates its item.)
+    assert r2.items_inserted == r1.items_inserted == one.count() == two.count()
     assert (r2.pages_ocr, r2.pages_unreadable) == (r1.pages_ocr, r1.pages_unreadable)
     a, b = _stored(one), _stored(two)
     assert a == b
