@@ -22,11 +22,11 @@ extraction 1.0 ms (the baseline), plus omnireader's own 0.2 ms (page flags, text
 the cleanup's three regex scans are C-speed string operations since issue 12),
 0.24 ms chunking (chonkie) and 0.05 ms items in the parser worker. The writer, replayed
 stage by stage by bench/profile_writer.py (2026-12-02, 800 pages, load average 5-11, CPU ms
-per page): before issue 12's writer work, unpickling the items 0.10, embedding 0.6-0.7,
-Arrow rows 0.19, merge_insert 0.13, locations 0.03, ledger 0.03 (1.18 in all); with the text
-stored once and the rows built in the workers (with several workers): receiving the rows
-0.03, embedding 0.47-0.51 (the workers do it with several), merge_insert 0.13, the rest
-0.03 (0.66 in all; 0.19 without embedding), for ~0.1 ms more per page in each worker. The
+per page): unpickling the items 0.10, embedding 0.6-0.7 (the workers do it when there are
+several), Arrow rows 0.16-0.19, merge_insert 0.11-0.13, locations 0.03, ledger 0.02 (1.16 in
+all); with the rows built in the workers (ROWS_IN_WORKERS, off by default): receiving the
+rows 0.03, embedding 0.47-0.51, merge_insert 0.13, the rest 0.03 (0.66 in all), for ~0.1 ms
+more per page in each worker, plus a fixed start-up per fresh worker not yet explained. The
 index refresh is not after each batch but at checkpoints (see store.maintenance), and the
 final optimize takes about 0.6 s. With one worker the
 writer runs on the second core beside it; with two, both cores are shared by two workers
