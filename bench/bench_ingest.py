@@ -20,10 +20,15 @@ use, and without it partition returns no elements (its row says so).
 Where the time goes (measured 2026-11-30, per page of these 20-page text PDFs): pdfium text
 extraction 1.0 ms (the baseline), plus omnireader's own 0.2 ms (page flags, text cleanup;
 the cleanup's three regex scans are C-speed string operations since issue 12),
-0.24 ms chunking (chonkie) and 0.05 ms items in the parser worker; the writer thread adds
-about 0.6 ms of CPU per page (embedding 0.15 when it does it, Arrow rows, merge_insert; the
-index refresh is no longer after each batch but at checkpoints, see store.maintenance) and
-the final optimize about 0.6 s. With one worker the
+0.24 ms chunking (chonkie) and 0.05 ms items in the parser worker. The writer, replayed
+stage by stage by bench/profile_writer.py (2026-12-02, 800 pages, load average 5-11, CPU ms
+per page): unpickling the items 0.10, embedding 0.6-0.7 (the workers do it when there are
+several), Arrow rows 0.16-0.19, merge_insert 0.11-0.13, locations 0.03, ledger 0.02 (1.16 in
+all); with the rows built in the workers (ROWS_IN_WORKERS, off by default): receiving the
+rows 0.03, embedding 0.47-0.51, merge_insert 0.13, the rest 0.03 (0.66 in all), for ~0.1 ms
+more per page in each worker, plus a fixed start-up per fresh worker not yet explained. The
+index refresh is not after each batch but at checkpoints (see store.maintenance), and the
+final optimize takes about 0.6 s. With one worker the
 writer runs on the second core beside it; with two, both cores are shared by two workers
 and the writer, which caps the 1→2 speed-up near 1.4-1.5×.
 """

@@ -21,7 +21,7 @@ from pydantic import BaseModel, Field
 from ..models import MemoryItem, Mode, ReadFailure
 from ..page_counts import page_counts
 
-__all__ = ["IngestReport", "TRANSIENT_ERRORS", "TRANSIENT_LLM_REASONS", "is_transient"]
+__all__ = ["IngestReport", "ItemSummary", "TRANSIENT_ERRORS", "TRANSIENT_LLM_REASONS", "is_transient"]
 
 #: read failures worth retrying on the next run
 TRANSIENT_ERRORS = frozenset({"timeout", "crashed", "fetch_failed", "internal"})
@@ -31,6 +31,25 @@ TRANSIENT_LLM_REASONS = frozenset({"transport", "timeout", "rate_limited", "serv
 
 def is_transient(failure: ReadFailure) -> bool:
     return failure.error in TRANSIENT_ERRORS
+
+
+class ItemSummary(BaseModel):
+    """What the report counts of one input's items: a parser process sends this (with the
+    items' rows) instead of the items themselves."""
+
+    items: int = 0
+    pages_ocr: int = 0
+    pages_unreadable: int = 0
+    refine_reasons: dict[str, int] = Field(default_factory=dict)  # items left fast, by why
+
+    @classmethod
+    def of(cls, items: list[MemoryItem]) -> ItemSummary:
+        ocr_read, unreadable = page_counts(items)
+        reasons: Counter[str] = Counter(
+            (item.metadata.refine_reason or "unknown").split(" (", 1)[0]
+            for item in items if item.metadata.refine_status == "failed")
+        return cls(items=len(items), pages_ocr=ocr_read, pages_unreadable=unreadable,
+                   refine_reasons=dict(reasons))
 
 
 class IngestReport(BaseModel):
@@ -59,10 +78,11 @@ class IngestReport(BaseModel):
     next_step: str | None = None  # what to run to finish the job, when something is left
     seconds: float = 0.0
 
-    def account(self, items: list[MemoryItem], failures: list[ReadFailure]) -> None:
-        """Count one input that was read (or not)."""
+    def account(self, items: list[MemoryItem] | ItemSummary, failures: list[ReadFailure]) -> None:
+        """Count one input that was read (or not): its items, or their summary."""
+        got = items if isinstance(items, ItemSummary) else ItemSummary.of(items)
         self.failures.extend(failures)
-        if items:
+        if got.items:
             self.files_read += 1
             if failures:
                 self.files_partial += 1
@@ -75,14 +95,11 @@ class IngestReport(BaseModel):
             self.files_read += 1  # read, and there was nothing in it to remember
         if any(is_transient(f) for f in failures):
             self.files_to_retry += 1
-        ocr_read, unreadable = page_counts(items)
-        self.pages_ocr += ocr_read
-        self.pages_unreadable += unreadable
-        for item in items:
-            if item.metadata.refine_status == "failed":
-                self.refine_failed += 1
-                reason = (item.metadata.refine_reason or "unknown").split(" (", 1)[0]
-                self.refine_reasons[reason] = self.refine_reasons.get(reason, 0) + 1
+        self.pages_ocr += got.pages_ocr
+        self.pages_unreadable += got.pages_unreadable
+        for reason, n in got.refine_reasons.items():
+            self.refine_failed += n
+            self.refine_reasons[reason] = self.refine_reasons.get(reason, 0) + n
 
     @property
     def llm_left_items_to_retry(self) -> bool:

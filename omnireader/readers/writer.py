@@ -16,17 +16,33 @@ from pydantic import BaseModel, ConfigDict, Field
 from ..models import MemoryItem, ReadFailure
 from ..parsers.base import ParseContext
 from ..store.maintenance import Checkpoints
+from .ingest_report import ItemSummary
 
-__all__ = ["WriteJob", "BatchWriter", "WriteTotals"]
+__all__ = ["WriteJob", "Rows", "BatchWriter", "WriteTotals"]
 
 
-class WriteJob(BaseModel):
-    """Items to write; ``path`` / ``file_hash`` when they are a whole file's items."""
+class Rows(BaseModel):
+    """One file's rows, built in its parser process (:func:`~omnireader.store.schema.items_to_rows`),
+    and what the report counts of its items: the writer never sees the items themselves."""
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
-    items: list[MemoryItem]
-    vectors: Any = None  # numpy rows for ``items``, when a worker embedded them
+    table: Any  # a pyarrow Table: every column but the vector
+    summary: ItemSummary
+
+    @property
+    def ids(self) -> list[str]:
+        return self.table.column("id").to_pylist()  # type: ignore[no-any-return]
+
+
+class WriteJob(BaseModel):
+    """Items (or their rows) to write; ``path`` / ``file_hash`` when they are a whole file's."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    items: list[MemoryItem] = Field(default_factory=list)
+    rows: Rows | None = None  # instead of items: built by a parser process
+    vectors: Any = None  # numpy rows for ``items`` / ``rows``, when a worker embedded them
     path: str | None = None
     file_hash: str | None = None
     failures: list[ReadFailure] = Field(default_factory=list)  # recorded with the file
@@ -80,7 +96,7 @@ class BatchWriter:
         try:
             while (job := self._queue.get()) is not None:
                 self._buffer.append(job)
-                self._buffered += len(job.items)
+                self._buffered += len(job.items) + (job.rows.table.num_rows if job.rows else 0)
                 if self._buffered >= self.batch_size:
                     self._flush()
             self._flush()
@@ -91,17 +107,28 @@ class BatchWriter:
 
     def _flush(self) -> None:
         import numpy as np
+        import pyarrow as pa
+
+        from ..store.schema import items_to_rows
 
         jobs, self._buffer, self._buffered = self._buffer, [], 0
-        items = [i for j in jobs for i in j.items]
-        if items:
-            have_vectors = all(j.vectors is not None for j in jobs if j.items)
-            vectors = (
-                np.concatenate([j.vectors for j in jobs if j.items]) if have_vectors else None
-            )
+        # Rows built by the workers are only put side by side (no copy); items from this
+        # process (messages, strings, fine mode) become rows here.
+        tables, vectors = [], []
+        for j in jobs:
+            if j.rows is not None and j.rows.table.num_rows:
+                tables.append(j.rows.table)
+            elif j.items:
+                tables.append(items_to_rows(j.items, self.store.table.schema))
+            else:
+                continue
+            vectors.append(j.vectors)
+        if tables:
+            have_vectors = all(v is not None for v in vectors)
             # One commit per flush; the indexes catch up at checkpoints and at the end.
-            res = self.store.add(items, batch_size=max(len(items), 1), vectors=vectors,
-                                 refresh=False)
+            res = self.store.add_rows(pa.concat_tables(tables),
+                                      np.concatenate(vectors) if have_vectors else None,
+                                      refresh=False)
             self.totals.inserted += res.inserted
             self.totals.updated += res.updated
             if self.checkpoints.wrote(res.inserted + res.updated):
@@ -111,7 +138,7 @@ class BatchWriter:
             if j.path and j.replaces:
                 self.totals.deleted += self.store.delete_stale(
                     j.path,
-                    keep_ids=[i.id for i in j.items],
+                    keep_ids=j.rows.ids if j.rows is not None else [i.id for i in j.items],
                     user_id=self.ctx.user_id,
                     session_id=self.ctx.session_id,
                     mode=self.ctx.mode,

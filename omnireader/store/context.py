@@ -18,11 +18,12 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any
 
 from ..models import MemoryItem
 from ..units import unit_links
 from .results import SearchResult
-from .schema import item_from_json
+from .schema import item_from_row
 
 __all__ = ["Hit", "assemble", "render"]
 
@@ -37,27 +38,28 @@ _MAX_MISSES = 8  # consecutive hits that add nothing to a budgeted search before
 class Hit:
     """One ranked row from a view (or the fusion); its item is parsed only when used.
 
-    A hit may come without its row's ``item_json`` (a candidate that will seldom be shown):
-    ``load`` then fetches it, with every other such hit's, the first time one is needed.
+    ``row`` holds the columns the item is rebuilt from (:data:`.schema.ITEM_COLUMNS`). A hit
+    may come without them (a candidate that will seldom be shown): ``load`` then fetches
+    them, with every other such hit's, the first time one is needed.
     """
 
     id: str
-    item_json: str | None
+    row: dict[str, Any] | None
     score: float
     ranks: dict[str, int]
     load: Callable[[], None] | None = field(default=None, repr=False, compare=False)
 
     def present(self) -> bool:
         """The item can be had (False only when its row was deleted since it was ranked)."""
-        if self.item_json is None and self.load is not None:
+        if self.row is None and self.load is not None:
             self.load()
-        return self.item_json is not None
+        return self.row is not None
 
     @cached_property
     def item(self) -> MemoryItem:
         if not self.present():
             raise LookupError(f"item {self.id!r} is no longer stored")
-        return item_from_json(self.item_json)  # type: ignore[arg-type]
+        return item_from_row(self.row)  # type: ignore[arg-type]
 
 
 @dataclass

@@ -17,7 +17,7 @@ from pydantic import BaseModel
 from ..models import MemoryItem
 from .filters import sql_string
 from .locations import locations_of, with_locations
-from .schema import item_from_json, items_to_table
+from .schema import ITEM_COLUMNS, item_from_row, items_to_table
 
 __all__ = ["DetachResult", "detach_locations", "merge_locations", "stored_locations"]
 
@@ -70,8 +70,8 @@ def detach_locations(table: Any, where: str, gone: Callable[[str], bool], *,
     doomed: list[str] = []
     kept: list[MemoryItem] = []
     kept_rows: list[int] = []
-    for n, text in enumerate(data.column("item_json").to_pylist()):
-        item = item_from_json(text)
+    for n, row in enumerate(data.select(ITEM_COLUMNS).to_pylist()):
+        item = item_from_row(row)
         seen = locations_of(item)
         remaining = [loc for loc in seen if not gone(loc)]
         if not remaining:

@@ -23,22 +23,21 @@ from typing import IO, TYPE_CHECKING, Any
 from ..errors import InvalidInputError
 from ..models import MemoryItem
 from ..page_counts import page_counts
-from .detach import merge_locations, stored_locations
 from .filters import SearchFilters, as_filters, sql_string
-from ..units import match_text
 from .ledger import Ledger
-from .locations import locations_of
 from .deleting import Deleting
 from .path_queries import PathQueries
 from .locking import write_lock
 from .maintenance import optimize_table, refresh_indexes, retry_conflicts
 from .opening import open_items_table
 from .results import AddResult, SearchResult, StoreStats
-from .schema import item_from_json, items_to_table
+from .row_writes import match_texts, unique_rows
+from .schema import ITEM_COLUMNS, item_from_row, items_to_rows, with_vectors
 from .search import run_search
 
 if TYPE_CHECKING:
     import numpy as np
+    import pyarrow as pa
 
     from ..llm.embedder_base import Embedder
 
@@ -114,19 +113,19 @@ class Store(PathQueries, Deleting):
     def _write(
         self, batch: list[MemoryItem], total: AddResult, refresh: bool, given: np.ndarray | None
     ) -> AddResult:
-        # Within one commit an id must appear once: the last version of an item wins, and
-        # it records every location any version was seen at (same bytes, several paths).
-        last: dict[str, int] = {}
-        seen: dict[str, list[str]] = {}
-        for n, item in enumerate(batch):
-            last[item.id] = n
-            seen.setdefault(item.id, []).extend(locations_of(item))
-        unique = [batch[n] for n in last.values()]
-        if given is not None and len(given) == len(batch):
-            vectors = given[list(last.values())]
-        else:
-            vectors = self.embedder.embed([match_text(item) for item in unique])
+        rows = items_to_rows(batch, self.table.schema)
+        return self._write_rows(rows, total, refresh,
+                                given if given is not None and len(given) == len(batch) else None)
 
+    def add_rows(self, rows: pa.Table, vectors: np.ndarray | None = None, *,
+                 refresh: bool = True) -> AddResult:
+        """Upsert rows made by :func:`.schema.items_to_rows` for this store's schema, in one
+        commit, as :meth:`add` does items (batch ingest builds them in its workers)."""
+        return self._write_rows(rows, AddResult(), refresh, vectors)
+
+    def _write_rows(
+        self, rows: pa.Table, total: AddResult, refresh: bool, given: np.ndarray | None
+    ) -> AddResult:
         def merge() -> Any:
             return (
                 self.table.merge_insert("id")
@@ -135,14 +134,13 @@ class Store(PathQueries, Deleting):
                 .execute(data)
             )
 
+        if given is None:  # before the lock: embedding is the slow part
+            given = self.embedder.embed(match_texts(rows))
         with write_lock(self.path):
-            # Under the lock: the locations another writer recorded are not lost.
-            located = [i.id for i in unique if seen[i.id]]
-            # An empty table (a first ingest's first batch) has nothing to merge with.
-            stored = (stored_locations(self.table, located)
-                      if located and self.table.count_rows() else {})
-            data = items_to_table(merge_locations(unique, stored, seen), vectors,
-                                  self.table.schema)
+            # Under the lock: the locations another writer recorded are not lost. Within one
+            # commit an id must appear once: its last row wins, with every location seen.
+            unique, vectors = unique_rows(self.table, rows, given)
+            data = with_vectors(unique, vectors, self.table.schema)  # type: ignore[arg-type]
             result = retry_conflicts(merge, "add")
         if refresh:
             refresh_indexes(self.table)
@@ -241,11 +239,10 @@ class Store(PathQueries, Deleting):
     ) -> int:
         """Write every matching item as one JSON line (the full item); how many were written."""
         written = 0
-        for batch in self._batches(["item_json"], as_filters(filters).where()):
-            for text in batch.column("item_json").to_pylist():
-                fp.write(text)
-                fp.write("\n")
-                written += 1
+        for item in self._iter_where(as_filters(filters).where()):
+            fp.write(item.model_dump_json())
+            fp.write("\n")
+            written += 1
         return written
 
     # ------------------------------------------------------------------ internals
@@ -257,9 +254,9 @@ class Store(PathQueries, Deleting):
         yield from query.limit(None).to_batches(_READ_BATCH)
 
     def _iter_where(self, where: str | None) -> Iterator[MemoryItem]:
-        for batch in self._batches(["item_json"], where):
-            for text in batch.column("item_json").to_pylist():
-                yield item_from_json(text)
+        for batch in self._batches(ITEM_COLUMNS, where):
+            for row in batch.to_pylist():
+                yield item_from_row(row)
 
     def _columns(self, columns: list[str], where: str | None) -> dict[str, list[Any]]:
         out: dict[str, list[Any]] = {c: [] for c in columns}

@@ -15,7 +15,8 @@ from ..errors import EmbedderMismatchError, StoreError
 from ..llm.embedding import make_embedder
 from .lance_import import import_lancedb
 from .maintenance import create_indexes
-from .schema import META_DIM, META_EMBEDDER, META_VERSION, SCHEMA_VERSION, TABLE_NAME, items_schema
+from .schema import (META_DIM, META_EMBEDDER, META_VERSION, READABLE_VERSIONS, TABLE_NAME,
+                     items_schema)
 
 if TYPE_CHECKING:
     from ..llm.embedder_base import Embedder
@@ -51,10 +52,10 @@ def check_embedder(path: Path, table: Any, wanted: Embedder | str | None) -> Emb
     """The embedder to use with ``table``, checked against the one it was built with."""
     meta = table.schema.metadata or {}
     version = meta.get(META_VERSION, b"").decode()
-    if version != SCHEMA_VERSION:
+    if version not in READABLE_VERSIONS:
         raise StoreError(
             f"the store at {path} has schema version {version or 'unknown'}; this omnireader "
-            f"reads version {SCHEMA_VERSION}"
+            f"reads versions {', '.join(READABLE_VERSIONS)}"
         )
     built_name = meta[META_EMBEDDER].decode()
     built_dim = int(meta[META_DIM])

@@ -1,20 +1,25 @@
 """The items table: its Arrow schema, and memory items to rows and back.
 
 One row per item. The symbolic view's typed columns are copied out of the item (first source
-for the provenance columns); ``item_json`` keeps the whole item, so reading a row back gives
-exactly the item that was stored. The table's schema metadata records the embedder's name and
-dimension, so a store knows which vector space it holds.
+for the provenance columns); ``item_json`` keeps the rest of the item, so reading a row back
+(:func:`item_from_row`, from the :data:`ITEM_COLUMNS`) gives exactly the item that was stored.
+The item's text is stored once, in ``memory``, and a match unit's neighbours once, in
+``context_text``: ``item_json`` holds ``"memory": ""`` and ``"neighbour_text": null`` in their
+place (same key order, so the item rebuilt dumps to the same JSON). Rows written before
+(schema version 3) hold the whole item in ``item_json``; they read back the same way. The
+table's schema metadata records the embedder's name and dimension, so a store knows which
+vector space it holds.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..models import MemoryItem
 from ..units import NEIGHBOUR_TEXT
-from .locations import locations_of, path_keys
+from .locations import locations_of, path_keys, with_locations
 
 if TYPE_CHECKING:
     import numpy as np
@@ -23,21 +28,33 @@ if TYPE_CHECKING:
 __all__ = [
     "TABLE_NAME",
     "SCHEMA_VERSION",
+    "READABLE_VERSIONS",
     "META_EMBEDDER",
     "META_DIM",
     "META_VERSION",
     "FTS_COLUMNS",
     "items_schema",
     "items_to_table",
+    "items_to_rows",
+    "rows_schema",
+    "with_vectors",
+    "ITEM_COLUMNS",
+    "item_from_row",
+    "stored_json",
     "item_from_json",
     "parse_time",
 ]
 
 TABLE_NAME = "items"
-SCHEMA_VERSION = "3"  # 2: seen_at, path_keys; 3: context_text (a match unit's neighbours)
+# 2: seen_at, path_keys; 3: context_text (a match unit's neighbours); 4: the text once
+# (item_json without it). A version-3 store is read as it is and written in the new layout.
+SCHEMA_VERSION = "4"
+READABLE_VERSIONS = ("3", "4")
 META_EMBEDDER = b"omnireader.embedder"
 META_DIM = b"omnireader.dim"
 META_VERSION = b"omnireader.schema_version"
+#: the columns an item is rebuilt from (:func:`item_from_row`)
+ITEM_COLUMNS = ["item_json", "memory", "context_text"]
 #: the lexical view: BM25 over the text, keywords + tags, and a match unit's neighbours
 FTS_COLUMNS = ("memory", "keywords_text", "context_text")
 
@@ -86,19 +103,49 @@ def items_schema(dim: int, embedder_name: str) -> pa.Schema:
 
 def items_to_table(items: Sequence[MemoryItem], vectors: np.ndarray, schema: pa.Schema) -> pa.Table:
     """Rows for ``items`` (in order) with their ``vectors`` (one row each)."""
+    return with_vectors(items_to_rows(items, schema), vectors, schema)
+
+
+def with_vectors(rows: pa.Table, vectors: np.ndarray, schema: pa.Schema) -> pa.Table:
+    """``rows`` (every column but the vector) with ``vectors`` added, as the table's
+    ``schema`` orders them; the columns are not copied."""
     import pyarrow as pa
 
     dim = vectors.shape[1]
+    flat = pa.array(vectors.astype("float32", copy=False).reshape(-1))
+    vector = pa.FixedSizeListArray.from_arrays(flat, dim)
+    return pa.Table.from_arrays(
+        [vector if f.name == "vector" else rows.column(f.name) for f in schema], schema=schema)
+
+
+def rows_schema(schema: pa.Schema) -> pa.Schema:
+    """The table's ``schema`` without its vector column (what :func:`items_to_rows` makes)."""
+    at = schema.get_field_index("vector")
+    return schema if at < 0 else schema.remove(at)
+
+
+def items_to_rows(items: Sequence[MemoryItem], schema: pa.Schema) -> pa.Table:
+    """Every column but the vector for ``items`` (in order), for a table of ``schema``.
+
+    Batch ingest builds these in its parser processes, so its writer only adds vectors.
+    Each item records its locations as the store would (:func:`.locations.with_locations`),
+    so a row whose locations the store does not add to is written as it is.
+    """
+    import pyarrow as pa
+
     columns: dict[str, list[object]] = {f.name: [] for f in schema if f.name != "vector"}
     # The items of one file share their locations and times: each is worked out once.
     memo = _Memo()
+    # A version-3 store keeps its layout (the whole item in item_json), so the omnireader
+    # that made it still reads every row, whoever wrote it.
+    whole = (schema.metadata or {}).get(META_VERSION) == b"3"
     for item in items:
-        for name, value in _row(item, memo).items():
+        item = with_locations(item, locations_of(item))
+        for name, value in _row(item, memo, whole).items():
             columns[name].append(value)
-    arrays = {name: pa.array(values, type=schema.field(name).type) for name, values in columns.items()}
-    flat = pa.array(vectors.astype("float32", copy=False).reshape(-1))
-    arrays["vector"] = pa.FixedSizeListArray.from_arrays(flat, dim)
-    return pa.Table.from_pydict({f.name: arrays[f.name] for f in schema}, schema=schema)
+    return pa.Table.from_arrays(
+        [pa.array(values, type=schema.field(name).type) for name, values in columns.items()],
+        schema=rows_schema(schema))
 
 
 class _Memo:
@@ -122,7 +169,7 @@ class _Memo:
         return list(self.keys[key])  # each row its own list
 
 
-def _row(item: MemoryItem, memo: _Memo | None = None) -> dict[str, object]:
+def _row(item: MemoryItem, memo: _Memo | None = None, whole: bool = False) -> dict[str, object]:
     memo = memo or _Memo()
     meta = item.metadata
     src = item.source
@@ -156,7 +203,7 @@ def _row(item: MemoryItem, memo: _Memo | None = None) -> dict[str, object]:
         "refine_status": meta.refine_status,
         "created_at": memo.time(meta.created_at),
         "updated_at": memo.time(meta.updated_at),
-        "item_json": item.model_dump_json(exclude_none=False),
+        "item_json": item.model_dump_json() if whole else stored_json(item),
     }
 
 
@@ -164,8 +211,35 @@ def _text_or_none(value: object) -> str | None:
     return value if isinstance(value, str) and value else None
 
 
+def stored_json(item: MemoryItem) -> str:
+    """``item`` as ``item_json`` stores it: without its text and its neighbours' (their
+    columns hold them), the keys kept in place with empty values."""
+    meta = item.metadata
+    update: dict[str, object] = {"memory": ""}
+    if _text_or_none(meta.extra.get(NEIGHBOUR_TEXT)) is not None:
+        update["metadata"] = meta.model_copy(update={"extra": {**meta.extra, NEIGHBOUR_TEXT: None}})
+    return item.model_copy(update=update).model_dump_json()
+
+
+def item_from_row(row: Mapping[str, Any]) -> MemoryItem:
+    """The stored item, exactly as it was added, from a row's :data:`ITEM_COLUMNS`.
+
+    A row of either layout: an ``item_json`` that holds the text (schema version 3) keeps
+    it; one without (``""``) takes the ``memory`` column's. Likewise the neighbours' text.
+    """
+    item = MemoryItem.model_validate_json(row["item_json"])
+    if not item.memory:  # an empty text is "" in the column as well
+        item.memory = row.get("memory") or ""
+    extra = item.metadata.extra
+    if NEIGHBOUR_TEXT in extra and extra[NEIGHBOUR_TEXT] is None:
+        around = row.get("context_text")
+        if around:  # None stays None: the item said so (the column is None then too)
+            extra[NEIGHBOUR_TEXT] = around
+    return item
+
+
 def item_from_json(text: str) -> MemoryItem:
-    """The stored item, exactly as it was added."""
+    """An item from its full JSON (an export line, a version-3 row's ``item_json``)."""
     return MemoryItem.model_validate_json(text)
 
 

@@ -19,8 +19,8 @@ best ``k`` matching items, not the matching part of the global top ``k``. Contex
 hit obeys the same filters.
 
 Speed (a search is one trip into LanceDB where it can be, see :mod:`.queries`): hybrid's
-two queries run at once; a row's ``item_json`` (~1.5 KB) is read only for the rows that may
-be shown. With a fusion weight of 0 (the offline hashing embedder) a candidate only the
+two queries run at once; a row's item (its text and ``item_json``, ~1.5 KB together) is read
+only for the rows that may be shown. With a fusion weight of 0 (the offline hashing embedder) a candidate only the
 vector view found ranks after every BM25 hit, so the vector query reads ids and distances
 only, and such a candidate's item is fetched (with the others') only if it is reached.
 """
@@ -36,7 +36,7 @@ from .context import Hit, assemble
 from .fusion import convex
 from .queries import filter_query, fts_query, run_queries, vector_query
 from .results import SearchResult
-from .schema import item_from_json
+from .schema import ITEM_COLUMNS, item_from_row
 from .temporal import TIME_WEIGHT, boost
 
 if TYPE_CHECKING:
@@ -50,7 +50,7 @@ CANDIDATES_PER_K = 4
 #: with a character budget, the most passages assembled (a budget is usually full first)
 BUDGET_PASSAGES = 25
 _VIEWS = ("hybrid", "vector", "fts")
-_VECTOR_COLUMNS = ["id", "item_json", "_distance"]
+_VECTOR_COLUMNS = ["id", *ITEM_COLUMNS, "_distance"]
 
 
 def run_search(
@@ -94,14 +94,14 @@ def candidates(
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]], np.ndarray]:
     """Hybrid's candidates: (BM25 rows with their vectors, vector rows, the query vector).
 
-    Vector rows carry ``item_json`` only when the embedder's fusion weight is above 0 (see
+    Vector rows carry their item's columns only when the embedder's fusion weight is above 0 (see
     the module text); :func:`hits_of` fetches the rest when needed.
     """
     vector = embedder.embed_query(query)
     vector_columns = ["id", "_distance"] if embedder.fusion_weight == 0 else _VECTOR_COLUMNS
     by_vector, by_text = run_queries(table, [
         vector_query(vector, n, where, vector_columns),
-        fts_query(query, n, where, ["id", "item_json", "_score", "vector"]),
+        fts_query(query, n, where, ["id", *ITEM_COLUMNS, "_score", "vector"]),
     ])
     text_rows = _rows(by_text)
     if text_rows:  # straight from Arrow: no Python float per dimension
@@ -129,17 +129,17 @@ def _hybrid(table: Any, embedder: Embedder, query: str, n: int, where: str | Non
 
 def hits_of(table: Any, rows: dict[str, dict[str, Any]],
             ranked: list[tuple[str, float, dict[str, int]]]) -> list[Hit]:
-    """Hits for ``ranked`` (id, score, ranks); rows without ``item_json`` are fetched, all
-    at once, the first time one of them is needed."""
-    hits = [Hit(id=i, item_json=rows[i].get("item_json"), score=float(score), ranks=ranks)
+    """Hits for ``ranked`` (id, score, ranks); rows without their item's columns are
+    fetched, all at once, the first time one of them is needed."""
+    hits = [Hit(id=i, row=_item_row(rows[i]), score=float(score), ranks=ranks)
             for i, score, ranks in ranked]
-    lazy = [h for h in hits if h.item_json is None]
+    lazy = [h for h in hits if h.row is None]
     if lazy:
         def load() -> None:
-            missing = [h for h in lazy if h.item_json is None]
-            found = _item_jsons(table, [h.id for h in missing])
+            missing = [h for h in lazy if h.row is None]
+            found = _item_rows(table, [h.id for h in missing])
             for h in lazy:
-                h.item_json, h.load = found.get(h.id, h.item_json), None
+                h.row, h.load = found.get(h.id, h.row), None
 
         for h in lazy:
             h.load = load
@@ -165,7 +165,7 @@ def _with_similarity(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _fts_rows(table: Any, query: str, n: int, where: str | None) -> list[dict[str, Any]]:
-    (data,) = run_queries(table, [fts_query(query, n, where, ["id", "item_json", "_score"])])
+    (data,) = run_queries(table, [fts_query(query, n, where, ["id", *ITEM_COLUMNS, "_score"])])
     return _rows(data)
 
 
@@ -175,15 +175,21 @@ def _rows(data: Any) -> list[dict[str, Any]]:
     return data.select(names).to_pylist()
 
 
-def _item_jsons(table: Any, ids: Sequence[str]) -> dict[str, str]:
-    """id -> item_json of the stored rows among ``ids`` (rows deleted meanwhile are left out)."""
+def _item_row(row: dict[str, Any]) -> dict[str, Any] | None:
+    """The item's columns of a result row; None when the query did not read them."""
+    return row if row.get("item_json") is not None else None
+
+
+def _item_rows(table: Any, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
+    """id -> the item's columns of the stored rows among ``ids`` (rows deleted meanwhile are
+    left out)."""
     from .filters import sql_string
 
     if not ids:
         return {}
     clause = f"id IN ({', '.join(sql_string(i) for i in ids)})"
-    (data,) = run_queries(table, [filter_query(clause, len(ids), ["id", "item_json"])])
-    return dict(zip(data.column("id").to_pylist(), data.column("item_json").to_pylist()))
+    (data,) = run_queries(table, [filter_query(clause, len(ids), ["id", *ITEM_COLUMNS])])
+    return {r["id"]: r for r in data.to_pylist()}
 
 
 def _fetch(table: Any, ids: Sequence[str], where: str | None) -> list[MemoryItem]:
@@ -191,9 +197,9 @@ def _fetch(table: Any, ids: Sequence[str], where: str | None) -> list[MemoryItem
     from .filters import combine, sql_string
 
     clause = combine(where, f"id IN ({', '.join(sql_string(i) for i in ids)})")
-    (rows,) = run_queries(table, [filter_query(clause, len(ids), ["item_json"])])
-    return [item_from_json(t) for t in rows.column("item_json").to_pylist()]
+    (rows,) = run_queries(table, [filter_query(clause, len(ids), ITEM_COLUMNS)])
+    return [item_from_row(r) for r in rows.to_pylist()]
 
 
 def _hit(row: dict[str, Any], score: float, ranks: dict[str, int]) -> Hit:
-    return Hit(id=row["id"], item_json=row["item_json"], score=float(score), ranks=ranks)
+    return Hit(id=row["id"], row=_item_row(row), score=float(score), ranks=ranks)

@@ -1,6 +1,6 @@
 """The search's own LanceDB queries: the same queries as LanceDB's builders make, and the
 same ranking as the pipeline built on those builders (what search did before it built its
-queries itself and read ``item_json`` only for rows that may be shown)."""
+queries itself and read an item's columns only for rows that may be shown)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from omnireader.store.context import Hit, assemble
 from omnireader.store.fusion import convex
 from omnireader.store.maintenance import REFINE_FACTOR
 from omnireader.store.queries import filter_query, fts_query, run_queries, vector_query
-from omnireader.store.schema import FTS_COLUMNS
+from omnireader.store.schema import FTS_COLUMNS, ITEM_COLUMNS
 from omnireader.store.temporal import TIME_WEIGHT, boost
 
 from .conftest import make_item
@@ -54,9 +54,9 @@ def _builder_hybrid(store: Store, query: str, k: int, where: str | None,
     fq = t.search(MultiMatchQuery(query, list(FTS_COLUMNS)), query_type="fts")
     if where:
         vq, fq = vq.where(where, prefilter=True), fq.where(where, prefilter=True)
-    vrows = vq.refine_factor(REFINE_FACTOR).select(["id", "item_json", "_distance"]) \
+    vrows = vq.refine_factor(REFINE_FACTOR).select(["id", *ITEM_COLUMNS, "_distance"]) \
         .limit(n).to_arrow().to_pylist()
-    trows = fq.select(["id", "item_json", "_score", "vector"]).limit(n).to_arrow().to_pylist()
+    trows = fq.select(["id", *ITEM_COLUMNS, "_score", "vector"]).limit(n).to_arrow().to_pylist()
     semantic = {r["id"]: 1.0 - float(r["_distance"]) for r in vrows}
     if trows:
         sims = se._cosines(np.asarray([r["vector"] for r in trows], dtype=np.float32), vector)
@@ -64,7 +64,7 @@ def _builder_hybrid(store: Store, query: str, k: int, where: str | None,
             semantic.setdefault(r["id"], float(s))
     fused = convex({r["id"]: float(r["_score"]) for r in trows}, semantic, emb.fusion_weight)
     rows = {r["id"]: r for r in (*trows, *vrows)}
-    hits = boost([Hit(id=f.id, item_json=rows[f.id]["item_json"], score=f.score, ranks=f.ranks)
+    hits = boost([Hit(id=f.id, row=rows[f.id], score=f.score, ranks=f.ranks)
                   for f in fused], query, TIME_WEIGHT)
     results = assemble(hits, lambda ids: se._fetch(t, ids, where), wanted, "hybrid", max_chars)
     return [(r.item.id, round(r.score, 6), r.text) for r in results]
@@ -100,8 +100,8 @@ def test_query_objects_are_the_ones_the_builders_make(fixed: Store) -> None:
         fq = fq.select(["id", "_score"]).limit(40)
         assert vector_query(vector, 40, where, ["id", "_distance"]) == vq.to_query_object()
         assert fts_query("otter", 40, where, ["id", "_score"]) == fq.to_query_object()
-    eq = t.search().where("id IN ('i001')").select(["item_json"]).limit(1)
-    assert filter_query("id IN ('i001')", 1, ["item_json"]) == eq.to_query_object()
+    eq = t.search().where("id IN ('i001')").select(ITEM_COLUMNS).limit(1)
+    assert filter_query("id IN ('i001')", 1, ITEM_COLUMNS) == eq.to_query_object()
 
 
 def test_queries_run_together_give_each_querys_own_rows(fixed: Store) -> None:
@@ -120,7 +120,7 @@ def test_a_candidate_found_only_by_vectors_is_fetched_when_shown(tmp_path: Path)
     store = Store.open(tmp_path / "s.lance")
     store.add([make_item("words", "harbor lantern"), make_item("other", "quartz meadow"),
                make_item("third", "velvet orchid")])
-    assert store.embedder.fusion_weight == 0  # vector rows come without item_json
+    assert store.embedder.fusion_weight == 0  # vector rows come without their items
     results = store.search("harbor", k=3)
     assert [r.item.id for r in results][0] == "words"
     assert {r.item.id for r in results} == {"words", "other", "third"}

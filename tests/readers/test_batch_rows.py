@@ -1,0 +1,80 @@
+"""Workers that hand the writer Arrow rows (several workers) store the same items as the
+writer building rows from items (one worker), locations merged the same way."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from omnireader import Reader, Store
+from omnireader.models import MemoryItem
+from omnireader.readers import batch
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLES = ROOT / "samples" / "files"
+
+
+def _folder(tmp_path: Path) -> Path:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for name in ("quarterly_report.pdf", "project_plan.docx", "team_notes.md",
+                 "chat_tokyo_trip.json", "sales.csv", "archive.zip", "会议纪要.txt"):
+        shutil.copy(SAMPLES / name, docs / name)
+    # The same bytes at two more paths (one inside a folder): one item per content.
+    (docs / "sub").mkdir()
+    shutil.copy(SAMPLES / "team_notes.md", docs / "sub" / "copy.md")
+    shutil.copy(SAMPLES / "quarterly_report.pdf", docs / "again.pdf")
+    return docs
+
+
+def _stored(store: Store) -> dict[str, MemoryItem]:
+    """Items by id, without the times they were made at (two ingests, two clocks)."""
+    out = {}
+    for item in store.iter_items():
+        meta = item.metadata.model_copy(update={"created_at": "", "updated_at": ""})
+        out[item.id] = item.model_copy(update={"metadata": meta})
+    return out
+
+
+@pytest.fixture(autouse=True)
+def rows_in_workers(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(batch, "ROWS_IN_WORKERS", True)
+
+
+def test_rows_from_the_workers_store_what_items_did(tmp_path: Path) -> None:
+    docs = _folder(tmp_path)
+    one, two = Store.open(tmp_path / "one.lance"), Store.open(tmp_path / "two.lance")
+    r1 = Reader(ocr="off").ingest(docs, store=one, workers=1)  # items to the writer
+    r2 = Reader(ocr="off").ingest(docs, store=two, workers=2, batch_size=8)  # rows
+    assert r1.files_read == r2.files_read == 9 and r1.files_failed == r2.files_failed == 0
+    # (Updates depend on where the flushes fall: a copy in a later flush updates its item.)
+    assert r2.items_inserted == r1.items_inserted == one.count() == two.count()
+    assert (r2.pages_ocr, r2.pages_unreadable) == (r1.pages_ocr, r1.pages_unreadable)
+    a, b = _stored(one), _stored(two)
+    assert a == b
+    # Identical content at two paths is one item that records both.
+    copies = [i for i in b.values() if i.metadata.seen_at]
+    assert copies and all(len(i.metadata.seen_at) == 2 for i in copies)
+    assert {Path(p).name for i in copies for p in i.metadata.seen_at} >= {
+        "team_notes.md", "copy.md", "quarterly_report.pdf", "again.pdf"}
+    # The vectors agree too (the writer embeds for one worker, the workers for two).
+    va = {r["id"]: r["vector"] for r in one.table.search().select(["id", "vector"]).limit(None)
+          .to_list()}
+    vb = {r["id"]: r["vector"] for r in two.table.search().select(["id", "vector"]).limit(None)
+          .to_list()}
+    assert va.keys() == vb.keys() and all(va[k] == vb[k] for k in va)
+
+
+def test_a_rerun_with_rows_adds_a_new_location_to_stored_items(tmp_path: Path) -> None:
+    docs = _folder(tmp_path)
+    store = Store.open(tmp_path / "s.lance")
+    Reader(ocr="off").ingest(docs, store=store, workers=2)
+    before = store.count()
+    shutil.copy(SAMPLES / "team_notes.md", docs / "third.md")
+    report = Reader(ocr="off").ingest(docs, store=store, workers=2)
+    assert (report.files_read, report.files_skipped) == (1, 9)
+    assert store.count() == before and report.items_inserted == 0
+    notes = [i for i in store.iter_items(filters={"path": str(docs / "third.md")})]
+    assert notes and all(len(i.metadata.seen_at) == 3 for i in notes)
