@@ -106,7 +106,10 @@ class TreeWatch:
         self.tree_kib = max(self.tree_kib, total)
 
     def _name(self, pid: int, members: dict[int, int]) -> None:
-        if pid in self.roles:
+        # A child of the writer seen between its fork and its exec still has the writer's
+        # command line: "fork of the writer" is named again until it shows what it became
+        # (the forkserver, whose children are the workers).
+        if self.roles.get(pid, "fork of the writer") != "fork of the writer":
             return
         parent, cmd = members[pid], _cmdline(pid)
         parent_role = self.roles.get(parent, "")

@@ -82,7 +82,12 @@ class WriterProcess:
             self.proc.stdin.write(json.dumps(message).encode() + b"\n")
             self.proc.stdin.flush()
         except (BrokenPipeError, OSError) as e:
-            raise WriterDiedError(f"the ingest process is gone ({e})") from None
+            try:  # its end of the pipe closes when it exits
+                code: int | str = self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                code = "unknown"
+            raise WriterDiedError(f"the ingest process ended (exit status {code}) before "
+                                  f"it took the request ({e})") from None
 
     def _receive(self) -> dict[str, Any]:
         assert self.proc is not None and self.proc.stdout is not None
@@ -220,8 +225,6 @@ def _handle(reader: Any, store: Any, request: dict[str, Any], workers: int) -> d
     from .service import counts_of
 
     try:
-        if request.get("op") == "crash":  # tests: a writer that dies mid-call
-            os._exit(70)
         files = [Path(p) for p in request.get("paths") or []]
         inputs = files if files else request.get("inputs") or []
         report = reader.ingest(inputs, store, info=request.get("info") or {},

@@ -72,13 +72,27 @@ def test_a_writer_killed_mid_call_is_replaced_and_nothing_doubles(tmp_path: Path
 
 def test_a_writer_that_dies_twice_fails_the_call_with_the_reason(tmp_path: Path) -> None:
     pool = WriterPool({"db": str(tmp_path / "db.lance"), "nice": 0, "workers": 1})
+    files = [str(f) for f in _files(tmp_path / "job", 80)]
+    killed: list[int] = []
+
+    def kill_each_child_it_sees(times: int) -> None:  # the first child, then its replacement
+        deadline = time.monotonic() + 120
+        while len(killed) < times and time.monotonic() < deadline:
+            for pid in pool.pids():
+                if pid not in killed:
+                    os.kill(pid, signal.SIGKILL)
+                    killed.append(pid)
+            time.sleep(0.005)
+
+    killer = threading.Thread(target=kill_each_child_it_sees, args=(2,))
+    killer.start()
     try:
-        with pytest.raises(WriterDiedError, match="exit status 70"):
-            pool.ingest({"op": "crash"})
-        assert pool.restarts == 1
+        with pytest.raises(WriterDiedError, match="exit status -9"):
+            pool.ingest({"paths": files, "info": {}, "mode": "fast"})
+        killer.join()
+        assert len(killed) == 2 and pool.restarts == 1
         # the pool still works afterwards
-        got = pool.ingest({"paths": [str(_files(tmp_path / "j", 1)[0])], "info": {},
-                           "mode": "fast"})
+        got = pool.ingest({"paths": files[:1], "info": {}, "mode": "fast"})
         assert got["items"] == 1 and got["failures"] == []
     finally:
         pool.close()
