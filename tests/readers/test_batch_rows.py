@@ -30,10 +30,18 @@ def _folder(tmp_path: Path) -> Path:
 
 
 def _stored(store: Store) -> dict[str, MemoryItem]:
-    """Items by id, without the times they were made at (two ingests, two clocks)."""
+    """Items by id, without the times they were made at (two ingests, two clocks).
+
+    An item seen at several paths keeps the source, key and file time of the copy that
+    finished first, which with two workers is a matter of timing: for those, the set of
+    paths is compared instead."""
     out = {}
     for item in store.iter_items():
-        meta = item.metadata.model_copy(update={"created_at": "", "updated_at": ""})
+        update: dict[str, object] = {"created_at": "", "updated_at": ""}
+        if item.metadata.seen_at:
+            update.update(seen_at=sorted(item.metadata.seen_at), sources=[], key=None,
+                          timestamp=None, time_source=None)
+        meta = item.metadata.model_copy(update=update)
         out[item.id] = item.model_copy(update={"metadata": meta})
     return out
 
