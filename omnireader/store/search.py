@@ -19,8 +19,8 @@ best ``k`` matching items, not the matching part of the global top ``k``. Contex
 hit obeys the same filters.
 
 Speed (a search is one trip into LanceDB where it can be, see :mod:`.queries`): hybrid's
-two queries run at once; a row's item (its text and ``item_json``, ~1.5 KB together) is read
-only for the rows that may be shown. With a fusion weight of 0 (the offline hashing embedder) a candidate only the
+two queries run at once; a row's item (its text columns and ``item_json``) is read only for the
+rows that may be shown. With a fusion weight of 0 (the offline hashing embedder) a candidate only the
 vector view found ranks after every BM25 hit, so the vector query reads ids and distances
 only, and such a candidate's item is fetched (with the others') only if it is reached.
 """
