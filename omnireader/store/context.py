@@ -78,20 +78,31 @@ class _Passage:
 
 
 def assemble(
-    hits: Sequence[Hit], fetch: Fetch, k: int, view: str, max_chars: int | None = None
+    hits: Sequence[Hit], fetch: Fetch, k: int, view: str, max_chars: int | None = None,
+    more: Callable[[], Sequence[Hit]] | None = None,
 ) -> list[SearchResult]:
     """At most ``k`` passages from ``hits`` (best first), neighbours fetched with ``fetch``.
 
     Hits are placed in rank order. With ``max_chars``, each hit is charged what it adds (a new
     passage, or the new lines of the passage it extends) when it is placed, and a hit that
     no longer fits is passed over for later ones that do: a weak hit merging into a strong
-    passage can never push a better hit out of the budget.
+    passage can never push a better hit out of the budget. ``more`` gives the hits ranked after
+    ``hits``; it is called (once) only if the passages are not complete when ``hits`` run out.
     """
+    hits = list(hits)
     passages: list[_Passage] = []
     known = _Known({h.id: h for h in hits})
     used = misses = 0
     start = 0
-    while start < len(hits) and len(passages) < k and misses < _MAX_MISSES:
+    while len(passages) < k and misses < _MAX_MISSES:
+        if start >= len(hits):
+            if more is None:
+                break
+            later, more = more(), None
+            hits.extend(later)
+            for h in later:
+                known.ranked.setdefault(h.id, h)
+            continue
         # Hits are taken a batch at a time: merging may swallow some, and each batch's
         # neighbours come in one lookup.
         batch = hits[start : start + max(k - len(passages), 4)]

@@ -1,6 +1,7 @@
 """Fusing the lexical and the semantic view into one ranking.
 
-Two ways, both deterministic (ties broken by the best single rank, then by id):
+Two ways, both deterministic (ties broken by the best single rank, then by id; in
+:func:`convex` first by the semantic score):
 
 - :func:`rrf`, reciprocal-rank fusion (Cormack et al., 2009): ``sum(1 / (k + rank))`` over the
   lists. It uses ranks only, so it gives every view the same say, however weak the view is:
@@ -79,7 +80,10 @@ def convex(
             entry.ranks[view] = rank
             if top > 0:
                 entry.score += w * scores[item_id] / top
-    return _ordered(fused)
+    # Equal scores: the closer in meaning first (then the best rank, then the id), so the
+    # order of BM25's hits does not depend on which other candidates the vector view found.
+    return sorted(fused.values(),
+                  key=lambda f: (-f.score, -sem.get(f.id, 0.0), min(f.ranks.values()), f.id))
 
 
 def _new(item_id: str) -> Fused:

@@ -138,3 +138,36 @@ def test_a_lazy_candidate_deleted_before_it_is_shown_is_left_out(tmp_path: Path)
     got = assemble(hits, lambda ids: [], 2, "hybrid")
     assert [r.item.id for r in got] == ["a"]
     assert isinstance(got[0].item, MemoryItem)
+
+
+def _plain_hits(store: Store, ids: list[str]) -> list[Hit]:
+    rows = se._item_rows(store.table, ids)
+    return [Hit(id=i, row=rows[i], score=1.0 / n, ranks={"fts": n}) for n, i in
+            enumerate(ids, 1)]
+
+
+def test_later_hits_are_asked_for_only_when_the_passages_are_not_complete(tmp_path: Path) -> None:
+    store = Store.open(tmp_path / "s.lance")
+    store.add([make_item(f"i{n}", f"note {n} {WORDS[n]}") for n in range(6)])
+    asked: list[int] = []
+
+    def later() -> list[Hit]:
+        asked.append(1)
+        return _plain_hits(store, ["i4", "i5"])
+
+    full = assemble(_plain_hits(store, ["i0", "i1", "i2"]), lambda ids: [], 2, "hybrid",
+                    more=later)
+    assert [r.item.id for r in full] == ["i0", "i1"] and asked == []
+    short = assemble(_plain_hits(store, ["i0", "i1"]), lambda ids: [], 4, "hybrid", more=later)
+    assert [r.item.id for r in short] == ["i0", "i1", "i4", "i5"] and asked == [1]
+
+
+def test_hybrid_at_fusion_weight_0_reports_both_views_ranks_once_it_asked_the_vector_view(
+    fixed: Store
+) -> None:
+    # More passages than items BM25 finds: the vector view's candidates are needed.
+    results = fixed.search("otter", k=300)
+    assert len(results) > 10
+    lexical = [r for r in results if "fts" in r.ranks]
+    assert lexical and all("vector" in r.ranks for r in lexical)
+    assert all(r.ranks == {"vector": r.ranks["vector"]} for r in results if "fts" not in r.ranks)
