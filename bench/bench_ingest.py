@@ -38,6 +38,7 @@ from __future__ import annotations
 import argparse
 import shutil
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -94,6 +95,21 @@ def omnireader_ingest(paths: list[Path], workers: int) -> Any:
         shutil.rmtree(db.parent, ignore_errors=True)
 
 
+def parse_only(paths: list[Path]) -> int:
+    """The worker's share alone: read, chunk and make items, one file after another on
+    this core, with no store, no embedding and no hand-over (items counted)."""
+    from omnireader import Reader
+    from omnireader.errors import OmniReaderError
+
+    reader, n = Reader(ocr="off"), 0
+    for p in paths:
+        try:
+            n += len(reader.read(p))
+        except OmniReaderError:  # encrypted / broken shared-corpus files, as in an ingest
+            continue
+    return n
+
+
 def markitdown_convert(paths: list[Path]) -> int:
     from markitdown import MarkItDown
 
@@ -130,13 +146,18 @@ def run(quick: bool = False, files: int | None = None, pages: int | None = None,
     live, peer_res = start_peers(sub)
     records: dict[str, list[dict[str, Any]]] = {name: [] for name in live}
     reports: dict[int, Any] = {}
+    writer_cpu: list[float] = []  # this process's CPU (all its threads) in the 1-worker ingest
 
     def ingest(workers: int) -> None:
+        cpu = time.process_time()
         reports[workers] = omnireader_ingest(all_paths, workers)
+        if workers == 1:
+            writer_cpu.append(time.process_time() - cpu)
 
     try:
         got = interleaved({
             "raw": seconds(lambda: raw_pdfium(all_paths)),
+            "parse": seconds(lambda: parse_only(all_paths)),
             "w1": seconds(lambda: ingest(1)),
             "w2": seconds(lambda: ingest(2)),
             "markitdown": seconds(lambda: markitdown_convert(sub)),
@@ -166,6 +187,8 @@ def run(quick: bool = False, files: int | None = None, pages: int | None = None,
         "repeat": repeat,
         "pages_per_s": {k: spread(v) for k, v in pps.items()},
         "ratio_w1_vs_raw": spread(ratios(got["raw"], got["w1"])),
+        "ratio_parse_vs_raw": spread(ratios(got["raw"], got["parse"])),
+        "writer_cpu_ms_per_page_w1": spread([1000 * c / n_pages_all for c in writer_cpu]),
         "speedup_w2_vs_w1": spread(ratios(got["w1"], got["w2"])),
         "ratio_vs_markitdown": spread(ratios(pps["w1"], pps["markitdown"])),
         "ratio_vs_markitdown_w2": spread(ratios(pps["w2"], pps["markitdown"])),
@@ -181,6 +204,7 @@ def run(quick: bool = False, files: int | None = None, pages: int | None = None,
         [
             ["raw pypdfium2 (baseline)", p["raw"], 1.0, ""],
             ["omnireader ingest, 1 worker", p["w1"], res["ratio_w1_vs_raw"], f"≥ {W1_VS_RAW}× raw"],
+            ["  parsing alone (no store), one core", p["parse"], res["ratio_parse_vs_raw"], ""],
             ["omnireader ingest, 2 workers", p["w2"], res["speedup_w2_vs_w1"],
              f"≥ {W2_VS_W1}× 1 worker"],
             [f"MarkItDown convert ({len(sub)} files)", p["markitdown"], res["ratio_vs_markitdown"],
@@ -206,17 +230,47 @@ def rows(result: dict[str, Any]) -> list[dict[str, Any]]:
     what = f"PDF ingest end to end ({result['pages']} pages)"
     r1, r2 = result["ratio_w1_vs_raw"], result["speedup_w2_vs_w1"]
     m1, m2 = result["ratio_vs_markitdown"], result["ratio_vs_markitdown_w2"]
+    why = _where_time_goes(result)
     return [
         row(t, f"{what}, 1 worker / raw pypdfium2 text extraction", r1, f"≥ {W1_VS_RAW}×",
-            at_least(r1, W1_VS_RAW), unit="×"),
+            at_least(r1, W1_VS_RAW), unit="×",
+            note=why.get("w1", "") if at_least(r1, W1_VS_RAW) is False else ""),
         row(t, "the same, 2 workers / 1 worker", r2, f"≥ {W2_VS_W1}×", at_least(r2, W2_VS_W1),
-            unit="×"),
+            unit="×", note=why.get("w2", "") if at_least(r2, W2_VS_W1) is False else ""),
         row(t, "the same, 1 worker vs MarkItDown `convert` (pages/s)", m1, f"≥ {VS_MARKITDOWN}×",
-            at_least(m1, VS_MARKITDOWN), unit="×", digits=0),
+            at_least(m1, VS_MARKITDOWN), unit="×", digits=0,
+            note=why.get("md", "") if at_least(m1, VS_MARKITDOWN) is False else ""),
         row(t, "the same, 2 workers vs MarkItDown `convert` (pages/s)", m2, f"≥ {VS_MARKITDOWN}×",
             at_least(m2, VS_MARKITDOWN), unit="×", digits=0),
         *peer_rows(result),
     ]
+
+
+def _where_time_goes(result: dict[str, Any]) -> dict[str, str]:
+    """Row notes for missed targets, from figures of the same run: parsing alone (the
+    worker's share, no store) against raw extraction, and the writer's CPU per page."""
+    if "ratio_parse_vs_raw" not in result:  # a run before these were measured
+        return {}
+    pps = {k: v["median"] for k, v in result["pages_per_s"].items()}
+    parse_ms, writer_ms = 1000 / pps["parse"], result["writer_cpu_ms_per_page_w1"]["median"]
+    parse = result["ratio_parse_vs_raw"]["median"]
+    out = {"w1": (
+        f"where the time goes (same run): parsing alone (read, chunk, items; one core, no "
+        f"store) runs at {parse:.2f}× raw, {parse_ms:.2f} ms a page against raw extraction's "
+        f"{1000 / pps['raw']:.2f}, and the ingest cannot outrun its one worker; the writer "
+        f"beside it used {writer_ms:.2f} ms of CPU a page (embed, rows, upsert, indexes); "
+        f"needed: the parser's own work (page cleanup, chunking, items) under "
+        f"{1000 / pps['raw'] * (1 / W1_VS_RAW - 1):.2f} ms a page, with a free hand-over")}
+    # Two workers and the writer share two cores: at best they are always busy.
+    ceiling = 2000 / (parse_ms + writer_ms) / pps["w1"]
+    out["w2"] = (f"two cores for two workers and the writer: parsing plus the writer's CPU is "
+                 f"{parse_ms + writer_ms:.2f} ms a page, so two always-busy cores give at most "
+                 f"{ceiling:.2f}× the 1-worker rate; needed: both under "
+                 f"{2000 / (W2_VS_W1 * pps['w1']):.2f} ms a page together")
+    need = VS_MARKITDOWN * pps["markitdown"]
+    out["md"] = (f"{VS_MARKITDOWN}× MarkItDown is {need:.0f} pages/s at 1 worker; parsing alone "
+                 f"runs at {pps['parse']:.0f} pages/s on one core in this run")
+    return out
 
 
 def peer_rows(result: dict[str, Any]) -> list[dict[str, Any]]:
