@@ -68,12 +68,15 @@ def trusted(cls: type[_M], **values: Any) -> _M:
         plan = _PLANS[cls] = _plan(cls)
     if not plan:  # a model this shortcut does not cover
         return cls.model_construct(**values)
-    static, factories = plan
-    fields = dict(static)
+    static, factories, required = plan
+    fields = dict(static)  # every field, in declaration order (as validation leaves them)
     for name, factory in factories:
         if name not in values:
             fields[name] = factory()
     fields.update(values)
+    for name in required:
+        if name not in values:  # as model_construct: a required field left out stays unset
+            del fields[name]
     m = cls.__new__(cls)
     object.__setattr__(m, "__dict__", fields)
     object.__setattr__(m, "__pydantic_fields_set__", set(values))
@@ -87,7 +90,8 @@ _PLANS: dict[type, Any] = {}
 
 
 def _plan(cls: type[BaseModel]) -> Any:
-    """(defaults, factories) of ``cls``, or None when it has aliases, extras or hooks."""
+    """(defaults, factories, required fields) of ``cls``, or None when it has aliases,
+    extras or hooks."""
     from pydantic._internal._fields import takes_validated_data_argument
 
     if (cls.model_config.get("extra") == "allow" or cls.__pydantic_post_init__
@@ -95,16 +99,20 @@ def _plan(cls: type[BaseModel]) -> Any:
         return None
     static: dict[str, Any] = {}
     factories: list[tuple[str, Any]] = []
+    required: list[str] = []
     for name, field in cls.model_fields.items():
         if field.alias is not None or field.validation_alias is not None:
             return None
+        static[name] = None  # a place in the declaration order, filled below or by the caller
         if field.default_factory is not None:
             if takes_validated_data_argument(field.default_factory):  # asked once, here
                 return None
             factories.append((name, field.default_factory))
         elif not field.is_required():
             static[name] = field.default
-    return static, factories
+        else:
+            required.append(name)
+    return static, factories, required
 
 
 class Source(BaseModel):

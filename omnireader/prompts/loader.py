@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from importlib import resources
 from string import Template
 from typing import TYPE_CHECKING
@@ -62,9 +62,11 @@ class PromptTemplate:
     system: Template
     user: Template
 
-    @property
+    @cached_property
     def variables(self) -> frozenset[str]:
-        """The ``${names}`` this template needs (those in ``DEFAULTS`` may be omitted)."""
+        """The ``${names}`` this template needs (those in ``DEFAULTS`` may be omitted).
+
+        Cached: every render asks three times, and each ask re-scanned both templates."""
         return frozenset(self.system.get_identifiers()) | frozenset(self.user.get_identifiers())
 
     @property

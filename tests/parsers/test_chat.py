@@ -12,7 +12,7 @@ import pytest
 
 from omnireader.errors import EmptyInputError, FineModeUnavailableError
 from omnireader.ids import content_hash
-from omnireader.models import Message
+from omnireader.models import Message, Source
 from omnireader.options import ReadOptions
 from omnireader.parsers.base import ParseContext
 from omnireader.parsers.chat import (
@@ -175,6 +175,17 @@ def test_every_message_in_a_window_is_listed_in_its_sources() -> None:
             assert s.content in item.memory
         listed.update(ids)
     assert listed == set(by_id)
+
+
+def test_window_sources_are_the_validated_sources_of_their_messages() -> None:
+    """Sources are built without validation (a window holds every message's): each must be
+    the model validation would give, pieces of an enormous message included."""
+    essay = " ".join(f"Point {n} about the budget and its review." for n in range(200))
+    chat = [*long_chat(6), msg("assistant", essay, message_id="essay", name="Bot")]
+    for item in fast(chat, window=64):
+        for s in item.metadata.sources:
+            again = Source.model_validate(s.model_dump())
+            assert s == again and repr(s) == repr(again)
 
 
 def test_ids_are_stable_across_reads_and_change_with_the_content() -> None:

@@ -52,3 +52,11 @@ def test_trusted_fills_defaults_like_model_construct() -> None:
     assert a.model_fields_set == b.model_fields_set == {"user_id", "tags"}
     assert a.keywords is not trusted(MemoryMetadata).keywords  # a fresh list each time
     assert MemoryMetadata.model_validate(a.model_dump()) == MemoryMetadata(**a.model_dump())
+
+
+def test_trusted_keeps_the_declaration_order_of_validation() -> None:
+    a = trusted(Source, kind="chat", role="user", content="hi", chunk_index=None)
+    b = Source(kind="chat", role="user", content="hi", chunk_index=None)
+    assert list(a.__dict__) == list(b.__dict__) and repr(a) == repr(b)
+    assert a.model_fields_set == b.model_fields_set
+    assert "kind" not in trusted(Source, role="user").__dict__  # left out: unset, as model_construct
