@@ -253,14 +253,20 @@ def make_chat(out: Path) -> None:
 
 
 def make_all(out: Path = OUT) -> list[Path]:
+    """Write every sample into ``out``. Each file is made in a staging folder beside it and
+    moved in whole (``os.replace``), so a process reading the samples while another writes
+    them (the runners and the test suite's workers do) never sees a half-written file."""
+    import os
+    import tempfile
+
     out.mkdir(parents=True, exist_ok=True)
-    make_pdf(out)
-    make_docx(out)
-    make_images(out)
-    make_wav(out)
-    make_text_files(out)
-    make_zip(out)
-    make_chat(out)
+    with tempfile.TemporaryDirectory(dir=out.parent, prefix=".samples-") as tmp:
+        staging = Path(tmp)
+        for make in (make_pdf, make_docx, make_images, make_wav, make_text_files, make_zip,
+                     make_chat):
+            make(staging)
+        for made in staging.iterdir():
+            os.replace(made, out / made.name)
     return sorted(p for p in out.iterdir() if p.is_file())
 
 
