@@ -27,15 +27,32 @@ __all__ = ["JobManager"]
 _DONE = ("done", "failed")
 
 
+GroupIngest = Callable[[list[tuple[JobState, list[Path]]]], dict[str, dict[str, Any]]]
+
+
 class JobManager:
     """Runs jobs through ``ingest_file(job, paths) -> {"items", "failures"}`` per group of
-    files and ``ingest_inputs(job)`` for their JSON inputs."""
+    files and ``ingest_inputs(job)`` for their JSON inputs.
+
+    With ``ingest_jobs`` (``[(job, paths)] -> {job id: {"items", "failures"}}``), the
+    upload-only jobs queued when one starts that ``joinable(job)`` allows and that share its
+    mode and info are run with it as one call (up to ``burst_files`` files): a burst of
+    one-file uploads becomes one batch ingest and one commit instead of one each.
+    """
 
     def __init__(self, spool: Path, max_jobs: int,
                  ingest_file: Callable[[JobState, list[Path]], dict[str, Any]],
                  ingest_inputs: Callable[[JobState], dict[str, Any]], group: int = 8,
-                 nice: int = 0) -> None:
+                 nice: int = 0, ingest_jobs: GroupIngest | None = None,
+                 joinable: Callable[[JobState], bool] | None = None,
+                 burst_files: int = 256) -> None:
         self.group = max(1, group)
+        self._ingest_jobs = ingest_jobs
+        self._joinable = joinable or (lambda job: False)
+        self.burst_files = burst_files
+        # one burst at a time: the next one takes every job queued while this one ran
+        self._burst = threading.Lock()
+        self._taken: set[str] = set()  # jobs a pool thread (or a burst) has started
         self.root = spool / "jobs"
         self.root.mkdir(parents=True, exist_ok=True)
         self.max_jobs = max_jobs
@@ -125,7 +142,68 @@ class JobManager:
 
     def _run(self, job_id: str) -> None:
         job = self._jobs[job_id]
-        folder = self.root / job_id
+        if self._ingest_jobs is not None and self._burst_member(job):
+            # Inside the lock: the jobs arriving while this burst runs wait for the next.
+            with self._burst:
+                burst = self._claim(job)
+                if len(burst) > 1:
+                    self._run_burst(burst)
+                elif burst:
+                    self._run_alone(job)
+            return
+        with self._lock:
+            if job.id in self._taken:
+                return
+            self._taken.add(job.id)
+        self._run_alone(job)
+
+    def _burst_member(self, job: JobState) -> bool:
+        return not job.inputs and self._joinable(job)
+
+    def _claim(self, first: JobState) -> list[JobState]:
+        """``first`` and the queued jobs that can join it, marked taken; [] when another
+        burst already took ``first``."""
+        with self._lock:
+            if first.id in self._taken:
+                return []
+            burst, files = [], 0
+            for job in [first, *(j for j in self._jobs.values() if j is not first)]:
+                if (job.id in self._taken or job.status != "queued"
+                        or not self._burst_member(job) or job.mode != first.mode
+                        or job.info != first.info):
+                    continue
+                todo = sum(1 for f in job.files if not f.done)
+                if burst and files + todo > self.burst_files:
+                    break
+                self._taken.add(job.id)
+                burst.append(job)
+                files += todo
+            return burst
+
+    def _run_burst(self, burst: list[JobState]) -> None:
+        now = time.time()
+        for job in burst:
+            self._update(job, status="running", started=job.started or now)
+        todo = {job.id: [f for f in job.files if not f.done] for job in burst}
+        try:
+            got = self._ingest_jobs([(job, [self.root / job.id / f.path for f in todo[job.id]])
+                                     for job in burst])  # type: ignore[misc]
+        except Exception:  # noqa: BLE001 - each job alone: one's fault fails only that one
+            for job in burst:
+                self._run_alone(job)
+            return
+        for job in burst:
+            folder = self.root / job.id
+            for f in todo[job.id]:
+                f.done = True
+                (folder / f.path).unlink(missing_ok=True)
+            self._update(job, files_done=job.files_done + len(todo[job.id]),
+                         **self._added(job, got[job.id]))
+            self._update(job, status="done", finished=time.time())
+            shutil.rmtree(folder / "files", ignore_errors=True)
+
+    def _run_alone(self, job: JobState) -> None:
+        folder = self.root / job.id
         self._update(job, status="running", started=job.started or time.time())
         try:
             if job.inputs and not job.inputs_done:
