@@ -4,12 +4,16 @@
 
 A real server (``omnireader serve`` in its own process, on a free loopback port: the
 clients' threads here must not share its interpreter lock) over a store prefilled with items;
-``uploaders`` clients upload ``files`` small text files in total (one
-file a request, retrying after 429) while ``searchers`` clients search in a loop. Reported:
-search p50 / p95 under that load, the same with one searcher alone and with all the searchers
-but no uploads (baselines measured in this run), the loaded / idle ratio, the CPU seconds the
-server and its ingest child used while loaded, uploads accepted per second and files ingested per second. Every
-file is checked to be stored exactly once (one item per file, each name once).
+``uploaders`` clients upload ``files`` small text files in total (one file a request,
+retrying after 429) while ``searchers`` clients search in a loop. Reported: search p50 / p95
+under that load, the same with one searcher alone and with all the searchers but no uploads
+(baselines measured in this run), the loaded / idle ratio, the CPU the server and its ingest
+child used (and the server's per search, with and without uploads), uploads accepted per
+second and files ingested per second. Every file is checked to be stored exactly once (one
+item per file, each name once).
+
+``--prefilled DIR`` reuses a store an earlier prefill made; ``--profile FILE`` records the
+server with py-spy during the loaded phase (``bench/notes/server_latency`` has the findings).
 """
 
 from __future__ import annotations
@@ -216,7 +220,9 @@ def run(quick: bool = False, ingest_nice: int | None = None, *,
             # with no uploads (what the searches cost each other on these cores).
             span = 3 if quick else 8
             idle = _search_phase(server.url, 1, span)
+            cpu_alone = server.cpu_seconds()["server"]
             alone = _search_phase(server.url, p["searchers"], span)
+            cpu_alone = server.cpu_seconds()["server"] - cpu_alone
             load_before = os.getloadavg()[0]
             cpu_before = server.cpu_seconds()
 
@@ -283,6 +289,9 @@ def run(quick: bool = False, ingest_nice: int | None = None, *,
     out["server_cpu_s"] = cpu_after["server"] - cpu_before["server"]
     out["ingest_cpu_s"] = cpu_after["ingest"] - cpu_before["ingest"]
     out["loaded_phase_s"] = ingested_s
+    # the server's CPU per search: searches only, then with the uploads' work on top
+    out["server_cpu_ms_per_search_searchers_only"] = 1000 * cpu_alone / max(1, len(alone))
+    out["server_cpu_ms_per_search_loaded"] = 1000 * out["server_cpu_s"] / max(1, len(loaded))
     out["p95_loaded_over_idle"] = out["search_loaded_p95_ms"] / out["search_idle_p95_ms"]
     print(table(["figure", "value"], [[k, v] for k, v in out.items() if k != "params"]))
     return out

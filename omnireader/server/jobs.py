@@ -16,6 +16,7 @@ import threading
 import time
 import uuid
 from collections.abc import Callable
+from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -53,6 +54,7 @@ class JobManager:
         # one burst at a time: the next one takes every job queued while this one ran
         self._burst = threading.Lock()
         self._taken: set[str] = set()  # jobs a pool thread (or a burst) has started
+        self._finished: deque[float] = deque(maxlen=64)  # when recent jobs ended (monotonic)
         self.root = spool / "jobs"
         self.root.mkdir(parents=True, exist_ok=True)
         self.max_jobs = max_jobs
@@ -117,6 +119,21 @@ class JobManager:
     def active(self) -> int:
         with self._lock:
             return sum(1 for j in self._jobs.values() if j.status not in _DONE)
+
+    def retry_after(self, unknown: int = 5) -> int:
+        """Seconds a client refused for a full queue should wait: the mean time between the
+        recent jobs' ends (a slot frees that often), 1-30 s; ``unknown`` before two jobs
+        have ended in the last minute. A fixed 5 s overstated it several times once bursts
+        of uploads ended together every second or two."""
+        import math
+
+        now = time.monotonic()
+        with self._lock:
+            recent = [t for t in self._finished if now - t < 60]
+        if len(recent) < 2:
+            return unknown
+        rate = len(recent) / max(now - recent[0], 1e-3)
+        return max(1, min(30, math.ceil(1 / rate)))
 
     def spooled_bytes(self) -> int:
         """Bytes of the uploads on disk: the folders of unfinished jobs and of uploads still
@@ -253,6 +270,8 @@ class JobManager:
         with self._changed:
             for k, v in changes.items():
                 setattr(job, k, v)
+            if changes.get("status") in _DONE:
+                self._finished.append(time.monotonic())
             job.version += 1
             self._save(job)
             self._changed.notify_all()

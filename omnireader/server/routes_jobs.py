@@ -43,7 +43,7 @@ def add_job_routes(app: FastAPI, service: Any, caller: Any, problem: Any) -> Non
         if svc.jobs.active() >= limits.max_concurrent_jobs:
             raise problem(429, "too_many_jobs", f"{limits.max_concurrent_jobs} ingest jobs are "
                           "already queued or running: retry when one has finished",
-                          {"Retry-After": "5"})
+                          {"Retry-After": str(svc.jobs.retry_after())})
         ctype = request.headers.get("content-type", "")
         job_id, folder = svc.jobs.new_folder()
         try:
