@@ -319,6 +319,13 @@ def rows(result: dict[str, Any]) -> list[dict[str, Any]]:
         row("Service", "search p95 loaded / idle (same run)", result["p95_loaded_over_idle"],
             unit="×", note=f"information: idle is one searcher alone; loaded is "
                            f"{p['searchers']} searchers at once plus the uploads"),
+        row("Service", "server CPU per search: loaded / no uploads (same run)",
+            result["server_cpu_ms_per_search_loaded"]
+            / max(1e-9, result["server_cpu_ms_per_search_searchers_only"]), unit="×",
+            note=f"information: the server process's CPU (HTTP, uploads and searches) per "
+                 f"search, {result['server_cpu_ms_per_search_loaded']:.0f} ms loaded vs "
+                 f"{result['server_cpu_ms_per_search_searchers_only']:.0f} ms with the "
+                 f"searchers alone; CPU time does not depend on others' load"),
         row("Service", "uploads accepted per second", result["uploads_per_s"], unit="/s",
             digits=1, note=f"one file a request; {result['rejected_429']} answered 429 and retried"),
         row("Service", "uploaded files ingested per second", result["files_ingested_per_s"],
