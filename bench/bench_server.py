@@ -159,13 +159,17 @@ class _Server:
                 "--max-files", "10"]
         if ingest_nice is not None:
             args += ["--ingest-nice", str(ingest_nice)]
-        self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        # to a file, not a pipe nobody reads while the load runs (a full pipe blocks the
+        # server); its tail is printed when an upload got an unexpected answer
+        self.log = db.parent / "server.log"
+        self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL,
+                                     stderr=self.log.open("wb"))
         import httpx
 
         deadline = time.monotonic() + 120
         while True:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"the server did not start: {self.proc.stderr.read()!r}")
+                raise RuntimeError(f"the server did not start: {self.log.read_text()[-2000:]}")
             try:
                 if httpx.get(f"{self.url}/readyz", timeout=5).status_code == 200:
                     return
@@ -259,6 +263,8 @@ def run(quick: bool = False, ingest_nice: int | None = None, *,
                 th.join()
             load_after = os.getloadavg()[0]
             cpu_after = server.cpu_seconds()
+            if len(jobs) != len(names):  # an uploader met an answer other than 202 or 429
+                print(f"server log (tail):\n{server.log.read_text()[-4000:]}", file=sys.stderr)
         finally:
             server.stop()
         from omnireader.store import Store

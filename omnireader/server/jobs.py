@@ -87,20 +87,26 @@ class JobManager:
             except ValueError:
                 shutil.rmtree(folder, ignore_errors=True)
                 continue
-            self._jobs[job.id] = job
             if job.status in _DONE:
+                with self._lock:
+                    self._jobs[job.id] = job
                 shutil.rmtree(folder / "files", ignore_errors=True)
                 continue
             missing = [f.name for f in job.files if not f.done and not (folder / f.path).exists()]
-            if missing:
-                job.status = "failed"
-                job.error = ("the server stopped during this job and these uploads were lost: "
-                             + ", ".join(missing) + "; upload them again")
+            # Changed and saved before it is in ``_jobs``, under the lock: a burst started by
+            # a job resumed earlier in this loop takes queued jobs from there and saves them.
+            with self._lock:
+                if missing:
+                    job.status = "failed"
+                    job.error = ("the server stopped during this job and these uploads were "
+                                 "lost: " + ", ".join(missing) + "; upload them again")
+                else:
+                    job.resumed += 1
+                    job.status = "queued"
                 self._save(job)
+                self._jobs[job.id] = job
+            if missing:
                 continue
-            job.resumed += 1
-            job.status = "queued"
-            self._save(job)
             resumed.append(job.id)
             self._pool.submit(self._run, job.id)
         return resumed
@@ -154,8 +160,11 @@ class JobManager:
     def submit(self, job: JobState) -> None:
         """Record the job on disk, then start it (the caller returns its id after this)."""
         with self._lock:
+            # Saved under the lock, as every update is: a running burst takes queued jobs
+            # from ``_jobs`` and saves them, and two saves of one job at once race on its
+            # temporary file (a bench run caught it as a 500 on an upload).
             self._jobs[job.id] = job
-        self._save(job)
+            self._save(job)
         self._pool.submit(self._run, job.id)
 
     def get(self, job_id: str) -> JobState | None:
