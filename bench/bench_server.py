@@ -3,11 +3,17 @@
     python bench/bench_server.py [--quick]
 
 A real server (``omnireader serve`` in its own process, on a free loopback port: the
-clients' threads here must not share its interpreter lock) over a store prefilled with items; ``uploaders`` clients upload ``files`` small text files in total (one
-file a request, retrying after 429) while ``searchers`` clients search in a loop. Reported:
-search p50 / p95 under that load, the same with the server idle (the baseline, measured in
-this run), their ratio, uploads accepted per second and files ingested per second. Every
-file is checked to be stored exactly once (one item per file, each name once).
+clients' threads here must not share its interpreter lock) over a store prefilled with items;
+``uploaders`` clients upload ``files`` small text files in total (one file a request,
+retrying after 429) while ``searchers`` clients search in a loop. Reported: search p50 / p95
+under that load, the same with one searcher alone and with all the searchers but no uploads
+(baselines measured in this run), the loaded / idle ratio, the CPU the server and its ingest
+child used (and the server's per search, with and without uploads), uploads accepted per
+second and files ingested per second. Every file is checked to be stored exactly once (one
+item per file, each name once).
+
+``--prefilled DIR`` reuses a store an earlier prefill made; ``--profile FILE`` records the
+server with py-spy during the loaded phase (``bench/notes/server_latency`` has the findings).
 """
 
 from __future__ import annotations
@@ -62,6 +68,56 @@ def _searcher(url: str, stop: threading.Event, out: list[float]) -> None:
             n += 1
 
 
+def _search_phase(url: str, searchers: int, seconds: float) -> list[float]:
+    """Latencies of ``searchers`` closed-loop clients searching for ``seconds``."""
+    out: list[float] = []
+    stop = threading.Event()
+    threads = [threading.Thread(target=_searcher, args=(url, stop, out)) for _ in range(searchers)]
+    for th in threads:
+        th.start()
+    time.sleep(seconds)
+    stop.set()
+    for th in threads:
+        th.join()
+    return out
+
+
+def _cpu_of(pid: int) -> float:
+    """CPU seconds (user + system, all threads) a live process has used (Linux /proc)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _descendants(pid: int) -> list[int]:
+    found, todo = [], [pid]
+    while todo:
+        parent = todo.pop()
+        for task in Path(f"/proc/{parent}/task").glob("*"):
+            try:
+                kids = (task / "children").read_text().split()
+            except OSError:
+                continue
+            for k in map(int, kids):
+                if k not in found:
+                    found.append(k)
+                    todo.append(k)
+    return found
+
+
+def _profile(pid: int, out: str) -> Any:
+    import shutil
+    import subprocess
+
+    exe = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
+    return subprocess.Popen([exe, "record", "-p", str(pid), "--subprocesses", "--idle",
+                             "--threads", "--nonblocking", "-f", "raw", "-o", out,
+                             "-r", "50"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
 def _uploader(url: str, names: list[str], jobs: list[str], rejected: list[int]) -> None:
     import httpx
 
@@ -103,13 +159,17 @@ class _Server:
                 "--max-files", "10"]
         if ingest_nice is not None:
             args += ["--ingest-nice", str(ingest_nice)]
-        self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        # to a file, not a pipe nobody reads while the load runs (a full pipe blocks the
+        # server); its tail is printed when an upload got an unexpected answer
+        self.log = db.parent / "server.log"
+        self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL,
+                                     stderr=self.log.open("wb"))
         import httpx
 
         deadline = time.monotonic() + 120
         while True:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"the server did not start: {self.proc.stderr.read()!r}")
+                raise RuntimeError(f"the server did not start: {self.log.read_text()[-2000:]}")
             try:
                 if httpx.get(f"{self.url}/readyz", timeout=5).status_code == 200:
                     return
@@ -119,6 +179,12 @@ class _Server:
                 self.stop()
                 raise RuntimeError("the server was not ready within 120 s")
             time.sleep(0.2)
+
+    def cpu_seconds(self) -> dict[str, float]:
+        """CPU used so far by the server process and by its children (the ingest writer
+        and its parser processes; a child that already exited is not counted)."""
+        return {"server": _cpu_of(self.proc.pid),
+                "ingest": sum(_cpu_of(k) for k in _descendants(self.proc.pid))}
 
     def stop(self) -> None:
         import signal
@@ -131,27 +197,38 @@ class _Server:
             self.proc.wait()
 
 
-def run(quick: bool = False, ingest_nice: int | None = None) -> dict[str, Any]:
+def run(quick: bool = False, ingest_nice: int | None = None, *,
+        params: dict[str, int] | None = None, prefilled: str | None = None,
+        profile: str | None = None) -> dict[str, Any]:
+    """``params`` overrides the load; ``prefilled`` copies a store made by an earlier run's
+    prefill (same size) instead of making one; ``profile`` records the server and its
+    children with py-spy during the loaded phase into that file (py-spy must be on PATH or
+    beside the interpreter)."""
     import logging
 
     logging.getLogger("httpx").setLevel(logging.WARNING)
-    p = QUICK if quick else FULL
+    p = {**(QUICK if quick else FULL), **(params or {})}
     with tempfile.TemporaryDirectory(prefix="omnireader-bench-server-") as tmp:
         db = Path(tmp) / "db.lance"
-        _prefill(db, p["prefill"])
+        if prefilled:
+            import shutil
+
+            shutil.copytree(prefilled, db)
+        else:
+            _prefill(db, p["prefill"])
         server = _Server(db, ingest_nice)
         try:
             import httpx
 
-            # Baseline: the same searches with the server idle.
-            idle: list[float] = []
-            stop = threading.Event()
-            t = threading.Thread(target=_searcher, args=(server.url, stop, idle))
-            t.start()
-            time.sleep(3 if quick else 8)
-            stop.set()
-            t.join()
+            # Baselines, same run: one searcher alone (idle), then all the searchers at once
+            # with no uploads (what the searches cost each other on these cores).
+            span = 3 if quick else 8
+            idle = _search_phase(server.url, 1, span)
+            cpu_alone = server.cpu_seconds()["server"]
+            alone = _search_phase(server.url, p["searchers"], span)
+            cpu_alone = server.cpu_seconds()["server"] - cpu_alone
             load_before = os.getloadavg()[0]
+            cpu_before = server.cpu_seconds()
 
             loaded: list[float] = []
             stop = threading.Event()
@@ -165,6 +242,7 @@ def run(quick: bool = False, ingest_nice: int | None = None) -> dict[str, Any]:
                                                 rejected))
                          for i in range(p["uploaders"])]
             started = time.perf_counter()
+            spy = _profile(server.proc.pid, profile) if profile else None
             for th in searchers + uploaders:
                 th.start()
             for th in uploaders:
@@ -175,10 +253,18 @@ def run(quick: bool = False, ingest_nice: int | None = None) -> dict[str, Any]:
                     while c.get(f"/v1/jobs/{job_id}").json()["status"] not in ("done", "failed"):
                         time.sleep(0.1)
             ingested_s = time.perf_counter() - started
+            if spy is not None:
+                import signal
+
+                spy.send_signal(signal.SIGINT)  # py-spy writes its file on Ctrl-C
+                spy.wait(timeout=60)
             stop.set()
             for th in searchers:
                 th.join()
             load_after = os.getloadavg()[0]
+            cpu_after = server.cpu_seconds()
+            if len(jobs) != len(names):  # an uploader met an answer other than 202 or 429
+                print(f"server log (tail):\n{server.log.read_text()[-4000:]}", file=sys.stderr)
         finally:
             server.stop()
         from omnireader.store import Store
@@ -194,6 +280,8 @@ def run(quick: bool = False, ingest_nice: int | None = None) -> dict[str, Any]:
         "load_average_after": load_after,
         "search_idle_p50_ms": 1000 * statistics.median(idle),
         "search_idle_p95_ms": 1000 * _pct(idle, 0.95),
+        "search_searchers_only_p50_ms": 1000 * statistics.median(alone),
+        "search_searchers_only_p95_ms": 1000 * _pct(alone, 0.95),
         "search_loaded_p50_ms": 1000 * statistics.median(loaded),
         "search_loaded_p95_ms": 1000 * _pct(loaded, 0.95),
         "searches_loaded": len(loaded),
@@ -203,6 +291,13 @@ def run(quick: bool = False, ingest_nice: int | None = None) -> dict[str, Any]:
         "stored_exactly_once": once,
         "items_from_uploads": len(keys),
     }
+    # CPU seconds the server process and its ingest child(ren) used in the loaded phase
+    out["server_cpu_s"] = cpu_after["server"] - cpu_before["server"]
+    out["ingest_cpu_s"] = cpu_after["ingest"] - cpu_before["ingest"]
+    out["loaded_phase_s"] = ingested_s
+    # the server's CPU per search: searches only, then with the uploads' work on top
+    out["server_cpu_ms_per_search_searchers_only"] = 1000 * cpu_alone / max(1, len(alone))
+    out["server_cpu_ms_per_search_loaded"] = 1000 * out["server_cpu_s"] / max(1, len(loaded))
     out["p95_loaded_over_idle"] = out["search_loaded_p95_ms"] / out["search_idle_p95_ms"]
     print(table(["figure", "value"], [[k, v] for k, v in out.items() if k != "params"]))
     return out
@@ -222,9 +317,21 @@ def rows(result: dict[str, Any]) -> list[dict[str, Any]]:
             note=load),
         row("Service", "search p50 while uploads are ingested", result["search_loaded_p50_ms"],
             unit=" ms", digits=0, note=load),
+        row("Service", f"search p95, {p['searchers']} searchers and no uploads (same run)",
+            result["search_searchers_only_p95_ms"], unit=" ms", digits=0,
+            note=f"information: the floor the loaded p95 can reach without cheaper searches "
+                 f"(the searchers queue behind each other on the cores); one searcher alone: "
+                 f"p95 {result['search_idle_p95_ms']:.0f} ms"),
         row("Service", "search p95 loaded / idle (same run)", result["p95_loaded_over_idle"],
             unit="×", note=f"information: idle is one searcher alone; loaded is "
                            f"{p['searchers']} searchers at once plus the uploads"),
+        row("Service", "server CPU per search: loaded / no uploads (same run)",
+            result["server_cpu_ms_per_search_loaded"]
+            / max(1e-9, result["server_cpu_ms_per_search_searchers_only"]), unit="×",
+            note=f"information: the server process's CPU (HTTP, uploads and searches) per "
+                 f"search, {result['server_cpu_ms_per_search_loaded']:.0f} ms loaded vs "
+                 f"{result['server_cpu_ms_per_search_searchers_only']:.0f} ms with the "
+                 f"searchers alone; CPU time does not depend on others' load"),
         row("Service", "uploads accepted per second", result["uploads_per_s"], unit="/s",
             digits=1, note=f"one file a request; {result['rejected_429']} answered 429 and retried"),
         row("Service", "uploaded files ingested per second", result["files_ingested_per_s"],
@@ -241,5 +348,10 @@ if __name__ == "__main__":
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--ingest-nice", type=int, default=None,
                     help="the server's ingest priority (default: the server's own; 0 = normal)")
+    ap.add_argument("--prefilled", help="copy this prefilled store instead of making one")
+    ap.add_argument("--profile", help="py-spy the server during the loaded phase into FILE")
+    ap.add_argument("--set", nargs="*", default=[], metavar="KEY=N",
+                    help="override the load, e.g. files=100 uploaders=10")
     a = ap.parse_args()
-    run(a.quick, a.ingest_nice)
+    run(a.quick, a.ingest_nice, prefilled=a.prefilled, profile=a.profile,
+        params={k: int(v) for k, v in (x.split("=") for x in a.set)})

@@ -19,7 +19,7 @@ import os
 import queue
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -131,6 +131,7 @@ def ingest(
     engine: str = "local",
     ray_address: str | None = None,
     verbose: bool = False,
+    on_file: Callable[[str, int], None] | None = None,
 ) -> IngestReport:
     """Read ``inputs`` into ``store``; see the module docstring for the guarantees.
 
@@ -138,6 +139,8 @@ def ingest(
     files) that no longer exist; items another path still holds stay, with that path.
     ``engine="ray"``: parse on a Ray cluster (``ray_address``, or a local one); see
     :mod:`.ray_engine`. Everything else (ledger, writes, report) is the same.
+    ``on_file(path, items)`` is told each file read and its item count (the server splits
+    one ingest of several jobs' uploads back into the jobs with it).
     """
     started = time.perf_counter()
     ctx = reader.context(info, mode)
@@ -160,6 +163,8 @@ def ingest(
             rows = got if isinstance(got, Rows) else None
             summary = rows.summary if rows is not None else ItemSummary.of(got)
             report.account(summary, failures)
+            if on_file is not None:
+                on_file(path, summary.items)
             # Done unless a failure may pass: a permanent one (a corrupt member, an
             # unsupported file) is recorded with the file, so a re-run reads nothing again.
             done = not any(is_transient(f) for f in failures)

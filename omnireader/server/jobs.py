@@ -16,6 +16,7 @@ import threading
 import time
 import uuid
 from collections.abc import Callable
+from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -27,15 +28,33 @@ __all__ = ["JobManager"]
 _DONE = ("done", "failed")
 
 
+GroupIngest = Callable[[list[tuple[JobState, list[Path]]]], dict[str, dict[str, Any]]]
+
+
 class JobManager:
     """Runs jobs through ``ingest_file(job, paths) -> {"items", "failures"}`` per group of
-    files and ``ingest_inputs(job)`` for their JSON inputs."""
+    files and ``ingest_inputs(job)`` for their JSON inputs.
+
+    With ``ingest_jobs`` (``[(job, paths)] -> {job id: {"items", "failures"}}``), the
+    upload-only jobs queued when one starts that ``joinable(job)`` allows and that share its
+    mode and info are run with it as one call (up to ``burst_files`` files): a burst of
+    one-file uploads becomes one batch ingest and one commit instead of one each.
+    """
 
     def __init__(self, spool: Path, max_jobs: int,
                  ingest_file: Callable[[JobState, list[Path]], dict[str, Any]],
                  ingest_inputs: Callable[[JobState], dict[str, Any]], group: int = 8,
-                 nice: int = 0) -> None:
+                 nice: int = 0, ingest_jobs: GroupIngest | None = None,
+                 joinable: Callable[[JobState], bool] | None = None,
+                 burst_files: int = 256) -> None:
         self.group = max(1, group)
+        self._ingest_jobs = ingest_jobs
+        self._joinable = joinable or (lambda job: False)
+        self.burst_files = burst_files
+        # one burst at a time: the next one takes every job queued while this one ran
+        self._burst = threading.Lock()
+        self._taken: set[str] = set()  # jobs a pool thread (or a burst) has started
+        self._finished: deque[float] = deque(maxlen=64)  # when recent jobs ended (monotonic)
         self.root = spool / "jobs"
         self.root.mkdir(parents=True, exist_ok=True)
         self.max_jobs = max_jobs
@@ -68,20 +87,26 @@ class JobManager:
             except ValueError:
                 shutil.rmtree(folder, ignore_errors=True)
                 continue
-            self._jobs[job.id] = job
             if job.status in _DONE:
+                with self._lock:
+                    self._jobs[job.id] = job
                 shutil.rmtree(folder / "files", ignore_errors=True)
                 continue
             missing = [f.name for f in job.files if not f.done and not (folder / f.path).exists()]
-            if missing:
-                job.status = "failed"
-                job.error = ("the server stopped during this job and these uploads were lost: "
-                             + ", ".join(missing) + "; upload them again")
+            # Changed and saved before it is in ``_jobs``, under the lock: a burst started by
+            # a job resumed earlier in this loop takes queued jobs from there and saves them.
+            with self._lock:
+                if missing:
+                    job.status = "failed"
+                    job.error = ("the server stopped during this job and these uploads were "
+                                 "lost: " + ", ".join(missing) + "; upload them again")
+                else:
+                    job.resumed += 1
+                    job.status = "queued"
                 self._save(job)
+                self._jobs[job.id] = job
+            if missing:
                 continue
-            job.resumed += 1
-            job.status = "queued"
-            self._save(job)
             resumed.append(job.id)
             self._pool.submit(self._run, job.id)
         return resumed
@@ -101,11 +126,45 @@ class JobManager:
         with self._lock:
             return sum(1 for j in self._jobs.values() if j.status not in _DONE)
 
+    def retry_after(self, unknown: int = 5) -> int:
+        """Seconds a client refused for a full queue should wait: the mean time between the
+        recent jobs' ends (a slot frees that often), 1-30 s; ``unknown`` before two jobs
+        have ended in the last minute. A fixed 5 s overstated it several times once bursts
+        of uploads ended together every second or two."""
+        import math
+
+        now = time.monotonic()
+        with self._lock:
+            recent = [t for t in self._finished if now - t < 60]
+        if len(recent) < 2:
+            return unknown
+        rate = len(recent) / max(now - recent[0], 1e-3)
+        return max(1, min(30, math.ceil(1 / rate)))
+
+    def spooled_bytes(self) -> int:
+        """Bytes of the uploads on disk: the folders of unfinished jobs and of uploads still
+        arriving. A finished job's folder keeps only its small report, so it is not walked:
+        walking every folder, as the spool limit did, cost each upload ~50 ms of the
+        interpreter lock by the end of a 200-upload run (py-spy, ``bench_server.py``)."""
+        from .spool import spool_bytes
+
+        with self._lock:
+            finished = {j.id for j in self._jobs.values() if j.status in _DONE}
+        total = 0
+        with os.scandir(self.root) as entries:
+            for entry in entries:
+                if entry.name not in finished and entry.is_dir():
+                    total += spool_bytes(Path(entry.path))
+        return total
+
     def submit(self, job: JobState) -> None:
         """Record the job on disk, then start it (the caller returns its id after this)."""
         with self._lock:
+            # Saved under the lock, as every update is: a running burst takes queued jobs
+            # from ``_jobs`` and saves them, and two saves of one job at once race on its
+            # temporary file (a bench run caught it as a 500 on an upload).
             self._jobs[job.id] = job
-        self._save(job)
+            self._save(job)
         self._pool.submit(self._run, job.id)
 
     def get(self, job_id: str) -> JobState | None:
@@ -125,7 +184,68 @@ class JobManager:
 
     def _run(self, job_id: str) -> None:
         job = self._jobs[job_id]
-        folder = self.root / job_id
+        if self._ingest_jobs is not None and self._burst_member(job):
+            # Inside the lock: the jobs arriving while this burst runs wait for the next.
+            with self._burst:
+                burst = self._claim(job)
+                if len(burst) > 1:
+                    self._run_burst(burst)
+                elif burst:
+                    self._run_alone(job)
+            return
+        with self._lock:
+            if job.id in self._taken:
+                return
+            self._taken.add(job.id)
+        self._run_alone(job)
+
+    def _burst_member(self, job: JobState) -> bool:
+        return not job.inputs and self._joinable(job)
+
+    def _claim(self, first: JobState) -> list[JobState]:
+        """``first`` and the queued jobs that can join it, marked taken; [] when another
+        burst already took ``first``."""
+        with self._lock:
+            if first.id in self._taken:
+                return []
+            burst, files = [], 0
+            for job in [first, *(j for j in self._jobs.values() if j is not first)]:
+                if (job.id in self._taken or job.status != "queued"
+                        or not self._burst_member(job) or job.mode != first.mode
+                        or job.info != first.info):
+                    continue
+                todo = sum(1 for f in job.files if not f.done)
+                if burst and files + todo > self.burst_files:
+                    break
+                self._taken.add(job.id)
+                burst.append(job)
+                files += todo
+            return burst
+
+    def _run_burst(self, burst: list[JobState]) -> None:
+        now = time.time()
+        for job in burst:
+            self._update(job, status="running", started=job.started or now)
+        todo = {job.id: [f for f in job.files if not f.done] for job in burst}
+        try:
+            got = self._ingest_jobs([(job, [self.root / job.id / f.path for f in todo[job.id]])
+                                     for job in burst])  # type: ignore[misc]
+        except Exception:  # noqa: BLE001 - each job alone: one's fault fails only that one
+            for job in burst:
+                self._run_alone(job)
+            return
+        for job in burst:
+            folder = self.root / job.id
+            for f in todo[job.id]:
+                f.done = True
+                (folder / f.path).unlink(missing_ok=True)
+            self._update(job, files_done=job.files_done + len(todo[job.id]),
+                         **self._added(job, got[job.id]))
+            self._update(job, status="done", finished=time.time())
+            shutil.rmtree(folder / "files", ignore_errors=True)
+
+    def _run_alone(self, job: JobState) -> None:
+        folder = self.root / job.id
         self._update(job, status="running", started=job.started or time.time())
         try:
             if job.inputs and not job.inputs_done:
@@ -159,6 +279,8 @@ class JobManager:
         with self._changed:
             for k, v in changes.items():
                 setattr(job, k, v)
+            if changes.get("status") in _DONE:
+                self._finished.append(time.monotonic())
             job.version += 1
             self._save(job)
             self._changed.notify_all()

@@ -14,7 +14,12 @@ every two seconds while uploads came in, as it was, it put searches under upload
 
 - when writes have paused for ``quiet`` seconds, or
 - when the uncovered rows reach ``tail_rows`` (checked at most every ``every`` seconds), which
-  bounds what they add to a full-text query to ~25 µs x ``tail_rows`` (~25 ms at 1,024).
+  bounds what they add to a full-text query to ~25 µs x ``tail_rows`` (~25 ms at 1,024), or
+- when the small fragments (one per commit until a compaction) reach ``small_fragments``:
+  every query scans each one on its own, ~1 ms of CPU a fragment per search at 100k items
+  whatever its size (200 one-row commits took a search from ~30 to ~240 ms of CPU,
+  ``bench/notes/server_latency/h1_fragments.py``), far more than the row count says. The
+  server groups a burst of uploads into one commit; this bounds what the commits add.
 """
 
 from __future__ import annotations
@@ -23,22 +28,25 @@ import threading
 import time
 from typing import Any
 
-__all__ = ["DeferredOptimize", "QUIET_SECONDS", "TAIL_ROWS"]
+__all__ = ["DeferredOptimize", "QUIET_SECONDS", "TAIL_ROWS", "SMALL_FRAGMENTS"]
 
 QUIET_SECONDS = 10.0
 TAIL_ROWS = 1_024
+SMALL_FRAGMENTS = 8
 
 
 class DeferredOptimize:
     """The store as the jobs see it: everything passes through except ``optimize``."""
 
     def __init__(self, store: Any, every: float = 2.0, nice: int = 0,
-                 quiet: float = QUIET_SECONDS, tail_rows: int = TAIL_ROWS) -> None:
+                 quiet: float = QUIET_SECONDS, tail_rows: int = TAIL_ROWS,
+                 small_fragments: int = SMALL_FRAGMENTS) -> None:
         self._store = store
         self._nice = nice
         self._every = every
         self._quiet = quiet
         self._tail_rows = tail_rows
+        self._small_fragments = small_fragments
         self._last_write = time.monotonic()
         self._dirty = threading.Event()
         self._stop = threading.Event()
@@ -56,7 +64,15 @@ class DeferredOptimize:
     def _due(self) -> bool:
         if time.monotonic() - self._last_write >= self._quiet:
             return True
-        return self._uncovered() >= self._tail_rows
+        return (self._uncovered() >= self._tail_rows
+                or self._small() >= self._small_fragments)
+
+    def _small(self) -> int:
+        """Small fragments in the table (0 when that cannot be told)."""
+        try:
+            return int(self._store.table.stats()["fragment_stats"]["num_small_fragments"])
+        except Exception:  # noqa: BLE001 - a racing optimize; the next check sees it
+            return 0
 
     def _uncovered(self) -> int:
         """Rows the full-text index does not cover yet (0 when that cannot be told)."""

@@ -15,7 +15,7 @@ from .auth import Caller
 from .jobs import job_files
 from .schemas import Info, JobState
 from .service import refuse_local_paths
-from .spool import SpoolLimitError, receive_multipart, spool_bytes
+from .spool import SpoolLimitError, receive_multipart
 
 __all__ = ["add_job_routes"]
 
@@ -43,13 +43,12 @@ def add_job_routes(app: FastAPI, service: Any, caller: Any, problem: Any) -> Non
         if svc.jobs.active() >= limits.max_concurrent_jobs:
             raise problem(429, "too_many_jobs", f"{limits.max_concurrent_jobs} ingest jobs are "
                           "already queued or running: retry when one has finished",
-                          {"Retry-After": "5"})
+                          {"Retry-After": str(svc.jobs.retry_after())})
         ctype = request.headers.get("content-type", "")
         job_id, folder = svc.jobs.new_folder()
         try:
             if ctype.startswith("multipart/"):
-                room = limits.max_spool_bytes - await run_in_threadpool(spool_bytes,
-                                                                        svc.config.spool_dir)
+                room = limits.max_spool_bytes - await run_in_threadpool(svc.jobs.spooled_bytes)
                 if room <= 0:
                     raise SpoolLimitError(507, "the upload spool is full: retry when running "
                                                "jobs have finished")

@@ -72,7 +72,9 @@ class Service:
         self.started = time.time()
         self.jobs = JobManager(config.spool_dir, config.limits.max_concurrent_jobs,
                                self._ingest_file, self._ingest_inputs,
-                               nice=config.ingest_nice)
+                               nice=config.ingest_nice,
+                               ingest_jobs=self._ingest_jobs if self.writers else None,
+                               joinable=self._in_child)
 
     # ------------------------------------------------------------------ users
 
@@ -157,6 +159,15 @@ class Service:
         report = self.reader.ingest(paths, self.job_store, info=job.info.model_dump(),
                                     mode=job.mode, workers=self.config.workers)
         return counts_of(report, paths[0].parent.parent if paths else None)
+
+    def _ingest_jobs(self, jobs: list[tuple[JobState, list[Path]]]) -> dict[str, Any]:
+        """Several fast-mode upload jobs of one info in one call to the ingest process."""
+        assert self.writers is not None
+        first = jobs[0][0]
+        got = self.writers.ingest({"jobs": [{"id": job.id, "paths": [str(p) for p in paths]}
+                                            for job, paths in jobs],
+                                   "info": first.info.model_dump(), "mode": first.mode})
+        return dict(got["jobs"])
 
     def _ingest_inputs(self, job: JobState) -> dict[str, Any]:
         refuse_local_paths(job.inputs)

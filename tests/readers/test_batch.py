@@ -106,3 +106,21 @@ def test_an_ingest_killed_half_way_finishes_on_the_next_run_with_every_file_once
     assert len(paths) == 240 == len(set(paths)), out.stderr
     assert report["files_skipped"] >= partial - 4  # what was recorded is not read again
     assert report["files_read"] + report["files_skipped"] == 240
+
+
+def test_on_file_tells_each_file_read_and_its_item_count(tmp_path: Path) -> None:
+    docs = _folder(tmp_path, 3)
+    long = docs / "long.md"
+    long.write_text("\n\n".join(f"Paragraph {i} about topic {i}. " * 30 for i in range(12)))
+    (docs / "empty.txt").write_text("")
+    store = Store.open(tmp_path / "db.lance")
+    told: dict[str, int] = {}
+    report = Reader(chunk_tokens=64).ingest(docs, store=store, workers=1,
+                                            on_file=lambda p, n: told.__setitem__(Path(p).name, n))
+    assert set(told) == {"note_0.md", "note_1.md", "note_2.md", "long.md", "empty.txt"}
+    assert told["note_1.md"] == 1 and told["empty.txt"] == 0 and told["long.md"] > 3
+    assert sum(told.values()) == report.items_inserted == store.count()
+    again: dict[str, int] = {}
+    Reader(chunk_tokens=64).ingest(docs, store=store, workers=1,
+                                   on_file=lambda p, n: again.__setitem__(p, n))
+    assert again == {}  # unchanged files are not read, so not told

@@ -54,3 +54,27 @@ def test_a_long_uncovered_tail_is_folded_in_while_writes_go_on(tmp_path: Path) -
     finally:
         deferred.close()
     assert deferred._uncovered() == 0  # closing folds in what is left
+
+
+def test_many_small_commits_are_compacted_while_writes_go_on(tmp_path: Path) -> None:
+    """Few rows, but one fragment a commit: each search scans every fragment on its own, so
+    their count (not only the uncovered rows) brings the compaction forward."""
+    store = Store.open(tmp_path / "s.lance")
+    _add(store, 0, 1)
+    store.optimize()  # the indexes exist, over one fragment
+    deferred = DeferredOptimize(store, every=0.05, quiet=600, tail_rows=10_000,
+                                small_fragments=6)
+    try:
+        for i in range(1, 5):
+            _add(store, i, 1)
+            deferred.optimize()
+        time.sleep(0.5)
+        assert deferred._small() == 5 and deferred._uncovered() == 4  # under both bounds
+        _add(store, 5, 1)  # the sixth small fragment: at the bound
+        deferred.optimize()
+        # compaction commits first, the index update after it (the new rows end in one
+        # fragment; the one the indexes covered may stay apart)
+        assert _wait_until(lambda: deferred._small() <= 2 and deferred._uncovered() == 0, 10)
+        assert len(store.search("herons", k=10, view="fts")) == 6
+    finally:
+        deferred.close()

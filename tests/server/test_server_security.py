@@ -122,6 +122,24 @@ def test_concurrent_jobs_limit_is_429(serve: Callable[..., Running]) -> None:
         assert third.status_code == 202
 
 
+def test_a_full_queue_says_when_to_retry_from_how_fast_jobs_end(serve: Callable[..., Running]) -> None:
+    server = serve(limits={"max_concurrent_jobs": 2})
+    jobs = server.app.state.service.jobs
+    one = [("files", ("n.txt", b"note about herons", "text/plain"))]
+    with server.client() as c:
+        with jobs._burst:  # the jobs stay queued while the test holds this
+            assert all(c.post("/v1/ingest", files=one).status_code == 202 for _ in range(2))
+            r = c.post("/v1/ingest", files=one)
+            assert r.status_code == 429 and r.headers["Retry-After"] == "5"  # nothing ended yet
+        for job in list(jobs._jobs):
+            wait_job(c, job)
+        with jobs._burst:
+            assert all(c.post("/v1/ingest", files=one).status_code == 202 for _ in range(2))
+            r = c.post("/v1/ingest", files=one)
+            # two jobs ended moments ago: a slot frees about that often
+            assert r.status_code == 429 and 1 <= int(r.headers["Retry-After"]) < 5, r.headers
+
+
 def test_base64_file_part_is_read(serve: Callable[..., Running]) -> None:
     server = serve()
     data = base64.b64encode(b"Quarterly revenue grew by nine percent.").decode()

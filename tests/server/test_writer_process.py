@@ -136,3 +136,49 @@ def test_server_jobs_run_in_a_niced_child_and_searches_see_them(serve) -> None: 
         assert job["status"] == "done" and job["items_written"] == 1, job
         assert service.writers.pids() and service.writers.pids() != pids
         assert c.get("/v1/stats").json()["items"] == 2
+
+
+def test_uploads_queued_together_are_one_ingest_and_each_job_keeps_its_counts(serve) -> None:  # type: ignore[no-untyped-def]
+    """A burst of one-file uploads becomes one batch ingest (one commit to the items table,
+    not one each: every commit is a fragment each search scans until the next compaction),
+    and each job still reports its own items and failures; a job of another user or mode
+    is not joined."""
+    running: Running = serve(ingest_nice=0)
+    service = running.app.state.service
+    store = service.store
+    with running.client() as c:
+        first = c.post("/v1/ingest", files=[("files", ("warm.txt", b"A warm-up note.",
+                                                       "text/plain"))])
+        wait_job(c, first.json()["job_id"], timeout=120)  # the child is up
+        before = service.writers.calls
+        ids: dict[str, str] = {}
+        with service.jobs._burst:  # the writer is "busy": these uploads queue meanwhile
+            for i in range(9):
+                r = c.post("/v1/ingest", files=[("files", (f"n{i}.txt",
+                                                           f"Note {i}: the token kiwi{i}.".encode(),
+                                                           "text/plain"))])
+                assert r.status_code == 202, r.text
+                ids[f"n{i}.txt"] = r.json()["job_id"]
+            r = c.post("/v1/ingest", files=[("files", ("bad.pdf", b"%PDF-1.7 not really a pdf",
+                                                       "application/pdf"))])
+            ids["bad.pdf"] = r.json()["job_id"]
+            r = c.post("/v1/ingest", data={"info": '{"session_id": "other"}'},
+                       files=[("files", ("s.txt", b"Another session's note about a walrus.",
+                                         "text/plain"))])
+            ids["s.txt"] = r.json()["job_id"]
+        jobs = {name: wait_job(c, job_id, timeout=120) for name, job_id in ids.items()}
+        for i in range(9):
+            job = jobs[f"n{i}.txt"]
+            assert job["status"] == "done" and job["items_written"] == 1, job
+            assert job["failures"] == [] and job["files_done"] == 1
+        bad = jobs["bad.pdf"]
+        assert bad["status"] == "done" and bad["items_written"] == 0
+        assert len(bad["failures"]) == 1 and "bad.pdf" in bad["failures"][0]["input"]
+        assert "/jobs/" not in str(bad["failures"])  # spool paths never reach a client
+        assert jobs["s.txt"]["items_written"] == 1
+        # the ten uploads of one info were one ingest; the other session's, its own
+        assert service.writers.calls - before == 2
+        keys = sorted(i.metadata.key for i in store.iter_items())
+        assert keys == sorted(["warm.txt", "s.txt", *(f"n{i}.txt" for i in range(9))])
+    spool = Path(running.config.spool_dir) / "jobs"
+    assert not any(spool.glob("*/files/*/*"))  # every upload deleted after ingest
