@@ -15,8 +15,8 @@ import shutil
 import threading
 import time
 import uuid
-from collections.abc import Callable
 from collections import deque
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
