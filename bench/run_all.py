@@ -6,7 +6,8 @@ Every module ``bench/bench_<name>.py`` that defines ``run(quick=False) -> dict``
 ``rows(result) -> list[dict]`` is a benchmark (see ``bench/_util.py``); nothing else needs
 registering. Each benchmark's result and README rows are stored under its name in
 results.json with when, where and at which commit it ran; benchmarks not run this time
-keep their last entry (``--fresh`` drops them). ``bench/render_readme.py`` then writes the
+keep their last entry (``--fresh`` drops them). Each benchmark runs in an interpreter of
+its own, so none measures what another left behind. ``bench/render_readme.py`` then writes the
 README's tables from the file. A benchmark that fails is recorded with its traceback and
 the run exits 1; the others still run.
 """
@@ -20,6 +21,7 @@ import os
 import platform
 import subprocess
 import sys
+import tempfile
 import time
 import traceback
 from pathlib import Path
@@ -95,6 +97,21 @@ def run_one(name: str, quick: bool) -> dict[str, Any]:
     return entry
 
 
+def run_isolated(name: str, quick: bool) -> dict[str, Any]:
+    """:func:`run_one` in a fresh interpreter. Run in one process, a benchmark inherited what
+    the previous ones left: after the search benchmark, a 1.8 GB process with its stores'
+    objects, LanceDB's threads and caches, under which the next one's timings are taken."""
+    with tempfile.TemporaryDirectory(prefix="omnireader-bench-") as tmp:
+        out = Path(tmp) / "entry.json"
+        cmd = [sys.executable, str(Path(__file__).resolve()), "--one", name, "--to", str(out)]
+        code = subprocess.run(cmd + (["--quick"] if quick else []), cwd=BENCH).returncode
+        if out.is_file():
+            return json.loads(out.read_text())
+    entry = {"when": time.strftime("%Y-%m-%d %H:%M"), "quick": quick, **environment()}
+    return entry | {"result": None, "rows": [], "seconds": None,
+                    "error": f"bench_{name} ended with exit status {code} before its result"}
+
+
 def main(argv: list[str] | None = None) -> int:
     names = discover()
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -102,7 +119,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", default="", help=f"comma list of {', '.join(names)}")
     ap.add_argument("--fresh", action="store_true",
                     help="drop the results of benchmarks not run this time")
+    ap.add_argument("--one", help=argparse.SUPPRESS)  # internal: one benchmark, in this process
+    ap.add_argument("--to", type=Path, help=argparse.SUPPRESS)  # where --one writes its entry
     args = ap.parse_args(argv)
+    if args.one:
+        entry = run_one(args.one, args.quick)
+        args.to.write_text(json.dumps(entry, indent=2, default=str) + "\n")
+        return 0
     chosen = [b.strip() for b in args.only.split(",") if b.strip()] or names
     unknown = sorted(set(chosen) - set(names))
     if unknown:
@@ -114,7 +137,7 @@ def main(argv: list[str] | None = None) -> int:
     results = {"benchmarks": {k: v for k, v in old.items() if k in names}}
     for name in chosen:
         print(f"\n=== bench_{name}{' (quick)' if args.quick else ''}", flush=True)
-        results["benchmarks"][name] = run_one(name, args.quick)
+        results["benchmarks"][name] = run_isolated(name, args.quick)
         OUT.mkdir(parents=True, exist_ok=True)  # written after each: a crash keeps the rest
         RESULTS.write_text(json.dumps(results, indent=2, default=str) + "\n")
 
