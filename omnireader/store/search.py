@@ -61,6 +61,7 @@ CANDIDATES_PER_K = 4
 BUDGET_PASSAGES = 25
 _VIEWS = ("hybrid", "vector", "fts")
 _VECTOR_COLUMNS = ["id", *ITEM_COLUMNS, "_distance"]
+_TEXT_COLUMNS = ["id", *ITEM_COLUMNS, "_score", "vector"]  # hybrid's BM25 rows
 
 
 def run_search(
@@ -115,7 +116,7 @@ def candidates(
     vector_columns = ["id", "_distance"] if embedder.fusion_weight == 0 else _VECTOR_COLUMNS
     by_vector, by_text = run_queries(table, [
         vector_query(vector, n, where, vector_columns),
-        fts_query(query, n, where, ["id", *ITEM_COLUMNS, "_score", "vector"]),
+        fts_query(query, n, where, _TEXT_COLUMNS),
     ])
     return _text_rows(by_text), _with_similarity(_rows(by_vector)), vector
 
@@ -160,8 +161,7 @@ def _lexical_first(table: Any, embedder: Embedder, query: str, n: int,
     them (after every BM25 hit, whose ``ranks`` it brings up to date).
     """
     vector = embedder.embed_query(query)
-    (by_text,) = run_queries(table, [fts_query(query, n, where,
-                                               ["id", *ITEM_COLUMNS, "_score", "vector"])])
+    (by_text,) = run_queries(table, [fts_query(query, n, where, _TEXT_COLUMNS)])
     text_rows = _text_rows(by_text)
     semantic: dict[str, float] = {}
     lexical = _rescored(text_rows, vector, semantic)
