@@ -19,6 +19,7 @@ from omnireader.store.maintenance import REFINE_FACTOR
 from omnireader.store.queries import filter_query, fts_query, run_queries, vector_query
 from omnireader.store.schema import FTS_COLUMNS, ITEM_COLUMNS
 from omnireader.store.temporal import TIME_WEIGHT, boost
+from omnireader.units import NEIGHBOUR_TEXT
 
 from .conftest import make_item
 
@@ -87,21 +88,60 @@ def test_hybrid_ranks_exactly_as_the_builder_pipeline(
 
 
 def test_query_objects_are_the_ones_the_builders_make(fixed: Store) -> None:
-    from lancedb.query import MultiMatchQuery
+    from lancedb.query import MatchQuery
 
     t = fixed.table
     vector = fixed.embedder.embed_query("otter")
     for where in (None, "user_id = 'u2'"):
         vq = t.search(vector, vector_column_name="vector").distance_type("cosine")
-        fq = t.search(MultiMatchQuery("otter", list(FTS_COLUMNS)), query_type="fts")
+        fqs = [t.search(MatchQuery("otter", column), query_type="fts") for column in FTS_COLUMNS]
         if where:
-            vq, fq = vq.where(where, prefilter=True), fq.where(where, prefilter=True)
+            vq = vq.where(where, prefilter=True)
+            fqs = [fq.where(where, prefilter=True) for fq in fqs]
         vq = vq.refine_factor(REFINE_FACTOR).select(["id", "_distance"]).limit(40)
-        fq = fq.select(["id", "_score"]).limit(40)
         assert vector_query(vector, 40, where, ["id", "_distance"]) == vq.to_query_object()
-        assert fts_query("otter", 40, where, ["id", "_score"]) == fq.to_query_object()
+        assert fts_query("otter", 40, where, ["id", "_score"]).per_column == tuple(
+            fq.select(["id", "_score"]).limit(40).to_query_object() for fq in fqs)
     eq = t.search().where("id IN ('i001')").select(ITEM_COLUMNS).limit(1)
     assert filter_query("id IN ('i001')", 1, ITEM_COLUMNS) == eq.to_query_object()
+
+
+@pytest.mark.parametrize("where", [None, "user_id = 'u0'"])
+def test_bm25_over_the_columns_gives_the_rows_and_scores_of_lancedbs_multi_match(
+    tmp_path: Path, where: str | None
+) -> None:
+    """One query per column, merged (best column score per row, top n), is what LanceDB's
+    MultiMatchQuery returns, with every column holding text."""
+    from lancedb.query import MultiMatchQuery
+
+    rng = np.random.default_rng(11)
+    store = Store.open(tmp_path / "s.lance")
+    items = []
+    for i in range(400):
+        item = make_item(f"m{i:03d}", " ".join(rng.choice(WORDS, size=int(rng.integers(2, 12)))),
+                         user_id=f"u{i % 2}")
+        item.metadata.keywords = [str(w) for w in rng.choice(WORDS, size=int(rng.integers(0, 4)))]
+        if i % 3:
+            item.metadata.extra[NEIGHBOUR_TEXT] = " ".join(rng.choice(WORDS, size=20))
+        items.append(item)
+    store.add(items)
+    assert store.table.search().where("keywords_text != '' AND context_text IS NOT NULL") \
+        .limit(1).to_list()
+    for query in ["otter", "maple quartz", "glacier saffron tundra velvet", "heron heron"]:
+        for n in (5, 40, 400):
+            fq = store.table.search(MultiMatchQuery(query, list(FTS_COLUMNS)), query_type="fts")
+            if where:
+                fq = fq.where(where, prefilter=True)
+            theirs = fq.select(["id", "_score"]).limit(n).to_arrow().to_pylist()
+            (ours,) = run_queries(store.table, [fts_query(query, n, where, ["id", "_score"])])
+            ours_rows = ours.to_pylist()
+            # the same scores in order; the same rows except where a tie crosses the cut
+            assert [round(r["_score"], 5) for r in ours_rows] == [
+                round(r["_score"], 5) for r in theirs], (query, n)
+            cut = theirs[-1]["_score"] if theirs else None
+            assert {r["id"] for r in ours_rows if r["_score"] != cut} == {
+                r["id"] for r in theirs if r["_score"] != cut}, (query, n)
+            assert ours_rows == sorted(ours_rows, key=lambda r: (-r["_score"], r["id"]))
 
 
 def test_queries_run_together_give_each_querys_own_rows(fixed: Store) -> None:
