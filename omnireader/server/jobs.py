@@ -142,18 +142,21 @@ class JobManager:
         return max(1, min(30, math.ceil(1 / rate)))
 
     def spooled_bytes(self) -> int:
-        """Bytes of the uploads on disk: the folders of unfinished jobs and of uploads still
-        arriving. A finished job's folder keeps only its small report, so it is not walked:
-        walking every folder, as the spool limit did, cost each upload ~50 ms of the
-        interpreter lock by the end of a 200-upload run (py-spy, ``bench_server.py``)."""
+        """Bytes of the uploads on disk: the files of unfinished jobs (their sizes are in the
+        jobs' records, and a file is deleted once done) and the folders of uploads still
+        arriving (walked: nothing records them yet). Walking every job's folder, as the spool
+        limit first did, cost each upload ~50 ms of the interpreter lock by the end of a
+        200-upload run, and walking the unfinished ones still ~5% of the server's samples
+        under upload load (py-spy, ``bench_server.py``)."""
         from .spool import spool_bytes
 
         with self._lock:
-            finished = {j.id for j in self._jobs.values() if j.status in _DONE}
-        total = 0
+            known = set(self._jobs)
+            total = sum(f.size for j in self._jobs.values() if j.status not in _DONE
+                        for f in j.files if not f.done)
         with os.scandir(self.root) as entries:
             for entry in entries:
-                if entry.name not in finished and entry.is_dir():
+                if entry.name not in known and entry.is_dir():
                     total += spool_bytes(Path(entry.path))
         return total
 
