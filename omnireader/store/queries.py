@@ -108,9 +108,13 @@ def _run(table: Any, queries: Sequence[Any]) -> list[pa.Table]:
     native = getattr(table, "_table", None)
     if native is None or not hasattr(native, "_execute_query"):
         return [table._execute_query(q).read_all() for q in queries]
+    direct = hasattr(native, "_sync_query_to_async")
 
     async def one(query: Any) -> pa.Table:
-        reader = await native._execute_query(query)
+        if direct:
+            reader = await _execute(native._sync_query_to_async(query))
+        else:
+            reader = await native._execute_query(query)
         return pa.Table.from_batches(await reader.read_all(), schema=reader.schema)
 
     async def every() -> list[pa.Table]:
@@ -119,3 +123,17 @@ def _run(table: Any, queries: Sequence[Any]) -> list[pa.Table]:
     from lancedb.background_loop import LOOP
 
     return LOOP.run(every())
+
+
+async def _execute(query: Any) -> Any:
+    """Run LanceDB's async query as its ``to_batches`` does, without first asking the table
+    for its schema to look for blob columns (a round trip into LanceDB and a walk of the
+    schema in Python for every query: ~1.7 ms of interpreter time a search at three queries).
+    The items table has no blob columns. Falls back to ``to_batches`` where the inner handle
+    is missing."""
+    inner = getattr(query, "_inner", None)
+    if inner is None or not hasattr(inner, "execute"):
+        return await query.to_batches()
+    from lancedb.arrow import AsyncRecordBatchReader
+
+    return AsyncRecordBatchReader(await inner.execute(max_batch_length=None, timeout=None))

@@ -156,6 +156,17 @@ def test_queries_run_together_give_each_querys_own_rows(fixed: Store) -> None:
         "i005", "i006"]
 
 
+def test_queries_give_the_rows_lancedbs_own_execution_path_gives(fixed: Store) -> None:
+    vector = fixed.embedder.embed_query("maple quartz")
+    queries = [vector_query(vector, 20, "user_id = 'u1'", ["id", "_distance", *ITEM_COLUMNS]),
+               *fts_query("maple quartz", 20, None, ["id", "_score", "vector"]).per_column,
+               filter_query("id IN ('i005', 'i006')", 2, ["id", "memory"])]
+    ours = run_queries(fixed.table, queries)
+    theirs = [fixed.table._execute_query(q).read_all() for q in queries]
+    assert [o.to_pylist() for o in ours] == [t.to_pylist() for t in theirs]
+    assert len(ours[0]) and len(ours[1]) and len(ours[-1]) == 2  # the memory column holds text
+
+
 def test_a_candidate_found_only_by_vectors_is_fetched_when_shown(tmp_path: Path) -> None:
     store = Store.open(tmp_path / "s.lance")
     store.add([make_item("words", "harbor lantern"), make_item("other", "quartz meadow"),
