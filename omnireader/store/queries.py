@@ -67,15 +67,16 @@ class FtsQuery:
         return rows.take(pa.array(first[:self.n], type=pa.int64()))
 
 
-def fts_query(text: str, n: int, where: str | None, columns: list[str]) -> FtsQuery:
-    """BM25 over the full-text columns, under ``where`` applied before ranking (``columns``
-    must include ``id`` and ``_score``, which the merge orders by)."""
+def fts_query(text: str, n: int, where: str | None, columns: list[str],
+              searched: Sequence[str] = FTS_COLUMNS) -> FtsQuery:
+    """BM25 over the full-text columns ``searched``, under ``where`` applied before ranking
+    (``columns`` must include ``id`` and ``_score``, which the merge orders by)."""
     from lancedb.query import FullTextSearchQuery, MatchQuery, Query
 
     return FtsQuery(tuple(
         Query(filter=where, postfilter=_prefilter(where), limit=n, columns=columns,
               full_text_query=FullTextSearchQuery(columns=[], query=MatchQuery(text, column)))
-        for column in FTS_COLUMNS), n)
+        for column in searched), n)
 
 
 def filter_query(where: str, n: int, columns: list[str]) -> Any:

@@ -48,6 +48,7 @@ from .queries import filter_query, fts_query, run_queries, vector_query
 from .results import SearchResult
 from .schema import ITEM_COLUMNS, item_from_row
 from .temporal import TIME_WEIGHT, boost, periods
+from .text_columns import text_columns
 
 if TYPE_CHECKING:
     import numpy as np
@@ -116,7 +117,7 @@ def candidates(
     vector_columns = ["id", "_distance"] if embedder.fusion_weight == 0 else _VECTOR_COLUMNS
     by_vector, by_text = run_queries(table, [
         vector_query(vector, n, where, vector_columns),
-        fts_query(query, n, where, _TEXT_COLUMNS),
+        fts_query(query, n, where, _TEXT_COLUMNS, text_columns(table)),
     ])
     return _text_rows(by_text), _with_similarity(_rows(by_vector)), vector
 
@@ -161,7 +162,8 @@ def _lexical_first(table: Any, embedder: Embedder, query: str, n: int,
     them (after every BM25 hit, whose ``ranks`` it brings up to date).
     """
     vector = embedder.embed_query(query)
-    (by_text,) = run_queries(table, [fts_query(query, n, where, _TEXT_COLUMNS)])
+    (by_text,) = run_queries(table, [fts_query(query, n, where, _TEXT_COLUMNS,
+                                               text_columns(table))])
     text_rows = _text_rows(by_text)
     semantic: dict[str, float] = {}
     lexical = _rescored(text_rows, vector, semantic)
@@ -220,7 +222,8 @@ def _with_similarity(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _fts_rows(table: Any, query: str, n: int, where: str | None) -> list[dict[str, Any]]:
-    (data,) = run_queries(table, [fts_query(query, n, where, ["id", *ITEM_COLUMNS, "_score"])])
+    (data,) = run_queries(table, [fts_query(query, n, where, ["id", *ITEM_COLUMNS, "_score"],
+                                            text_columns(table))])
     return _rows(data)
 
 
