@@ -214,6 +214,11 @@ def main() -> None:
         answer({"ok": False, "error": f"{type(e).__name__}: {e}"})
         return
     answer({"ok": True, "pid": os.getpid()})
+    # The parsers' fork server imports them now (~1 s of a core, at this process's priority),
+    # not during the first upload, when searches are likely running too.
+    from ..readers.batch import prestart_workers
+
+    prestart_workers()
     try:
         for line in iter(stdin.readline, b""):
             answer(_handle(reader, store, json.loads(line), int(settings.get("workers", 1))))
