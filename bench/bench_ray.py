@@ -61,7 +61,7 @@ def _start_cluster() -> float:
 def per_file_costs(paths: list[Path]) -> dict[str, float]:
     """p (parse s/file, one core), c (commit s/file), I (index build s) on this corpus."""
     from omnireader import Reader, Store
-    from omnireader.readers.batch import _parse_file
+    from omnireader.readers.file_task import parse_file
 
     reader = Reader(ocr="off")
     ctx = reader.context(None, "fast").model_dump(exclude={"refiner"})
@@ -70,7 +70,7 @@ def per_file_costs(paths: list[Path]) -> dict[str, float]:
         store = Store.open(db)
         # Parsed and embedded as a Ray worker does it (the default local embedder).
         t0 = time.perf_counter()
-        parsed = [_parse_file(str(p), ctx, store.embedder.name) for p in paths]
+        parsed = [parse_file(str(p), ctx, store.embedder.name) for p in paths]
         parse = (time.perf_counter() - t0) / len(paths)
         items = [i for r in parsed for i in r["items"]]
         import numpy as np

@@ -41,7 +41,7 @@ def parse_all(paths: list[Path], schema: Any) -> tuple[list[tuple[str, bytes]], 
     is the writer's business: building the rows and pickling the result, against pickling
     the items themselves (what the workers sent before)."""
     from omnireader import Reader
-    from omnireader.readers.batch import _parse_file
+    from omnireader.readers.file_task import parse_file
     from omnireader.readers.ingest_report import ItemSummary
     from omnireader.store.schema import items_to_rows
 
@@ -49,14 +49,14 @@ def parse_all(paths: list[Path], schema: Any) -> tuple[list[tuple[str, bytes]], 
     ctx = reader.context(None, "fast").model_dump(exclude={"refiner"})
     out, cost = [], {"worker: rows + pickle": 0.0, "worker: pickle items (before)": 0.0}
     for p in paths:
-        got = _parse_file(str(p.resolve()), ctx, None)
+        got = parse_file(str(p.resolve()), ctx, None)
         c = time.process_time()
         pickle.dumps(got, protocol=pickle.HIGHEST_PROTOCOL)
         cost["worker: pickle items (before)"] += time.process_time() - c
         c = time.process_time()
         res = {"rows": items_to_rows(got["items"], schema),
                "summary": ItemSummary.of(got["items"]), "failures": got["failures"],
-               "vectors": None}  # what _parse_file returns given the schema
+               "vectors": None}  # what parse_file returns given the schema
         blob = pickle.dumps(res, protocol=pickle.HIGHEST_PROTOCOL)
         cost["worker: rows + pickle"] += time.process_time() - c
         out.append((str(p.resolve()), blob))

@@ -89,7 +89,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
         lean_memory()
     mode = reading_mode(args)
     if mode == "fast" and args.engine == "local":
-        from .readers.batch import prestart_workers
+        from .readers.file_task import prestart_workers
 
         # The workers' imports (~1 s) overlap opening the store (importing LanceDB: ~3 s).
         prestart_workers()

@@ -26,17 +26,17 @@ from typing import Any
 from ..errors import InvalidInputError
 from ..models import Mode, ReadFailure, ReadInfo
 from ..parsers.base import ParseContext
-from ..units import match_text
 from ..store.row_writes import rows_from_bytes
 from ..walk import expand
 from .ingest_report import IngestReport, ItemSummary, is_transient
-from .outcomes import log_internal, read_fast
+from . import file_task
+from .outcomes import log_internal
 from .progress import Progress
 from .sizing import default_workers, usable_cores
-from .workers import Job, WorkerPool, prestart
+from .workers import Job, WorkerPool
 from .writer import BatchWriter, Rows, WriteJob
 
-__all__ = ["IngestReport", "ingest", "file_hash", "settings_key", "prestart_workers"]
+__all__ = ["IngestReport", "ingest", "file_hash", "settings_key"]
 
 # The fine-mode hint names the command that finishes the job.
 _REFINE_HINT = "omnireader refine --db {db} (with the same --llm) once the LLM is reachable"
@@ -57,61 +57,12 @@ def settings_key(ctx: ParseContext, embedder: str) -> str:
     return hashlib.sha256(raw.encode()).hexdigest()[:16]
 
 
-def _parse_file(path: str, ctx: dict[str, Any], embedder: str | None,
-                ocr_threads: int | None = None, schema: Any = None) -> dict[str, Any]:
-    """Worker side: read one file (and embed its items when the embedder is local).
-
-    With the store's ``schema``, the items come back as their rows (every column but the
-    vector) and a summary for the report: the writer then only adds vectors and upserts.
-    Per page (bench/profile_writer.py): the rows cost a worker ~0.1 ms more than pickling
-    the items, and save the writer ~0.3 ms (unpickling the items, building the rows).
-    """
-    from ..formats.ocr import set_threads
-
-    set_threads(ocr_threads)
-    context = ParseContext.model_validate(ctx)
-    out = read_fast(Path(path), context)
-    vectors = None
-    if embedder and out.items:
-        vectors = _local_embedder(embedder).embed([match_text(i) for i in out.items])
-    if schema is not None:
-        from ..store.row_writes import rows_to_bytes
-        from ..store.schema import items_to_rows
-
-        return {"rows": rows_to_bytes(items_to_rows(out.items, schema)),
-                "summary": ItemSummary.of(out.items), "failures": out.failures,
-                "vectors": vectors}
-    # The models themselves: pickling them is ~3x cheaper than dumping them to dicts here
-    # and validating the dicts again in the writer's process (no field changes on the way).
-    return {"items": out.items, "failures": out.failures, "vectors": vectors}
-
-
-# Imported once by the server the workers fork from, not by each worker.
-# chonkie through omnireader.chonkie_import: without the OpenAI SDK it would load (~1 s).
-_PRELOAD = ("omnireader.readers.batch", "omnireader.router", "pypdfium2", "pypdf",
-            "omnireader.chonkie_import", "numpy", "omnireader.llm.embed_hashing")
-
 #: Build the items' Arrow rows in the workers (with several). Off for now: measured
 #: 2026-12-02, it saves the writer ~0.3 ms of CPU per page (800 pages, 2 workers: 107 vs 80
 #: pages/s), but each fresh worker pays a fixed start-up (~0.45 s more per ingest of 200
 #: pages, 20 files, even with pyarrow preloaded), so small ingests get slower. Turn on once
 #: that start-up is found and removed.
 ROWS_IN_WORKERS = False
-
-_EMBEDDERS: dict[str, Any] = {}
-
-
-def prestart_workers() -> None:
-    """Start the workers' fork server early (see :func:`.workers.prestart`); fast mode only."""
-    prestart(_parse_file, _PRELOAD)
-
-
-def _local_embedder(spec: str) -> Any:
-    if spec not in _EMBEDDERS:
-        from ..llm.embedding import make_embedder
-
-        _EMBEDDERS[spec] = make_embedder(spec)
-    return _EMBEDDERS[spec]
 
 
 def ingest(
@@ -148,7 +99,7 @@ def ingest(
     if mode == "fast" and engine == "local":
         # The workers' imports run while this process finds the files, hashes them and
         # reads the ledger (a no-op when an earlier ingest started it).
-        prestart_workers()
+        file_task.prestart_workers()
     report = IngestReport(store=str(store.path), mode=mode)
     ledger = store.ledger(scope=f"{ctx.scope}/{mode}", settings=settings_key(ctx, store.embedder.name))
     writer = BatchWriter(store, ledger, ctx, batch_size)
@@ -312,8 +263,9 @@ def _results(reader: Any, ctx: ParseContext, store: Any, todo: dict[str, str],
     args = {"ctx": ctx.model_dump(exclude={"refiner"}), "embedder": embedder,
             "ocr_threads": max(1, usable_cores() // n), "schema": schema}
     jobs = [Job(key=p, args={"path": p, **args}) for p in todo]
-    pool = WorkerPool(_parse_file, n, timeout=timeout,
-                      memory_mb=memory_mb, preload=_PRELOAD)
+    # Looked up here, not bound at import: a bench plant may wrap it (bench/plants).
+    pool = WorkerPool(file_task.parse_file, n, timeout=timeout,
+                      memory_mb=memory_mb, preload=file_task.PRELOAD)
     for r in pool.run(jobs):
         if not r.ok:
             failure = ReadFailure(input=r.key, error=r.error or "crashed",

@@ -3,7 +3,7 @@
 The driver lists the files and decides which changed (ledger, content hashes), exactly as
 local ingest does; only the parsing moves. The paths become a Ray Dataset, and each block
 is read by ``map_batches`` with a stateful class holding the parse context (and the local
-embedder) once per worker: the same ``_parse_file`` as the local worker pool, so the same
+embedder) once per worker: the same :func:`.file_task.parse_file` as the local worker pool, so the same
 router, parsers, chunking, OCR and embedding. What comes back is consumed here, one file at
 a time, and handed to the same writer (``merge_insert``, the ledger after the commit, stale
 items deleted, indexes at the end): every promise of the local store holds.
@@ -73,13 +73,13 @@ class ParseFiles:
     def __call__(self, batch: dict[str, Any]) -> dict[str, Any]:
         import numpy as np
 
-        from .batch import _parse_file
+        from .file_task import parse_file
 
         paths = [str(p) for p in batch["path"]]
         payloads = []
         for path in paths:
             try:
-                res = _parse_file(path, self.ctx, self.embedder, self.ocr_threads)
+                res = parse_file(path, self.ctx, self.embedder, self.ocr_threads)
                 value = (res["items"], res["vectors"], res["failures"])
             except MemoryError:
                 value = ([], None, [ReadFailure(input=path, error="too_large",

@@ -159,7 +159,7 @@ class ReadFilesFine:
         vectors = None
         if self.embedder and items:
             from ..units import match_text
-            from .batch import _local_embedder
+            from .file_task import local_embedder
 
-            vectors = _local_embedder(self.embedder).embed([match_text(i) for i in items])
+            vectors = local_embedder(self.embedder).embed([match_text(i) for i in items])
         return items, vectors, out.failures

@@ -216,7 +216,7 @@ def main() -> None:
     answer({"ok": True, "pid": os.getpid()})
     # The parsers' fork server imports them now (~1 s of a core, at this process's priority),
     # not during the first upload, when searches are likely running too.
-    from ..readers.batch import prestart_workers
+    from ..readers.file_task import prestart_workers
 
     prestart_workers()
     try:

@@ -7,10 +7,10 @@ worker calls the per-file parse, so only a worker's peak may grow."""
 import functools
 import os
 
-import omnireader.readers.batch as _batch
+import omnireader.readers.file_task as _file_task
 
 _MB = int(os.environ.get("OMNIREADER_PLANT_MB", "400"))
-_parse_file = _batch._parse_file  # fails loudly if the batch path changed shape
+_parse_file = _file_task.parse_file  # fails loudly if the worker's entry point changed shape
 
 
 @functools.wraps(_parse_file)  # same name, so the pool pickles it by reference as before
@@ -22,4 +22,4 @@ def _heavy_parse_file(*args, **kwargs):  # type: ignore[no-untyped-def]
         del ballast
 
 
-_batch._parse_file = _heavy_parse_file
+_file_task.parse_file = _heavy_parse_file
