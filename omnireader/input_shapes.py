@@ -6,6 +6,8 @@ valid, never a validation trace from deep inside pydantic.
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
@@ -21,6 +23,7 @@ __all__ = [
     "is_message",
     "is_part",
     "check_tool_pairing",
+    "chat_log",
 ]
 
 PART_TYPES = (
@@ -146,3 +149,28 @@ def check_tool_pairing(messages: list[Message], label: str) -> None:
                 f"{m.tool_call_id!r}, but no assistant message before it made that call "
                 f"(calls made: {sorted(called)})"
             )
+
+
+def chat_log(path: Path) -> list[Message] | None:
+    """The messages of a .json / .jsonl chat log, or None when it is another JSON document."""
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError):
+        return None
+    try:
+        if path.suffix.lower() == ".jsonl":
+            data: Any = [json.loads(line) for line in text.splitlines() if line.strip()]
+        else:
+            data = json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        return None
+    if isinstance(data, dict) and isinstance(data.get("messages"), list):
+        data = data["messages"]
+    if not (isinstance(data, list) and data and all(isinstance(m, dict) for m in data)):
+        return None
+    if not all("role" in m and ("content" in m or "tool_calls" in m) for m in data):
+        return None
+    try:
+        return parse_messages(data)
+    except InvalidInputError as e:
+        raise InvalidInputError(f"{path}: {e}") from None

@@ -13,7 +13,6 @@ are still read: a bad part never loses the rest of the message.
 
 from __future__ import annotations
 
-import json
 import os
 import warnings
 from collections.abc import Iterable, Iterator
@@ -22,7 +21,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from .dataurl import bare_base64, decode_data_url, is_data_url
+from .dataurl import decode_data_url, is_data_url
 from .errors import (
     EmptyInputError,
     InvalidInputError,
@@ -34,6 +33,7 @@ from .formats.containers import CONTAINERS, HAS_BODY, container_members
 from .formats.sniff import RESNIFF_WHOLE, family, sniff
 from .input_shapes import (
     PART_TYPES,
+    chat_log,
     check_tool_pairing,
     is_message,
     is_part,
@@ -42,6 +42,7 @@ from .input_shapes import (
 )
 from .models import AudioPart, FilePart, ImagePart, Message, ReadFailure, TextPart
 from .options import ReadOptions
+from .part_blobs import blob_from_url, file_base64
 from .parsers import audio, chat, file, image, string, text, tool  # noqa: F401  (registers)
 from .parsers.base import get_parser
 from .payloads import Blob, Conversation, TextInput, Trajectory
@@ -120,7 +121,7 @@ def _route_other(input: Any, options: ReadOptions) -> list[Task]:
 def _route_string(text: str, options: ReadOptions) -> list[Task]:
     if not options.strings_as_text:
         if is_url(text):
-            return _route_blob(_blob_from_url(text.strip(), options), options)
+            return _route_blob(blob_from_url(text.strip(), options), options)
         path = local_path(text, options)
         if path is not None:
             if path.is_dir():
@@ -165,7 +166,7 @@ def _iter_path(path: Path, options: ReadOptions) -> Iterator[Task]:
     if size > options.max_file_bytes:
         raise TooLargeError(label, f"{size} bytes is over the {options.max_file_bytes} byte limit")
     if path.suffix.lower() in (".json", ".jsonl"):
-        convo = _chat_file(path)
+        convo = chat_log(path)
         if convo is not None:
             yield from route_conversation(convo, options, label=label)
             return
@@ -175,31 +176,6 @@ def _iter_path(path: Path, options: ReadOptions) -> Iterator[Task]:
     except OSError as e:
         raise ReadError(label, f"cannot read: {e.strerror or e}") from None
     yield from _iter_blob(Blob(path=str(path)), options, head=head)
-
-
-def _chat_file(path: Path) -> list[Message] | None:
-    """The messages of a .json / .jsonl chat log, or None when it is another JSON document."""
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError):
-        return None
-    try:
-        if path.suffix.lower() == ".jsonl":
-            data: Any = [json.loads(line) for line in text.splitlines() if line.strip()]
-        else:
-            data = json.loads(text)
-    except (json.JSONDecodeError, RecursionError):
-        return None
-    if isinstance(data, dict) and isinstance(data.get("messages"), list):
-        data = data["messages"]
-    if not (isinstance(data, list) and data and all(isinstance(m, dict) for m in data)):
-        return None
-    if not all("role" in m and ("content" in m or "tool_calls" in m) for m in data):
-        return None
-    try:
-        return parse_messages(data)
-    except InvalidInputError as e:
-        raise InvalidInputError(f"{path}: {e}") from None
 
 
 def _route_blob(blob: Blob, options: ReadOptions, head: bytes | None = None) -> list[Task]:
@@ -352,7 +328,7 @@ def _route_part(
     if isinstance(p, FilePart):
         return _route_file_part(p, options, around, msg)
     if isinstance(p, ImagePart):
-        blob = _blob_from_url(p.image_url.url, options, context=around, **msg)
+        blob = blob_from_url(p.image_url.url, options, context=around, **msg)
         return [_task("image", blob, blob.label)]
     if isinstance(p, AudioPart):
         data, _ = decode_data_url(p.input_audio.data, "<input_audio>", bare_base64=True)
@@ -380,8 +356,8 @@ def _route_file_part(
     if spec.file_data:
         fd = spec.file_data
         if is_data_url(fd) or fd.startswith(("http://", "https://")):
-            blob = _blob_from_url(fd, options, **common)
-        elif (data := _file_base64(fd, spec.filename)) is not None:
+            blob = blob_from_url(fd, options, **common)
+        elif (data := file_base64(fd, spec.filename)) is not None:
             blob = Blob(data=data, **common)  # bare base64, as the OpenAI file part sends
         else:  # plain text handed over as the file's content
             blob = Blob(data=fd.encode("utf-8"), mime="text/plain", **common)
@@ -393,43 +369,3 @@ def _route_file_part(
     # A reference only (file_id / filename): nothing to read, but never silently dropped.
     blob = Blob(**common)
     return [_task("file", blob, blob.label)]
-
-
-def _file_base64(text: str, filename: str | None) -> bytes | None:
-    """The file in ``text`` when it is bare base64 of a file, else None (it is the text).
-
-    Decoded bytes count as a file when they sniff as a known non-text format (PDF, office,
-    image, audio, archive...), or when they are readable UTF-8 text: a string of base64
-    alphabet only, in whole 4-character groups, that decodes to text is not prose.
-    """
-    data = bare_base64(text)
-    if data is None:
-        return None
-    kind = sniff(data[: 1 << 20], filename or "").kind
-    if kind not in ("text", "unknown", "markdown", "csv"):
-        return data
-    try:
-        decoded = data.decode("utf-8")
-    except UnicodeDecodeError:
-        return None
-    printable = sum(c.isprintable() or c in "\n\r\t" for c in decoded)
-    return data if decoded and printable / len(decoded) > 0.95 else None
-
-
-def _blob_from_url(url: str, options: ReadOptions, **fields: Any) -> Blob:
-    if is_data_url(url):
-        data, mime = decode_data_url(url, fields.get("filename") or "<data URL>")
-        return Blob(data=data, mime=mime, **fields)
-    if url.startswith(("http://", "https://")):
-        from .fetch import fetch_for  # httpx only when a URL is really fetched
-
-        got = fetch_for(url, options)
-        return Blob(
-            data=got.data,
-            url=url,
-            mime=got.mime,
-            **{**fields, "filename": fields.get("filename") or got.filename},
-        )
-    raise InvalidInputError(
-        f"cannot read URL {url[:80]!r}: use http(s):// or a base64 data: URL"
-    )

@@ -7,7 +7,6 @@ what differs between them (which metadata, which sentence).
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from ..errors import ReadError

@@ -30,7 +30,7 @@ from ..ids import content_hash
 from ..models import MemoryItem, Source
 from ..options import ReadOptions
 from ..payloads import Blob
-from .base import ParseContext, Parser, chunk_source, register
+from .base import ParseContext, Parser, register
 from .blob_common import rebuild_blob
 from .ocr_items import ocr_items
 

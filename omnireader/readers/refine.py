@@ -8,7 +8,6 @@ re-run no longer produces are removed.
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections import Counter
 from typing import Any
