@@ -24,6 +24,7 @@ from ..errors import (
 from ..models import MemoryItem, ReadFailure, ReadInfo
 from ..parsers.base import ParseContext, get_parser
 from ..router import Task, iter_route
+from ..unicode_repair import repair_model
 
 log = logging.getLogger("omnireader")
 
@@ -55,13 +56,16 @@ class ReadOutcome(BaseModel):
 
     def finish(self, parts: Iterable[_Part], input: Any, started: float) -> ReadOutcome:
         """Gather the parts' items and failures (in order), name the file they came from,
-        and stamp the time taken."""
+        repair surrogates in their text (:mod:`omnireader.unicode_repair`), and stamp the
+        time taken."""
         for part in parts:
             self.items.extend(part.items)
             self.failures.extend(part.failures)
             self.refined_fast.extend(part.refined_fast)
         name_file(self.items, input)
         name_file(self.refined_fast, input)
+        for x in (*self.items, *self.refined_fast, *self.failures):
+            repair_model(x)
         self.seconds = time.perf_counter() - started
         return self
 

@@ -93,16 +93,20 @@ class BatchWriter:
         return self.totals
 
     def _run(self) -> None:
+        ended = False  # the end marker is taken: nothing more will come
         try:
             while (job := self._queue.get()) is not None:
                 self._buffer.append(job)
                 self._buffered += len(job.items) + (job.rows.table.num_rows if job.rows else 0)
                 if self._buffered >= self.batch_size:
                     self._flush()
+            ended = True
             self._flush()
         except BaseException as e:  # handed to the caller by put() / close()
             self._error = e
-            while self._queue.get() is not None:  # unblock a producer waiting on put()
+            # Unblock a producer waiting on put(), up to the end marker close() sends; after
+            # the last flush it is already taken, and waiting for it again would hang close().
+            while not ended and self._queue.get() is not None:
                 pass
 
     def _flush(self) -> None:
