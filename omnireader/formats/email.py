@@ -36,8 +36,8 @@ from ..options import ReadOptions
 from ..payloads import Blob
 from .document import DocInfo, Extraction, Section
 from .mail_headers import MailHeaders, header_text, mail_headers
+from .mail_body import best_alternative, html_text, part_text, payload
 from .member_names import member_blob, safe_member_name
-from .text import decode_text
 
 __all__ = ["extract_email", "email_members", "parse_message", "message_text", "MAX_MULTIPARTS"]
 
@@ -124,7 +124,7 @@ def _layout(msg: Message) -> _Layout:
                 out.encrypted.append(part)
                 continue
             if sub == "alternative":
-                children = [_best_alternative(children)] if children else []
+                children = [best_alternative(children)] if children else []
             elif sub == "signed":
                 children = [c for c in children if c.get_content_type() not in _SIGNATURE_TYPES]
             elif sub == "related" and children:
@@ -144,53 +144,6 @@ def _layout(msg: Message) -> _Layout:
     return out
 
 
-def _best_alternative(children: list[Message]) -> Message:
-    """Plain text when it says something, else HTML, else the last (richest) one."""
-    for wanted in ("text/plain", "text/html"):
-        for child in children:
-            if child.get_content_type() == wanted and (_payload(child) or b"").strip():
-                return child
-    for child in children:
-        if child.is_multipart():
-            return child
-    return children[-1]
-
-
-def _payload(part: Message) -> bytes | None:
-    try:
-        data = part.get_payload(decode=True)
-    except (ValueError, AssertionError, LookupError):  # broken base64 / qp: keep what decodes
-        data = None
-    return data if isinstance(data, bytes) else None
-
-
-def part_text(part: Message) -> str:
-    """A leaf part's text in its declared charset, or the one its bytes fit."""
-    blocks = part.get_payload()
-    if isinstance(blocks, list):  # message/delivery-status: blocks of "Field: value" lines
-        return "\n\n".join(
-            "\n".join(f"{k}: {header_text(v)}" for k, v in block.items())
-            for block in blocks if isinstance(block, Message))
-    raw = _payload(part) or b""
-    charset = part.get_content_charset()
-    if charset:
-        try:
-            return raw.decode(charset)
-        except (LookupError, UnicodeDecodeError):
-            pass  # mislabelled (iso-2022-jp that is UTF-8, say): guess from the bytes
-    return decode_text(raw, "<mail part>")
-
-
-def _html_text(html: str) -> str:
-    from .markitdown import markitdown_convert
-
-    converted = markitdown_convert(Blob(data=html.encode("utf-8"), filename="body.html"), "html")
-    text = converted.text
-    if converted.title and converted.title not in text[:500]:
-        text = f"# {converted.title}\n\n{text}"
-    return text
-
-
 def message_text(msg: Message, headers: MailHeaders, label: str) -> str:
     """The header lines and the body of ``msg`` as one text; ciphertext refused."""
     layout = _layout(msg)
@@ -198,7 +151,7 @@ def message_text(msg: Message, headers: MailHeaders, label: str) -> str:
     for part in layout.body:
         text = part_text(part)
         if part.get_content_type() == "text/html":
-            text = _html_text(text)
+            text = html_text(text)
         pieces.append(text.strip())
     body = "\n\n".join(p for p in pieces if p)
     if "-----BEGIN PGP MESSAGE-----" in body:
@@ -236,13 +189,33 @@ def mail_info(headers: MailHeaders) -> DocInfo:
 
 def _member_bytes(part: Message, whole_message: bool) -> bytes:
     if not whole_message:
-        return _payload(part) or b""
+        return payload(part) or b""
     inner = part.get_payload()
     if isinstance(inner, list) and inner:
         inner = inner[0]
     if isinstance(inner, Message):
-        return inner.as_bytes(policy=_POLICY)
-    return _payload(part) or (str(inner).encode("utf-8", "surrogateescape") if inner else b"")
+        data = inner.as_bytes(policy=_POLICY)
+        return _transfer_decoded(part, data) or data
+    return payload(part) or (str(inner).encode("utf-8", "surrogateescape") if inner else b"")
+
+
+def _transfer_decoded(part: Message, data: bytes) -> bytes | None:
+    """An attached message sent in base64 or quoted-printable (RFC 2046 forbids it, mail
+    clients do it): the parser took the encoded text for a message with no headers, so it
+    is decoded here; None when it is not encoded, or does not decode."""
+    import base64
+    import binascii
+    import quopri
+
+    encoding = (part.get("Content-Transfer-Encoding") or "").strip().lower()
+    try:
+        if encoding == "base64":
+            return base64.b64decode(data) or None  # not strict: line breaks are skipped
+        if encoding == "quoted-printable":
+            return quopri.decodestring(data) or None
+    except (binascii.Error, ValueError):
+        return None
+    return None
 
 
 def _member_name(part: Message, whole_message: bool, n: int) -> str:

@@ -20,7 +20,7 @@ from email.message import Message
 
 from pydantic import BaseModel, Field
 
-from .text import decode_text
+from .text import codec_for, decode_text
 
 __all__ = ["MailHeaders", "mail_headers", "header_text"]
 
@@ -60,11 +60,12 @@ class MailHeaders(BaseModel):
 
 
 def _decode_bytes(raw: bytes, charset: str | None, charsets: tuple[str, ...]) -> str:
-    if charset and charset.lower() not in ("unknown-8bit", "x-unknown"):
+    codec = codec_for(charset)
+    if codec:
         try:
-            return raw.decode(charset)
-        except (LookupError, UnicodeDecodeError):
-            pass  # a wrong or unknown charset label: decode as unlabelled bytes
+            return raw.decode(codec)
+        except UnicodeDecodeError:
+            pass  # a wrong charset label: decode as unlabelled bytes
     return raw.decode("ascii") if raw.isascii() else _raw_8bit(raw, charsets)
 
 

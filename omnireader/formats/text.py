@@ -7,10 +7,11 @@
 from __future__ import annotations
 
 import codecs
+import re
 
 from ..errors import UnsupportedFormatError
 
-__all__ = ["decode_text", "detect_encoding", "bomless_unicode", "unicode_head"]
+__all__ = ["decode_text", "detect_encoding", "bomless_unicode", "unicode_head", "codec_for"]
 
 # Longest BOM first: the UTF-32 LE BOM starts with the UTF-16 LE one.
 _BOMS: list[tuple[bytes, str]] = [
@@ -175,3 +176,23 @@ def decode_text(data: bytes, label: str) -> str:
     if text and text.count("\ufffd") > len(text) // 2:
         raise UnsupportedFormatError(label, f"not text: most bytes are invalid as {encoding}")
     return text.replace("\x00", "")
+
+
+def codec_for(charset: str | None) -> str | None:
+    """The Python codec for a charset label (MIME, HTML), or None when there is none.
+
+    ISO-8859-6-I / -8-I (RFC 1556) and -E name the *direction* of Arabic and Hebrew text,
+    not another encoding: the bytes are ISO-8859-6 / -8, which Python knows without the
+    suffix. "unknown-8bit" says nothing and is left to the guess.
+    """
+    if not charset:
+        return None
+    name = charset.strip().strip('"').lower()
+    if name in ("unknown-8bit", "x-unknown", "x-user-defined"):
+        return None
+    for candidate in (name, re.sub(r"-[ie]$", "", name)):
+        try:
+            return codecs.lookup(candidate).name
+        except LookupError:
+            continue
+    return None
