@@ -164,7 +164,8 @@ def decode_text(data: bytes, label: str) -> str:
 
     BOMs decide first (UTF-8, UTF-16, UTF-32), then strict UTF-8, then UTF-8 with stray
     bytes read as Windows-1252, then charset-normalizer's guess (cp932, gb18030, cp1251,
-    ...). Bytes invalid in the chosen encoding are replaced; NUL characters are removed.
+    ...). Bytes invalid in the chosen encoding are replaced; NUL characters are removed;
+    line ends become ``\\n``.
     Raises :class:`UnsupportedFormatError` naming ``label`` only when the bytes are not
     text at all.
     """
@@ -175,7 +176,10 @@ def decode_text(data: bytes, label: str) -> str:
         text = data.decode(encoding, errors="replace")
     if text and text.count("\ufffd") > len(text) // 2:
         raise UnsupportedFormatError(label, f"not text: most bytes are invalid as {encoding}")
-    return text.replace("\x00", "")
+    text = text.replace("\x00", "")
+    if "\r" in text:  # Windows and classic Mac line ends: one kind of line break in items
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text
 
 
 def codec_for(charset: str | None) -> str | None:

@@ -99,3 +99,10 @@ def test_the_corpus_utf16_file_without_bom_reads_as_french(corpus) -> None:
     text = decode_text(data, "candide-utf-16le.txt")
     assert "Comment Candide fut élevé dans un beau château" in text
     assert "\x00" not in text
+
+
+@pytest.mark.parametrize("ending", ["\r\n", "\r", "\n"], ids=["windows", "classic-mac", "unix"])
+def test_every_kind_of_line_end_becomes_one_newline(ending: str) -> None:
+    text = ending.join(["Größe: 3", "Gewicht: 4", ""])
+    for encoding in ("utf-8", "utf-16", "cp1252"):
+        assert decode_text(text.encode(encoding), "notes.txt") == "Größe: 3\nGewicht: 4\n"
