@@ -103,11 +103,32 @@ def _open_zip(blob: Blob) -> zipfile.ZipFile:
     else:
         raise ReadError(blob.label, "no archive content given (neither bytes nor a path)")
     try:
-        return zipfile.ZipFile(source)
+        return _utf8_names(zipfile.ZipFile(source))
     except FileNotFoundError:
         raise ReadError(blob.label, "no such file") from None
     except (*_BAD_ZIP, NotImplementedError) as e:
         raise CorruptError(blob.label, f"not a readable ZIP archive ({e})") from None
+
+
+def _utf8_names(zf: zipfile.ZipFile) -> zipfile.ZipFile:
+    """Names stored as UTF-8 without the UTF-8 flag (many zip tools do this) read as UTF-8.
+
+    Without the flag, ZIP says CP437 and Python decodes so: "Zoë.txt" becomes "ZoÃ«.txt".
+    Bytes that are valid UTF-8 with non-ASCII in them are almost never meant as CP437.
+    Other legacy code pages (CP866, CP932...) cannot be told apart from CP437 by a name
+    alone, so those stay as ZIP says.
+    """
+    for info in zf.infolist():
+        if info.flag_bits & 0x800 or info.filename.isascii():
+            continue
+        try:
+            name = info.filename.encode("cp437").decode("utf-8")
+        except (UnicodeEncodeError, UnicodeDecodeError):
+            continue
+        zf.NameToInfo.pop(info.filename, None)
+        info.filename = name
+        zf.NameToInfo[name] = info
+    return zf
 
 
 def iter_members(

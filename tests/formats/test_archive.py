@@ -228,3 +228,19 @@ def test_a_member_with_a_bad_checksum_is_corrupt_and_the_rest_read() -> None:
     members, errors = read_all(Blob(data=bytes(data), filename="crc.zip"))
     assert [m.member for m in members] == ["b.txt"]
     assert isinstance(errors[0], CorruptError)
+
+
+def test_member_names_in_utf8_without_the_utf8_flag_read_as_utf8(tmp_path: Path) -> None:
+    from omnireader import Reader
+
+    names = {"Zoë.txt": "Zoë's notes on the glacier walk.", "plain.txt": "ASCII names stay."}
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        for n, (name, text) in enumerate(names.items()):
+            zf.writestr(f"{n}" * len(name.encode()), text)  # a stand-in of the same length
+    raw = buf.getvalue()
+    for n, name in enumerate(names):  # the name's UTF-8 bytes, the UTF-8 flag left unset
+        raw = raw.replace(f"{n}".encode() * len(name.encode()), name.encode())
+    (tmp_path / "names.zip").write_bytes(raw)
+    got = {i.metadata.sources[0].member: i.memory for i in Reader().read(tmp_path / "names.zip")}
+    assert got == {"Zoë.txt": names["Zoë.txt"], "plain.txt": names["plain.txt"]}
