@@ -19,14 +19,16 @@ from ..errors import EmptyInputError, TooLargeError, UnsupportedFormatError
 from ..options import ReadOptions
 from ..payloads import Blob
 from .document import DocInfo, Extraction, Section
+from .icalendar import extract_icalendar
 from .markitdown import MARKITDOWN_KINDS, markitdown_convert
 from .text import decode_text
+from .vcard import extract_vcard
 
 __all__ = ["extract", "SUPPORTED"]
 
 SUPPORTED = (
     "PDF, DOCX, PPTX, XLSX, XLS, DOC, PPT, ODT, ODS, ODP, RTF, HTML, CSV/TSV, JSON, IPYNB, "
-    "EPUB, EML, MBOX, MSG, RSS/XML, ZIP, TXT/MD, images, audio"
+    "EPUB, EML, MBOX, MSG, RSS/XML, VCF, ICS, ZIP, TXT/MD, images, audio"
 )
 
 _SLIDE = re.compile(r"^<!-- Slide number: (\d+) -->\s*$", re.M)
@@ -161,12 +163,21 @@ def _xml(blob: Blob) -> Extraction:
     return _one(xml_text(blob.read_bytes(), blob.label))
 
 
+def _xlsx(blob: Blob) -> Extraction:
+    from .xlsx import extract_xlsx
+
+    return extract_xlsx(blob)
+
+
 _READERS: dict[str, Callable[[Blob], Extraction]] = {
     "text": _plain,
     "markdown": _markdown,
     "json": _json,
     "xml": _xml,
     "csv": _csv,
+    "vcard": extract_vcard,
+    "icalendar": extract_icalendar,
+    "xlsx": _xlsx,  # openpyxl directly: MarkItDown's pandas path prints NaN / Unnamed: 1
 }
 
 

@@ -47,6 +47,9 @@ MARKITDOWN_KINDS: dict[str, tuple[str, str]] = {
 # only a data URI says nothing, so keep its alt text and drop the link.
 _DATA_IMAGE = re.compile(r"!\[([^\]]*)\]\(data:[^)]*\)")
 _DATA_LINK = re.compile(r"\(data:[^)]*\)")
+# python-pptx gives a soft line break (Shift+Enter, <a:br/>) as a vertical tab, and Office
+# text can carry form feeds (page / column breaks): control characters, not Markdown.
+_BREAKS = re.compile(r"[\v\f]")
 
 
 class Converted(BaseModel):
@@ -105,8 +108,19 @@ def markitdown_convert(blob: Blob, kind: str, data: bytes | None = None) -> Conv
         raise
     except Exception as e:  # noqa: BLE001 - a third-party boundary: name the input instead
         raise _map_error(blob.label, kind, e) from e
-    text = _DATA_LINK.sub("", _DATA_IMAGE.sub(r"\1", result.markdown or ""))
+    text = _line_breaks(_DATA_LINK.sub("", _DATA_IMAGE.sub(r"\1", result.markdown or "")))
     return Converted(text=text.strip(), title=(result.title or "").strip() or None)
+
+
+def _line_breaks(text: str) -> str:
+    """Vertical tabs and form feeds as line breaks, or as spaces in a table row or a
+    heading, which a line break would cut short."""
+    if "\v" not in text and "\f" not in text:
+        return text
+    return "\n".join(  # split on "\n" only: splitlines() would split on \v and \f too
+        _BREAKS.sub(" " if line.lstrip().startswith(("|", "#")) else "\n", line)
+        for line in text.split("\n")
+    )
 
 
 def convert_with_markitdown(blob: Blob, kind: str) -> str:

@@ -22,7 +22,7 @@ RESNIFF_WHOLE = ("zip", "ole")
 class Sniffed(BaseModel):
     kind: str  # pdf, docx, pptx, xlsx, xls, doc, ppt, msg, office-encrypted, ole, epub,
     #            odt, ods, odp, zip, eml, mbox, rtf, html, xml, rss, json, ipynb, csv,
-    #            markdown, text, image, audio, unknown
+    #            markdown, vcard, icalendar, text, image, audio, unknown
     mime: str
     format: str | None = None  # image / audio format name: jpeg, png, wav, mp3, m4a, ...
 
@@ -58,6 +58,10 @@ _TEXT_EXT = {
     ".atom": ("rss", "application/atom+xml"),
     ".eml": ("eml", "message/rfc822"),
     ".mbox": ("mbox", "application/mbox"),
+    ".vcf": ("vcard", "text/vcard"),
+    ".vcard": ("vcard", "text/vcard"),
+    ".ics": ("icalendar", "text/calendar"),
+    ".ifb": ("icalendar", "text/calendar"),
 }
 _MARKDOWN_EXT = (".md", ".markdown", ".mdown", ".mkd")
 _ODF = {
@@ -230,6 +234,10 @@ def _sniff_text(head: bytes, ext: str) -> Sniffed:
     lowered = stripped.lower()
     if lowered.startswith(b"{\\rtf"):  # before JSON: RTF starts with "{" too
         return Sniffed(kind="rtf", mime="application/rtf")
+    if lowered.startswith(b"begin:vcard"):  # before mail: "BEGIN:" looks like a header
+        return Sniffed(kind="vcard", mime="text/vcard")
+    if lowered.startswith(b"begin:vcalendar"):
+        return Sniffed(kind="icalendar", mime="text/calendar")
     if ext in (".ipynb",) or (lowered.startswith(b"{") and b'"nbformat"' in head):
         return Sniffed(kind="ipynb", mime="application/x-ipynb+json")
     if _MBOX_FROM.match(stripped) and _mail_headers(stripped.split(b"\n", 1)[-1]):

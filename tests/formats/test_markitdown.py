@@ -110,6 +110,28 @@ def test_pptx_pictures_leave_no_base64_in_the_text(tmp_path: Path) -> None:
     assert "/9j/" not in text and "base64" not in text
 
 
+def test_pptx_soft_line_breaks_are_line_breaks_not_control_characters() -> None:
+    from pptx import Presentation
+    from pptx.util import Inches
+
+    deck = Presentation()
+    slide = deck.slides.add_slide(deck.slide_layouts[1])
+    # Shift+Enter in PowerPoint is <a:br/>; python-pptx reads (and writes) it as "\v".
+    slide.shapes.title.text = "Harbour plan\vsecond title line"
+    slide.placeholders[1].text = "Cranes arrive\vin March"
+    table = slide.shapes.add_table(1, 2, Inches(1), Inches(5), Inches(4), Inches(1)).table
+    table.cell(0, 0).text = "Dock\vNorth"
+    table.cell(0, 1).text = "Berth 4"
+    out = io.BytesIO()
+    deck.save(out)
+    text = md(out.getvalue(), "pptx", "plan.pptx")
+    assert "\v" not in text and "\f" not in text
+    # A heading or a table row would be cut short by a new line: a space keeps it whole.
+    assert "# Harbour plan second title line" in text
+    assert "Dock North" in text
+    assert "Cranes arrive\nin March" in text
+
+
 def test_a_damaged_workbook_is_a_corrupt_error_naming_the_file() -> None:
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w") as zf:

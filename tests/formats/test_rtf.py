@@ -35,3 +35,54 @@ def test_a_huge_run_of_control_words_is_read_in_linear_time() -> None:
     text, _ = rtf_text(b"{\\rtf1\\ansi Before " + run + b" after.}")
     assert text == "Before after."
     assert time.perf_counter() - started < 30
+
+
+def test_headers_footers_footnotes_and_comments_are_kept_like_docx_ones(tmp_path: Path) -> None:
+    # As Word writes them: left / right / first-page headers, a footer with a page number
+    # field, a footnote cited in the body (also as {\*\footnote}), a comment with its author,
+    # and a second section repeating the right-hand header.
+    data = (
+        b"{\\rtf1\\ansi\\ansicpg1252\\deff0{\\fonttbl{\\f0\\fcharset0 Calibri;}"
+        b"{\\f1\\fcharset204 Arial Cyr;}}{\\colortbl;\\red0\\green0\\blue0;}"
+        b"{\\stylesheet{\\s0 Normal;}}{\\info{\\title Orchard}{\\author Ann Lee}}"
+        b"\\sectd{\\headerl \\pard Orchard report (even pages)\\par}"
+        b"{\\headerr \\pard Orchard report\\par}{\\headerf \\pard Orchard report, cover\\par}"
+        b"{\\footerr \\pard Confidential: staff only\\par}"
+        b"\\pard Harvest starts {\\*\\atnid AL}{\\*\\atnauthor Ann Lee}\\chatn"
+        b"{\\*\\annotation{\\*\\atnref 1}{\\*\\atndate 1234}\\pard\\plain Check the date with Bo.}"
+        b"in May{\\super\\chftn}{\\footnote\\pard\\plain{\\super\\chftn} Weather permitting.}.\\par"
+        b"{\\*\\ftnsep \\chftnsep}"
+        b"\\sect\\sectd{\\headerr \\pard Orchard report\\par}"
+        b"\\pard Pickers: {\\f1 \\'cf\\'e5\\'f2\\'f0}"
+        b"{\\super\\chftn}{\\*\\footnote\\pard{\\super\\chftn} {\\f1 \\'cf\\'e5\\'f2\\'f0} leads.}"
+        b" and Bo.\\par}")
+    path = tmp_path / "report.rtf"
+    path.write_bytes(data)
+    items = Reader().read(path)
+    by_part: dict[str | None, list[str]] = {}
+    for item in items:
+        by_part.setdefault(item.metadata.extra.get("section"), []).append(item.memory)
+    assert by_part == {
+        None: ["Harvest starts in May[^1].\n\nPickers: Петр[^2] and Bo.\n\n"
+               "[^1]: Weather permitting.\n[^2]: Петр leads."],
+        "header": ["Orchard report (even pages)", "Orchard report", "Orchard report, cover"],
+        "footer": ["Confidential: staff only"],
+        "comments": ["- Ann Lee: Check the date with Bo."],
+    }
+    header = next(i for i in items if i.metadata.extra.get("section") == "header")
+    assert header.metadata.tags == ["rtf", "header"]
+    assert header.metadata.extra["heading"] == "Header"
+
+
+def test_parts_inside_unprinted_groups_and_junk_groups_stay_out() -> None:
+    # A "header" inside a picture or a {\*\...} group is never on the page; the font table,
+    # colours, styles, document info and list text are never text.
+    data = (b"{\\rtf1\\ansi{\\fonttbl{\\f0\\fcharset0 Arial;}}"
+            b"{\\colortbl;\\red255\\green0\\blue0;}"
+            b"{\\stylesheet{\\s1 Heading 1;}}{\\info{\\title T}{\\company Acme}}"
+            b"{\\*\\generator Writer}"
+            b"{\\*\\listtable{\\list{\\listlevel{\\leveltext \\'01\\u-3913 ?;}}}}"
+            b"{\\pict\\pngblip 0a0b{\\header Hidden header}}{\\*\\shpinst{\\footer Hidden footer}}"
+            b"\\pard Body only\\par{\\footnote}}")
+    text, _ = rtf_text(data)
+    assert text == "Body only"
