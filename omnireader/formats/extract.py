@@ -169,6 +169,12 @@ def _xlsx(blob: Blob) -> Extraction:
     return extract_xlsx(blob)
 
 
+def _xls(blob: Blob) -> Extraction:
+    from .xls import extract_xls
+
+    return extract_xls(blob)
+
+
 _READERS: dict[str, Callable[[Blob], Extraction]] = {
     "text": _plain,
     "markdown": _markdown,
@@ -177,7 +183,9 @@ _READERS: dict[str, Callable[[Blob], Extraction]] = {
     "csv": _csv,
     "vcard": extract_vcard,
     "icalendar": extract_icalendar,
-    "xlsx": _xlsx,  # openpyxl directly: MarkItDown's pandas path prints NaN / Unnamed: 1
+    # openpyxl / xlrd directly: MarkItDown's pandas path prints NaN and "Unnamed: 1"
+    "xlsx": _xlsx,
+    "xls": _xls,
 }
 
 

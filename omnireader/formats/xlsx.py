@@ -34,14 +34,14 @@ from ..errors import CorruptError, ReadError
 from ..payloads import Blob
 from .document import DocInfo, Extraction, Section
 
-__all__ = ["extract_xlsx", "cell_text"]
+__all__ = ["extract_xlsx", "cell_text", "sheet_markdown", "Row", "CELL_SEP"]
 
 # Between the cells of a buffered row: cell text never holds it (_clean drops control
 # characters), and one string a row costs a fraction of a tuple of strings, which matters
 # when a sheet has millions of cells.
-_SEP = "\x00"
+CELL_SEP = "\x00"
 
-#: One buffered sheet row: its cells' text joined by _SEP (trailing empty cells cut off),
+#: One buffered sheet row: its cells' text joined by CELL_SEP (trailing empty cells cut off),
 #: and whether every non-empty cell holds text (only such a row can be a header).
 Row = tuple[str, bool]
 
@@ -89,7 +89,7 @@ def _sections(blob: Blob, workbook: Any) -> Iterator[Section]:
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                body = _sheet_markdown(_sheet_rows(sheet))
+                body = sheet_markdown(_sheet_rows(sheet))
         except (ReadError, MemoryError):
             raise
         except Exception as e:  # noqa: BLE001 - a damaged sheet deep in the package
@@ -116,35 +116,35 @@ def _sheet_rows(sheet: Any) -> list[Row]:
         while texts and not texts[-1]:
             texts.pop()
         if texts:
-            rows.append((_SEP.join(texts), all_text))
+            rows.append((CELL_SEP.join(texts), all_text))
     return rows
 
 
-def _sheet_markdown(rows: list[Row]) -> str:
+def sheet_markdown(rows: list[Row]) -> str:
     """Lines above the table, then the table, from a sheet's non-empty ``rows``."""
     used: set[int] = set()
     widest = 0
     for joined, _ in rows:
-        cells = joined.split(_SEP)
+        cells = joined.split(CELL_SEP)
         widest = max(widest, len(cells))
         used.update(j for j, text in enumerate(cells) if text)
     keep = sorted(used)
     width = len(keep)
 
     def cells_of(joined: str) -> list[str]:
-        cells = joined.split(_SEP)
+        cells = joined.split(CELL_SEP)
         if width == widest:  # no empty column to drop: pad short rows
             return cells + [""] * (width - len(cells))
         return [cells[j] if j < len(cells) else "" for j in keep]
 
     def filled(joined: str) -> int:
-        return sum(1 for text in joined.split(_SEP) if text)
+        return sum(1 for text in joined.split(CELL_SEP) if text)
 
     start = next((i for i, (joined, _) in enumerate(rows) if filled(joined) >= 2), None)
     if start is None:  # no row holds two values: a list of lines, not a table
-        return "\n".join(text for joined, _ in rows for text in joined.split(_SEP) if text)
+        return "\n".join(text for joined, _ in rows for text in joined.split(CELL_SEP) if text)
     # Every row before ``start`` holds exactly one value: a title or a note, not a row.
-    above = [text for joined, _ in rows[:start] for text in joined.split(_SEP) if text]
+    above = [text for joined, _ in rows[:start] for text in joined.split(CELL_SEP) if text]
     head, all_text = rows[start]
     # Numbers or dates in the first row make it data, not column names: a blank header.
     header = cells_of(head) if all_text else [""] * width
