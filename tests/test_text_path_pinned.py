@@ -4,6 +4,8 @@ unchanged file would write every item again.
 
 The digests in ``fixtures/text_path_pinned.json`` were computed by the implementation before
 the change (see ``support/text_path_snapshot.py``); a difference means an output changed.
+Re-pinned once on purpose since: ``mixed.items`` when plain text's CRLF / CR line ends became
+``\n`` (Dec 2026); its ids, chunks and vectors stayed as they were.
 """
 
 from __future__ import annotations
