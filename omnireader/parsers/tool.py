@@ -52,6 +52,18 @@ def parse_arguments(raw: str | dict[str, Any]) -> dict[str, Any] | str:
     return parsed if isinstance(parsed, dict) else raw
 
 
+def _unescaped_json(text: str) -> str:
+    """A JSON result with its ``\\uXXXX`` escapes written out ("19\\u00b0C" -> "19°C"):
+    tools serialise with ASCII-only JSON by default, and an escape is neither readable nor
+    found by a search for the word. Anything else, or JSON without escapes, is unchanged."""
+    if "\\u" not in text or text[:1] not in "{[":
+        return text
+    try:
+        return json.dumps(json.loads(text), ensure_ascii=False)
+    except (ValueError, RecursionError):
+        return text
+
+
 def _clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
@@ -123,11 +135,12 @@ class _Trace:
         idx = self._match(m)
         if idx is None:  # a result whose call is not in this trajectory
             idx = self._new(ToolUse(name=m.name or "unknown_tool", call_id=m.tool_call_id))
-        found = diagnose_result(m.text())
+        text = _unescaped_json(m.text().strip())
+        found = diagnose_result(text)
         use = self.uses[idx]
         use.success = found is None
         use.error_type, self.details[idx] = found if found else (None, None)
-        use.result_preview = _clip(m.text().strip(), _PREVIEW)
+        use.result_preview = _clip(text, _PREVIEW)
 
     def lines(self) -> list[str]:
         out: list[str] = []

@@ -142,6 +142,17 @@ def test_tool_uses_record_arguments_outcomes_and_previews() -> None:
     assert rome.result_preview == "HTTP 500 Internal Server Error"
 
 
+def test_a_json_result_shows_its_escaped_characters_as_written() -> None:
+    escaped = json.dumps({"summary": "drizzle, 19°C", "city": "Zürich"})  # ASCII-only JSON
+    item = parse(weather_trip(rome_result=escaped))
+    _, rome = item.metadata.tools
+    assert rome.result_preview == '{"summary": "drizzle, 19°C", "city": "Zürich"}'
+    assert "19°C" in item.memory and "\\u00b0" not in item.memory
+    not_json = "temperature 19\\u00b0C (raw)"
+    _, raw = parse(weather_trip(rome_result=not_json)).metadata.tools
+    assert raw.result_preview == not_json  # only JSON is decoded
+
+
 def test_a_long_result_is_previewed_in_at_most_300_characters() -> None:
     big = json.dumps({"rows": [{"id": n, "name": f"row {n}"} for n in range(200)]})
     _, rome = parse(weather_trip(rome_result=big)).metadata.tools
