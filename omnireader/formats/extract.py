@@ -98,11 +98,14 @@ def _plain(blob: Blob) -> Extraction:
 
 
 def _markdown(blob: Blob) -> Extraction:
+    from .front_matter import front_matter
     from .markdown import markdown_text
 
-    text = markdown_text(decode_text(blob.read_bytes(), blob.label).lstrip("\ufeff"))
-    title = _H1.search(text)
-    return _one(text, DocInfo(title=title.group(1) if title else None))
+    info, text = front_matter(decode_text(blob.read_bytes(), blob.label).lstrip("\ufeff"))
+    text = markdown_text(text)
+    if info.title is None and (title := _H1.search(text)):
+        info.title = title.group(1)
+    return _one(text, info)
 
 
 def _json(blob: Blob) -> Extraction:
