@@ -8,18 +8,21 @@
 
 Opening happens at call time, so a wrong password or a broken file raises right away
 (``EncryptedError`` / ``CorruptError``); pages are only decoded as the caller iterates.
-Pages without a usable text layer are flagged ``needs_ocr`` instead of coming back silently
-empty; blank pages are flagged ``empty``; a page PDFium cannot decode is flagged
-``unreadable`` and the rest of the document is still read. With ``ocr="auto"`` the pages
-without a text layer are rendered and read by OCR instead (flag ``ocr``); ``ocr="always"``
-also reads the pictures on pages that have text (``pdf_ocr.py``).
+Pages without a usable text layer — a scan, or text whose font gives no way back to
+characters (``pdf_text_quality.py``) — are flagged ``needs_ocr`` instead of coming back
+silently empty or as garbage; blank pages are flagged ``empty``; a page PDFium cannot
+decode is flagged ``unreadable`` and the rest of the document is still read. With
+``ocr="auto"`` the pages without a text layer are rendered and read by OCR instead (flag
+``ocr``); ``ocr="always"`` also reads the pictures on pages that have text (``pdf_ocr.py``).
+Filled-in form fields
+are added to their page as a ``Form fields:`` block; reviewers' comments (notes,
+highlights, …) come last, as one ``comments`` section (``pdf_annotations.py``).
 """
 
 from __future__ import annotations
 
 import io
 import logging
-import re
 import warnings
 from collections.abc import Iterator
 from datetime import timezone
@@ -28,52 +31,18 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import CorruptError, EncryptedError, ReadError
 from ..payloads import Blob
-from .document import EMPTY, NEEDS_OCR, UNREADABLE, DocInfo, Extraction, Section, pdf_date_to_iso
+from .document import DocInfo, Extraction, Section, pdf_date_to_iso
+from .pdf_page import clean_pdf_text, read_page
 
 if TYPE_CHECKING:
     import pypdfium2
 
 __all__ = ["extract_pdf", "clean_pdf_text"]
 
-# A page with fewer visible characters than this, over images covering a fair part of it,
-# is a scan with a stray caption or an off-page label, not a real text layer.
-_FEW_CHARS = 32
-_IMAGE_COVER = 0.2
-
 _PASSWORD_HINT = "pass the password (--password / ReadOptions.password)"
 
 # Values PDF writers put in when the user gave none (ReportLab, Google Docs, ...).
 _PLACEHOLDERS = {"untitled", "untitled document", "anonymous", "unspecified", "unknown", "none"}
-
-# C0 controls other than tab / newline, and pdfium's markers for a line-end hyphen it has
-# already removed while joining the word (U+FFFE from get_text_range, U+0002 when bounded).
-_JUNK = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe]")
-_TRAILING_SPACE = re.compile(r"[ \t]+\n")
-_MANY_NEWLINES = re.compile(r"\n{3,}")
-
-
-# _JUNK's ASCII part, for bytes.translate (\r and \x0c are gone by then, \t \n stay).
-_JUNK_ASCII = bytes(c for c in range(0x20) if c not in (0x09, 0x0A, 0x0D))
-
-
-def clean_pdf_text(text: str) -> str:
-    """PDFium text as plain text: ``\\n`` line ends, no NULs / form feeds / hyphen markers.
-
-    The regexes, run on every page, scanned each character in Python's engine: ~0.5 ms a
-    page, half as much as pdfium's own extraction. The same edits at C speed: deletion with
-    ``bytes.translate`` for ASCII text, and the other two only where they can match.
-    """
-    text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\x0c", "\n")
-    if text.isascii():
-        text = text.encode("ascii").translate(None, _JUNK_ASCII).decode("ascii")
-    else:
-        text = _JUNK.sub("", text)
-    if " \n" in text or "\t\n" in text:
-        # _TRAILING_SPACE's edit; the last line's spaces (no \n after them) go with strip().
-        text = "\n".join([line.rstrip(" \t") for line in text.split("\n")])
-    if "\n\n\n" in text:
-        text = _MANY_NEWLINES.sub("\n\n", text)
-    return text.strip()
 
 
 def extract_pdf(blob: Blob, password: str | None = None, ocr: str = "off") -> Extraction:
@@ -95,6 +64,7 @@ def extract_pdf(blob: Blob, password: str | None = None, ocr: str = "off") -> Ex
     except pdfium.PdfiumError as exc:
         raise _open_error(label, exc, password) from None
     try:
+        _init_forms(doc)
         info = _doc_info(doc, blob, password)
     except BaseException:
         doc.close()
@@ -146,93 +116,31 @@ def _open_error(label: str, exc: Exception, password: str | None) -> ReadError:
 
 
 def _pages(doc: pypdfium2.PdfDocument, ocr: str = "off") -> Iterator[Section]:
+    """One section per page (``pdf_page.py``), then the document's comments, if any, as
+    one ``comments`` section like a DOCX's."""
+    comments: list[str] = []
     try:
         for index in range(len(doc)):
-            if ocr == "off":
-                yield _read_page(doc, index)
-            else:
-                yield from _read_page_ocr(doc, index, ocr)
+            yield from read_page(doc, index, ocr, comments)
     finally:
         doc.close()
+    if comments:
+        yield Section(text="\n".join(comments), part="comments", heading="Comments")
 
 
-def _read_page_ocr(doc: pypdfium2.PdfDocument, index: int, ocr: str) -> Iterator[Section]:
-    """The page's section, read by OCR when it has no text layer; then, in ``always``
-    mode, the text of its pictures."""
+def _init_forms(doc: pypdfium2.PdfDocument) -> None:
+    """Set up PDFium's form environment, so form fields can be read (and are drawn when a
+    page is rendered for OCR). Only for AcroForms: XFA needs a PDFium built with it, and a
+    document without a form needs nothing. A broken form leaves the page text readable."""
     import pypdfium2 as pdfium
-
-    from .pdf_ocr import read_page_pictures, read_scanned_page
-
-    section = _read_page(doc, index)
-    if NEEDS_OCR not in section.flags and ocr != "always":
-        yield section
-        return
-    try:
-        page = doc[index]
-    except pdfium.PdfiumError:
-        yield section
-        return
-    try:
-        if NEEDS_OCR in section.flags:
-            yield read_scanned_page(page, section.page or index + 1, section.text)
-        else:
-            yield section
-            if UNREADABLE not in section.flags:
-                yield from read_page_pictures(page, section.page or index + 1)
-    finally:
-        page.close()
-
-
-def _read_page(doc: pypdfium2.PdfDocument, index: int) -> Section:
-    import pypdfium2 as pdfium
-
-    number = index + 1
-    try:
-        page = doc[index]
-    except pdfium.PdfiumError:
-        return Section(text="", page=number, flags=[UNREADABLE])
-    try:
-        textpage = page.get_textpage()
-        try:
-            # Bounded to the page box: full Unicode (get_text_range is UCS-2 only), and
-            # text placed off the visible page is left out.
-            text = clean_pdf_text(textpage.get_text_bounded())
-        finally:
-            textpage.close()
-        flags = _page_flags(page, text)
-    except pdfium.PdfiumError:
-        return Section(text="", page=number, flags=[UNREADABLE])
-    finally:
-        page.close()
-    return Section(text=text, page=number, flags=flags)
-
-
-def _page_flags(page: pypdfium2.PdfPage, text: str) -> list[str]:
-    visible = len("".join(text.split()))  # non-space characters, at C speed
-    if visible >= _FEW_CHARS:
-        return []
-    if visible == 0:
-        import pypdfium2.raw as pdfium_c
-
-        # Nothing drawn at all is a blank page; anything drawn (a scan, vector glyphs)
-        # may hold text that only OCR or a vision model can read.
-        return [NEEDS_OCR] if pdfium_c.FPDFPage_CountObjects(page) > 0 else [EMPTY]
-    # A little text over a big image: a scan with a caption, keep the text but flag it.
-    return [NEEDS_OCR] if _image_cover(page) >= _IMAGE_COVER else []
-
-
-def _image_cover(page: pypdfium2.PdfPage) -> float:
-    """Share of the page area covered by images (overlaps counted twice, capped at 1)."""
     import pypdfium2.raw as pdfium_c
 
-    width, height = page.get_size()
-    if width <= 0 or height <= 0:
-        return 0.0
-    covered = 0.0
-    for obj in page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_IMAGE], max_depth=3):
-        left, bottom, right, top = obj.get_bounds()
-        covered += max(0.0, right - left) * max(0.0, top - bottom)
-    return min(1.0, covered / (width * height))
+    if doc.get_formtype() != pdfium_c.FORMTYPE_ACRO_FORM:
+        return
+    try:
+        doc.init_forms()  # before any page is loaded, as PDFium requires
+    except pdfium.PdfiumError:
+        pass
 
 
 def _doc_info(doc: pypdfium2.PdfDocument, blob: Blob, password: str | None) -> DocInfo:

@@ -4,15 +4,15 @@ Loaded by every Python process of a run through PYTHONPATH (see ``bench/plants``
 
 import os
 
-import omnireader.formats.pdf as _pdf
+import omnireader.formats.pdf_page as _page
 
 _CHARS = int(os.environ.get("OMNIREADER_PLANT_CHARS", "10"))
-_read_page = _pdf._read_page  # fails loudly if the PDF reader changed shape: fix the plant
+_read_layer = _page._read_layer  # fails loudly if the PDF reader changed shape: fix the plant
 
 
-def _cut_page(doc, index):  # type: ignore[no-untyped-def]
-    section = _read_page(doc, index)
-    return section.model_copy(update={"text": section.text[:_CHARS]})
+def _cut_layer(doc, index):  # type: ignore[no-untyped-def]
+    section, notes = _read_layer(doc, index)
+    return section.model_copy(update={"text": section.text[:_CHARS]}), notes
 
 
-_pdf._read_page = _cut_page
+_page._read_layer = _cut_layer
