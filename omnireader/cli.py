@@ -83,6 +83,9 @@ def _add_read_options(p: argparse.ArgumentParser) -> None:
                    help="document chunk size in tokens, 16 or more (default 512)")
     g.add_argument("--allow-private-urls", action="store_true",
                    help="let URLs in inputs reach loopback / private addresses (off: safe)")
+    g.add_argument("--max-archive-depth", type=at_least(0), metavar="N",
+                   help="open archives and e-mails inside each other up to N levels "
+                        "(default 2)")
     _add_llm_options(p)
 
 

@@ -51,6 +51,8 @@ def reader_for(args: argparse.Namespace, mode: str) -> Any:
         overrides["ocr"] = args.ocr
     if args.allow_private_urls:
         overrides["allow_private_urls"] = True
+    if getattr(args, "max_archive_depth", None) is not None:
+        overrides["max_archive_depth"] = args.max_archive_depth
     return Reader(llm=llm_backend(args, required=True) if mode == "fine" else None, **overrides)
 
 

@@ -5,7 +5,8 @@ anywhere; such names are still refused, as they only come from broken or hostile
 Sizes in ZIP headers are not trusted: every member is decompressed in pieces and counted,
 so a ZIP bomb stops at the limit (:class:`~omnireader.options.ReadOptions`
 ``max_archive_bytes`` / ``max_file_bytes``) without ever allocating its output, and a
-member that unpacks to more than ``MAX_RATIO`` times its packed size is refused as a bomb.
+member that unpacks to more than ``MAX_RATIO`` times its packed size *and* past 100 MiB is
+refused as a bomb (see :mod:`omnireader.formats.unpack_limits`: 10 MB of zeros is no bomb).
 :func:`check_package` applies the same rules to Office and EPUB files before a library
 unpacks them.
 
@@ -19,8 +20,6 @@ Members of nested archives are named with ``!`` between the levels
 from __future__ import annotations
 
 import io
-import posixpath
-import re
 import zipfile
 import zlib
 from collections.abc import Callable, Iterator
@@ -36,6 +35,15 @@ from ..errors import (
 from ..options import ReadOptions
 from ..payloads import Blob
 from .member_names import member_blob
+from .unpack_limits import (
+    MAX_RATIO,
+    PACKAGE_RATIO_FLOOR,
+    bomb_detail,
+    depth_error,
+    is_bomb,
+    is_junk,
+    is_safe_member_name,
+)
 
 __all__ = [
     "iter_members",
@@ -49,49 +57,12 @@ __all__ = [
 
 _PIECE = 1 << 20  # decompress one MiB at a time
 _AES = 99  # WinZip AES "compression method": encrypted, and zipfile cannot decrypt it
-_DRIVE = re.compile(r"^[A-Za-z]:")
-# Operating-system droppings, not content.
-_JUNK_DIRS = {"__MACOSX"}
-_JUNK_FILES = {"thumbs.db", "desktop.ini"}
 _BAD_ZIP = (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError)
-# Text and Office XML pack 3-20 times; past a few MiB, a member packed far tighter than that
-# is a ZIP bomb (deflate tops out near 1000 times, which is what bombs use).
-MAX_RATIO = 100
-_RATIO_FLOOR = 8 << 20  # small members may pack as tightly as they like
-
-
-def _is_bomb(unpacked: int, packed: int) -> bool:
-    return unpacked > _RATIO_FLOOR and unpacked > MAX_RATIO * max(packed, 1)
-
-
-def _bomb_detail(unpacked: int, packed: int, what: str) -> str:
-    return (
-        f"{what} {unpacked} bytes from {packed} packed, over {MAX_RATIO} times "
-        "(a ZIP bomb); not unpacked"
-    )
 
 
 def archive_depth(blob: Blob) -> int:
     """How many archives ``blob`` is inside of (0 for a file that came from no archive)."""
     return 0 if not blob.member else blob.member.count("!") + 1
-
-
-def is_safe_member_name(name: str) -> bool:
-    """False for absolute names and names that climb out of the archive (``../x``)."""
-    name = name.replace("\\", "/")
-    if name.startswith("/") or _DRIVE.match(name):
-        return False
-    normal = posixpath.normpath(name)
-    return not (normal == ".." or normal.startswith("../"))
-
-
-def _is_junk(name: str) -> bool:
-    parts = [p for p in name.replace("\\", "/").split("/") if p]
-    if not parts:
-        return True
-    if parts[0] in _JUNK_DIRS or parts[-1].lower() in _JUNK_FILES:
-        return True
-    return any(p.startswith(".") and p not in (".", "..") for p in parts)  # dotfiles
 
 
 def _open_zip(blob: Blob) -> zipfile.ZipFile:
@@ -147,13 +118,9 @@ def iter_members(
     to more than ``max_archive_bytes`` or is nested deeper than ``max_archive_depth``, and
     :class:`CorruptError` when it is not a readable ZIP.
     """
-    depth = archive_depth(blob)
-    if depth > options.max_archive_depth:
-        raise TooLargeError(
-            blob.label,
-            f"an archive nested {depth} levels deep; archives are opened up to "
-            f"max_archive_depth={options.max_archive_depth} levels",
-        )
+    too_deep = depth_error(blob, options)
+    if too_deep is not None:
+        raise too_deep
 
     def fail(error: ReadError) -> None:
         if on_error is None:
@@ -163,7 +130,7 @@ def iter_members(
     password = options.password or blob.password
     with _open_zip(blob) as zf:
         try:
-            infos = [i for i in zf.infolist() if not i.is_dir() and not _is_junk(i.filename)]
+            infos = [i for i in zf.infolist() if not i.is_dir() and not is_junk(i.filename)]
         except _BAD_ZIP as e:
             raise CorruptError(blob.label, f"damaged ZIP directory ({e})") from None
         if len(infos) > options.max_archive_members:
@@ -215,8 +182,8 @@ def _read_member(
         raise TooLargeError(label, f"{info.file_size} bytes is over the {member_cap} byte limit")
     if info.file_size > budget:
         raise _ArchiveOverflow
-    if _is_bomb(info.file_size, info.compress_size):
-        raise TooLargeError(label, _bomb_detail(info.file_size, info.compress_size, "declares"))
+    if is_bomb(info.file_size, info.compress_size):
+        raise TooLargeError(label, bomb_detail(info.file_size, info.compress_size, "declares"))
     limit = min(member_cap, budget)
     out = bytearray()
     try:
@@ -224,9 +191,9 @@ def _read_member(
         with zf.open(info, pwd=pwd) as f:
             while piece := f.read(min(_PIECE, limit + 1 - len(out))):
                 out += piece
-                if _is_bomb(len(out), info.compress_size):
+                if is_bomb(len(out), info.compress_size):
                     raise TooLargeError(
-                        label, _bomb_detail(len(out), info.compress_size, "unpacks to over")
+                        label, bomb_detail(len(out), info.compress_size, "unpacks to over")
                     )
                 if len(out) > limit:
                     if limit == budget:
@@ -282,7 +249,7 @@ def check_package(blob: Blob, options: ReadOptions) -> None:
     Libraries read a package's parts whole (python-docx, openpyxl, python-pptx); ``zipfile``
     never returns more than a part's declared size, so the declared sizes bound what they
     would allocate. Raises :class:`TooLargeError` for a part packed over ``MAX_RATIO`` times
-    or parts adding up to more than ``max_archive_bytes``.
+    (and past 8 MiB) or parts adding up to more than ``max_archive_bytes``.
     """
     with _open_zip(blob) as zf:
         try:
@@ -291,10 +258,11 @@ def check_package(blob: Blob, options: ReadOptions) -> None:
             raise CorruptError(blob.label, f"damaged ZIP directory ({e})") from None
         total = 0
         for info in infos:
-            if _is_bomb(info.file_size, info.compress_size):
+            # Parts are parsed whole into XML trees, so the stricter package floor.
+            if is_bomb(info.file_size, info.compress_size, PACKAGE_RATIO_FLOOR):
                 what = f"part {info.filename} declares"
                 raise TooLargeError(
-                    blob.label, _bomb_detail(info.file_size, info.compress_size, what)
+                    blob.label, bomb_detail(info.file_size, info.compress_size, what)
                 )
             total += info.file_size
         if total > options.max_archive_bytes:

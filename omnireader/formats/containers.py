@@ -1,8 +1,8 @@
-"""Containers: files that hold other files (ZIP, e-mail, Outlook message, mailbox).
+"""Containers: files that hold other files (ZIP, TAR, e-mail, Outlook message, mailbox).
 
 One rule for all of them: each member goes back to the router as a file of its own, named
 ``container!member`` (``mail.eml!attachment/report.pdf``, ``box.mbox!message/7.eml``,
-``a.zip!docs/b.docx``), under the same limits -- ``max_archive_depth`` containers inside
+``a.zip!docs/b.docx``, ``b.tar.gz!dir/c.md``), under the same limits -- ``max_archive_depth`` containers inside
 containers, ``max_archive_members`` members, ``max_archive_bytes`` unpacked -- and a member
 that cannot be read is reported by its own name while the others are read.
 
@@ -10,21 +10,22 @@ that cannot be read is reported by its own name while the others are read.
         route(member)
 
 An e-mail and an Outlook message are also documents themselves (their headers and body);
-a ZIP and a mailbox are not (:data:`HAS_BODY`).
+a ZIP, a TAR and a mailbox are not (:data:`HAS_BODY`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-from ..errors import ReadError, TooLargeError
+from ..errors import ReadError
 from ..options import ReadOptions
 from ..payloads import Blob
 from .sniff import sniff
+from .unpack_limits import depth_error
 
 __all__ = ["CONTAINERS", "HAS_BODY", "container_members", "read_member", "container_depth"]
 
-CONTAINERS = ("zip", "eml", "msg", "mbox")
+CONTAINERS = ("zip", "tar", "eml", "msg", "mbox")
 HAS_BODY = ("eml", "msg")
 
 
@@ -46,17 +47,17 @@ def container_members(
     or breaks the container's own limits; a member that cannot be read goes to
     ``on_error`` (or is raised).
     """
-    depth = container_depth(blob)
-    if depth > options.max_archive_depth:
-        raise TooLargeError(
-            blob.label,
-            f"a container nested {depth} levels deep; archives and e-mails are opened up to "
-            f"max_archive_depth={options.max_archive_depth} levels",
-        )
+    too_deep = depth_error(blob, options)
+    if too_deep is not None:
+        raise too_deep
     if kind == "zip":
         from .archive import iter_members
 
         yield from iter_members(blob, options, on_error=on_error)
+    elif kind == "tar":
+        from .tar import tar_members
+
+        yield from tar_members(blob, options, on_error=on_error)
     elif kind == "eml":
         from .email import email_members
 
@@ -83,7 +84,9 @@ def _ignore(error: ReadError) -> None:
 
 
 def _head(blob: Blob, label: str) -> bytes:
-    """Enough of ``blob`` to tell what it is; a ZIP on disk is then opened in place."""
+    """Enough of ``blob`` to tell what it is; a ZIP or TAR on disk is then opened in place."""
+    from .tar_sniff import tar_codec
+
     if blob.data is not None:
         return blob.data
     try:
@@ -91,7 +94,7 @@ def _head(blob: Blob, label: str) -> bytes:
             head = f.read(1 << 20)
     except OSError as e:
         raise ReadError(label, f"cannot read: {e.strerror or e}") from None
-    return head if head.startswith(b"PK") else blob.read_bytes()
+    return head if head.startswith(b"PK") or tar_codec(head) is not None else blob.read_bytes()
 
 
 def read_member(blob: Blob, options: ReadOptions) -> bytes:
@@ -101,6 +104,7 @@ def read_member(blob: Blob, options: ReadOptions) -> bytes:
     if not blob.member:
         raise ReadError(blob.label, "not a member of an archive, e-mail or mailbox")
     from .archive import zip_member
+    from .tar import tar_member
 
     current = blob.model_copy(update={"member": None})
     name_for_sniff = current.display_name
@@ -109,6 +113,8 @@ def read_member(blob: Blob, options: ReadOptions) -> bytes:
         kind = sniff(_head(current, blob.label), name_for_sniff).kind
         if kind in ("zip", "docx", "pptx", "xlsx", "epub", "odt", "ods", "odp"):
             name, found = zip_member(current, remaining, options, blob.label)
+        elif kind == "tar":  # read front to back until the member comes by
+            name, found = tar_member(current, remaining, options, blob.label)
         elif kind in CONTAINERS:
             bare = current.model_copy(update={"member": None})
             name, found = "", b""

@@ -28,7 +28,8 @@ __all__ = ["extract", "SUPPORTED"]
 
 SUPPORTED = (
     "PDF, DOCX, PPTX, XLSX, XLS, DOC, PPT, ODT, ODS, ODP, RTF, HTML, CSV/TSV, JSON, IPYNB, "
-    "EPUB, EML, MBOX, MSG, RSS/XML, VCF, ICS, ZIP, TXT/MD, images, audio"
+    "EPUB, EML, MBOX, MSG, RSS/XML, VCF, ICS, ZIP, TAR (also .tar.gz / .bz2 / .xz), TXT/MD, "
+    "images, audio"
 )
 
 _SLIDE = re.compile(r"^<!-- Slide number: (\d+) -->\s*$", re.M)
@@ -79,6 +80,7 @@ def extract(blob: Blob, kind: str, options: ReadOptions) -> Extraction:
         return _markitdown(blob, kind)
     hint = {
         "zip": "a ZIP archive: route it (omnireader.route) so each member is read",
+        "tar": "a TAR archive: route it (omnireader.route) so each member is read",
         "mbox": "a mailbox: route it (omnireader.route) so each message is read",
         "ole": "an OLE compound file that is none of Word, PowerPoint, Excel, Outlook or "
                "password-protected Office (no WordDocument, PowerPoint Document, Workbook, "

@@ -10,6 +10,7 @@ from pathlib import PurePath
 
 from pydantic import BaseModel
 
+from .tar_sniff import TAR_MIMES, looks_like_tar
 from .text import unicode_head
 
 __all__ = ["Sniffed", "sniff", "family", "RESNIFF_WHOLE"]
@@ -21,7 +22,7 @@ RESNIFF_WHOLE = ("zip", "ole")
 
 class Sniffed(BaseModel):
     kind: str  # pdf, docx, pptx, xlsx, xls, doc, ppt, msg, office-encrypted, ole, epub,
-    #            odt, ods, odp, zip, eml, mbox, rtf, html, xml, rss, json, ipynb, csv,
+    #            odt, ods, odp, zip, tar, eml, mbox, rtf, html, xml, rss, json, ipynb, csv,
     #            markdown, vcard, icalendar, text, image, audio, unknown
     mime: str
     format: str | None = None  # image / audio format name: jpeg, png, wav, mp3, m4a, ...
@@ -195,10 +196,12 @@ def sniff(data: bytes, filename: str | None = None) -> Sniffed:
     head = data[:4096]
     if head.startswith(b"%PDF-"):
         return Sniffed(kind="pdf", mime="application/pdf")
-    # Containers before the looser PDF test: a ZIP that stores a PDF uncompressed has
-    # "%PDF-" in its first kilobyte too.
+    # Containers (ZIP, TAR) before the looser PDF test: one that stores a PDF uncompressed
+    # has "%PDF-" in its first kilobyte too.
     if head.startswith(b"PK\x03\x04") or head.startswith(b"PK\x05\x06"):
         return _sniff_zip(data)
+    if (tar := looks_like_tar(data[: 1 << 20], filename or "")) is not None:  # same reason
+        return Sniffed(kind="tar", mime=TAR_MIMES[tar])
     if head.startswith(_OLE_MAGIC):
         return _sniff_ole(data, ext)
     if b"%PDF-" in head[:1024]:  # a PDF after some junk, which readers accept

@@ -244,3 +244,41 @@ def test_member_names_in_utf8_without_the_utf8_flag_read_as_utf8(tmp_path: Path)
     (tmp_path / "names.zip").write_bytes(raw)
     got = {i.metadata.sources[0].member: i.memory for i in Reader().read(tmp_path / "names.zip")}
     assert got == {"Zoë.txt": names["Zoë.txt"], "plain.txt": names["plain.txt"]}
+
+
+def test_members_that_pack_tightly_but_are_small_are_read_not_refused_as_bombs() -> None:
+    """10 MB of zeros and 10 MB of spaces pack to ~10 kB each (1000x): sparse logs and CSVs
+    do that too. Only a high ratio *and* a size past 100 MiB make a bomb."""
+    data = make_zip({"zeros.bin": bytes(10 * MB), "spaces.txt": b" " * (10 * MB),
+                     "readme.txt": b"read me"})
+    assert len(data) < 100_000
+    members, errors = read_all(Blob(data=data, filename="zeros.zip"))
+    assert errors == [] and [len(m.data) for m in members] == [10 * MB, 10 * MB, 7]
+
+
+def test_a_big_member_packed_like_a_bomb_is_refused_from_its_header_alone() -> None:
+    bomb = make_bomb(150)  # 150 MiB from about 150 kB: past the floor and the ratio
+    start = time.perf_counter()
+    members, errors = read_all(Blob(data=bomb, filename="bomb.zip"))
+    assert members == [] and isinstance(errors[0], TooLargeError)
+    assert "ZIP bomb" in str(errors[0]) and time.perf_counter() - start < 1
+
+
+def test_an_archive_nested_too_deep_is_reported_once_with_how_to_open_it(tmp_path: Path) -> None:
+    from omnireader import Reader
+
+    inner = make_zip({"deep.txt": b"deep"})
+    path = tmp_path / "outer.zip"
+    path.write_bytes(make_zip({"l1.zip": make_zip({"l2.zip": inner, "l1.txt": b"one"}),
+                               "top.txt": b"top"}))
+    result = Reader(max_archive_depth=1).read_report(path)
+    assert sorted(i.memory.strip() for i in result.items) == ["one", "top"]
+    [failure] = result.failures
+    assert failure.input == f"{path}!l1.zip!l2.zip" and failure.error == "too_large"
+    assert failure.message == (
+        f"{path}!l1.zip!l2.zip: not opened: it is nested 2 levels deep inside other archives "
+        "or e-mails, past max_archive_depth=1; to open it, raise the limit "
+        "(--max-archive-depth 2, or ReadOptions(max_archive_depth=2))"
+    )
+    deeper = Reader(max_archive_depth=2).read_report(path)
+    assert "deep" in {i.memory.strip() for i in deeper.items} and deeper.failures == []
