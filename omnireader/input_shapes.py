@@ -1,5 +1,11 @@
 """Validate the chat-format inputs agents pass: messages, content parts, tool-call pairing.
 
+Messages come in the OpenAI shape, or in Claude's (content blocks for tool calls, results,
+images and documents: rewritten by :mod:`omnireader.anthropic_shapes`), with their time as
+``chat_time`` or under a name other tools use for it (``timestamp``, ``created_at``...).
+Files holding messages, or an app's chat export (:mod:`omnireader.chat_exports`), are read
+by :func:`chat_log` as conversations.
+
 Errors are :class:`~omnireader.errors.InvalidInputError` naming what is wrong and what is
 valid, never a validation trace from deep inside pydantic.
 """
@@ -7,12 +13,14 @@ valid, never a validation trace from deep inside pydantic.
 from __future__ import annotations
 
 import json
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
-from .errors import InvalidInputError
+from .anthropic_shapes import expand_message, system_message
+from .chat_exports import ChatLog, json_export, looks_like_whatsapp, message_time, text_export
+from .errors import CorruptError, InvalidInputError
 from .models import AudioPart, ContentPart, FilePart, ImagePart, Message, TextPart
 
 __all__ = [
@@ -24,6 +32,10 @@ __all__ = [
     "is_part",
     "check_tool_pairing",
     "chat_log",
+    "chat_logs",
+    "chat_in_bytes",
+    "CHAT_SUFFIXES",
+    "ChatLog",
 ]
 
 PART_TYPES = (
@@ -34,13 +46,16 @@ _MESSAGES = TypeAdapter(list[Message])
 _PARTS = TypeAdapter(list[ContentPart])
 
 
-def _first_error(e: ValidationError) -> str:
+def _first_error(e: ValidationError, origin: list[int] | None = None) -> str:
     """The error that says what is wrong, with its place in the input.
 
     A union (content: str | list of parts) fails once per branch; the deepest location is
-    the branch the input was meant for, e.g. the part whose type is unknown.
+    the branch the input was meant for, e.g. the part whose type is unknown. ``origin``
+    maps each validated message to the one it came from, when one became several.
     """
     err = max(e.errors(), key=lambda x: len(x["loc"]))
+    if origin and err["loc"] and isinstance(err["loc"][0], int) and err["loc"][0] < len(origin):
+        err = {**err, "loc": (origin[err["loc"][0]], *err["loc"][1:])}
     # pydantic names union branches in the location ("str", "list[tagged-union[...]]").
     loc = ".".join(
         str(p) for p in err["loc"] if not (isinstance(p, str) and (p in _BRANCHES or "[" in p))
@@ -92,19 +107,47 @@ def normalize_part(raw: Any) -> Any:
     return raw
 
 
-def _normalize_message(raw: Any) -> Any:
-    if isinstance(raw, dict) and isinstance(raw.get("content"), list):
-        return {**raw, "content": [normalize_part(p) for p in raw["content"]]}
+# Where other tools and exports keep a message's time, in the order they are trusted.
+TIME_ALIASES = ("timestamp", "created_at", "create_time", "time", "ts")
+
+
+def _with_time(raw: Any) -> Any:
+    """``chat_time`` from the first alias that reads as a time, when the message has none.
+
+    An alias that is not a time (``"time": "morning"``) is left alone, not guessed at.
+    """
+    if not isinstance(raw, dict) or raw.get("chat_time") is not None:
+        return raw
+    for key in TIME_ALIASES:
+        when = message_time(raw.get(key))
+        if when:
+            return {**raw, "chat_time": when}
     return raw
+
+
+def _normalize_message(raw: Any, n: int) -> list[Any]:
+    """One input message as the OpenAI-shaped messages it stands for (Claude: several)."""
+    out = expand_message(_with_time(raw), n)
+    return [
+        {**m, "content": [normalize_part(p) for p in m["content"]]}
+        if isinstance(m, dict) and isinstance(m.get("content"), list) else m
+        for m in out
+    ]
 
 
 def parse_messages(raw: list[Any]) -> list[Message]:
     """Validate chat messages; a clear :class:`InvalidInputError` names what is wrong."""
+    shaped: list[Any] = []
+    origin: list[int] = []  # the input message each shaped one came from, for errors
+    for n, m in enumerate(raw):
+        for one in _normalize_message(m, n):
+            shaped.append(one)
+            origin.append(n)
     try:
-        return _MESSAGES.validate_python([_normalize_message(m) for m in raw])
+        return _MESSAGES.validate_python(shaped)
     except ValidationError as e:
         raise InvalidInputError(
-            f"not a valid chat message list ({_first_error(e)}); messages need a role of "
+            f"not a valid chat message list ({_first_error(e, origin)}); messages need a role of "
             f"system / developer / user / assistant / tool and content parts of type "
             f"{PART_TYPES}"
         ) from None
@@ -151,26 +194,69 @@ def check_tool_pairing(messages: list[Message], label: str) -> None:
             )
 
 
-def chat_log(path: Path) -> list[Message] | None:
-    """The messages of a .json / .jsonl chat log, or None when it is another JSON document."""
+#: File names whose content may be a conversation (checked by shape, not trusted).
+CHAT_SUFFIXES = (".json", ".jsonl", ".txt")
+_TEXT_PEEK = 64 << 10  # enough of a .txt to tell a chat export from any other text
+
+
+def chat_log(path: Path) -> list[ChatLog] | None:
+    """The conversations of a chat log or export file, or None when it is another document.
+
+    A .txt is peeked at first: a 5 MB log is not read whole to learn it is no chat.
+    """
     try:
+        if path.suffix.lower() == ".txt":
+            with path.open("rb") as f:
+                head = f.read(_TEXT_PEEK).decode("utf-8-sig", errors="ignore")
+            if not looks_like_whatsapp(head):
+                return None
         text = path.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError):
         return None
     try:
-        if path.suffix.lower() == ".jsonl":
+        return chat_logs(text, path.name)
+    except InvalidInputError as e:
+        raise InvalidInputError(f"{path}: {e}") from None
+
+
+def chat_logs(text: str, name: str) -> list[ChatLog] | None:
+    """:func:`chat_log` for content in hand (``name``: its file name, which says the syntax)."""
+    suffix = PurePath(name).suffix.lower()
+    if suffix == ".txt":
+        return text_export(text, name)
+    try:
+        if suffix == ".jsonl":
             data: Any = [json.loads(line) for line in text.splitlines() if line.strip()]
         else:
             data = json.loads(text)
     except (json.JSONDecodeError, RecursionError):
         return None
+    system = None
     if isinstance(data, dict) and isinstance(data.get("messages"), list):
+        system = system_message(data.get("system"))  # a Claude request keeps it apart
         data = data["messages"]
-    if not (isinstance(data, list) and data and all(isinstance(m, dict) for m in data)):
+    if (isinstance(data, list) and data and all(isinstance(m, dict) for m in data)
+            and all("role" in m and ("content" in m or "tool_calls" in m) for m in data)):
+        return [ChatLog(parse_messages([system, *data] if system else data))]
+    return json_export(data)
+
+
+def chat_in_bytes(data: bytes | None, name: str, label: str, kind: str) -> list[ChatLog] | None:
+    """:func:`chat_log` for an in-memory file (an upload, an archive member) sniffed as
+    ``kind``: only JSON and text named like a chat file are decoded, so other bytes cost
+    nothing here."""
+    if data is None or kind not in ("json", "text") or not name.lower().endswith(CHAT_SUFFIXES):
         return None
-    if not all("role" in m and ("content" in m or "tool_calls" in m) for m in data):
+    if name.lower().endswith(".txt") and not looks_like_whatsapp(
+        data[:_TEXT_PEEK].decode("utf-8-sig", errors="ignore")
+    ):
         return None
     try:
-        return parse_messages(data)
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return None
+    try:
+        return chat_logs(text, name)
     except InvalidInputError as e:
-        raise InvalidInputError(f"{path}: {e}") from None
+        # A read error, not a wrong call: inside an archive, the other members still read.
+        raise CorruptError(label, str(e)) from None

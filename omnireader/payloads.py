@@ -25,6 +25,7 @@ class Conversation(BaseModel):
     """Chat messages (system / user / assistant) to be grouped into windows."""
 
     messages: list[Message]
+    title: str | None = None  # the conversation's name in the app it came from, if any
 
 
 class Trajectory(BaseModel):

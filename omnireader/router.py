@@ -32,7 +32,10 @@ from .errors import (
 from .formats.containers import CONTAINERS, HAS_BODY, container_members
 from .formats.sniff import RESNIFF_WHOLE, family, sniff
 from .input_shapes import (
+    CHAT_SUFFIXES,
     PART_TYPES,
+    ChatLog,
+    chat_in_bytes,
     chat_log,
     check_tool_pairing,
     is_message,
@@ -165,10 +168,10 @@ def _iter_path(path: Path, options: ReadOptions) -> Iterator[Task]:
         raise EmptyInputError(label, "the file is empty (0 bytes)")
     if size > options.max_file_bytes:
         raise TooLargeError(label, f"{size} bytes is over the {options.max_file_bytes} byte limit")
-    if path.suffix.lower() in (".json", ".jsonl"):
-        convo = chat_log(path)
-        if convo is not None:
-            yield from route_conversation(convo, options, label=label)
+    if path.suffix.lower() in CHAT_SUFFIXES:
+        logs = chat_log(path)
+        if logs is not None:
+            yield from _chat_log_tasks(logs, options, label)
             return
     try:
         with path.open("rb") as f:
@@ -194,7 +197,10 @@ def _iter_blob(blob: Blob, options: ReadOptions, head: bytes | None = None) -> I
         # a Word file over 1 MiB needs the whole file to tell.
         sniffed = sniff(Path(blob.path).read_bytes(), blob.display_name)
     blob = blob.model_copy(update={"mime": blob.mime or sniffed.mime})
-    if sniffed.kind not in CONTAINERS:
+    logs = chat_in_bytes(blob.data, blob.display_name, blob.label, sniffed.kind)
+    if logs is not None:
+        yield from _chat_log_tasks(logs, options, blob.label)
+    elif sniffed.kind not in CONTAINERS:
         yield _task(family(sniffed), blob, blob.label)
     elif sniffed.kind == "mbox":
         yield from _iter_mailbox(blob, options)
@@ -209,8 +215,10 @@ def _container_tasks(blob: Blob, kind: str, options: ReadOptions) -> list[Task]:
     from .errors import error_for_code
 
     tasks: list[Task] = [_task("file", blob, blob.label)] if kind in HAS_BODY else []
+    errors: list[ReadError] = []
 
     def failed(e: ReadError) -> None:
+        errors.append(e)
         tasks.append(Task.failed(e))
 
     for member in container_members(blob, kind, options, on_error=failed):
@@ -223,6 +231,8 @@ def _container_tasks(blob: Blob, kind: str, options: ReadOptions) -> list[Task]:
     if not tasks:
         raise EmptyInputError(blob.label, "the archive holds no files")
     if all(t.failure for t in tasks):
+        if len(errors) == 1:  # the archive's one file: its reason, in one line
+            raise _only_member_failed(blob.label, errors[0])
         codes = {t.failure.error for t in tasks if t.failure}
         first = tasks[0].failure
         assert first is not None
@@ -232,6 +242,21 @@ def _container_tasks(blob: Blob, kind: str, options: ReadOptions) -> list[Task]:
             f"none of the archive's {len(tasks)} files could be read (first: {first.message})",
         )
     return tasks
+
+
+def _only_member_failed(label: str, e: ReadError) -> ReadError:
+    """The archive ``label`` failed as its only member did: ``a.zip: b.zip!c.txt: <reason>``.
+
+    The archive is what failed (a batch reports and records it), and nested archives name
+    the whole path once instead of wrapping the message at every level."""
+    from .errors import error_for_code
+
+    inner = getattr(e, "member_path", None)
+    name = e.input_name.removeprefix(label + "!")
+    path, reason = (f"{name}!{inner[0]}", inner[1]) if inner else (name, e.detail)
+    error = error_for_code(e.code, label, f"{path}: {reason}")
+    error.member_path = (path, reason)  # type: ignore[attr-defined]  (read just above)
+    return error
 
 
 def _iter_mailbox(blob: Blob, options: ReadOptions) -> Iterator[Task]:
@@ -251,8 +276,22 @@ def _iter_mailbox(blob: Blob, options: ReadOptions) -> Iterator[Task]:
 # ------------------------------------------------------------- conversations
 
 
+def _chat_log_tasks(logs: list[ChatLog], options: ReadOptions, label: str) -> list[Task]:
+    """Each conversation of a file (an export may hold hundreds) routed on its own."""
+    tasks: list[Task] = []
+    for k, log in enumerate(logs):
+        where = label if len(logs) == 1 else f"{label}#{k + 1}"
+        tasks.extend(route_conversation(log.messages, options, label=where, title=log.title))
+    if not tasks:
+        raise EmptyInputError(label, "the chat export holds no message with text")
+    return tasks
+
+
 def route_conversation(
-    messages: list[Message], options: ReadOptions, label: str = "<conversation>"
+    messages: list[Message],
+    options: ReadOptions,
+    label: str = "<conversation>",
+    title: str | None = None,
 ) -> list[Task]:
     """Split a conversation into chat windows, tool trajectories and attachments.
 
@@ -291,7 +330,8 @@ def route_conversation(
     if chat_msgs and (
         any(m.text().strip() for m in chat_msgs) or not tasks
     ):
-        tasks.insert(0, _task("chat", Conversation(messages=chat_msgs), label))
+        convo = Conversation(messages=chat_msgs, title=title)
+        tasks.insert(0, _task("chat", convo, label))
     return tasks
 
 

@@ -63,6 +63,21 @@ _SYSTEM_PREVIEW = 200
 _JSON = "application/json"  # Source.mime marking content that is serialised messages
 
 
+def _context(system: Sequence[Message], title: str | None) -> dict[str, object]:
+    """What every item of a conversation carries in ``extra``: the start of its system
+    prompt, and the chat's title in the app it was exported from (also the items' key)."""
+    prompt = "\n".join(m.text().strip() for m in system if m.text().strip())
+    extra: dict[str, object] = {"system_prompt": prompt[:_SYSTEM_PREVIEW]} if prompt else {}
+    if title and title.strip():
+        extra["chat_title"] = title.strip()
+    return extra
+
+
+def _title(extra: dict[str, object]) -> str | None:
+    title = extra.get("chat_title")
+    return title if isinstance(title, str) else None
+
+
 def window_tokens(ctx: ParseContext) -> int:
     """The window budget for the context's mode: small windows fast, large ones for an LLM."""
     opts = ctx.options
@@ -154,9 +169,7 @@ class ChatParser(Parser[Conversation]):
         if ctx.options.chat_units == "message" and not (ctx.mode == "fine" or ctx.large_windows):
             turns = message_turns(rest, size)
             if turns:
-                prompt = "\n".join(m.text().strip() for m in system if m.text().strip())
-                extra = {"system_prompt": prompt[:_SYSTEM_PREVIEW]} if prompt else {}
-                return self._message_items(turns, ctx, extra)
+                return self._message_items(turns, ctx, _context(system, input.title))
         groups = windows(rest, size, ctx.options.chat_overlap_messages)
         if not groups:
             # Only a system prompt: still something the user gave us, kept as working memory.
@@ -167,8 +180,7 @@ class ChatParser(Parser[Conversation]):
                 self._window_item(g, k, len(groups), ctx, "WorkingMemory", ["system_prompt"], {})
                 for k, g in enumerate(groups)
             ]
-        prompt = "\n".join(m.text().strip() for m in system if m.text().strip())
-        extra = {"system_prompt": prompt[:_SYSTEM_PREVIEW]} if prompt else {}
+        extra = _context(system, input.title)
         return [
             self._window_item(g, k, len(groups), ctx, None, [], extra)
             for k, g in enumerate(groups)
@@ -197,6 +209,7 @@ class ChatParser(Parser[Conversation]):
             memory_type="UserMemory" if m.role == "user" else "LongTermMemory",
             timestamp=normalize_time(m.chat_time),
             persons=[m.name] if m.role == "user" and m.name else [],
+            key=_title(extra),
             extra=dict(extra),
         )
 
@@ -226,6 +239,7 @@ class ChatParser(Parser[Conversation]):
             tags=tags,
             timestamp=next((t for t in times if t), None),
             persons=list(dict.fromkeys(persons)),
+            key=_title(extra),
             extra={**extra, "window_index": index, "window_total": total},
         )
 
