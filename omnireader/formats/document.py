@@ -26,6 +26,7 @@ __all__ = [
     "Extraction",
     "pdf_date_to_iso",
     "NEEDS_OCR",
+    "GARBLED",
     "UNREADABLE",
     "EMPTY",
     "ITEM_FIELDS",
@@ -33,6 +34,8 @@ __all__ = [
 
 #: Flag: the page has no usable text layer (a scan, or only images); OCR / vision would help.
 NEEDS_OCR = "needs_ocr"
+#: Flag (with ``needs_ocr``): the page has a text layer, but it does not decode to text.
+GARBLED = "garbled_text"
 #: Flag: this page could not be decoded; the rest of the document still was.
 UNREADABLE = "unreadable"
 #: Flag: the document holds no text at all.

@@ -13,10 +13,10 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from .document import EMPTY, NEEDS_OCR, UNREADABLE, Section
+from .document import EMPTY, GARBLED, NEEDS_OCR, UNREADABLE, Section
 from .pdf_annotations import NO_NOTES, PageNotes, page_notes
 from .pdf_forms import FormField, form_block
-from .pdf_text_quality import GARBLED, is_garbled
+from .pdf_text_quality import is_garbled
 
 if TYPE_CHECKING:
     import pypdfium2

@@ -31,10 +31,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import pypdfium2
 
-__all__ = ["GARBLED", "is_garbled"]
+__all__ = ["is_garbled", "not_text_share"]
 
-#: Flag (with ``needs_ocr``): the page has a text layer, but it does not decode to text.
-GARBLED = "garbled_text"
 
 # Characters asked about per page. A page with most characters unmapped shows none of
 # them in the first sample only by a freak of placement; the second tells "most" from

@@ -22,7 +22,15 @@ from typing import Any, NamedTuple
 
 from ..chunking import chunk_text
 from ..errors import CorruptError, EmptyInputError
-from ..formats.document import EMPTY, ITEM_FIELDS, NEEDS_OCR, UNREADABLE, DocInfo, Section
+from ..formats.document import (
+    EMPTY,
+    GARBLED,
+    ITEM_FIELDS,
+    NEEDS_OCR,
+    UNREADABLE,
+    DocInfo,
+    Section,
+)
 from ..formats.extract import extract
 from ..formats.ocr import OCR
 from ..formats.sniff import RESNIFF_WHOLE, Sniffed, sniff
@@ -206,10 +214,9 @@ class FileParser(Parser[Blob]):
     def _ocr_item(self, r: _Reading, section: Section, n: int) -> MemoryItem:
         where = f"Page {section.page}" if section.page is not None else "A part"
         if section.ocr is None:
-            text = (
-                f"{where} of {r.blob.display_name} has no text layer; "
-                "it needs OCR or a vision model to be read."
-            )
+            layer = ("has a text layer that does not decode to text (a font without a "
+                     "Unicode map)" if GARBLED in section.flags else "has no text layer")
+            text = f"{where} of {r.blob.display_name} {layer}; it needs OCR or a vision model to be read."
         else:
             text = (
                 f"{where} of {r.blob.display_name} has no text layer and OCR found no text "
@@ -228,7 +235,7 @@ class FileParser(Parser[Blob]):
             r.ctx,
             sources=[source],
             position=(*self._position(r, section, n), "ocr"),
-            flags=[NEEDS_OCR],
+            flags=[NEEDS_OCR, *(f for f in section.flags if f == GARBLED)],
             **meta,
         )
 

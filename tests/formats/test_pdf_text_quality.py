@@ -12,7 +12,8 @@ import pytest
 
 from omnireader.formats.document import NEEDS_OCR, Section
 from omnireader.formats.pdf import extract_pdf
-from omnireader.formats.pdf_text_quality import GARBLED, not_text_share
+from omnireader.formats.document import GARBLED
+from omnireader.formats.pdf_text_quality import not_text_share
 from omnireader.options import ReadOptions
 from omnireader.parsers.base import ParseContext
 from omnireader.parsers.file import FileParser
@@ -99,11 +100,12 @@ def test_a_bullet_from_an_icon_font_does_not_make_a_page_garbled() -> None:
 def test_with_ocr_off_a_garbled_page_is_reported_like_a_scan() -> None:
     ctx = ParseContext(options=ReadOptions(ocr="off"))
     [item] = FileParser().parse_fast(Blob(data=without_tounicode(text_pdf([SENTENCE]))), ctx)
-    assert item.metadata.flags == [NEEDS_OCR]
-    # The same placeholder a scanned page gets, without the garbage.
+    assert item.metadata.flags == [NEEDS_OCR, GARBLED]
+    # A placeholder like a scanned page's, saying why, without the garbage.
     assert item.memory.startswith("Page 1 of ")
     assert item.memory.endswith(
-        " has no text layer; it needs OCR or a vision model to be read."
+        " has a text layer that does not decode to text (a font without a Unicode map); "
+        "it needs OCR or a vision model to be read."
     )
 
 
