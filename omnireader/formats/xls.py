@@ -15,7 +15,7 @@ from typing import Any
 from ..errors import CorruptError, EncryptedError, ReadError
 from ..payloads import Blob
 from .document import DocInfo, Extraction, Section
-from .xlsx import CELL_SEP, Row, cell_text, sheet_markdown
+from .xlsx import Row, buffered_row, cell_text, sheet_markdown
 
 __all__ = ["extract_xls"]
 
@@ -78,10 +78,8 @@ def _rows(book: Any, sheet: Any) -> list[Row]:
             if text and cell.ctype != xlrd.XL_CELL_TEXT:
                 all_text = False
             texts.append(text)
-        while texts and not texts[-1]:
-            texts.pop()
-        if texts:
-            rows.append((CELL_SEP.join(texts), all_text))
+        if (row := buffered_row(texts, all_text)) is not None:
+            rows.append(row)
     return rows
 
 

@@ -34,7 +34,7 @@ from ..errors import CorruptError, ReadError
 from ..payloads import Blob
 from .document import DocInfo, Extraction, Section
 
-__all__ = ["extract_xlsx", "cell_text", "sheet_markdown", "Row", "CELL_SEP"]
+__all__ = ["extract_xlsx", "cell_text", "sheet_markdown", "buffered_row", "Row"]
 
 # Between the cells of a buffered row: cell text never holds it (_clean drops control
 # characters), and one string a row costs a fraction of a tuple of strings, which matters
@@ -113,11 +113,17 @@ def _sheet_rows(sheet: Any) -> list[Row]:
             if text and not isinstance(value, str):
                 all_text = False
             texts.append(text)
-        while texts and not texts[-1]:
-            texts.pop()
-        if texts:
-            rows.append((CELL_SEP.join(texts), all_text))
+        if (row := buffered_row(texts, all_text)) is not None:
+            rows.append(row)
     return rows
+
+
+def buffered_row(texts: list[str], all_text: bool) -> Row | None:
+    """A sheet row's cell texts as one :data:`Row` (trailing empty cells cut), or None
+    when the row is empty."""
+    while texts and not texts[-1]:
+        texts.pop()
+    return (CELL_SEP.join(texts), all_text) if texts else None
 
 
 def sheet_markdown(rows: list[Row]) -> str:
