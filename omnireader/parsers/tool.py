@@ -53,7 +53,7 @@ def parse_arguments(raw: str | dict[str, Any]) -> dict[str, Any] | str:
 
 
 def _unescaped_json(text: str) -> str:
-    """A JSON result with its ``\\uXXXX`` escapes written out ("19\\u00b0C" -> "19°C"):
+    """A JSON result with its ``\\u`` escapes written out ("19\\u00b0C" -> "19°C"):
     tools serialise with ASCII-only JSON by default, and an escape is neither readable nor
     found by a search for the word. Anything else, or JSON without escapes, is unchanged."""
     if "\\u" not in text or text[:1] not in "{[":
