@@ -33,7 +33,6 @@ SUPPORTED = (
 )
 
 _SLIDE = re.compile(r"^<!-- Slide number: (\d+) -->\s*$", re.M)
-_SHEET = re.compile(r"^## (.+)$", re.M)
 _H1 = re.compile(r"^#\s+(.+?)\s*#*\s*$", re.M)
 _FIELD = re.compile(r"^\*\*(From|Authors|Title):\*\*\s*(.+?)\s*$", re.M)
 # Formats that are ZIP packages a library unpacks whole: checked for bombs first.
@@ -273,10 +272,8 @@ def _markitdown(blob: Blob, kind: str) -> Extraction:
         elif not info.title:
             info.title = value
     if kind == "pptx":
-        sections = _split(text, _SLIDE, page_from_match=True)
+        sections = _slides(text)
         info.page_count = len(sections)
-    elif kind in ("xlsx", "xls"):
-        sections = _split(text, _SHEET, page_from_match=False)
     else:
         sections = [Section(text=text)]
     if not sections:
@@ -284,9 +281,9 @@ def _markitdown(blob: Blob, kind: str) -> Extraction:
     return Extraction(info=info, sections=iter(sections))
 
 
-def _split(text: str, marker: re.Pattern[str], *, page_from_match: bool) -> list[Section]:
-    """The parts between ``marker`` lines: slide N is page N; sheet N is page N, named."""
-    marks = list(marker.finditer(text))
+def _slides(text: str) -> list[Section]:
+    """MarkItDown's PPTX text cut at its slide markers: slide N is page N."""
+    marks = list(_SLIDE.finditer(text))
     if not marks:
         return [Section(text=text)] if text.strip() else []
     sections = []
@@ -296,12 +293,8 @@ def _split(text: str, marker: re.Pattern[str], *, page_from_match: bool) -> list
     for n, m in enumerate(marks):
         end = marks[n + 1].start() if n + 1 < len(marks) else len(text)
         body = text[m.end() : end].strip()
-        if page_from_match:
-            title = _H1.search(body)
-            sections.append(
-                Section(text=body, page=int(m.group(1)), heading=title.group(1) if title else None)
-            )
-        else:
-            name = m.group(1)
-            sections.append(Section(text=f"## {name}\n{body}", page=n + 1, heading=name))
+        title = _H1.search(body)
+        sections.append(
+            Section(text=body, page=int(m.group(1)), heading=title.group(1) if title else None)
+        )
     return [s for s in sections if s.text.strip()]

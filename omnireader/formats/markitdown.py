@@ -33,8 +33,6 @@ MARKITDOWN_KINDS: dict[str, tuple[str, str]] = {
         ".pptx",
         "application/vnd.openxmlformats-officedocument.presentationml.presentation",
     ),
-    "xlsx": (".xlsx", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"),
-    "xls": (".xls", "application/vnd.ms-excel"),
     "html": (".html", "text/html"),
     "csv": (".csv", "text/csv"),
     "ipynb": (".ipynb", "application/x-ipynb+json"),

@@ -132,15 +132,16 @@ def test_pptx_soft_line_breaks_are_line_breaks_not_control_characters() -> None:
     assert "Cranes arrive\nin March" in text
 
 
-def test_a_damaged_workbook_is_a_corrupt_error_naming_the_file() -> None:
+def test_a_damaged_deck_is_a_corrupt_error_naming_the_file() -> None:
+    # (Workbooks no longer go through MarkItDown: see test_xlsx.py / test_xls.py.)
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w") as zf:
         zf.writestr("[Content_Types].xml", "<Types/>")
-        zf.writestr("xl/workbook.xml", "this is not a workbook")
+        zf.writestr("ppt/presentation.xml", "this is not a presentation")
     with pytest.raises(CorruptError) as info:
-        md(buf.getvalue(), "xlsx", "budget.xlsx")
-    assert info.value.input_name == "budget.xlsx"
-    assert "XLSX" in str(info.value)
+        md(buf.getvalue(), "pptx", "plan.pptx")
+    assert info.value.input_name == "plan.pptx"
+    assert "PPTX" in str(info.value)
 
 
 def test_a_kind_markitdown_is_not_used_for_is_refused() -> None:
