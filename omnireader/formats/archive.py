@@ -39,10 +39,11 @@ from .unpack_limits import (
     MAX_RATIO,
     PACKAGE_RATIO_FLOOR,
     bomb_detail,
-    depth_error,
+    check_depth,
     is_bomb,
     is_junk,
     is_safe_member_name,
+    reporter,
 )
 
 __all__ = [
@@ -118,14 +119,8 @@ def iter_members(
     to more than ``max_archive_bytes`` or is nested deeper than ``max_archive_depth``, and
     :class:`CorruptError` when it is not a readable ZIP.
     """
-    too_deep = depth_error(blob, options)
-    if too_deep is not None:
-        raise too_deep
-
-    def fail(error: ReadError) -> None:
-        if on_error is None:
-            raise error
-        on_error(error)
+    check_depth(blob, options)
+    fail = reporter(on_error)
 
     password = options.password or blob.password
     with _open_zip(blob) as zf:

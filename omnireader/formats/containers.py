@@ -21,7 +21,7 @@ from ..errors import ReadError
 from ..options import ReadOptions
 from ..payloads import Blob
 from .sniff import sniff
-from .unpack_limits import depth_error
+from .unpack_limits import check_depth
 
 __all__ = ["CONTAINERS", "HAS_BODY", "container_members", "read_member", "container_depth"]
 
@@ -47,9 +47,7 @@ def container_members(
     or breaks the container's own limits; a member that cannot be read goes to
     ``on_error`` (or is raised).
     """
-    too_deep = depth_error(blob, options)
-    if too_deep is not None:
-        raise too_deep
+    check_depth(blob, options)
     if kind == "zip":
         from .archive import iter_members
 

@@ -32,7 +32,14 @@ from ..options import ReadOptions
 from ..payloads import Blob
 from .member_names import member_blob
 from .tar_sniff import tar_codec, unpacking
-from .unpack_limits import bomb_detail, depth_error, is_bomb, is_junk, is_safe_member_name
+from .unpack_limits import (
+    bomb_detail,
+    check_depth,
+    is_bomb,
+    is_junk,
+    is_safe_member_name,
+    reporter,
+)
 
 __all__ = ["tar_members", "tar_member"]
 
@@ -198,14 +205,8 @@ def tar_members(
     ``max_archive_members``, ``max_archive_bytes``, a bomb's ratio, or nested past
     ``max_archive_depth``) and :class:`CorruptError` (not a TAR, or cut short).
     """
-    too_deep = depth_error(blob, options)
-    if too_deep is not None:
-        raise too_deep
-
-    def fail(error: ReadError) -> None:
-        if on_error is None:
-            raise error
-        on_error(error)
+    check_depth(blob, options)
+    fail = reporter(on_error)
 
     packed = _packed_size(blob)
     try:

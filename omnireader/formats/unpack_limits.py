@@ -20,7 +20,9 @@ from __future__ import annotations
 import posixpath
 import re
 
-from ..errors import TooLargeError
+from collections.abc import Callable
+
+from ..errors import ReadError, TooLargeError
 from ..options import ReadOptions
 from ..payloads import Blob
 
@@ -32,7 +34,8 @@ __all__ = [
     "bomb_detail",
     "is_safe_member_name",
     "is_junk",
-    "depth_error",
+    "check_depth",
+    "reporter",
 ]
 
 # Text and Office XML pack 3-20 times; deflate tops out near 1000 times, which bombs use.
@@ -81,19 +84,30 @@ def is_junk(name: str) -> bool:
     return any(p.startswith(".") and p not in (".", "..") for p in parts)  # dotfiles
 
 
-def depth_error(blob: Blob, options: ReadOptions) -> TooLargeError | None:
-    """The error for a container nested past ``max_archive_depth``, or None.
+def check_depth(blob: Blob, options: ReadOptions) -> None:
+    """Raise :class:`TooLargeError` for a container nested past ``max_archive_depth``.
 
     One line, at the level that was not opened, saying how to open it: the code stays
     ``too_large`` (a limit was hit, like the byte and member limits).
     """
     depth = 0 if not blob.member else blob.member.count("!") + 1
     limit = options.max_archive_depth
-    if depth <= limit:
-        return None
-    return TooLargeError(
-        blob.label,
-        f"not opened: it is nested {depth} levels deep inside other archives or e-mails, "
-        f"past max_archive_depth={limit}; to open it, raise the limit "
-        f"(--max-archive-depth {depth}, or ReadOptions(max_archive_depth={depth}))",
-    )
+    if depth > limit:
+        raise TooLargeError(
+            blob.label,
+            f"not opened: it is nested {depth} levels deep inside other archives or e-mails, "
+            f"past max_archive_depth={limit}; to open it, raise the limit "
+            f"(--max-archive-depth {depth}, or ReadOptions(max_archive_depth={depth}))",
+        )
+
+
+def reporter(on_error: Callable[[ReadError], None] | None) -> Callable[[ReadError], None]:
+    """What a container does with a member it cannot read: hand it to ``on_error`` (and go
+    on to the next member), or raise it when there is none."""
+
+    def fail(error: ReadError) -> None:
+        if on_error is None:
+            raise error
+        on_error(error)
+
+    return fail
