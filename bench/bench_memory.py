@@ -36,7 +36,7 @@ from make_corpus import make_long_pdf
 
 TARGET_MB = 300
 POLL_S = 0.01
-BASELINE = ("import time, lancedb, pypdfium2, pypdf, chonkie, omnireader.router; "
+BASELINE = ("import time, lancedb, pypdfium2, pypdf, chonkie, omnireader.intake.router; "
             "time.sleep(0.3)")
 
 

@@ -138,7 +138,7 @@ def _bands(lines: list[tuple[float, int, int]]) -> list[dict[str, Any]]:
 
 
 def resolution(quick: bool, folder: Path) -> list[dict[str, Any]]:
-    from omnireader.formats import pdf_ocr
+    from omnireader.formats.pdf import scans as pdf_ocr
 
     fonts = P.available_fonts()[:1] if quick else P.available_fonts()
     # Small print (7 pt: footnotes, receipts' fine print) decides the resolution, not body text.
@@ -177,7 +177,7 @@ def speed(quick: bool, folder: Path) -> dict[str, Any]:
     from rapidocr import RapidOCR
 
     from omnireader.formats.ocr.bitmaps import to_bgr
-    from omnireader.formats.pdf_ocr import RENDER_DPI
+    from omnireader.formats.pdf.scans import RENDER_DPI
 
     bare = RapidOCR(params={"Global.log_level": "critical",
                             "EngineConfig.onnxruntime.intra_op_num_threads": 1,

@@ -27,7 +27,7 @@ workers (no per-item pydantic in the writer), an embedder in compiled code, and 
 without a pydantic model each.
 
 Since then (2026-12-01, issue 12, load average 6-20 on two cores, so only ratios hold):
-the fork server imports chonkie without the OpenAI SDK (``omnireader.chonkie_import``; its
+the fork server imports chonkie without the OpenAI SDK (``omnireader.text.chonkie_import``; its
 first start went from 12.4 s to 3.5 s at load ~6, and the worker's and fork server's peak
 RSS fell by ~15 MB each) and is started at the top of an ingest; ids, timestamps, chonkie's
 per-chunk objects and its token counting got cheaper. CPU seconds of each stage for this
@@ -42,7 +42,7 @@ refresh overlapped with writing (Lance's optimize runs in Rust, off the GIL).
 Issue 12, text path (2026-12-02, load average 8-12 on two cores: CPU seconds from
 ``time.process_time``, old -> new, same conditions back to back, 10 MB inputs; the outputs are
 pinned by ``tests/test_text_path_pinned.py``). Chunking runs on offsets
-(``omnireader/chunk_split.py``: one marking of the text, token starts counted between
+(``omnireader/text/chunk_split.py``: one marking of the text, token starts counted between
 ``chonkie_core``'s split offsets, no string or count per split); items are built in bulk
 (``Parser.make_chunk_items``: pydantic's ``model_construct`` inspected every default factory
 on every call, slower than validating); the embedder's ``words`` blanks non-word characters
@@ -110,8 +110,8 @@ def stages(path: Path) -> dict[str, float]:
     import pickle
 
     from omnireader import Reader, Store
-    from omnireader.chunking import chunk_text
-    from omnireader.formats.text import decode_text
+    from omnireader.text.chunking import chunk_text
+    from omnireader.formats.plain.text import decode_text
     from omnireader.llm.embed_hashing import HashingEmbedder
     from omnireader.readers.outcomes import read_fast
     from omnireader.units import match_text

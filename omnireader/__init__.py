@@ -22,7 +22,7 @@ os.environ.setdefault("LANCEDB_LOG", "error")
 
 from typing import TYPE_CHECKING, Any  # noqa: E402
 
-from .errors import (  # noqa: E402
+from omnireader.errors import (  # noqa: E402
     BlockedURLError,
     ConfigError,
     CorruptError,
@@ -44,7 +44,7 @@ from .errors import (  # noqa: E402
     TooLargeError,
     UnsupportedFormatError,
 )
-from .models import (  # noqa: E402
+from omnireader.models import (  # noqa: E402
     MemoryItem,
     MemoryMetadata,
     Message,
@@ -53,12 +53,12 @@ from .models import (  # noqa: E402
     Source,
     ToolUse,
 )
-from .options import ReadOptions  # noqa: E402
-from .payloads import Blob  # noqa: E402
+from omnireader.options import ReadOptions  # noqa: E402
+from omnireader.payloads import Blob  # noqa: E402
 
 if TYPE_CHECKING:
-    from .readers.reader import Reader, ReadResult
-    from .store import SearchFilters, SearchResult, Store
+    from omnireader.readers.reader import Reader, ReadResult
+    from omnireader.store import SearchFilters, SearchResult, Store
 
 __version__ = "0.1.0"
 

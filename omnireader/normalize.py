@@ -17,7 +17,7 @@ _OTHER_WORD = re.compile(rf"[^\W\d_{_CJK}]+")  # a run of letters in any other s
 def guess_lang(text: str) -> str:
     """``"zh"`` when Han characters outnumber the words of other scripts, else ``"en"``.
 
-    Counted like :func:`omnireader.tokens.count_tokens` (one token per Han character, one
+    Counted like :func:`omnireader.text.tokens.count_tokens` (one token per Han character, one
     per word), so a Chinese sentence with a few English names still reads as Chinese.
     """
     if text.isascii():  # no Han characters possible; checked at C speed

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .models import MemoryItem
+from omnireader.models import MemoryItem
 
 __all__ = ["page_counts", "UNREADABLE_KEYS"]
 

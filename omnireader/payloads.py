@@ -6,7 +6,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .models import Message
+from omnireader.models import Message
 
 __all__ = ["TextInput", "Conversation", "Trajectory", "Blob"]
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .models import MemoryItem
+from omnireader.models import MemoryItem
 
 __all__ = [
     "THREAD",

@@ -29,7 +29,7 @@ def make_llm(args: Any) -> Any:
 
 
 def show(items: list[Any]) -> None:
-    from omnireader.cli_output import render_item
+    from omnireader.cli.output import render_item
 
     for item in items:
         print(render_item(item))

@@ -9,7 +9,7 @@ import zipfile
 from pathlib import Path
 
 from omnireader import Blob, Reader
-from omnireader.router import route
+from omnireader.intake.router import route
 
 
 def lines(items) -> list[str]:

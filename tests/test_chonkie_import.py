@@ -7,7 +7,7 @@ import sys
 
 _SCRIPT = """
 import sys
-from omnireader.chunking import chunk_text
+from omnireader.text.chunking import chunk_text
 chunks = chunk_text("word " * 3000, 512)
 assert len(chunks) > 1 and "chonkie" in sys.modules, chunks
 assert "openai" not in sys.modules, "chonkie pulled the OpenAI SDK in"
@@ -33,7 +33,7 @@ _THREADED = """
 import sys, threading
 stop = threading.Event()
 threading.Thread(target=stop.wait, daemon=True).start()  # another thread could import openai
-from omnireader.chunking import chunk_text
+from omnireader.text.chunking import chunk_text
 chunk_text("word " * 3000, 512)
 assert sys.modules.get("openai") is not None, "openai was marked missing with a thread running"
 stop.set()

@@ -1,4 +1,4 @@
-"""Chunking on offsets (``omnireader.chunk_split``) makes exactly the chunks chonkie's own
+"""Chunking on offsets (``omnireader.text.chunk_split``) makes exactly the chunks chonkie's own
 recursive chunker makes with the same tokenizer: spans, token counts and texts, at every
 level (paragraphs, sentences, pauses, spaces, token runs) and for every kind of character."""
 
@@ -8,8 +8,8 @@ import random
 
 import pytest
 
-from omnireader import chunk_split, token_scan
-from omnireader.chunking import _rules, chonkie_chunks, chunk_text
+from omnireader.text import chunk_split, token_scan
+from omnireader.text.chunking import _rules, chonkie_chunks, chunk_text
 
 from test_token_scan import ALPHABET
 

@@ -27,7 +27,7 @@ def test_help_lists_every_command_without_loading_the_heavy_libraries() -> None:
     out = omni("--help").stdout
     for command in ("read", "ingest", "search", "stats", "export", "refine"):
         assert command in out
-    code = ("import sys, omnireader.cli as c; c.build_parser(); "
+    code = ("import sys, omnireader.cli.main as c; c.build_parser(); "
             "print(sorted(m for m in ('markitdown','lancedb','openai','chonkie','pypdfium2') "
             "if m in sys.modules))")
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from omnireader.cli import build_parser, main
+from omnireader.cli.main import build_parser, main
 
 ROOT = Path(__file__).resolve().parents[1]
 

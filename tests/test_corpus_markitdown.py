@@ -17,7 +17,7 @@ from omnireader.errors import UnsupportedFormatError
 from omnireader.models import MemoryItem
 from omnireader.options import ReadOptions
 from omnireader.parsers.base import ParseContext, get_parser
-from omnireader.router import route
+from omnireader.intake.router import route
 
 ROOT = Path(__file__).resolve().parents[1]
 EXPECTED = ROOT.parent / "shared" / "corpus" / "markitdown" / "expected.json"

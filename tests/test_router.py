@@ -14,8 +14,8 @@ import pytest
 from omnireader.errors import EmptyInputError, InvalidInputError, OmniReaderWarning
 from omnireader.options import ReadOptions
 from omnireader.payloads import Blob, Conversation, TextInput, Trajectory
-from omnireader.router import route
-from omnireader.walk import expand
+from omnireader.intake.router import route
+from omnireader.intake.walk import expand
 
 
 def parsers(tasks) -> list[str]:

@@ -22,7 +22,7 @@ def run(script: Path, *args: str, env: dict[str, str] | None = None) -> str:
 
 def test_there_is_a_demo_for_every_parser() -> None:
     from omnireader.parsers.base import parser_names
-    from omnireader.router import route  # noqa: F401  (registers the parsers)
+    from omnireader.intake.router import route  # noqa: F401  (registers the parsers)
 
     assert {p.stem.removeprefix("demo_") for p in DEMOS} == set(parser_names())
 

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from omnireader import token_scan, tokens
+from omnireader.text import token_scan, tokens
 
 # Every class the regexes tell apart, and the edges between them: ASCII-only spaces and
 # \x1c-\x1f (space to Unicode, a symbol to the ASCII classes), Unicode spaces, digits that

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from omnireader import Reader, Store
 from omnireader.models import MemoryItem, MemoryMetadata, Source
-from omnireader.unicode_repair import repair_model, repair_surrogates
+from omnireader.text.unicode_repair import repair_model, repair_surrogates
 
 # What Word writes for "smile 😀": the emoji as two signed 16-bit halves.
 RTF_EMOJI = (r"{\rtf1\ansi\ansicpg1252\deff0{\fonttbl{\f0 Calibri;}}\uc1\pard\f0 "

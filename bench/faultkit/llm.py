@@ -114,7 +114,7 @@ def _llm_windows(inputs: list[Any]) -> list[Any]:
     from omnireader.llm.config import LLMConfig, make_chat_backend
     from omnireader.readers.outcomes import ReadOutcome, describe_input, parse_parts
     from omnireader.readers.reader import Reader
-    from omnireader.walk import expand
+    from omnireader.intake.walk import expand
 
     # A backend is needed to build a fine context; nothing is sent to it here.
     unused = make_chat_backend("openai:unused", config=LLMConfig(

@@ -18,7 +18,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, SkipValidation
 
-from .ocr.base import OcrPage
+from omnireader.formats.ocr.base import OcrPage
 
 __all__ = [
     "DocInfo",

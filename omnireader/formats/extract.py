@@ -15,14 +15,14 @@ import json
 import re
 from collections.abc import Callable
 
-from ..errors import EmptyInputError, TooLargeError, UnsupportedFormatError
-from ..options import ReadOptions
-from ..payloads import Blob
-from .document import DocInfo, Extraction, Section
-from .icalendar import extract_icalendar
-from .markitdown import MARKITDOWN_KINDS, markitdown_convert
-from .text import decode_text
-from .vcard import extract_vcard
+from omnireader.errors import EmptyInputError, TooLargeError, UnsupportedFormatError
+from omnireader.options import ReadOptions
+from omnireader.payloads import Blob
+from omnireader.formats.document import DocInfo, Extraction, Section
+from omnireader.formats.contacts.icalendar import extract_icalendar
+from omnireader.formats.web.markitdown import MARKITDOWN_KINDS, markitdown_convert
+from omnireader.formats.plain.text import decode_text
+from omnireader.formats.contacts.vcard import extract_vcard
 
 __all__ = ["extract", "SUPPORTED"]
 
@@ -49,21 +49,21 @@ def extract(blob: Blob, kind: str, options: ReadOptions) -> Extraction:
     kinds no extractor reads, and the extractors' own typed errors (encrypted, corrupt).
     """
     if kind in _PACKAGES:
-        from .archive import check_package
+        from omnireader.formats.archives.zip import check_package
 
         check_package(blob, options)
     if kind == "pdf":
-        from .pdf import extract_pdf
+        from omnireader.formats.pdf.extract import extract_pdf
 
         return extract_pdf(blob, options.password, options.ocr)
     if kind == "docx":
-        from .docx import extract_docx
+        from omnireader.formats.office.docx import extract_docx
 
         doc = extract_docx(blob)
         if options.ocr == "always":
             from itertools import chain
 
-            from .docx_ocr import docx_picture_sections
+            from omnireader.formats.office.docx_ocr import docx_picture_sections
 
             doc.sections = chain(doc.sections, docx_picture_sections(blob))
         return doc
@@ -99,8 +99,8 @@ def _plain(blob: Blob) -> Extraction:
 
 
 def _markdown(blob: Blob) -> Extraction:
-    from .front_matter import front_matter
-    from .markdown import markdown_text
+    from omnireader.formats.plain.front_matter import front_matter
+    from omnireader.formats.plain.markdown import markdown_text
 
     info, text = front_matter(decode_text(blob.read_bytes(), blob.label).lstrip("\ufeff"))
     text = markdown_text(text)
@@ -151,7 +151,7 @@ def _depth(value: object) -> int:
 
 
 def _csv(blob: Blob) -> Extraction:
-    from .delimited import delimited_markdown
+    from omnireader.formats.plain.delimited import delimited_markdown
 
     text = decode_text(blob.read_bytes(), blob.label).lstrip("\ufeff")
     tabs = (blob.mime or "").endswith("tab-separated-values")
@@ -162,19 +162,19 @@ def _csv(blob: Blob) -> Extraction:
 
 
 def _xml(blob: Blob) -> Extraction:
-    from .xml import xml_text
+    from omnireader.formats.plain.xml import xml_text
 
     return _one(xml_text(blob.read_bytes(), blob.label))
 
 
 def _xlsx(blob: Blob) -> Extraction:
-    from .xlsx import extract_xlsx
+    from omnireader.formats.office.xlsx import extract_xlsx
 
     return extract_xlsx(blob)
 
 
 def _xls(blob: Blob) -> Extraction:
-    from .xls import extract_xls
+    from omnireader.formats.office.xls import extract_xls
 
     return extract_xls(blob)
 
@@ -198,8 +198,8 @@ def _converted(blob: Blob, kind: str, options: ReadOptions) -> Extraction:
     decrypted, then read like the modern file it now is."""
     password = options.password or blob.password
     if kind == "office-encrypted":
-        from .ooxml_crypto import decrypt_office
-        from .sniff import sniff
+        from omnireader.formats.office.ooxml_crypto import decrypt_office
+        from omnireader.formats.sniff import sniff
 
         data = decrypt_office(blob, password)
         inner = sniff(data, blob.display_name).kind
@@ -208,7 +208,7 @@ def _converted(blob: Blob, kind: str, options: ReadOptions) -> Extraction:
                 blob.label, f"decrypted, but the package inside is not DOCX, XLSX or PPTX "
                 f"(sniffed as {inner})")
     else:
-        from .legacy_office import legacy_to_ooxml
+        from omnireader.formats.office.legacy import legacy_to_ooxml
 
         data = legacy_to_ooxml(blob, kind, password)
         inner = "docx" if kind == "doc" else "pptx"
@@ -218,14 +218,14 @@ def _converted(blob: Blob, kind: str, options: ReadOptions) -> Extraction:
 
 
 def _email(blob: Blob, options: ReadOptions) -> Extraction:
-    from .email import extract_email
+    from omnireader.formats.mail.message import extract_email
 
     return extract_email(blob, options)
 
 
 def _outlook(blob: Blob, options: ReadOptions) -> Extraction:
-    from .email import extract_email
-    from .msg import msg_to_mime
+    from omnireader.formats.mail.message import extract_email
+    from omnireader.formats.mail.outlook import msg_to_mime
 
     mime = Blob(data=msg_to_mime(blob.read_bytes(), blob.label), path=blob.path,
                 member=blob.member, filename=blob.filename, url=blob.url)
@@ -233,14 +233,14 @@ def _outlook(blob: Blob, options: ReadOptions) -> Extraction:
 
 
 def _rtf(blob: Blob, options: ReadOptions) -> Extraction:
-    from .rtf import extract_rtf
+    from omnireader.formats.office.rtf import extract_rtf
 
     return extract_rtf(blob)
 
 
 def _opendocument(kind: str) -> Callable[[Blob, ReadOptions], Extraction]:
     def read(blob: Blob, options: ReadOptions) -> Extraction:
-        from .opendocument import extract_odf
+        from omnireader.formats.office.opendocument import extract_odf
 
         return extract_odf(blob, kind)
 

@@ -10,8 +10,8 @@ from pathlib import PurePath
 
 from pydantic import BaseModel
 
-from .tar_sniff import TAR_MIMES, looks_like_tar
-from .text import unicode_head
+from omnireader.formats.archives.tar_sniff import TAR_MIMES, looks_like_tar
+from omnireader.formats.plain.text import unicode_head
 
 __all__ = ["Sniffed", "sniff", "family", "RESNIFF_WHOLE"]
 

@@ -8,15 +8,15 @@ Backends: any OpenAI-compatible server (``openai:MODEL``) and Ollama (``ollama:M
     True
 """
 
-from .base import ChatBackend, ChatReply, Segment, Transcript, Usage
-from .config import LLMConfig, find_config_file, make_chat_backend, parse_spec
-from .embedder_base import Embedder
-from .embedding import make_embedder
-from .limits import Limiter
-from .ollama_backend import OllamaChatBackend
-from .openai_backend import OpenAIChatBackend
-from .retry import RetryPolicy
-from .schemas import ExtractedMemory, Extraction, ImageReading, ToolVerdict, TrajectoryReview
+from omnireader.llm.base import ChatBackend, ChatReply, Segment, Transcript, Usage
+from omnireader.llm.config import LLMConfig, find_config_file, make_chat_backend, parse_spec
+from omnireader.llm.embedder_base import Embedder
+from omnireader.llm.embedding import make_embedder
+from omnireader.llm.limits import Limiter
+from omnireader.llm.ollama_backend import OllamaChatBackend
+from omnireader.llm.openai_backend import OpenAIChatBackend
+from omnireader.llm.retry import RetryPolicy
+from omnireader.llm.schemas import ExtractedMemory, Extraction, ImageReading, ToolVerdict, TrajectoryReview
 
 __all__ = [
     "ChatBackend",

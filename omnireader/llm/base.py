@@ -30,11 +30,11 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from pydantic import BaseModel
 
-from ..errors import LLMError
-from .images import ImageInput, attach_images
-from .json_reply import ReplyError, parse_reply, retry_instruction
-from .limits import Limiter
-from .retry import RetryPolicy, call_with_retries
+from omnireader.errors import LLMError
+from omnireader.llm.images import ImageInput, attach_images
+from omnireader.llm.json_reply import ReplyError, parse_reply, retry_instruction
+from omnireader.llm.limits import Limiter
+from omnireader.llm.retry import RetryPolicy, call_with_retries
 
 __all__ = ["ChatBackend", "ChatReply", "Usage", "Segment", "Transcript", "ImageInput"]
 

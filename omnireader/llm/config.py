@@ -27,10 +27,10 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from ..errors import ConfigError
-from .base import ChatBackend
-from .limits import Limiter
-from .retry import RetryPolicy
+from omnireader.errors import ConfigError
+from omnireader.llm.base import ChatBackend
+from omnireader.llm.limits import Limiter
+from omnireader.llm.retry import RetryPolicy
 
 __all__ = ["LLMConfig", "parse_spec", "find_config_file", "make_chat_backend", "VALID_FORMS"]
 
@@ -193,10 +193,10 @@ def _build(provider: str, model: str, cfg: LLMConfig, limiter: Limiter) -> ChatB
                 f"openai:{model} needs OPENAI_API_KEY (for api.openai.com) or OPENAI_BASE_URL "
                 "(for a local OpenAI-compatible server such as vLLM, llama.cpp or LM Studio)"
             )
-        from .openai_backend import OpenAIChatBackend
+        from omnireader.llm.openai_backend import OpenAIChatBackend
 
         return OpenAIChatBackend(model, base_url=cfg.openai_base_url, api_key=cfg.openai_api_key, **common)
-    from .ollama_backend import OllamaChatBackend
+    from omnireader.llm.ollama_backend import OllamaChatBackend
 
     return OllamaChatBackend(model, host=cfg.ollama_host, **common)
 

@@ -3,7 +3,7 @@
 Each text becomes two bags of features, hashed into ``dim`` buckets with a sign bit (so
 collisions cancel out on average instead of piling up):
 
-- words: unigrams and bigrams of :func:`omnireader.tokens.tokenize` tokens (one token per
+- words: unigrams and bigrams of :func:`omnireader.text.tokens.tokenize` tokens (one token per
   CJK character, so Chinese gets character unigrams and bigrams, the usual CJK index units);
 - characters: 3–5-grams of every spaced word, fastText-style with ``<`` ``>`` boundaries, so
   "embedding" and "embeddings" share most of their features.
@@ -27,8 +27,8 @@ import zlib
 from itertools import chain
 from typing import TYPE_CHECKING, ClassVar
 
-from ..tokens import words
-from .embedder_base import Embedder
+from omnireader.text.tokens import words
+from omnireader.llm.embedder_base import Embedder
 
 if TYPE_CHECKING:
     import numpy as np

@@ -20,8 +20,8 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ..errors import ConfigError
-from .embedder_base import Embedder
+from omnireader.errors import ConfigError
+from omnireader.llm.embedder_base import Embedder
 
 if TYPE_CHECKING:
     import numpy as np

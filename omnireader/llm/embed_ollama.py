@@ -13,8 +13,8 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
-from .embed_remote import RemoteEmbedder
-from .transport_errors import classify_ollama_error
+from omnireader.llm.embed_remote import RemoteEmbedder
+from omnireader.llm.transport_errors import classify_ollama_error
 
 __all__ = ["OllamaEmbedder"]
 

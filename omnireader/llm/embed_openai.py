@@ -15,9 +15,9 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
-from ..errors import ConfigError
-from .embed_remote import RemoteEmbedder
-from .transport_errors import classify_openai_error
+from omnireader.errors import ConfigError
+from omnireader.llm.embed_remote import RemoteEmbedder
+from omnireader.llm.transport_errors import classify_openai_error
 
 __all__ = ["OpenAIEmbedder"]
 

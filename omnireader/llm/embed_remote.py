@@ -13,9 +13,9 @@ from abc import abstractmethod
 from collections.abc import Sequence
 from typing import ClassVar
 
-from ..errors import LLMError
-from .embedder_base import Embedder
-from .retry import RetryableError, RetryPolicy, backoff_delay
+from omnireader.errors import LLMError
+from omnireader.llm.embedder_base import Embedder
+from omnireader.llm.retry import RetryableError, RetryPolicy, backoff_delay
 
 __all__ = ["RemoteEmbedder"]
 

@@ -16,7 +16,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, ClassVar
 
-from ..errors import LLMError
+from omnireader.errors import LLMError
 
 if TYPE_CHECKING:
     import numpy as np

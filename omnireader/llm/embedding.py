@@ -11,8 +11,8 @@ built with from the name it recorded.
 
 from __future__ import annotations
 
-from ..errors import ConfigError
-from .embedder_base import Embedder
+from omnireader.errors import ConfigError
+from omnireader.llm.embedder_base import Embedder
 
 __all__ = ["make_embedder", "EMBEDDER_SPECS"]
 
@@ -38,21 +38,21 @@ def make_embedder(spec: str | Embedder | None = None) -> Embedder:
     kind, _, rest = text.partition(":")
     kind = kind.lower()
     if kind in ("", "hashing", "hashing-v1"):
-        from .embed_hashing import DEFAULT_HASHING_DIM, HashingEmbedder
+        from omnireader.llm.embed_hashing import DEFAULT_HASHING_DIM, HashingEmbedder
 
         return HashingEmbedder(_int(rest, text) if rest else DEFAULT_HASHING_DIM)
     if kind in ("openai", "ollama") and rest.strip():
         model, _, dims = rest.strip().rpartition("@") if "@" in rest else (rest.strip(), "", "")
         dimensions = _int(dims, text) if dims else None
         if kind == "openai":
-            from .embed_openai import OpenAIEmbedder
+            from omnireader.llm.embed_openai import OpenAIEmbedder
 
             return OpenAIEmbedder(model, dimensions=dimensions)
-        from .embed_ollama import OllamaEmbedder
+        from omnireader.llm.embed_ollama import OllamaEmbedder
 
         return OllamaEmbedder(model, dimensions=dimensions)
     if kind in ("onnx", "st") and rest.strip():
-        from .embed_local import OnnxEmbedder, SentenceTransformerEmbedder
+        from omnireader.llm.embed_local import OnnxEmbedder, SentenceTransformerEmbedder
 
         return OnnxEmbedder(rest.strip()) if kind == "onnx" else SentenceTransformerEmbedder(rest.strip())
     raise ConfigError(_invalid(text))

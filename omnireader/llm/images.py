@@ -11,7 +11,7 @@ import copy
 from collections.abc import Sequence
 from typing import Any, Union
 
-from ..errors import InvalidInputError
+from omnireader.errors import InvalidInputError
 
 __all__ = ["ImageInput", "image_url", "attach_images", "image_bytes"]
 
@@ -68,6 +68,6 @@ def image_bytes(url: str) -> bytes:
         raise InvalidInputError(
             f"this backend needs image bytes or a data: URL, not a link ({url[:60]!r})"
         )
-    from ..dataurl import decode_data_url
+    from omnireader.intake.dataurl import decode_data_url
 
     return decode_data_url(url, "image")[0]

@@ -15,13 +15,13 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
-from ..errors import InvalidInputError, LLMError
-from .base import ChatBackend, ChatReply, Transcript
-from .images import image_bytes
-from .http import shared_ssl_context
-from .json_reply import json_schema
-from .limits import LoopLocal
-from .transport_errors import classify_ollama_error
+from omnireader.errors import InvalidInputError, LLMError
+from omnireader.llm.base import ChatBackend, ChatReply, Transcript
+from omnireader.llm.images import image_bytes
+from omnireader.llm.http import shared_ssl_context
+from omnireader.llm.json_reply import json_schema
+from omnireader.llm.limits import LoopLocal
+from omnireader.llm.transport_errors import classify_ollama_error
 
 if TYPE_CHECKING:
     import ollama

@@ -20,12 +20,12 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from pydantic import BaseModel
 
-from ..errors import LLMError
-from .base import ChatBackend, ChatReply, Segment, Transcript
-from .json_reply import schema_instruction, strict_json_schema
-from .http import shared_ssl_context
-from .limits import LoopLocal
-from .transport_errors import classify_openai_error, is_format_rejection
+from omnireader.errors import LLMError
+from omnireader.llm.base import ChatBackend, ChatReply, Segment, Transcript
+from omnireader.llm.json_reply import schema_instruction, strict_json_schema
+from omnireader.llm.http import shared_ssl_context
+from omnireader.llm.limits import LoopLocal
+from omnireader.llm.transport_errors import classify_openai_error, is_format_rejection
 
 if TYPE_CHECKING:
     import openai

@@ -13,7 +13,7 @@ import socket
 from typing import Any
 from urllib.parse import urlsplit
 
-from ..errors import LLMError
+from omnireader.errors import LLMError
 
 __all__ = ["endpoint_of", "check_reachable"]
 
@@ -23,7 +23,7 @@ _OPENAI_DEFAULT = "https://api.openai.com/v1"
 
 def endpoint_of(backend: Any) -> tuple[str, int, str]:
     """(host, port, what it is) of a chat backend's server."""
-    from .ollama_backend import OllamaChatBackend
+    from omnireader.llm.ollama_backend import OllamaChatBackend
 
     if isinstance(backend, OllamaChatBackend):
         url = backend.host or os.environ.get("OLLAMA_HOST") or _OLLAMA_DEFAULT

@@ -21,7 +21,7 @@ from typing import TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..errors import LLMError
+from omnireader.errors import LLMError
 
 __all__ = [
     "RetryPolicy",

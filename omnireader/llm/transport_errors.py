@@ -8,8 +8,8 @@ Client packages are imported lazily: only the backend in use pays for its import
 
 from __future__ import annotations
 
-from ..errors import LLMError
-from .retry import RetryableError, parse_retry_after
+from omnireader.errors import LLMError
+from omnireader.llm.retry import RetryableError, parse_retry_after
 
 __all__ = ["classify_openai_error", "classify_ollama_error", "classify_status", "is_format_rejection"]
 

@@ -1,8 +1,8 @@
 """One parser per input kind (``base.py`` holds the surface they share and the registry).
 
-The parsers register themselves when :mod:`omnireader.router` imports them.
+The parsers register themselves when :mod:`omnireader.intake.router` imports them.
 """
 
-from .base import ParseContext, Parser, get_parser, parser_names, register
+from omnireader.parsers.base import ParseContext, Parser, get_parser, parser_names, register
 
 __all__ = ["Parser", "ParseContext", "register", "get_parser", "parser_names"]

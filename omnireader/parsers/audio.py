@@ -15,11 +15,11 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from ..formats.media import AudioInfo, audio_info
-from ..models import MemoryItem, Source
-from ..payloads import Blob
-from .base import ParseContext, Parser, register
-from .blob_common import (
+from omnireader.formats.media.metadata import AudioInfo, audio_info
+from omnireader.models import MemoryItem, Source
+from omnireader.payloads import Blob
+from omnireader.parsers.base import ParseContext, Parser, register
+from omnireader.parsers.blob_common import (
     blob_bytes,
     blob_source,
     memory_type_for,

@@ -15,12 +15,12 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..chunking import Chunk
-from ..errors import FineModeUnavailableError, InvalidInputError
-from ..ids import item_id
-from ..models import MemoryItem, MemoryMetadata, MemoryType, Mode, Source, trusted
-from ..normalize import guess_lang
-from ..options import ReadOptions
+from omnireader.text.chunking import Chunk
+from omnireader.errors import FineModeUnavailableError, InvalidInputError
+from omnireader.ids import item_id
+from omnireader.models import MemoryItem, MemoryMetadata, MemoryType, Mode, Source, trusted
+from omnireader.normalize import guess_lang
+from omnireader.options import ReadOptions
 
 __all__ = [
     "ParseContext", "Parser", "register", "get_parser", "parser_names", "chunk_source", "PARSE_LOCK",

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import ReadError
-from ..ids import content_hash
-from ..models import MemoryItem, MemoryType, Source, SourceKind
-from ..options import ReadOptions
-from ..payloads import Blob
-from .base import ParseContext, Parser
-from ..normalize import normalize_time
+from omnireader.errors import ReadError
+from omnireader.ids import content_hash
+from omnireader.models import MemoryItem, MemoryType, Source, SourceKind
+from omnireader.options import ReadOptions
+from omnireader.payloads import Blob
+from omnireader.parsers.base import ParseContext, Parser
+from omnireader.normalize import normalize_time
 
 __all__ = [
     "blob_bytes",
@@ -40,7 +40,7 @@ def blob_bytes(blob: Blob, options: ReadOptions | None = None) -> bytes | None:
         return None
     try:
         if blob.member:
-            from ..formats.containers import read_member
+            from omnireader.formats.archives.containers import read_member
 
             blob.data = read_member(blob, options or ReadOptions())
             return blob.data

@@ -28,14 +28,14 @@ from typing import ClassVar, get_args
 
 from pydantic import ValidationError
 
-from ..errors import EmptyInputError, InvalidInputError
-from ..ids import content_hash
-from ..models import MemoryItem, MemoryType, Message, Source, trusted
-from ..payloads import Conversation
-from ..units import link_units
-from .base import ParseContext, Parser, register
-from ..normalize import guess_lang, normalize_time
-from .chat_windows import (
+from omnireader.errors import EmptyInputError, InvalidInputError
+from omnireader.ids import content_hash
+from omnireader.models import MemoryItem, MemoryType, Message, Source, trusted
+from omnireader.payloads import Conversation
+from omnireader.units import link_units
+from omnireader.parsers.base import ParseContext, Parser, register
+from omnireader.normalize import guess_lang, normalize_time
+from omnireader.parsers.chat_windows import (
     SITTING_GAP,
     Turn,
     attachment_notes,

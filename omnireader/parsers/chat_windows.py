@@ -13,10 +13,10 @@ from pathlib import PurePosixPath
 
 from pydantic import BaseModel
 
-from ..chunking import chunk_text
-from ..models import AudioPart, FilePart, ImagePart, Message, trusted
-from ..normalize import normalize_time
-from ..tokens import count_tokens
+from omnireader.text.chunking import chunk_text
+from omnireader.models import AudioPart, FilePart, ImagePart, Message, trusted
+from omnireader.normalize import normalize_time
+from omnireader.text.tokens import count_tokens
 
 __all__ = ["Turn", "attachment_notes", "render_line", "message_turns", "windows", "sittings",
            "SITTING_GAP"]

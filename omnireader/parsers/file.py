@@ -20,9 +20,9 @@ import hashlib
 from pathlib import Path, PurePosixPath
 from typing import Any, NamedTuple
 
-from ..chunking import chunk_text
-from ..errors import CorruptError, EmptyInputError
-from ..formats.document import (
+from omnireader.text.chunking import chunk_text
+from omnireader.errors import CorruptError, EmptyInputError
+from omnireader.formats.document import (
     EMPTY,
     GARBLED,
     ITEM_FIELDS,
@@ -31,16 +31,16 @@ from ..formats.document import (
     DocInfo,
     Section,
 )
-from ..formats.extract import extract
-from ..formats.ocr import OCR
-from ..formats.sniff import RESNIFF_WHOLE, Sniffed, sniff
-from ..ids import content_hash
-from ..models import MemoryItem, Source
-from ..options import ReadOptions
-from ..payloads import Blob
-from .base import ParseContext, Parser, register
-from .blob_common import rebuild_blob
-from .ocr_items import ocr_items
+from omnireader.formats.extract import extract
+from omnireader.formats.ocr import OCR
+from omnireader.formats.sniff import RESNIFF_WHOLE, Sniffed, sniff
+from omnireader.ids import content_hash
+from omnireader.models import MemoryItem, Source
+from omnireader.options import ReadOptions
+from omnireader.payloads import Blob
+from omnireader.parsers.base import ParseContext, Parser, register
+from omnireader.parsers.blob_common import rebuild_blob
+from omnireader.parsers.ocr_items import ocr_items
 
 __all__ = ["FileParser"]
 
@@ -60,11 +60,11 @@ def _hash_file(path: str) -> str:
 def _load(blob: Blob, options: ReadOptions) -> tuple[Blob, str, Sniffed]:
     """The blob with its content reachable, the content's hash and what it is."""
     if blob.data is None and blob.member and blob.path:
-        from ..formats.containers import read_member
+        from omnireader.formats.archives.containers import read_member
 
         blob = blob.model_copy(update={"data": read_member(blob, options)})
     elif blob.data is None and blob.path is None and blob.url:
-        from ..fetch import fetch_for  # only a rebuilt source comes here without bytes
+        from omnireader.intake.fetch import fetch_for  # only a rebuilt source comes here without bytes
 
         got = fetch_for(blob.url, options)
         blob = blob.model_copy(update={"data": got.data, "mime": blob.mime or got.mime})

@@ -19,12 +19,12 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from ..formats.media import ImageInfo, image_info
-from ..models import MemoryItem, Source
-from ..payloads import Blob
-from .base import ParseContext, Parser, register
-from .ocr_items import ocr_items
-from .blob_common import (
+from omnireader.formats.media.metadata import ImageInfo, image_info
+from omnireader.models import MemoryItem, Source
+from omnireader.payloads import Blob
+from omnireader.parsers.base import ParseContext, Parser, register
+from omnireader.parsers.ocr_items import ocr_items
+from omnireader.parsers.blob_common import (
     blob_bytes,
     blob_source,
     memory_type_for,
@@ -107,7 +107,7 @@ class ImageParser(Parser[Blob]):
              frames: int) -> list[MemoryItem]:
         """Items for the text OCR finds on each frame; frames it could not decode or read
         are listed on ``item`` (``ocr_unreadable_pages``) rather than dropped silently."""
-        from ..formats.ocr import image_frames, ocr_image
+        from omnireader.formats.ocr import image_frames, ocr_image
 
         out: list[MemoryItem] = []
         unreadable: list[int] = []

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..chunking import chunk_text
-from ..formats.ocr import LOW_CONFIDENCE, OCR, OcrPage
-from ..models import MemoryItem, Source
-from .base import ParseContext, Parser, chunk_source
+from omnireader.text.chunking import chunk_text
+from omnireader.formats.ocr import LOW_CONFIDENCE, OCR, OcrPage
+from omnireader.models import MemoryItem, Source
+from omnireader.parsers.base import ParseContext, Parser, chunk_source
 
 __all__ = ["ocr_items", "LOW_CONFIDENCE_FLAG"]
 

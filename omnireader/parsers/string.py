@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from ..chunking import chunk_text
-from ..errors import EmptyInputError, InvalidInputError
-from ..ids import content_hash
-from ..normalize import guess_lang, normalize_time
-from ..models import MemoryItem, MemoryType, SourceKind, Source
-from ..payloads import TextInput
-from .base import ParseContext, Parser, chunk_source, register
+from omnireader.text.chunking import chunk_text
+from omnireader.errors import EmptyInputError, InvalidInputError
+from omnireader.ids import content_hash
+from omnireader.normalize import guess_lang, normalize_time
+from omnireader.models import MemoryItem, MemoryType, SourceKind, Source
+from omnireader.payloads import TextInput
+from omnireader.parsers.base import ParseContext, Parser, chunk_source, register
 
 __all__ = ["StringParser"]
 

@@ -16,10 +16,10 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from ..models import MemoryType, SourceKind
-from ..payloads import TextInput
-from .base import register
-from .string import StringParser
+from omnireader.models import MemoryType, SourceKind
+from omnireader.payloads import TextInput
+from omnireader.parsers.base import register
+from omnireader.parsers.string import StringParser
 
 __all__ = ["TextPartParser"]
 

@@ -22,13 +22,13 @@ from __future__ import annotations
 import json
 from typing import Any, ClassVar
 
-from ..errors import EmptyInputError, InvalidInputError
-from ..ids import content_hash
-from ..models import MemoryItem, Message, Source, ToolCall, ToolUse
-from ..payloads import Trajectory
-from .base import ParseContext, Parser, register
-from ..normalize import guess_lang, normalize_time
-from .tool_errors import detect_error, diagnose_result
+from omnireader.errors import EmptyInputError, InvalidInputError
+from omnireader.ids import content_hash
+from omnireader.models import MemoryItem, Message, Source, ToolCall, ToolUse
+from omnireader.payloads import Trajectory
+from omnireader.parsers.base import ParseContext, Parser, register
+from omnireader.normalize import guess_lang, normalize_time
+from omnireader.parsers.tool_errors import detect_error, diagnose_result
 
 __all__ = ["ToolParser", "detect_error", "diagnose_result", "parse_arguments"]
 

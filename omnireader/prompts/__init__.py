@@ -5,6 +5,6 @@
     'zh'
 """
 
-from .loader import DATA_TAGS, LANGS, TASKS, PromptTemplate, detect_lang, load_prompt
+from omnireader.prompts.loader import DATA_TAGS, LANGS, TASKS, PromptTemplate, detect_lang, load_prompt
 
 __all__ = ["DATA_TAGS", "LANGS", "TASKS", "PromptTemplate", "detect_lang", "load_prompt"]

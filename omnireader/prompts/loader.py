@@ -22,8 +22,8 @@ from importlib import resources
 from string import Template
 from typing import TYPE_CHECKING
 
-from ..errors import InvalidInputError
-from ..normalize import guess_lang
+from omnireader.errors import InvalidInputError
+from omnireader.normalize import guess_lang
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -72,7 +72,7 @@ class PromptTemplate:
     @property
     def schema(self) -> type[BaseModel]:
         """The pydantic model the reply must validate against."""
-        from ..llm.schemas import SCHEMA_FOR_TASK
+        from omnireader.llm.schemas import SCHEMA_FOR_TASK
 
         return SCHEMA_FOR_TASK[self.task]
 

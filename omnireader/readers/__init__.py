@@ -1,5 +1,5 @@
 """The orchestration users call: the Reader (fast, fine, transfer) and batch ingest."""
 
-from .reader import Reader, ReadOutcome, ReadResult
+from omnireader.readers.reader import Reader, ReadOutcome, ReadResult
 
 __all__ = ["Reader", "ReadOutcome", "ReadResult"]

@@ -23,18 +23,18 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from ..errors import InvalidInputError
-from ..models import Mode, ReadFailure, ReadInfo
-from ..parsers.base import ParseContext
-from ..store.row_writes import rows_from_bytes
-from ..walk import expand
-from .ingest_report import IngestReport, ItemSummary, is_transient
-from . import file_task
-from .outcomes import log_internal
-from .progress import Progress
-from .sizing import default_workers, usable_cores
-from .workers import Job, WorkerPool
-from .writer import BatchWriter, Rows, WriteJob
+from omnireader.errors import InvalidInputError
+from omnireader.models import Mode, ReadFailure, ReadInfo
+from omnireader.parsers.base import ParseContext
+from omnireader.store.row_writes import rows_from_bytes
+from omnireader.intake.walk import expand
+from omnireader.readers.ingest_report import IngestReport, ItemSummary, is_transient
+from omnireader.readers import file_task
+from omnireader.readers.outcomes import log_internal
+from omnireader.readers.progress import Progress
+from omnireader.readers.sizing import default_workers, usable_cores
+from omnireader.readers.workers import Job, WorkerPool
+from omnireader.readers.writer import BatchWriter, Rows, WriteJob
 
 __all__ = ["IngestReport", "ingest", "file_hash", "settings_key"]
 
@@ -151,15 +151,15 @@ def _engine(engine: str, mode: Mode, address: str | None, verbose: bool) -> Any:
         return _results
     if engine != "ray":
         raise InvalidInputError(f"engine must be 'local' or 'ray', not {engine!r}")
-    from .ray_engine import ray_runner
+    from omnireader.readers.ray_engine import ray_runner
 
     return ray_runner(mode, address, verbose)
 
 
 def _sync(store: Any, ctx: ParseContext, inputs: Any, reader: Any, report: IngestReport) -> None:
     """Remove the items of files gone from under the given roots (this user and session)."""
-    from ..store.filters import sql_string
-    from ..store.locations import outer_path
+    from omnireader.store.filters import sql_string
+    from omnireader.store.locations import outer_path
 
     roots = [str(Path(p).resolve()) for p in _roots(inputs, reader)]
     scope = " AND ".join(
@@ -181,7 +181,7 @@ def _sync(store: Any, ctx: ParseContext, inputs: Any, reader: Any, report: Inges
 
 def _roots(inputs: Any, reader: Any) -> list[Any]:
     """The paths the user named (folders and files), not what they expand to."""
-    from ..string_refs import local_path
+    from omnireader.intake.string_refs import local_path
 
     given = inputs if isinstance(inputs, (list, tuple)) else [inputs]
     roots = []

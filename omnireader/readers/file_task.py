@@ -11,18 +11,18 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..parsers.base import ParseContext
-from ..units import match_text
-from .ingest_report import ItemSummary
-from .outcomes import read_fast
-from .workers import prestart
+from omnireader.parsers.base import ParseContext
+from omnireader.units import match_text
+from omnireader.readers.ingest_report import ItemSummary
+from omnireader.readers.outcomes import read_fast
+from omnireader.readers.workers import prestart
 
 __all__ = ["parse_file", "local_embedder", "prestart_workers", "PRELOAD"]
 
 # Imported once by the server the workers fork from, not by each worker.
-# chonkie through omnireader.chonkie_import: without the OpenAI SDK it would load (~1 s).
-PRELOAD = ("omnireader.readers.file_task", "omnireader.router", "pypdfium2", "pypdf",
-           "omnireader.chonkie_import", "numpy", "omnireader.llm.embed_hashing")
+# chonkie through omnireader.text.chonkie_import: without the OpenAI SDK it would load (~1 s).
+PRELOAD = ("omnireader.readers.file_task", "omnireader.intake.router", "pypdfium2", "pypdf",
+           "omnireader.text.chonkie_import", "numpy", "omnireader.llm.embed_hashing")
 
 _EMBEDDERS: dict[str, Any] = {}
 
@@ -36,7 +36,7 @@ def parse_file(path: str, ctx: dict[str, Any], embedder: str | None,
     Per page (bench/profile_writer.py): the rows cost a worker ~0.1 ms more than pickling
     the items, and save the writer ~0.3 ms (unpickling the items, building the rows).
     """
-    from ..formats.ocr import set_threads
+    from omnireader.formats.ocr import set_threads
 
     set_threads(ocr_threads)
     context = ParseContext.model_validate(ctx)
@@ -45,8 +45,8 @@ def parse_file(path: str, ctx: dict[str, Any], embedder: str | None,
     if embedder and out.items:
         vectors = local_embedder(embedder).embed([match_text(i) for i in out.items])
     if schema is not None:
-        from ..store.row_writes import rows_to_bytes
-        from ..store.schema import items_to_rows
+        from omnireader.store.row_writes import rows_to_bytes
+        from omnireader.store.schema import items_to_rows
 
         return {"rows": rows_to_bytes(items_to_rows(out.items, schema)),
                 "summary": ItemSummary.of(out.items), "failures": out.failures,
@@ -59,7 +59,7 @@ def parse_file(path: str, ctx: dict[str, Any], embedder: str | None,
 def local_embedder(spec: str) -> Any:
     """One embedder per spec and process (a worker embeds many files with it)."""
     if spec not in _EMBEDDERS:
-        from ..llm.embedding import make_embedder
+        from omnireader.llm.embedding import make_embedder
 
         _EMBEDDERS[spec] = make_embedder(spec)
     return _EMBEDDERS[spec]

@@ -18,8 +18,8 @@ from collections import Counter
 
 from pydantic import BaseModel, Field
 
-from ..models import MemoryItem, Mode, ReadFailure
-from ..page_counts import page_counts
+from omnireader.models import MemoryItem, Mode, ReadFailure
+from omnireader.page_counts import page_counts
 
 __all__ = ["IngestReport", "ItemSummary", "TRANSIENT_ERRORS", "TRANSIENT_LLM_REASONS", "is_transient"]
 

@@ -14,17 +14,17 @@ from typing import Any
 
 from pydantic import BaseModel, Field, ValidationError
 
-from ..errors import (
+from omnireader.errors import (
     FineModeUnavailableError,
     InvalidInputError,
     OmniReaderError,
     OmniReaderWarning,
     ReadError,
 )
-from ..models import MemoryItem, ReadFailure, ReadInfo
-from ..parsers.base import ParseContext, get_parser
-from ..router import Task, iter_route
-from ..unicode_repair import repair_model
+from omnireader.models import MemoryItem, ReadFailure, ReadInfo
+from omnireader.parsers.base import ParseContext, get_parser
+from omnireader.intake.router import Task, iter_route
+from omnireader.text.unicode_repair import repair_model
 
 log = logging.getLogger("omnireader")
 
@@ -56,7 +56,7 @@ class ReadOutcome(BaseModel):
 
     def finish(self, parts: Iterable[_Part], input: Any, started: float) -> ReadOutcome:
         """Gather the parts' items and failures (in order), name the file they came from,
-        repair surrogates in their text (:mod:`omnireader.unicode_repair`), and stamp the
+        repair surrogates in their text (:mod:`omnireader.text.unicode_repair`), and stamp the
         time taken."""
         for part in parts:
             self.items.extend(part.items)
@@ -259,7 +259,7 @@ def raise_or_items(result: ReadResult, on_error: str) -> list[MemoryItem]:
     if on_error != "raise":
         return result.items
     if result.lost:
-        from ..errors import error_for_code
+        from omnireader.errors import error_for_code
 
         f = result.lost[0]
         if f.error == "invalid_input":

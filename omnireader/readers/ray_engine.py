@@ -31,11 +31,11 @@ import warnings
 from collections.abc import Iterator
 from typing import Any
 
-from ..errors import EngineUnavailableError
-from ..models import ReadFailure
-from ..parsers.base import ParseContext
-from .outcomes import log_internal
-from .ray_quiet import own_proxies, quiet_environment
+from omnireader.errors import EngineUnavailableError
+from omnireader.models import ReadFailure
+from omnireader.parsers.base import ParseContext
+from omnireader.readers.outcomes import log_internal
+from omnireader.readers.ray_quiet import own_proxies, quiet_environment
 
 __all__ = ["RAY_EXTRA", "require_ray", "ray_runner", "ray_results", "TASK_RETRIES"]
 
@@ -73,7 +73,7 @@ class ParseFiles:
     def __call__(self, batch: dict[str, Any]) -> dict[str, Any]:
         import numpy as np
 
-        from .file_task import parse_file
+        from omnireader.readers.file_task import parse_file
 
         paths = [str(p) for p in batch["path"]]
         payloads = []
@@ -85,7 +85,7 @@ class ParseFiles:
                 value = ([], None, [ReadFailure(input=path, error="too_large",
                                                 message=f"{path}: ran out of memory")])
             except Exception as e:  # reported for this file; the worker lives on
-                from .workers import _internal
+                from omnireader.readers.workers import _internal
 
                 r = _internal(path, e)
                 value = ([], None, [ReadFailure(input=path, error="internal",
@@ -154,7 +154,7 @@ def _worker(ray: Any, reader: Any, ctx: ParseContext, store: Any) -> tuple[type,
     if ctx.mode != "fine":
         # Each worker's OCR engine gets one core: Ray schedules one worker per CPU.
         return ParseFiles, {**common, "ocr_threads": 1}
-    from .ray_fine import ReadFilesFine, permits_actor, recipe_of
+    from omnireader.readers.ray_fine import ReadFilesFine, permits_actor, recipe_of
 
     recipe = recipe_of(reader.llm)
     config = recipe["config"]

@@ -18,9 +18,9 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from ..errors import EngineUnavailableError
-from ..llm.limits import Limiter
-from ..models import ReadFailure
+from omnireader.errors import EngineUnavailableError
+from omnireader.llm.limits import Limiter
+from omnireader.models import ReadFailure
 
 __all__ = ["ClusterLimiter", "ReadFilesFine", "permits_actor", "recipe_of"]
 
@@ -118,11 +118,11 @@ class ReadFilesFine:
 
     def __init__(self, ctx: dict[str, Any], recipe: dict[str, Any], permits: Any,
                  embedder: str | None, proxies: dict[str, str | None]) -> None:
-        from ..llm.config import LLMConfig, make_chat_backend
-        from ..options import ReadOptions
-        from ..parsers.base import ParseContext
-        from .ray_quiet import use_proxies
-        from .reader import Reader
+        from omnireader.llm.config import LLMConfig, make_chat_backend
+        from omnireader.options import ReadOptions
+        from omnireader.parsers.base import ParseContext
+        from omnireader.readers.ray_quiet import use_proxies
+        from omnireader.readers.reader import Reader
 
         use_proxies(proxies)  # the LLM server is reached as the driver reaches it
 
@@ -149,7 +149,7 @@ class ReadFilesFine:
         try:
             out = self.reader.read_one(Path(path), self.ctx)
         except Exception as e:  # reported for this file; the worker lives on
-            from .workers import _internal
+            from omnireader.readers.workers import _internal
 
             r = _internal(path, e)
             return [], None, [ReadFailure(input=path, error="internal",
@@ -158,8 +158,8 @@ class ReadFilesFine:
         items = [*out.items, *out.refined_fast]
         vectors = None
         if self.embedder and items:
-            from ..units import match_text
-            from .file_task import local_embedder
+            from omnireader.units import match_text
+            from omnireader.readers.file_task import local_embedder
 
             vectors = local_embedder(self.embedder).embed([match_text(i) for i in items])
         return items, vectors, out.failures

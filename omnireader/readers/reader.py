@@ -15,12 +15,12 @@ from typing import Any, Literal
 
 from pydantic import ValidationError
 
-from ..errors import FineModeUnavailableError, InvalidInputError
-from ..models import MemoryItem, Mode, ReadInfo
-from ..options import ReadOptions
-from ..parsers.base import ParseContext, Parser, get_parser
-from ..walk import expand
-from .outcomes import (
+from omnireader.errors import FineModeUnavailableError, InvalidInputError
+from omnireader.models import MemoryItem, Mode, ReadInfo
+from omnireader.options import ReadOptions
+from omnireader.parsers.base import ParseContext, Parser, get_parser
+from omnireader.intake.walk import expand
+from omnireader.readers.outcomes import (
     ReadOutcome,
     ReadResult,
     captured,
@@ -71,7 +71,7 @@ class Reader:
     def refiner(self) -> Any:
         """Fine mode's engine for ``llm`` (None without an LLM)."""
         if self._refiner is None and self.llm is not None:
-            from ..refine import Refiner
+            from omnireader.refine import Refiner
 
             self._refiner = Refiner(self.llm, self.options)
         return self._refiner
@@ -237,6 +237,6 @@ class Reader:
         ``ray_address=``) parses the files on a Ray cluster instead: the extra
         ``omnireader[ray]``, see :mod:`omnireader.readers.ray_engine`.
         """
-        from .batch import ingest
+        from omnireader.readers.batch import ingest
 
         return ingest(self, inputs, store, info=info, mode=mode, **batch_options)

@@ -14,10 +14,10 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from ..errors import FineModeUnavailableError
-from ..models import MemoryItem
-from ..options import ReadOptions
-from .progress import Progress
+from omnireader.errors import FineModeUnavailableError
+from omnireader.models import MemoryItem
+from omnireader.options import ReadOptions
+from omnireader.readers.progress import Progress
 
 __all__ = ["RefineReport", "refine_store"]
 
@@ -57,8 +57,8 @@ def refine_store(
         raise FineModeUnavailableError(
             "refining needs an LLM backend: --llm openai:MODEL or --llm ollama:MODEL"
         )
-    from ..refine import Refiner
-    from ..store import SearchFilters
+    from omnireader.refine import Refiner
+    from omnireader.store import SearchFilters
 
     started = time.perf_counter()
     base = filters.model_dump() if isinstance(filters, SearchFilters) else dict(filters or {})

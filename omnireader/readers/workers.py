@@ -28,7 +28,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from .worker_deaths import death_of
+from omnireader.readers.worker_deaths import death_of
 
 __all__ = ["Job", "JobResult", "WorkerPool", "prestart"]
 
@@ -108,7 +108,7 @@ def _worker_main(
     conn: Connection, fn: Callable[..., Any], memory_mb: int | None, log_path: str,
     nice: int = 0,
 ) -> None:
-    from ..niceness import at_least
+    from omnireader.niceness import at_least
 
     at_least(nice)  # a background ingest's workers stay background work
     _capture_stderr(log_path)
@@ -212,7 +212,7 @@ class _Worker:
         fd, self.log_path = tempfile.mkstemp(prefix="omnireader-worker-", suffix=".log")
         os.close(fd)
         self.conn, child = ctx.Pipe()
-        from ..niceness import thread_nice
+        from omnireader.niceness import thread_nice
 
         # The fork server's children do not inherit the asking thread's priority: pass it.
         self.proc = ctx.Process(

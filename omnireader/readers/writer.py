@@ -13,10 +13,10 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..models import MemoryItem, ReadFailure
-from ..parsers.base import ParseContext
-from ..store.maintenance import Checkpoints
-from .ingest_report import ItemSummary
+from omnireader.models import MemoryItem, ReadFailure
+from omnireader.parsers.base import ParseContext
+from omnireader.store.maintenance import Checkpoints
+from omnireader.readers.ingest_report import ItemSummary
 
 __all__ = ["WriteJob", "Rows", "BatchWriter", "WriteTotals"]
 
@@ -113,7 +113,7 @@ class BatchWriter:
         import numpy as np
         import pyarrow as pa
 
-        from ..store.schema import items_to_rows
+        from omnireader.store.schema import items_to_rows
 
         jobs, self._buffer, self._buffered = self._buffer, [], 0
         # Rows built by the workers are only put side by side (no copy); items from this

@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..errors import LLMError
-from ..ids import item_id
-from ..llm.schemas import ExtractedMemory
-from ..models import MemoryItem, MemoryMetadata, MemoryType, Source, utc_now
-from ..normalize import normalize_time
-from .guard import is_error_text, is_injection_echo
+from omnireader.errors import LLMError
+from omnireader.ids import item_id
+from omnireader.llm.schemas import ExtractedMemory
+from omnireader.models import MemoryItem, MemoryMetadata, MemoryType, Source, utc_now
+from omnireader.normalize import normalize_time
+from omnireader.refine.guard import is_error_text, is_injection_echo
 
 __all__ = ["fine_items", "check_written", "mark_refined", "mark_failed", "NO_MEMORIES"]
 

@@ -22,14 +22,14 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..errors import LLMError, ReadError
-from ..llm.limits import LoopLocal
-from ..units import THREAD
-from ..models import MemoryItem, Source
-from ..options import ReadOptions
-from .build import mark_failed, mark_refined
-from .media_kinds import refine_audio, refine_image, refine_scanned_page, source_bytes
-from .text_kinds import refine_chat, refine_document, refine_text, refine_tool
+from omnireader.errors import LLMError, ReadError
+from omnireader.llm.limits import LoopLocal
+from omnireader.units import THREAD
+from omnireader.models import MemoryItem, Source
+from omnireader.options import ReadOptions
+from omnireader.refine.build import mark_failed, mark_refined
+from omnireader.refine.media_kinds import refine_audio, refine_image, refine_scanned_page, source_bytes
+from omnireader.refine.text_kinds import refine_chat, refine_document, refine_text, refine_tool
 
 __all__ = ["Refiner", "RefineResult", "RefineTotals", "refine_kind"]
 

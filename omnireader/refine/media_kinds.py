@@ -11,17 +11,17 @@ import io
 from pathlib import Path
 from typing import Any
 
-from ..errors import LLMError, ReadError
-from ..llm.schemas import ExtractedMemory, Extraction, ImageReading
-from ..models import MemoryItem, Source
-from ..normalize import guess_lang
-from ..options import ReadOptions
-from ..parsers.base import PARSE_LOCK
-from ..payloads import Blob
-from ..prompts import load_prompt
-from ..tokens import count_tokens
-from .build import check_written, fine_items
-from .text_kinds import reference_time
+from omnireader.errors import LLMError, ReadError
+from omnireader.llm.schemas import ExtractedMemory, Extraction, ImageReading
+from omnireader.models import MemoryItem, Source
+from omnireader.normalize import guess_lang
+from omnireader.options import ReadOptions
+from omnireader.parsers.base import PARSE_LOCK
+from omnireader.payloads import Blob
+from omnireader.prompts import load_prompt
+from omnireader.text.tokens import count_tokens
+from omnireader.refine.build import check_written, fine_items
+from omnireader.refine.text_kinds import reference_time
 
 __all__ = ["source_bytes", "render_page", "refine_image", "refine_scanned_page", "refine_audio"]
 
@@ -33,7 +33,7 @@ def source_bytes(item: MemoryItem, payload: Any, options: ReadOptions) -> bytes:
     """The original bytes behind ``item``: from ``payload`` if given, else its source."""
     if isinstance(payload, Blob) and (payload.data is not None or payload.path):
         if payload.data is None and payload.member:
-            from ..formats.containers import read_member
+            from omnireader.formats.archives.containers import read_member
 
             return read_member(payload, options)
         try:
@@ -44,7 +44,7 @@ def source_bytes(item: MemoryItem, payload: Any, options: ReadOptions) -> bytes:
     label = (s.path or s.url or s.filename or "<source>") if s else "<source>"
     if s and s.path:
         if s.member:
-            from ..formats.containers import read_member
+            from omnireader.formats.archives.containers import read_member
 
             return read_member(Blob(path=s.path, member=s.member), options)
         try:
@@ -52,7 +52,7 @@ def source_bytes(item: MemoryItem, payload: Any, options: ReadOptions) -> bytes:
         except OSError as e:
             raise ReadError(label, f"source file is gone: {e.strerror or e}") from None
     if s and s.url and s.url.startswith(("http://", "https://")):
-        from ..fetch import fetch_for
+        from omnireader.intake.fetch import fetch_for
 
         return fetch_for(s.url, options).data
     raise ReadError(label, "the original bytes were not kept (inline data); read it again "

@@ -9,11 +9,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..llm.schemas import ExtractedMemory, Extraction, TrajectoryReview
-from ..models import MemoryItem, Source, ToolUse
-from ..normalize import guess_lang, normalize_time
-from ..prompts import load_prompt
-from .build import check_written, fine_items
+from omnireader.llm.schemas import ExtractedMemory, Extraction, TrajectoryReview
+from omnireader.models import MemoryItem, Source, ToolUse
+from omnireader.normalize import guess_lang, normalize_time
+from omnireader.prompts import load_prompt
+from omnireader.refine.build import check_written, fine_items
 
 __all__ = [
     "refine_chat",

@@ -13,11 +13,11 @@ from fastapi import Depends, FastAPI, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse, Response
 
-from ..errors import ConfigError, FineModeUnavailableError, InvalidInputError, OmniReaderError
-from .auth import Caller
-from .config import ServerConfig
-from .limits import BodyLimit
-from .schemas import (
+from omnireader.errors import ConfigError, FineModeUnavailableError, InvalidInputError, OmniReaderError
+from omnireader.server.auth import Caller
+from omnireader.server.config import ServerConfig
+from omnireader.server.limits import BodyLimit
+from omnireader.server.schemas import (
     DeleteResponse,
     FilterFields,
     ReadRequest,
@@ -26,7 +26,7 @@ from .schemas import (
     SearchResponse,
     search_response_json,
 )
-from .service import ForbiddenError, Service
+from omnireader.server.service import ForbiddenError, Service
 
 __all__ = ["create_app"]
 
@@ -170,11 +170,11 @@ def create_app(config: ServerConfig, llm: Any = None) -> FastAPI:
         result = service().delete(who.user_id, filters, dry_run)
         return {"deleted": result.deleted, "updated": result.updated, "dry_run": dry_run}
 
-    from .routes_jobs import add_job_routes
+    from omnireader.server.routes_jobs import add_job_routes
 
     add_job_routes(app, service, caller, HTTPProblem)
     if mcp is not None:
-        from .mcp_http import PATH
+        from omnireader.server.mcp_http import PATH
 
         # A plain route (not a mount): /mcp answers without a redirect to /mcp/.
         app.router.add_route(PATH, mcp, methods=["GET", "POST", "DELETE"],
@@ -184,11 +184,11 @@ def create_app(config: ServerConfig, llm: Any = None) -> FastAPI:
 
 def _mcp_endpoint(service: Any, host: str) -> Any:
     """The MCP endpoint when the ``mcp`` package is installed (it is part of the extra)."""
-    from . import _importable
+    from omnireader.server import _importable
 
     if not _importable("mcp"):
         return None
-    from .mcp_http import McpEndpoint
+    from omnireader.server.mcp_http import McpEndpoint
 
     return McpEndpoint(service, host)
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
-from ..errors import ConfigError
+from omnireader.errors import ConfigError
 
 __all__ = ["Limits", "ServerConfig", "parse_keys", "is_loopback_host"]
 

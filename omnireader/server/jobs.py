@@ -21,7 +21,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from .schemas import JobFile, JobState
+from omnireader.server.schemas import JobFile, JobState
 
 __all__ = ["JobManager"]
 
@@ -66,7 +66,7 @@ class JobManager:
         # Jobs beyond two wait their turn: they would only queue on the store's write lock
         # and take cores from searches. They run at a lower priority (``nice``), and so do
         # the writer threads and parser processes they start.
-        from ..niceness import lower_this_thread
+        from omnireader.niceness import lower_this_thread
 
         self._pool = ThreadPoolExecutor(max_workers=min(max_jobs, 2),
                                         thread_name_prefix="omnireader-job",
@@ -148,7 +148,7 @@ class JobManager:
         limit first did, cost each upload ~50 ms of the interpreter lock by the end of a
         200-upload run, and walking the unfinished ones still ~5% of the server's samples
         under upload load (py-spy, ``bench_server.py``)."""
-        from .spool import spool_bytes
+        from omnireader.server.spool import spool_bytes
 
         with self._lock:
             known = set(self._jobs)

@@ -76,7 +76,7 @@ class DeferredOptimize:
 
     def _uncovered(self) -> int:
         """Rows the full-text index does not cover yet (0 when that cannot be told)."""
-        from ..store.schema import FTS_COLUMNS
+        from omnireader.store.schema import FTS_COLUMNS
 
         table = self._store.table
         try:
@@ -88,7 +88,7 @@ class DeferredOptimize:
         return int(stats.num_unindexed_rows) if stats is not None else 0
 
     def _loop(self) -> None:
-        from ..niceness import lower_this_thread
+        from omnireader.niceness import lower_this_thread
 
         lower_this_thread(self._nice)  # index upkeep is background work, like ingest
         while not self._stop.is_set():

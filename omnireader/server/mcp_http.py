@@ -31,7 +31,7 @@ class McpEndpoint:
     async def running(self) -> AsyncIterator[None]:
         """Build the MCP server over the opened service and run its session manager (for
         the app's lifespan)."""
-        from .mcp_server import build_server
+        from omnireader.server.mcp_server import build_server
 
         mcp = build_server(service=self._service())
         mcp.streamable_http_app(streamable_http_path=PATH, stateless_http=True,

@@ -23,9 +23,9 @@ _DEFAULT_DB = Path("./omnireader.lance")
 
 def _inputs(text: str | None, messages: list[dict[str, Any]] | None, file_url: str | None,
             file_base64: str | None, filename: str | None) -> list[Any]:
-    from ..errors import InvalidInputError
-    from ..payloads import Blob
-    from .service import refuse_local_paths
+    from omnireader.errors import InvalidInputError
+    from omnireader.payloads import Blob
+    from omnireader.server.service import refuse_local_paths
 
     out: list[Any] = []
     if text:
@@ -73,7 +73,7 @@ def build_server(db: Path | None = None, *, allow_private_urls: bool = False,
     from mcp.server.mcpserver import Context, MCPServer
     from mcp.server.mcpserver.exceptions import ToolError
 
-    from ..errors import OmniReaderError
+    from omnireader.errors import OmniReaderError
 
     state: dict[str, Any] = {}
     db_path = db or _DEFAULT_DB
@@ -82,7 +82,7 @@ def build_server(db: Path | None = None, *, allow_private_urls: bool = False,
         if service is not None:
             return service.reader
         if "reader" not in state:
-            from ..readers.reader import Reader
+            from omnireader.readers.reader import Reader
 
             state["reader"] = Reader(allow_path_parts=False,
                                      allow_private_urls=allow_private_urls)
@@ -92,7 +92,7 @@ def build_server(db: Path | None = None, *, allow_private_urls: bool = False,
         if service is not None:
             return service.store
         if "store" not in state:
-            from ..store import Store
+            from omnireader.store import Store
 
             state["store"] = Store.open(db_path, create=True)
         return state["store"]
@@ -174,7 +174,7 @@ def build_server(db: Path | None = None, *, allow_private_urls: bool = False,
 
         def run() -> dict[str, Any]:
             if k < 1 or max_chars < 1:
-                from ..errors import InvalidInputError
+                from omnireader.errors import InvalidInputError
 
                 raise InvalidInputError("k and max_chars must be 1 or more")
             filters = {"user_id": who, "session_id": session_id}

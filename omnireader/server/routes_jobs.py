@@ -10,12 +10,12 @@ from fastapi import Depends, FastAPI, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import StreamingResponse
 
-from ..errors import InvalidInputError
-from .auth import Caller
-from .jobs import job_files
-from .schemas import Info, JobState
-from .service import refuse_local_paths
-from .spool import SpoolLimitError, receive_multipart
+from omnireader.errors import InvalidInputError
+from omnireader.server.auth import Caller
+from omnireader.server.jobs import job_files
+from omnireader.server.schemas import Info, JobState
+from omnireader.server.service import refuse_local_paths
+from omnireader.server.spool import SpoolLimitError, receive_multipart
 
 __all__ = ["add_job_routes"]
 

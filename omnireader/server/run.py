@@ -6,8 +6,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..cli_values import EXIT_FAILED, EXIT_OK
-from . import missing_extra
+from omnireader.cli.values import EXIT_FAILED, EXIT_OK
+from omnireader.server import missing_extra
 
 __all__ = ["cmd_serve", "cmd_mcp", "config_from"]
 
@@ -15,8 +15,8 @@ MB = 1024 * 1024
 
 
 def config_from(args: argparse.Namespace) -> object:
-    from ..cli_settings import db_path
-    from .config import Limits, ServerConfig, keys_from
+    from omnireader.cli.settings import db_path
+    from omnireader.server.config import Limits, ServerConfig, keys_from
 
     path, _ = db_path(args)
     limits = Limits(
@@ -43,18 +43,18 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if missing:
         print(f"omnireader: error: {missing}", file=sys.stderr)
         return EXIT_FAILED
-    from ..cli_settings import open_store
+    from omnireader.cli.settings import open_store
 
     open_store(args, create=True)  # a bad --db is a one-line error before anything listens
     config = config_from(args)
     llm = None
     if args.llm or args.vision_llm or args.speech_model:
-        from ..cli_settings import llm_backend
+        from omnireader.cli.settings import llm_backend
 
         llm = llm_backend(args, required=True)
     import uvicorn
 
-    from .app import create_app
+    from omnireader.server.app import create_app
 
     # Ingest jobs run Python in this process too (their writer threads); a search thread
     # waiting for the interpreter lock behind one waits up to the switch interval at every
@@ -76,8 +76,8 @@ def cmd_mcp(args: argparse.Namespace) -> int:
     if missing:
         print(f"omnireader: error: {missing}", file=sys.stderr)
         return EXIT_FAILED
-    from ..cli_settings import db_path, open_store
-    from .mcp_server import run_stdio
+    from omnireader.cli.settings import db_path, open_store
+    from omnireader.server.mcp_server import run_stdio
 
     open_store(args, create=True)
     run_stdio(db_path(args)[0].resolve(), allow_private_urls=args.allow_private_urls)

@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..models import MemoryItem, ReadFailure
+from omnireader.models import MemoryItem, ReadFailure
 
 __all__ = ["ReadRequest", "ReadResponse", "SearchRequest", "SearchResponse", "DeleteResponse",
            "JobFile", "JobState", "JobAccepted", "Info", "FilterFields", "ErrorBody"]
@@ -79,7 +79,7 @@ def search_response_json(results: list[Any]) -> bytes:
 def _results_adapter() -> Any:
     from pydantic import TypeAdapter
 
-    from ..store.results import SearchResult
+    from omnireader.store.results import SearchResult
 
     return TypeAdapter(list[SearchResult])
 

@@ -11,11 +11,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ..errors import InvalidInputError
-from .auth import KeyRing, RateLimiter
-from .config import ServerConfig
-from .jobs import JobManager
-from .schemas import FilterFields, Info, JobState
+from omnireader.errors import InvalidInputError
+from omnireader.server.auth import KeyRing, RateLimiter
+from omnireader.server.config import ServerConfig
+from omnireader.server.jobs import JobManager
+from omnireader.server.schemas import FilterFields, Info, JobState
 
 __all__ = ["Service", "ForbiddenError", "refuse_local_paths"]
 
@@ -46,8 +46,8 @@ def refuse_local_paths(value: Any, where: str = "inputs") -> None:
 
 class Service:
     def __init__(self, config: ServerConfig, llm: Any = None) -> None:
-        from ..readers.reader import Reader
-        from ..store import Store
+        from omnireader.readers.reader import Reader
+        from omnireader.store import Store
 
         self.config = config
         self.keys = KeyRing(config.keys)
@@ -55,7 +55,7 @@ class Service:
         # Untrusted input: strings are never paths; URLs go through the address guard.
         self.reader = Reader(llm=llm, allow_path_parts=False,
                              allow_private_urls=config.allow_private_urls)
-        from .maintenance import DeferredOptimize
+        from omnireader.server.maintenance import DeferredOptimize
 
         self.store = Store.open(config.db, create=True)
         # what in-process ingest (fine mode, MCP) writes through
@@ -63,7 +63,7 @@ class Service:
         # fast-mode jobs: parsed, embedded and written in child processes (see writer_proc)
         self.writers = None
         if config.ingest_process:
-            from .writer_proc import WriterPool
+            from omnireader.server.writer_proc import WriterPool
 
             self.writers = WriterPool({
                 "db": str(config.db), "nice": config.ingest_nice, "workers": config.workers,
@@ -89,7 +89,7 @@ class Service:
         return user
 
     def filters(self, user: str | None, given: FilterFields) -> Any:
-        from ..store.filters import as_filters
+        from omnireader.store.filters import as_filters
 
         data = given.model_dump(exclude_none=True)
         data["user_id"] = self.pinned(user, given.user_id)

@@ -203,9 +203,9 @@ def main() -> None:
         out.flush()
 
     try:
-        from ..readers.reader import Reader
-        from ..store import Store
-        from .maintenance import DeferredOptimize
+        from omnireader.readers.reader import Reader
+        from omnireader.store import Store
+        from omnireader.server.maintenance import DeferredOptimize
 
         reader = Reader(allow_path_parts=False,
                         allow_private_urls=bool(settings.get("allow_private_urls")))
@@ -216,7 +216,7 @@ def main() -> None:
     answer({"ok": True, "pid": os.getpid()})
     # The parsers' fork server imports them now (~1 s of a core, at this process's priority),
     # not during the first upload, when searches are likely running too.
-    from ..readers.file_task import prestart_workers
+    from omnireader.readers.file_task import prestart_workers
 
     prestart_workers()
     try:
@@ -229,7 +229,7 @@ def main() -> None:
 
 
 def _handle(reader: Any, store: Any, request: dict[str, Any], workers: int) -> dict[str, Any]:
-    from .service import counts_of
+    from omnireader.server.service import counts_of
 
     try:
         if request.get("jobs"):
@@ -251,7 +251,7 @@ def _ingest_jobs(reader: Any, store: Any, request: dict[str, Any],
     scans on its own until the next compaction, ~1 ms of CPU a fragment at 100k items
     (``bench/notes/server_latency``). Answers each job's counts: its files' items (told by
     the ingest per file) and the failures naming its files."""
-    from .service import counts_of
+    from omnireader.server.service import counts_of
 
     jobs = {j["id"]: [Path(p) for p in j["paths"]] for j in request["jobs"]}
     items: dict[str, int] = {}

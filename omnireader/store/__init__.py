@@ -5,10 +5,10 @@
     >>> store.search("Berlin", filters=SearchFilters(user_id="u1"))          # doctest: +SKIP
 """
 
-from .filters import SearchFilters
-from .fusion import RRF_K, convex, rrf
-from .lance_store import DEFAULT_STORE_PATH, Store
-from .results import AddResult, SearchResult, StoreStats, View
+from omnireader.store.filters import SearchFilters
+from omnireader.store.fusion import RRF_K, convex, rrf
+from omnireader.store.lance_store import DEFAULT_STORE_PATH, Store
+from omnireader.store.results import AddResult, SearchResult, StoreStats, View
 
 __all__ = [
     "Store",

@@ -20,10 +20,10 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from ..models import MemoryItem
-from ..units import unit_links
-from .results import SearchResult
-from .schema import item_from_row
+from omnireader.models import MemoryItem
+from omnireader.units import unit_links
+from omnireader.store.results import SearchResult
+from omnireader.store.schema import item_from_row
 
 __all__ = ["Hit", "assemble", "render"]
 

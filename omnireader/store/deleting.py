@@ -11,12 +11,12 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from ..errors import InvalidInputError
-from .detach import DetachResult, detach_locations
-from .filters import SearchFilters, as_filters, combine, sql_string
-from .locations import is_under, outer_path
-from .locking import write_lock
-from .maintenance import retry_conflicts
+from omnireader.errors import InvalidInputError
+from omnireader.store.detach import DetachResult, detach_locations
+from omnireader.store.filters import SearchFilters, as_filters, combine, sql_string
+from omnireader.store.locations import is_under, outer_path
+from omnireader.store.locking import write_lock
+from omnireader.store.maintenance import retry_conflicts
 
 __all__ = ["Deleting"]
 

@@ -14,10 +14,10 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from ..models import MemoryItem
-from .filters import sql_string
-from .locations import locations_of, with_locations
-from .schema import ITEM_COLUMNS, item_from_row, items_to_table
+from omnireader.models import MemoryItem
+from omnireader.store.filters import sql_string
+from omnireader.store.locations import locations_of, with_locations
+from omnireader.store.schema import ITEM_COLUMNS, item_from_row, items_to_table
 
 __all__ = ["DetachResult", "detach_locations", "merge_locations", "stored_locations"]
 

@@ -16,9 +16,9 @@ from typing import Any, Literal
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from ..errors import InvalidInputError
-from ..models import MemoryType, Mode, SourceKind
-from .locations import match_keys
+from omnireader.errors import InvalidInputError
+from omnireader.models import MemoryType, Mode, SourceKind
+from omnireader.store.locations import match_keys
 
 __all__ = ["SearchFilters", "sql_string", "sql_timestamp", "parse_bound", "combine", "as_filters"]
 

@@ -20,26 +20,26 @@ from datetime import timedelta
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from ..errors import InvalidInputError
-from ..models import MemoryItem
-from ..page_counts import page_counts
-from .filters import SearchFilters, as_filters, sql_string
-from .ledger import Ledger
-from .deleting import Deleting
-from .path_queries import PathQueries
-from .locking import write_lock
-from .maintenance import optimize_table, refresh_indexes, retry_conflicts
-from .opening import open_items_table
-from .results import AddResult, SearchResult, StoreStats
-from .row_writes import match_texts, unique_rows
-from .schema import ITEM_COLUMNS, item_from_row, items_to_rows, with_vectors
-from .search import run_search
+from omnireader.errors import InvalidInputError
+from omnireader.models import MemoryItem
+from omnireader.page_counts import page_counts
+from omnireader.store.filters import SearchFilters, as_filters, sql_string
+from omnireader.store.ledger import Ledger
+from omnireader.store.deleting import Deleting
+from omnireader.store.path_queries import PathQueries
+from omnireader.store.locking import write_lock
+from omnireader.store.maintenance import optimize_table, refresh_indexes, retry_conflicts
+from omnireader.store.opening import open_items_table
+from omnireader.store.results import AddResult, SearchResult, StoreStats
+from omnireader.store.row_writes import match_texts, unique_rows
+from omnireader.store.schema import ITEM_COLUMNS, item_from_row, items_to_rows, with_vectors
+from omnireader.store.search import run_search
 
 if TYPE_CHECKING:
     import numpy as np
     import pyarrow as pa
 
-    from ..llm.embedder_base import Embedder
+    from omnireader.llm.embedder_base import Embedder
 
 __all__ = ["Store", "DEFAULT_STORE_PATH"]
 

@@ -13,7 +13,7 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from ..models import ReadFailure, utc_now
+from omnireader.models import ReadFailure, utc_now
 
 __all__ = ["Ledger"]
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..models import MemoryItem, Source
+from omnireader.models import MemoryItem, Source
 
 __all__ = [
     "location_of",

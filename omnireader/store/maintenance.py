@@ -42,9 +42,9 @@ from collections.abc import Callable
 from datetime import timedelta
 from typing import Any, TypeVar
 
-from ..errors import StoreError
-from .lexicon import fts_config
-from .schema import FTS_COLUMNS
+from omnireader.errors import StoreError
+from omnireader.store.lexicon import fts_config
+from omnireader.store.schema import FTS_COLUMNS
 
 __all__ = [
     "VECTOR_INDEX_MIN_ROWS",

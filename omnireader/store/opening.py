@@ -11,15 +11,15 @@ from datetime import timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..errors import EmbedderMismatchError, StoreError
-from ..llm.embedding import make_embedder
-from .lance_import import import_lancedb
-from .maintenance import create_indexes
-from .schema import (META_DIM, META_EMBEDDER, META_VERSION, READABLE_VERSIONS, TABLE_NAME,
+from omnireader.errors import EmbedderMismatchError, StoreError
+from omnireader.llm.embedding import make_embedder
+from omnireader.store.lance_import import import_lancedb
+from omnireader.store.maintenance import create_indexes
+from omnireader.store.schema import (META_DIM, META_EMBEDDER, META_VERSION, READABLE_VERSIONS, TABLE_NAME,
                      items_schema)
 
 if TYPE_CHECKING:
-    from ..llm.embedder_base import Embedder
+    from omnireader.llm.embedder_base import Embedder
 
 __all__ = ["open_items_table", "check_embedder"]
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from .filters import combine, sql_string
-from .locations import is_under, match_keys, outer_path
+from omnireader.store.filters import combine, sql_string
+from omnireader.store.locations import is_under, match_keys, outer_path
 
 __all__ = ["PathQueries"]
 

@@ -29,8 +29,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .maintenance import REFINE_FACTOR
-from .schema import FTS_COLUMNS
+from omnireader.store.maintenance import REFINE_FACTOR
+from omnireader.store.schema import FTS_COLUMNS
 
 if TYPE_CHECKING:
     import numpy as np

@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, computed_field
 
-from ..models import MemoryItem
+from omnireader.models import MemoryItem
 
 __all__ = ["View", "SearchResult", "AddResult", "StoreStats"]
 

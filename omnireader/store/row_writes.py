@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .detach import stored_locations
-from .locations import with_locations
-from .schema import ITEM_COLUMNS, item_from_row, items_to_rows
+from omnireader.store.detach import stored_locations
+from omnireader.store.locations import with_locations
+from omnireader.store.schema import ITEM_COLUMNS, item_from_row, items_to_rows
 
 if TYPE_CHECKING:
     import numpy as np

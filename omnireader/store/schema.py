@@ -17,9 +17,9 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
-from ..models import MemoryItem
-from ..units import NEIGHBOUR_TEXT
-from .locations import locations_of, path_keys, with_locations
+from omnireader.models import MemoryItem
+from omnireader.units import NEIGHBOUR_TEXT
+from omnireader.store.locations import locations_of, path_keys, with_locations
 
 if TYPE_CHECKING:
     import numpy as np

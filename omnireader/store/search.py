@@ -40,20 +40,20 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..errors import InvalidInputError
-from ..models import MemoryItem
-from .context import Hit, assemble
-from .fusion import convex
-from .queries import filter_query, fts_query, run_queries, vector_query
-from .results import SearchResult
-from .schema import ITEM_COLUMNS, item_from_row
-from .temporal import TIME_WEIGHT, boost, periods
-from .text_columns import text_columns
+from omnireader.errors import InvalidInputError
+from omnireader.models import MemoryItem
+from omnireader.store.context import Hit, assemble
+from omnireader.store.fusion import convex
+from omnireader.store.queries import filter_query, fts_query, run_queries, vector_query
+from omnireader.store.results import SearchResult
+from omnireader.store.schema import ITEM_COLUMNS, item_from_row
+from omnireader.store.temporal import TIME_WEIGHT, boost, periods
+from omnireader.store.text_columns import text_columns
 
 if TYPE_CHECKING:
     import numpy as np
 
-    from ..llm.embedder_base import Embedder
+    from omnireader.llm.embedder_base import Embedder
 
 __all__ = ["run_search", "CANDIDATES_PER_K", "BUDGET_PASSAGES"]
 
@@ -241,7 +241,7 @@ def _item_row(row: dict[str, Any]) -> dict[str, Any] | None:
 def _item_rows(table: Any, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
     """id -> the item's columns of the stored rows among ``ids`` (rows deleted meanwhile are
     left out)."""
-    from .filters import sql_string
+    from omnireader.store.filters import sql_string
 
     if not ids:
         return {}
@@ -252,7 +252,7 @@ def _item_rows(table: Any, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
 
 def _fetch(table: Any, ids: Sequence[str], where: str | None) -> list[MemoryItem]:
     """Items by id, under the search's filters (context obeys them too)."""
-    from .filters import combine, sql_string
+    from omnireader.store.filters import combine, sql_string
 
     clause = combine(where, f"id IN ({', '.join(sql_string(i) for i in ids)})")
     (rows,) = run_queries(table, [filter_query(clause, len(ids), ITEM_COLUMNS)])

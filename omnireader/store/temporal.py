@@ -29,8 +29,8 @@ from datetime import date, datetime
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ..models import MemoryItem
-    from .context import Hit
+    from omnireader.models import MemoryItem
+    from omnireader.store.context import Hit
 
 __all__ = ["TIME_WEIGHT", "Period", "periods", "item_date", "boost"]
 

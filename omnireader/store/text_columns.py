@@ -18,8 +18,8 @@ import threading
 from typing import Any
 from weakref import WeakKeyDictionary
 
-from .queries import filter_query, run_queries
-from .schema import FTS_COLUMNS
+from omnireader.store.queries import filter_query, run_queries
+from omnireader.store.schema import FTS_COLUMNS
 
 __all__ = ["text_columns"]
 

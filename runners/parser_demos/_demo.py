@@ -12,7 +12,7 @@ import _common  # noqa: E402,F401  (puts the repo on sys.path)
 
 def demo(parser_name: str, inputs: list[Any]) -> int:
     from omnireader.parsers.base import ParseContext, get_parser
-    from omnireader.router import route
+    from omnireader.intake.router import route
 
     parser = get_parser(parser_name)
     ctx = ParseContext(user_id="demo_user", session_id="demo")

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from omnireader.errors import CorruptError, EncryptedError, ReadError, TooLargeError
-from omnireader.formats.archive import (
+from omnireader.formats.archives.zip import (
     archive_depth,
     is_safe_member_name,
     iter_members,

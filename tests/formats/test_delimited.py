@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from omnireader import Reader
-from omnireader.formats.delimited import delimited_markdown, sniff_delimiter
+from omnireader.formats.plain.delimited import delimited_markdown, sniff_delimiter
 
 DIALECTS = [
     (",", "name,city,amount\nAnn,Oslo,12.5\nBo,\"Paris, TX\",7\nCy,Rome,3\n",

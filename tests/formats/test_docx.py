@@ -16,7 +16,7 @@ from docx.opc.part import Part
 from docx.oxml import parse_xml
 
 from omnireader.errors import CorruptError
-from omnireader.formats.docx import extract_docx
+from omnireader.formats.office.docx import extract_docx
 from omnireader.formats.document import EMPTY, DocInfo, Section
 from omnireader.payloads import Blob
 

@@ -16,8 +16,8 @@ import pytest
 
 from omnireader import Reader
 from omnireader.errors import EncryptedError, TooLargeError
-from omnireader.formats.containers import read_member
-from omnireader.formats.email import parse_message
+from omnireader.formats.archives.containers import read_member
+from omnireader.formats.mail.message import parse_message
 from omnireader.options import ReadOptions
 from omnireader.parsers.base import get_parser
 from omnireader.payloads import Blob
@@ -343,7 +343,7 @@ def test_an_eml_in_a_chat_message_is_read_as_mail() -> None:
 
 
 def test_an_encrypted_message_raises_encrypted_when_read_alone() -> None:
-    from omnireader.formats.email import extract_email
+    from omnireader.formats.mail.message import extract_email
 
     armored = "-----BEGIN PGP MESSAGE-----\nhQEMA5F2\n-----END PGP MESSAGE-----\n"
     blob = Blob(data=message(body=armored).as_bytes(), filename="x.eml")

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from omnireader import Reader
-from omnireader.formats.front_matter import front_matter
+from omnireader.formats.plain.front_matter import front_matter
 
 NOTES = """---
 title: "Trip notes: Azores"

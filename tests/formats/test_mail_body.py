@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from omnireader import Reader
-from omnireader.formats.mail_body import unflow
+from omnireader.formats.mail.body import unflow
 
 HEAD = ("From: Ann Lee <ann@example.org>\r\nTo: Bo Chen <bo@example.org>\r\n"
         "Date: Tue, 06 May 2025 10:30:00 +0200\r\nMIME-Version: 1.0\r\n")

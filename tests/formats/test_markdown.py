@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from omnireader import Reader
-from omnireader.formats.markdown import markdown_text
+from omnireader.formats.plain.markdown import markdown_text
 
 README = """<div align="center">
   <picture>

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from omnireader.errors import CorruptError, ReadError, UnsupportedFormatError
-from omnireader.formats.html import main_content_html
-from omnireader.formats.markitdown import convert_with_markitdown, markitdown_convert
+from omnireader.formats.web.html import main_content_html
+from omnireader.formats.web.markitdown import convert_with_markitdown, markitdown_convert
 from omnireader.payloads import Blob
 
 JAPANESE_CSV = "名前,年齢,住所\n佐藤太郎,30,東京\n三木英子,25,大阪\n髙橋淳,35,名古屋\n"

@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 from omnireader import Reader
-from omnireader.formats.containers import read_member
-from omnireader.formats.mbox import iter_messages
+from omnireader.formats.archives.containers import read_member
+from omnireader.formats.mail.mbox import iter_messages
 from omnireader.options import ReadOptions
 from omnireader.payloads import Blob
-from omnireader.router import iter_route
+from omnireader.intake.router import iter_route
 
 
 def write_mbox(path: Path, n: int) -> Path:

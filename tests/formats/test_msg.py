@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from omnireader import Reader
-from omnireader.formats.containers import read_member
-from omnireader.formats.msg import msg_to_mime
+from omnireader.formats.archives.containers import read_member
+from omnireader.formats.mail.outlook import msg_to_mime
 from omnireader.options import ReadOptions
 from omnireader.parsers.base import get_parser
 

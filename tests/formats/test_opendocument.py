@@ -82,7 +82,7 @@ def test_an_odt_bomb_is_too_large_before_it_is_unpacked() -> None:
 @pytest.mark.parametrize("kind", ["odt", "ods", "odp"])
 def test_a_damaged_package_is_corrupt(kind: str) -> None:
     from omnireader.errors import CorruptError
-    from omnireader.formats.opendocument import extract_odf
+    from omnireader.formats.office.opendocument import extract_odf
 
     broken = io.BytesIO()
     import zipfile

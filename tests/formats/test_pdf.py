@@ -12,7 +12,7 @@ import pytest
 
 from omnireader.errors import CorruptError, EncryptedError
 from omnireader.formats.document import EMPTY, NEEDS_OCR, DocInfo, Section, pdf_date_to_iso
-from omnireader.formats.pdf import clean_pdf_text, extract_pdf
+from omnireader.formats.pdf.extract import clean_pdf_text, extract_pdf
 from omnireader.payloads import Blob
 
 CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus"

@@ -8,7 +8,7 @@ Links, popups (which repeat their note) and hidden annotations are not comments.
 from __future__ import annotations
 
 from omnireader.formats.document import Section
-from omnireader.formats.pdf import extract_pdf
+from omnireader.formats.pdf.extract import extract_pdf
 from omnireader.parsers.base import ParseContext
 from omnireader.parsers.file import FileParser
 from omnireader.payloads import Blob

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 import re
 
-from omnireader.formats.pdf import clean_pdf_text
+from omnireader.formats.pdf.extract import clean_pdf_text
 
 _JUNK = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe]")
 

@@ -9,7 +9,7 @@ value the page already prints is not repeated.
 from __future__ import annotations
 
 from omnireader.formats.document import Section
-from omnireader.formats.pdf import extract_pdf
+from omnireader.formats.pdf.extract import extract_pdf
 from omnireader.payloads import Blob
 from tests.formats.pdf_builders import HELVETICA, PAGES, lines_op, page_with, raw_pdf, stream
 

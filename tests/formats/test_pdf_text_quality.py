@@ -11,9 +11,9 @@ from __future__ import annotations
 import pytest
 
 from omnireader.formats.document import NEEDS_OCR, Section
-from omnireader.formats.pdf import extract_pdf
+from omnireader.formats.pdf.extract import extract_pdf
 from omnireader.formats.document import GARBLED
-from omnireader.formats.pdf_text_quality import not_text_share
+from omnireader.formats.pdf.text_quality import not_text_share
 from omnireader.options import ReadOptions
 from omnireader.parsers.base import ParseContext
 from omnireader.parsers.file import FileParser

@@ -6,7 +6,7 @@ import time
 from pathlib import Path
 
 from omnireader import Reader
-from omnireader.formats.rtf import rtf_text
+from omnireader.formats.office.rtf import rtf_text
 
 
 def test_code_page_escapes_and_unicode_escapes_are_decoded() -> None:

@@ -14,9 +14,9 @@ import pytest
 
 from omnireader import Reader
 from omnireader.errors import CorruptError, ReadError, TooLargeError
-from omnireader.formats.containers import read_member
+from omnireader.formats.archives.containers import read_member
 from omnireader.formats.sniff import sniff
-from omnireader.formats.tar import tar_members
+from omnireader.formats.archives.tar import tar_members
 from omnireader.options import ReadOptions
 from omnireader.payloads import Blob
 from tests.formats.test_archive import make_zip

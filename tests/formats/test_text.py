@@ -6,7 +6,7 @@ import codecs
 
 import pytest
 
-from omnireader.formats.text import decode_text, detect_encoding
+from omnireader.formats.plain.text import decode_text, detect_encoding
 
 JAPANESE_CSV = "名前,年齢,住所\n佐藤太郎,30,東京\n三木英子,25,大阪\n髙橋淳,35,名古屋\n"
 

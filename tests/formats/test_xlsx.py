@@ -19,7 +19,7 @@ from openpyxl import Workbook
 
 from omnireader import Reader
 from omnireader.errors import CorruptError
-from omnireader.formats.xlsx import cell_text, extract_xlsx
+from omnireader.formats.office.xlsx import cell_text, extract_xlsx
 from omnireader.payloads import Blob
 
 

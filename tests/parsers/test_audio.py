@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from omnireader.errors import CorruptError, EmptyInputError
-from omnireader.formats.media import audio_info
+from omnireader.formats.media.metadata import audio_info
 from omnireader.ids import content_hash
 from omnireader.parsers.audio import AudioParser, format_duration
 from omnireader.parsers.base import ParseContext
@@ -43,9 +43,9 @@ def parse(blob: Blob, **ctx: object) -> list:
 def _router():  # noqa: ANN202 - the module
     # Imported here, not at the top: the router imports every parser module, and a broken
     # one must fail these routing tests, not the whole file's collection.
-    import omnireader.router
+    import omnireader.intake.router
 
-    return omnireader.router
+    return omnireader.intake.router
 
 
 # ------------------------------------------------------------------ audio metadata

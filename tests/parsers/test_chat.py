@@ -23,7 +23,7 @@ from omnireader.parsers.chat import (
     windows,
 )
 from omnireader.payloads import Conversation
-from omnireader.tokens import count_tokens
+from omnireader.text.tokens import count_tokens
 
 PARSER = ChatParser()
 
@@ -299,7 +299,7 @@ def test_create_source_of_a_whole_conversation_round_trips() -> None:
 
 
 def test_a_conversation_with_tool_calls_routes_to_one_chat_and_one_tool_task() -> None:
-    import omnireader.router as router
+    import omnireader.intake.router as router
     from omnireader.parsers.base import get_parser
 
     get_weather = {"name": "get_weather", "arguments": '{"city": "Bergen"}'}

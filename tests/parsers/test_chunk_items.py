@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from omnireader.chunking import chunk_text
+from omnireader.text.chunking import chunk_text
 from omnireader.models import MemoryMetadata, Source, trusted
 from omnireader.parsers.base import ParseContext, chunk_source
 from omnireader.parsers.file import FileParser

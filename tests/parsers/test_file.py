@@ -25,7 +25,7 @@ from omnireader.options import ReadOptions
 from omnireader.parsers.base import ParseContext, get_parser
 from omnireader.parsers.file import FileParser
 from omnireader.payloads import Blob
-from omnireader.router import route
+from omnireader.intake.router import route
 from samples.make_samples import write_text_pdf
 from tests.formats.test_archive import make_bomb, make_encrypted_zip, make_zip
 

@@ -17,7 +17,7 @@ import pytest
 from PIL import Image
 
 from omnireader.errors import CorruptError, EmptyInputError, TooLargeError
-from omnireader.formats.media import image_info
+from omnireader.formats.media.metadata import image_info
 from omnireader.ids import content_hash
 from omnireader.options import ReadOptions
 from omnireader.parsers.base import ParseContext
@@ -284,9 +284,9 @@ def test_rebuild_from_source_reads_the_same_image_again(tmp_path: Path) -> None:
 def _router():  # noqa: ANN202 - the module
     # Imported here, not at the top: the router imports every parser module, and a broken
     # one must fail these routing tests, not the whole file's collection.
-    import omnireader.router
+    import omnireader.intake.router
 
-    return omnireader.router
+    return omnireader.intake.router
 
 
 def test_router_sends_an_image_file_to_the_image_parser(tmp_path: Path) -> None:
@@ -334,7 +334,7 @@ def test_image_in_a_zip_is_read_and_rebuilt_from_its_member(tmp_path: Path) -> N
 
 
 def test_wording_for_a_nameless_image_and_a_camera_starting_with_a_vowel() -> None:
-    from omnireader.formats.media import ImageInfo
+    from omnireader.formats.media.metadata import ImageInfo
     from omnireader.parsers.image import describe_image
 
     info = ImageInfo(format="PNG", width=4, height=3, mode="RGB", camera="OmniCam X1")

@@ -11,7 +11,7 @@ from omnireader.parsers.base import ParseContext
 from omnireader.normalize import guess_lang, normalize_time
 from omnireader.parsers.string import StringParser
 from omnireader.payloads import TextInput
-from omnireader.tokens import count_tokens
+from omnireader.text.tokens import count_tokens
 
 PARSER = StringParser()
 
@@ -141,7 +141,7 @@ def test_times_that_do_not_parse_give_none(raw: str | None) -> None:
 
 
 def test_a_string_routes_to_the_string_parser() -> None:
-    import omnireader.router as router
+    import omnireader.intake.router as router
     [task] = router.route("Remember: the wifi password is on the fridge.")
     assert task.parser == "string"
     [item] = PARSER.parse_fast(task.payload, ParseContext())

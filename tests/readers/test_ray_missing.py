@@ -29,7 +29,7 @@ def test_cli_engine_ray_without_the_extra_is_a_usage_error(
     sample_files: Path, tmp_path: Path
 ) -> None:
     db = tmp_path / "db.lance"
-    code = (f"{_HIDE_RAY}; from omnireader.cli import main; "
+    code = (f"{_HIDE_RAY}; from omnireader.cli.main import main; "
             f"sys.exit(main(['ingest', {str(sample_files)!r}, '--db', {str(db)!r}, "
             "'--engine', 'ray', '-q']))")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

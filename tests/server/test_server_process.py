@@ -22,7 +22,7 @@ ENV = {**os.environ, "ORT_DISABLE_TELEMETRY": "1"}
 
 def _cli(*args: str, env: dict[str, str] | None = None,
          pre: str = "") -> subprocess.CompletedProcess[str]:
-    code = f"import sys; {pre}from omnireader.cli import main; sys.exit(main({list(args)!r}))"
+    code = f"import sys; {pre}from omnireader.cli.main import main; sys.exit(main({list(args)!r}))"
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           env=env or ENV, timeout=120)
 

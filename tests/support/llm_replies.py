@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from omnireader.tokens import count_tokens, tokenize
+from omnireader.text.tokens import count_tokens, tokenize
 
 __all__ = [
     "ChatRequest",

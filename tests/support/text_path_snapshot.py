@@ -94,7 +94,7 @@ def _item_view(item: Any) -> dict[str, Any]:
 
 def snapshot(tmp: Path) -> dict[str, Any]:
     from omnireader import Reader
-    from omnireader.chunking import chunk_text
+    from omnireader.text.chunking import chunk_text
     from omnireader.llm.embed_hashing import HashingEmbedder
     from omnireader.readers.outcomes import read_fast
     from omnireader.units import match_text

@@ -4,7 +4,7 @@ Loaded by every Python process of a run through PYTHONPATH (see ``bench/plants``
 
 import os
 
-import omnireader.formats.pdf_page as _page
+import omnireader.formats.pdf.page as _page
 
 _CHARS = int(os.environ.get("OMNIREADER_PLANT_CHARS", "10"))
 _read_layer = _page._read_layer  # fails loudly if the PDF reader changed shape: fix the plant

@@ -11,9 +11,9 @@ on first use; nothing is downloaded.
             print(line.bbox, round(line.confidence, 2), line.text)
 """
 
-from .base import LOW_CONFIDENCE, BBox, OcrBlock, OcrEngine, OcrLine, OcrPage
-from .bitmaps import MAX_OCR_PIXELS, Frame, image_frames
-from .read import get_engine, ocr_image, set_threads
+from omnireader.formats.ocr.base import LOW_CONFIDENCE, BBox, OcrBlock, OcrEngine, OcrLine, OcrPage
+from omnireader.formats.ocr.bitmaps import MAX_OCR_PIXELS, Frame, image_frames
+from omnireader.formats.ocr.read import get_engine, ocr_image, set_threads
 
 __all__ = [
     "OCR_MODES",

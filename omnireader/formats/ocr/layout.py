@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from statistics import median
 
-from .base import BBox, OcrBlock, OcrLine
+from omnireader.formats.ocr.base import BBox, OcrBlock, OcrLine
 
 __all__ = ["Box", "arrange"]
 

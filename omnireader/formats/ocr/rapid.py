@@ -13,8 +13,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ...errors import ConfigError
-from .base import OcrEngine
+from omnireader.errors import ConfigError
+from omnireader.formats.ocr.base import OcrEngine
 
 if TYPE_CHECKING:
     import numpy as np

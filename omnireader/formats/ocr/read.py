@@ -15,10 +15,10 @@ import os
 import threading
 from typing import TYPE_CHECKING, Any
 
-from .base import LOW_CONFIDENCE, OcrEngine, OcrPage
-from .bitmaps import MAX_SIDE, fit, ink, to_bgr
-from .layout import Box, arrange
-from .orientation import box_sides, page_rotation
+from omnireader.formats.ocr.base import LOW_CONFIDENCE, OcrEngine, OcrPage
+from omnireader.formats.ocr.bitmaps import MAX_SIDE, fit, ink, to_bgr
+from omnireader.formats.ocr.layout import Box, arrange
+from omnireader.formats.ocr.orientation import box_sides, page_rotation
 
 if TYPE_CHECKING:
     import numpy as np
@@ -63,10 +63,10 @@ def get_engine(name: str = "rapidocr") -> OcrEngine:
 def _load(name: str) -> OcrEngine:
     threads = _THREADS or _env_threads()
     if name == "rapidocr":
-        from .rapid import RapidOcrEngine
+        from omnireader.formats.ocr.rapid import RapidOcrEngine
 
         return RapidOcrEngine(threads=threads)
-    from ...errors import ConfigError
+    from omnireader.errors import ConfigError
 
     raise ConfigError(f"unknown OCR engine {name!r}; known: rapidocr")
 

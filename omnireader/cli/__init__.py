@@ -1,0 +1,1 @@
+"""The ``omnireader`` command line: argument parsing, commands, settings and output."""

@@ -1,0 +1,1 @@
+"""Archives: ZIP and TAR, the limits they share, and how members are named."""

@@ -1,0 +1,1 @@
+"""Contacts and calendars: vCard and iCalendar."""

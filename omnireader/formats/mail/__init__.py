@@ -1,0 +1,1 @@
+"""E-mail: MIME messages, their bodies and headers, mailboxes and Outlook messages."""

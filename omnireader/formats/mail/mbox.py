@@ -1,0 +1,70 @@
+"""Mailboxes (mbox): the messages one after another, read as a stream.
+
+An mbox is messages joined together, each opened by a ``From `` line. They are read one
+at a time from the file, so a mailbox of 10,000 messages takes the memory of its largest
+message, not of the whole file:
+
+    for n, data in iter_messages(Blob(path="archive.mbox")):
+        ...                                          # n = 1, 2, ...; data = one message
+
+A message starts at a ``From `` line that opens the file or follows a blank line (a body
+line starting "From " without a blank line before it is text; writers that quote such lines
+as ``>From `` are undone, mboxrd style).
+
+A mailbox is read like a folder of messages: ``max_archive_members`` does not cap how many it
+holds (nothing in it is compressed, so its size is bounded by ``max_file_bytes``), while each
+message's attachments are under the container limits like any e-mail's.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Iterator
+from typing import IO
+
+from omnireader.errors import ReadError
+from omnireader.payloads import Blob
+
+__all__ = ["iter_messages", "message_member", "MESSAGE_PREFIX"]
+
+#: Members of an mbox are named ``message/<n>.eml`` (n counts from 1).
+MESSAGE_PREFIX = "message/"
+_QUOTED_FROM = re.compile(rb"^>(>*From )")
+
+
+def message_member(n: int) -> str:
+    return f"{MESSAGE_PREFIX}{n}.eml"
+
+
+def _open(blob: Blob) -> IO[bytes]:
+    if blob.data is not None:
+        return io.BytesIO(blob.data)
+    if blob.path is None:
+        raise ReadError(blob.label, "no mailbox content given (neither bytes nor a path)")
+    try:
+        return open(blob.path, "rb")
+    except OSError as e:
+        raise ReadError(blob.label, f"cannot read: {e.strerror or e}") from None
+
+
+def iter_messages(blob: Blob) -> Iterator[tuple[int, bytes]]:
+    """``(n, message bytes)`` for each message of the mailbox, without its ``From `` line."""
+    n = 0
+    lines: list[bytes] = []
+    blank_before = True
+    with _open(blob) as f:
+        for line in f:
+            if line.startswith(b"From ") and blank_before:
+                if any(ln.strip() for ln in lines):
+                    n += 1
+                    yield n, b"".join(lines)
+                lines, blank_before = [], False
+                continue
+            blank_before = not line.strip()
+            if line.startswith(b">") and _QUOTED_FROM.match(line):
+                line = line[1:]
+            lines.append(line)
+    if any(ln.strip() for ln in lines):
+        n += 1
+        yield n, b"".join(lines)

@@ -1,0 +1,270 @@
+"""E-mail (RFC 822 / MIME): the message's own text, and the parts to read as files.
+
+A message becomes one document: its header fields (subject, sender, recipients, date) and
+its body, decoded from base64 or quoted-printable in whatever charset it declares (or,
+when that label is wrong, the charset its bytes fit). Attachments and attached messages
+are *members*, handed back to the router as files like the members of a ZIP:
+
+    extract_email(Blob(path="mail.eml"), ReadOptions())      # headers + body
+    for member in email_members(Blob(path="mail.eml"), ReadOptions()):
+        print(member.label)                                  # mail.eml!attachment/report.pdf
+
+What is body and what is a member: text parts shown inline are body (of a
+``multipart/alternative`` only the best one: the plain text, else the HTML); resources of
+an HTML page (``multipart/related``: style sheets, scripts) are neither; everything else is
+a member, attached messages (``message/rfc822``, digest entries) included. PGP and S/MIME
+ciphertext is never read as text: an encrypted message raises :class:`EncryptedError`,
+an encrypted attachment is reported as one.
+
+The standard library parses the MIME structure. Its parser slows down with the square of
+the nesting depth (500 nested multiparts take 20 s), so the structure is counted first, in
+one pass over the bytes, and a message with more multiparts than :data:`MAX_MULTIPARTS` or
+more parts than ``max_archive_members`` is refused as a MIME bomb before it is parsed.
+"""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import re
+from collections.abc import Callable, Iterator
+from email.message import Message
+from typing import NamedTuple
+
+from omnireader.errors import EmptyInputError, EncryptedError, ReadError, TooLargeError
+from omnireader.options import ReadOptions
+from omnireader.payloads import Blob
+from omnireader.formats.document import DocInfo, Extraction, Section
+from omnireader.formats.mail.headers import MailHeaders, header_text, mail_headers
+from omnireader.formats.mail.body import best_alternative, html_text, part_text, payload
+from omnireader.formats.archives.member_names import member_blob, safe_member_name
+
+__all__ = ["extract_email", "email_members", "parse_message", "message_text", "MAX_MULTIPARTS"]
+
+#: Multipart containers one message may declare (real mail has a handful).
+MAX_MULTIPARTS = 200
+# compat32 parses structure 15-20 times faster than policy.default, which builds a full
+# header object for every part's Content-Type; the fields we keep are decoded by
+# :mod:`.mail_headers` instead.
+_POLICY = email.policy.compat32
+_BOUNDARY = re.compile(rb"""boundary\s*=\s*(?:"([^"\r\n]{1,200})"|([^\s;"]{1,200}))""", re.I)
+_PGP_BLOCK = re.compile(
+    r"-----BEGIN PGP MESSAGE-----.*?(?:-----END PGP MESSAGE-----|\Z)", re.S
+)
+_ENCRYPTED_TYPES = {
+    "application/pgp-encrypted", "application/pkcs7-mime", "application/x-pkcs7-mime",
+}
+_SIGNATURE_TYPES = {
+    "application/pgp-signature", "application/pkcs7-signature",
+    "application/x-pkcs7-signature",
+}
+_BODY_TEXT = {"text/plain", "text/html", "message/delivery-status", "text/rfc822-headers"}
+
+
+class _Layout(NamedTuple):
+    body: list[Message]  # parts read as the message's text, in order
+    members: list[tuple[Message, bool]]  # (part, is a whole message)
+    encrypted: list[Message]  # ciphertext parts
+
+
+def _check_structure(data: bytes, label: str, options: ReadOptions) -> None:
+    """Refuse a MIME bomb from its bytes alone (linear time), before the parser sees it."""
+    declared = {a or b for a, b in _BOUNDARY.findall(data)}
+    count = len(_BOUNDARY.findall(data))
+    if count > MAX_MULTIPARTS:
+        raise TooLargeError(
+            label, f"declares {count} multipart containers, over the limit of "
+            f"{MAX_MULTIPARTS} (a MIME bomb); not parsed")
+    if not declared:
+        return
+    delimiter = re.compile(
+        rb"^--(?:" + b"|".join(re.escape(b) for b in declared) + rb")", re.M)
+    parts = sum(1 for _ in delimiter.finditer(data))
+    if parts > 2 * options.max_archive_members + 2 * count:
+        raise TooLargeError(
+            label, f"holds about {parts} MIME parts, over the max_archive_members limit of "
+            f"{options.max_archive_members} (a MIME bomb); not parsed")
+
+
+def parse_message(data: bytes, label: str, options: ReadOptions) -> Message:
+    """The parsed message, after the bomb check; raises :class:`TooLargeError` for bombs."""
+    _check_structure(data, label, options)
+    try:
+        return email.message_from_bytes(data, policy=_POLICY)
+    except RecursionError:
+        raise TooLargeError(label, "MIME parts nested too deeply to read") from None
+
+
+def _is_attachment(part: Message) -> bool:
+    disposition = (part.get("Content-Disposition") or "").split(";")[0].strip().lower()
+    return disposition == "attachment" or bool(part.get_filename())
+
+
+def _layout(msg: Message) -> _Layout:
+    """Sort the parts of ``msg``: body, members, ciphertext (iteratively: no recursion)."""
+    out = _Layout([], [], [])
+    stack: list[tuple[Message, str]] = [(msg, "")]  # (part, subtype of its parent)
+    while stack:
+        part, parent = stack.pop()
+        ctype = part.get_content_type()
+        if parent == "digest" and not part.get("Content-Type"):
+            ctype = "message/rfc822"  # a digest's entries are messages unless they say
+        if ctype == "message/delivery-status":  # a bounce's report: header lines, read as text
+            out.body.append(part)
+            continue
+        if ctype == "message/rfc822" or (part.is_multipart() and ctype.startswith("message/")):
+            out.members.append((part, True))
+            continue
+        if part.is_multipart():
+            sub = part.get_content_subtype()
+            children = part.get_payload()
+            if not isinstance(children, list):
+                continue
+            if sub == "encrypted":
+                out.encrypted.append(part)
+                continue
+            if sub == "alternative":
+                children = [best_alternative(children)] if children else []
+            elif sub == "signed":
+                children = [c for c in children if c.get_content_type() not in _SIGNATURE_TYPES]
+            elif sub == "related" and children:
+                root, resources = children[0], children[1:]
+                children = [root] + [r for r in resources if _is_attachment(r)
+                                     or r.get_content_maintype() == "image"]
+            stack.extend((child, sub) for child in reversed(children))
+            continue
+        if ctype in _ENCRYPTED_TYPES and "signed-data" not in (part.get("Content-Type") or ""):
+            out.encrypted.append(part)
+        elif ctype in _SIGNATURE_TYPES:
+            continue
+        elif ctype in _BODY_TEXT and not _is_attachment(part):
+            out.body.append(part)
+        else:
+            out.members.append((part, False))
+    return out
+
+
+def message_text(msg: Message, headers: MailHeaders, label: str) -> str:
+    """The header lines and the body of ``msg`` as one text; ciphertext refused."""
+    layout = _layout(msg)
+    pieces: list[str] = []
+    for part in layout.body:
+        text = part_text(part)
+        if part.get_content_type() == "text/html":
+            text = html_text(text)
+        pieces.append(text.strip())
+    body = "\n\n".join(p for p in pieces if p)
+    if "-----BEGIN PGP MESSAGE-----" in body:
+        body = _PGP_BLOCK.sub("", body).strip()
+        if not body:
+            raise EncryptedError(label, "the message is PGP-encrypted; its text is not stored")
+    if layout.encrypted and not body:
+        raise EncryptedError(
+            label, "the message is encrypted (PGP / S/MIME); its text is not stored")
+    return "\n".join(headers.lines()) + ("\n\n" + body if body else "")
+
+
+def extract_email(blob: Blob, options: ReadOptions) -> Extraction:
+    """The message's header fields and body as one section; info from its headers."""
+    msg = parse_message(blob.read_bytes(), blob.label, options)
+    headers = mail_headers(msg)
+    text = message_text(msg, headers, blob.label)
+    if not text.strip():
+        raise EmptyInputError(blob.label, "the message has no header fields and no text")
+    return Extraction(info=mail_info(headers), sections=iter([Section(text=text)]))
+
+
+def mail_info(headers: MailHeaders) -> DocInfo:
+    """Document info from a message's headers: subject, people, date, thread."""
+    extra: dict[str, object] = {"extractor": "email"}
+    for key, value in (("message_id", headers.message_id), ("in_reply_to", headers.in_reply_to),
+                       ("references", headers.references), ("thread", headers.thread),
+                       ("sender", headers.sender), ("recipients", headers.to),
+                       ("cc", headers.cc)):
+        if value:
+            extra[key] = value
+    return DocInfo(title=headers.subject or None, authors=headers.persons,
+                   created=headers.date, extra=extra)
+
+
+def _member_bytes(part: Message, whole_message: bool) -> bytes:
+    if not whole_message:
+        return payload(part) or b""
+    inner = part.get_payload()
+    if isinstance(inner, list) and inner:
+        inner = inner[0]
+    if isinstance(inner, Message):
+        data = inner.as_bytes(policy=_POLICY)
+        return _transfer_decoded(part, data) or data
+    return payload(part) or (str(inner).encode("utf-8", "surrogateescape") if inner else b"")
+
+
+def _transfer_decoded(part: Message, data: bytes) -> bytes | None:
+    """An attached message sent in base64 or quoted-printable (RFC 2046 forbids it, mail
+    clients do it): the parser took the encoded text for a message with no headers, so it
+    is decoded here; None when it is not encoded, or does not decode."""
+    import base64
+    import binascii
+    import quopri
+
+    encoding = (part.get("Content-Transfer-Encoding") or "").strip().lower()
+    try:
+        if encoding == "base64":
+            return base64.b64decode(data) or None  # not strict: line breaks are skipped
+        if encoding == "quoted-printable":
+            return quopri.decodestring(data) or None
+    except (binascii.Error, ValueError):
+        return None
+    return None
+
+
+def _member_name(part: Message, whole_message: bool, n: int) -> str:
+    name = header_text(part.get_filename()) if part.get_filename() else ""
+    if whole_message:
+        inner = part.get_payload()
+        inner = inner[0] if isinstance(inner, list) and inner else inner
+        subject = header_text(inner.get("Subject")) if isinstance(inner, Message) else ""
+        name = name or subject or f"message-{n}"
+        name = name if name.lower().endswith(".eml") else f"{name}.eml"
+    return safe_member_name(name, f"part-{n}")
+
+
+def email_members(
+    blob: Blob,
+    options: ReadOptions,
+    *,
+    on_error: Callable[[ReadError], None] | None = None,
+    msg: Message | None = None,
+) -> Iterator[Blob]:
+    """The attachments and attached messages of the message ``blob``, as member blobs
+    named ``attachment/<file name>``. Encrypted attachments are reported as
+    ``encrypted`` (to ``on_error``, or raised)."""
+    if msg is None:
+        msg = parse_message(blob.read_bytes(), blob.label, options)
+    layout = _layout(msg)
+    if len(layout.members) > options.max_archive_members:
+        raise TooLargeError(
+            blob.label, f"has {len(layout.members)} attachments, over the max_archive_members "
+            f"limit of {options.max_archive_members}")
+    taken: set[str] = set()
+    for n, (part, whole) in enumerate(layout.members, 1):
+        name = _unique(_member_name(part, whole, n), taken)
+        yield member_blob(blob, f"attachment/{name}", _member_bytes(part, whole))
+    if layout.body:  # ciphertext beside readable text: the text is read, this reported
+        for n, part in enumerate(layout.encrypted, 1):
+            name = safe_member_name(header_text(part.get_filename() or ""), f"encrypted-{n}")
+            error = EncryptedError(f"{blob.label}!attachment/{name}",
+                                   "PGP / S/MIME ciphertext; it is not stored")
+            if on_error is None:
+                raise error
+            on_error(error)
+
+
+def _unique(name: str, taken: set[str]) -> str:
+    stem, dot, ext = name.rpartition(".")
+    candidate, n = name, 2
+    while candidate in taken:
+        candidate = f"{stem} ({n}).{ext}" if dot and stem else f"{name} ({n})"
+        n += 1
+    taken.add(candidate)
+    return candidate

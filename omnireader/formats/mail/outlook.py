@@ -1,0 +1,150 @@
+"""Outlook messages (.msg) as the MIME message they stand for, so one e-mail path reads them.
+
+python-oxmsg (MIT) reads the message's properties out of the OLE file: subject, sender,
+recipients by kind (To / Cc), dates, message ids, plain and HTML body, and the attachments
+with their file names. They are written into a MIME message, attachments as parts and
+attached Outlook messages as ``message/rfc822`` parts (converted the same way), which the
+e-mail reader then reads like any ``.eml``:
+
+    mime = msg_to_mime(Path("note.msg").read_bytes(), "note.msg")
+    # -> bytes of an RFC 822 message; formats.email reads its text and attachments
+
+An S/MIME-encrypted message (class ``IPM.Note.SMIME``) raises :class:`EncryptedError`.
+"""
+
+from __future__ import annotations
+
+import email.policy
+import email.utils
+from email.message import EmailMessage
+from typing import Any
+
+from omnireader.errors import CorruptError, EncryptedError, TooLargeError
+
+__all__ = ["msg_to_mime", "MAX_EMBEDDED_DEPTH"]
+
+#: Outlook messages attached to attached messages, and so on, up to this depth.
+MAX_EMBEDDED_DEPTH = 8
+_EMBEDDED = "__substg1.0_3701000D"  # the storage of an attached Outlook message
+_EMBEDDED_HEADER = 24  # [MS-OXMSG] 2.4.1.2: an embedded message's property header size
+_TO, _CC, _BCC = 1, 2, 3
+
+
+def _recipients(message: Any, kind: int) -> list[str]:
+    from oxmsg.domain import constants as c
+
+    out = []
+    for r in message.recipients:
+        if (r.properties.int_prop_value(c.PID_RECIPIENT_TYPE) or _TO) & 0x0F != kind:
+            continue
+        name, addr = (r.name or "").strip(), (r.email_address or "").strip()
+        out.append(email.utils.formataddr((name, addr)) if addr else name)
+    return [x for x in out if x]
+
+
+def _sender(message: Any) -> str:
+    """The sender as Outlook recorded it (name and SMTP address), else the From header.
+    An Exchange sender's address is a directory path (``/O=...``), not an address."""
+    from oxmsg.domain import constants as c
+
+    props = message.properties
+    name = (props.str_prop_value(c.PID_SENDER_NAME) or "").strip()
+    address = next((a for a in (props.str_prop_value(c.PID_SENDER_EMAIL_ADDRESS),
+                                props.str_prop_value(c.PID_SENDER_SMTP_ADDRESS)) if a and "@" in a),
+                   None)
+    if address:
+        return email.utils.formataddr((name, address))
+    return message.sender or name
+
+
+def _headers(out: EmailMessage, message: Any) -> None:
+    from oxmsg.domain import constants as c
+
+    props = message.properties
+    fields = {
+        "Subject": message.subject,
+        "From": _sender(message),
+        "To": ", ".join(_recipients(message, _TO)),
+        "Cc": ", ".join(_recipients(message, _CC)),
+        "Message-ID": props.str_prop_value(c.PID_INTERNET_MESSAGE_ID),
+        "In-Reply-To": props.str_prop_value(c.PID_IN_REPLY_TO_ID),
+    }
+    sent = message.sent_date or props.date_prop_value(c.PID_MESSAGE_DELIVERY_TIME)
+    if sent is not None:
+        fields["Date"] = email.utils.format_datetime(sent)
+    for name, value in fields.items():
+        value = " ".join(str(value or "").split())  # one line: no folded or injected fields
+        if value:
+            out[name] = value
+
+
+def _attach(out: EmailMessage, attachment: Any, depth: int, label: str) -> None:
+    from oxmsg.domain import constants as c
+
+    props = attachment.properties
+    name = (props.str_prop_value(c.PID_ATTACH_LONG_FILENAME)
+            or props.str_prop_value(c.PID_ATTACH_FILENAME)
+            or props.str_prop_value(c.PID_DISPLAY_NAME) or "")
+    inner = next((s for s in attachment._storage.storages if s.name == _EMBEDDED), None)
+    if inner is not None:
+        nested = _to_mime(_embedded(inner), depth + 1, label)
+        filename = name if name.lower().endswith(".eml") else f"{name or 'message'}.eml"
+        out.add_attachment(nested, filename=filename)
+        return
+    data = attachment.file_bytes
+    if not data:
+        return  # attached by reference (a link or a path): nothing here to read
+    maintype, _, subtype = (attachment.mime_type or "application/octet-stream").partition("/")
+    out.add_attachment(data, maintype=maintype or "application",
+                       subtype=subtype or "octet-stream", filename=name or "attachment")
+
+
+def _embedded(storage: Any) -> Any:
+    from oxmsg import Message
+    from oxmsg.properties import Properties
+
+    class _Embedded(Message):  # type: ignore[misc]
+        @property
+        def properties(self) -> Any:
+            return Properties(self._storage, properties_header_offset=_EMBEDDED_HEADER)
+
+    return _Embedded(storage)
+
+
+def _to_mime(message: Any, depth: int, label: str) -> EmailMessage:
+    if depth > MAX_EMBEDDED_DEPTH:
+        raise TooLargeError(
+            label, f"Outlook messages attached {depth} levels deep; read up to "
+            f"{MAX_EMBEDDED_DEPTH}")
+    if message.message_class.upper().startswith("IPM.NOTE.SMIME") and (
+        "MULTIPARTSIGNED" not in message.message_class.upper()
+    ):
+        raise EncryptedError(label, "the Outlook message is S/MIME-encrypted; its text is "
+                                    "not stored")
+    out = EmailMessage(policy=email.policy.SMTP)
+    _headers(out, message)
+    body, html = message.body, message.html_body
+    if body and body.strip():
+        out.set_content(body)
+        if html:
+            out.add_alternative(html, subtype="html")
+    elif html:
+        out.set_content(html, subtype="html")
+    for attachment in message.attachments:
+        _attach(out, attachment, depth, label)
+    return out
+
+
+def msg_to_mime(data: bytes, label: str) -> bytes:
+    """The Outlook message ``data`` as the bytes of an RFC 822 message."""
+    from oxmsg import Message
+
+    try:
+        message = Message.load(data)
+        mime = _to_mime(message, 0, label)
+    except (EncryptedError, TooLargeError):
+        raise
+    except Exception as e:  # noqa: BLE001 - a third-party boundary: name the input instead
+        raise CorruptError(label, f"cannot be read as an Outlook message "
+                                  f"({type(e).__name__}: {e})"[:300]) from None
+    return mime.as_bytes()

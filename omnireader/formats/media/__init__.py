@@ -1,0 +1,1 @@
+"""Image and audio files: metadata from headers, HEIF decoding."""

@@ -1,0 +1,1 @@
+"""Office documents: DOCX, legacy DOC/PPT, OpenDocument, RTF, XLSX and XLS."""

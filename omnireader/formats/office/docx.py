@@ -1,0 +1,140 @@
+"""DOCX → document info and Markdown sections (headings, lists, tables, text boxes).
+
+    doc = extract_docx(Blob(path="notes.docx"))
+    doc.info.authors                   # creator and last editor, from docProps/core.xml
+    [s.heading for s in doc.sections]  # one section per top-level heading
+
+python-docx opens the package and :mod:`.docx_markdown` renders its body. Files python-docx
+cannot open (Strict OOXML, a macro-enabled document named .docx, ...) go through MarkItDown;
+anything that is not a Word package is ``CorruptError``. Images are never inlined.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import zipfile
+import zlib
+from datetime import datetime, timezone
+
+from omnireader.errors import CorruptError, ReadError
+from omnireader.payloads import Blob
+from omnireader.formats.document import EMPTY, DocInfo, Extraction, Section
+from omnireader.formats.office.docx_markdown import docx_sections
+from omnireader.formats.office.docx_parts import docx_part_sections
+
+__all__ = ["extract_docx"]
+
+_CORE = {
+    "cp": "http://schemas.openxmlformats.org/package/2006/metadata/core-properties",
+    "dc": "http://purl.org/dc/elements/1.1/",
+    "dcterms": "http://purl.org/dc/terms/",
+}
+# MarkItDown shortens embedded images to "data:image/png;base64..."; keep only their alt text.
+_DATA_URI_IMAGE = re.compile(r"!\[([^\]]*)\]\(data:[^)]*\)")
+
+
+def extract_docx(blob: Blob) -> Extraction:
+    """Read a DOCX into its info and Markdown sections (one per top-level heading).
+
+    Raises ``CorruptError`` when the input is not a readable Word package. A document with
+    no text yields one empty section flagged ``empty``.
+    """
+    label = blob.label
+    try:
+        data = blob.data if blob.data is not None else blob.read_bytes()
+    except (OSError, ValueError) as exc:
+        raise ReadError(label, f"cannot read the file ({type(exc).__name__})") from None
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as package:
+            names = set(package.namelist())
+            rels = package.read("_rels/.rels") if "_rels/.rels" in names else b""
+            core = package.read("docProps/core.xml") if "docProps/core.xml" in names else b""
+    except (zipfile.BadZipFile, zlib.error, OSError, ValueError, KeyError, RuntimeError,
+            EOFError):  # zlib.error: a member's compressed data is damaged
+        raise CorruptError(label, "not a readable DOCX (not a valid zip package)") from None
+    if not rels and "word/document.xml" not in names:
+        raise CorruptError(label, "not a Word document (no main document part)")
+    info = _core_info(core)
+    if b"purl.oclc.org/ooxml" in rels:  # Strict OOXML: python-docx would read nothing
+        sections, why = None, "Strict OOXML"
+    else:
+        sections, why = _read_with_python_docx(data)
+    if sections is None:
+        sections = _read_with_markitdown(data, label)
+        info.extra.update(extractor="markitdown", fallback_reason=why)
+    else:
+        info.extra["extractor"] = "python-docx"
+    if not any(s.text for s in sections):
+        sections = [Section(text="", flags=[EMPTY])]
+    return Extraction(info=info, sections=iter(sections))
+
+
+def _read_with_python_docx(data: bytes) -> tuple[list[Section] | None, str]:
+    """The sections, or None and why python-docx could not read this package."""
+    import docx
+
+    try:
+        document = docx.Document(io.BytesIO(data))
+        return docx_sections(document) + docx_part_sections(document), ""
+    except Exception as exc:  # noqa: BLE001 - any python-docx failure means "try MarkItDown"
+        return None, f"python-docx: {type(exc).__name__}: {exc}"[:300]
+
+
+def _read_with_markitdown(data: bytes, label: str) -> list[Section]:
+    os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")  # before markitdown pulls onnxruntime
+    from markitdown import MarkItDown
+
+    try:
+        converter = MarkItDown(enable_plugins=False)
+        result = converter.convert_stream(io.BytesIO(data), file_extension=".docx")
+    except Exception as exc:  # noqa: BLE001 - any converter failure is a corrupt input here
+        raise CorruptError(label, f"not a readable DOCX ({type(exc).__name__})") from None
+    # Never let an embedded image's bytes into the text, only its alt text.
+    text = _DATA_URI_IMAGE.sub(
+        lambda m: f"[image: {m.group(1)}]" if m.group(1) else "", result.markdown
+    )
+    return [Section(text=text.strip())]
+
+
+def _core_info(core: bytes) -> DocInfo:
+    """docProps/core.xml → DocInfo; the same in transitional and Strict OOXML."""
+    if not core:
+        return DocInfo()
+    from lxml import etree
+
+    try:
+        # Untrusted XML: no entity expansion (billion laughs), no network.
+        root = etree.fromstring(core, etree.XMLParser(resolve_entities=False, no_network=True))
+    except etree.XMLSyntaxError:
+        return DocInfo()
+
+    def field(name: str) -> str | None:
+        el = root.find(name, _CORE)
+        text = " ".join((el.text or "").split()) if el is not None else ""
+        return text or None
+
+    authors = [a for a in (field("dc:creator"), field("cp:lastModifiedBy")) if a]
+    extra = {
+        key: value
+        for key in ("subject", "keywords", "description", "category")
+        if (value := field(f"dc:{key}") or field(f"cp:{key}"))
+    }
+    return DocInfo(
+        title=field("dc:title"),
+        authors=list(dict.fromkeys(authors)),
+        created=_iso(field("dcterms:created")),
+        modified=_iso(field("dcterms:modified")),
+        extra=extra,
+    )
+
+
+def _iso(value: str | None) -> str | None:
+    if not value:
+        return None
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        return None
+    return (moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)).isoformat()

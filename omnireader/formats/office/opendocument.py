@@ -1,0 +1,166 @@
+"""OpenDocument (.odt, .ods, .odp) → Markdown sections, read with odfdo (Apache-2.0).
+
+    doc = extract_odf(Blob(path="minutes.odt"), "odt")
+    [(s.part, s.heading) for s in doc.sections]   # body, then header / footer / comments
+
+A text document is one body section (headings, paragraphs, lists, tables, footnotes as
+odfdo writes them in Markdown); a spreadsheet one section per sheet (page N is sheet N); a
+presentation one section per slide (page N is slide N). Page headers and footers live in
+the styles (master pages), not in the content, and come as their own sections marked
+``header`` / ``footer``; comments (annotations) are a ``comments`` section, never glued
+into the paragraph they are anchored in. The package is checked for ZIP bombs before it is
+opened (:func:`omnireader.formats.archives.zip.check_package`, called by ``extract``).
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from typing import Any
+
+from omnireader.errors import CorruptError, EmptyInputError, TooLargeError
+from omnireader.payloads import Blob
+from omnireader.formats.document import DocInfo, Extraction, Section
+
+__all__ = ["extract_odf"]
+
+_IMAGE = re.compile(r"!\[([^\]]*)\]\([^)]*\)")
+_PADDING = re.compile(r" {2,}(?=\|)")
+_RULE = re.compile(r"\|-{3,}(?=\|)")
+_BLANK_LINES = re.compile(r"\n\s*\n\s*\n+")
+_SPACES = re.compile(r"[ \t]+")
+_MASTER_PARTS = {
+    "style:header": "header", "style:header-left": "header", "style:header-first": "header",
+    "style:footer": "footer", "style:footer-left": "footer", "style:footer-first": "footer",
+}
+
+
+def _tidy(text: str) -> str:
+    text = _IMAGE.sub(lambda m: f"[image: {m.group(1)}]" if m.group(1) not in ("", "image")
+                      else "", text)
+    lines = [_RULE.sub("| --- ", _PADDING.sub(" ", line.rstrip())) for line in text.split("\n")]
+    return _BLANK_LINES.sub("\n\n", "\n".join(lines)).strip()
+
+
+def _plain(element: Any) -> str:
+    """The text of an element, one line per paragraph, spaces collapsed."""
+    text = ""
+    if hasattr(element, "get_formatted_text"):
+        text = element.get_formatted_text() or ""
+    if not text.strip():  # header and footer elements format to nothing: take their text
+        text = element.text_recursive or ""
+    lines = (_SPACES.sub(" ", line).strip() for line in text.split("\n"))
+    return "\n".join(line for line in lines if line)
+
+
+# Fields whose text in a template is a placeholder, not content ("Page 1 / 99", "???").
+_FIELDS = ("text:page-number", "text:page-count", "text:sheet-name", "text:date", "text:time",
+           "text:file-name", "text:chapter", "presentation:date-time", "presentation:footer",
+           "presentation:header")
+
+
+def _without_fields(element: Any) -> Any:
+    clone = element.clone
+    for field in clone.get_elements("|".join(f"descendant::{f}" for f in _FIELDS)):
+        field.delete()
+    return clone
+
+
+def _master_sections(doc: Any) -> list[Section]:
+    """Page headers and footers from the master pages in styles.xml."""
+    found: dict[tuple[str, str], None] = {}
+    for master in doc.styles.get_elements("//style:master-page"):
+        for child in master.children:
+            part = _MASTER_PARTS.get(child.tag)
+            if part is None and child.tag == "draw:frame":  # a slide master's footer box
+                kind = child.get_attribute("presentation:class")
+                part = kind if kind in ("header", "footer") else None
+            if part:
+                text = _plain(_without_fields(child))
+                if any(ch.isalnum() for ch in text):  # "???": a field never rendered
+                    found[(part, text)] = None
+    return [Section(text=text, part=part, heading=part.capitalize()) for part, text in found]
+
+
+def _comments(doc: Any) -> list[Section]:
+    notes = []
+    for annotation in doc.body.get_elements("//office:annotation"):
+        paragraphs = [_plain(p) for p in annotation.get_elements("descendant::text:p")]
+        text = " ".join(p for p in paragraphs if p)
+        if text:
+            notes.append(f"- {text}")
+    return [Section(text="\n".join(notes), part="comments", heading="Comments")] if notes else []
+
+
+def _text_sections(doc: Any) -> list[Section]:
+    return [Section(text=_tidy(doc.to_markdown()))]
+
+
+def _sheet_sections(doc: Any) -> list[Section]:
+    sections = []
+    for n, table in enumerate(doc.body.get_tables(), 1):
+        name = table.name or f"Sheet{n}"
+        body = _tidy(table.to_markdown())
+        if body:
+            sections.append(Section(text=f"## {name}\n{body}", page=n, heading=name))
+    return sections
+
+
+def _slide_sections(doc: Any) -> list[Section]:
+    sections = []
+    for n, page in enumerate(doc.body.get_draw_pages(), 1):
+        text = _plain(page)
+        if text:
+            title = text.split("\n", 1)[0]
+            sections.append(Section(text=text, page=n, heading=title[:200]))
+    return sections
+
+
+_READERS = {"odt": _text_sections, "ods": _sheet_sections, "odp": _slide_sections}
+
+
+def _info(doc: Any) -> DocInfo:
+    meta = doc.meta
+    info = DocInfo(extra={"extractor": "odfdo"})
+    try:
+        info.title = (meta.title or "").strip() or None
+        creator = (meta.initial_creator or "").strip()
+        if creator:
+            info.authors.append(creator)
+        created = meta.creation_date
+        info.created = created.isoformat() if created else None
+    except (AttributeError, ValueError, TypeError):
+        pass  # damaged metadata is no reason not to read the document
+    return info
+
+
+def extract_odf(blob: Blob, kind: str) -> Extraction:
+    """Sections of an OpenDocument ``kind`` (``odt``, ``ods`` or ``odp``) file.
+
+    Raises :class:`CorruptError` for a package odfdo cannot open, :class:`TooLargeError`
+    for a table past odfdo's row limit, :class:`EmptyInputError` for a document with no
+    text anywhere (body, sheets, slides, headers, footers or comments).
+    """
+    from odfdo import Document
+
+    try:
+        doc = Document(io.BytesIO(blob.read_bytes()))
+        sections = _READERS[kind](doc)
+        sections += _master_sections(doc) + _comments(doc)
+        info = _info(doc)
+    except RecursionError:
+        raise TooLargeError(blob.label, "elements nested too deeply to read") from None
+    except ValueError as e:
+        if "exceeds limit" in str(e):
+            raise TooLargeError(blob.label, f"a table is too large to read ({e})") from None
+        raise CorruptError(blob.label, f"cannot be read as {kind.upper()} ({e})"[:300]) from None
+    except Exception as e:  # noqa: BLE001 - a third-party boundary: name the input instead
+        raise CorruptError(
+            blob.label, f"cannot be read as {kind.upper()} ({type(e).__name__}: {e})"[:300]
+        ) from None
+    sections = [s for s in sections if s.text.strip()]
+    if not sections:
+        raise EmptyInputError(blob.label, f"the {kind.upper()} document holds no text")
+    if kind == "odp":
+        info.page_count = sum(1 for s in sections if s.page is not None)
+    return Extraction(info=info, sections=iter(sections))

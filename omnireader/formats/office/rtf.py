@@ -1,0 +1,140 @@
+"""RTF → text with striprtf (BSD-3): paragraphs as lines, table cells split by ``|``.
+
+    doc = extract_rtf(Blob(path="menu.rtf"))
+    doc.info.title, next(doc.sections).text
+
+``\\'xx`` escapes are decoded in the document's code page (``\\ansicpg1250``, ``932``, ...),
+``\\uN`` escapes as Unicode; control words, font tables and embedded pictures are dropped.
+The title and author come from the ``{\\info ...}`` group when the document has one.
+Page headers and footers and comments are sections of their own (``part``), footnotes are
+cited in the body and listed at its end, like the DOCX reader's (see :mod:`.rtf_parts`).
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+
+from omnireader.errors import CorruptError, EmptyInputError
+from omnireader.payloads import Blob
+from omnireader.formats.document import DocInfo, Extraction, Section
+from omnireader.formats.office.rtf_parts import split_parts
+
+__all__ = ["extract_rtf", "rtf_text", "rtf_sections"]
+
+_CODEPAGE = re.compile(rb"\\ansicpg(\d{3,5})")
+# Embedded pictures and objects are long runs of hex digits: cut them before the tokenizer
+# walks them one character at a time (they hold no text).
+_HEX_RUN = re.compile(r"[0-9a-fA-F\r\n]{512,}")
+_INFO = re.compile(r"{\\(title|author)\s+([^{}\\]*)}")
+_BLANK_LINES = re.compile(r"\n\s*\n\s*\n+")
+_TRAILING = re.compile(r"[ \t]+\n")
+_END = "\ue000"  # \u57344: where one part ends when parts are read together
+
+
+def _codec(data: bytes) -> str:
+    match = _CODEPAGE.search(data[:4096])
+    if match:
+        name = f"cp{int(match.group(1))}"
+        try:
+            codecs.lookup(name)
+            return name
+        except LookupError:
+            pass
+    return "cp1252"
+
+
+def _tidy(text: str) -> str:
+    return _BLANK_LINES.sub("\n\n", _TRAILING.sub("\n", text.replace("\r", ""))).strip()
+
+
+def _to_text(source: str) -> str:
+    from striprtf.striprtf import rtf_to_text
+
+    return _tidy(rtf_to_text(source, errors="replace"))
+
+
+def _parts_text(prelude: str, sources: list[str]) -> list[str]:
+    """The text of each part's source, read in one pass: a document with thousands of
+    footnotes is not thousands of reads of its font table. Each part is its own group,
+    followed by a private-use character that marks where it ends."""
+    from striprtf.striprtf import rtf_to_text
+
+    if not sources:
+        return []
+    joined = "".join("{" + source + "}\\uc1\\u57344?" for source in sources)
+    pieces = rtf_to_text(prelude + joined + "}", errors="replace").split(_END)
+    if len(pieces) != len(sources) + 1:  # the mark was in the text itself: one at a time
+        return [_to_text(prelude + "{" + source + "}}") for source in sources]
+    return [_tidy(piece) for piece in pieces[:-1]]
+
+
+def _one_line(text: str) -> str:
+    return " ".join(line.strip() for line in text.splitlines() if line.strip())
+
+
+def rtf_sections(data: bytes) -> tuple[list[Section], DocInfo]:
+    """The body (its footnotes cited as ``[^n]`` and listed at its end, as the DOCX reader
+    does), then the page headers and footers (each once), then the comments, as sections
+    marked with ``part``; and what the ``\\info`` group says."""
+    from striprtf.striprtf import remove_pict_groups
+
+    # Raw 8-bit bytes (not \'xx escapes) are in the document's code page as well.
+    source = _HEX_RUN.sub("", data.decode(_codec(data), errors="replace"))
+    info = DocInfo(extra={"extractor": "striprtf"})
+    for field, value in _INFO.findall(source[:65536]):
+        value = " ".join(value.split())
+        if field == "title" and value:
+            info.title = value
+        elif field == "author" and value:
+            info.authors.append(value)
+    # Binary picture data (\binN) may hold braces: gone before braces are matched.
+    split = split_parts(remove_pict_groups(source))
+    body = _to_text(split.body)
+    notes: list[str] = []
+    pages: dict[tuple[str, str], None] = {}  # (part, text), in order, each once
+    comments: list[str] = []
+    texts = _parts_text(split.prelude, [p.source for p in split.parts]
+                        + [p.author or "" for p in split.parts])
+    for part, text, author in zip(split.parts, texts, texts[len(split.parts):]):
+        if part.kind == "footnote":
+            n = len(notes) + 1
+            notes.append(f"[^{n}]: {_one_line(text)}" if text else "")
+            if not text:  # nothing to cite: no dangling marker in the body either
+                body = body.replace(f"[^{n}]", "", 1)
+        elif part.kind == "comment" and text:
+            author = _one_line(author)
+            comments.append(f"- {author}: {_one_line(text)}" if author else f"- {_one_line(text)}")
+        elif text:
+            pages[(part.kind, text)] = None
+    body, cited = body.strip(), "\n".join(note for note in notes if note)
+    body = f"{body}\n\n{cited}" if body and cited else body or cited
+    sections = [Section(text=body)] if body else []
+    sections += [Section(text=text, part=kind, heading=kind.capitalize()) for kind, text in pages]
+    if comments:
+        sections.append(Section(text="\n".join(comments), part="comments", heading="Comments"))
+    return sections, info
+
+
+def rtf_text(data: bytes) -> tuple[str, DocInfo]:
+    """The text of an RTF document's body (with its footnotes) and what its ``\\info``
+    group says; headers, footers and comments are :func:`rtf_sections`'."""
+    sections, info = rtf_sections(data)
+    return next((s.text for s in sections if s.part is None), ""), info
+
+
+def extract_rtf(blob: Blob) -> Extraction:
+    """The body, headers, footers and comments as sections; raises
+    :class:`EmptyInputError` when the document has no text and :class:`CorruptError` when
+    it is not RTF."""
+    data = blob.read_bytes()
+    if not data.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{\\rtf"):
+        raise CorruptError(blob.label, "not an RTF document (it does not start with {\\rtf)")
+    try:
+        sections, info = rtf_sections(data)
+    except (ValueError, IndexError, KeyError, LookupError, TypeError) as e:
+        # TypeError: striprtf on a control word missing its number ("\\uc" alone).
+        raise CorruptError(blob.label, f"cannot be read as RTF ({type(e).__name__}: {e})") from None
+    if not sections:
+        raise EmptyInputError(blob.label, "the RTF document holds no text")
+    return Extraction(info=info, sections=iter(sections))

@@ -1,0 +1,98 @@
+"""Legacy Excel workbooks (.xls, BIFF 2-8) → one Markdown section per sheet, read with xlrd
+and laid out like XLSX (:func:`.xlsx.sheet_markdown`).
+
+MarkItDown reads .xls through pandas, which prints an empty cell as ``NaN`` and a blank
+header as ``Unnamed: 1``. Here cells come out as the sheet shows them, by the same rules as
+:mod:`.xlsx`: empty cells empty, dates as ISO dates, percent formats as percent, a title
+row above the table as text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from omnireader.errors import CorruptError, EncryptedError, ReadError
+from omnireader.payloads import Blob
+from omnireader.formats.document import DocInfo, Extraction, Section
+from omnireader.formats.office.xlsx import Row, buffered_row, cell_text, sheet_markdown
+
+__all__ = ["extract_xls"]
+
+
+def extract_xls(blob: Blob) -> Extraction:
+    """Sections of an .xls workbook, one per sheet that holds anything (page N = sheet N).
+
+    Raises :class:`EncryptedError` for a password-protected workbook and
+    :class:`CorruptError` for one xlrd cannot read, each naming the input.
+    """
+    import xlrd
+
+    try:
+        # formatting_info: the cells' number formats (percent); on_demand: a sheet's
+        # records are parsed when the sheet is read, one at a time.
+        book = xlrd.open_workbook(file_contents=blob.read_bytes(), formatting_info=True,
+                                  on_demand=True, logfile=_Quiet())
+    except (ReadError, MemoryError):
+        raise
+    except Exception as e:  # noqa: BLE001 - a third-party boundary: name the input instead
+        if "encrypt" in str(e).lower():
+            raise EncryptedError(blob.label, "the workbook is password-protected") from None
+        raise CorruptError(blob.label, f"cannot be read as XLS ({e})") from None
+    return Extraction.lazy(DocInfo(extra={"extractor": "xlrd"}), _sections(blob, book),
+                           book.release_resources)
+
+
+def _sections(blob: Blob, book: Any) -> Iterator[Section]:
+    for n in range(book.nsheets):
+        try:
+            sheet = book.sheet_by_index(n)
+            body = sheet_markdown(_rows(book, sheet))
+            book.unload_sheet(n)
+        except (ReadError, MemoryError):
+            raise
+        except Exception as e:  # noqa: BLE001 - a damaged sheet deep in the file
+            raise CorruptError(blob.label, f"cannot be read as XLS ({e})") from None
+        if body:
+            yield Section(text=f"## {sheet.name}\n{body}", page=n + 1, heading=sheet.name)
+
+
+def _rows(book: Any, sheet: Any) -> list[Row]:
+    import xlrd
+
+    rows: list[Row] = []
+    for r in range(sheet.nrows):
+        texts: list[str] = []
+        all_text = True
+        for cell in sheet.row(r):
+            value: Any = cell.value
+            if cell.ctype in (xlrd.XL_CELL_EMPTY, xlrd.XL_CELL_BLANK):
+                value = None
+            elif cell.ctype == xlrd.XL_CELL_DATE:
+                value = xlrd.xldate.xldate_as_datetime(value, book.datemode)
+            elif cell.ctype == xlrd.XL_CELL_BOOLEAN:
+                value = bool(value)
+            elif cell.ctype == xlrd.XL_CELL_ERROR:
+                value = xlrd.error_text_from_code.get(value, "#ERROR")
+            text = "" if value is None else cell_text(value, _number_format(book, cell))
+            if text and cell.ctype != xlrd.XL_CELL_TEXT:
+                all_text = False
+            texts.append(text)
+        if (row := buffered_row(texts, all_text)) is not None:
+            rows.append(row)
+    return rows
+
+
+def _number_format(book: Any, cell: Any) -> str | None:
+    try:
+        key = book.xf_list[cell.xf_index].format_key
+        return book.format_map[key].format_str  # type: ignore[no-any-return]
+    except (IndexError, KeyError, AttributeError, TypeError):
+        return None
+
+
+class _Quiet:
+    """xlrd's log: it writes warnings about odd records to stdout unless given a file."""
+
+    def write(self, text: str) -> int:
+        return len(text)

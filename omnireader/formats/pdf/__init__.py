@@ -1,0 +1,1 @@
+"""PDF: document info, pages (text layer, scans by OCR), forms and comments."""

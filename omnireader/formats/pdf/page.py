@@ -1,0 +1,177 @@
+"""One PDF page → its sections: the text layer, or OCR when there is none, plus form values.
+
+The page's text is PDFium's, bounded to the page box. A page with no usable text layer —
+nothing but images, or text that does not decode to characters (``pdf_text_quality.py``) —
+is flagged ``needs_ocr``; with OCR on it is rendered and read instead (``pdf_ocr.py``).
+The values filled into its form fields are added as a ``Form fields:`` block; its comments
+are handed back to the caller, which gathers them into one section for the document.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from omnireader.formats.document import EMPTY, GARBLED, NEEDS_OCR, UNREADABLE, Section
+from omnireader.formats.pdf.annotations import NO_NOTES, PageNotes, page_notes
+from omnireader.formats.pdf.forms import FormField, form_block
+from omnireader.formats.pdf.text_quality import is_garbled
+
+if TYPE_CHECKING:
+    import pypdfium2
+
+__all__ = ["read_page", "clean_pdf_text"]
+
+# A page with fewer visible characters than this, over images covering a fair part of it,
+# is a scan with a stray caption or an off-page label, not a real text layer.
+_FEW_CHARS = 32
+_IMAGE_COVER = 0.2
+
+# C0 controls other than tab / newline, and pdfium's markers for a line-end hyphen it has
+# already removed while joining the word (U+FFFE from get_text_range, U+0002 when bounded).
+_JUNK = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe]")
+_MANY_NEWLINES = re.compile(r"\n{3,}")
+# _JUNK's ASCII part, for bytes.translate (\r and \x0c are gone by then, \t \n stay).
+_JUNK_ASCII = bytes(c for c in range(0x20) if c not in (0x09, 0x0A, 0x0D))
+
+
+def clean_pdf_text(text: str) -> str:
+    """PDFium text as plain text: ``\\n`` line ends, no NULs / form feeds / hyphen markers.
+
+    The regexes, run on every page, scanned each character in Python's engine: ~0.5 ms a
+    page, half as much as pdfium's own extraction. The same edits at C speed: deletion with
+    ``bytes.translate`` for ASCII text, and the other two only where they can match.
+    """
+    text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\x0c", "\n")
+    if text.isascii():
+        text = text.encode("ascii").translate(None, _JUNK_ASCII).decode("ascii")
+    else:
+        text = _JUNK.sub("", text)
+    if " \n" in text or "\t\n" in text:
+        # Trailing spaces; the last line's spaces (no \n after them) go with strip().
+        text = "\n".join([line.rstrip(" \t") for line in text.split("\n")])
+    if "\n\n\n" in text:
+        text = _MANY_NEWLINES.sub("\n\n", text)
+    return text.strip()
+
+
+def read_page(
+    doc: pypdfium2.PdfDocument, index: int, ocr: str, comments: list[str]
+) -> Iterator[Section]:
+    """The sections of page ``index`` (0-based); its comment lines are appended to
+    ``comments``. ``ocr`` is ``off``, ``auto`` or ``always``."""
+    section, notes = _read_layer(doc, index)
+    comments.extend(notes.comments)
+    if ocr == "off" or (NEEDS_OCR not in section.flags and ocr != "always"):
+        yield _with_fields(section, notes.fields)
+        return
+    yield from _read_page_ocr(doc, index, ocr, section, notes.fields)
+
+
+def _read_page_ocr(
+    doc: pypdfium2.PdfDocument, index: int, ocr: str, section: Section, fields: list[FormField]
+) -> Iterator[Section]:
+    """The page read by OCR when it has no text layer; then, in ``always`` mode, the text
+    of its pictures."""
+    import pypdfium2 as pdfium
+
+    from omnireader.formats.ocr import OCR
+    from omnireader.formats.pdf.scans import read_page_pictures, read_scanned_page
+
+    try:
+        page = doc[index]
+    except pdfium.PdfiumError:
+        yield _with_fields(section, fields)
+        return
+    try:
+        if NEEDS_OCR not in section.flags:
+            yield _with_fields(section, fields)
+            if UNREADABLE not in section.flags:
+                yield from read_page_pictures(page, section.page or index + 1)
+            return
+        read = read_scanned_page(page, section.page or index + 1, section.text)
+        if GARBLED in section.flags and NEEDS_OCR in read.flags:
+            read.flags.append(GARBLED)  # OCR did not help: still say why the text is gone
+        if OCR not in read.flags:
+            yield _with_fields(read, fields)
+            return
+        yield read
+        # OCR items are built from what OCR read, not from the section's text: the form
+        # values go in a section of their own (no duplicate id: OCR items are keyed apart).
+        if block := form_block(fields, read.text):
+            yield Section(text=block, page=read.page, part="form", heading="Form fields")
+    finally:
+        page.close()
+
+
+def _with_fields(section: Section, fields: list[FormField]) -> Section:
+    """``section`` with its page's form values appended (a blank page with a filled form
+    is not blank)."""
+    block = form_block(fields, section.text) if fields else ""
+    if not block:
+        return section
+    text = f"{section.text}\n\n{block}" if section.text else block
+    return section.model_copy(
+        update={"text": text, "flags": [f for f in section.flags if f != EMPTY]}
+    )
+
+
+def _read_layer(doc: pypdfium2.PdfDocument, index: int) -> tuple[Section, PageNotes]:
+    import pypdfium2 as pdfium
+
+    number = index + 1
+    try:
+        page = doc[index]
+    except pdfium.PdfiumError:
+        return Section(text="", page=number, flags=[UNREADABLE]), NO_NOTES
+    try:
+        textpage = page.get_textpage()
+        try:
+            # Bounded to the page box: full Unicode (get_text_range is UCS-2 only), and
+            # text placed off the visible page is left out.
+            text = clean_pdf_text(textpage.get_text_bounded())
+            garbled = bool(text) and is_garbled(textpage, text)
+            notes = page_notes(page, textpage, number, _formenv(doc))
+        finally:
+            textpage.close()
+        # Text that is not text is no text layer: the page is treated as a scan.
+        flags = [NEEDS_OCR, GARBLED] if garbled else _page_flags(page, text)
+    except pdfium.PdfiumError:
+        return Section(text="", page=number, flags=[UNREADABLE]), NO_NOTES
+    finally:
+        page.close()
+    return Section(text="" if garbled else text, page=number, flags=flags), notes
+
+
+def _formenv(doc: pypdfium2.PdfDocument) -> Any | None:
+    formenv = getattr(doc, "formenv", None)
+    return formenv.raw if formenv is not None else None
+
+
+def _page_flags(page: pypdfium2.PdfPage, text: str) -> list[str]:
+    visible = len("".join(text.split()))  # non-space characters, at C speed
+    if visible >= _FEW_CHARS:
+        return []
+    if visible == 0:
+        import pypdfium2.raw as pdfium_c
+
+        # Nothing drawn at all is a blank page; anything drawn (a scan, vector glyphs)
+        # may hold text that only OCR or a vision model can read.
+        return [NEEDS_OCR] if pdfium_c.FPDFPage_CountObjects(page) > 0 else [EMPTY]
+    # A little text over a big image: a scan with a caption, keep the text but flag it.
+    return [NEEDS_OCR] if _image_cover(page) >= _IMAGE_COVER else []
+
+
+def _image_cover(page: pypdfium2.PdfPage) -> float:
+    """Share of the page area covered by images (overlaps counted twice, capped at 1)."""
+    import pypdfium2.raw as pdfium_c
+
+    width, height = page.get_size()
+    if width <= 0 or height <= 0:
+        return 0.0
+    covered = 0.0
+    for obj in page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_IMAGE], max_depth=3):
+        left, bottom, right, top = obj.get_bounds()
+        covered += max(0.0, right - left) * max(0.0, top - bottom)
+    return min(1.0, covered / (width * height))

@@ -1,0 +1,98 @@
+"""OCR for PDF pages: a page with no text layer is rendered and read; with ``ocr="always"``
+the pictures on pages that do have text are read too.
+
+One page is rendered at a time and its bitmap dropped before the next, so a 300-page scan
+holds one page in memory. The resolution is :data:`RENDER_DPI`, the smallest at which the
+benchmark's pages read as well as at 300 dpi (``bench/bench_ocr.py``, resolution table),
+bounded to :data:`~omnireader.formats.ocr.bitmaps.MAX_SIDE` pixels for oversized pages.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from omnireader.formats.document import EMPTY, NEEDS_OCR, Section
+from omnireader.formats.ocr import OCR, MAX_OCR_PIXELS, OcrPage
+from omnireader.formats.ocr.bitmaps import MAX_SIDE
+
+if TYPE_CHECKING:
+    import pypdfium2
+
+__all__ = ["read_scanned_page", "read_page_pictures", "RENDER_DPI"]
+
+#: Pages are rendered at this resolution for OCR (measured: see the module docstring).
+RENDER_DPI = 150
+# Pictures smaller than this (points squared, about 1.5 × 1.5 inches) hold no more than a
+# logo or an icon: not worth an OCR pass in "always" mode.
+_MIN_PICTURE_AREA = 108 * 108
+
+
+def read_scanned_page(page: pypdfium2.PdfPage, number: int, layer_text: str) -> Section:
+    """The page rendered and read. Its text layer (a stray caption) stays when OCR finds
+    nothing; a page OCR finds no ink on is ``empty``; one it finds no text on stays
+    ``needs_ocr`` (a picture: a vision model may still describe it)."""
+    from omnireader.formats.ocr import ocr_image
+
+    width, height = page.get_size()
+    scale = min(RENDER_DPI / 72, MAX_SIDE / max(width, height, 1.0))
+    bitmap = page.render(scale=scale, may_draw_forms=True)
+    try:
+        image = bitmap.to_pil()
+    finally:
+        bitmap.close()
+    try:
+        read = ocr_image(image)
+    except MemoryError:
+        raise
+    except Exception as e:  # an engine failure on one page; the rest of the file goes on
+        note = f"failed: {type(e).__name__}: {e}"
+        return Section(text=layer_text, page=number, flags=[NEEDS_OCR], ocr=_failed(note))
+    finally:
+        del image
+    if read.blocks:
+        return Section(text=read.text, page=number, flags=[OCR], ocr=read)
+    if read.note == "blank" and not layer_text:
+        return Section(text="", page=number, flags=[EMPTY], ocr=read)
+    return Section(text=layer_text, page=number, flags=[NEEDS_OCR], ocr=read)
+
+
+def read_page_pictures(page: pypdfium2.PdfPage, number: int) -> Iterator[Section]:
+    """Sections for the text in the pictures of a page that has a text layer."""
+    import pypdfium2.raw as pdfium_c
+
+    from omnireader.formats.ocr import ocr_image
+    from omnireader.formats.ocr.bitmaps import fit
+
+    pictures = page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_IMAGE], max_depth=3)
+    for n, picture in enumerate(pictures, start=1):
+        left, bottom, right, top = picture.get_bounds()
+        if (right - left) * (top - bottom) < _MIN_PICTURE_AREA:
+            continue
+        w, h = picture.get_px_size()
+        if w * h > MAX_OCR_PIXELS:
+            continue
+        try:
+            bitmap = picture.get_bitmap(render=True)
+            try:
+                image = fit(bitmap.to_pil())
+            finally:
+                bitmap.close()
+            read = ocr_image(image)
+        except MemoryError:
+            raise
+        except Exception:  # noqa: BLE001 - an undecodable picture: the page's text stands
+            continue
+        if read.blocks:
+            read.image = n
+            yield Section(text=read.text, page=number, flags=[OCR], ocr=read)
+
+
+def _failed(note: str) -> OcrPage:
+    from omnireader.formats.ocr import get_engine
+
+    try:
+        name = get_engine().name
+    except Exception:  # noqa: BLE001 - the engine itself failed to load
+        name = "rapidocr"
+    return OcrPage(engine=name, note=note)

@@ -1,0 +1,1 @@
+"""Text-like files: plain text in any encoding, Markdown, XML and delimited tables."""

@@ -1,0 +1,1 @@
+"""Web and MarkItDown formats: HTML, and the bridge to MarkItDown (PPTX, EPUB, IPYNB, RSS)."""

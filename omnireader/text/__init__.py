@@ -1,0 +1,1 @@
+"""Text tools: token counting, token scans, chunk splitting and chunking."""

@@ -1,0 +1,115 @@
+"""Split long text into chunks the way chonkie's recursive chunker does, offline, keeping each
+chunk's character span (computed on offsets by :mod:`omnireader.text.chunk_split`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any, NamedTuple
+
+from omnireader.text.tokens import count_tokens, pieces
+
+__all__ = ["Chunk", "chunk_text"]
+
+
+class Chunk(NamedTuple):
+    """One chunk of a text; ``text == source[char_start:char_end]``. A tuple, not a model: a
+    long text makes tens of thousands, and they are built from checked offsets."""
+
+    text: str
+    index: int
+    total: int
+    char_start: int
+    char_end: int
+    tokens: int
+
+
+@lru_cache(maxsize=1)
+def _tokenizer_class() -> type:
+    # chonkie is imported lazily: it costs ~0.8 s, and short inputs never need it.
+    from omnireader.text.chonkie_import import chonkie
+
+    Tokenizer = chonkie.Tokenizer
+
+    class MixedTokenizer(Tokenizer):
+        """chonkie tokenizer over :func:`omnireader.text.tokens.pieces`: decoding gives the exact
+        text back, so chunks split at token level keep their characters and spans."""
+
+        def __repr__(self) -> str:
+            return f"MixedTokenizer(vocab_size={len(self.vocab)})"
+
+        def tokenize(self, text: str) -> Sequence[str]:
+            return pieces(text)
+
+        def encode(self, text: str) -> Sequence[int]:
+            ids = []
+            for tok in pieces(text):
+                idx = self.token2id[tok]
+                if idx >= len(self.vocab):
+                    self.vocab.append(tok)
+                ids.append(idx)
+            return ids
+
+        def decode(self, tokens: Sequence[int]) -> str:
+            return "".join(self.vocab[t] for t in tokens)
+
+        def count_tokens(self, text: str) -> int:
+            return count_tokens(text)
+
+    return MixedTokenizer
+
+
+@lru_cache(maxsize=1)
+def _rules() -> Any:
+    from omnireader.text.chonkie_import import chonkie
+
+    return chonkie.RecursiveRules()  # paragraphs, sentences, pauses, spaces, tokens
+
+
+@lru_cache(maxsize=8)
+def _chonkie_chunker(chunk_size: int) -> Any:
+    from omnireader.text.chonkie_import import chonkie
+
+    return chonkie.RecursiveChunker(tokenizer=_tokenizer_class()(), chunk_size=chunk_size,
+                                    rules=_rules())
+
+
+def chonkie_chunks(text: str, chunk_size: int) -> list[tuple[str, int, int, int]]:
+    """What chonkie's own recursive chunker makes of ``text``, as ``(text, start, end,
+    tokens)``: the definition :func:`omnireader.text.chunk_split.spans` computes on offsets (and
+    its fallback; its token level encodes piece by piece, ~1 MB/s)."""
+    return [(c.text, c.start_index, c.end_index, c.token_count)
+            for c in _chonkie_chunker(chunk_size).chunk(text)]
+
+
+_SCAN_FIRST = 1 << 16  # longer texts almost always need chunks: scanned before counting
+
+
+def chunk_text(text: str, chunk_size: int = 512) -> list[Chunk]:
+    """Chunks of at most about ``chunk_size`` tokens, split at paragraphs, then sentences.
+
+    Text that already fits is returned as one chunk without loading chonkie. Each chunk's
+    ``char_start`` / ``char_end`` index into ``text`` so provenance survives.
+    """
+    if not text.strip():
+        return []
+    from omnireader.text.chunk_split import NotOnOffsets, scan, spans
+
+    scanned = None
+    try:
+        if len(text) < _SCAN_FIRST:
+            n = count_tokens(text)
+        else:  # marked once, for the count and the chunks
+            scanned = scan(text)
+            n = scanned.total
+    except (NotOnOffsets, UnicodeEncodeError):  # chunked by chonkie, if at all
+        n = count_tokens(text)
+    if n <= chunk_size:
+        return [Chunk(text=text, index=0, total=1, char_start=0, char_end=len(text), tokens=n)]
+    try:
+        found = spans(scanned or scan(text), chunk_size, _rules())
+        raw = [(piece, a, b, k) for a, b, k in found if (piece := text[a:b]).strip()]
+    except NotOnOffsets:
+        raw = [c for c in chonkie_chunks(text, chunk_size) if c[0].strip()]
+    total = len(raw)
+    return [Chunk(piece, i, total, a, b, n) for i, (piece, a, b, n) in enumerate(raw)]
