@@ -29,8 +29,8 @@ from omnireader.errors import (
     ReadError,
     TooLargeError,
 )
-from omnireader.formats.archives.containers import CONTAINERS, HAS_BODY, container_members
-from omnireader.formats.sniff import RESNIFF_WHOLE, family, sniff
+from omnireader.formats.archives.containers import container_members, has_body, is_container
+from omnireader.formats.sniff import family, resniff_whole, sniff
 from omnireader.intake.openai_shapes import (
     CHAT_SUFFIXES,
     PART_TYPES,
@@ -192,7 +192,7 @@ def _iter_blob(blob: Blob, options: ReadOptions, head: bytes | None = None) -> I
             raise EmptyInputError(blob.label, "no content (0 bytes)")
         head = data[: 1 << 20]
     sniffed = sniff(head, blob.display_name)
-    if sniffed.kind in RESNIFF_WHOLE and blob.data is None and blob.path and len(head) >= 1 << 20:
+    if resniff_whole(sniffed.kind) and blob.data is None and blob.path and len(head) >= 1 << 20:
         # A ZIP's directory sits at its end, an OLE file's stream names anywhere: a DOCX or
         # a Word file over 1 MiB needs the whole file to tell.
         sniffed = sniff(Path(blob.path).read_bytes(), blob.display_name)
@@ -200,7 +200,7 @@ def _iter_blob(blob: Blob, options: ReadOptions, head: bytes | None = None) -> I
     logs = chat_in_bytes(blob.data, blob.display_name, blob.label, sniffed.kind)
     if logs is not None:
         yield from _chat_log_tasks(logs, options, blob.label)
-    elif sniffed.kind not in CONTAINERS:
+    elif not is_container(sniffed.kind):
         yield _task(family(sniffed), blob, blob.label)
     elif sniffed.kind == "mbox":
         yield from _iter_mailbox(blob, options)
@@ -214,7 +214,8 @@ def _container_tasks(blob: Blob, kind: str, options: ReadOptions) -> list[Task]:
     rest still read. A message is also read itself (headers and body)."""
     from omnireader.errors import error_for_code
 
-    tasks: list[Task] = [_task("file", blob, blob.label)] if kind in HAS_BODY else []
+    body = has_body(kind)
+    tasks: list[Task] = [_task("file", blob, blob.label)] if body else []
     errors: list[ReadError] = []
 
     def failed(e: ReadError) -> None:
@@ -226,7 +227,7 @@ def _container_tasks(blob: Blob, kind: str, options: ReadOptions) -> list[Task]:
             tasks.extend(_iter_blob(member, options))
         except ReadError as e:
             failed(e)
-    if kind in HAS_BODY:
+    if body:
         return tasks
     if not tasks:
         raise EmptyInputError(blob.label, "the archive holds no files")

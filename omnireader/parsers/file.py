@@ -33,7 +33,7 @@ from omnireader.formats.document import (
 )
 from omnireader.formats.extract import extract
 from omnireader.formats.ocr import OCR
-from omnireader.formats.sniff import RESNIFF_WHOLE, Sniffed, sniff
+from omnireader.formats.sniff import Sniffed, resniff_whole, sniff
 from omnireader.ids import content_hash
 from omnireader.models import MemoryItem, Source
 from omnireader.options import ReadOptions
@@ -82,7 +82,7 @@ def _load(blob: Blob, options: ReadOptions) -> tuple[Blob, str, Sniffed]:
     if not head:
         raise EmptyInputError(blob.label, "the file is empty (0 bytes)")
     sniffed = sniff(head, blob.display_name)
-    if sniffed.kind in RESNIFF_WHOLE and len(head) == _HEAD:
+    if resniff_whole(sniffed.kind) and len(head) == _HEAD:
         # A ZIP's directory sits at its end: a DOCX over 1 MiB needs the whole file to tell.
         sniffed = sniff(blob.read_bytes(), blob.display_name)
     return blob, digest, sniffed

@@ -17,8 +17,8 @@ from omnireader.formats.archives.zip import (
     archive_depth,
     is_safe_member_name,
     iter_members,
-    read_member,
 )
+from omnireader.formats.archives.containers import read_member
 from omnireader.options import ReadOptions
 from omnireader.payloads import Blob
 

@@ -2,15 +2,17 @@
 
 One rule for all of them: each member goes back to the router as a file of its own, named
 ``container!member`` (``mail.eml!attachment/report.pdf``, ``box.mbox!message/7.eml``,
-``a.zip!docs/b.docx``, ``b.tar.gz!dir/c.md``), under the same limits -- ``max_archive_depth`` containers inside
-containers, ``max_archive_members`` members, ``max_archive_bytes`` unpacked -- and a member
-that cannot be read is reported by its own name while the others are read.
+``a.zip!docs/b.docx``, ``b.tar.gz!dir/c.md``), under the same limits -- ``max_archive_depth``
+containers inside containers, ``max_archive_members`` members, ``max_archive_bytes``
+unpacked -- and a member that cannot be read is reported by its own name while the others
+are read. Which formats are containers, and how each yields its members, is in its record
+in the format registry (``members``, ``has_body``, ``find_member``).
 
     for member in container_members(blob, "eml", ReadOptions()):
         route(member)
 
 An e-mail and an Outlook message are also documents themselves (their headers and body);
-a ZIP, a TAR and a mailbox are not (:data:`HAS_BODY`).
+a ZIP, a TAR and a mailbox are not (``Format.has_body``).
 """
 
 from __future__ import annotations
@@ -18,15 +20,25 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 from omnireader.errors import ReadError
+from omnireader.formats import registry
+from omnireader.formats.archives.limits import check_depth
+from omnireader.formats.sniff import sniff
 from omnireader.options import ReadOptions
 from omnireader.payloads import Blob
-from omnireader.formats.sniff import sniff
-from omnireader.formats.archives.limits import check_depth
 
-__all__ = ["CONTAINERS", "HAS_BODY", "container_members", "read_member", "container_depth"]
+__all__ = ["is_container", "has_body", "container_members", "read_member", "container_depth"]
 
-CONTAINERS = ("zip", "tar", "eml", "msg", "mbox")
-HAS_BODY = ("eml", "msg")
+
+def is_container(kind: str) -> bool:
+    """Whether files sniffed as ``kind`` hold members that are read as files."""
+    fmt = registry.get(kind)
+    return fmt is not None and fmt.members is not None
+
+
+def has_body(kind: str) -> bool:
+    """Whether a container of ``kind`` is also a document (an e-mail's headers and body)."""
+    fmt = registry.get(kind)
+    return fmt is not None and fmt.has_body
 
 
 def container_depth(blob: Blob) -> int:
@@ -47,34 +59,12 @@ def container_members(
     or breaks the container's own limits; a member that cannot be read goes to
     ``on_error`` (or is raised).
     """
+    fmt = registry.get(kind)
+    if fmt is None or fmt.members is None:
+        names = [f.name for f in registry.formats() if f.members is not None]
+        raise ValueError(f"{kind!r} is not a container; containers are {names}")
     check_depth(blob, options)
-    if kind == "zip":
-        from omnireader.formats.archives.zip import iter_members
-
-        yield from iter_members(blob, options, on_error=on_error)
-    elif kind == "tar":
-        from omnireader.formats.archives.tar import tar_members
-
-        yield from tar_members(blob, options, on_error=on_error)
-    elif kind == "eml":
-        from omnireader.formats.mail.message import email_members
-
-        yield from email_members(blob, options, on_error=on_error)
-    elif kind == "msg":
-        from omnireader.formats.mail.message import email_members, parse_message
-        from omnireader.formats.mail.outlook import msg_to_mime
-
-        mime = msg_to_mime(blob.read_bytes(), blob.label)
-        msg = parse_message(mime, blob.label, options)
-        yield from email_members(blob, options, on_error=on_error, msg=msg)
-    elif kind == "mbox":
-        from omnireader.formats.mail.mbox import iter_messages, message_member
-        from omnireader.formats.archives.member_names import member_blob
-
-        for n, data in iter_messages(blob):
-            yield member_blob(blob, message_member(n), data)
-    else:
-        raise ValueError(f"{kind!r} is not a container; containers are {CONTAINERS}")
+    yield from fmt.members(blob, options, on_error)
 
 
 def _ignore(error: ReadError) -> None:
@@ -101,19 +91,16 @@ def read_member(blob: Blob, options: ReadOptions) -> bytes:
     """
     if not blob.member:
         raise ReadError(blob.label, "not a member of an archive, e-mail or mailbox")
-    from omnireader.formats.archives.zip import zip_member
-    from omnireader.formats.archives.tar import tar_member
-
     current = blob.model_copy(update={"member": None})
     name_for_sniff = current.display_name
     remaining = blob.member
     while True:
         kind = sniff(_head(current, blob.label), name_for_sniff).kind
-        if kind in ("zip", "docx", "pptx", "xlsx", "epub", "odt", "ods", "odp"):
-            name, found = zip_member(current, remaining, options, blob.label)
-        elif kind == "tar":  # read front to back until the member comes by
-            name, found = tar_member(current, remaining, options, blob.label)
-        elif kind in CONTAINERS:
+        fmt = registry.get(kind)
+        if fmt is not None and fmt.find_member is not None:
+            # random access (a ZIP), or read front to back until the member comes by (TAR)
+            name, found = fmt.find_member(current, remaining, options, blob.label)
+        elif fmt is not None and fmt.members is not None:
             bare = current.model_copy(update={"member": None})
             name, found = "", b""
             for member in container_members(bare, kind, options, on_error=_ignore):

@@ -40,6 +40,9 @@ from omnireader.formats.archives.limits import (
     is_safe_member_name,
     reporter,
 )
+from omnireader.formats.archives.tar_sniff import TAR_MIMES, looks_like_tar
+from omnireader.formats.registry import Format, Magic, OnError
+from omnireader.formats.probe import Probe
 
 __all__ = ["tar_members", "tar_member"]
 
@@ -256,3 +259,25 @@ def tar_member(container: Blob, remaining: str, options: ReadOptions, label: str
     if not name:
         raise ReadError(label, f"the archive has no member {remaining!r}")
     return name, found
+
+def _members(blob: Blob, options: ReadOptions, on_error: OnError) -> Iterator[Blob]:
+    return tar_members(blob, options, on_error=on_error)
+
+
+def _is_tar(p: Probe) -> str | None:
+    codec = looks_like_tar(p.data[: 1 << 20], p.filename)
+    return TAR_MIMES[codec] if codec is not None else None
+
+
+FORMATS = (
+    Format(
+        name="tar", rank=24, display="TAR (also .tar.gz / .bz2 / .xz)",
+        extensions=(".tar", ".tgz", ".tar.gz", ".tar.bz2", ".tar.xz"),
+        mimes=tuple(TAR_MIMES.values()),
+        # before the looser PDF test: a TAR that stores a PDF has "%PDF-" early on too
+        magic=(Magic(30, _is_tar),),
+        members=_members, find_member=tar_member,
+        hint="a TAR archive: route it (omnireader.route) so each member is read",
+        readme_group="ZIP, TAR (.tar, .tar.gz, .tar.bz2, .tar.xz)",
+    ),
+)

@@ -45,10 +45,10 @@ from omnireader.formats.archives.limits import (
     is_safe_member_name,
     reporter,
 )
+from omnireader.formats.registry import Format, Magic, OnError
 
 __all__ = [
     "iter_members",
-    "read_member",
     "zip_member",
     "archive_depth",
     "is_safe_member_name",
@@ -203,18 +203,6 @@ def _read_member(
     return bytes(out)
 
 
-def read_member(blob: Blob, options: ReadOptions) -> bytes:
-    """The bytes of ``blob.member`` from the container at ``blob.path`` (or in ``blob.data``).
-
-    Used to re-read a stored item's source: ``Blob(path="a.zip", member="b.zip!c.csv")``.
-    Members of e-mails and mailboxes on the way are found too (see
-    :func:`omnireader.formats.archives.containers.read_member`).
-    """
-    from omnireader.formats.archives.containers import read_member as read_any
-
-    return read_any(blob, options)
-
-
 def zip_member(container: Blob, remaining: str, options: ReadOptions, label: str) -> tuple[str, bytes]:
     """The member of the ZIP ``container`` that ``remaining`` (``name`` or ``name!deeper``)
     starts with: its name and bytes. The longest matching name wins, so members whose names
@@ -266,3 +254,20 @@ def check_package(blob: Blob, options: ReadOptions) -> None:
                 f"unpacks to {total} bytes, over the max_archive_bytes limit of "
                 f"{options.max_archive_bytes}",
             )
+
+def _members(blob: Blob, options: ReadOptions, on_error: OnError) -> Iterator[Blob]:
+    return iter_members(blob, options, on_error=on_error)
+
+
+FORMATS = (
+    Format(
+        name="zip", rank=23, display="ZIP", extensions=(".zip",), mimes=("application/zip",),
+        magic=(Magic(20, lambda p: p.head.startswith((b"PK\x03\x04", b"PK\x05\x06"))),),
+        refines="zip", members=_members, find_member=zip_member, resniff_whole=True,
+        hint="a ZIP archive: route it (omnireader.route) so each member is read",
+        readme_group="ZIP, TAR (.tar, .tar.gz, .tar.bz2, .tar.xz)",
+        readme="every member, each item naming its member (`bundle.tar.gz!dir/notes.md`); "
+        "nothing is written to disk, links and devices in a TAR are skipped, bombs and `../` "
+        "names refused; `--max-archive-depth` for archives inside archives",
+    ),
+)

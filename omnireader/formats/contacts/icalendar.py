@@ -32,6 +32,8 @@ from omnireader.payloads import Blob
 from omnireader.formats.contacts.contentlines import Component, ContentLineError, Property, decode_content, iso_date
 from omnireader.formats.contacts.contentlines import parse_components, split_value, unescape
 from omnireader.formats.document import DocInfo, Extraction, Section
+from omnireader.formats.registry import Format, Magic, by_extension
+from omnireader.options import ReadOptions
 
 __all__ = ["extract_icalendar", "render_entry"]
 
@@ -177,3 +179,16 @@ def extract_icalendar(blob: Blob) -> Extraction:
     # One entry: the file is that event (an invitation). Several: the calendar's own name.
     info.title = sections[0].heading if len(sections) == 1 else next(filter(None, names), None)
     return Extraction(info=info, sections=iter(sections))
+
+def _read_icalendar(blob: Blob, options: ReadOptions) -> Extraction:
+    return extract_icalendar(blob)
+
+
+FORMATS = (
+    Format(
+        name="icalendar", rank=22, display="ICS", extensions=(".ics", ".ifb"), mimes=("text/calendar",),
+        magic=(Magic(21, lambda p: p.lowered.startswith(b"begin:vcalendar"), "text"),
+               Magic(80, by_extension(".ics", ".ifb"), "text")),
+        extract=_read_icalendar, readme_group="vCard (.vcf), iCalendar (.ics)",
+    ),
+)

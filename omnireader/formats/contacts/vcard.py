@@ -29,6 +29,8 @@ from omnireader.payloads import Blob
 from omnireader.formats.contacts.contentlines import Component, ContentLineError, Property, decode_content, iso_date
 from omnireader.formats.contacts.contentlines import parse_components, split_value, unescape
 from omnireader.formats.document import DocInfo, Extraction, Section
+from omnireader.formats.registry import Format, Magic, by_extension
+from omnireader.options import ReadOptions
 
 __all__ = ["extract_vcard", "render_vcard"]
 
@@ -150,3 +152,20 @@ def extract_vcard(blob: Blob) -> Extraction:
     if len(sections) == 1:  # one contact: the file is that person's card
         info.title = sections[0].heading
     return Extraction(info=info, sections=iter(sections))
+
+def _read_vcard(blob: Blob, options: ReadOptions) -> Extraction:
+    return extract_vcard(blob)
+
+
+FORMATS = (
+    Format(
+        name="vcard", rank=21, display="VCF", extensions=(".vcf", ".vcard"), mimes=("text/vcard",),
+        # before mail: "BEGIN:" looks like a header
+        magic=(Magic(20, lambda p: p.lowered.startswith(b"begin:vcard"), "text"),
+               Magic(80, by_extension(".vcf", ".vcard"), "text")),
+        extract=_read_vcard, readme_group="vCard (.vcf), iCalendar (.ics)",
+        readme="one item per contact / event: labelled fields (name, phones, e-mails, address; "
+        "summary, start and end, place, attendees), folded lines, quoted-printable and escapes "
+        "undone, embedded photos noted by size",
+    ),
+)

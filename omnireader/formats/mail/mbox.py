@@ -25,6 +25,10 @@ from typing import IO
 
 from omnireader.errors import ReadError
 from omnireader.payloads import Blob
+from omnireader.formats.archives.member_names import member_blob
+from omnireader.formats.registry import Format, Magic, OnError, by_extension
+from omnireader.options import ReadOptions
+from omnireader.formats.probe import Probe
 
 __all__ = ["iter_messages", "message_member", "MESSAGE_PREFIX"]
 
@@ -68,3 +72,25 @@ def iter_messages(blob: Blob) -> Iterator[tuple[int, bytes]]:
     if any(ln.strip() for ln in lines):
         n += 1
         yield n, b"".join(lines)
+
+_MBOX_FROM = re.compile(rb"^From \S+")
+
+
+def _is_mbox(p: Probe) -> bool:
+    return bool(_MBOX_FROM.match(p.stripped)) and p.mail_headers(p.stripped.split(b"\n", 1)[-1])
+
+
+def _members(blob: Blob, options: ReadOptions, on_error: OnError) -> Iterator[Blob]:
+    for n, data in iter_messages(blob):
+        yield member_blob(blob, message_member(n), data)
+
+
+FORMATS = (
+    Format(
+        name="mbox", rank=18, display="MBOX", extensions=(".mbox",), mimes=("application/mbox",),
+        magic=(Magic(40, _is_mbox, "text"), Magic(80, by_extension(".mbox"), "text")),
+        members=_members, readme_group="e-mail",
+        hint="a mailbox: route it (omnireader.route) so each message is read",
+        readme="each message its own input (`box.mbox!message/7.eml`), streamed from the file",
+    ),
+)

@@ -38,6 +38,7 @@ from omnireader.formats.document import DocInfo, Extraction, Section
 from omnireader.formats.mail.headers import MailHeaders, header_text, mail_headers
 from omnireader.formats.mail.body import best_alternative, html_text, part_text, payload
 from omnireader.formats.archives.member_names import member_blob, safe_member_name
+from omnireader.formats.registry import Format, Magic, OnError, by_extension
 
 __all__ = ["extract_email", "email_members", "parse_message", "message_text", "MAX_MULTIPARTS"]
 
@@ -268,3 +269,20 @@ def _unique(name: str, taken: set[str]) -> str:
         n += 1
     taken.add(candidate)
     return candidate
+
+def _members(blob: Blob, options: ReadOptions, on_error: OnError) -> Iterator[Blob]:
+    return email_members(blob, options, on_error=on_error)
+
+
+FORMATS = (
+    Format(
+        name="eml", rank=17, display="EML", extensions=(".eml",), mimes=("message/rfc822",),
+        magic=(Magic(41, lambda p: p.mail_headers(), "text"),
+               Magic(80, by_extension(".eml"), "text")),
+        extract=extract_email, members=_members, has_body=True, readme_group="e-mail",
+        readme="standard library `email`: Subject → key, Date → timestamp, From / To / Cc → "
+        "persons, `In-Reply-To` / `References` → thread; body decoded (any charset, "
+        "`format=flowed` unwrapped; HTML through the HTML path); each attachment read as the "
+        "file it is, named `mail.eml!attachment/report.pdf`; PGP / S/MIME `encrypted`",
+    ),
+)

@@ -20,6 +20,12 @@ from email.message import EmailMessage
 from typing import Any
 
 from omnireader.errors import CorruptError, EncryptedError, TooLargeError
+from collections.abc import Iterator
+
+from omnireader.formats.document import Extraction
+from omnireader.formats.registry import Format, Magic, OnError
+from omnireader.options import ReadOptions
+from omnireader.payloads import Blob
 
 __all__ = ["msg_to_mime", "MAX_EMBEDDED_DEPTH"]
 
@@ -148,3 +154,30 @@ def msg_to_mime(data: bytes, label: str) -> bytes:
         raise CorruptError(label, f"cannot be read as an Outlook message "
                                   f"({type(e).__name__}: {e})"[:300]) from None
     return mime.as_bytes()
+
+def _read_msg(blob: Blob, options: ReadOptions) -> Extraction:
+    from omnireader.formats.mail.message import extract_email
+
+    mime = Blob(data=msg_to_mime(blob.read_bytes(), blob.label), path=blob.path,
+                member=blob.member, filename=blob.filename, url=blob.url)
+    return extract_email(mime, options)
+
+
+def _msg_members(blob: Blob, options: ReadOptions, on_error: OnError) -> Iterator[Blob]:
+    from omnireader.formats.mail.message import email_members, parse_message
+
+    msg = parse_message(msg_to_mime(blob.read_bytes(), blob.label), blob.label, options)
+    yield from email_members(blob, options, on_error=on_error, msg=msg)
+
+
+FORMATS = (
+    Format(
+        name="msg", rank=19, display="MSG", extensions=(".msg",), mimes=("application/vnd.ms-outlook",),
+        magic=(Magic(10, lambda p: p.ole_has("__substg1.0_"), "ole"),
+               Magic(50, lambda p: p.ole_names is None and p.ext == ".msg", "ole")),
+        extract=_read_msg, members=_msg_members, has_body=True,
+        readme_group="e-mail",
+        readme="python-oxmsg, then the same e-mail reading: sender, recipients, date, body, "
+        "attachments, attached messages",
+    ),
+)

@@ -23,6 +23,9 @@ from omnireader.payloads import Blob
 from omnireader.formats.document import EMPTY, DocInfo, Extraction, Section
 from omnireader.formats.office.docx_markdown import docx_sections
 from omnireader.formats.office.docx_parts import docx_part_sections
+from omnireader.formats.archives.zip import zip_member
+from omnireader.formats.registry import Format, Magic
+from omnireader.options import ReadOptions
 
 __all__ = ["extract_docx"]
 
@@ -138,3 +141,26 @@ def _iso(value: str | None) -> str | None:
     except ValueError:
         return None
     return (moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)).isoformat()
+
+def _read_docx(blob: Blob, options: ReadOptions) -> Extraction:
+    doc = extract_docx(blob)
+    if options.ocr == "always":
+        from itertools import chain
+
+        from omnireader.formats.office.docx_ocr import docx_picture_sections
+
+        doc.sections = chain(doc.sections, docx_picture_sections(blob))
+    return doc
+
+
+FORMATS = (
+    Format(
+        name="docx", rank=2, display="DOCX", extensions=(".docx", ".docm"),
+        mimes=("application/vnd.openxmlformats-officedocument.wordprocessingml.document",),
+        magic=(Magic(20, lambda p: p.zip_has("word/document.xml"), layer="zip"),),
+        extract=_read_docx, zip_package=True, find_member=zip_member,
+        readme="Markdown (headings, lists, nested tables, text boxes) via python-docx; page "
+        "headers, footers, endnotes and comments as their own sections, marked `section: "
+        "header` / `footer` / `endnotes` / `comments`",
+    ),
+)

@@ -21,6 +21,9 @@ from pathlib import Path
 
 from omnireader.errors import CorruptError, EncryptedError, ReadError, UnsupportedFormatError
 from omnireader.payloads import Blob
+from omnireader.formats.document import Extraction
+from omnireader.formats.registry import Format, Magic
+from omnireader.options import ReadOptions
 
 __all__ = ["legacy_to_ooxml", "SOFFICE_TIMEOUT"]
 
@@ -99,3 +102,70 @@ def legacy_to_ooxml(blob: Blob, kind: str, password: str | None) -> bytes:
             "LibreOffice (soffice on PATH) to read it")
     raise CorruptError(blob.label, f"cannot be read as a {_NAME[kind]} ({converter}: {why}; "
                                    "LibreOffice's soffice is not on PATH to try instead)")
+
+def _read_converted(kind: str):  # noqa: ANN202 - a reader for one kind
+    """Legacy Word / PowerPoint converted to DOCX / PPTX, or a protected Office package
+    decrypted, then read like the modern file it now is."""
+
+    def read(blob: Blob, options: ReadOptions) -> Extraction:
+        from omnireader.formats.extract import extract
+
+        password = options.password or blob.password
+        if kind == "office-encrypted":
+            from omnireader.formats.office.ooxml_crypto import decrypt_office
+            from omnireader.formats.sniff import sniff
+
+            data = decrypt_office(blob, password)
+            inner = sniff(data, blob.display_name).kind
+            if inner not in ("docx", "xlsx", "pptx"):
+                raise UnsupportedFormatError(
+                    blob.label, f"decrypted, but the package inside is not DOCX, XLSX or "
+                    f"PPTX (sniffed as {inner})")
+        else:
+            data = legacy_to_ooxml(blob, kind, password)
+            inner = "docx" if kind == "doc" else "pptx"
+        out = extract(blob.model_copy(update={"data": data}), inner, options)
+        out.info.extra.setdefault("converted_from", kind)
+        return out
+
+    return read
+
+
+def _ole_extension(ext: str):  # noqa: ANN202
+    # Only a head (over 1 MiB, the stream names unreadable): the name decides.
+    return lambda p: p.ole_names is None and p.ext == ext
+
+
+_OLE = "application/x-ole-storage"
+FORMATS = (
+    Format(
+        name="ole", display="OLE compound file", mimes=(_OLE,), listed=False,
+        magic=(Magic(40, lambda p: p.head.startswith(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1")),),
+        refines="ole", resniff_whole=True,
+        hint="an OLE compound file that is none of Word, PowerPoint, Excel, Outlook or "
+        "password-protected Office (no WordDocument, PowerPoint Document, Workbook, "
+        "__substg1.0_ or EncryptedPackage stream)",
+    ),
+    Format(
+        name="office-encrypted", display="password-protected DOCX / XLSX / PPTX",
+        mimes=(_OLE,), listed=False,
+        magic=(Magic(11, lambda p: p.ole_has("EncryptedPackage", "EncryptionInfo"), "ole"),),
+        extract=_read_converted("office-encrypted"),
+        readme="`encrypted`; with `--password` / `Reader(password=…)` decrypted in memory "
+        "(msoffcrypto-tool) and read as usual",
+    ),
+    Format(
+        name="doc", rank=6, display="DOC", extensions=(".doc",), mimes=("application/msword",),
+        magic=(Magic(12, lambda p: p.ole_has("WordDocument"), "ole"),
+               Magic(52, _ole_extension(".doc"), "ole")),
+        extract=_read_converted("doc"), readme_group="DOC, PPT",
+        readme="converted in pure Python by msdoc2docx / ppt2pptx, then read as DOCX / PPTX; "
+        "LibreOffice's `soffice`, when on PATH, for what they refuse",
+    ),
+    Format(
+        name="ppt", rank=7, display="PPT", extensions=(".ppt",), mimes=("application/vnd.ms-powerpoint",),
+        magic=(Magic(13, lambda p: p.ole_has("PowerPoint Document"), "ole"),
+               Magic(53, _ole_extension(".ppt"), "ole")),
+        extract=_read_converted("ppt"), readme_group="DOC, PPT",
+    ),
+)

@@ -21,6 +21,9 @@ from typing import Any
 from omnireader.errors import CorruptError, EmptyInputError, TooLargeError
 from omnireader.payloads import Blob
 from omnireader.formats.document import DocInfo, Extraction, Section
+from omnireader.formats.archives.zip import zip_member
+from omnireader.formats.registry import Format, Magic
+from omnireader.options import ReadOptions
 
 __all__ = ["extract_odf"]
 
@@ -164,3 +167,26 @@ def extract_odf(blob: Blob, kind: str) -> Extraction:
     if kind == "odp":
         info.page_count = sum(1 for s in sections if s.page is not None)
     return Extraction(info=info, sections=iter(sections))
+
+def _odf(kind: str, display: str, mime: str, ext: str) -> Format:
+    mimes = (mime, mime + "-template")
+
+    def read(blob: Blob, options: ReadOptions) -> Extraction:
+        return extract_odf(blob, kind)
+
+    return Format(
+        name=kind, rank={"odt": 8, "ods": 9, "odp": 10}[kind], display=display, extensions=(ext,), mimes=mimes,
+        magic=(Magic(11, lambda p: p.zip_mimetype if p.zip_mimetype in mimes else None, "zip"),),
+        extract=read, zip_package=True, find_member=zip_member,
+        readme_group="ODT, ODS, ODP",
+        readme="odfdo: a document like a DOCX, one section per sheet / slide, master-page "
+        "headers and footers, comments apart",
+    )
+
+
+_ODF = "application/vnd.oasis.opendocument."
+FORMATS = (
+    _odf("odt", "ODT", _ODF + "text", ".odt"),
+    _odf("ods", "ODS", _ODF + "spreadsheet", ".ods"),
+    _odf("odp", "ODP", _ODF + "presentation", ".odp"),
+)

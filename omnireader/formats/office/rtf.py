@@ -19,6 +19,8 @@ from omnireader.errors import CorruptError, EmptyInputError
 from omnireader.payloads import Blob
 from omnireader.formats.document import DocInfo, Extraction, Section
 from omnireader.formats.office.rtf_parts import split_parts
+from omnireader.formats.registry import Format, Magic
+from omnireader.options import ReadOptions
 
 __all__ = ["extract_rtf", "rtf_text", "rtf_sections"]
 
@@ -138,3 +140,17 @@ def extract_rtf(blob: Blob) -> Extraction:
     if not sections:
         raise EmptyInputError(blob.label, "the RTF document holds no text")
     return Extraction(info=info, sections=iter(sections))
+
+def _read_rtf(blob: Blob, options: ReadOptions) -> Extraction:
+    return extract_rtf(blob)
+
+
+FORMATS = (
+    Format(
+        name="rtf", rank=11, display="RTF", extensions=(".rtf",), mimes=("application/rtf",),
+        magic=(Magic(10, lambda p: p.lowered.startswith(b"{\\rtf"), "text"),),  # before JSON
+        extract=_read_rtf,
+        readme="striprtf: text in the document's code page, table cells kept apart; headers "
+        "and footers as their own sections, footnotes as `[^n]` notes, comments apart",
+    ),
+)

@@ -16,6 +16,8 @@ from omnireader.errors import CorruptError, EncryptedError, ReadError
 from omnireader.payloads import Blob
 from omnireader.formats.document import DocInfo, Extraction, Section
 from omnireader.formats.office.xlsx import Row, buffered_row, cell_text, sheet_markdown
+from omnireader.formats.registry import Format, Magic
+from omnireader.options import ReadOptions
 
 __all__ = ["extract_xls"]
 
@@ -96,3 +98,17 @@ class _Quiet:
 
     def write(self, text: str) -> int:
         return len(text)
+
+def _read_xls(blob: Blob, options: ReadOptions) -> Extraction:
+    return extract_xls(blob)
+
+
+FORMATS = (
+    Format(
+        name="xls", rank=5, display="XLS", extensions=(".xls",), mimes=("application/vnd.ms-excel",),
+        magic=(Magic(14, lambda p: p.ole_has("Workbook"), "ole"),
+               Magic(15, lambda p: p.ole_has("Book"), "ole"),
+               Magic(51, lambda p: p.ole_names is None and p.ext == ".xls", "ole")),
+        extract=_read_xls, readme_group="XLSX, XLS",
+    ),
+)

@@ -33,6 +33,8 @@ from omnireader.errors import CorruptError, EncryptedError, ReadError
 from omnireader.payloads import Blob
 from omnireader.formats.document import DocInfo, Extraction, Section, pdf_date_to_iso
 from omnireader.formats.pdf.page import clean_pdf_text, read_page
+from omnireader.formats.registry import Format, Magic
+from omnireader.options import ReadOptions
 
 if TYPE_CHECKING:
     import pypdfium2
@@ -246,3 +248,24 @@ def _split_authors(value: str | None) -> list[str]:
     # Only ";" separates people reliably; "Doe, John" is one person.
     names = [_meaningful(part) for part in (value or "").split(";")]
     return list(dict.fromkeys(name for name in names if name))
+
+def _read_pdf(blob: Blob, options: ReadOptions) -> Extraction:
+    return extract_pdf(blob, options.password, options.ocr)
+
+
+FORMATS = (
+    Format(
+        name="pdf", rank=1, display="PDF", extensions=(".pdf",), mimes=("application/pdf",),
+        magic=(
+            Magic(10, lambda p: p.head.startswith(b"%PDF-")),
+            # A PDF after some junk, which readers accept; after ZIP and TAR, which may
+            # store a PDF uncompressed in their first kilobyte.
+            Magic(50, lambda p: b"%PDF-" in p.head[:1024]),
+        ),
+        extract=_read_pdf,
+        readme="text per page (pypdfium2), document info (pypdf); pages without a text layer "
+        "read by OCR (flag `ocr`), and so are pages whose text layer does not decode (flag "
+        "`garbled_text`); form field values as `Form fields:` lines; comments as a "
+        "`comments` section",
+    ),
+)

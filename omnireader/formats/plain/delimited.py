@@ -16,6 +16,11 @@ from __future__ import annotations
 import csv
 import io
 from collections import Counter
+from omnireader.errors import EmptyInputError
+from omnireader.formats.document import DocInfo, Extraction
+from omnireader.formats.registry import Format, Magic, by_extension
+from omnireader.options import ReadOptions
+from omnireader.payloads import Blob
 
 __all__ = ["sniff_delimiter", "delimited_markdown", "DELIMITERS"]
 
@@ -91,3 +96,27 @@ def delimited_markdown(text: str, name: str = "", hint: str | None = None) -> st
         if n == 0:
             lines.append("| " + " | ".join(["---"] * width) + " |")
     return "\n".join(lines)
+
+def _read_csv(blob: Blob, options: ReadOptions) -> Extraction:
+    from omnireader.formats.plain.text import decode_text, one_section
+
+    text = decode_text(blob.read_bytes(), blob.label).lstrip("\ufeff")
+    tabs = (blob.mime or "").endswith("tab-separated-values")
+    table = delimited_markdown(text, blob.display_name, hint="\t" if tabs else None)
+    if not table.strip():
+        raise EmptyInputError(blob.label, "the table holds no text")
+    return one_section(table, DocInfo(extra={"extractor": "delimited"}))
+
+
+_TSV = "text/tab-separated-values"
+FORMATS = (
+    Format(
+        name="csv", rank=13, display="CSV/TSV", extensions=(".csv", ".tsv"), mimes=("text/csv", _TSV),
+        magic=(Magic(80, by_extension(".csv"), "text"),
+               Magic(80, by_extension(".tsv", mime=_TSV), "text"),
+               Magic(95, lambda p: _TSV if p.tab_table() else None, "text")),
+        extract=_read_csv, readme_group="CSV, TSV, `;` and `\\|` tables",
+        readme="delimiter and quoting sniffed (`,` `;` tab `\\|`), decimal commas kept, any "
+        "encoding; a Markdown table",
+    ),
+)

@@ -14,6 +14,10 @@ from __future__ import annotations
 
 import html
 import re
+from omnireader.formats.document import Extraction
+from omnireader.formats.registry import Format, Magic, by_extension
+from omnireader.options import ReadOptions
+from omnireader.payloads import Blob
 
 __all__ = ["markdown_text"]
 
@@ -64,3 +68,27 @@ def markdown_text(text: str) -> str:
     out.append(_prose(text[last:]))
     lines = "\n".join(line.rstrip() if not line.strip() else line for line in "".join(out).split("\n"))
     return _BLANK_LINES.sub("\n\n", lines).strip()
+
+_H1 = re.compile(r"^#\s+(.+?)\s*#*\s*$", re.M)
+
+
+def _read_markdown(blob: Blob, options: ReadOptions) -> Extraction:
+    from omnireader.formats.plain.front_matter import front_matter
+    from omnireader.formats.plain.text import decode_text, one_section
+
+    info, text = front_matter(decode_text(blob.read_bytes(), blob.label).lstrip("\ufeff"))
+    text = markdown_text(text)
+    if info.title is None and (title := _H1.search(text)):
+        info.title = title.group(1)
+    return one_section(text, info)
+
+
+FORMATS = (
+    Format(
+        name="markdown", display="Markdown", extensions=(".md", ".markdown", ".mdown", ".mkd"),
+        mimes=("text/markdown",), listed=False, readme_group="text, Markdown, JSON, XML",
+        # the name breaks the tie: Markdown with HTML in it stays Markdown
+        magic=(Magic(50, by_extension(".md", ".markdown", ".mdown", ".mkd"), "text"),),
+        extract=_read_markdown,
+    ),
+)
