@@ -219,7 +219,7 @@ def run(quick: bool = False, latency: float = 0.2, concurrency: int = 16,
         repeat: int | None = None) -> dict[str, Any]:
     from omnireader.llm import LLMConfig, make_chat_backend
     from omnireader.llm.schemas import Extraction
-    from omnireader.readers.reader import Reader
+    from omnireader.reading.reader import Reader
 
     docs = docs or (8 if quick else 20)
     messages = messages or (100 if quick else 300)

@@ -45,6 +45,7 @@ from typing import Any
 from _util import OUT, ROOT, at_least, interleaved, ratios, row, seconds, spread, table
 from make_corpus import make_pdf_folder
 from peer_bench import HOW, PEERS, measure, start_peers
+from omnireader import ingest, IngestOptions
 
 W1_VS_RAW = 0.6  # ingest at 1 worker / raw text extraction
 W2_VS_W1 = 1.7  # 2 workers / 1 worker
@@ -90,7 +91,7 @@ def omnireader_ingest(paths: list[Path], workers: int) -> Any:
         store = Store.open(db)
         # OCR off: the baselines only extract text layers, and the shared corpus holds
         # scans that default ingest would OCR (bench_ocr measures that path).
-        return Reader(ocr="off").ingest(paths, store=store, workers=workers)
+        return ingest(paths, store, reader=Reader(ocr="off"), options=IngestOptions(workers=workers))
     finally:
         shutil.rmtree(db.parent, ignore_errors=True)
 

@@ -29,6 +29,7 @@ from typing import Any
 
 from _util import OUT, at_least, interleaved, ratios, row, seconds, spread, table
 from make_corpus import make_pdf_folder
+from omnireader import ingest, IngestOptions
 
 RAY_VS_LOCAL = 0.7  # Ray ingest throughput / local ingest throughput, 2 workers each
 WORKERS = 2
@@ -40,8 +41,7 @@ def _ingest(paths: list[Path], engine: str) -> Any:
     db = Path(tempfile.mkdtemp(prefix="omni-bench-ray-")) / "store.lance"
     try:
         # OCR off, as bench_ingest: the timed work is text PDFs.
-        return Reader(ocr="off").ingest(paths, store=Store.open(db), workers=WORKERS,
-                                        engine=engine)
+        return ingest(paths, Store.open(db), reader=Reader(ocr="off"), options=IngestOptions(workers=WORKERS, engine=engine))
     finally:
         shutil.rmtree(db.parent, ignore_errors=True)
 
@@ -49,7 +49,7 @@ def _ingest(paths: list[Path], engine: str) -> Any:
 def _start_cluster() -> float:
     import ray
 
-    from omnireader.readers.ray_quiet import quiet_environment
+    from omnireader.batch.ray_quiet import quiet_environment
 
     started = time.perf_counter()
     with quiet_environment():
@@ -61,7 +61,7 @@ def _start_cluster() -> float:
 def per_file_costs(paths: list[Path]) -> dict[str, float]:
     """p (parse s/file, one core), c (commit s/file), I (index build s) on this corpus."""
     from omnireader import Reader, Store
-    from omnireader.readers.file_task import parse_file
+    from omnireader.batch.file_task import parse_file
 
     reader = Reader(ocr="off")
     ctx = reader.context(None, "fast").model_dump(exclude={"refiner"})

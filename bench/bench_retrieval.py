@@ -47,6 +47,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(HERE))
 
 from retrieval_report import print_tables, rows  # noqa: E402,F401 - rows: the bench contract
+from omnireader import ingest, IngestOptions
 
 SHARED = ROOT.parent / "shared"
 LOCOMO = SHARED / "bench" / "locomo-dev"
@@ -275,7 +276,7 @@ def run_documents(embedder: Any = None, quick: bool = False) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="omnireader-docs-") as tmp:
         store = Store.open(Path(tmp) / "docs.lance", embedder=embedder)
         t0 = time.perf_counter()
-        report = Reader().ingest([corpus], store=store, workers=1)
+        report = ingest([corpus], store, options=IngestOptions(workers=1))
         store.optimize()
         out["ingest_s"] = round(time.perf_counter() - t0, 1)
         out["items"] = store.count()

@@ -70,6 +70,7 @@ from pathlib import Path
 from typing import Any
 
 from _util import OUT, ROOT, at_least, interleaved, ratios, row, seconds, spread, table
+from omnireader import ingest, IngestOptions
 
 VS_BASELINE = 0.25  # ingest MB/s / (read + decode + NFC + split) MB/s: 10 MB/s at 40 MB/s
 TARGET_MB_S = 10.0  # the absolute figure, information only
@@ -95,7 +96,7 @@ def ingest(path: Path) -> Any:
 
     db = Path(tempfile.mkdtemp(prefix="omni-bench-text-")) / "store.lance"
     try:
-        report = Reader().ingest([path], store=Store.open(db), workers=1)
+        report = ingest([path], Store.open(db), options=IngestOptions(workers=1))
         if report.failures:
             raise RuntimeError(f"the text file was not ingested: {report.failures}")
         return report
@@ -113,7 +114,7 @@ def stages(path: Path) -> dict[str, float]:
     from omnireader.text.chunking import chunk_text
     from omnireader.formats.plain.text import decode_text
     from omnireader.llm.embed_hashing import HashingEmbedder
-    from omnireader.readers.outcomes import read_fast
+    from omnireader.reading.outcomes import read_fast
     from omnireader.units import match_text
 
     out: dict[str, float] = {}

@@ -41,8 +41,8 @@ def parse_all(paths: list[Path], schema: Any) -> tuple[list[tuple[str, bytes]], 
     is the writer's business: building the rows and pickling the result, against pickling
     the items themselves (what the workers sent before)."""
     from omnireader import Reader
-    from omnireader.readers.file_task import parse_file
-    from omnireader.readers.ingest_report import ItemSummary
+    from omnireader.batch.file_task import parse_file
+    from omnireader.batch.report import ItemSummary
     from omnireader.store.schema import items_to_rows
 
     reader = Reader(ocr="off")
@@ -68,8 +68,8 @@ def replay(results: list[tuple[str, bytes]], batch_size: int) -> tuple[dict[str,
     import pyarrow as pa
 
     from omnireader import Reader, Store
-    from omnireader.readers.batch import settings_key
-    from omnireader.readers.ingest_report import IngestReport
+    from omnireader.batch.ingest import settings_key
+    from omnireader.batch.report import IngestReport
     from omnireader.store.maintenance import retry_conflicts
     from omnireader.store.row_writes import match_texts, unique_rows
     from omnireader.store.schema import with_vectors

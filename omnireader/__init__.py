@@ -11,18 +11,9 @@ omnireader and starting its CLI stay fast.
 
 from __future__ import annotations
 
-import os
+from typing import TYPE_CHECKING, Any
 
-# onnxruntime (pulled in by MarkItDown's magika) queues telemetry and looks up a Microsoft
-# host unless this is set before it is imported; reading a file must never reach the network.
-os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
-# LanceDB logs index-building chatter ("partition index is 3 but ...") at WARN to stderr;
-# keep errors only unless the user asked for more.
-os.environ.setdefault("LANCEDB_LOG", "error")
-
-from typing import TYPE_CHECKING, Any  # noqa: E402
-
-from omnireader.errors import (  # noqa: E402
+from omnireader.errors import (
     BlockedURLError,
     ConfigError,
     CorruptError,
@@ -44,30 +35,35 @@ from omnireader.errors import (  # noqa: E402
     TooLargeError,
     UnsupportedFormatError,
 )
-from omnireader.models import (  # noqa: E402
+from omnireader.models import (
     MemoryItem,
     MemoryMetadata,
     Message,
+    Mode,
     ReadFailure,
     ReadInfo,
     Source,
     ToolUse,
 )
-from omnireader.options import ReadOptions  # noqa: E402
-from omnireader.payloads import Blob  # noqa: E402
+from omnireader.options import IngestOptions, ReadOptions
+from omnireader.payloads import Blob
 
 if TYPE_CHECKING:
-    from omnireader.readers.reader import Reader, ReadResult
+    from omnireader.batch.ingest import aingest, ingest
+    from omnireader.batch.report import IngestReport
+    from omnireader.reading.reader import Reader, ReadOutcome, ReadResult
     from omnireader.store import SearchFilters, SearchResult, Store
 
 __version__ = "0.1.0"
 
 # Loaded on first attribute access: they pull in the router's parsers, LanceDB or LLM clients.
 _LAZY = {
-    "Reader": ".readers.reader",
-    "ReadResult": ".readers.reader",
-    "ReadOutcome": ".readers.reader",
-    "IngestReport": ".readers.batch",
+    "Reader": ".reading.reader",
+    "ReadResult": ".reading.reader",
+    "ReadOutcome": ".reading.reader",
+    "ingest": ".batch.ingest",
+    "aingest": ".batch.ingest",
+    "IngestReport": ".batch.report",
     "Store": ".store",
     "SearchFilters": ".store",
     "SearchResult": ".store",
@@ -80,8 +76,12 @@ __all__ = [
     "Reader",
     "ReadResult",
     "ReadOutcome",
+    "ingest",
+    "aingest",
     "IngestReport",
+    "IngestOptions",
     "ReadOptions",
+    "Mode",
     "Store",
     "SearchFilters",
     "SearchResult",

@@ -7,6 +7,8 @@ Input shapes follow the OpenAI chat format agents already speak (messages with `
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 import time
 from datetime import datetime, timezone
 from typing import Annotated, Any, Literal, TypeVar, Union
@@ -40,7 +42,14 @@ __all__ = [
 
 SourceKind = Literal["string", "chat", "file", "image", "audio", "tool"]
 MemoryType = Literal["UserMemory", "LongTermMemory", "WorkingMemory", "ToolTrajectoryMemory"]
-Mode = Literal["fast", "fine"]
+
+
+class Mode(StrEnum):
+    """How items are made: ``fast`` by rules (offline), ``fine`` by an LLM / vision / speech
+    model. A ``str`` enum: ``Mode.FINE == "fine"``, and it is written as ``"fine"``."""
+
+    FAST = "fast"
+    FINE = "fine"
 
 
 def utc_now() -> str:
@@ -162,7 +171,7 @@ class MemoryMetadata(BaseModel):
     user_id: str | None = None
     session_id: str | None = None
     memory_type: MemoryType = "LongTermMemory"
-    mode: Mode = "fast"
+    mode: Mode = Mode.FAST
     key: str | None = None
     tags: list[str] = Field(default_factory=list)
     keywords: list[str] = Field(default_factory=list)

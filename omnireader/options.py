@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-__all__ = ["ReadOptions"]
+__all__ = ["ReadOptions", "IngestOptions"]
 
 
 class ReadOptions(BaseModel):
@@ -53,3 +53,24 @@ class ReadOptions(BaseModel):
         1024 * 1024 * 1024, gt=0, description="total uncompressed bytes read from one archive"
     )
     max_archive_depth: int = Field(2, ge=0, description="archives inside archives")
+
+
+class IngestOptions(BaseModel):
+    """How a batch ingest runs (:func:`omnireader.ingest`): workers, limits, re-reads."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    workers: int | None = Field(
+        None, ge=1, description="parsing worker processes (default: what keeps the cores busy)"
+    )
+    timeout: float | None = Field(300.0, gt=0, description="seconds one file may take")
+    memory_mb: int | None = Field(2048, ge=64, description="memory one worker may use")
+    force: bool = Field(False, description="re-read files that are unchanged")
+    batch_size: int = Field(2048, ge=1, description="items written to the store at once")
+    progress: bool = Field(False, description="show a progress bar on standard error")
+    sync: bool = Field(
+        False, description="also remove the items of files gone from under the given folders"
+    )
+    engine: str = Field("local", description="'local' worker processes or 'ray'")
+    ray_address: str | None = Field(None, description="the Ray cluster (default: a local one)")
+    verbose: bool = Field(False, description="show the engine's own logs")

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 from omnireader import Reader, Store
+from omnireader import ingest, IngestOptions
 
 
 def test_corpus_fragments_are_found_by_fts_and_reingest_writes_nothing(
@@ -16,7 +17,7 @@ def test_corpus_fragments_are_found_by_fts_and_reingest_writes_nothing(
     folders = [corpus / "markitdown", corpus / "pypdf"]
     # OCR of the scans has its own tests (test_corpus_markitdown); here it would only add
     # a minute of engine time to an ingest about every other format.
-    first = Reader(ocr="off").ingest(folders, store=store, workers=2)
+    first = ingest(folders, store, reader=Reader(ocr="off"), options=IngestOptions(workers=2))
     assert first.items_inserted > 100
     assert "unsupported" in first.failed_by_error and "encrypted" in first.failed_by_error
 
@@ -30,5 +31,5 @@ def test_corpus_fragments_are_found_by_fts_and_reingest_writes_nothing(
     crazy = store.search("Here's to the crazy ones", k=5, view="fts")
     assert "crazyones.pdf" in {Path(h.item.source.path).name for h in crazy}
 
-    second = Reader(ocr="off").ingest(folders, store=store, workers=2)
+    second = ingest(folders, store, reader=Reader(ocr="off"), options=IngestOptions(workers=2))
     assert (second.items_inserted, second.items_deleted) == (0, 0)

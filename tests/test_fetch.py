@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from omnireader.errors import BlockedURLError, FetchError, ReadTimeoutError, TooLargeError
-from omnireader.intake.fetch import blocked_reason, fetch_url
+from omnireader.net.fetch import blocked_reason, fetch_url
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"not really pixels" * 10
 BIG = 2 * 1024 * 1024  # bytes served by /large and /large-unsized

@@ -26,6 +26,7 @@ if importlib.util.find_spec("ray") is None:
 
 from omnireader import Reader, Store  # noqa: E402
 from tests.support.ray_cluster import LocalCluster  # noqa: E402
+from omnireader import ingest, IngestOptions
 
 CLI = Path(sys.executable).with_name("omnireader")
 # Text PDFs, an image-only one, a broken one and encrypted ones: items and typed failures.
@@ -65,7 +66,7 @@ def cluster() -> Any:
 @pytest.fixture(scope="module")
 def local(files: list[Path], tmp_path_factory: pytest.TempPathFactory) -> Any:
     db = tmp_path_factory.mktemp("local") / "store.lance"
-    report = Reader(ocr="off").ingest(files, store=Store.open(db), workers=2)
+    report = ingest(files, Store.open(db), reader=Reader(ocr="off"), options=IngestOptions(workers=2))
     return db, report, snapshot(db)
 
 
@@ -88,8 +89,7 @@ def same_as_local(
     local_db, local_report, expected = local
     db = tmp_path / "ray.lance"
     store = Store.open(db)
-    report = Reader(ocr="off").ingest(files, store=store, engine="ray",
-                                      ray_address=cluster.address)
+    report = ingest(files, store, reader=Reader(ocr="off"), options=IngestOptions(engine="ray", ray_address=cluster.address))
     assert len(expected) > 10
     assert snapshot(db) == expected
     assert report.items_inserted == local_report.items_inserted == len(expected)
@@ -100,8 +100,7 @@ def same_as_local(
     assert any("crazyones.pdf" in (h.item.source.path or "")
                for h in store.search("Here's to the crazy ones", k=5, view="fts"))
 
-    again = Reader(ocr="off").ingest(files, store=store, engine="ray",
-                                     ray_address=cluster.address)
+    again = ingest(files, store, reader=Reader(ocr="off"), options=IngestOptions(engine="ray", ray_address=cluster.address))
     assert (again.items_inserted, again.items_updated, again.items_deleted) == (0, 0, 0)
     assert again.files_skipped == len(files)
     assert snapshot(db) == expected
@@ -128,8 +127,7 @@ def fine_mode(cluster: LocalCluster, local: Any, files: list[Path], tmp_path: Pa
 
         def fine(db: Path, **engine: Any) -> Any:
             llm = make_chat_backend("openai:test-model", config=config)
-            return Reader(llm=llm, chunk_tokens=128).ingest(notes, store=Store.open(db),
-                                                            mode="fine", **engine)
+            return ingest(notes, Store.open(db), reader=Reader(llm=llm, chunk_tokens=128), mode="fine", options=IngestOptions(**engine))
 
         expected_report = fine(tmp_path / "local.lance")
         expected = snapshot(tmp_path / "local.lance")
@@ -175,8 +173,7 @@ def killed_worker(
     killer = threading.Thread(target=kill_one_worker, daemon=True)
     killer.start()
     try:
-        report = Reader(ocr="off").ingest(files, store=Store.open(db), engine="ray",
-                                          ray_address=cluster.address)
+        report = ingest(files, Store.open(db), reader=Reader(ocr="off"), options=IngestOptions(engine="ray", ray_address=cluster.address))
     finally:
         done.set()
         killer.join()
@@ -219,8 +216,7 @@ def killed_driver(
     assert 0 < len(part) < len(expected) and set(part) <= set(expected)
 
     # The re-run, from this process (a driver of the same cluster): only what is missing.
-    report = Reader(ocr="off").ingest(files, store=Store.open(db), engine="ray",
-                                      ray_address=cluster.address, batch_size=1)
+    report = ingest(files, Store.open(db), reader=Reader(ocr="off"), options=IngestOptions(engine="ray", ray_address=cluster.address, batch_size=1))
     assert snapshot(db) == expected
     assert report.files_skipped >= 1  # what the killed run had recorded is not re-read
     assert report.files_skipped + report.files_read + report.files_failed == len(files)
@@ -276,7 +272,7 @@ def test_a_cluster_omnireader_starts_contacts_nothing_but_loopback(
 def test_fine_mode_on_ray_needs_a_backend_it_can_rebuild_on_the_workers() -> None:
     from omnireader import EngineUnavailableError
     from omnireader.llm.openai_backend import OpenAIChatBackend
-    from omnireader.readers.ray_fine import recipe_of
+    from omnireader.batch.ray_fine import recipe_of
 
     by_hand = OpenAIChatBackend("m", base_url="http://127.0.0.1:9/v1", api_key="k")
     with pytest.raises(EngineUnavailableError, match="make_chat_backend"):

@@ -12,6 +12,7 @@ from pathlib import Path
 from omnireader import Reader, Store
 from omnireader.models import MemoryItem, MemoryMetadata, Source
 from omnireader.text.unicode_repair import repair_model, repair_surrogates
+from omnireader import ingest
 
 # What Word writes for "smile 😀": the emoji as two signed 16-bit halves.
 RTF_EMOJI = (r"{\rtf1\ansi\ansicpg1252\deff0{\fonttbl{\f0 Calibri;}}\uc1\pard\f0 "
@@ -49,7 +50,7 @@ def test_an_rtf_emoji_and_a_json_half_emoji_are_read_and_stored(tmp_path: Path) 
     assert any("kite string \ufffd cut" in i.memory for i in json_items)
 
     store = Store.open(tmp_path / "db.lance")
-    report = reader.ingest(tmp_path, store)
+    report = ingest(tmp_path, store, reader=reader)
     assert report.failures == [] and report.items_inserted == 1 + len(json_items)
     assert "😀" in store.search("smile", view="fts")[0].text
 

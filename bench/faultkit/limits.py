@@ -1,6 +1,6 @@
 """Per-file limits: a worker that hangs, eats memory or crashes is killed and reported.
 
-The pool cases drive :class:`omnireader.readers.workers.WorkerPool` with job functions that
+The pool cases drive :class:`omnireader.batch.workers.WorkerPool` with job functions that
 misbehave on purpose (:mod:`.jobs`), between well-behaved jobs that must all come back.
 The ingest cases show the real batch path passes its limits through: a real file too slow
 or too big for the limits given to ``Reader().ingest`` is reported, the others land.
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from omnireader.readers.workers import Job, WorkerPool
+from omnireader.batch.workers import Job, WorkerPool
 
 from bench import fault_cases as gen
 

@@ -17,6 +17,7 @@ from bench import fault_cases as gen
 from .checks import error_text_problems
 from .harness import Outcome, RunEnv, fault
 from .reading import Batch
+from omnireader import ingest
 
 __all__ = ["run_fine"]
 
@@ -112,8 +113,8 @@ def _llm_windows(inputs: list[Any]) -> list[Any]:
     """The fast items fine mode sends the LLM for ``inputs`` (note, chat windows, pages):
     the units that must each come back refined, or kept and marked."""
     from omnireader.llm.config import LLMConfig, make_chat_backend
-    from omnireader.readers.outcomes import ReadOutcome, describe_input, parse_parts
-    from omnireader.readers.reader import Reader
+    from omnireader.reading.outcomes import ReadOutcome, describe_input, parse_parts
+    from omnireader.reading.reader import Reader
     from omnireader.intake.walk import expand
 
     # A backend is needed to build a fine context; nothing is sent to it here.
@@ -156,7 +157,7 @@ def _read_fine(env: RunEnv, reader: Any, inputs: list[Any]) -> tuple[Batch, int 
         from omnireader import Store
 
         store = Store.open(env.tmp / "db")
-        report = reader.ingest(inputs, store=store, mode="fine")
+        report = ingest(inputs, store, reader=reader, mode="fine")
         items = list(store.iter_items())
         return Batch(items=items, failures=report.failures, via="ingest"), report.refine_failed
     result = reader.read_report(inputs, mode="fine")

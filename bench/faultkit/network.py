@@ -195,7 +195,7 @@ def _metadata(env: RunEnv) -> Outcome:
        "blocked_url at the redirect; the target never contacted")
 def _redirect(env: RunEnv) -> Outcome:
     from omnireader.errors import BlockedURLError
-    from omnireader.intake.fetch import fetch_url
+    from omnireader.net.fetch import fetch_url
 
     out = Outcome(via="fetch_url")
     with hostile_server() as srv:

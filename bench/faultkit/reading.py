@@ -16,6 +16,7 @@ from pydantic import BaseModel, Field
 from omnireader import MemoryItem, ReadFailure, Reader
 
 from .harness import RunEnv
+from omnireader import ingest, IngestOptions
 
 __all__ = ["Batch", "read_batch", "item_key", "failure_key"]
 
@@ -49,7 +50,7 @@ def read_batch(
 
     store = Store.open(env.tmp / f"store-{next(_counter)}")
     ingest_options.setdefault("workers", 2)
-    report = reader.ingest(inputs, store=store, **ingest_options)
+    report = ingest(inputs, store, reader=reader, options=IngestOptions(**ingest_options))
     return Batch(items=list(store.iter_items()), failures=report.failures, via="ingest",
                  report=report)
 

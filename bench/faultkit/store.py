@@ -20,6 +20,7 @@ from bench import fault_cases as gen
 from .checks import baseline_count, check_batch, control_readables
 from .harness import Outcome, RunEnv, fault
 from .reading import Batch, item_key
+from omnireader import ingest
 
 __all__ = ["write_corpus", "ingest_process"]
 
@@ -153,7 +154,7 @@ def _mismatch(env: RunEnv) -> Outcome:
 
     db = env.tmp / "db"
     controls = gen.write_controls(env.folder("docs"))
-    report = Reader().ingest(controls, store=Store.open(db))
+    report = ingest(controls, Store.open(db))
     before = Store.open(db)
     count, version = before.count(), before.table.version
     stored = Batch(items=list(before.iter_items()), failures=report.failures, via="ingest")

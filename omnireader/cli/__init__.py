@@ -1,1 +1,3 @@
 """The ``omnireader`` command line: argument parsing, commands, settings and output."""
+
+__all__: list[str] = []

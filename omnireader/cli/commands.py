@@ -89,7 +89,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
         lean_memory()
     mode = reading_mode(args)
     if mode == "fast" and args.engine == "local":
-        from omnireader.readers.file_task import prestart_workers
+        from omnireader.batch.file_task import prestart_workers
 
         # The workers' imports (~1 s) overlap opening the store (importing LanceDB: ~3 s).
         prestart_workers()
@@ -98,14 +98,11 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     path, _ = db_path(args)
     existed = path.exists()
     store = open_store(args, embedder=args.embedder, create=True)
+    from omnireader.batch.ingest import ingest
+    from omnireader.options import IngestOptions
+
     try:
-        report = reader.ingest(
-            inputs, store=store, info=info(args), mode=mode, workers=args.workers,
-            timeout=args.timeout, memory_mb=args.memory_mb, force=args.force,
-            batch_size=args.batch_size, sync=args.sync,
-            progress=not (args.quiet or args.no_progress),
-            engine=args.engine, ray_address=args.ray_address, verbose=args.verbose,
-        )
+        report = ingest(inputs, store, reader=reader, info=info(args), mode=mode, options=IngestOptions(workers=args.workers, timeout=args.timeout, memory_mb=args.memory_mb, force=args.force, batch_size=args.batch_size, sync=args.sync, progress=not (args.quiet or args.no_progress), engine=args.engine, ray_address=args.ray_address, verbose=args.verbose))
     finally:
         # Nothing is created when nothing could be read.
         if not existed and path.is_dir() and store.count() == 0:
@@ -189,7 +186,7 @@ def cmd_delete(args: argparse.Namespace) -> int:
 
 
 def cmd_refine(args: argparse.Namespace) -> int:
-    from omnireader.readers.refine import refine_store
+    from omnireader.batch.refine_store import refine_store
 
     if args.refine_mode is not None:
         raise ConfigError(f"refine does not take --mode {args.refine_mode!r}: it always turns "
@@ -206,20 +203,20 @@ def cmd_refine(args: argparse.Namespace) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from omnireader.server.run import cmd_serve as serve
+    from omnireader.cli.serve import cmd_serve as serve
 
     return serve(args)
 
 
 def cmd_mcp(args: argparse.Namespace) -> int:
-    from omnireader.server.run import cmd_mcp as mcp
+    from omnireader.cli.serve import cmd_mcp as mcp
 
     return mcp(args)
 
 
 def cmd_schema(args: argparse.Namespace) -> int:
     from omnireader.models import MemoryItem, ReadFailure
-    from omnireader.readers.ingest_report import IngestReport
+    from omnireader.batch.report import IngestReport
     from omnireader.store.results import SearchResult
 
     schemas = {

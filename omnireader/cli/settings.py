@@ -40,7 +40,7 @@ def reading_mode(args: argparse.Namespace) -> str:
 
 
 def reader_for(args: argparse.Namespace, mode: str) -> Any:
-    from omnireader.readers.reader import Reader
+    from omnireader.reading.reader import Reader
 
     overrides: dict[str, Any] = {}
     if args.password:

@@ -1,11 +1,11 @@
 """Blobs from what a content part carries: a ``data:`` URL, an http(s) URL (fetched through
-the address guard, :mod:`omnireader.intake.fetch`), or bare base64 of a file."""
+the address guard, :mod:`omnireader.net.fetch`), or bare base64 of a file."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from omnireader.intake.dataurl import bare_base64, decode_data_url, is_data_url
+from omnireader.net.dataurl import bare_base64, decode_data_url, is_data_url
 from omnireader.errors import InvalidInputError
 from omnireader.formats.sniff import sniff
 from omnireader.options import ReadOptions
@@ -40,7 +40,7 @@ def blob_from_url(url: str, options: ReadOptions, **fields: Any) -> Blob:
         data, mime = decode_data_url(url, fields.get("filename") or "<data URL>")
         return Blob(data=data, mime=mime, **fields)
     if url.startswith(("http://", "https://")):
-        from omnireader.intake.fetch import fetch_for  # httpx only when a URL is really fetched
+        from omnireader.net.fetch import fetch_for  # httpx only when a URL is really fetched
 
         got = fetch_for(url, options)
         return Blob(

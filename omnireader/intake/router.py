@@ -21,7 +21,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from omnireader.intake.dataurl import decode_data_url, is_data_url
+from omnireader.net.dataurl import decode_data_url, is_data_url
 from omnireader.errors import (
     EmptyInputError,
     InvalidInputError,

@@ -35,6 +35,7 @@ _EXTRA = "pip install 'omnireader[local-embed]'"
 def _require(module: str, why: str) -> Any:
     import importlib
 
+    os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")  # before onnxruntime loads
     try:
         return importlib.import_module(module)
     except ImportError:

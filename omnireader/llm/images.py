@@ -68,6 +68,6 @@ def image_bytes(url: str) -> bytes:
         raise InvalidInputError(
             f"this backend needs image bytes or a data: URL, not a link ({url[:60]!r})"
         )
-    from omnireader.intake.dataurl import decode_data_url
+    from omnireader.net.dataurl import decode_data_url
 
     return decode_data_url(url, "image")[0]

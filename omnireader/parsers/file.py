@@ -64,7 +64,7 @@ def _load(blob: Blob, options: ReadOptions) -> tuple[Blob, str, Sniffed]:
 
         blob = blob.model_copy(update={"data": read_member(blob, options)})
     elif blob.data is None and blob.path is None and blob.url:
-        from omnireader.intake.fetch import fetch_for  # only a rebuilt source comes here without bytes
+        from omnireader.net.fetch import fetch_for  # only a rebuilt source comes here without bytes
 
         got = fetch_for(blob.url, options)
         blob = blob.model_copy(update={"data": got.data, "mime": blob.mime or got.mime})

@@ -45,7 +45,7 @@ class RefineResult(BaseModel):
     failed: int = 0
     reasons: dict[str, int] = Field(default_factory=dict)  # failure reason -> count
 
-    def __repr__(self) -> str:  # short: see omnireader.readers.outcomes.ReadOutcome.__repr__
+    def __repr__(self) -> str:  # short: see omnireader.reading.outcomes.ReadOutcome.__repr__
         return (f"RefineResult(fine={len(self.fine)}, fast={len(self.fast)}, refined={self.refined}, "
                 f"failed={self.failed}, reasons={self.reasons})")
 

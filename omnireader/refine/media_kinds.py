@@ -52,7 +52,7 @@ def source_bytes(item: MemoryItem, payload: Any, options: ReadOptions) -> bytes:
         except OSError as e:
             raise ReadError(label, f"source file is gone: {e.strerror or e}") from None
     if s and s.url and s.url.startswith(("http://", "https://")):
-        from omnireader.intake.fetch import fetch_for
+        from omnireader.net.fetch import fetch_for
 
         return fetch_for(s.url, options).data
     raise ReadError(label, "the original bytes were not kept (inline data); read it again "

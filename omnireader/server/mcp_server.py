@@ -15,6 +15,8 @@ import base64
 import binascii
 from pathlib import Path
 from typing import Any, Literal
+from omnireader.batch.ingest import ingest as ingest_batch
+from omnireader.options import IngestOptions
 
 __all__ = ["build_server", "run_stdio"]
 
@@ -82,7 +84,7 @@ def build_server(db: Path | None = None, *, allow_private_urls: bool = False,
         if service is not None:
             return service.reader
         if "reader" not in state:
-            from omnireader.readers.reader import Reader
+            from omnireader.reading.reader import Reader
 
             state["reader"] = Reader(allow_path_parts=False,
                                      allow_private_urls=allow_private_urls)
@@ -156,7 +158,7 @@ def build_server(db: Path | None = None, *, allow_private_urls: bool = False,
 
         def run() -> dict[str, Any]:
             inputs = _inputs(text, messages, file_url, file_base64, filename)
-            report = reader().ingest(inputs, writes(), info=info, workers=1)
+            report = ingest_batch(inputs, writes(), reader=reader(), info=info, options=IngestOptions(workers=1))
             return {"inputs": report.inputs, "items_inserted": report.items_inserted,
                     "items_updated": report.items_updated,
                     "failures": [f.model_dump(mode="json") for f in report.failures]}

@@ -14,10 +14,13 @@ from typing import Any
 from omnireader.errors import InvalidInputError
 from omnireader.server.auth import KeyRing, RateLimiter
 from omnireader.server.config import ServerConfig
+from omnireader.server.job_counts import counts_of
 from omnireader.server.jobs import JobManager
 from omnireader.server.schemas import FilterFields, Info, JobState
+from omnireader.batch.ingest import ingest
+from omnireader.options import IngestOptions
 
-__all__ = ["Service", "ForbiddenError", "refuse_local_paths"]
+__all__ = ["Service", "ForbiddenError", "refuse_local_paths", "counts_of"]
 
 
 class ForbiddenError(Exception):
@@ -46,7 +49,7 @@ def refuse_local_paths(value: Any, where: str = "inputs") -> None:
 
 class Service:
     def __init__(self, config: ServerConfig, llm: Any = None) -> None:
-        from omnireader.readers.reader import Reader
+        from omnireader.reading.reader import Reader
         from omnireader.store import Store
 
         self.config = config
@@ -156,8 +159,7 @@ class Service:
             assert self.writers is not None
             return self.writers.ingest({"paths": [str(p) for p in paths],
                                         "info": job.info.model_dump(), "mode": job.mode})
-        report = self.reader.ingest(paths, self.job_store, info=job.info.model_dump(),
-                                    mode=job.mode, workers=self.config.workers)
+        report = ingest(paths, self.job_store, reader=self.reader, info=job.info.model_dump(), mode=job.mode, options=IngestOptions(workers=self.config.workers))
         return counts_of(report, paths[0].parent.parent if paths else None)
 
     def _ingest_jobs(self, jobs: list[tuple[JobState, list[Path]]]) -> dict[str, Any]:
@@ -175,26 +177,5 @@ class Service:
             assert self.writers is not None
             return self.writers.ingest({"inputs": job.inputs, "info": job.info.model_dump(),
                                         "mode": job.mode})
-        report = self.reader.ingest(job.inputs, self.job_store, info=job.info.model_dump(),
-                                    mode=job.mode, workers=self.config.workers)
+        report = ingest(job.inputs, self.job_store, reader=self.reader, info=job.info.model_dump(), mode=job.mode, options=IngestOptions(workers=self.config.workers))
         return counts_of(report, None)
-
-
-def counts_of(report: Any, path: Path | None) -> dict[str, Any]:
-    """An ingest report as a job counts it: items written and failures (named by upload)."""
-    failures = []
-    for f in report.failures:
-        data = f.model_dump(mode="json")
-        if path is not None:  # clients know their upload by name, not by spool path
-            for key in ("input", "message"):
-                if isinstance(data.get(key), str):
-                    data[key] = _unspool(data[key], str(path))
-        failures.append(data)
-    return {"items": report.items_inserted + report.items_updated, "failures": failures}
-
-
-def _unspool(text: str, files_dir: str) -> str:
-    """``<spool>/jobs/<id>/files/0003/report.pdf`` -> ``report.pdf`` in a failure's text."""
-    import re
-
-    return re.sub(re.escape(files_dir) + r"/\d{4}/", "", text)

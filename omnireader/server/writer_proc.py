@@ -30,6 +30,8 @@ import sys
 import threading
 from pathlib import Path
 from typing import Any
+from omnireader.batch.ingest import ingest
+from omnireader.options import IngestOptions
 
 __all__ = ["WriterDiedError", "WriterProcess", "WriterPool"]
 
@@ -203,7 +205,7 @@ def main() -> None:
         out.flush()
 
     try:
-        from omnireader.readers.reader import Reader
+        from omnireader.reading.reader import Reader
         from omnireader.store import Store
         from omnireader.server.maintenance import DeferredOptimize
 
@@ -216,7 +218,7 @@ def main() -> None:
     answer({"ok": True, "pid": os.getpid()})
     # The parsers' fork server imports them now (~1 s of a core, at this process's priority),
     # not during the first upload, when searches are likely running too.
-    from omnireader.readers.file_task import prestart_workers
+    from omnireader.batch.file_task import prestart_workers
 
     prestart_workers()
     try:
@@ -229,15 +231,14 @@ def main() -> None:
 
 
 def _handle(reader: Any, store: Any, request: dict[str, Any], workers: int) -> dict[str, Any]:
-    from omnireader.server.service import counts_of
+    from omnireader.server.job_counts import counts_of
 
     try:
         if request.get("jobs"):
             return {"ok": True, "jobs": _ingest_jobs(reader, store, request, workers)}
         files = [Path(p) for p in request.get("paths") or []]
         inputs = files if files else request.get("inputs") or []
-        report = reader.ingest(inputs, store, info=request.get("info") or {},
-                               mode=request.get("mode") or "fast", workers=workers)
+        report = ingest(inputs, store, reader=reader, info=request.get("info") or {}, mode=request.get("mode") or "fast", options=IngestOptions(workers=workers))
         got = counts_of(report, files[0].parent.parent if files else None)
         return {"ok": True, **got}
     except Exception as e:  # noqa: BLE001 - the job fails with this reason
@@ -251,15 +252,12 @@ def _ingest_jobs(reader: Any, store: Any, request: dict[str, Any],
     scans on its own until the next compaction, ~1 ms of CPU a fragment at 100k items
     (``bench/notes/server_latency``). Answers each job's counts: its files' items (told by
     the ingest per file) and the failures naming its files."""
-    from omnireader.server.service import counts_of
+    from omnireader.server.job_counts import counts_of
 
     jobs = {j["id"]: [Path(p) for p in j["paths"]] for j in request["jobs"]}
     items: dict[str, int] = {}
-    report = reader.ingest([p for paths in jobs.values() for p in paths], store,
-                           info=request.get("info") or {}, mode=request.get("mode") or "fast",
-                           workers=workers,
-                           on_file=lambda path, n: items.__setitem__(
-                               os.path.realpath(path), items.get(os.path.realpath(path), 0) + n))
+    report = ingest([p for paths in jobs.values() for p in paths], store, reader=reader, info=request.get("info") or {}, mode=request.get("mode") or "fast", on_file=lambda path, n: items.__setitem__(
+                               os.path.realpath(path), items.get(os.path.realpath(path), 0) + n), options=IngestOptions(workers=workers))
     out = {}
     for job_id, paths in jobs.items():
         folder = paths[0].parent.parent if paths else None  # <spool>/jobs/<id>/files

@@ -17,6 +17,7 @@ REST namespace still works, it just loads the client when it first uses it.
 from __future__ import annotations
 
 import importlib.util
+import os
 import sys
 import threading
 import types
@@ -64,6 +65,9 @@ def import_lancedb() -> types.ModuleType:
     """``lancedb``, imported without running the REST client's package ``__init__``."""
     if "lancedb" not in sys.modules:
         _defer_rest_client()
+    # LanceDB logs index-building chatter ("partition index is 3 but ...") at WARN to
+    # stderr, read once when it loads; keep errors only unless the user asked for more.
+    os.environ.setdefault("LANCEDB_LOG", "error")
     import lancedb
 
     return lancedb

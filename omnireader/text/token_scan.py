@@ -30,6 +30,11 @@ WORD, CJK, SYMBOL, SPACE = b"a", b"c", b".", b" "
 _BLOCK = 1 << 22  # characters per numpy block: bounds the scratch arrays (~40 MB)
 
 
+#: Code points counted one token each: kana, CJK ideographs, hangul (``tokens`` matches the
+#: same ranges with its regex).
+CJK_RANGES = ((0x3040, 0x30FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xAC00, 0xD7AF),
+              (0xF900, 0xFAFF))
+
 def _ascii_table(ascii_classes: bool) -> bytes:
     """A ``bytes.translate`` table for ASCII text, built by asking the regex engine."""
     flags = re.ASCII if ascii_classes else 0
@@ -51,7 +56,6 @@ def _unicode_table(astral: bool) -> np.ndarray:
     (1.1 MB, ~0.3 s: built only for text that holds a character beyond the BMP)."""
     import numpy as np
 
-    from omnireader.text.tokens import CJK_RANGES
 
     size = 0x110000 if astral else 0x10000
     every = "".join(map(chr, range(size)))

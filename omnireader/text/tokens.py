@@ -10,15 +10,13 @@ import re
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from omnireader.text.token_scan import count_marked, marks, piece_starts_every
+from omnireader.text.token_scan import CJK_RANGES, count_marked, marks, piece_starts_every
 
 if TYPE_CHECKING:
     import numpy as np
 
 __all__ = ["tokenize", "count_tokens", "pieces", "piece_cuts", "words", "CJK_RANGES"]
 
-CJK_RANGES = ((0x3040, 0x30FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xAC00, 0xD7AF),
-              (0xF900, 0xFAFF))
 _CJK = "".join(f"\\u{lo:04x}-\\u{hi:04x}" for lo, hi in CJK_RANGES)
 # One token per CJK / kana / hangul character, per run of other word characters, per symbol.
 _TOKEN = re.compile(rf"[{_CJK}]|[^\W{_CJK}]+|[^\w\s]")

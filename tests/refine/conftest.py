@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from omnireader.llm import ChatBackend, LLMConfig, RetryPolicy, make_chat_backend
-from omnireader.readers.reader import Reader
+from omnireader.reading.reader import Reader
 from tests.support import ChatRequest, LLMServer, default_responder
 
 KINDS = ["openai", "ollama"]

@@ -10,7 +10,7 @@ import pytest
 
 from omnireader.llm import ExtractedMemory, Extraction
 from omnireader.models import MemoryItem
-from omnireader.readers.reader import Reader
+from omnireader.reading.reader import Reader
 from omnireader.refine import NO_MEMORIES, Refiner
 from tests.support import Fault, LLMServer
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from omnireader.readers.reader import Reader
+from omnireader.reading.reader import Reader
 from omnireader.refine.guard import is_error_text, is_injection_echo
 from tests.support import LLMServer
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from omnireader.llm import ExtractedMemory, Extraction, ImageReading
-from omnireader.readers.reader import Reader
+from omnireader.reading.reader import Reader
 from tests.support import ChatRequest, LLMServer
 
 from .conftest import build_backend, by_task, data_block, user_text

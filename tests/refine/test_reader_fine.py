@@ -10,7 +10,7 @@ import pytest
 
 from omnireader.errors import FineModeUnavailableError
 from omnireader.payloads import Blob
-from omnireader.readers.reader import Reader
+from omnireader.reading.reader import Reader
 from tests.support import LLMServer
 
 from .conftest import build_backend

@@ -27,7 +27,7 @@ def _in_thread(fn):  # type: ignore[no-untyped-def]
 
 
 def test_a_lowered_thread_passes_its_priority_to_threads_and_worker_processes() -> None:
-    from omnireader.readers.workers import Job, WorkerPool
+    from omnireader.batch.workers import Job, WorkerPool
 
     before = thread_nice()
 

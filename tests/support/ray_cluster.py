@@ -13,7 +13,7 @@ import time
 import uuid
 from pathlib import Path
 
-from omnireader.readers.ray_quiet import quiet_env
+from omnireader.batch.ray_quiet import quiet_env
 
 RAY = Path(sys.executable).with_name("ray")
 

@@ -96,7 +96,7 @@ def snapshot(tmp: Path) -> dict[str, Any]:
     from omnireader import Reader
     from omnireader.text.chunking import chunk_text
     from omnireader.llm.embed_hashing import HashingEmbedder
-    from omnireader.readers.outcomes import read_fast
+    from omnireader.reading.outcomes import read_fast
     from omnireader.units import match_text
 
     reader = Reader()

@@ -7,7 +7,7 @@ worker calls the per-file parse, so only a worker's peak may grow."""
 import functools
 import os
 
-import omnireader.readers.file_task as _file_task
+import omnireader.batch.file_task as _file_task
 
 _MB = int(os.environ.get("OMNIREADER_PLANT_MB", "400"))
 _parse_file = _file_task.parse_file  # fails loudly if the worker's entry point changed shape

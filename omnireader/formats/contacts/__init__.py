@@ -1,1 +1,3 @@
 """Contacts and calendars: vCard and iCalendar."""
+
+__all__: list[str] = []

@@ -10,6 +10,8 @@ an error that says to reinstall, never a network call.
 
 from __future__ import annotations
 
+import os
+
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -32,6 +34,9 @@ class RapidOcrEngine(OcrEngine):
     """PP-OCRv6 (small) detection and recognition, PP-OCR's mobile line classifier."""
 
     def __init__(self, threads: int | None = None) -> None:
+        # onnxruntime queues telemetry unless this is set before it loads: reading a file
+        # never reaches the network.
+        os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
         try:
             import rapidocr
             from rapidocr import RapidOCR

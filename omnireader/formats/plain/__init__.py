@@ -1,1 +1,3 @@
 """Text-like files: plain text in any encoding, Markdown, XML and delimited tables."""
+
+__all__: list[str] = []

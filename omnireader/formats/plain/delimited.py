@@ -98,7 +98,8 @@ def delimited_markdown(text: str, name: str = "", hint: str | None = None) -> st
     return "\n".join(lines)
 
 def _read_csv(blob: Blob, options: ReadOptions) -> Extraction:
-    from omnireader.formats.plain.text import decode_text, one_section
+    from omnireader.formats.plain.text import decode_text
+    from omnireader.formats.plain.text_file import one_section
 
     text = decode_text(blob.read_bytes(), blob.label).lstrip("\ufeff")
     tabs = (blob.mime or "").endswith("tab-separated-values")

@@ -7,7 +7,8 @@ import json
 
 from omnireader.errors import TooLargeError
 from omnireader.formats.document import Extraction
-from omnireader.formats.plain.text import decode_text, one_section
+from omnireader.formats.plain.text import decode_text
+from omnireader.formats.plain.text_file import one_section
 from omnireader.formats.registry import Format, Magic, by_extension
 from omnireader.options import ReadOptions
 from omnireader.payloads import Blob

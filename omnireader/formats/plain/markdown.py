@@ -74,7 +74,8 @@ _H1 = re.compile(r"^#\s+(.+?)\s*#*\s*$", re.M)
 
 def _read_markdown(blob: Blob, options: ReadOptions) -> Extraction:
     from omnireader.formats.plain.front_matter import front_matter
-    from omnireader.formats.plain.text import decode_text, one_section
+    from omnireader.formats.plain.text import decode_text
+    from omnireader.formats.plain.text_file import one_section
 
     info, text = front_matter(decode_text(blob.read_bytes(), blob.label).lstrip("\ufeff"))
     text = markdown_text(text)

@@ -10,10 +10,6 @@ import codecs
 import re
 
 from omnireader.errors import UnsupportedFormatError
-from omnireader.formats.document import DocInfo, Extraction, Section
-from omnireader.formats.registry import Format, Magic
-from omnireader.options import ReadOptions
-from omnireader.payloads import Blob
 
 __all__ = ["decode_text", "detect_encoding", "bomless_unicode", "unicode_head", "codec_for"]
 
@@ -204,25 +200,3 @@ def codec_for(charset: str | None) -> str | None:
         except LookupError:
             continue
     return None
-
-def one_section(text: str, info: DocInfo | None = None) -> Extraction:
-    """A document that is one section of ``text``."""
-    return Extraction(info=info or DocInfo(), sections=iter([Section(text=text)]))
-
-
-def _read_text(blob: Blob, options: ReadOptions) -> Extraction:
-    return one_section(decode_text(blob.read_bytes(), blob.label).lstrip("\ufeff"))
-
-
-FORMATS = (
-    Format(
-        name="text", rank=25, display="TXT/MD", extensions=(".txt", ".text", ".log"), mimes=("text/plain",),
-        # last of the byte tests: whatever decodes as text is text, unless a text test
-        # (RTF, mail, HTML, JSON, ...) says which text it is
-        magic=(Magic(1000, lambda p: p.decodes_as_text()),),
-        refines="text", extract=_read_text, readme_group="text, Markdown, JSON, XML",
-        readme="any encoding (BOM-less UTF-16 / UTF-32 too, legacy code pages via "
-        "charset-normalizer); Markdown keeps its code and drops raw HTML, its YAML front matter "
-        "giving the title, date and authors; XML in its declared encoding",
-    ),
-)

@@ -83,7 +83,7 @@ def xml_text(data: bytes, label: str) -> str:
 
 def read_xml(blob: Blob, options: ReadOptions | None = None) -> Extraction:
     """The text of an XML file, as one section."""
-    from omnireader.formats.plain.text import one_section
+    from omnireader.formats.plain.text_file import one_section
 
     return one_section(xml_text(blob.read_bytes(), blob.label))
 

@@ -10,8 +10,8 @@ import pytest
 
 from omnireader import InternalError, ReadFailure, Reader
 from omnireader.errors import error_for_code
-from omnireader.readers.outcomes import ReadOutcome, captured, log_internal
-from omnireader.readers.workers import Job, WorkerPool
+from omnireader.reading.outcomes import ReadOutcome, captured, log_internal
+from omnireader.batch.workers import Job, WorkerPool
 
 from bench.faultkit.jobs import run_job
 
@@ -112,7 +112,7 @@ def test_a_package_with_damaged_compressed_data_is_corrupt_not_internal(
 def test_result_reprs_stay_short_however_many_items():
     """asyncio.run formats its result's repr; a read's result must not repr every item."""
     from omnireader import Reader
-    from omnireader.readers.outcomes import ReadResult
+    from omnireader.reading.outcomes import ReadResult
 
     text = "\n\n".join(f"Paragraph {n} about the quarterly budget review." * 20 for n in range(200))
     result = Reader().read_report([text])

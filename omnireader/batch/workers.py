@@ -28,7 +28,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from omnireader.readers.worker_deaths import death_of
+from omnireader.batch.worker_deaths import death_of
 
 __all__ = ["Job", "JobResult", "WorkerPool", "prestart"]
 

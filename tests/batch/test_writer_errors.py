@@ -10,7 +10,7 @@ import pytest
 
 from omnireader import Reader, Store
 from omnireader.models import MemoryItem, MemoryMetadata, Source
-from omnireader.readers.writer import BatchWriter, WriteJob
+from omnireader.batch.writer import BatchWriter, WriteJob
 
 
 def _unwritable() -> MemoryItem:

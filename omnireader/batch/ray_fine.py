@@ -121,8 +121,8 @@ class ReadFilesFine:
         from omnireader.llm.config import LLMConfig, make_chat_backend
         from omnireader.options import ReadOptions
         from omnireader.parsers.base import ParseContext
-        from omnireader.readers.ray_quiet import use_proxies
-        from omnireader.readers.reader import Reader
+        from omnireader.batch.ray_quiet import use_proxies
+        from omnireader.reading.reader import Reader
 
         use_proxies(proxies)  # the LLM server is reached as the driver reaches it
 
@@ -149,7 +149,7 @@ class ReadFilesFine:
         try:
             out = self.reader.read_one(Path(path), self.ctx)
         except Exception as e:  # reported for this file; the worker lives on
-            from omnireader.readers.workers import _internal
+            from omnireader.batch.workers import _internal
 
             r = _internal(path, e)
             return [], None, [ReadFailure(input=path, error="internal",
@@ -159,7 +159,7 @@ class ReadFilesFine:
         vectors = None
         if self.embedder and items:
             from omnireader.units import match_text
-            from omnireader.readers.file_task import local_embedder
+            from omnireader.batch.file_task import local_embedder
 
             vectors = local_embedder(self.embedder).embed([match_text(i) for i in items])
         return items, vectors, out.failures

@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 
 from omnireader import Reader, Store
-from omnireader.readers.refine import refine_store
+from omnireader.batch.refine_store import refine_store
 from tests.refine.conftest import build_backend
 from tests.support.llm_server import Fault, LLMServer
+from omnireader import ingest
 
 
 @pytest.fixture(scope="module")
@@ -25,8 +26,7 @@ def test_a_fine_ingest_keeps_the_fast_items_its_fine_items_came_from(
 ) -> None:
     server.reset()
     store = Store.open(tmp_path / "db.lance")
-    report = Reader(llm=build_backend("openai", server)).ingest(
-        sample_files / "quarterly_report.pdf", store=store, mode="fine")
+    report = ingest(sample_files / "quarterly_report.pdf", store, reader=Reader(llm=build_backend("openai", server)), mode="fine")
     assert report.ok and report.next_step is None
     fine = list(store.iter_items({"mode": "fine"}))
     fast = {i.id: i for i in store.iter_items({"mode": "fast"})}
@@ -44,7 +44,7 @@ def test_items_left_fast_by_a_failing_llm_are_reported_and_refine_finishes_them(
     note.write_text("# Offsite\n\nThe Porto offsite moved to 12 June 2025.")
     store = Store.open(tmp_path / "db.lance")
     server.inject("chat", [Fault.disconnect()] * 20)
-    report = Reader(llm=build_backend("openai", server)).ingest(note, store=store, mode="fine")
+    report = ingest(note, store, reader=Reader(llm=build_backend("openai", server)), mode="fine")
     assert report.refine_failed == 1 and report.refine_reasons == {"transport": 1}
     assert not report.ok and "omnireader refine --db" in (report.next_step or "")
     assert "left fast (LLM failed: transport: 1)" in report.summary()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from omnireader.readers.sizing import WRITER_SHARE, default_workers, usable_cores
+from omnireader.batch.sizing import WRITER_SHARE, default_workers, usable_cores
 
 
 def test_the_default_fills_the_cores_with_the_writer_counted_and_no_more() -> None:

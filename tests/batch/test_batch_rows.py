@@ -10,7 +10,8 @@ import pytest
 
 from omnireader import Reader, Store
 from omnireader.models import MemoryItem
-from omnireader.readers import batch
+from omnireader.batch import ingest as batch
+from omnireader import ingest, IngestOptions
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "samples" / "files"
@@ -54,8 +55,8 @@ def rows_in_workers(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_rows_from_the_workers_store_what_items_did(tmp_path: Path) -> None:
     docs = _folder(tmp_path)
     one, two = Store.open(tmp_path / "one.lance"), Store.open(tmp_path / "two.lance")
-    r1 = Reader(ocr="off").ingest(docs, store=one, workers=1)  # items to the writer
-    r2 = Reader(ocr="off").ingest(docs, store=two, workers=2, batch_size=8)  # rows
+    r1 = ingest(docs, one, reader=Reader(ocr="off"), options=IngestOptions(workers=1))  # items to the writer
+    r2 = ingest(docs, two, reader=Reader(ocr="off"), options=IngestOptions(workers=2, batch_size=8))  # rows
     assert r1.files_read == r2.files_read == 9 and r1.files_failed == r2.files_failed == 0
     # (Updates depend on where the flushes fall: a copy in a later flush updates its item.)
     assert r2.items_inserted == r1.items_inserted == one.count() == two.count()
@@ -78,10 +79,10 @@ def test_rows_from_the_workers_store_what_items_did(tmp_path: Path) -> None:
 def test_a_rerun_with_rows_adds_a_new_location_to_stored_items(tmp_path: Path) -> None:
     docs = _folder(tmp_path)
     store = Store.open(tmp_path / "s.lance")
-    Reader(ocr="off").ingest(docs, store=store, workers=2)
+    ingest(docs, store, reader=Reader(ocr="off"), options=IngestOptions(workers=2))
     before = store.count()
     shutil.copy(SAMPLES / "team_notes.md", docs / "third.md")
-    report = Reader(ocr="off").ingest(docs, store=store, workers=2)
+    report = ingest(docs, store, reader=Reader(ocr="off"), options=IngestOptions(workers=2))
     assert (report.files_read, report.files_skipped) == (1, 9)
     assert store.count() == before and report.items_inserted == 0
     notes = [i for i in store.iter_items(filters={"path": str(docs / "third.md")})]

@@ -17,7 +17,7 @@ from pydantic import BaseModel, Field
 from omnireader.errors import FineModeUnavailableError
 from omnireader.models import MemoryItem
 from omnireader.options import ReadOptions
-from omnireader.readers.progress import Progress
+from omnireader.batch.progress import Progress
 
 __all__ = ["RefineReport", "refine_store"]
 

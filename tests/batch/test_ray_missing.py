@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from omnireader import EngineUnavailableError, Reader, Store
+from omnireader import ingest, IngestOptions
 
 # `import ray` raises ImportError in the child: the extra looks uninstalled.
 _HIDE_RAY = "import sys; sys.modules['ray'] = None; sys.modules['ray.data'] = None"
@@ -21,7 +22,7 @@ def test_engine_ray_without_the_extra_names_what_to_install(
     monkeypatch.setitem(sys.modules, "ray", None)  # `import ray` raises ImportError
     store = Store.open(tmp_path / "db.lance")
     with pytest.raises(EngineUnavailableError, match=r"pip install 'omnireader\[ray\]'"):
-        Reader().ingest(sample_files, store=store, engine="ray")
+        ingest(sample_files, store, options=IngestOptions(engine="ray"))
     assert store.count() == 0
 
 
@@ -44,11 +45,11 @@ def test_unknown_engine_is_refused(sample_files: Path, tmp_path: Path) -> None:
     from omnireader import InvalidInputError
 
     with pytest.raises(InvalidInputError, match="engine must be 'local' or 'ray'"):
-        Reader().ingest(sample_files, store=Store.open(tmp_path / "db.lance"), engine="spark")
+        ingest(sample_files, Store.open(tmp_path / "db.lance"), options=IngestOptions(engine="spark"))
 
 
 def test_quiet_env_sends_ray_http_to_a_closed_loopback_port_unless_stats_are_wanted() -> None:
-    from omnireader.readers.ray_quiet import quiet_env
+    from omnireader.batch.ray_quiet import quiet_env
 
     env = quiet_env({"PATH": "/bin"})
     assert env["RAY_USAGE_STATS_ENABLED"] == "0" and env["PATH"] == "/bin"

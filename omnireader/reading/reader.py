@@ -9,18 +9,20 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import time
-from collections.abc import Iterator, Sequence
-from typing import Any, Literal
+from collections.abc import Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from omnireader.errors import FineModeUnavailableError, InvalidInputError
 from omnireader.models import MemoryItem, Mode, ReadInfo
 from omnireader.options import ReadOptions
+from omnireader.payloads import Blob
 from omnireader.parsers.base import ParseContext, Parser, get_parser
 from omnireader.intake.walk import expand
-from omnireader.readers.outcomes import (
+from omnireader.reading.outcomes import (
     ReadOutcome,
     ReadResult,
     captured,
@@ -31,11 +33,26 @@ from omnireader.readers.outcomes import (
     validate_info,
 )
 
-__all__ = ["Reader", "ReadOutcome", "ReadResult"]
+if TYPE_CHECKING:
+    from omnireader.llm.base import ChatBackend
+    from omnireader.refine import Refiner
+
+__all__ = ["Reader", "ReadInput", "ReadOutcome", "ReadResult"]
+
+#: What :meth:`Reader.read` takes: a string (text, or a path / URL it names), a path,
+#: bytes, a :class:`~omnireader.payloads.Blob`, a chat message or content part (a dict or
+#: a model), or a list of any of these (a list of messages is one conversation).
+ReadInput: TypeAlias = (
+    str | os.PathLike[str] | bytes | bytearray | memoryview | Blob | BaseModel
+    | Mapping[str, Any] | Sequence[Any]
+)
 
 
 class Reader:
     """Reads inputs into memory items: router → parser, per input, with failures isolated.
+
+    It only reads: :func:`omnireader.ingest` (the batch layer, above it) writes what a
+    Reader reads into a store.
 
     ``llm`` (a chat backend from :mod:`omnireader.llm`) enables fine mode; option keywords
     (``chunk_tokens=``, ``password=``, ``allow_private_urls=`` ...) set :class:`ReadOptions`.
@@ -45,7 +62,7 @@ class Reader:
         self,
         *,
         options: ReadOptions | None = None,
-        llm: Any = None,
+        llm: ChatBackend | None = None,
         **option_overrides: Any,
     ) -> None:
         try:
@@ -65,10 +82,10 @@ class Reader:
                 f"{', '.join(ReadOptions.model_fields)}"
             )
         self.llm = llm
-        self._refiner: Any = None
+        self._refiner: Refiner | None = None
 
     @property
-    def refiner(self) -> Any:
+    def refiner(self) -> Refiner | None:
         """Fine mode's engine for ``llm`` (None without an LLM)."""
         if self._refiner is None and self.llm is not None:
             from omnireader.refine import Refiner
@@ -80,9 +97,9 @@ class Reader:
 
     def read(
         self,
-        inputs: Any,
+        inputs: ReadInput,
         info: dict[str, Any] | ReadInfo | None = None,
-        mode: Mode = "fast",
+        mode: Mode | str = Mode.FAST,
         on_error: Literal["raise", "skip"] = "raise",
     ) -> list[MemoryItem]:
         """Items for ``inputs``. With ``on_error="raise"`` (default) the first input that
@@ -92,29 +109,36 @@ class Reader:
 
     def read_report(
         self,
-        inputs: Any,
+        inputs: ReadInput,
         info: dict[str, Any] | ReadInfo | None = None,
-        mode: Mode = "fast",
+        mode: Mode | str = Mode.FAST,
     ) -> ReadResult:
         """Items and failures for ``inputs``; one bad input never stops the others."""
         return ReadResult.of(self.iter_read(inputs, info=info, mode=mode))
 
     def iter_read(
         self,
-        inputs: Any,
+        inputs: ReadInput,
         info: dict[str, Any] | ReadInfo | None = None,
-        mode: Mode = "fast",
+        mode: Mode | str = Mode.FAST,
     ) -> Iterator[ReadOutcome]:
         """One :class:`ReadOutcome` per input, as each is read (folders yield per file)."""
         ctx = self.context(info, mode)
         for one in expand(inputs, self.options):
             yield self.read_one(one, ctx)
 
-    def context(self, info: dict[str, Any] | ReadInfo | None, mode: Mode) -> ParseContext:
+    @staticmethod
+    def mode_of(mode: Mode | str) -> Mode:
+        """``mode`` as a :class:`Mode`, checked once where a read or an ingest starts."""
+        try:
+            return Mode(mode)
+        except ValueError:
+            raise InvalidInputError(f"mode must be 'fast' or 'fine', not {mode!r}") from None
+
+    def context(self, info: dict[str, Any] | ReadInfo | None, mode: Mode | str) -> ParseContext:
         """The parse context for ``info`` and ``mode``, validated."""
-        if mode not in ("fast", "fine"):
-            raise InvalidInputError(f"mode must be 'fast' or 'fine', not {mode!r}")
-        if mode == "fine" and self.llm is None:
+        mode = self.mode_of(mode)
+        if mode == Mode.FINE and self.llm is None:
             raise FineModeUnavailableError(
                 "fine mode needs an LLM backend: Reader(llm=make_chat_backend('openai:MODEL')) "
                 "or --llm openai:MODEL / --llm ollama:MODEL on the command line"
@@ -125,22 +149,22 @@ class Reader:
             session_id=inf.session_id,
             mode=mode,
             options=self.options,
-            refiner=self.refiner if mode == "fine" else None,
+            refiner=self.refiner if mode == Mode.FINE else None,
         )
 
-    def read_one(self, input: Any, ctx: ParseContext) -> ReadOutcome:
+    def read_one(self, input: ReadInput, ctx: ParseContext) -> ReadOutcome:
         """Read a single (already expanded) input under ``ctx``; never raises for bad input.
 
         Fine mode runs :meth:`aread_one` on an event loop of its own, so the LLM calls of
         the input's parts (a chat, its tool trajectories, its attachments) overlap.
         """
-        if ctx.mode == "fine":
+        if ctx.mode == Mode.FINE:
             return ctx.refiner.llm.run_sync(self.aread_one(input, ctx))
         return read_fast(input, ctx)
 
     # ------------------------------------------------------------------- async
 
-    async def aread_one(self, input: Any, ctx: ParseContext) -> ReadOutcome:
+    async def aread_one(self, input: ReadInput, ctx: ParseContext) -> ReadOutcome:
         """:meth:`read_one` for async callers: routing and parsing in a worker thread (one
         input at a time), the LLM calls of every part of the input (a chat, its tool
         trajectories, its attachments) in flight together.
@@ -150,7 +174,7 @@ class Reader:
         """
         started = time.perf_counter()
         out = ReadOutcome(input=describe_input(input))
-        if ctx.mode != "fine":
+        if ctx.mode != Mode.FINE:
             parts = await asyncio.to_thread(Parser.locked_parse, parse_parts, input, ctx, out)
             return out.finish(parts, input, started)
 
@@ -172,9 +196,9 @@ class Reader:
 
     async def aread_report(
         self,
-        inputs: Any,
+        inputs: ReadInput,
         info: dict[str, Any] | ReadInfo | None = None,
-        mode: Mode = "fast",
+        mode: Mode | str = Mode.FAST,
     ) -> ReadResult:
         """:meth:`read_report` for async callers; inputs are read concurrently."""
         ctx = self.context(info, mode)
@@ -182,25 +206,14 @@ class Reader:
 
     async def aread(
         self,
-        inputs: Any,
+        inputs: ReadInput,
         info: dict[str, Any] | ReadInfo | None = None,
-        mode: Mode = "fast",
+        mode: Mode | str = Mode.FAST,
         on_error: Literal["raise", "skip"] = "raise",
     ) -> list[MemoryItem]:
         """:meth:`read` for async callers (an agent's upload handler): paths, bytes,
         :class:`~omnireader.payloads.Blob` (bytes with a file name) or messages."""
         return raise_or_items(await self.aread_report(inputs, info, mode), on_error)
-
-    async def aingest(
-        self,
-        inputs: Any,
-        store: Any,
-        info: dict[str, Any] | ReadInfo | None = None,
-        mode: Mode = "fast",
-        **batch_options: Any,
-    ) -> Any:
-        """:meth:`ingest` for async callers (runs the batch in a worker thread)."""
-        return await asyncio.to_thread(self.ingest, inputs, store, info, mode, **batch_options)
 
     # -------------------------------------------------------- fast->fine transfer
 
@@ -215,28 +228,10 @@ class Reader:
         result = await self._require_refiner().arefine(items)
         return [*result.fine, *result.fast]
 
-    def _require_refiner(self) -> Any:
-        if self.refiner is None:
+    def _require_refiner(self) -> Refiner:
+        refiner = self.refiner
+        if refiner is None:
             raise FineModeUnavailableError(
                 "refining needs an LLM backend: Reader(llm=make_chat_backend('openai:MODEL'))"
             )
-        return self.refiner
-
-    def ingest(
-        self,
-        inputs: Any,
-        store: Any,
-        info: dict[str, Any] | ReadInfo | None = None,
-        mode: Mode = "fast",
-        **batch_options: Any,
-    ) -> Any:
-        """Read ``inputs`` and write the items into ``store``; returns an IngestReport.
-
-        Files and folders go through the batch ingester (parallel workers, skipping
-        unchanged files); other inputs are read here and upserted. ``engine="ray"`` (with
-        ``ray_address=``) parses the files on a Ray cluster instead: the extra
-        ``omnireader[ray]``, see :mod:`omnireader.readers.ray_engine`.
-        """
-        from omnireader.readers.batch import ingest
-
-        return ingest(self, inputs, store, info=info, mode=mode, **batch_options)
+        return refiner

@@ -13,15 +13,15 @@ from typing import Any
 
 from omnireader.parsers.base import ParseContext
 from omnireader.units import match_text
-from omnireader.readers.ingest_report import ItemSummary
-from omnireader.readers.outcomes import read_fast
-from omnireader.readers.workers import prestart
+from omnireader.batch.report import ItemSummary
+from omnireader.reading.outcomes import read_fast
+from omnireader.batch.workers import prestart
 
 __all__ = ["parse_file", "local_embedder", "prestart_workers", "PRELOAD"]
 
 # Imported once by the server the workers fork from, not by each worker.
 # chonkie through omnireader.text.chonkie_import: without the OpenAI SDK it would load (~1 s).
-PRELOAD = ("omnireader.readers.file_task", "omnireader.intake.router", "pypdfium2", "pypdf",
+PRELOAD = ("omnireader.batch.file_task", "omnireader.intake.router", "pypdfium2", "pypdf",
            "omnireader.text.chonkie_import", "numpy", "omnireader.llm.embed_hashing")
 
 _EMBEDDERS: dict[str, Any] = {}

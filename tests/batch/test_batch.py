@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from omnireader import Reader, Store
+from omnireader import ingest, IngestOptions
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -28,9 +29,9 @@ def _folder(tmp_path: Path, n: int = 6) -> Path:
 def test_ingest_writes_every_file_once_and_a_second_run_skips_them(tmp_path: Path) -> None:
     docs = _folder(tmp_path)
     store = Store.open(tmp_path / "db.lance")
-    first = Reader().ingest(docs, store=store, workers=2)
+    first = ingest(docs, store, options=IngestOptions(workers=2))
     assert (first.files_read, first.items_inserted, first.files_failed) == (6, 6, 0)
-    second = Reader().ingest(docs, store=store, workers=2)
+    second = ingest(docs, store, options=IngestOptions(workers=2))
     assert (second.files_skipped, second.items_inserted, second.items_updated) == (6, 0, 0)
     assert store.count() == 6
 
@@ -41,10 +42,10 @@ def test_a_changed_file_replaces_its_old_items_and_leaves_none_behind(tmp_path: 
     long = docs / "long.md"
     long.write_text("\n\n".join(f"Paragraph {i} about topic {i}. " * 30 for i in range(12)))
     store = Store.open(tmp_path / "db.lance")
-    before = Reader(chunk_tokens=64).ingest(docs, store=store, workers=1)
+    before = ingest(docs, store, reader=Reader(chunk_tokens=64), options=IngestOptions(workers=1))
     assert before.items_inserted > 3
     long.write_text("Now a single short paragraph.")
-    after = Reader(chunk_tokens=64).ingest(docs, store=store, workers=1)
+    after = ingest(docs, store, reader=Reader(chunk_tokens=64), options=IngestOptions(workers=1))
     # ids derive from the content, so every old chunk is stale and the new one is new
     assert (after.files_read, after.items_inserted) == (1, 1)
     assert after.items_deleted == before.items_inserted
@@ -56,7 +57,7 @@ def test_one_bad_file_is_reported_by_type_and_the_rest_lands(tmp_path: Path) -> 
     (docs / "blob.bin").write_bytes(os.urandom(2048))
     (docs / "empty.txt").write_bytes(b"")
     store = Store.open(tmp_path / "db.lance")
-    report = Reader().ingest(docs, store=store, workers=2)
+    report = ingest(docs, store, options=IngestOptions(workers=2))
     assert report.failed_by_error == {"unsupported": 1, "empty": 1}
     assert report.files_failed == 2 and store.count() == 3
 
@@ -65,7 +66,7 @@ def test_messages_and_files_ingest_together_and_search_finds_message_ids(
     sample_files: Path, tmp_path: Path
 ) -> None:
     store = Store.open(tmp_path / "db.lance")
-    Reader().ingest([sample_files / "chat_tokyo_trip.json"], store=store, info={"user_id": "alice"})
+    ingest([sample_files / "chat_tokyo_trip.json"], store, info={"user_id": "alice"})
     hits = store.search("Tokyo conference hotel Shinjuku", k=3, view="fts")
     # Each passage is a message with the ones around it; together they hold the answer.
     assert {"m1", "m2", "m3", "m4"} <= {m for h in hits for m in h.message_ids}
@@ -115,12 +116,10 @@ def test_on_file_tells_each_file_read_and_its_item_count(tmp_path: Path) -> None
     (docs / "empty.txt").write_text("")
     store = Store.open(tmp_path / "db.lance")
     told: dict[str, int] = {}
-    report = Reader(chunk_tokens=64).ingest(docs, store=store, workers=1,
-                                            on_file=lambda p, n: told.__setitem__(Path(p).name, n))
+    report = ingest(docs, store, reader=Reader(chunk_tokens=64), on_file=lambda p, n: told.__setitem__(Path(p).name, n), options=IngestOptions(workers=1))
     assert set(told) == {"note_0.md", "note_1.md", "note_2.md", "long.md", "empty.txt"}
     assert told["note_1.md"] == 1 and told["empty.txt"] == 0 and told["long.md"] > 3
     assert sum(told.values()) == report.items_inserted == store.count()
     again: dict[str, int] = {}
-    Reader(chunk_tokens=64).ingest(docs, store=store, workers=1,
-                                   on_file=lambda p, n: again.__setitem__(p, n))
+    ingest(docs, store, reader=Reader(chunk_tokens=64), on_file=lambda p, n: again.__setitem__(p, n), options=IngestOptions(workers=1))
     assert again == {}  # unchanged files are not read, so not told

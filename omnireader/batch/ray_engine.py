@@ -33,9 +33,11 @@ from typing import Any
 
 from omnireader.errors import EngineUnavailableError
 from omnireader.models import ReadFailure
+from omnireader.models import Mode
+from omnireader.options import IngestOptions
 from omnireader.parsers.base import ParseContext
-from omnireader.readers.outcomes import log_internal
-from omnireader.readers.ray_quiet import own_proxies, quiet_environment
+from omnireader.reading.outcomes import log_internal
+from omnireader.batch.ray_quiet import own_proxies, quiet_environment
 
 __all__ = ["RAY_EXTRA", "require_ray", "ray_runner", "ray_results", "TASK_RETRIES"]
 
@@ -73,7 +75,7 @@ class ParseFiles:
     def __call__(self, batch: dict[str, Any]) -> dict[str, Any]:
         import numpy as np
 
-        from omnireader.readers.file_task import parse_file
+        from omnireader.batch.file_task import parse_file
 
         paths = [str(p) for p in batch["path"]]
         payloads = []
@@ -85,7 +87,7 @@ class ParseFiles:
                 value = ([], None, [ReadFailure(input=path, error="too_large",
                                                 message=f"{path}: ran out of memory")])
             except Exception as e:  # reported for this file; the worker lives on
-                from omnireader.readers.workers import _internal
+                from omnireader.batch.workers import _internal
 
                 r = _internal(path, e)
                 value = ([], None, [ReadFailure(input=path, error="internal",
@@ -124,8 +126,10 @@ def ray_runner(mode: str, address: str | None, verbose: bool) -> Any:
     require_ray()
 
     def results(reader: Any, ctx: ParseContext, store: Any, todo: dict[str, str],
-                workers: int | None, timeout: float | None, memory_mb: int | None) -> Any:
-        return ray_results(reader, ctx, store, todo, workers, address=address,
+                opts: IngestOptions) -> Any:
+        # Ray sizes and times its own workers: the local pool's timeout and memory cap
+        # do not apply there.
+        return ray_results(reader, ctx, store, todo, opts.workers, address=address,
                            verbose=verbose)
 
     return results
@@ -151,10 +155,10 @@ def _worker(ray: Any, reader: Any, ctx: ParseContext, store: Any) -> tuple[type,
     local = getattr(store.embedder, "local", False)
     common = {"ctx": ctx.model_dump(exclude={"refiner"}),
               "embedder": store.embedder.name if local else None}
-    if ctx.mode != "fine":
+    if ctx.mode != Mode.FINE:
         # Each worker's OCR engine gets one core: Ray schedules one worker per CPU.
         return ParseFiles, {**common, "ocr_threads": 1}
-    from omnireader.readers.ray_fine import ReadFilesFine, permits_actor, recipe_of
+    from omnireader.batch.ray_fine import ReadFilesFine, permits_actor, recipe_of
 
     recipe = recipe_of(reader.llm)
     config = recipe["config"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from omnireader.readers.ray_fine import _Permits
+from omnireader.batch.ray_fine import _Permits
 
 
 def test_no_more_permits_than_the_limit_are_out_and_a_release_lets_the_next_in() -> None:

@@ -24,19 +24,30 @@ from pathlib import Path
 from typing import Any
 
 from omnireader.errors import InvalidInputError
-from omnireader.models import Mode, ReadFailure, ReadInfo
+from omnireader.models import MemoryItem, Mode, ReadFailure, ReadInfo
+from omnireader.options import IngestOptions
+from omnireader.reading.reader import ReadInput, Reader
+from omnireader.store.ledger import Ledger
+from omnireader.store.protocol import StoreLike
 from omnireader.parsers.base import ParseContext
 from omnireader.store.row_writes import rows_from_bytes
 from omnireader.intake.walk import expand
-from omnireader.readers.ingest_report import IngestReport, ItemSummary, is_transient
-from omnireader.readers import file_task
-from omnireader.readers.outcomes import log_internal
-from omnireader.readers.progress import Progress
-from omnireader.readers.sizing import default_workers, usable_cores
-from omnireader.readers.workers import Job, WorkerPool
-from omnireader.readers.writer import BatchWriter, Rows, WriteJob
+from omnireader.batch.report import IngestReport, ItemSummary, is_transient
+from omnireader.batch import file_task
+from omnireader.reading.outcomes import log_internal
+from omnireader.batch.progress import Progress
+from omnireader.batch.sizing import default_workers, usable_cores
+from omnireader.batch.workers import Job, WorkerPool
+from omnireader.batch.writer import BatchWriter, Rows, WriteJob
 
-__all__ = ["IngestReport", "ingest", "file_hash", "settings_key"]
+__all__ = ["IngestReport", "IngestOptions", "ingest", "aingest", "file_hash", "settings_key"]
+
+#: What reading one file gives the writer: its path, its items (or their Arrow rows from a
+#: worker), their vectors when a worker embedded them, and its failures.
+FileResult = tuple[str, "list[MemoryItem] | Rows", Any, list[ReadFailure]]
+#: The engine's reader of the changed files: local worker processes, or Ray.
+Results = Callable[[Reader, ParseContext, StoreLike, dict[str, str], IngestOptions],
+                   Iterator[FileResult]]
 
 # The fine-mode hint names the command that finishes the job.
 _REFINE_HINT = "omnireader refine --db {db} (with the same --llm) once the LLM is reachable"
@@ -66,50 +77,47 @@ ROWS_IN_WORKERS = False
 
 
 def ingest(
-    reader: Any,
-    inputs: Any,
-    store: Any,
-    info: dict[str, Any] | ReadInfo | None = None,
-    mode: Mode = "fast",
+    inputs: ReadInput,
+    store: StoreLike,
     *,
-    workers: int | None = None,
-    timeout: float | None = 300.0,
-    memory_mb: int | None = 2048,
-    force: bool = False,
-    batch_size: int = 2048,
-    progress: bool = False,
-    sync: bool = False,
-    engine: str = "local",
-    ray_address: str | None = None,
-    verbose: bool = False,
+    reader: Reader | None = None,
+    info: dict[str, Any] | ReadInfo | None = None,
+    mode: Mode | str = Mode.FAST,
+    options: IngestOptions | None = None,
     on_file: Callable[[str, int], None] | None = None,
 ) -> IngestReport:
-    """Read ``inputs`` into ``store``; see the module docstring for the guarantees.
+    """Read ``inputs`` with ``reader`` (a fast-mode :class:`Reader` by default) into
+    ``store``; see the module docstring for the guarantees.
 
-    ``sync``: also remove the items of files under the given folders (or of the given
-    files) that no longer exist; items another path still holds stay, with that path.
-    ``engine="ray"``: parse on a Ray cluster (``ray_address``, or a local one); see
-    :mod:`.ray_engine`. Everything else (ledger, writes, report) is the same.
-    ``on_file(path, items)`` is told each file read and its item count (the server splits
-    one ingest of several jobs' uploads back into the jobs with it).
+        report = ingest([Path("papers/")], Store.open("docs.lance"),
+                        options=IngestOptions(workers=2, sync=True))
+
+    ``options.sync``: also remove the items of files under the given folders (or of the
+    given files) that no longer exist; items another path still holds stay, with that
+    path. ``options.engine="ray"``: parse on a Ray cluster (``options.ray_address``, or a
+    local one); see :mod:`.ray_engine`. Everything else (ledger, writes, report) is the
+    same. ``on_file(path, items)`` is told each file read and its item count (the server
+    splits one ingest of several jobs' uploads back into the jobs with it).
     """
+    reader = reader or Reader()
+    opts = options or IngestOptions()
+    mode = reader.mode_of(mode)
     started = time.perf_counter()
     ctx = reader.context(info, mode)
-    results = _engine(engine, mode, ray_address, verbose)
-    if mode == "fast" and engine == "local":
+    results = _engine(opts.engine, mode, opts.ray_address, opts.verbose)
+    if mode == Mode.FAST and opts.engine == "local":
         # The workers' imports run while this process finds the files, hashes them and
         # reads the ledger (a no-op when an earlier ingest started it).
         file_task.prestart_workers()
     report = IngestReport(store=str(store.path), mode=mode)
     ledger = store.ledger(scope=f"{ctx.scope}/{mode}", settings=settings_key(ctx, store.embedder.name))
-    writer = BatchWriter(store, ledger, ctx, batch_size)
+    writer = BatchWriter(store, ledger, ctx, opts.batch_size)
     try:
         files = _read_non_files(reader, inputs, ctx, report, writer)
-        bar = Progress(len(files), enabled=progress)
-        todo = _changed_files(files, ledger, force, report, bar)
+        bar = Progress(len(files), enabled=opts.progress)
+        todo = _changed_files(files, ledger, opts.force, report, bar)
         stored = store.stored_paths(todo) if todo else set()
-        for path, got, vectors, failures in results(reader, ctx, store, todo, workers,
-                                                    timeout, memory_mb):
+        for path, got, vectors, failures in results(reader, ctx, store, todo, opts):
             # A local worker sends its items' rows and their summary; Ray and fine mode, items.
             rows = got if isinstance(got, Rows) else None
             summary = rows.summary if rows is not None else ItemSummary.of(got)
@@ -133,30 +141,49 @@ def ingest(
         totals = writer.close()
     report.items_inserted, report.items_updated = totals.inserted, totals.updated
     report.items_deleted = totals.deleted
-    if sync:
+    if opts.sync:
         _sync(store, ctx, inputs, reader, report)
     # The end of an ingest is its last checkpoint: every row it wrote (new or replaced)
     # is folded into the indexes here (the writer does not refresh after each batch).
     if totals.inserted or totals.updated or report.items_deleted:
         store.optimize()
-    if mode == "fine" and report.llm_left_items_to_retry:
+    if mode == Mode.FINE and report.llm_left_items_to_retry:
         report.next_step = _REFINE_HINT.format(db=store.path)
     report.seconds = time.perf_counter() - started
     return report
 
 
-def _engine(engine: str, mode: Mode, address: str | None, verbose: bool) -> Any:
+async def aingest(
+    inputs: ReadInput,
+    store: StoreLike,
+    *,
+    reader: Reader | None = None,
+    info: dict[str, Any] | ReadInfo | None = None,
+    mode: Mode | str = Mode.FAST,
+    options: IngestOptions | None = None,
+) -> IngestReport:
+    """:func:`ingest` for async callers (an agent's upload handler): the batch runs in a
+    worker thread, so the event loop goes on."""
+    import asyncio
+
+    return await asyncio.to_thread(
+        ingest, inputs, store, reader=reader, info=info, mode=mode, options=options
+    )
+
+
+def _engine(engine: str, mode: Mode, address: str | None, verbose: bool) -> Results:
     """The function that parses the changed files: local worker processes, or Ray."""
     if engine == "local":
         return _results
     if engine != "ray":
         raise InvalidInputError(f"engine must be 'local' or 'ray', not {engine!r}")
-    from omnireader.readers.ray_engine import ray_runner
+    from omnireader.batch.ray_engine import ray_runner
 
     return ray_runner(mode, address, verbose)
 
 
-def _sync(store: Any, ctx: ParseContext, inputs: Any, reader: Any, report: IngestReport) -> None:
+def _sync(store: StoreLike, ctx: ParseContext, inputs: ReadInput, reader: Reader,
+          report: IngestReport) -> None:
     """Remove the items of files gone from under the given roots (this user and session)."""
     from omnireader.store.filters import sql_string
     from omnireader.store.locations import outer_path
@@ -179,12 +206,12 @@ def _sync(store: Any, ctx: ParseContext, inputs: Any, reader: Any, report: Inges
         store.ledger(scope="", settings="").forget_everywhere(gone)
 
 
-def _roots(inputs: Any, reader: Any) -> list[Any]:
+def _roots(inputs: ReadInput, reader: Reader) -> list[os.PathLike[str]]:
     """The paths the user named (folders and files), not what they expand to."""
     from omnireader.intake.string_refs import local_path
 
     given = inputs if isinstance(inputs, (list, tuple)) else [inputs]
-    roots = []
+    roots: list[os.PathLike[str]] = []
     for one in given:
         if isinstance(one, os.PathLike):
             roots.append(one)
@@ -193,7 +220,7 @@ def _roots(inputs: Any, reader: Any) -> list[Any]:
     return roots
 
 
-def _read_non_files(reader: Any, inputs: Any, ctx: ParseContext, report: IngestReport,
+def _read_non_files(reader: Reader, inputs: ReadInput, ctx: ParseContext, report: IngestReport,
                     writer: BatchWriter) -> list[str]:
     """Read the inputs that are not regular files here (messages, strings, bytes, and paths
     that are links to nowhere, pipes...: the router reports those); return the files."""
@@ -210,7 +237,7 @@ def _read_non_files(reader: Any, inputs: Any, ctx: ParseContext, report: IngestR
     return files
 
 
-def _regular_file(one: Any) -> str | None:
+def _regular_file(one: object) -> str | None:
     """The absolute path of ``one`` when it is a regular file (never opens a FIFO)."""
     if not isinstance(one, os.PathLike):
         return None
@@ -221,7 +248,7 @@ def _regular_file(one: Any) -> str | None:
         return None
 
 
-def _changed_files(files: list[str], ledger: Any, force: bool, report: IngestReport,
+def _changed_files(files: list[str], ledger: Ledger, force: bool, report: IngestReport,
                    bar: Progress) -> dict[str, str]:
     """path -> content hash of the files to read: new or changed since they were recorded."""
     known = ledger.hashes(files)
@@ -242,16 +269,16 @@ def _changed_files(files: list[str], ledger: Any, force: bool, report: IngestRep
     return todo
 
 
-def _results(reader: Any, ctx: ParseContext, store: Any, todo: dict[str, str],
-             workers: int | None, timeout: float | None, memory_mb: int | None) -> Iterator[Any]:
+def _results(reader: Reader, ctx: ParseContext, store: StoreLike, todo: dict[str, str],
+             opts: IngestOptions) -> Iterator[FileResult]:
     """(path, items or their :class:`.writer.Rows`, vectors, failures) per file, as each
     is read."""
     if not todo:
         return
-    if ctx.mode == "fine":
+    if ctx.mode == Mode.FINE:
         yield from _fine_results(reader, ctx, list(todo))
         return
-    n = workers or default_workers(len(todo))
+    n = opts.workers or default_workers(len(todo))
     # A local embedder runs in the workers when there are several (it parallelises);
     # with one worker the writer thread has a core of its own and embeds there instead.
     local = getattr(store.embedder, "local", False)
@@ -264,8 +291,8 @@ def _results(reader: Any, ctx: ParseContext, store: Any, todo: dict[str, str],
             "ocr_threads": max(1, usable_cores() // n), "schema": schema}
     jobs = [Job(key=p, args={"path": p, **args}) for p in todo]
     # Looked up here, not bound at import: a bench plant may wrap it (bench/plants).
-    pool = WorkerPool(file_task.parse_file, n, timeout=timeout,
-                      memory_mb=memory_mb, preload=file_task.PRELOAD)
+    pool = WorkerPool(file_task.parse_file, n, timeout=opts.timeout,
+                      memory_mb=opts.memory_mb, preload=file_task.PRELOAD)
     for r in pool.run(jobs):
         if not r.ok:
             failure = ReadFailure(input=r.key, error=r.error or "crashed",
@@ -280,7 +307,7 @@ def _results(reader: Any, ctx: ParseContext, store: Any, todo: dict[str, str],
         yield r.key, got, r.value["vectors"], failures
 
 
-def _fine_results(reader: Any, ctx: ParseContext, paths: list[str]) -> Iterator[Any]:
+def _fine_results(reader: Reader, ctx: ParseContext, paths: list[str]) -> Iterator[FileResult]:
     """Fine mode: files read concurrently on one event loop (the LLM calls overlap), handed
     back in completion order. Parsing is gated by the refiner, so LLM calls never wait."""
     import asyncio

@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from omnireader.models import MemoryItem, ReadFailure
 from omnireader.parsers.base import ParseContext
 from omnireader.store.maintenance import Checkpoints
-from omnireader.readers.ingest_report import ItemSummary
+from omnireader.batch.report import ItemSummary
 
 __all__ = ["WriteJob", "Rows", "BatchWriter", "WriteTotals"]
 

@@ -8,8 +8,9 @@ from pathlib import Path
 
 from omnireader import Reader, Store
 from omnireader.models import MemoryItem, MemoryMetadata, Source
-from omnireader.readers.writer import BatchWriter, WriteJob
+from omnireader.batch.writer import BatchWriter, WriteJob
 from omnireader.store.maintenance import REFRESH_MIN_ROWS, Checkpoints
+from omnireader import ingest, IngestOptions
 
 
 def _items(prefix: str, n: int, word: str) -> list[MemoryItem]:
@@ -77,9 +78,9 @@ def test_an_ingest_ends_with_every_row_indexed_also_when_it_only_replaced_rows(
     for i in range(4):
         (docs / f"n{i}.md").write_text(f"# Note {i}\n\nKite number {i} flies high.")
     store = Store.open(tmp_path / "db.lance")
-    first = Reader().ingest(docs, store=store, workers=1)
+    first = ingest(docs, store, options=IngestOptions(workers=1))
     assert first.items_inserted == 4
     assert store.table.index_stats("memory_idx").num_unindexed_rows == 0
-    again = Reader().ingest(docs, store=store, workers=1, force=True)
+    again = ingest(docs, store, options=IngestOptions(workers=1, force=True))
     assert (again.items_inserted, again.items_updated) == (0, 4)
     assert store.table.index_stats("memory_idx").num_unindexed_rows == 0

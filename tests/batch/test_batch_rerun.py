@@ -9,6 +9,7 @@ import zipfile
 from pathlib import Path
 
 from omnireader import Reader, Store
+from omnireader import ingest, IngestOptions
 
 
 def _mixed_folder(tmp_path: Path) -> Path:
@@ -32,7 +33,7 @@ def _mixed_folder(tmp_path: Path) -> Path:
 def test_the_summary_counts_inputs_and_parts_apart_and_adds_up(tmp_path: Path) -> None:
     docs = _mixed_folder(tmp_path)
     store = Store.open(tmp_path / "db.lance")
-    report = Reader(allow_private_urls=True).ingest(docs, store=store, workers=1)
+    report = ingest(docs, store, reader=Reader(allow_private_urls=True), options=IngestOptions(workers=1))
     assert report.inputs == 4
     assert report.files_read + report.files_skipped + report.files_failed == report.inputs
     assert (report.files_read, report.files_failed) == (3, 1)
@@ -48,8 +49,8 @@ def test_a_rerun_reads_only_what_failed_transiently(tmp_path: Path) -> None:
     docs = _mixed_folder(tmp_path)
     store = Store.open(tmp_path / "db.lance")
     reader = Reader(allow_private_urls=True)
-    reader.ingest(docs, store=store, workers=1)
-    again = reader.ingest(docs, store=store, workers=1)
+    ingest(docs, store, reader=reader, options=IngestOptions(workers=1))
+    again = ingest(docs, store, reader=reader, options=IngestOptions(workers=1))
     # good.md, broken.pdf (corrupt for good) and bundle.zip (one empty member) are done;
     # only the chat whose picture could not be fetched is read again.
     assert (again.files_skipped, again.files_read, again.files_failed) == (3, 1, 0)
@@ -60,7 +61,7 @@ def test_a_rerun_reads_only_what_failed_transiently(tmp_path: Path) -> None:
 
 
 def _settings(store: Store, reader: Reader) -> str:
-    from omnireader.readers.batch import settings_key
+    from omnireader.batch.ingest import settings_key
 
     return settings_key(reader.context(None, "fast"), store.embedder.name)
 
@@ -74,24 +75,24 @@ def test_sync_removes_the_items_of_deleted_files_but_not_bytes_another_path_hold
     (docs / "sub" / "x.txt").write_text("The Bergen warehouse opens in June.")  # same bytes
     (docs / "other.md").write_text("Tromsø stays closed.")
     store = Store.open(tmp_path / "db.lance")
-    Reader().ingest(docs, store=store, workers=1)
+    ingest(docs, store, options=IngestOptions(workers=1))
     assert store.count() == 2
 
     (docs / "x.md").unlink()
-    report = Reader().ingest(docs, store=store, workers=1, sync=True)
+    report = ingest(docs, store, options=IngestOptions(workers=1, sync=True))
     assert report.files_removed == 1 and report.items_deleted == 0
     [shared] = store.iter_items({"path": str(docs / "sub" / "x.txt")})
     assert shared.source.path == str(docs / "sub" / "x.txt")
     assert store.count({"path": str(docs / "x.md")}) == 0
 
     (docs / "sub" / "x.txt").unlink()
-    report = Reader().ingest(docs, store=store, workers=1, sync=True)
+    report = ingest(docs, store, options=IngestOptions(workers=1, sync=True))
     assert (report.files_removed, report.items_deleted) == (1, 1)
     assert [i.memory for i in store.iter_items()] == ["Tromsø stays closed."]
 
     # A file that comes back is read again: sync forgot it in the ledger.
     (docs / "x.md").write_text("The Bergen warehouse opens in June.")
-    assert Reader().ingest(docs, store=store, workers=1).items_inserted == 1
+    assert ingest(docs, store, options=IngestOptions(workers=1)).items_inserted == 1
 
 
 def test_without_sync_deleted_files_keep_their_items(tmp_path: Path) -> None:
@@ -99,9 +100,9 @@ def test_without_sync_deleted_files_keep_their_items(tmp_path: Path) -> None:
     docs.mkdir()
     (docs / "a.md").write_text("Kept until asked.")
     store = Store.open(tmp_path / "db.lance")
-    Reader().ingest(docs, store=store, workers=1)
+    ingest(docs, store, options=IngestOptions(workers=1))
     (docs / "a.md").unlink()
-    Reader().ingest(docs, store=store, workers=1)
+    ingest(docs, store, options=IngestOptions(workers=1))
     assert store.count() == 1
 
 

@@ -1,0 +1,35 @@
+"""Plain text files: decoded in whatever encoding they are in, as one section. Also the
+last test of the sniff chain: whatever decodes as text and no other text test claims."""
+
+from __future__ import annotations
+
+from omnireader.formats.document import DocInfo, Extraction, Section
+from omnireader.formats.plain.text import decode_text
+from omnireader.formats.registry import Format, Magic
+from omnireader.options import ReadOptions
+from omnireader.payloads import Blob
+
+__all__ = ["one_section", "FORMATS"]
+
+
+def one_section(text: str, info: DocInfo | None = None) -> Extraction:
+    """A document that is one section of ``text``."""
+    return Extraction(info=info or DocInfo(), sections=iter([Section(text=text)]))
+
+
+def _read_text(blob: Blob, options: ReadOptions) -> Extraction:
+    return one_section(decode_text(blob.read_bytes(), blob.label).lstrip("\ufeff"))
+
+
+FORMATS = (
+    Format(
+        name="text", rank=25, display="TXT/MD", extensions=(".txt", ".text", ".log"), mimes=("text/plain",),
+        # last of the byte tests: whatever decodes as text is text, unless a text test
+        # (RTF, mail, HTML, JSON, ...) says which text it is
+        magic=(Magic(1000, lambda p: p.decodes_as_text()),),
+        refines="text", extract=_read_text, readme_group="text, Markdown, JSON, XML",
+        readme="any encoding (BOM-less UTF-16 / UTF-32 too, legacy code pages via "
+        "charset-normalizer); Markdown keeps its code and drops raw HTML, its YAML front matter "
+        "giving the title, date and authors; XML in its declared encoding",
+    ),
+)
