@@ -263,7 +263,7 @@ def _results(reader: Any, ctx: ParseContext, store: Any, todo: dict[str, str],
     args = {"ctx": ctx.model_dump(exclude={"refiner"}), "embedder": embedder,
             "ocr_threads": max(1, usable_cores() // n), "schema": schema}
     jobs = [Job(key=p, args={"path": p, **args}) for p in todo]
-    # Looked up here, not bound at import: a bench plant may wrap it (bench/plants).
+    # Looked up here, not bound at import: a test plant may wrap it (tests/plants).
     pool = WorkerPool(file_task.parse_file, n, timeout=timeout,
                       memory_mb=memory_mb, preload=file_task.PRELOAD)
     for r in pool.run(jobs):
