@@ -95,7 +95,8 @@ def main(argv: list[str]) -> int:
         # fails the command before the suite runs (strict turns mkdocs' warnings into errors).
         # Built into a temporary folder, so the tree gets no site/ to ignore or commit.
         with tempfile.TemporaryDirectory(prefix="omnireader-site-") as site:
-            docs = subprocess.run([str(BIN / "mkdocs"), "build", "--strict", "--quiet",
+            # Not --quiet: mkdocs then drops its warnings before strict mode counts them.
+            docs = subprocess.run([str(BIN / "mkdocs"), "build", "--strict",
                                    "-f", str(ROOT / "mkdocs.yml"), "-d", site],
                                   cwd=ROOT, env=env)
         if docs.returncode:
