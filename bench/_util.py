@@ -7,7 +7,8 @@ Every benchmark module ``bench/bench_<name>.py`` exposes
 - ``rows(result: dict) -> list[dict]``: its benchmarks-page rows, made with :func:`row`.
 
 ``bench/run_all.py`` finds such modules by name, runs them and writes
-``bench/out/results.json``; ``bench/render_docs.py`` turns that into the tables of docs/benchmarks.md.
+``bench/out/results.json``; ``bench/render_docs.py`` turns that into the tables of
+``docs/benchmarks.md``.
 
 A figure is measured several times, interleaved with its baseline (A B A B …), so that a
 burst of load from something else on the machine hits both sides of a ratio alike, and the

@@ -107,7 +107,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--results", type=Path, default=RESULTS)
     ap.add_argument("--check", action="store_true",
-                    help=f"compare {PAGE.relative_to(ROOT)} with what {KEPT.relative_to(ROOT)} renders to")
+                    help=f"compare {PAGE.relative_to(ROOT)} with what "
+                         f"{KEPT.relative_to(ROOT)} renders to")
     args = ap.parse_args(argv)
     source = KEPT if args.check else args.results
     if not source.is_file():
