@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.faultkit.selftest import MUST_FAIL, PDF_CONTROL, judge, run_matrix
 from tests.faultkit.harness import RunEnv, run_case
 from tests.faultkit.registry import cases
+from tests.faultkit.selftest import MUST_FAIL, PDF_CONTROL, judge, run_matrix
 
 
 def test_rows_with_a_pdf_control_fail_when_pdf_text_is_cut_short_and_pass_when_not(
