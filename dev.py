@@ -2,12 +2,14 @@
 """Set everything up and run a project task. Needs only Python 3.11+.
 
     python3 dev.py run      create .venv if missing, install, ingest samples/ and search it
-    python3 dev.py test     create .venv if missing, install, run the test suite
-    python3 dev.py bench    run the benchmarks in bench/, then write the README's figures
+    python3 dev.py test     create .venv if missing, install, build the docs site
+                            (mkdocs --strict), then run the test suite
+    python3 dev.py bench    run the benchmarks in bench/, then write docs/benchmarks.md's tables
     python3 dev.py bench --peers   the same, after creating / updating bench/peers/.venv with
                             the peer frameworks bench_ingest compares with (LlamaIndex,
                             unstructured); never installed in .venv
-    python3 dev.py faults   run the fault matrix
+    python3 dev.py faults   run the fault matrix (tests/faultkit; --write-docs writes
+                            docs/faults.md)
     python3 dev.py setup    only create / update the environment
 """
 
@@ -17,6 +19,7 @@ import hashlib
 import os
 import subprocess
 import sys
+import tempfile
 import venv
 from pathlib import Path
 
@@ -88,6 +91,18 @@ def main(argv: list[str]) -> int:
         _run(BIN / "omnireader", "search", "quarterly revenue", "--db", db, "--k", "5", env=env)
         return 0
     if task == "test":
+        # The docs site first: a broken link, a missing page or a page left out of the nav
+        # fails the command before the suite runs (strict turns mkdocs' warnings into errors).
+        # Built into a temporary folder, so the tree gets no site/ to ignore or commit.
+        with tempfile.TemporaryDirectory(prefix="omnireader-site-") as site:
+            # Not --quiet: mkdocs then drops its warnings before strict mode counts them.
+            docs = subprocess.run([str(BIN / "mkdocs"), "build", "--strict",
+                                   "-f", str(ROOT / "mkdocs.yml"), "-d", site],
+                                  cwd=ROOT, env=env)
+        if docs.returncode:
+            print("mkdocs build --strict failed (see above): fix the docs in docs/ or the nav "
+                  "in mkdocs.yml", file=sys.stderr, flush=True)
+            return docs.returncode
         # One pytest worker per core (at least 2: many tests wait on subprocesses and servers).
         workers = ["-n", str(max(2, os.cpu_count() or 1)), "--dist", "worksteal"]
         proc = subprocess.run([str(PY), "-m", "pytest", "-q", *workers, *rest], cwd=ROOT, env=env)
@@ -101,13 +116,14 @@ def main(argv: list[str]) -> int:
                 # A peer that cannot install is a row that says so, not a failed bench.
                 print(f"installing the peers failed ({e}); bench_ingest's peer rows will say "
                       "which could not run", flush=True)
-        # The README's measured tables are rendered from the results, even when a
-        # benchmark failed (the README then says which).
+        # docs/benchmarks.md's measured tables are rendered from the results, even when a
+        # benchmark failed (the page then says which).
         code = subprocess.run([str(PY), "bench/run_all.py", *rest], cwd=ROOT, env=env).returncode
-        render = subprocess.run([str(PY), "bench/render_readme.py"], cwd=ROOT, env=env)
+        render = subprocess.run([str(PY), "bench/render_docs.py"], cwd=ROOT, env=env)
         return code or render.returncode
     if task == "faults":
-        return subprocess.run([str(PY), "bench/faults.py", *rest], cwd=ROOT, env=env).returncode
+        return subprocess.run([str(PY), "-m", "tests.faultkit.matrix", *rest], cwd=ROOT,
+                              env=env).returncode
     print(__doc__)
     return 2
 

@@ -1,13 +1,14 @@
-"""Shared helpers for the benchmarks: repeated, interleaved measuring; spread; README rows.
+"""Shared helpers for the benchmarks: repeated, interleaved measuring; spread; benchmarks-page rows.
 
 Every benchmark module ``bench/bench_<name>.py`` exposes
 
 - ``run(quick: bool = False) -> dict``: JSON-serialisable figures; each measured figure
   as a :func:`spread` (``{"median", "min", "max", "runs"}``);
-- ``rows(result: dict) -> list[dict]``: its README rows, made with :func:`row`.
+- ``rows(result: dict) -> list[dict]``: its benchmarks-page rows, made with :func:`row`.
 
 ``bench/run_all.py`` finds such modules by name, runs them and writes
-``bench/out/results.json``; ``bench/render_readme.py`` turns that into the README's tables.
+``bench/out/results.json``; ``bench/render_docs.py`` turns that into the tables of
+``docs/benchmarks.md``.
 
 A figure is measured several times, interleaved with its baseline (A B A B …), so that a
 burst of load from something else on the machine hits both sides of a ratio alike, and the
@@ -144,7 +145,7 @@ def row(
     digits: int = 2,
     note: str = "",
 ) -> dict[str, Any]:
-    """One README row: ``table`` is the section it goes under; ``met`` None means the row
+    """One benchmarks-page row: ``table`` is the section it goes under; ``met`` None means the row
     has no target (information only). A string ``stat`` is shown as it is."""
     measured = stat if isinstance(stat, str) else fmt(stat, unit, digits)
     return {"table": table, "label": label, "measured": measured, "target": target,

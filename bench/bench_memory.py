@@ -15,8 +15,8 @@ memory (``VmHWM``) is read. Processes are named by role:
 The peak of each role is reported (``worker``: the highest of the workers), next to the
 peak of a fresh interpreter that only imported the same libraries (the baseline). Rounds
 alternate baseline and ingest; the median of the rounds and their range are reported.
-``tests/bench/test_memory_instrument.py`` plants ballast in the workers to prove the worker's
-peak is the worker's.
+``tests/benchmarks/test_memory_instrument.py`` plants ballast in the workers to prove the
+worker's peak is the worker's.
 """
 
 from __future__ import annotations

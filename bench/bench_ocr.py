@@ -34,7 +34,7 @@ from typing import Any
 from _util import OUT, table
 from bench_memory import watch
 
-from bench import ocr_pages as P
+from tests.support import ocr_pages as P
 
 SCAN_DPI = 300
 

@@ -7,7 +7,7 @@ CPUs (started once, before the timed runs, as a cluster that is already up; its 
 reported apart). Each Ray ingest still pays for its Ray Data workers (actors) starting and
 importing the parsers, and for moving each file's items through the object store.
 
-The scaling estimate (README "how it scales") is computed from costs measured here, per
+The scaling estimate (docs/ray.md, "How it scales") is computed from costs measured here, per
 file of this corpus: parse (``p``, one core, in this process), commit (``c``, the single
 committer's ``merge_insert`` of one file's items, in batches of the ingest's default size)
 and the final index build (``I``, for this store). With ``N`` nodes of ``k`` workers the

@@ -13,7 +13,8 @@ second and files ingested per second. Every file is checked to be stored exactly
 item per file, each name once).
 
 ``--prefilled DIR`` reuses a store an earlier prefill made; ``--profile FILE`` records the
-server with py-spy during the loaded phase (``bench/notes/server_latency`` has the findings).
+server with py-spy during the loaded phase (docs/benchmarks.md, *Service latency*, has the
+findings).
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ text path. Rounds alternate:
 The ratio is ingest MB/s over baseline MB/s, round by round; the MB/s themselves are
 information (the issue's target is ≥ 10 MB/s, an absolute figure that moves with the load).
 The in-process stages of one pass (chunking, reading to items, embedding) are reported too,
-so the README says where the time goes.
+so the benchmarks page says where the time goes.
 
 Where the time goes (measured 2026-12-01 on a 10 MB line, 6,008 items, load average ~4 on
 two cores, so every figure is ~2-3x an idle machine's): starting the worker pool ~3.5 s
@@ -79,7 +79,7 @@ TARGET_MB_S = 10.0  # the issue's absolute figure, information only
 def _write_line(path: Path, mb: int) -> Path:
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))
-    from bench.fault_cases import write_one_line_text
+    from tests.support.text_files import write_one_line_text
 
     if not path.exists() or path.stat().st_size != mb << 20:
         write_one_line_text(path, mb << 20)

@@ -26,7 +26,7 @@ PEERS_DIR = ROOT / "bench" / "peers"
 PEERS_PY = PEERS_DIR / ".venv" / ("Scripts" if os.name == "nt" else "bin") / "python"
 NOT_RUN = "not run: python3 dev.py bench --peers"
 
-#: name -> what the README calls it.
+#: name -> what the benchmarks page calls it.
 PEERS = {
     "llamaindex": "LlamaIndex `SimpleDirectoryReader` + `SentenceSplitter`",
     "unstructured": "unstructured `partition(strategy=\"fast\")` + `chunk_elements`",

@@ -1,6 +1,6 @@
-"""README rows and printed tables for bench_retrieval.py (its ``rows`` and ``print_tables``).
+"""benchmarks-page rows and printed tables for bench_retrieval.py (its ``rows`` and ``print_tables``).
 
-Every figure the README shows about retrieval comes from here: each view's recall on LoCoMo
+Every figure the benchmarks page shows about retrieval comes from here: each view's recall on LoCoMo
 dev, recall per category, the document set, hybrid against its best single view (with and
 without the time boost), and the time boost's ablation with its held-out choices.
 """
@@ -27,7 +27,7 @@ def _row(table_: str, label: str, measured: str, target: str = "", met: bool | N
 
 
 def rows(result: dict[str, Any]) -> list[dict[str, Any]]:
-    """README rows: each view's recall, per category, documents, hybrid against its best
+    """benchmarks-page rows: each view's recall, per category, documents, hybrid against its best
     view on every set, and the time boost's ablation with its held-out choice."""
     if "skipped" in result:
         return []

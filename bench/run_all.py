@@ -4,11 +4,11 @@
 
 Every module ``bench/bench_<name>.py`` that defines ``run(quick=False) -> dict`` and
 ``rows(result) -> list[dict]`` is a benchmark (see ``bench/_util.py``); nothing else needs
-registering. Each benchmark's result and README rows are stored under its name in
+registering. Each benchmark's result and benchmarks-page rows are stored under its name in
 results.json with when, where and at which commit it ran; benchmarks not run this time
 keep their last entry (``--fresh`` drops them). Each benchmark runs in an interpreter of
-its own, so none measures what another left behind. ``bench/render_readme.py`` then writes the
-README's tables from the file. A benchmark that fails is recorded with its traceback and
+its own, so none measures what another left behind. ``bench/render_docs.py`` then writes the
+docs/benchmarks.md's tables from the file. A benchmark that fails is recorded with its traceback and
 the run exits 1; the others still run.
 """
 
@@ -51,7 +51,7 @@ def load(name: str) -> Any:
 
 
 def check_rows(name: str, rows: Any) -> list[dict[str, Any]]:
-    """The rows as the README renderer needs them; a malformed row is the benchmark's bug."""
+    """The rows as the page renderer needs them; a malformed row is the benchmark's bug."""
     if not isinstance(rows, list):
         raise TypeError(f"bench_{name}.rows() returned {type(rows).__name__}, not a list")
     for r in rows:
@@ -150,8 +150,8 @@ def main(argv: list[str] | None = None) -> int:
             met = {True: "met", False: "MISSED", None: ""}[r["met"]]
             lines.append([name, r["label"][:60], r["measured"], f"{r['target']} {met}".strip()])
     print("\n" + table(["bench", "figure", "measured (median, range)", "target"], lines))
-    print(f"\nwritten to {RESULTS.relative_to(ROOT)}; render the README with "
-          "python bench/render_readme.py")
+    print(f"\nwritten to {RESULTS.relative_to(ROOT)}; render docs/benchmarks.md with "
+          "python bench/render_docs.py")
     return 1 if any(results["benchmarks"][n]["error"] for n in chosen) else 0
 
 

@@ -290,7 +290,7 @@ def _results(reader: Reader, ctx: ParseContext, store: StoreLike, todo: dict[str
     args = {"ctx": ctx.model_dump(exclude={"refiner"}), "embedder": embedder,
             "ocr_threads": max(1, usable_cores() // n), "schema": schema}
     jobs = [Job(key=p, args={"path": p, **args}) for p in todo]
-    # Looked up here, not bound at import: a bench plant may wrap it (bench/plants).
+    # Looked up here, not bound at import: a test plant may wrap it (tests/plants).
     pool = WorkerPool(file_task.parse_file, n, timeout=opts.timeout,
                       memory_mb=opts.memory_mb, preload=file_task.PRELOAD)
     for r in pool.run(jobs):

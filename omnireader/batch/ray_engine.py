@@ -11,7 +11,7 @@ items deleted, indexes at the end): every promise of the local store holds.
 Why a single committer rather than Ray writing Lance fragments in parallel: fragment writes
 append, so upsert (re-ingest writes nothing; a changed file replaces its items) and the
 ledger-after-commit resume would need a second pass anyway, while the commit is a small
-share of the work (see the README's "how it scales").
+share of the work (see docs/ray.md, "How it scales").
 
 Failures: a worker that dies is restarted by Ray and its task retried
 (:data:`TASK_RETRIES` times); items have deterministic ids, so a retried file is an update,

@@ -18,7 +18,7 @@ every two seconds while uploads came in, as it was, it put searches under upload
 - when the small fragments (one per commit until a compaction) reach ``small_fragments``:
   every query scans each one on its own, ~1 ms of CPU a fragment per search at 100k items
   whatever its size (200 one-row commits took a search from ~30 to ~240 ms of CPU,
-  ``bench/notes/server_latency/h1_fragments.py``), far more than the row count says. The
+  docs/benchmarks.md, *Service latency*), far more than the row count says. The
   server groups a burst of uploads into one commit; this bounds what the commits add.
 """
 

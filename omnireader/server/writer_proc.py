@@ -250,7 +250,7 @@ def _ingest_jobs(reader: Any, store: Any, request: dict[str, Any],
     """Several jobs' uploads (same info and mode) in ONE batch ingest, so a burst of small
     uploads is one commit, not one each: every commit is a new fragment that each search
     scans on its own until the next compaction, ~1 ms of CPU a fragment at 100k items
-    (``bench/notes/server_latency``). Answers each job's counts: its files' items (told by
+    (docs/benchmarks.md, *Service latency*). Answers each job's counts: its files' items (told by
     the ingest per file) and the failures naming its files."""
     from omnireader.server.job_counts import counts_of
 

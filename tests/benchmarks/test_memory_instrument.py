@@ -1,5 +1,5 @@
 """The memory benchmark sees each process of an ingest under its role: ballast planted in
-the parser worker (``bench/plants/worker_ballast``) shows on the worker, not on the
+the parser worker (``tests/plants/worker_ballast``) shows on the worker, not on the
 forkserver it is forked from nor on the writer."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from pathlib import Path
 
 from bench_memory import ingest_peaks
 from make_corpus import make_long_pdf
-from plants import plant_env
+from tests.plants import plant_env
 
 # Well above what the writer reaches on its own (~250-320 MB: LanceDB, the embedder),
 # so "the ballast is not the writer's" cannot come down to a race of two similar peaks.

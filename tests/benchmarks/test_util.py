@@ -1,4 +1,4 @@
-"""The shared measuring helpers: interleaved rounds, median and spread, README rows."""
+"""The shared measuring helpers: interleaved rounds, median and spread, benchmarks-page rows."""
 
 from __future__ import annotations
 

@@ -1,1 +1,1 @@
-"""The fault matrix in the test suite: the cases of bench/faultkit at test size."""
+"""The fault matrix in the test suite: the cases of tests/faultkit at test size."""

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from bench.faultkit.harness import FaultCase, Outcome, RunEnv, run_case
-from bench.faultkit.registry import cases
+from tests.faultkit.harness import FaultCase, Outcome, RunEnv, run_case
+from tests.faultkit.registry import cases
 
 
 def case_ids(group: str) -> list[str]:

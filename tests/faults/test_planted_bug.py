@@ -3,16 +3,16 @@ plant, loaded through PYTHONPATH by a child process), the rows whose controls in
 fail on that PDF's text; as the code is, the same rows pass.
 
 The suite's version reads in-process (``via reader``) to stay quick;
-``bench/faults_selftest.py`` runs the whole matrix through the batch ingest, where the
+``tests/faultkit/selftest.py`` runs the whole matrix through the batch ingest, where the
 plant is in every worker too."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from bench.faults_selftest import MUST_FAIL, PDF_CONTROL, judge, run_matrix
-from bench.faultkit.harness import RunEnv, run_case
-from bench.faultkit.registry import cases
+from tests.faultkit.harness import RunEnv, run_case
+from tests.faultkit.registry import cases
+from tests.faultkit.selftest import MUST_FAIL, PDF_CONTROL, judge, run_matrix
 
 
 def test_rows_with_a_pdf_control_fail_when_pdf_text_is_cut_short_and_pass_when_not(

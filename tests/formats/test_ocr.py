@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from bench import ocr_pages as pages
+from tests.support import ocr_pages as pages
 from omnireader.formats.ocr import get_engine, image_frames, ocr_image
 
 LINES = ["Invoice 2291 is due on the fourth of June.", "Please pay by bank transfer."]

@@ -72,7 +72,7 @@ def test_a_text_document_has_headings_and_comments_apart() -> None:
 
 
 def test_an_odt_bomb_is_too_large_before_it_is_unpacked() -> None:
-    from bench.fault_formats import odt_bomb_bytes
+    from tests.faultkit.fault_formats import odt_bomb_bytes
 
     result = Reader().read_report(Blob(data=odt_bomb_bytes(64 << 20), filename="bomb.odt"))
     [failure] = result.failures

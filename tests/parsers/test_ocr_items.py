@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bench import ocr_pages as pages
+from tests.support import ocr_pages as pages
 from omnireader.models import MemoryItem
 from omnireader.options import ReadOptions
 from omnireader.parsers.base import ParseContext

@@ -13,7 +13,7 @@ from omnireader.errors import error_for_code
 from omnireader.reading.outcomes import ReadOutcome, captured, log_internal
 from omnireader.batch.workers import Job, WorkerPool
 
-from bench.faultkit.jobs import run_job
+from tests.faultkit.jobs import run_job
 
 
 def test_an_unexpected_exception_is_internal_with_its_traceback_and_is_logged(

@@ -1,5 +1,0 @@
-"""The fault matrix: broken, hostile and failing inputs, each a case with an expected outcome.
-
-Importing :mod:`bench.faultkit.registry` fills :data:`~bench.faultkit.harness.CASES`;
-``python3 dev.py faults`` runs them all and the tests in ``tests/faults`` run them by group.
-"""
