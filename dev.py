@@ -103,6 +103,18 @@ def main(argv: list[str]) -> int:
             print("mkdocs build --strict failed (see above): fix the docs in docs/ or the nav "
                   "in mkdocs.yml", file=sys.stderr, flush=True)
             return docs.returncode
+        # The house rules next, each a tool: ruff (lint, and the format check) and the layer
+        # contracts (import-linter, pyproject.toml's [tool.importlinter]).
+        for name, check, hint in (
+            ("ruff check", [str(BIN / "ruff"), "check", "."], "ruff check --fix . fixes most"),
+            ("ruff format --check", [str(BIN / "ruff"), "format", "--check", "."],
+             "ruff format . rewrites the files it names"),
+            ("lint-imports", [str(BIN / "lint-imports")],
+             "an import crosses a layer: see the contract it names in pyproject.toml"),
+        ):
+            if subprocess.run(check, cwd=ROOT, env=env).returncode:
+                print(f"{name} failed (see above): {hint}", file=sys.stderr, flush=True)
+                return 1
         # One pytest worker per core (at least 2: many tests wait on subprocesses and servers).
         workers = ["-n", str(max(2, os.cpu_count() or 1)), "--dist", "worksteal"]
         proc = subprocess.run([str(PY), "-m", "pytest", "-q", *workers, *rest], cwd=ROOT, env=env)
