@@ -16,10 +16,16 @@
     │       └── BlockedURLError            code "blocked_url" (private / loopback address)
     ├── FineModeUnavailableError   fine mode asked for without an LLM backend
     ├── LLMError                   the LLM backend failed after retries
+    │   └── BadReplyError              a reply that is not what the protocol says (retried)
     ├── StoreError                 the store cannot do what was asked
     │   └── EmbedderMismatchError      a store built with one embedder opened with another
+    ├── ServiceError               the service's own machinery failed (an ingest process)
     └── ConfigError                a setting is wrong or missing
         └── EngineUnavailableError     --engine ray without its extra (or for fine mode)
+
+``ConfigError`` is also a ``ValueError`` (a wrong value), ``BadReplyError`` too (a reply
+with a wrong value), and ``ServiceError`` a ``RuntimeError``, as Python's own conventions
+would have them.
 
 Every ``ReadError`` names its input, so a batch report can say which file failed and why.
 ``OmniReaderWarning`` (a ``UserWarning``) flags what was read but may not be what was meant,
@@ -46,10 +52,12 @@ __all__ = [
     "BlockedURLError",
     "FineModeUnavailableError",
     "LLMError",
+    "BadReplyError",
     "StoreError",
     "EmbedderMismatchError",
     "ConfigError",
     "EngineUnavailableError",
+    "ServiceError",
     "OmniReaderWarning",
     "error_for_code",
 ]
@@ -59,7 +67,7 @@ class OmniReaderError(Exception):
     """Root of every error omnireader raises."""
 
 
-class InvalidInputError(OmniReaderError, ValueError):
+class InvalidInputError(OmniReaderError):
     """The input's shape is wrong; the message says what and what is valid."""
 
 
@@ -130,6 +138,18 @@ class LLMError(OmniReaderError):
         super().__init__(message)
 
 
+class BadReplyError(LLMError, ValueError):
+    """A backend's reply is not what its protocol says (not JSON, the wrong shape, a count
+    that does not match): read as a failed attempt, and retried."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, reason="bad_reply")
+
+
+class ServiceError(OmniReaderError, RuntimeError):
+    """The service's own machinery failed (its ingest process answered with an error)."""
+
+
 class StoreError(OmniReaderError):
     """The store cannot do what was asked."""
 
@@ -151,21 +171,15 @@ class OmniReaderWarning(UserWarning):
     """Something was read, but perhaps not as meant; the message says what to do."""
 
 
-_BY_CODE: dict[str, type[ReadError]] = {
-    cls.code: cls
-    for cls in (
-        UnsupportedFormatError,
-        EncryptedError,
-        CorruptError,
-        EmptyInputError,
-        TooLargeError,
-        ReadTimeoutError,
-        CrashedError,
-        InternalError,
-        FetchError,
-        BlockedURLError,
-    )
-}
+def _read_errors(cls: type[ReadError]) -> list[type[ReadError]]:
+    out = []
+    for sub in cls.__subclasses__():
+        out += [sub, *_read_errors(sub)]
+    return out
+
+
+# Every ReadError by its code, found from the classes themselves (the tree is written once).
+_BY_CODE: dict[str, type[ReadError]] = {cls.code: cls for cls in _read_errors(ReadError)}
 
 
 def error_for_code(code: str, input_name: str, detail: str) -> ReadError:

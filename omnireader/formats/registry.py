@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
-from omnireader.errors import UnsupportedFormatError
+from omnireader.errors import ConfigError, UnsupportedFormatError
 
 if TYPE_CHECKING:
     from omnireader.errors import ReadError
@@ -168,7 +168,7 @@ class _Registry:
 
 def _add(into: dict[str, Format], fmt: Format, module: str) -> None:
     if fmt.name in into and into[fmt.name].module != module:
-        raise ValueError(
+        raise ConfigError(
             f"format {fmt.name!r} is declared twice: in {into[fmt.name].module} and {module}"
         )
     object.__setattr__(fmt, "module", module)

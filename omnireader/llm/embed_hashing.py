@@ -27,6 +27,7 @@ import zlib
 from itertools import chain
 from typing import TYPE_CHECKING, ClassVar
 
+from omnireader.errors import ConfigError
 from omnireader.text.tokens import words
 from omnireader.llm.embedder_base import Embedder
 
@@ -114,7 +115,7 @@ class HashingEmbedder(Embedder):
 
     def __init__(self, dim: int = DEFAULT_HASHING_DIM) -> None:
         if dim < 8:
-            raise ValueError(f"hashing dimension must be at least 8, not {dim}")
+            raise ConfigError(f"hashing dimension must be at least 8, not {dim}")
         self._dim = dim
         self._vocab: _Vocabulary | None = None  # built on first use: numpy loads lazily
         self._lock = threading.Lock()  # the vocabulary grows while embedding

@@ -13,6 +13,7 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
+from omnireader.errors import BadReplyError
 from omnireader.llm.embed_remote import RemoteEmbedder
 from omnireader.llm.transport_errors import classify_ollama_error
 
@@ -46,7 +47,7 @@ class OllamaEmbedder(RemoteEmbedder):
         response = self._client.embed(model=self.model, input=texts, **extra)
         vectors = list(response.embeddings)
         if len(vectors) != len(texts):
-            raise ValueError(f"{len(vectors)} embeddings for {len(texts)} inputs")
+            raise BadReplyError(f"{len(vectors)} embeddings for {len(texts)} inputs")
         return vectors
 
     def _classify(self, exc: Exception, label: str) -> Exception:

@@ -15,7 +15,7 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
-from omnireader.errors import ConfigError
+from omnireader.errors import BadReplyError, ConfigError
 from omnireader.llm.embed_remote import RemoteEmbedder
 from omnireader.llm.transport_errors import classify_openai_error
 
@@ -65,7 +65,7 @@ class OpenAIEmbedder(RemoteEmbedder):
         # The API may answer out of order; ``index`` says which input each vector belongs to.
         data = sorted(response.data, key=lambda d: d.index)
         if len(data) != len(texts):
-            raise ValueError(f"{len(data)} embeddings for {len(texts)} inputs")
+            raise BadReplyError(f"{len(data)} embeddings for {len(texts)} inputs")
         return [d.embedding for d in data]
 
     def _classify(self, exc: Exception, label: str) -> Exception:

@@ -13,7 +13,7 @@ from abc import abstractmethod
 from collections.abc import Sequence
 from typing import ClassVar
 
-from omnireader.errors import LLMError
+from omnireader.errors import ConfigError, LLMError
 from omnireader.llm.embedder_base import Embedder
 from omnireader.llm.retry import RetryableError, RetryPolicy, backoff_delay
 
@@ -38,7 +38,7 @@ class RemoteEmbedder(Embedder):
         retry: RetryPolicy = _DEFAULT_POLICY,
     ) -> None:
         if not model:
-            raise ValueError(f"{self.provider} embedder needs a model name")
+            raise ConfigError(f"{self.provider} embedder needs a model name")
         self.model = model
         self.dimensions = dimensions  # asked of the server (models that can shorten vectors)
         self.timeout = timeout

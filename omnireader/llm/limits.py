@@ -13,6 +13,8 @@ import weakref
 from collections.abc import Callable
 from typing import Generic, TypeVar
 
+from omnireader.errors import ConfigError
+
 __all__ = ["Limiter", "LoopLocal"]
 
 T = TypeVar("T")
@@ -48,7 +50,7 @@ class Limiter:
 
     def __init__(self, limit: int = 8) -> None:
         if limit < 1:
-            raise ValueError(f"concurrency must be at least 1, got {limit}")
+            raise ConfigError(f"concurrency must be at least 1, got {limit}")
         self.limit = limit
         self._sems: LoopLocal[asyncio.Semaphore] = LoopLocal(lambda: asyncio.Semaphore(limit))
         self.in_flight = 0

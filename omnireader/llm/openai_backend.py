@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from pydantic import BaseModel
 
-from omnireader.errors import LLMError
+from omnireader.errors import BadReplyError, ConfigError, LLMError
 from omnireader.llm.base import ChatBackend, ChatReply, Segment, Transcript
 from omnireader.llm.json_reply import schema_instruction, strict_json_schema
 from omnireader.llm.http import shared_ssl_context
@@ -46,7 +46,7 @@ class OpenAIChatBackend(ChatBackend):
                  json_mode: str = "json_schema", **kwargs: Any) -> None:
         super().__init__(model, **kwargs)
         if json_mode not in JSON_MODES:
-            raise ValueError(f"json_mode must be one of {JSON_MODES}, not {json_mode!r}")
+            raise ConfigError(f"json_mode must be one of {JSON_MODES}, not {json_mode!r}")
         self.base_url = base_url
         self.api_key = api_key
         self.json_mode = json_mode
@@ -175,13 +175,13 @@ def _chat_reply(raw: bytes) -> ChatReply:
     could not be read, retried) when it is not one."""
     data = json.loads(raw)
     if not isinstance(data, dict):
-        raise ValueError(f"expected a chat completion object, got {type(data).__name__}")
+        raise BadReplyError(f"expected a chat completion object, got {type(data).__name__}")
     choices = data.get("choices") or []
     choice = choices[0] if isinstance(choices, list) and choices else None
     message = choice.get("message") if isinstance(choice, dict) else None
     content = message.get("content") if isinstance(message, dict) else None
     if content is not None and not isinstance(content, str):
-        raise ValueError(f"the reply's content is {type(content).__name__}, not text")
+        raise BadReplyError(f"the reply's content is {type(content).__name__}, not text")
     usage = data.get("usage") if isinstance(data.get("usage"), dict) else {}
     return ChatReply(content=content, prompt_tokens=int(usage.get("prompt_tokens") or 0),
                      completion_tokens=int(usage.get("completion_tokens") or 0))

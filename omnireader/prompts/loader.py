@@ -22,7 +22,7 @@ from importlib import resources
 from string import Template
 from typing import TYPE_CHECKING
 
-from omnireader.errors import InvalidInputError
+from omnireader.errors import ConfigError, InvalidInputError
 from omnireader.normalize import guess_lang
 
 if TYPE_CHECKING:
@@ -113,7 +113,7 @@ def load_prompt(task: str, lang: str = "en") -> PromptTemplate:
     # parts: ["", "system", <text>, "user", <text>]
     sections = dict(zip(parts[1::2], parts[2::2]))
     if set(sections) != {"system", "user"}:
-        raise RuntimeError(f"prompt file {task}.{base}.txt needs '=== system ===' and '=== user ===' sections")
+        raise ConfigError(f"prompt file {task}.{base}.txt needs '=== system ===' and '=== user ===' sections")
     return PromptTemplate(task, base, Template(sections["system"]), Template(sections["user"]))
 
 

@@ -30,6 +30,7 @@ import sys
 import threading
 from pathlib import Path
 from typing import Any
+from omnireader.errors import ServiceError
 from omnireader.batch.ingest import ingest
 from omnireader.options import IngestOptions
 
@@ -75,7 +76,7 @@ class WriterProcess:
         self._send(request)
         answer = self._receive()
         if not answer.get("ok"):
-            raise RuntimeError(answer.get("error") or "the ingest process failed")
+            raise ServiceError(answer.get("error") or "the ingest process failed")
         return answer
 
     def _send(self, message: dict[str, Any]) -> None:

@@ -26,6 +26,8 @@ from collections.abc import Mapping, Sequence
 
 from pydantic import BaseModel, Field
 
+from omnireader.errors import ConfigError
+
 __all__ = ["RRF_K", "Fused", "rrf", "convex"]
 
 #: the usual constant: large enough that rank 1 does not drown everything else
@@ -67,7 +69,7 @@ def convex(
     in [0, 1]; an id missing from a side scores 0 there. ``ranks`` are each side's ranks.
     """
     if not 0.0 <= weight <= 1.0:
-        raise ValueError(f"fusion weight must be within [0, 1], not {weight}")
+        raise ConfigError(f"fusion weight must be within [0, 1], not {weight}")
     lex_top = max(lexical.values(), default=0.0)
     sem = {i: max(0.0, s) for i, s in semantic.items()}
     sem_top = max(sem.values(), default=0.0)

@@ -32,6 +32,8 @@ if TYPE_CHECKING:
     from omnireader.models import MemoryItem
     from omnireader.store.context import Hit
 
+from omnireader.errors import ConfigError
+
 __all__ = ["TIME_WEIGHT", "Period", "periods", "item_date", "boost"]
 
 #: The default boost, in units of the best hit's score. At 1 every candidate from a named
@@ -146,7 +148,7 @@ def boost(hits: Sequence[Hit], query: str, weight: float) -> list[Hit]:
     are changed in place.
     """
     if weight < 0:
-        raise ValueError(f"time weight must be at least 0, not {weight}")
+        raise ConfigError(f"time weight must be at least 0, not {weight}")
     named = periods(query) if weight > 0 else []
     if not named or not hits:
         return list(hits)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-from omnireader.errors import ReadError
+from omnireader.errors import InvalidInputError, ReadError
 from omnireader.formats import registry
 from omnireader.formats.archives.limits import check_depth
 from omnireader.formats.sniff import sniff
@@ -62,7 +62,7 @@ def container_members(
     fmt = registry.get(kind)
     if fmt is None or fmt.members is None:
         names = [f.name for f in registry.formats() if f.members is not None]
-        raise ValueError(f"{kind!r} is not a container; containers are {names}")
+        raise InvalidInputError(f"{kind!r} is not a container; containers are {names}")
     check_depth(blob, options)
     yield from fmt.members(blob, options, on_error)
 
