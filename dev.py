@@ -10,6 +10,7 @@
                             unstructured); never installed in .venv
     python3 dev.py faults   run the fault matrix (tests/faultkit; --write-docs writes
                             docs/faults.md)
+    python3 dev.py readme   write the README's format table from the format registry
     python3 dev.py setup    only create / update the environment
 """
 
@@ -133,6 +134,13 @@ def main(argv: list[str]) -> int:
         code = subprocess.run([str(PY), "bench/run_all.py", *rest], cwd=ROOT, env=env).returncode
         render = subprocess.run([str(PY), "bench/render_docs.py"], cwd=ROOT, env=env)
         return code or render.returncode
+    if task == "readme":
+        code = ("import pathlib, re; from omnireader.formats.registry import readme_table; "
+                "p = pathlib.Path('README.md'); s = p.read_text(); "
+                "s = re.sub(r'(<!-- formats:start -->\\n).*?(<!-- formats:end -->)', "
+                "lambda m: m.group(1) + readme_table() + '\\n' + m.group(2), s, flags=re.S); "
+                "p.write_text(s)")
+        return subprocess.run([str(PY), "-c", code], cwd=ROOT, env=env).returncode
     if task == "faults":
         return subprocess.run([str(PY), "-m", "tests.faultkit.matrix", *rest], cwd=ROOT,
                               env=env).returncode

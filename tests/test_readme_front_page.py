@@ -22,13 +22,15 @@ def test_the_readme_is_a_front_page() -> None:
         assert command in README
 
 
-def test_the_format_table_sits_between_its_markers() -> None:
-    # The lead generates this block from the format registry: the markers must stay.
+def test_the_format_table_is_the_one_the_registry_writes() -> None:
+    # Written by `python3 dev.py readme` from each format's record: it cannot drift.
+    from omnireader.formats.registry import readme_table
+
     start, end = "<!-- formats:start -->", "<!-- formats:end -->"
     assert README.count(start) == 1 and README.count(end) == 1
-    block = README[README.index(start) + len(start):README.index(end)]
-    rows = [line for line in block.splitlines() if line.startswith("| ")]
-    assert len(rows) > 10 and rows[0].startswith("| input |")
+    block = README[README.index(start) + len(start):README.index(end)].strip()
+    assert block == readme_table()
+    assert len(block.splitlines()) > 10
 
 
 def test_every_link_into_docs_names_a_page_that_exists() -> None:

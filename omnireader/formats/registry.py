@@ -51,6 +51,8 @@ __all__ = [
     "supported_text",
     "missing_package",
     "by_extension",
+    "readme_rows",
+    "readme_table",
 ]
 
 Layer = Literal["bytes", "zip", "ole", "text"]
@@ -220,6 +222,26 @@ def supported_text() -> str:
         if label not in names:
             names.append(label)
     return ", ".join(names)
+
+
+def readme_rows() -> list[tuple[str, str]]:
+    """The README's format table: one row per group of records (or per record), most used
+    first, each with what fast mode makes of it."""
+    rows: dict[str, str] = {}
+    for fmt in sorted(_REGISTRY.all(), key=lambda f: f.rank):
+        label = fmt.readme_group or fmt.display
+        if fmt.readme and not rows.get(label):
+            rows[label] = fmt.readme
+        elif fmt.readme or fmt.readme_group:
+            rows.setdefault(label, "")
+    return [(label, text) for label, text in rows.items() if text]
+
+
+def readme_table() -> str:
+    """:func:`readme_rows` as a Markdown table."""
+    lines = ["| file | fast items |", "| --- | --- |"]
+    lines += [f"| {label} | {text} |" for label, text in readme_rows()]
+    return "\n".join(lines)
 
 
 def missing_package(fmt: Format, label: str, error: ImportError) -> UnsupportedFormatError:

@@ -89,7 +89,7 @@ FORMATS = (
     Format(
         name="mbox", rank=18, display="MBOX", extensions=(".mbox",), mimes=("application/mbox",),
         magic=(Magic(40, _is_mbox, "text"), Magic(80, by_extension(".mbox"), "text")),
-        members=_members, readme_group="e-mail",
+        members=_members, readme_group="MBOX",
         hint="a mailbox: route it (omnireader.route) so each message is read",
         readme="each message its own input (`box.mbox!message/7.eml`), streamed from the file",
     ),

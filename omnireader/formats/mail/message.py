@@ -279,10 +279,12 @@ FORMATS = (
         name="eml", rank=17, display="EML", extensions=(".eml",), mimes=("message/rfc822",),
         magic=(Magic(41, lambda p: p.mail_headers(), "text"),
                Magic(80, by_extension(".eml"), "text")),
-        extract=extract_email, members=_members, has_body=True, readme_group="e-mail",
+        extract=extract_email, members=_members, has_body=True, readme_group="e-mail: EML (any name), `message/rfc822` parts",
         readme="standard library `email`: Subject → key, Date → timestamp, From / To / Cc → "
-        "persons, `In-Reply-To` / `References` → thread; body decoded (any charset, "
-        "`format=flowed` unwrapped; HTML through the HTML path); each attachment read as the "
-        "file it is, named `mail.eml!attachment/report.pdf`; PGP / S/MIME `encrypted`",
+        "persons, `In-Reply-To` / `References` → thread; body decoded (base64, "
+        "quoted-printable, any charset, `format=flowed` unwrapped; HTML through the HTML "
+        "path, decoded by its `<meta charset>` when the MIME header names none; a plain-text "
+        "stub beside the real HTML gives way to the HTML); each attachment read as the file "
+        "it is, named `mail.eml!attachment/report.pdf`; PGP / S/MIME ciphertext `encrypted`",
     ),
 )

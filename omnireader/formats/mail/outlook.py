@@ -176,7 +176,7 @@ FORMATS = (
         magic=(Magic(10, lambda p: p.ole_has("__substg1.0_"), "ole"),
                Magic(50, lambda p: p.ole_names is None and p.ext == ".msg", "ole")),
         extract=_read_msg, members=_msg_members, has_body=True,
-        readme_group="e-mail",
+        readme_group="MSG (Outlook)",
         readme="python-oxmsg, then the same e-mail reading: sender, recipients, date, body, "
         "attachments, attached messages",
     ),

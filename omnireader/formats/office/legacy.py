@@ -158,7 +158,7 @@ FORMATS = (
         name="doc", rank=6, display="DOC", extensions=(".doc",), mimes=("application/msword",),
         magic=(Magic(12, lambda p: p.ole_has("WordDocument"), "ole"),
                Magic(52, _ole_extension(".doc"), "ole")),
-        extract=_read_converted("doc"), readme_group="DOC, PPT",
+        extract=_read_converted("doc"), readme_group="DOC, PPT (Word / PowerPoint 97–2003)",
         readme="converted in pure Python by msdoc2docx / ppt2pptx, then read as DOCX / PPTX; "
         "LibreOffice's `soffice`, when on PATH, for what they refuse",
     ),
@@ -166,6 +166,6 @@ FORMATS = (
         name="ppt", rank=7, display="PPT", extensions=(".ppt",), mimes=("application/vnd.ms-powerpoint",),
         magic=(Magic(13, lambda p: p.ole_has("PowerPoint Document"), "ole"),
                Magic(53, _ole_extension(".ppt"), "ole")),
-        extract=_read_converted("ppt"), readme_group="DOC, PPT",
+        extract=_read_converted("ppt"), readme_group="DOC, PPT (Word / PowerPoint 97–2003)",
     ),
 )

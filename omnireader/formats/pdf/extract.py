@@ -264,8 +264,9 @@ FORMATS = (
         ),
         extract=_read_pdf,
         readme="text per page (pypdfium2), document info (pypdf); pages without a text layer "
-        "read by OCR (flag `ocr`), and so are pages whose text layer does not decode (flag "
-        "`garbled_text`); form field values as `Form fields:` lines; comments as a "
-        "`comments` section",
+        "read by OCR (flag `ocr`), and so are pages whose text layer does not decode (a font "
+        "without a Unicode map: flag `garbled_text`); form field values as `Form fields:` "
+        "lines; comments (sticky notes, highlights with the text they cover) as a `comments` "
+        "section",
     ),
 )

@@ -226,7 +226,7 @@ def _is_notebook(p: Probe) -> bool:
     return p.ext == ".ipynb" or (p.lowered.startswith(b"{") and b'"nbformat"' in p.text_head)
 
 
-_MD = "MarkItDown"
+_MD = "MarkItDown"  # what the README's table says these are read by
 FORMATS = (
     Format(
         name="pptx", rank=3, display="PPTX", extensions=(".pptx",), mimes=(MARKITDOWN_KINDS["pptx"][1],),
