@@ -106,7 +106,7 @@ class Parser(ABC, Generic[P]):
             )
 
     def _fast_for_llm(self, input: P, ctx: ParseContext) -> list[MemoryItem]:
-        return self.parse_fast(input, ctx.model_copy(update={"mode": "fast", "large_windows": True}))
+        return self.parse_fast(input, ctx.model_copy(update={"mode": Mode.FAST, "large_windows": True}))
 
     @staticmethod
     def _fine_items(result: Any) -> list[MemoryItem]:
