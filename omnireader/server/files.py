@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-__all__ = ["StoredFile", "FileList", "list_files"]
+__all__ = ["FileList", "StoredFile", "list_files"]
 
 
 class StoredFile(BaseModel):

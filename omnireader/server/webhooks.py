@@ -36,10 +36,17 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InvalidInputError, OmniReaderError
-from .schemas import Delivery, JobState
+from .schemas import JobState
 
-__all__ = ["Webhooks", "sign", "anonymous_secret", "check_callback_url", "CallbackURLError",
-           "payload", "MAX_URL_CHARS"]
+__all__ = [
+    "MAX_URL_CHARS",
+    "CallbackURLError",
+    "Webhooks",
+    "anonymous_secret",
+    "check_callback_url",
+    "payload",
+    "sign",
+]
 
 MAX_URL_CHARS = 2048
 _MAX_DELAY = 600.0  # no retry waits longer than this
@@ -109,6 +116,7 @@ class Webhooks:
         self.allow_private = allow_private
         self.attempts, self.timeout, self.backoff = attempts, timeout, backoff
         self._due: list[tuple[float, str]] = []
+        self._sending: set[str] = set()  # one attempt per job at a time, however scheduled
         self._wake = threading.Condition()
         self._stopped = False
         self._senders = ThreadPoolExecutor(max_workers=_SENDERS,
@@ -159,10 +167,24 @@ class Webhooks:
                 return
 
     def _attempt(self, job_id: str) -> None:
+        with self._wake:
+            if job_id in self._sending:
+                return
+            self._sending.add(job_id)
+        try:
+            retry_at = self._attempt_one(job_id)
+        finally:
+            with self._wake:
+                self._sending.discard(job_id)
+        if retry_at is not None:  # after the guard is released, or the retry could be lost
+            self.schedule(job_id, retry_at)
+
+    def _attempt_one(self, job_id: str) -> float | None:
+        """One attempt, recorded in the job; when to try again (None: done with it)."""
         job = self._jobs.get(job_id)
         if job is None or job.callback is None or job.callback.state != "pending" \
                 or job.status not in ("done", "failed"):
-            return
+            return None
         record = job.callback.model_copy()
         record.attempts += 1
         record.last_attempt_at = now = time.time()
@@ -177,8 +199,7 @@ class Webhooks:
             record.next_attempt_at = now + min(_MAX_DELAY,
                                                self.backoff * 2 ** (record.attempts - 1))
         self._jobs.record_delivery(job_id, record)
-        if record.state == "pending":
-            self.schedule(job_id, record.next_attempt_at)
+        return record.next_attempt_at if record.state == "pending" else None
 
     def _send(self, job: JobState, attempt: int) -> tuple[int | None, str | None, bool]:
         """(the receiver's status or None, why it did not count or None, worth retrying)."""
@@ -205,7 +226,7 @@ class Webhooks:
             return None, " ".join(str(e).split())[:500], False
         except OmniReaderError as e:  # refused connection, timeout, bad answer: may pass
             return None, " ".join(str(e).split())[:500], True
-        except Exception as e:  # noqa: BLE001 - a sender thread must survive any receiver
+        except Exception as e:
             return None, f"{type(e).__name__}: {e}"[:500], True
         if 200 <= status < 300:
             return status, None, False
