@@ -42,7 +42,8 @@ if TYPE_CHECKING:
     import httpx
 
 __all__ = [
-    "fetch_for","Fetched", "fetch_url", "blocked_reason", "DEFAULT_MAX_BYTES"]
+    "fetch_for", "Fetched", "fetch_url", "post_url", "check_url", "blocked_reason",
+    "DEFAULT_MAX_BYTES"]
 
 DEFAULT_MAX_BYTES = 50 * 1024 * 1024
 
@@ -185,8 +186,11 @@ def _send(
     url: str,
     deadline: float,
     timeout: float,
+    method: str = "GET",
+    content: bytes | None = None,
+    headers: dict[str, str] | None = None,
 ) -> httpx.Response:
-    """Send the GET to the first checked address that accepts a connection."""
+    """Send the request to the first checked address that accepts a connection."""
     import httpx
 
     host = target.raw_host.decode("ascii").strip("[]")
@@ -196,9 +200,10 @@ def _send(
         if remaining <= 0:
             break
         request = client.build_request(
-            "GET",
+            method,
             target.copy_with(host=address.split("%", 1)[0]),
-            headers={"Host": target.netloc.decode("ascii")},
+            content=content,
+            headers={**(headers or {}), "Host": target.netloc.decode("ascii")},
             # The certificate is checked against the real host name, not the address.
             extensions={"sni_hostname": host},
             timeout=httpx.Timeout(min(timeout, remaining)),
@@ -214,6 +219,51 @@ def _send(
     if last is None:
         raise ReadTimeoutError(url, f"no answer within {timeout:g} s")
     raise FetchError(url, f"cannot connect to {host} ({last})")
+
+
+def check_url(url: str, *, allow_private: bool = False,
+              allow_addresses: Collection[str] = ()) -> None:
+    """Raise what :func:`fetch_url` would raise before connecting: a scheme other than
+    http(s), no host, a host that does not resolve, or one that resolves to a blocked address."""
+    trusted = {ipaddress.ip_address(a) for a in allow_addresses}
+    _checked_target(url, url, allow_private, trusted)
+
+
+def post_url(
+    url: str,
+    body: bytes,
+    *,
+    headers: dict[str, str] | None = None,
+    allow_private: bool = False,
+    allow_addresses: Collection[str] = (),
+    timeout: float = 10.0,
+    max_bytes: int = 64 * 1024,
+) -> tuple[int, bytes]:
+    """POST ``body`` to ``url`` under the same address guards as :func:`fetch_url`; return
+    the status code and (up to ``max_bytes`` of) the answer.
+
+    Redirects are not followed: a POST is not replayed to wherever a server points, and the
+    redirect's status is returned as it is. ``timeout`` bounds the whole exchange.
+    """
+    import httpx
+
+    deadline = time.monotonic() + timeout
+    trusted = {ipaddress.ip_address(a) for a in allow_addresses}
+    sent = {"User-Agent": "omnireader", "Accept-Encoding": "identity", **(headers or {})}
+    client = httpx.Client(follow_redirects=False, trust_env=False,
+                          limits=httpx.Limits(max_keepalive_connections=0))
+    with client:
+        target, addresses = _checked_target(url, url, allow_private, trusted)
+        response = _send(client, target, addresses, url, deadline, timeout,
+                         method="POST", content=body, headers=sent)
+        try:
+            try:
+                data = _read_body(response, url, deadline, timeout, max_bytes)
+            except TooLargeError:
+                data = b""  # the status is what counts; a huge answer is not read
+            return response.status_code, data
+        finally:
+            response.close()
 
 
 def _read_body(

@@ -50,6 +50,7 @@ def create_app(config: ServerConfig, llm: Any = None) -> FastAPI:
         holder["service"] = service
         app.state.service = service
         await run_in_threadpool(service.jobs.recover)
+        await run_in_threadpool(service.webhooks.recover)
         async with AsyncExitStack() as stack:
             if mcp is not None:
                 await stack.enter_async_context(mcp.running())
@@ -71,14 +72,14 @@ def create_app(config: ServerConfig, llm: Any = None) -> FastAPI:
 
     def caller(request: Request) -> Caller:
         svc = service()
-        user = None
+        user, presented = None, None
         if svc.keys.enabled:
             presented = request.headers.get("x-api-key")
             auth = request.headers.get("authorization", "")
             if not presented and auth.lower().startswith("bearer "):
                 presented = auth[7:].strip()
             user = svc.keys.user_for(presented)
-            if user is None:
+            if user is None or presented is None:
                 raise HTTPProblem(401, "unauthorized", "send a valid API key as "
                                   "'Authorization: Bearer KEY' or 'X-API-Key: KEY'",
                                   {"WWW-Authenticate": "Bearer"})
@@ -88,7 +89,10 @@ def create_app(config: ServerConfig, llm: Any = None) -> FastAPI:
             raise HTTPProblem(429, "rate_limited", f"more than {svc.limiter.per_minute} "
                               f"requests a minute: retry in {wait:.0f} s",
                               {"Retry-After": str(max(1, round(wait)))})
-        return Caller(user_id=user, bucket=bucket)
+        from omnireader.server.auth import key_id
+
+        return Caller(user_id=user, bucket=bucket,
+                      key_id=key_id(presented) if user and presented else None)
 
     app.state.caller = caller
     app.state.service_dep = service
@@ -147,6 +151,13 @@ def create_app(config: ServerConfig, llm: Any = None) -> FastAPI:
     def stats(who: Caller = Depends(caller)) -> Any:
         """Item counts (the caller's own, when the server has keys)."""
         return service().stats(who.user_id)
+
+    @app.get("/v1/files", tags=["store"])
+    def files(who: Caller = Depends(caller), limit: int = Query(1000, ge=1, le=10000)) -> Any:
+        """The stored files (the caller's own, when the server has keys): path, items,
+        pages and last ingest time, most recent first. Delete one with
+        ``DELETE /v1/items?path=PATH``."""
+        return service().files(who.user_id, limit).model_dump(mode="json")
 
     @app.delete("/v1/items", response_model=DeleteResponse, tags=["store"])
     def delete_items(

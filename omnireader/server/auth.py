@@ -7,13 +7,23 @@ Without keys (loopback only, see :mod:`.config`) the caller is anonymous and unp
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 import threading
 import time
 from collections import deque
 from dataclasses import dataclass
 
-__all__ = ["Caller", "KeyRing", "RateLimiter"]
+__all__ = ["Caller", "KeyRing", "RateLimiter", "key_id"]
+
+# What a key's webhook secret is derived from (see ``KeyRing.webhook_secret``); a new version
+# here would change every secret, so it is fixed.
+_SECRET_LABEL = b"omnireader webhook secret v1"
+
+
+def key_id(key: str) -> str:
+    """A key's public name: a hash prefix, safe to record in a job (the key is not)."""
+    return hashlib.sha256(key.encode()).hexdigest()[:16]
 
 
 @dataclass(frozen=True)
@@ -22,6 +32,7 @@ class Caller:
 
     user_id: str | None
     bucket: str  # what the rate is counted against: the key's user, or the client address
+    key_id: str | None = None  # which key (see ``key_id``); None without keys
 
 
 class KeyRing:
@@ -41,6 +52,18 @@ class KeyRing:
             if hmac.compare_digest(key.encode(), presented.encode()):
                 found = user
         return found
+
+    def webhook_secret(self, key_hash: str) -> str | None:
+        """The webhook secret of the key named ``key_hash`` (see :func:`key_id`), or None
+        when no configured key has that name (it was removed since the job was sent).
+
+        Derived, not stored: HMAC-SHA256 of a fixed label under the key. The holder of a key
+        can compute it (or ask ``GET /v1/webhooks/secret``), it changes when the key is
+        rotated, and it does not reveal the key to a receiver that learns it."""
+        for key in self._keys:
+            if hmac.compare_digest(key_id(key), key_hash):
+                return hmac.new(key.encode(), _SECRET_LABEL, hashlib.sha256).hexdigest()
+        return None
 
 
 class RateLimiter:

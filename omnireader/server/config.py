@@ -43,6 +43,11 @@ class ServerConfig(BaseModel):
     # all at ``ingest_nice``); False keeps them in the server's process.
     ingest_process: bool = True
     limits: Limits = Field(default_factory=Limits)
+    # Job webhooks (see docs/service-webhooks.md): attempts in all, each bounded by the
+    # timeout, the n-th retry ``webhook_backoff * 2**(n-1)`` seconds after the one before.
+    webhook_attempts: int = Field(6, ge=1, le=20)
+    webhook_timeout: float = Field(10.0, gt=0, le=120)
+    webhook_backoff: float = Field(2.0, gt=0, le=600)
 
     @property
     def spool_dir(self) -> Path:

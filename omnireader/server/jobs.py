@@ -21,7 +21,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from omnireader.server.schemas import JobFile, JobState
+from omnireader.server.schemas import Delivery, JobFile, JobState
 
 __all__ = ["JobManager"]
 
@@ -61,6 +61,8 @@ class JobManager:
         self._ingest_file = ingest_file
         self._ingest_inputs = ingest_inputs
         self._jobs: dict[str, JobState] = {}
+        # told each job id as the job ends (under the jobs' lock: it must only hand it on)
+        self.on_finished: Callable[[str], None] | None = None
         self._lock = threading.Lock()
         self._changed = threading.Condition(self._lock)
         # Jobs beyond two wait their turn: they would only queue on the store's write lock
@@ -174,6 +176,21 @@ class JobManager:
         with self._lock:
             job = self._jobs.get(job_id)
             return job.model_copy(deep=True) if job else None
+
+    def all(self) -> list[JobState]:
+        with self._lock:
+            return [j.model_copy(deep=True) for j in self._jobs.values()]
+
+    def record_delivery(self, job_id: str, delivery: Delivery) -> None:
+        """Set the job's webhook record, tell the waiters, and save it (it survives restarts)."""
+        with self._changed:
+            job = self._jobs.get(job_id)
+            if job is None or not (self.root / job_id).is_dir():
+                return
+            job.callback = delivery
+            job.version += 1
+            self._save(job)
+            self._changed.notify_all()
 
     def wait_change(self, job_id: str, version: int, timeout: float) -> JobState | None:
         """The job once its version is past ``version`` (or after ``timeout``)."""
@@ -291,6 +308,8 @@ class JobManager:
             if save:
                 self._save(job)
             self._changed.notify_all()
+            if changes.get("status") in _DONE and self.on_finished is not None:
+                self.on_finished(job.id)
 
     def _save(self, job: JobState) -> None:
         folder = self.root / job.id

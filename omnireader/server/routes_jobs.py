@@ -13,7 +13,7 @@ from fastapi.responses import StreamingResponse
 from omnireader.errors import InvalidInputError
 from omnireader.server.auth import Caller
 from omnireader.server.jobs import job_files
-from omnireader.server.schemas import Info, JobState
+from omnireader.server.schemas import Delivery, Info, JobState
 from omnireader.server.service import refuse_local_paths
 from omnireader.server.spool import SpoolLimitError, receive_multipart
 
@@ -36,7 +36,9 @@ def add_job_routes(app: FastAPI, service: Any, caller: Any, problem: Any) -> Non
 
         Form fields (or a JSON body): ``inputs`` (a JSON list), ``info`` (JSON:
         ``user_id``, ``session_id``), ``mode`` (fast|fine), ``wait`` (true: answer when the
-        job is done). Returns the job id as soon as the uploads are on disk.
+        job is done), ``callback_url`` (http(s): the final status is POSTed there, signed;
+        see ``GET /v1/webhooks/secret``). Returns the job id as soon as the uploads are on
+        disk.
         """
         svc = service()
         limits = svc.config.limits
@@ -68,7 +70,14 @@ def add_job_routes(app: FastAPI, service: Any, caller: Any, problem: Any) -> Non
                     raise InvalidInputError("the JSON body must be an object")
                 fields = {k: v if isinstance(v, str) else json.dumps(v) for k, v in data.items()}
                 files = []
+            from omnireader.server.webhooks import check_callback_url
+
+            # before the job exists: a refused callback is a 400, not a job that cannot report
+            callback = await run_in_threadpool(check_callback_url, fields.get("callback_url"),
+                                               svc.config.allow_private_urls)
             job = _job(svc, who, job_id, fields, files, folder)
+            if callback is not None:
+                job.callback, job.key_id = Delivery(url=callback), who.key_id
         except SpoolLimitError as e:
             _remove(folder)
             status = 413 if e.status == 507 else e.status
@@ -88,6 +97,16 @@ def add_job_routes(app: FastAPI, service: Any, caller: Any, problem: Any) -> Non
     def job_status(job_id: str, who: Caller = Depends(caller)) -> Any:
         """Progress (files done, items written, failures) and, once done, the final report."""
         return owned(job_id, who).public()
+
+    @app.get("/v1/webhooks/secret", tags=["ingest"])
+    def webhook_secret(who: Caller = Depends(caller)) -> Any:
+        """The secret that signs the callbacks of jobs sent with this key, and how."""
+        secret = service().webhook_secret(who.key_id)
+        return {"secret": secret, "algorithm": "HMAC-SHA256",
+                "signature_header": "X-OmniReader-Signature",
+                "timestamp_header": "X-OmniReader-Timestamp",
+                "signed": "TIMESTAMP + '.' + BODY (the raw request body)",
+                "format": "sha256=HEX"}
 
     @app.get("/v1/jobs/{job_id}/events", tags=["ingest"])
     async def job_events(job_id: str, who: Caller = Depends(caller)) -> StreamingResponse:

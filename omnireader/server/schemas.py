@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from omnireader.models import MemoryItem, ReadFailure
 
 __all__ = ["ReadRequest", "ReadResponse", "SearchRequest", "SearchResponse", "DeleteResponse",
-           "JobFile", "JobState", "JobAccepted", "Info", "FilterFields", "ErrorBody"]
+           "JobFile", "Delivery", "JobState", "JobAccepted", "Info", "FilterFields", "ErrorBody"]
 
 
 class Info(BaseModel):
@@ -102,9 +102,25 @@ class JobFile(BaseModel):
     done: bool = False
 
 
+class Delivery(BaseModel):
+    """The job's webhook: where its final status goes, and how sending it went so far."""
+
+    url: str
+    state: Literal["pending", "delivered", "failed"] = "pending"
+    attempts: int = 0
+    last_status: int | None = Field(None, description="the receiver's last HTTP status")
+    last_error: str | None = Field(None, description="why the last attempt failed")
+    last_attempt_at: float | None = None
+    next_attempt_at: float | None = None
+    delivered_at: float | None = None
+
+
 class JobState(BaseModel):
     id: str
     owner: str | None = None  # the key's user; another user never sees the job
+    # which API key sent the job (a hash, never the key): its webhook secret signs the callback
+    key_id: str | None = None
+    callback: Delivery | None = None
     status: Literal["queued", "running", "done", "failed"] = "queued"
     mode: Literal["fast", "fine"] = "fast"
     info: Info = Field(default_factory=Info)
@@ -123,7 +139,7 @@ class JobState(BaseModel):
 
     def public(self) -> dict[str, Any]:
         """What a client sees: no spool paths."""
-        data = self.model_dump(mode="json", exclude={"owner", "inputs"})
+        data = self.model_dump(mode="json", exclude={"owner", "inputs", "key_id"})
         data["files"] = [{k: f[k] for k in ("name", "size", "done")}
                          for f in data["files"]]
         data["files_total"] = len(self.files)

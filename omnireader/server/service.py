@@ -78,6 +78,12 @@ class Service:
                                nice=config.ingest_nice,
                                ingest_jobs=self._ingest_jobs if self.writers else None,
                                joinable=self._in_child)
+        from omnireader.server.webhooks import Webhooks
+
+        self.webhooks = Webhooks(self.jobs, self.webhook_secret,
+                                 allow_private=config.allow_private_urls,
+                                 attempts=config.webhook_attempts,
+                                 timeout=config.webhook_timeout, backoff=config.webhook_backoff)
 
     # ------------------------------------------------------------------ users
 
@@ -100,6 +106,18 @@ class Service:
 
     def info(self, user: str | None, given: Info) -> dict[str, Any]:
         return {"user_id": self.pinned(user, given.user_id), "session_id": given.session_id}
+
+    def webhook_secret(self, key_id: str | None) -> str | None:
+        """The secret that signs the callbacks of jobs sent with the key named ``key_id``:
+        derived from the key (see ``KeyRing.webhook_secret``); a server without keys has
+        one of its own, generated once and kept in the spool."""
+        if key_id is not None:
+            return self.keys.webhook_secret(key_id)
+        if self.keys.enabled:
+            return None  # a job recorded before keys were configured: no key, no secret
+        from omnireader.server.webhooks import anonymous_secret
+
+        return anonymous_secret(self.config.spool_dir)
 
     # ------------------------------------------------------------------ calls
 
@@ -142,7 +160,13 @@ class Service:
                 "by_source_kind": dict(Counter(c for c in cols["source_kind"] if c)),
                 "embedder": self.store.embedder.name, "dim": self.store.embedder.dim}
 
+    def files(self, user: str | None, limit: int) -> Any:
+        from omnireader.server.files import list_files
+
+        return list_files(self.store, self.filters(user, FilterFields()).where(), limit)
+
     def close(self) -> None:
+        self.webhooks.close()
         self.jobs.shutdown()
         if self.writers is not None:
             self.writers.close()
