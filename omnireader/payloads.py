@@ -55,6 +55,10 @@ class Blob(BaseModel):
     chat_time: str | None = None
     message_id: str | None = None
     password: str | None = Field(default=None, exclude=True, repr=False)
+    # What the router sniffed the content as (a format's name and the MIME type its bytes
+    # show): the parser reads it as that instead of sniffing the same bytes again. Never
+    # stored; a rebuilt source sniffs anew.
+    sniffed: tuple[str, str] | None = Field(default=None, exclude=True, repr=False)
 
     @property
     def label(self) -> str:

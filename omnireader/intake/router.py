@@ -15,13 +15,11 @@ from __future__ import annotations
 
 import os
 import warnings
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel
 
-from omnireader.net.dataurl import decode_data_url, is_data_url
 from omnireader.errors import (
     EmptyInputError,
     InvalidInputError,
@@ -31,45 +29,27 @@ from omnireader.errors import (
 )
 from omnireader.formats.archives.containers import container_members, has_body, is_container
 from omnireader.formats.sniff import family, resniff_whole, sniff
+from omnireader.intake import conversation
+from omnireader.intake.conversation import chat_log_tasks
 from omnireader.intake.openai_shapes import (
     CHAT_SUFFIXES,
-    PART_TYPES,
-    ChatLog,
     chat_in_bytes,
     chat_log,
-    check_tool_pairing,
     is_message,
     is_part,
     parse_messages,
     parse_parts,
 )
-from omnireader.models import AudioPart, FilePart, ImagePart, Message, ReadFailure, TextPart
+from omnireader.intake.parts import route_parts
+from omnireader.intake.tasks import FileRoutes, Task, task
+from omnireader.models import Message
 from omnireader.options import ReadOptions
-from omnireader.intake.part_blobs import blob_from_url, file_base64
-from omnireader.parsers import audio, chat, file, image, string, text, tool  # noqa: F401  (registers)
-from omnireader.parsers.base import get_parser
-from omnireader.payloads import Blob, Conversation, TextInput, Trajectory
+from omnireader.intake.part_blobs import blob_from_url
+from omnireader.payloads import Blob, TextInput
 from omnireader.intake.string_refs import is_url, local_path, looks_like_path
 from omnireader.intake.walk import Unreadable, link_problem, not_a_file
 
 __all__ = ["Task", "route", "iter_route", "route_conversation"]
-
-
-class Task(BaseModel):
-    """One unit of parsing work: which parser, what payload, and a label for reports."""
-
-    parser: str
-    payload: Any
-    label: str
-    # Set when this part of a larger input could not be read (e.g. one bad attachment):
-    # the rest of the input is still parsed and this is reported, never stored.
-    failure: ReadFailure | None = None
-
-    @classmethod
-    def failed(cls, e: ReadError) -> Task:
-        """A part of an input that could not be read: reported, never parsed."""
-        failure = ReadFailure(input=e.input_name, error=e.code, message=str(e))
-        return cls(parser="", payload=None, label=e.input_name, failure=failure)
 
 
 # -------------------------------------------------------------------- routing
@@ -110,11 +90,11 @@ def _route_other(input: Any, options: ReadOptions) -> list[Task]:
             raise InvalidInputError("an empty list has nothing to read")
         if all(is_message(x) for x in input):
             return route_conversation(parse_messages(list(input)), options)
-        return _route_parts(parse_parts(list(input)), options, context=None)
+        return route_parts(parse_parts(list(input)), options, context=None, files=_FILES)
     if is_message(input):
         return route_conversation(parse_messages([input]), options)
     if is_part(input):
-        return _route_parts(parse_parts([input]), options, context=None)
+        return route_parts(parse_parts([input]), options, context=None, files=_FILES)
     raise InvalidInputError(
         f"cannot read a {type(input).__name__}: pass a string, a chat message or a list of "
         "them, a content part, a pathlib.Path, bytes, or omnireader.Blob"
@@ -137,12 +117,7 @@ def _route_string(text: str, options: ReadOptions) -> list[Task]:
                 OmniReaderWarning,
                 stacklevel=2,
             )
-    return [_task("string", TextInput(text=text), "<string>")]
-
-
-def _task(parser: str, payload: BaseModel, label: str) -> Task:
-    get_parser(parser)  # fail early, with the list of parsers, if one is missing
-    return Task(parser=parser, payload=payload, label=label)
+    return [task("string", TextInput(text=text), "<string>")]
 
 
 def _route_path(path: Path, options: ReadOptions) -> list[Task]:
@@ -171,7 +146,7 @@ def _iter_path(path: Path, options: ReadOptions) -> Iterator[Task]:
     if path.suffix.lower() in CHAT_SUFFIXES:
         logs = chat_log(path)
         if logs is not None:
-            yield from _chat_log_tasks(logs, options, label)
+            yield from chat_log_tasks(logs, options, label, _FILES)
             return
     try:
         with path.open("rb") as f:
@@ -196,12 +171,14 @@ def _iter_blob(blob: Blob, options: ReadOptions, head: bytes | None = None) -> I
         # A ZIP's directory sits at its end, an OLE file's stream names anywhere: a DOCX or
         # a Word file over 1 MiB needs the whole file to tell.
         sniffed = sniff(Path(blob.path).read_bytes(), blob.display_name)
-    blob = blob.model_copy(update={"mime": blob.mime or sniffed.mime})
+    blob = blob.model_copy(
+        update={"mime": blob.mime or sniffed.mime, "sniffed": (sniffed.kind, sniffed.mime)}
+    )
     logs = chat_in_bytes(blob.data, blob.display_name, blob.label, sniffed.kind)
     if logs is not None:
-        yield from _chat_log_tasks(logs, options, blob.label)
+        yield from chat_log_tasks(logs, options, blob.label, _FILES)
     elif not is_container(sniffed.kind):
-        yield _task(family(sniffed), blob, blob.label)
+        yield task(family(sniffed), blob, blob.label)
     elif sniffed.kind == "mbox":
         yield from _iter_mailbox(blob, options)
     else:
@@ -215,7 +192,7 @@ def _container_tasks(blob: Blob, kind: str, options: ReadOptions) -> list[Task]:
     from omnireader.errors import error_for_code
 
     body = has_body(kind)
-    tasks: list[Task] = [_task("file", blob, blob.label)] if body else []
+    tasks: list[Task] = [task("file", blob, blob.label)] if body else []
     errors: list[ReadError] = []
 
     def failed(e: ReadError) -> None:
@@ -274,18 +251,6 @@ def _iter_mailbox(blob: Blob, options: ReadOptions) -> Iterator[Task]:
         raise EmptyInputError(blob.label, "the mailbox holds no messages")
 
 
-# ------------------------------------------------------------- conversations
-
-
-def _chat_log_tasks(logs: list[ChatLog], options: ReadOptions, label: str) -> list[Task]:
-    """Each conversation of a file (an export may hold hundreds) routed on its own."""
-    tasks: list[Task] = []
-    for k, log in enumerate(logs):
-        where = label if len(logs) == 1 else f"{label}#{k + 1}"
-        tasks.extend(route_conversation(log.messages, options, label=where, title=log.title))
-    if not tasks:
-        raise EmptyInputError(label, "the chat export holds no message with text")
-    return tasks
 
 
 def route_conversation(
@@ -294,119 +259,9 @@ def route_conversation(
     label: str = "<conversation>",
     title: str | None = None,
 ) -> list[Task]:
-    """Split a conversation into chat windows, tool trajectories and attachments.
-
-    A trajectory is the user request before an assistant turn with ``tool_calls``, those
-    calls, their ``role: tool`` results and the assistant's final answer. The request and
-    the answer also stay in the chat, where they are conversation too.
-    """
-    check_tool_pairing(messages, label)
-    chat_msgs: list[Message] = []
-    tasks: list[Task] = []
-    i = 0
-    while i < len(messages):
-        m = messages[i]
-        if m.role == "assistant" and m.tool_calls:
-            request = next((p for p in reversed(chat_msgs) if p.role == "user"), None)
-            steps: list[Message] = [request] if request else []
-            while i < len(messages) and (
-                messages[i].role == "tool"
-                or (messages[i].role == "assistant" and messages[i].tool_calls)
-            ):
-                steps.append(messages[i])
-                i += 1
-            if i < len(messages) and messages[i].role == "assistant":
-                steps.append(messages[i])  # the final answer
-                chat_msgs.append(messages[i])
-                i += 1
-            tasks.append(_task("tool", Trajectory(messages=steps), f"{label}#tool"))
-            continue
-        if m.role == "tool":  # a result whose call was in an earlier, separate input
-            tasks.append(_task("tool", Trajectory(messages=[m]), f"{label}#tool"))
-        else:
-            chat_msgs.append(m)
-            if isinstance(m.content, list):
-                tasks.extend(_route_parts(m.content, options, context=m))
-        i += 1
-    if chat_msgs and (
-        any(m.text().strip() for m in chat_msgs) or not tasks
-    ):
-        convo = Conversation(messages=chat_msgs, title=title)
-        tasks.insert(0, _task("chat", convo, label))
-    return tasks
+    """Split a conversation into chat windows, tool trajectories and attachments
+    (:func:`omnireader.intake.conversation.route_conversation`, files routed here)."""
+    return conversation.route_conversation(messages, options, _FILES, label=label, title=title)
 
 
-# --------------------------------------------------------------------- parts
-
-
-def _route_parts(
-    parts: Iterable[Any], options: ReadOptions, context: Message | None
-) -> list[Task]:
-    parts = list(parts)
-    around = " ".join(p.text for p in parts if isinstance(p, TextPart)).strip()
-    if context is not None:
-        around = context.text().strip()
-    msg = dict(
-        role=context.role if context else None,
-        chat_time=context.chat_time if context else None,
-        message_id=context.message_id if context else None,
-    )
-    tasks: list[Task] = []
-    for p in parts:
-        try:
-            tasks.extend(_route_part(p, options, around, msg, in_message=context is not None))
-        except ReadError as e:
-            tasks.append(Task.failed(e))
-    return tasks
-
-
-def _route_part(
-    p: Any, options: ReadOptions, around: str, msg: dict[str, Any], in_message: bool
-) -> list[Task]:
-    if isinstance(p, TextPart):
-        # Inside a message the text is already in the chat window.
-        return [] if in_message else [_task("text", TextInput(text=p.text, **msg), "<text part>")]
-    if isinstance(p, FilePart):
-        return _route_file_part(p, options, around, msg)
-    if isinstance(p, ImagePart):
-        blob = blob_from_url(p.image_url.url, options, context=around, **msg)
-        return [_task("image", blob, blob.label)]
-    if isinstance(p, AudioPart):
-        data, _ = decode_data_url(p.input_audio.data, "<input_audio>", bare_base64=True)
-        blob = Blob(data=data, filename=f"audio.{p.input_audio.format}", context=around, **msg)
-        return [_task("audio", blob, "<input_audio>")]
-    raise InvalidInputError(f"unknown content part {p!r}; valid types are {PART_TYPES}")
-
-
-def _route_file_part(
-    p: FilePart, options: ReadOptions, around: str, msg: dict[str, Any]
-) -> list[Task]:
-    spec = p.file
-    common = dict(filename=spec.filename, file_id=spec.file_id, context=around, **msg)
-    if spec.path:
-        if not options.allow_path_parts:
-            raise InvalidInputError(
-                f"file part names the local path {spec.path!r}, but path parts are turned off "
-                "(allow_path_parts=False): send the content as file_data instead"
-            )
-        tasks = _route_path(Path(spec.path), options)
-        for t in tasks:
-            if isinstance(t.payload, Blob):
-                t.payload = t.payload.model_copy(update={k: v for k, v in common.items() if v})
-        return tasks
-    if spec.file_data:
-        fd = spec.file_data
-        if is_data_url(fd) or fd.startswith(("http://", "https://")):
-            blob = blob_from_url(fd, options, **common)
-        elif (data := file_base64(fd, spec.filename)) is not None:
-            blob = Blob(data=data, **common)  # bare base64, as the OpenAI file part sends
-        else:  # plain text handed over as the file's content
-            blob = Blob(data=fd.encode("utf-8"), mime="text/plain", **common)
-        return _route_blob(blob, options)
-    if not (spec.filename or spec.file_id):
-        raise InvalidInputError(
-            "a file part needs file_data, path, filename or file_id; this one has none"
-        )
-    # A reference only (file_id / filename): nothing to read, but never silently dropped.
-    blob = Blob(**common)
-    return [_task("file", blob, blob.label)]
+_FILES = FileRoutes(path=_route_path, blob=_route_blob)

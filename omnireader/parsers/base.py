@@ -42,7 +42,7 @@ class ParseContext(BaseModel):
 
     user_id: str | None = None
     session_id: str | None = None
-    mode: Mode = "fast"
+    mode: Mode = Mode.FAST
     options: ReadOptions = Field(default_factory=ReadOptions)
     # Fine mode's engine (an omnireader.refine.Refiner), injected by the Reader so parsers
     # never import the LLM layer.
@@ -213,12 +213,32 @@ def chunk_source(source: Source, chunk: Chunk, **update: Any) -> Source:
 
 
 def register(cls: type[Parser[Any]]) -> type[Parser[Any]]:
-    """Class decorator: make a parser available to the router under its ``name``."""
+    """Class decorator: make a parser available under its ``name`` (:func:`get_parser`)."""
     _REGISTRY[cls.name] = cls()
     return cls
 
 
+def _load_builtin() -> None:
+    """Import every parser module of this package once: each registers itself. Done on
+    first lookup, so nothing has to import the parsers to make them known."""
+    global _LOADED
+    if _LOADED:
+        return
+    import importlib
+    import pkgutil
+
+    import omnireader.parsers as package
+
+    for info in pkgutil.iter_modules(package.__path__, package.__name__ + "."):
+        importlib.import_module(info.name)
+    _LOADED = True
+
+
+_LOADED = False
+
+
 def get_parser(name: str) -> Parser[Any]:
+    _load_builtin()
     try:
         return _REGISTRY[name]
     except KeyError:
@@ -228,4 +248,5 @@ def get_parser(name: str) -> Parser[Any]:
 
 
 def parser_names() -> list[str]:
+    _load_builtin()
     return sorted(_REGISTRY)

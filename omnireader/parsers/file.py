@@ -71,7 +71,7 @@ def _load(blob: Blob, options: ReadOptions) -> tuple[Blob, str, Sniffed]:
     if blob.data is not None:
         if not blob.data:
             raise EmptyInputError(blob.label, "no content (0 bytes)")
-        return blob, content_hash(blob.data), sniff(blob.data, blob.display_name)
+        return blob, content_hash(blob.data), _sniffed(blob, blob.data)
     assert blob.path is not None
     try:
         digest = _hash_file(blob.path)
@@ -81,11 +81,21 @@ def _load(blob: Blob, options: ReadOptions) -> tuple[Blob, str, Sniffed]:
         raise EmptyInputError(blob.label, "no such file") from None
     if not head:
         raise EmptyInputError(blob.label, "the file is empty (0 bytes)")
+    if blob.sniffed is not None:  # the router sniffed it (from the whole file if need be)
+        return blob, digest, _sniffed(blob, head)
     sniffed = sniff(head, blob.display_name)
     if resniff_whole(sniffed.kind) and len(head) == _HEAD:
         # A ZIP's directory sits at its end: a DOCX over 1 MiB needs the whole file to tell.
         sniffed = sniff(blob.read_bytes(), blob.display_name)
     return blob, digest, sniffed
+
+
+def _sniffed(blob: Blob, data: bytes) -> Sniffed:
+    """What ``blob`` is: what the router found, or what its bytes show."""
+    if blob.sniffed is not None:
+        kind, mime = blob.sniffed
+        return Sniffed(kind=kind, mime=mime)
+    return sniff(data, blob.display_name)
 
 
 def _source_name(blob: Blob) -> str | None:
