@@ -36,6 +36,7 @@ from .errors import (  # noqa: E402
     InternalError,
     InvalidInputError,
     LLMError,
+    MissingExtraError,
     OmniReaderError,
     OmniReaderWarning,
     ReadError,
@@ -114,6 +115,7 @@ __all__ = [
     "EmbedderMismatchError",
     "ConfigError",
     "EngineUnavailableError",
+    "MissingExtraError",
     "OmniReaderWarning",
 ]
 

@@ -19,7 +19,8 @@
     ├── StoreError                 the store cannot do what was asked
     │   └── EmbedderMismatchError      a store built with one embedder opened with another
     └── ConfigError                a setting is wrong or missing
-        └── EngineUnavailableError     --engine ray without its extra (or for fine mode)
+        ├── EngineUnavailableError     --engine ray without its extra (or for fine mode)
+        └── MissingExtraError          an optional extra is not installed (also an ImportError)
 
 Every ``ReadError`` names its input, so a batch report can say which file failed and why.
 ``OmniReaderWarning`` (a ``UserWarning``) flags what was read but may not be what was meant,
@@ -50,6 +51,7 @@ __all__ = [
     "EmbedderMismatchError",
     "ConfigError",
     "EngineUnavailableError",
+    "MissingExtraError",
     "OmniReaderWarning",
     "error_for_code",
 ]
@@ -145,6 +147,16 @@ class ConfigError(OmniReaderError, ValueError):
 class EngineUnavailableError(ConfigError):
     """The ingest engine asked for cannot run here: its optional extra is not installed
     (the message names the ``pip install``), or it does not do what was asked."""
+
+
+class MissingExtraError(ConfigError, ImportError):
+    """A module that needs an optional extra was imported or used without it. The message
+    is one line naming the ``pip install``; ``extra`` is the extra's name. An ImportError
+    too, so ``try: import ... except ImportError`` in a caller's code keeps working."""
+
+    def __init__(self, message: str, *, extra: str) -> None:
+        self.extra = extra
+        super().__init__(message)
 
 
 class OmniReaderWarning(UserWarning):
