@@ -22,6 +22,7 @@ os.environ.setdefault("LANCEDB_LOG", "error")
 
 from typing import TYPE_CHECKING, Any  # noqa: E402
 
+from ._version import __version__  # noqa: E402
 from .errors import (  # noqa: E402
     BlockedURLError,
     ConfigError,
@@ -61,7 +62,6 @@ if TYPE_CHECKING:
     from .readers.reader import Reader, ReadResult
     from .store import SearchFilters, SearchResult, Store
 
-__version__ = "0.1.0"
 
 # Loaded on first attribute access: they pull in the router's parsers, LanceDB or LLM clients.
 _LAZY = {

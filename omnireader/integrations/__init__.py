@@ -1,4 +1,4 @@
-"""Adapters for agent frameworks: LangChain (:mod:`.langchain`) and LlamaIndex (:mod:`.llama_index`).
+"""Agent framework adapters: LangChain (:mod:`.langchain`), LlamaIndex (:mod:`.llama_index`).
 
 Each adapter module imports its framework at the top (its classes subclass the framework's
 base classes) and needs the optional extra named in its text; this package itself imports

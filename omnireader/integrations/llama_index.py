@@ -111,7 +111,8 @@ class OmniReaderReader(BaseReader):
         take), source by source as each is read; ``extra_info`` is added to every
         document's metadata (omnireader's provenance keys win on a clash)."""
         if sources is None and file is None:
-            raise InvalidInputError("load_data needs sources: a path, a URL or a folder (or a list)")
+            raise InvalidInputError(
+                "load_data needs sources: a path, a URL or a folder (or a list of them)")
         inputs = as_inputs(sources if sources is not None else file)  # type: ignore[arg-type]
         self.failures = []
         for outcome in self.reader.iter_read(inputs, info=self.info, mode=self.mode):
@@ -153,7 +154,8 @@ class OmniReaderRetriever(BaseRetriever):
         if not isinstance(k, int) or k < 1:
             raise InvalidInputError(f"k must be an integer of at least 1, not {k!r}")
         if view not in ("hybrid", "vector", "fts"):
-            raise InvalidInputError(f"unknown search view {view!r}; valid views: hybrid, vector, fts")
+            raise InvalidInputError(
+                f"unknown search view {view!r}; valid views: hybrid, vector, fts")
         if max_chars is not None and max_chars < 1:
             raise InvalidInputError(f"max_chars must be at least 1, not {max_chars}")
         self.store = open_store(store)

@@ -16,6 +16,8 @@ import binascii
 from pathlib import Path
 from typing import Any, Literal
 
+from .._version import __version__
+
 __all__ = ["build_server", "run_stdio"]
 
 _DEFAULT_DB = Path("./omnireader.lance")
@@ -120,6 +122,7 @@ def build_server(db: Path | None = None, *, allow_private_urls: bool = False,
 
     server = MCPServer(
         name="omnireader",
+        version=__version__,
         # The SDK configures the root logger at this level: INFO would make a host process
         # (``serve``) log every HTTP request its libraries make.
         log_level="WARNING",
