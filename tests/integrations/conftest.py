@@ -9,11 +9,12 @@ from __future__ import annotations
 from datetime import datetime
 from email.message import EmailMessage
 from email.policy import SMTP
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-__all__ = ["mixed_folder", "PDF_FACT", "DOCX_FACT", "MAIL_FACT"]
+__all__ = ["mixed_folder", "served_folder", "PDF_FACT", "DOCX_FACT", "MAIL_FACT"]
 
 PDF_FACT = "The Lisbon warehouse shipped 4,210 crates in September."
 DOCX_FACT = "The Osprey migration finishes when the Oslo data centre closes."
@@ -63,3 +64,25 @@ def mixed_folder(tmp_path: Path) -> Path:
     _docx(folder / "osprey.docx")
     _mail(folder / "board.eml")
     return folder
+
+
+@pytest.fixture
+def served_folder(mixed_folder: Path) -> Iterator[str]:
+    """The folder's files over real HTTP on 127.0.0.1: the base URL (no trailing slash)."""
+    import functools
+    import threading
+    from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+
+    class Quiet(SimpleHTTPRequestHandler):
+        def log_message(self, *args: object) -> None:  # keep the test output clean
+            pass
+
+    handler = functools.partial(Quiet, directory=str(mixed_folder))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        thread.join(5)

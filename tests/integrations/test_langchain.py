@@ -17,6 +17,7 @@ from langchain_core.retrievers import BaseRetriever  # noqa: E402
 
 from omnireader import Reader, Store  # noqa: E402
 from omnireader.errors import (  # noqa: E402
+    BlockedURLError,
     FineModeUnavailableError,
     InvalidInputError,
     ReadError,
@@ -91,6 +92,20 @@ def test_lazy_load_streams_and_a_missing_path_raises_the_readers_error(
     skipping = OmniReaderLoader([missing, mixed_folder], on_error="skip")
     assert len(skipping.load()) == 5
     assert [f.input for f in skipping.failures] == [str(missing)]
+
+
+def test_urls_are_read_with_the_options_given(served_folder: str, mixed_folder: Path) -> None:
+    url = f"{served_folder}/logistics.pdf"
+    # The loopback server is refused like any private address, unless the option says so.
+    with pytest.raises(BlockedURLError):
+        OmniReaderLoader(url).load()
+    docs = OmniReaderLoader([url, f"{served_folder}/board.eml"], allow_private_urls=True).load()
+    assert [d.metadata["source"] for d in docs] == [url, url, f"{served_folder}/board.eml"]
+    assert [d.metadata["page"] for d in docs[:2]] == [1, 2]
+    assert "path" not in docs[0].metadata and docs[0].metadata["url"] == url
+    # The same bytes give the same items, read from disk or over HTTP.
+    local = OmniReaderLoader(mixed_folder / "logistics.pdf").load()
+    assert [d.id for d in docs[:2]] == [d.id for d in local]
 
 
 def test_ocr_and_mode_reach_the_reader(tmp_path: Path) -> None:

@@ -19,7 +19,12 @@ from llama_index.core.schema import MetadataMode  # noqa: E402
 from llama_index.core.storage.docstore import SimpleDocumentStore  # noqa: E402
 
 from omnireader import Reader, Store  # noqa: E402
-from omnireader.errors import InvalidInputError, ReadError, StoreError  # noqa: E402
+from omnireader.errors import (  # noqa: E402
+    BlockedURLError,
+    InvalidInputError,
+    ReadError,
+    StoreError,
+)
 from omnireader.integrations.langchain import OmniReaderLoader  # noqa: E402
 from omnireader.integrations.llama_index import (  # noqa: E402
     OmniReaderReader,
@@ -92,6 +97,15 @@ def test_a_missing_path_raises_the_readers_error(mixed_folder: Path, tmp_path: P
     extra = OmniReaderReader(on_error="skip").load_data([missing, mixed_folder],
                                                         extra_info={"collection": "ops"})
     assert len(extra) == 5 and all(d.metadata["collection"] == "ops" for d in extra)
+
+
+def test_urls_are_read_with_the_options_given(served_folder: str) -> None:
+    url = f"{served_folder}/osprey.docx"
+    with pytest.raises(BlockedURLError):
+        OmniReaderReader().load_data(url)
+    docs = OmniReaderReader(allow_private_urls=True).load_data(url)
+    assert [d.metadata["heading"] for d in docs] == ["Osprey plan", "Timeline"]
+    assert {d.metadata["source"] for d in docs} == {url}
 
 
 def test_ocr_is_passed_to_the_reader(tmp_path: Path) -> None:
