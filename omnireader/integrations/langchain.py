@@ -83,7 +83,8 @@ class OmniReaderLoader(BaseLoader):
         if ocr is not None:
             options["ocr"] = ocr
         if reader is not None and options:
-            reader = Reader(options=reader.options.model_copy(update=options), llm=reader.llm)
+            # A new Reader over the given one's options and LLM, with these options checked.
+            reader = Reader(options=reader.options, llm=reader.llm, **options)
         self.reader = reader if reader is not None else Reader(**options)
         self.inputs = as_inputs(sources)
         self.mode: Mode = mode

@@ -122,6 +122,13 @@ def test_ocr_and_mode_reach_the_reader(tmp_path: Path) -> None:
 
     with pytest.raises(FineModeUnavailableError):
         OmniReaderLoader(scan, mode="fine")
+    with pytest.raises(InvalidInputError, match="'auto', 'off' or 'always'"):
+        OmniReaderLoader(scan, ocr="sometimes")  # type: ignore[arg-type]
+    # Options given beside a reader are checked too, and laid over its own.
+    with pytest.raises(InvalidInputError):
+        OmniReaderLoader(scan, reader=Reader(), ocr="sometimes")  # type: ignore[arg-type]
+    [again] = OmniReaderLoader(scan, reader=Reader(chunk_tokens=128), ocr="off").load()
+    assert again.metadata["flags"] == ["needs_ocr"]
 
 
 def test_fine_mode_runs_through_the_llm_given(mixed_folder: Path) -> None:
