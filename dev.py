@@ -53,8 +53,10 @@ def setup() -> None:
     key = _install_key()
     if not STAMP.exists() or STAMP.read_text() != key:
         _run(PY, "-m", "pip", "install", "-q", "--upgrade", "pip")
-        # [ray] too, so the suite runs the Ray engine's tests on a real local cluster.
-        _run(PY, "-m", "pip", "install", "-q", "-c", "constraints.txt", "-e", ".[test,server,ray]")
+        # [ray] too, so the suite runs the Ray engine's tests on a real local cluster, and the
+        # framework extras, so the adapters are tested against the real LangChain / LlamaIndex.
+        _run(PY, "-m", "pip", "install", "-q", "-c", "constraints.txt", "-e",
+             ".[test,server,ray,langchain,llama-index]")
         STAMP.write_text(key)
     _run(PY, "samples/make_samples.py")
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from omnireader._version import __version__
 from omnireader.errors import (
     BlockedURLError,
     ConfigError,
@@ -27,6 +28,7 @@ from omnireader.errors import (
     InternalError,
     InvalidInputError,
     LLMError,
+    MissingExtraError,
     OmniReaderError,
     OmniReaderWarning,
     ReadError,
@@ -54,7 +56,6 @@ if TYPE_CHECKING:
     from omnireader.reading.reader import Reader, ReadOutcome, ReadResult
     from omnireader.store import SearchFilters, SearchResult, Store
 
-__version__ = "0.1.0"
 
 # Loaded on first attribute access: they pull in the router's parsers, LanceDB or LLM clients.
 _LAZY = {
@@ -114,6 +115,7 @@ __all__ = [
     "EmbedderMismatchError",
     "ConfigError",
     "EngineUnavailableError",
+    "MissingExtraError",
     "OmniReaderWarning",
 ]
 

@@ -21,7 +21,8 @@
     │   └── EmbedderMismatchError      a store built with one embedder opened with another
     ├── ServiceError               the service's own machinery failed (an ingest process)
     └── ConfigError                a setting is wrong or missing
-        └── EngineUnavailableError     --engine ray without its extra (or for fine mode)
+        ├── EngineUnavailableError     --engine ray without its extra (or for fine mode)
+        └── MissingExtraError          an optional extra is not installed (also an ImportError)
 
 ``ConfigError`` is also a ``ValueError`` (a wrong value), ``BadReplyError`` too (a reply
 with a wrong value), and ``ServiceError`` a ``RuntimeError``, as Python's own conventions
@@ -58,6 +59,7 @@ __all__ = [
     "ConfigError",
     "EngineUnavailableError",
     "ServiceError",
+    "MissingExtraError",
     "OmniReaderWarning",
     "error_for_code",
 ]
@@ -165,6 +167,16 @@ class ConfigError(OmniReaderError, ValueError):
 class EngineUnavailableError(ConfigError):
     """The ingest engine asked for cannot run here: its optional extra is not installed
     (the message names the ``pip install``), or it does not do what was asked."""
+
+
+class MissingExtraError(ConfigError, ImportError):
+    """A module that needs an optional extra was imported or used without it. The message
+    is one line naming the ``pip install``; ``extra`` is the extra's name. An ImportError
+    too, so ``try: import ... except ImportError`` in a caller's code keeps working."""
+
+    def __init__(self, message: str, *, extra: str) -> None:
+        self.extra = extra
+        super().__init__(message)
 
 
 class OmniReaderWarning(UserWarning):

@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from omnireader._version import __version__
 from omnireader.cli.values import (
     EXIT_FAILED,
     EXIT_INTERRUPTED,
@@ -181,7 +182,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    ap.add_argument("--version", action="version", version="omnireader 0.1.0")
+    ap.add_argument("--version", action="version", version=f"omnireader {__version__}")
     sub = ap.add_subparsers(dest="command", metavar="COMMAND", parser_class=OneLineParser)
 
     p = sub.add_parser("read", help="read inputs and print their items (no store)",

@@ -20,7 +20,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from omnireader.errors import ConfigError
+from omnireader.errors import ConfigError, MissingExtraError
 from omnireader.llm.embedder_base import Embedder
 
 if TYPE_CHECKING:
@@ -39,7 +39,8 @@ def _require(module: str, why: str) -> Any:
     try:
         return importlib.import_module(module)
     except ImportError:
-        raise ConfigError(f"{why} needs the {module} package: {_EXTRA}") from None
+        raise MissingExtraError(f"{why} needs the {module} package: {_EXTRA}",
+                                extra="local-embed") from None
 
 
 class OnnxEmbedder(Embedder):

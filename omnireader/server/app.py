@@ -13,6 +13,7 @@ from fastapi import Depends, FastAPI, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse, Response
 
+from omnireader._version import __version__
 from omnireader.errors import ConfigError, FineModeUnavailableError, InvalidInputError, OmniReaderError
 from omnireader.server.auth import Caller
 from omnireader.server.config import ServerConfig
@@ -57,7 +58,7 @@ def create_app(config: ServerConfig, llm: Any = None) -> FastAPI:
             yield
         await run_in_threadpool(service.close)
 
-    app = FastAPI(title="omnireader", version="0.1.0", lifespan=lifespan,
+    app = FastAPI(title="omnireader", version=__version__, lifespan=lifespan,
                   description="Read anything into memory items, store them, search them.")
     app.add_middleware(BodyLimit, max_bytes=config.limits.max_request_bytes,
                        upload_bytes=(config.limits.max_upload_bytes
@@ -111,7 +112,7 @@ def create_app(config: ServerConfig, llm: Any = None) -> FastAPI:
     @app.get("/healthz", tags=["service"])
     def healthz() -> dict[str, str]:
         """The process is up (no store access)."""
-        return {"status": "ok"}
+        return {"status": "ok", "version": __version__}
 
     @app.get("/readyz", tags=["service"])
     def readyz() -> JSONResponse:

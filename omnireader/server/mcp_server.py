@@ -18,6 +18,8 @@ from typing import Any, Literal
 from omnireader.batch.ingest import ingest as ingest_batch
 from omnireader.options import IngestOptions
 
+from omnireader._version import __version__
+
 __all__ = ["build_server", "run_stdio"]
 
 _DEFAULT_DB = Path("./omnireader.lance")
@@ -122,6 +124,7 @@ def build_server(db: Path | None = None, *, allow_private_urls: bool = False,
 
     server = MCPServer(
         name="omnireader",
+        version=__version__,
         # The SDK configures the root logger at this level: INFO would make a host process
         # (``serve``) log every HTTP request its libraries make.
         log_level="WARNING",

@@ -22,6 +22,11 @@ async def _session(db: Path) -> None:
         command=sys.executable, args=["-m", "omnireader", "mcp", "--db", str(db)],
         env={"ORT_DISABLE_TELEMETRY": "1", "PATH": os.environ.get("PATH", "")})
     async with Client(params, read_timeout_seconds=120) as client:
+        import omnireader
+
+        assert client.server_info is not None
+        assert (client.server_info.name, client.server_info.version) == (
+            "omnireader", omnireader.__version__)
         tools = {t.name: t for t in (await client.list_tools()).tools}
         assert set(tools) == {"read", "ingest", "search", "stats"}
         for tool in tools.values():

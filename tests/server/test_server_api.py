@@ -7,6 +7,8 @@ from typing import Any
 
 import pytest
 
+import omnireader
+
 from .conftest import ALICE, BOB, KEYS, Running, start_server, wait_job
 
 
@@ -28,7 +30,7 @@ def _ingest(client: Any, name: str, text: str, **info: Any) -> dict[str, Any]:
 
 def test_health_ready_and_openapi(keyed: Running) -> None:
     with keyed.client() as c:  # no key: the probes and the docs are open
-        assert c.get("/healthz").json() == {"status": "ok"}
+        assert c.get("/healthz").json() == {"status": "ok", "version": omnireader.__version__}
         assert c.get("/readyz").json()["status"] == "ready"
         spec = c.get("/openapi.json").json()
         for path in ("/v1/read", "/v1/search", "/v1/ingest", "/v1/items/{item_id}",
