@@ -226,10 +226,10 @@ def _load_builtin() -> None:
         return
     import importlib
     import pkgutil
+    from pathlib import Path
 
-    import omnireader.parsers as package
-
-    for info in pkgutil.iter_modules(package.__path__, package.__name__ + "."):
+    package = __name__.rsplit(".", 1)[0]
+    for info in pkgutil.iter_modules([str(Path(__file__).parent)], package + "."):
         importlib.import_module(info.name)
     _LOADED = True
 
