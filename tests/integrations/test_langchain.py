@@ -25,6 +25,7 @@ from omnireader.errors import (  # noqa: E402
 )
 from omnireader.integrations.langchain import OmniReaderLoader, OmniReaderRetriever  # noqa: E402
 from tests.integrations.conftest import DOCX_FACT, MAIL_FACT, PDF_FACT  # noqa: E402
+from omnireader import ingest
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -146,7 +147,7 @@ def test_fine_mode_runs_through_the_llm_given(mixed_folder: Path) -> None:
 @pytest.fixture
 def store(mixed_folder: Path, tmp_path: Path) -> Store:
     store = Store.open(tmp_path / "db.lance")
-    report = Reader().ingest(mixed_folder, store=store)
+    report = ingest(mixed_folder, store)
     assert report.ok
     return store
 

@@ -31,6 +31,7 @@ from omnireader.integrations.llama_index import (  # noqa: E402
     OmniReaderRetriever,
 )
 from tests.integrations.conftest import DOCX_FACT, MAIL_FACT, PDF_FACT  # noqa: E402
+from omnireader import ingest
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -120,7 +121,7 @@ def test_ocr_is_passed_to_the_reader(tmp_path: Path) -> None:
 @pytest.fixture
 def store(mixed_folder: Path, tmp_path: Path) -> Store:
     store = Store.open(tmp_path / "db.lance")
-    assert Reader().ingest(mixed_folder, store=store).ok
+    assert ingest(mixed_folder, store).ok
     return store
 
 

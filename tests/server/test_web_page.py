@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from .conftest import KEYS, Running
+from omnireader import ingest
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
@@ -148,7 +149,7 @@ def test_page_shows_file_names_and_item_text_as_text(serve, browser, tmp_path: P
     folder.mkdir()
     (folder / HOSTILE_NAME).write_text(HOSTILE_TEXT)
     store = Store.open(tmp_path / "db.lance", create=True)
-    report = Reader().ingest([folder / HOSTILE_NAME], store)
+    report = ingest([folder / HOSTILE_NAME], store)
     assert report.items_inserted == 1
     del store
     running: Running = serve("db")
