@@ -14,7 +14,8 @@ from typing import Any
 
 from omnireader.errors import CorruptError, EncryptedError, ReadError
 from omnireader.payloads import Blob
-from omnireader.formats.document import DocInfo, Extraction, Section
+from omnireader.formats.document import Extraction, Section
+from omnireader.formats.office.properties import ole_info
 from omnireader.formats.office.xlsx import Row, buffered_row, cell_text, sheet_markdown
 
 __all__ = ["extract_xls"]
@@ -28,10 +29,11 @@ def extract_xls(blob: Blob) -> Extraction:
     """
     import xlrd
 
+    data = blob.read_bytes()
     try:
         # formatting_info: the cells' number formats (percent); on_demand: a sheet's
         # records are parsed when the sheet is read, one at a time.
-        book = xlrd.open_workbook(file_contents=blob.read_bytes(), formatting_info=True,
+        book = xlrd.open_workbook(file_contents=data, formatting_info=True,
                                   on_demand=True, logfile=_Quiet())
     except (ReadError, MemoryError):
         raise
@@ -39,8 +41,9 @@ def extract_xls(blob: Blob) -> Extraction:
         if "encrypt" in str(e).lower():
             raise EncryptedError(blob.label, "the workbook is password-protected") from None
         raise CorruptError(blob.label, f"cannot be read as XLS ({e})") from None
-    return Extraction.lazy(DocInfo(extra={"extractor": "xlrd"}), _sections(blob, book),
-                           book.release_resources)
+    info = ole_info(data)  # title, authors and dates from the SummaryInformation stream
+    info.extra["extractor"] = "xlrd"
+    return Extraction.lazy(info, _sections(blob, book), book.release_resources)
 
 
 def _sections(blob: Blob, book: Any) -> Iterator[Section]:

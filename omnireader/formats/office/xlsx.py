@@ -32,7 +32,8 @@ from typing import Any
 
 from omnireader.errors import CorruptError, ReadError
 from omnireader.payloads import Blob
-from omnireader.formats.document import DocInfo, Extraction, Section
+from omnireader.formats.document import Extraction, Section
+from omnireader.formats.office.properties import package_info
 
 __all__ = ["extract_xlsx", "cell_text", "sheet_markdown", "buffered_row", "Row"]
 
@@ -78,7 +79,9 @@ def extract_xlsx(blob: Blob) -> Extraction:
         raise
     except Exception as e:  # noqa: BLE001 - a third-party boundary: name the input instead
         raise _corrupt(blob, e) from None
-    info = DocInfo(extra={"extractor": "openpyxl"})
+    # Parsed from the package here: openpyxl puts "now" in ``created`` when it is missing.
+    info = package_info(source if isinstance(source, str) else source.getvalue())
+    info.extra["extractor"] = "openpyxl"
     return Extraction.lazy(info, _sections(blob, workbook), workbook.close)
 
 
