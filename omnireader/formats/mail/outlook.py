@@ -111,14 +111,33 @@ def _embedded(storage: Any) -> Any:
     return _Embedded(storage)
 
 
+def _encrypted(message: Any) -> bool:
+    """Whether the message is S/MIME ciphertext: its class says so (``IPM.Note.SMIME``, not
+    ``...MultipartSigned``), or it has no text of its own and carries the ciphertext as an
+    ``smime.p7m`` attachment (some clients save encrypted mail with a plain class)."""
+    from oxmsg.domain import constants as c
+
+    kind = (message.message_class or "").upper()
+    if kind.startswith("IPM.NOTE.SMIME"):
+        return "MULTIPARTSIGNED" not in kind
+    if (message.body or "").strip() or (message.html_body or "").strip():
+        return False
+    for attachment in message.attachments:
+        props = attachment.properties
+        name = (props.str_prop_value(c.PID_ATTACH_LONG_FILENAME)
+                or props.str_prop_value(c.PID_ATTACH_FILENAME) or "").strip().lower()
+        mime = (attachment.mime_type or "").lower()
+        if name.endswith(".p7m") or mime.endswith("pkcs7-mime"):
+            return True
+    return False
+
+
 def _to_mime(message: Any, depth: int, label: str) -> EmailMessage:
     if depth > MAX_EMBEDDED_DEPTH:
         raise TooLargeError(
             label, f"Outlook messages attached {depth} levels deep; read up to "
             f"{MAX_EMBEDDED_DEPTH}")
-    if message.message_class.upper().startswith("IPM.NOTE.SMIME") and (
-        "MULTIPARTSIGNED" not in message.message_class.upper()
-    ):
+    if _encrypted(message):
         raise EncryptedError(label, "the Outlook message is S/MIME-encrypted; its text is "
                                     "not stored")
     out = EmailMessage(policy=email.policy.SMTP)
