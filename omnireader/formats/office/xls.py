@@ -1,5 +1,5 @@
 """Legacy Excel workbooks (.xls, BIFF 2-8) → one Markdown section per sheet, read with xlrd
-and laid out like XLSX (:func:`.xlsx.sheet_markdown`).
+and laid out like XLSX (:func:`.sheet_tables.sheet_markdown`).
 
 MarkItDown reads .xls through pandas, which prints an empty cell as ``NaN`` and a blank
 header as ``Unnamed: 1``. Here cells come out as the sheet shows them, by the same rules as
@@ -16,7 +16,8 @@ from omnireader.errors import CorruptError, EncryptedError, ReadError
 from omnireader.payloads import Blob
 from omnireader.formats.document import Extraction, Section
 from omnireader.formats.office.properties import ole_info
-from omnireader.formats.office.xlsx import Row, buffered_row, cell_text, sheet_markdown
+from omnireader.formats.office.sheet_tables import GAP, Row, buffered_row, sheet_markdown
+from omnireader.formats.office.xlsx import cell_text
 
 __all__ = ["extract_xls"]
 
@@ -64,6 +65,7 @@ def _rows(book: Any, sheet: Any) -> list[Row]:
     import xlrd
 
     rows: list[Row] = []
+    gap = False
     for r in range(sheet.nrows):
         texts: list[str] = []
         all_text = True
@@ -81,8 +83,13 @@ def _rows(book: Any, sheet: Any) -> list[Row]:
             if text and cell.ctype != xlrd.XL_CELL_TEXT:
                 all_text = False
             texts.append(text)
-        if (row := buffered_row(texts, all_text)) is not None:
-            rows.append(row)
+        if (row := buffered_row(texts, all_text)) is None:
+            gap = bool(rows)  # empty rows may part two sub-tables (sheet_tables decides)
+            continue
+        if gap:
+            rows.append(GAP)
+            gap = False
+        rows.append(row)
     return rows
 
 
