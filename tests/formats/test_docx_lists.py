@@ -42,7 +42,7 @@ def test_a_list_after_a_paragraph_starting_deep_is_not_a_code_block() -> None:
     document = docx.Document()
     document.add_paragraph("We agreed on three things:")
     for text in ("Budget", "Dates", "Owners"):
-        document.add_paragraph(text, style="List Bullet 3")  # level 3 in the document
+        _level(document.add_paragraph(text, style="List Bullet"), 2)  # level 3 in Word
     text = _text(document)
     assert "We agreed on three things:\n\n- Budget\n- Dates\n- Owners" in text
     assert not any(line.startswith("    ") for line in text.splitlines())
