@@ -1,0 +1,1 @@
+"""E-books: EPUB."""
