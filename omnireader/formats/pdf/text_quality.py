@@ -21,6 +21,13 @@ Two signals, both principled and cheap:
 
 Word lists or vowel ratios were not used: they are language-bound and misjudge code,
 identifiers and formulas, which this must never flag.
+
+An invisible OCR layer over a page image (a scan someone OCR'd) maps to Unicode fine, so
+neither signal sees that the engine misread it. :func:`is_bad_ocr_layer` judges such a
+layer by its tokens: OCR garbage is made of stray marks, single letters and words that
+mix letters with digits or change case inside (``l1ke``, ``tHe``, ``;:``), which read text
+in any alphabet rarely is. It only runs on pages whose text is all invisible, so printed
+code or part-number tables are never judged by it.
 """
 
 from __future__ import annotations
@@ -31,7 +38,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import pypdfium2
 
-__all__ = ["is_garbled", "not_text_share"]
+__all__ = ["is_garbled", "not_text_share", "is_bad_ocr_layer", "odd_token_share",
+           "lone_letter_share"]
 
 
 # Characters asked about per page. A page with most characters unmapped shows none of
@@ -97,3 +105,54 @@ def not_text_share(text: str) -> float:
         return 0.0  # before counting the visible characters, which costs more than all this
     visible = len("".join(text.split()))
     return bad / visible if visible else 0.0
+
+
+# A bad OCR layer: at least this share of its tokens look like no word or number.
+_BAD_OCR_SHARE = 0.35
+_LONE_LETTER_SHARE = 0.3
+# Fewer tokens than this say too little either way: a stamp, a page number.
+_MIN_OCR_TOKENS = 12
+_EDGE_PUNCTUATION = "\"'“”‘’«»„‚()[]{}<>.,;:!?¡¿…-–—/\\*•·|"
+_NUMBER_MARKS = set(".,:/-–+%$€£¥()")
+_WORD_MARKS = set("-'’.·")
+
+
+def _odd(token: str) -> bool:
+    """Whether an OCR token is no word and no number: a stray mark, letters mixed with
+    digits or symbols, or a case change inside a word."""
+    core = token.strip(_EDGE_PUNCTUATION)
+    if not core:
+        return True  # punctuation alone: specks read as ";" "~" "|"
+    if all(c.isdigit() or c in _NUMBER_MARKS for c in core):
+        return False  # 12, 3.5, 2024-05-01, 10:30, 15%
+    if not all(c.isalpha() or c in _WORD_MARKS for c in core):
+        return True  # l1ke, wo;rd, 0ne
+    letters = [c for c in core if c.isalpha()]
+    tail = "".join(letters[1:])
+    # Scripts without case (CJK, Arabic, Hebrew) have nothing to check here.
+    return bool(tail) and not (tail == tail.lower() or "".join(letters).isupper())
+
+
+def odd_token_share(text: str) -> float:
+    """Share of the whitespace-separated tokens of ``text`` that are no word or number;
+    0.0 when there are too few tokens to tell."""
+    tokens = text.split()
+    if len(tokens) < _MIN_OCR_TOKENS:
+        return 0.0
+    return sum(1 for t in tokens if _odd(t)) / len(tokens)
+
+
+def lone_letter_share(text: str) -> float:
+    """Share of tokens that are one letter: a misread line falls apart into "i l t r";
+    in read text one-letter words ("a", "y", "à", "I") are a small minority."""
+    tokens = text.split()
+    if len(tokens) < _MIN_OCR_TOKENS:
+        return 0.0
+    return sum(1 for t in tokens if len(t) == 1 and t.isalpha()) / len(tokens)
+
+
+def is_bad_ocr_layer(text: str) -> bool:
+    """Whether an invisible OCR text layer is garbage rather than the page's text (then
+    the page is OCR'd afresh, as a scan)."""
+    return (not_text_share(text) >= _GARBLED_SHARE or odd_token_share(text) >= _BAD_OCR_SHARE
+            or lone_letter_share(text) >= _LONE_LETTER_SHARE)
