@@ -90,3 +90,11 @@ def test_stray_marks_and_lone_letters_are_a_bad_ocr_layer() -> None:
     assert is_bad_ocr_layer("i l t r a n s p o r t e d t h e g o o d s a c r o s s")
     assert odd_token_share("T ~ l1e qu;ck hr0wn f ox jUmps 0ver tl1e ; , laz y d0g") > 0.35
     assert odd_token_share("too short ~ ;") == 0.0  # too few tokens to judge
+
+
+def test_a_long_layer_is_judged_from_pieces_throughout() -> None:
+    good = " ".join(["The river rose in spring and the town moved its market uphill."] * 60)
+    bad = " ".join(["T ~ l1e qu;ck hr0wn f ox jUmps 0ver tl1e ; , laz y d0g ~~ |"] * 60)
+    assert not is_bad_ocr_layer(good)
+    assert is_bad_ocr_layer(bad)
+    assert is_bad_ocr_layer(good[:1500] + " " + bad)  # garbage from the middle on
