@@ -98,3 +98,11 @@ def test_a_long_layer_is_judged_from_pieces_throughout() -> None:
     assert not is_bad_ocr_layer(good)
     assert is_bad_ocr_layer(bad)
     assert is_bad_ocr_layer(good[:1500] + " " + bad)  # garbage from the middle on
+
+
+def test_clipped_text_at_the_end_of_a_long_page_is_found() -> None:
+    lines = "".join(_line(f"Line {n} of the visible report body text", 760 - 14 * n)
+                    for n in range(40))
+    clipped = "q 0 0 40 40 re W n BT /F1 12 Tf 300 30 Td (Clipped tail draft words) Tj ET Q "
+    [section] = _sections(_page(lines + clipped + clipped + clipped))
+    assert "Clipped tail" not in section.text and "Line 39 of the visible" in section.text

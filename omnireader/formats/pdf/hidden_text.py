@@ -10,10 +10,11 @@ when the page is treated like a scan and OCR'd afresh.
 
     text, bad_ocr_layer = visible_page_text(page, textpage, text)
 
-Cost: an even sample of the page's characters is mapped to their text objects, whose
-render mode (and, for a few, clip path) is asked; only a page where the sample finds
-hidden text gets the full pass over its objects and characters. Hidden text too small to
-be sampled (a few words among thousands of characters) can therefore stay.
+Cost: a page of few objects is judged object by object. On a larger page an even sample
+of its characters is mapped to their text objects, whose render mode (and, for a few, clip
+path) is asked; only a page where the sample finds hidden text gets the full pass. Hidden
+text too small to be sampled on a large page (a few words among thousands of characters
+in hundreds of objects) can therefore stay.
 """
 
 from __future__ import annotations
@@ -38,6 +39,9 @@ _SLACK = 1.0  # points: glyph bounds overshoot their clip box by rounding
 # clip path checked (each clip costs ~10 calls): spread evenly over the page.
 _MODE_SAMPLES = 16
 _CLIP_SAMPLES = 4
+# A page with at most this many objects is judged object by object (~3-12 µs each); past
+# it, from a sample of its characters.
+_EXACT_OBJECTS = 48
 # Images covering this share of the page make it a scan: invisible text on it is OCR text.
 _SCAN_COVER = 0.5
 
@@ -48,6 +52,7 @@ class PageObjects(NamedTuple):
 
     hidden: frozenset[int]
     shown: int
+    invisible: tuple[bool, ...] = ()  # one True per hidden object drawn invisible
 
 
 def visible_page_text(
@@ -57,14 +62,24 @@ def visible_page_text(
     whether its text is an invisible OCR layer that is garbage (then OCR the page)."""
     if not text:
         return text, False
-    invisible, clipped = _probe(page, textpage)
-    if not invisible and not clipped:
-        return text, False  # the common page, decided from a sample of its characters
+    import pypdfium2.raw as pdfium_c
+
+    objects: PageObjects | None = None
+    if pdfium_c.FPDFPage_CountObjects(page.raw) <= _EXACT_OBJECTS:
+        # Few objects: every one is judged, so a hidden line among them is never missed.
+        objects = scan_text_objects(page)
+        if not objects.hidden:
+            return text, False
+        invisible = any(objects.invisible)
+    else:
+        invisible, clipped = _probe(page, textpage)
+        if not invisible and not clipped:
+            return text, False  # decided from a sample of the page's characters
     if invisible and _is_scan(page):
         # Invisible text over a page image is the scan's OCR layer: the page's text,
         # even beside a visible stamp or page number, unless it is garbage.
         return text, is_bad_ocr_layer(text)
-    objects = scan_text_objects(page)
+    objects = objects or scan_text_objects(page)
     if not objects.hidden or objects.shown == 0:
         return text, False  # nothing shown to prefer over it: keep what there is
     return _text_without(page, textpage, objects.hidden), False
@@ -84,6 +99,7 @@ def _probe(page: pypdfium2.PdfPage, textpage: pypdfium2.PdfTextPage) -> tuple[bo
     if count <= 0:
         return False, False
     samples = min(count, _MODE_SAMPLES)
+    clip_every = max(1, samples // _CLIP_SAMPLES)  # clip checks spread over the page too
     seen: set[int] = set()
     invisible = clipped = False
     page_box = page.get_bbox()
@@ -96,7 +112,7 @@ def _probe(page: pypdfium2.PdfPage, textpage: pypdfium2.PdfTextPage) -> tuple[bo
         seen.add(address)
         if pdfium_c.FPDFTextObj_GetTextRenderMode(obj) in _INVISIBLE_MODES:
             invisible = True
-        elif not clipped and len(seen) <= _CLIP_SAMPLES and pdfium_c.FPDFPageObj_GetBounds(
+        elif not clipped and k % clip_every == 0 and pdfium_c.FPDFPageObj_GetBounds(
                 obj, *(ctypes.byref(b) for b in bounds)):
             area = _intersect(page_box, _clip_box(obj))
             clipped = area is None or not _overlaps(tuple(b.value for b in bounds), area)
@@ -130,6 +146,7 @@ def scan_text_objects(page: pypdfium2.PdfPage) -> PageObjects:
     import pypdfium2.raw as pdfium_c
 
     hidden: set[int] = set()
+    invisible: list[bool] = []
     shown = 0
     left, bottom, right, top = page.get_bbox()
     stack = [(page.raw, None, 0)]  # (page or form handle, form object, depth)
@@ -153,6 +170,7 @@ def scan_text_objects(page: pypdfium2.PdfPage) -> PageObjects:
             address = ctypes.cast(obj, ctypes.c_void_p).value or 0
             if pdfium_c.FPDFTextObj_GetTextRenderMode(obj) in _INVISIBLE_MODES:
                 hidden.add(address)
+                invisible.append(True)
                 continue
             if form is not None or not pdfium_c.FPDFPageObj_GetBounds(obj, *refs):
                 # Inside a form XObject bounds and clips are in the form's space: only
@@ -166,7 +184,7 @@ def scan_text_objects(page: pypdfium2.PdfPage) -> PageObjects:
                 hidden.add(address)
             else:
                 shown += 1
-    return PageObjects(frozenset(hidden), shown)
+    return PageObjects(frozenset(hidden), shown, tuple(invisible))
 
 
 def _clip_box(obj: object) -> tuple[float, float, float, float] | None:
