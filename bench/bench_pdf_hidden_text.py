@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _util import ROOT, interleaved, ratios, row, spread  # noqa: E402
+from _util import ROOT, interleaved, ratios, row, spread
 
 CORPORA = [ROOT.parent / "shared" / "corpus" / name for name in ("pypdf", "markitdown")]
 

@@ -62,7 +62,7 @@ _NOT_PERSON_WORDS = frozenset({
 })
 _WORD = re.compile(r"[^\W_]+")
 # A version number ("1.2.3", "v3") is a program's, never a person's.
-_VERSION = re.compile(r"\d+\.\d+|\bv\d+\b", re.I)
+_VERSION = re.compile(r"\d+\.\d+|\bv\d+\b", re.IGNORECASE)
 _LONGEST = 80  # a longer value is a sentence or a list someone pasted, not one name
 
 

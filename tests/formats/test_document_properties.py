@@ -12,7 +12,12 @@ from pathlib import Path
 import pytest
 
 from omnireader import Reader
-from omnireader.formats.office.properties import core_info, iso_date, ole_info, package_info
+from omnireader.formats.office.properties import (
+    core_info,
+    iso_date,
+    ole_info,
+    package_info,
+)
 from omnireader.formats.people import is_person, people
 
 CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus" / "realworld"

@@ -21,12 +21,12 @@ import zlib
 from typing import Any
 
 from omnireader.errors import CorruptError, EmptyInputError
-from omnireader.payloads import Blob
 from omnireader.formats.document import DocInfo, Extraction, Section
 from omnireader.formats.office.properties import iso_date
 from omnireader.formats.people import people
+from omnireader.payloads import Blob
 
-__all__ = ["extract_epub", "opf_info", "drop_metadata_block"]
+__all__ = ["drop_metadata_block", "extract_epub", "opf_info"]
 
 _DC = "{http://purl.org/dc/elements/1.1/}"
 _OPF = "{http://www.idpf.org/2007/opf}"

@@ -19,7 +19,7 @@ import zlib
 
 from omnireader.errors import CorruptError, ReadError
 from omnireader.payloads import Blob
-from omnireader.formats.document import EMPTY, DocInfo, Extraction, Section
+from omnireader.formats.document import EMPTY, Extraction, Section
 from omnireader.formats.office.docx_markdown import docx_sections
 from omnireader.formats.office.docx_parts import docx_part_sections
 from omnireader.formats.office.properties import core_info

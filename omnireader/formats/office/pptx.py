@@ -25,9 +25,9 @@ from collections.abc import Iterator
 from typing import Any
 
 from omnireader.errors import CorruptError, ReadError
-from omnireader.payloads import Blob
 from omnireader.formats.document import Extraction, Section
 from omnireader.formats.office.properties import package_info
+from omnireader.payloads import Blob
 
 __all__ = ["extract_pptx"]
 

@@ -19,13 +19,13 @@ from __future__ import annotations
 import io
 import zipfile
 import zlib
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from omnireader.formats.document import DocInfo
 from omnireader.formats.people import people
 
-__all__ = ["core_info", "package_info", "ole_info", "iso_date"]
+__all__ = ["core_info", "iso_date", "ole_info", "package_info"]
 
 _CORE = {
     "cp": "http://schemas.openxmlformats.org/package/2006/metadata/core-properties",
@@ -54,7 +54,7 @@ def iso_date(value: str | datetime | None) -> str | None:
                 return None
     if moment.year < _EARLIEST_YEAR:
         return None
-    return (moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)).isoformat()
+    return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).isoformat()
 
 
 def _partial_date(text: str) -> datetime | None:

@@ -15,7 +15,7 @@ XLSX, XLS and CSV share these rules, so a table reads the same whatever file hol
 
 from __future__ import annotations
 
-__all__ = ["CELL_SEP", "Row", "GAP", "buffered_row", "sheet_markdown", "leading_titles"]
+__all__ = ["CELL_SEP", "GAP", "Row", "buffered_row", "leading_titles", "sheet_markdown"]
 
 # Between the cells of a buffered row: cell text never holds it (cells are cleaned of
 # control characters), and one string a row costs a fraction of a tuple of strings, which

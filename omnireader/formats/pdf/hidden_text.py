@@ -27,7 +27,7 @@ from omnireader.formats.pdf.text_quality import is_bad_ocr_layer
 if TYPE_CHECKING:
     import pypdfium2
 
-__all__ = ["visible_page_text", "PageObjects", "scan_text_objects"]
+__all__ = ["PageObjects", "scan_text_objects", "visible_page_text"]
 
 _INVISIBLE_MODES = {3, 7}  # FPDF_TEXTRENDERMODE_INVISIBLE, FPDF_TEXTRENDERMODE_CLIP
 _MAX_DEPTH = 4  # form XObjects inside form XObjects: deeper is no page anyone draws
