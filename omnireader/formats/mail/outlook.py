@@ -1,7 +1,7 @@
 """Outlook messages (.msg) as the MIME message they stand for, so one e-mail path reads them.
 
 python-oxmsg (MIT) reads the message's properties out of the OLE file: subject, sender,
-recipients by kind (To / Cc), dates, message ids, plain and HTML body, and the attachments
+recipients by kind (To / Cc / Bcc), dates, message ids, plain and HTML body, and the attachments
 with their file names. They are written into a MIME message, attachments as parts and
 attached Outlook messages as ``message/rfc822`` parts (converted the same way), which the
 e-mail reader then reads like any ``.eml``:
@@ -66,6 +66,8 @@ def _headers(out: EmailMessage, message: Any) -> None:
         "From": _sender(message),
         "To": ", ".join(_recipients(message, _TO)),
         "Cc": ", ".join(_recipients(message, _CC)),
+        # A sent message's copy keeps its Bcc recipients: they are persons of it too.
+        "Bcc": ", ".join(_recipients(message, _BCC)),
         "Message-ID": props.str_prop_value(c.PID_INTERNET_MESSAGE_ID),
         "In-Reply-To": props.str_prop_value(c.PID_IN_REPLY_TO_ID),
     }
