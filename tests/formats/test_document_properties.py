@@ -169,3 +169,13 @@ def test_an_xls_is_dated_by_its_summary_information() -> None:
     item = Reader().read(dated[0])[0]
     assert item.metadata.time_source is None
     assert item.metadata.timestamp == ole_info(dated[0].read_bytes()).created
+
+
+def test_an_rtf_is_dated_by_its_info_group(tmp_path: Path) -> None:
+    path = tmp_path / "plan.rtf"
+    path.write_bytes(rb"{\rtf1\ansi{\info{\title Plan}{\author Ana Lima}{\operator Administrator}"
+                     rb"{\creatim\yr2004\mo3\dy5\hr10\min30}{\revtim\yr2005\mo1\dy2}}"
+                     rb"Hello world\par}")
+    item = Reader().read(_aged(path))[0]
+    assert item.metadata.timestamp == "2004-03-05T10:30:00+00:00"
+    assert item.metadata.persons == ["Ana Lima"]
