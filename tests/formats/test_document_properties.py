@@ -179,3 +179,26 @@ def test_an_rtf_is_dated_by_its_info_group(tmp_path: Path) -> None:
     item = Reader().read(_aged(path))[0]
     assert item.metadata.timestamp == "2004-03-05T10:30:00+00:00"
     assert item.metadata.persons == ["Ana Lima"]
+
+
+def test_a_converted_package_gets_the_originals_dates_when_the_converter_dropped_them() -> None:
+    import zipfile
+
+    from omnireader.formats.office.properties import with_ole_dates
+
+    path = CORPUS / "testWORD.doc"
+    if not path.is_file():
+        pytest.skip("the shared real-world corpus is absent")
+    import docx
+
+    buf = io.BytesIO()
+    docx.Document().save(buf)
+    bare = io.BytesIO()  # a package as a converter might write it: no core.xml at all
+    with zipfile.ZipFile(buf) as src, zipfile.ZipFile(bare, "w") as dst:
+        for member in src.infolist():
+            if member.filename != "docProps/core.xml":
+                dst.writestr(member, src.read(member))
+    patched = with_ole_dates(bare.getvalue(), path.read_bytes())
+    info, original = package_info(patched), ole_info(path.read_bytes())
+    assert info.created == original.created and info.title == original.title
+    assert with_ole_dates(patched, path.read_bytes()) == patched  # nothing missing: as is

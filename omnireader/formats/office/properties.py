@@ -25,7 +25,7 @@ from typing import Any
 from omnireader.formats.document import DocInfo
 from omnireader.formats.people import people
 
-__all__ = ["core_info", "iso_date", "ole_info", "package_info"]
+__all__ = ["core_info", "iso_date", "ole_info", "package_info", "with_ole_dates"]
 
 _CORE = {
     "cp": "http://schemas.openxmlformats.org/package/2006/metadata/core-properties",
@@ -180,3 +180,53 @@ def _decode(value: bytes, codepage: int | None) -> str:
 def _ole_time(value: object) -> str | None:
     # olefile gives FILETIMEs as naive UTC datetimes; an edit-time duration as a number.
     return iso_date(value) if isinstance(value, datetime) else None
+
+
+_CORE_XML = (
+    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<cp:coreProperties '
+    'xmlns:cp="{cp}" xmlns:dc="{dc}" xmlns:dcterms="{dcterms}" '
+    'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"></cp:coreProperties>'
+).format(**_CORE)
+
+
+def with_ole_dates(package: bytes, ole: bytes) -> bytes:
+    """The OOXML ``package`` a legacy file was converted to, its ``docProps/core.xml``
+    given the original's SummaryInformation dates and title when the converter left them
+    out; the package unchanged when it has them (or the original has none)."""
+    have, source = package_info(package), ole_info(ole)
+    missing = {
+        "dcterms:created": source.created if not have.created else None,
+        "dcterms:modified": source.modified if not have.modified else None,
+        "dc:title": source.title if not have.title else None,
+    }
+    if not any(missing.values()):
+        return package
+    from lxml import etree
+
+    try:
+        with zipfile.ZipFile(io.BytesIO(package)) as src:
+            core = _member(src, "docProps/core.xml")
+            parser = etree.XMLParser(resolve_entities=False, no_network=True)
+            root = etree.fromstring(core or _CORE_XML.encode(), parser)
+            for name, value in missing.items():
+                if value is None:
+                    continue
+                prefix, local = name.split(":")
+                el = root.find(name, _CORE)
+                if el is None:
+                    el = etree.SubElement(root, f"{{{_CORE[prefix]}}}{local}")
+                el.text = value
+                if prefix == "dcterms":
+                    el.set("{http://www.w3.org/2001/XMLSchema-instance}type", "dcterms:W3CDTF")
+            out = io.BytesIO()
+            with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
+                for member in src.infolist():
+                    if member.filename != "docProps/core.xml":
+                        dst.writestr(member, src.read(member))
+                dst.writestr("docProps/core.xml", etree.tostring(root, xml_declaration=True,
+                                                                encoding="UTF-8"))
+        # A package without the part lists it nowhere: readers here find it by name.
+        return out.getvalue()
+    except (zipfile.BadZipFile, zlib.error, OSError, ValueError, KeyError, RuntimeError,
+            EOFError, etree.XMLSyntaxError):
+        return package  # the dates are a nicety; the converted text is what matters
