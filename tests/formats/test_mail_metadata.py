@@ -6,6 +6,8 @@ from __future__ import annotations
 import email
 from pathlib import Path
 
+import pytest
+
 from omnireader import Reader
 from omnireader.formats.mail.headers import mail_headers
 
@@ -54,3 +56,42 @@ def test_smime_ciphertext_labelled_octet_stream_is_encrypted_and_not_stored(
     assert result.items == []
     assert [f.error for f in result.failures] == ["encrypted"]
     assert "not stored" in result.failures[0].message
+
+
+def _with_message_class(msg: bytes, message_class: str) -> bytes:
+    """An Outlook message with its class (PR_MESSAGE_CLASS) rewritten, and the size the
+    property stream records for it, rebuilt as a compound file."""
+    import struct
+
+    from doc2docx.cfb.container import CompoundFile
+    from doc2docx.cfb.writer import write_compound_storage
+
+    cf = CompoundFile(msg)
+    value = message_class.encode("utf-16-le")
+    streams = []
+    for entry in cf.entries:
+        if entry.path == "":
+            continue
+        data = cf.open_stream(entry.path) if entry.object_type.name == "STREAM" else None
+        if entry.path == "__substg1.0_001A001F":
+            data = value
+        elif entry.path == "__properties_version1.0" and data is not None:
+            table = bytearray(data)
+            for offset in range(32, len(table) - 15, 16):  # 32-byte header, 16 a property
+                if struct.unpack_from("<I", table, offset)[0] == 0x001A001F:
+                    struct.pack_into("<I", table, offset + 8, len(value) + 2)
+            data = bytes(table)
+        streams.append((entry.path, entry, data))
+    return write_compound_storage(cf.get_entry(""), tuple(streams))
+
+
+def test_an_smime_outlook_message_is_encrypted_and_nothing_is_stored(tmp_path: Path) -> None:
+    source = (Path(__file__).resolve().parents[2].parent / "shared/corpus/realworld"
+              / "HTML mail with replyto and attachment and embedded image.msg")
+    if not source.is_file():
+        pytest.skip("the shared real-world corpus is absent")
+    path = tmp_path / "locked.msg"
+    path.write_bytes(_with_message_class(source.read_bytes(), "IPM.Note.SMIME"))
+    result = Reader().read_report(path)
+    assert result.items == []  # neither the body nor the attachments
+    assert [f.error for f in result.failures] == ["encrypted"]
