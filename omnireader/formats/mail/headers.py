@@ -16,6 +16,7 @@ import email
 import email.header
 import email.utils
 import re
+from datetime import datetime, timezone
 from email.message import Message
 
 from pydantic import BaseModel, Field
@@ -37,12 +38,13 @@ class MailHeaders(BaseModel):
     sender: str = ""  # the From field as written (names and addresses)
     to: str = ""
     cc: str = ""
+    bcc: str = ""  # kept by the sender's copy of a message (a Sent folder, a draft)
     date: str | None = None  # ISO 8601
     date_text: str = ""  # the Date field as written
     message_id: str | None = None
     in_reply_to: str | None = None
     references: list[str] = Field(default_factory=list)
-    persons: list[str] = Field(default_factory=list)  # names and addresses of From/To/Cc
+    persons: list[str] = Field(default_factory=list)  # names and addresses of From/To/Cc/Bcc
 
     @property
     def thread(self) -> str | None:
@@ -112,13 +114,24 @@ def _addresses(values: list[str]) -> list[tuple[str, str]]:
 
 
 def _iso_date(value: str) -> str | None:
+    """The Date field as ISO 8601: RFC 5322 dates, and the ISO 8601 dates some tools and
+    exports write instead ("2024-03-01T10:00:00Z")."""
     if not value:
         return None
     try:
         moment = email.utils.parsedate_to_datetime(value)
     except (TypeError, ValueError, IndexError, OverflowError):
-        return None
+        moment = _iso_8601(value)
     return moment.isoformat() if moment is not None else None
+
+
+def _iso_8601(value: str) -> datetime | None:
+    try:
+        moment = datetime.fromisoformat(value.strip())  # 3.11: "Z", offsets, a space for T
+    except ValueError:
+        return None
+    # A date with no zone is read as UTC, as parsedate_to_datetime reads "-0000".
+    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
 
 
 def _ids(value: str) -> list[str]:
@@ -144,9 +157,9 @@ def mail_headers(msg: Message) -> MailHeaders:
     def get(name: str) -> str:
         return header_text(msg.get(name), charsets)
 
-    sender, to, cc = get("From"), get("To"), get("Cc")
+    sender, to, cc, bcc = get("From"), get("To"), get("Cc"), get("Bcc")
     persons: list[str] = []
-    for name, addr in _addresses([v for v in (sender, to, cc) if v]):
+    for name, addr in _addresses([v for v in (sender, to, cc, bcc) if v]):
         for value in (name.strip("'\" "), addr):
             if value and value not in persons:
                 persons.append(value)
@@ -158,6 +171,7 @@ def mail_headers(msg: Message) -> MailHeaders:
         sender=sender,
         to=to,
         cc=cc,
+        bcc=bcc,
         date=_iso_date(date_text),
         date_text=date_text,
         message_id=own[0] if own else None,

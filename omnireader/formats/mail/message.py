@@ -101,6 +101,18 @@ def _is_attachment(part: Message) -> bool:
     return disposition == "attachment" or bool(part.get_filename())
 
 
+def _is_ciphertext(part: Message, ctype: str) -> bool:
+    """PGP / S/MIME ciphertext: by its type, or, when a mailer (Outlook, a webmail export)
+    labelled it ``application/octet-stream``, by its S/MIME file name (``smime.p7m``)."""
+    declared = (part.get("Content-Type") or "").lower()
+    if "signed-data" in declared:
+        return False  # an opaque signature wraps readable content: not ciphertext
+    if ctype in _ENCRYPTED_TYPES:
+        return True
+    name = (part.get_filename() or "").strip().lower()
+    return ctype == "application/octet-stream" and name.endswith((".p7m", ".pgp", ".gpg"))
+
+
 def _layout(msg: Message) -> _Layout:
     """Sort the parts of ``msg``: body, members, ciphertext (iteratively: no recursion)."""
     out = _Layout([], [], [])
@@ -134,7 +146,7 @@ def _layout(msg: Message) -> _Layout:
                                      or r.get_content_maintype() == "image"]
             stack.extend((child, sub) for child in reversed(children))
             continue
-        if ctype in _ENCRYPTED_TYPES and "signed-data" not in (part.get("Content-Type") or ""):
+        if _is_ciphertext(part, ctype):
             out.encrypted.append(part)
         elif ctype in _SIGNATURE_TYPES:
             continue

@@ -1,7 +1,7 @@
 """Outlook messages (.msg) as the MIME message they stand for, so one e-mail path reads them.
 
 python-oxmsg (MIT) reads the message's properties out of the OLE file: subject, sender,
-recipients by kind (To / Cc), dates, message ids, plain and HTML body, and the attachments
+recipients by kind (To / Cc / Bcc), dates, message ids, plain and HTML body, and the attachments
 with their file names. They are written into a MIME message, attachments as parts and
 attached Outlook messages as ``message/rfc822`` parts (converted the same way), which the
 e-mail reader then reads like any ``.eml``:
@@ -72,6 +72,8 @@ def _headers(out: EmailMessage, message: Any) -> None:
         "From": _sender(message),
         "To": ", ".join(_recipients(message, _TO)),
         "Cc": ", ".join(_recipients(message, _CC)),
+        # A sent message's copy keeps its Bcc recipients: they are persons of it too.
+        "Bcc": ", ".join(_recipients(message, _BCC)),
         "Message-ID": props.str_prop_value(c.PID_INTERNET_MESSAGE_ID),
         "In-Reply-To": props.str_prop_value(c.PID_IN_REPLY_TO_ID),
     }
@@ -117,14 +119,33 @@ def _embedded(storage: Any) -> Any:
     return _Embedded(storage)
 
 
+def _encrypted(message: Any) -> bool:
+    """Whether the message is S/MIME ciphertext: its class says so (``IPM.Note.SMIME``, not
+    ``...MultipartSigned``), or it has no text of its own and carries the ciphertext as an
+    ``smime.p7m`` attachment (some clients save encrypted mail with a plain class)."""
+    from oxmsg.domain import constants as c
+
+    kind = (message.message_class or "").upper()
+    if kind.startswith("IPM.NOTE.SMIME"):
+        return "MULTIPARTSIGNED" not in kind
+    if (message.body or "").strip() or (message.html_body or "").strip():
+        return False
+    for attachment in message.attachments:
+        props = attachment.properties
+        name = (props.str_prop_value(c.PID_ATTACH_LONG_FILENAME)
+                or props.str_prop_value(c.PID_ATTACH_FILENAME) or "").strip().lower()
+        mime = (attachment.mime_type or "").lower()
+        if name.endswith(".p7m") or mime.endswith("pkcs7-mime"):
+            return True
+    return False
+
+
 def _to_mime(message: Any, depth: int, label: str) -> EmailMessage:
     if depth > MAX_EMBEDDED_DEPTH:
         raise TooLargeError(
             label, f"Outlook messages attached {depth} levels deep; read up to "
             f"{MAX_EMBEDDED_DEPTH}")
-    if message.message_class.upper().startswith("IPM.NOTE.SMIME") and (
-        "MULTIPARTSIGNED" not in message.message_class.upper()
-    ):
+    if _encrypted(message):
         raise EncryptedError(label, "the Outlook message is S/MIME-encrypted; its text is "
                                     "not stored")
     out = EmailMessage(policy=email.policy.SMTP)

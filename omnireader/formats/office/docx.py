@@ -1,7 +1,7 @@
 """DOCX → document info and Markdown sections (headings, lists, tables, text boxes).
 
     doc = extract_docx(Blob(path="notes.docx"))
-    doc.info.authors                   # creator and last editor, from docProps/core.xml
+    doc.info.authors                   # creator and last editor who are people (core.xml)
     [s.heading for s in doc.sections]  # one section per top-level heading
 
 python-docx opens the package and :mod:`.docx_markdown` renders its body. Files python-docx
@@ -16,24 +16,19 @@ import os
 import re
 import zipfile
 import zlib
-from datetime import datetime, timezone
 
 from omnireader.errors import CorruptError, ReadError
 from omnireader.payloads import Blob
-from omnireader.formats.document import EMPTY, DocInfo, Extraction, Section
+from omnireader.formats.document import EMPTY, Extraction, Section
 from omnireader.formats.office.docx_markdown import docx_sections
 from omnireader.formats.office.docx_parts import docx_part_sections
+from omnireader.formats.office.properties import core_info
 from omnireader.formats.archives.zip import zip_member
 from omnireader.formats.registry import Format, Magic
 from omnireader.options import ReadOptions
 
 __all__ = ["extract_docx"]
 
-_CORE = {
-    "cp": "http://schemas.openxmlformats.org/package/2006/metadata/core-properties",
-    "dc": "http://purl.org/dc/elements/1.1/",
-    "dcterms": "http://purl.org/dc/terms/",
-}
 # MarkItDown shortens embedded images to "data:image/png;base64..."; keep only their alt text.
 _DATA_URI_IMAGE = re.compile(r"!\[([^\]]*)\]\(data:[^)]*\)")
 
@@ -59,7 +54,7 @@ def extract_docx(blob: Blob) -> Extraction:
         raise CorruptError(label, "not a readable DOCX (not a valid zip package)") from None
     if not rels and "word/document.xml" not in names:
         raise CorruptError(label, "not a Word document (no main document part)")
-    info = _core_info(core)
+    info = core_info(core)
     if b"purl.oclc.org/ooxml" in rels:  # Strict OOXML: python-docx would read nothing
         sections, why = None, "Strict OOXML"
     else:
@@ -100,47 +95,6 @@ def _read_with_markitdown(data: bytes, label: str) -> list[Section]:
     )
     return [Section(text=text.strip())]
 
-
-def _core_info(core: bytes) -> DocInfo:
-    """docProps/core.xml → DocInfo; the same in transitional and Strict OOXML."""
-    if not core:
-        return DocInfo()
-    from lxml import etree
-
-    try:
-        # Untrusted XML: no entity expansion (billion laughs), no network.
-        root = etree.fromstring(core, etree.XMLParser(resolve_entities=False, no_network=True))
-    except etree.XMLSyntaxError:
-        return DocInfo()
-
-    def field(name: str) -> str | None:
-        el = root.find(name, _CORE)
-        text = " ".join((el.text or "").split()) if el is not None else ""
-        return text or None
-
-    authors = [a for a in (field("dc:creator"), field("cp:lastModifiedBy")) if a]
-    extra = {
-        key: value
-        for key in ("subject", "keywords", "description", "category")
-        if (value := field(f"dc:{key}") or field(f"cp:{key}"))
-    }
-    return DocInfo(
-        title=field("dc:title"),
-        authors=list(dict.fromkeys(authors)),
-        created=_iso(field("dcterms:created")),
-        modified=_iso(field("dcterms:modified")),
-        extra=extra,
-    )
-
-
-def _iso(value: str | None) -> str | None:
-    if not value:
-        return None
-    try:
-        moment = datetime.fromisoformat(value)
-    except ValueError:
-        return None
-    return (moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)).isoformat()
 
 def _read_docx(blob: Blob, options: ReadOptions) -> Extraction:
     doc = extract_docx(blob)

@@ -16,6 +16,7 @@ import re
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
+from omnireader.formats.office.list_nesting import nest_list_items
 from omnireader.formats.document import Section
 
 __all__ = ["docx_sections"]
@@ -38,6 +39,7 @@ class _Block(NamedTuple):
     text: str
     heading_level: int = 0  # 0: not a heading
     is_list: bool = False
+    depth: int = 0  # a list item's level in the document (w:ilvl); indented in _sections
 
 
 class _Context:
@@ -190,7 +192,7 @@ def _paragraph(p: Any, ctx: _Context) -> Iterator[_Block]:
         if level:
             yield _Block("#" * level + " " + " ".join(text.split()), heading_level=level)
         elif kind:
-            yield _Block("  " * depth + f"{kind} {text}", is_list=True)
+            yield _Block(f"{kind} {text}", is_list=True, depth=depth)
         else:
             yield _Block(text)
     for box in boxes:
@@ -272,6 +274,7 @@ def _sections(blocks: list[_Block]) -> list[Section]:
         groups[-1].append(block)
     sections = []
     for group in filter(None, groups):
+        group = nest_list_items(group)
         pieces = [group[0].text]
         for prev, block in zip(group, group[1:]):
             # Items of one list stay on consecutive lines; other blocks are paragraphs.

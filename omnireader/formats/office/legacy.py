@@ -21,6 +21,7 @@ from pathlib import Path
 
 from omnireader.errors import CorruptError, EncryptedError, ReadError, UnsupportedFormatError
 from omnireader.payloads import Blob
+from omnireader.formats.office.properties import with_ole_dates
 from omnireader.formats.document import Extraction
 from omnireader.formats.registry import Format, Magic
 from omnireader.options import ReadOptions
@@ -90,11 +91,13 @@ def legacy_to_ooxml(blob: Blob, kind: str, password: str | None) -> bytes:
             raise
         except Exception as e:  # noqa: BLE001 - a third-party boundary: try LibreOffice
             why = f"{type(e).__name__}: {e}"[:200]
+        # The document's own dates live in its SummaryInformation: kept when the
+        # converter did not carry them over.
         if target.is_file():
-            return target.read_bytes()
+            return with_ole_dates(target.read_bytes(), source.read_bytes())
         converted = _soffice(source, folder / "soffice", kind)
         if converted is not None:
-            return converted.read_bytes()
+            return with_ole_dates(converted.read_bytes(), source.read_bytes())
     converter = "msdoc2docx" if kind == "doc" else "ppt2pptx"
     if why.startswith("Unsupported"):
         raise UnsupportedFormatError(

@@ -21,6 +21,8 @@ from typing import Any
 from omnireader.errors import CorruptError, EmptyInputError, TooLargeError
 from omnireader.payloads import Blob
 from omnireader.formats.document import DocInfo, Extraction, Section
+from omnireader.formats.office.properties import iso_date
+from omnireader.formats.people import people
 from omnireader.formats.archives.zip import zip_member
 from omnireader.formats.registry import Format, Magic
 from omnireader.options import ReadOptions
@@ -127,11 +129,10 @@ def _info(doc: Any) -> DocInfo:
     info = DocInfo(extra={"extractor": "odfdo"})
     try:
         info.title = (meta.title or "").strip() or None
-        creator = (meta.initial_creator or "").strip()
-        if creator:
-            info.authors.append(creator)
-        created = meta.creation_date
-        info.created = created.isoformat() if created else None
+        # meta.xml: the first author and the last editor, the document's own dates.
+        info.authors = people([meta.initial_creator, meta.creator])
+        info.created = iso_date(meta.creation_date)
+        info.modified = iso_date(meta.date)
     except (AttributeError, ValueError, TypeError):
         pass  # damaged metadata is no reason not to read the document
     return info

@@ -18,7 +18,9 @@ import re
 from omnireader.errors import CorruptError, EmptyInputError
 from omnireader.payloads import Blob
 from omnireader.formats.document import DocInfo, Extraction, Section
+from omnireader.formats.office.properties import iso_date
 from omnireader.formats.office.rtf_parts import split_parts
+from omnireader.formats.people import people
 from omnireader.formats.registry import Format, Magic
 from omnireader.options import ReadOptions
 
@@ -28,7 +30,10 @@ _CODEPAGE = re.compile(rb"\\ansicpg(\d{3,5})")
 # Embedded pictures and objects are long runs of hex digits: cut them before the tokenizer
 # walks them one character at a time (they hold no text).
 _HEX_RUN = re.compile(r"[0-9a-fA-F\r\n]{512,}")
-_INFO = re.compile(r"{\\(title|author)\s+([^{}\\]*)}")
+_INFO = re.compile(r"{\\(title|author|operator)\s+([^{}\\]*)}")
+# {\creatim\yr2004\mo3\dy5\hr10\min30}: the document's own creation / revision time.
+_TIME = re.compile(r"{\\(creatim|revtim)((?:\\(?:yr|mo|dy|hr|min|sec)-?\d+\s*)+)}")
+_TIME_PART = re.compile(r"\\(yr|mo|dy|hr|min|sec)(-?\d+)")
 _BLANK_LINES = re.compile(r"\n\s*\n\s*\n+")
 _TRAILING = re.compile(r"[ \t]+\n")
 _END = "\ue000"  # \u57344: where one part ends when parts are read together
@@ -75,6 +80,18 @@ def _one_line(text: str) -> str:
     return " ".join(line.strip() for line in text.splitlines() if line.strip())
 
 
+def _rtf_time(value: str) -> str | None:
+    from datetime import datetime
+
+    parts = {k: int(v) for k, v in _TIME_PART.findall(value)}
+    try:
+        moment = datetime(parts["yr"], parts.get("mo", 1), parts.get("dy", 1),
+                          parts.get("hr", 0), parts.get("min", 0), parts.get("sec", 0))
+    except (KeyError, ValueError, OverflowError):
+        return None
+    return iso_date(moment)
+
+
 def rtf_sections(data: bytes) -> tuple[list[Section], DocInfo]:
     """The body (its footnotes cited as ``[^n]`` and listed at its end, as the DOCX reader
     does), then the page headers and footers (each once), then the comments, as sections
@@ -88,8 +105,15 @@ def rtf_sections(data: bytes) -> tuple[list[Section], DocInfo]:
         value = " ".join(value.split())
         if field == "title" and value:
             info.title = value
-        elif field == "author" and value:
+        elif field in ("author", "operator") and value:
             info.authors.append(value)
+    info.authors = people(info.authors)  # "Administrator" or a tool is no author
+    for field, value in _TIME.findall(source[:65536]):
+        moment = _rtf_time(value)
+        if field == "creatim":
+            info.created = info.created or moment
+        else:
+            info.modified = info.modified or moment
     # Binary picture data (\binN) may hold braces: gone before braces are matched.
     split = split_parts(remove_pict_groups(source))
     body = _to_text(split.body)

@@ -1,5 +1,5 @@
 """Legacy Excel workbooks (.xls, BIFF 2-8) → one Markdown section per sheet, read with xlrd
-and laid out like XLSX (:func:`.xlsx.sheet_markdown`).
+and laid out like XLSX (:func:`.sheet_tables.sheet_markdown`).
 
 MarkItDown reads .xls through pandas, which prints an empty cell as ``NaN`` and a blank
 header as ``Unnamed: 1``. Here cells come out as the sheet shows them, by the same rules as
@@ -14,8 +14,10 @@ from typing import Any
 
 from omnireader.errors import CorruptError, EncryptedError, ReadError
 from omnireader.payloads import Blob
-from omnireader.formats.document import DocInfo, Extraction, Section
-from omnireader.formats.office.xlsx import Row, buffered_row, cell_text, sheet_markdown
+from omnireader.formats.document import Extraction, Section
+from omnireader.formats.office.properties import ole_info
+from omnireader.formats.office.sheet_tables import GAP, Row, buffered_row, sheet_markdown
+from omnireader.formats.office.xlsx import cell_text
 from omnireader.formats.registry import Format, Magic
 from omnireader.options import ReadOptions
 
@@ -30,10 +32,11 @@ def extract_xls(blob: Blob) -> Extraction:
     """
     import xlrd
 
+    data = blob.read_bytes()
     try:
         # formatting_info: the cells' number formats (percent); on_demand: a sheet's
         # records are parsed when the sheet is read, one at a time.
-        book = xlrd.open_workbook(file_contents=blob.read_bytes(), formatting_info=True,
+        book = xlrd.open_workbook(file_contents=data, formatting_info=True,
                                   on_demand=True, logfile=_Quiet())
     except (ReadError, MemoryError):
         raise
@@ -41,8 +44,9 @@ def extract_xls(blob: Blob) -> Extraction:
         if "encrypt" in str(e).lower():
             raise EncryptedError(blob.label, "the workbook is password-protected") from None
         raise CorruptError(blob.label, f"cannot be read as XLS ({e})") from None
-    return Extraction.lazy(DocInfo(extra={"extractor": "xlrd"}), _sections(blob, book),
-                           book.release_resources)
+    info = ole_info(data)  # title, authors and dates from the SummaryInformation stream
+    info.extra["extractor"] = "xlrd"
+    return Extraction.lazy(info, _sections(blob, book), book.release_resources)
 
 
 def _sections(blob: Blob, book: Any) -> Iterator[Section]:
@@ -63,6 +67,7 @@ def _rows(book: Any, sheet: Any) -> list[Row]:
     import xlrd
 
     rows: list[Row] = []
+    gap = False
     for r in range(sheet.nrows):
         texts: list[str] = []
         all_text = True
@@ -80,8 +85,13 @@ def _rows(book: Any, sheet: Any) -> list[Row]:
             if text and cell.ctype != xlrd.XL_CELL_TEXT:
                 all_text = False
             texts.append(text)
-        if (row := buffered_row(texts, all_text)) is not None:
-            rows.append(row)
+        if (row := buffered_row(texts, all_text)) is None:
+            gap = bool(rows)  # empty rows may part two sub-tables (sheet_tables decides)
+            continue
+        if gap:
+            rows.append(GAP)
+            gap = False
+        rows.append(row)
     return rows
 
 

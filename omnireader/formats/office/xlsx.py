@@ -8,9 +8,8 @@ Cells come out as the sheet shows them, not as a data frame prints them: an empt
 empty (never NaN, NaT or None), a date is an ISO date (its time added when not midnight),
 a percent-formatted number is ``15%``, other numbers have no float noise (``0.3``, ``12``),
 and a formula is its value as last calculated. Fully empty rows and columns are dropped.
-Rows above the table that hold a single cell (a title, a note) become text above it; the
-first row after them is the header when it is all text, otherwise the header stays blank
-and that row is data. A sheet where no row holds two values is a list of lines, not a table.
+Titles above a table, headers and sub-tables parted by empty rows follow the rules of
+:mod:`.sheet_tables`, shared with XLS and CSV.
 
 The workbook is opened read-only: openpyxl streams each sheet's XML instead of building
 every cell as an object, and sheets are read one at a time as the sections are consumed.
@@ -27,26 +26,18 @@ import warnings
 from collections.abc import Iterator
 from datetime import date, datetime, time, timedelta
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
-from itertools import islice
 from typing import Any
 
 from omnireader.errors import CorruptError, ReadError
 from omnireader.payloads import Blob
-from omnireader.formats.document import DocInfo, Extraction, Section
+from omnireader.formats.document import Extraction, Section
+from omnireader.formats.office.sheet_tables import GAP, Row, buffered_row, sheet_markdown
+from omnireader.formats.office.properties import package_info
 from omnireader.formats.archives.zip import zip_member
 from omnireader.formats.registry import Format, Magic
 from omnireader.options import ReadOptions
 
 __all__ = ["extract_xlsx", "cell_text", "sheet_markdown", "buffered_row", "Row"]
-
-# Between the cells of a buffered row: cell text never holds it (_clean drops control
-# characters), and one string a row costs a fraction of a tuple of strings, which matters
-# when a sheet has millions of cells.
-CELL_SEP = "\x00"
-
-#: One buffered sheet row: its cells' text joined by CELL_SEP (trailing empty cells cut off),
-#: and whether every non-empty cell holds text (only such a row can be a header).
-Row = tuple[str, bool]
 
 # Excel writes control characters in strings as _xHHHH_ (ST_Xstring); openpyxl keeps them.
 _ESCAPED = re.compile(r"_x([0-9A-Fa-f]{4})_")
@@ -81,7 +72,9 @@ def extract_xlsx(blob: Blob) -> Extraction:
         raise
     except Exception as e:  # noqa: BLE001 - a third-party boundary: name the input instead
         raise _corrupt(blob, e) from None
-    info = DocInfo(extra={"extractor": "openpyxl"})
+    # Parsed from the package here: openpyxl puts "now" in ``created`` when it is missing.
+    info = package_info(source if isinstance(source, str) else source.getvalue())
+    info.extra["extractor"] = "openpyxl"
     return Extraction.lazy(info, _sections(blob, workbook), workbook.close)
 
 
@@ -107,6 +100,7 @@ def _sheet_rows(sheet: Any) -> list[Row]:
     # columns), and openpyxl pads every row to it; without it rows are as wide as they are.
     sheet.reset_dimensions()
     rows: list[Row] = []
+    gap = False
     for cells in sheet.iter_rows():
         texts: list[str] = []
         all_text = True
@@ -116,56 +110,14 @@ def _sheet_rows(sheet: Any) -> list[Row]:
             if text and not isinstance(value, str):
                 all_text = False
             texts.append(text)
-        if (row := buffered_row(texts, all_text)) is not None:
-            rows.append(row)
+        if (row := buffered_row(texts, all_text)) is None:
+            gap = bool(rows)  # empty rows may part two sub-tables (sheet_tables decides)
+            continue
+        if gap:
+            rows.append(GAP)
+            gap = False
+        rows.append(row)
     return rows
-
-
-def buffered_row(texts: list[str], all_text: bool) -> Row | None:
-    """A sheet row's cell texts as one :data:`Row` (trailing empty cells cut), or None
-    when the row is empty."""
-    while texts and not texts[-1]:
-        texts.pop()
-    return (CELL_SEP.join(texts), all_text) if texts else None
-
-
-def sheet_markdown(rows: list[Row]) -> str:
-    """Lines above the table, then the table, from a sheet's non-empty ``rows``."""
-    used: set[int] = set()
-    widest = 0
-    for joined, _ in rows:
-        cells = joined.split(CELL_SEP)
-        widest = max(widest, len(cells))
-        used.update(j for j, text in enumerate(cells) if text)
-    keep = sorted(used)
-    width = len(keep)
-
-    def cells_of(joined: str) -> list[str]:
-        cells = joined.split(CELL_SEP)
-        if width == widest:  # no empty column to drop: pad short rows
-            return cells + [""] * (width - len(cells))
-        return [cells[j] if j < len(cells) else "" for j in keep]
-
-    def filled(joined: str) -> int:
-        return sum(1 for text in joined.split(CELL_SEP) if text)
-
-    start = next((i for i, (joined, _) in enumerate(rows) if filled(joined) >= 2), None)
-    if start is None:  # no row holds two values: a list of lines, not a table
-        return "\n".join(text for joined, _ in rows for text in joined.split(CELL_SEP) if text)
-    # Every row before ``start`` holds exactly one value: a title or a note, not a row.
-    above = [text for joined, _ in rows[:start] for text in joined.split(CELL_SEP) if text]
-    head, all_text = rows[start]
-    # Numbers or dates in the first row make it data, not column names: a blank header.
-    header = cells_of(head) if all_text else [""] * width
-    lines = [_table_line(header), _table_line(["---"] * width)]
-    body = islice(rows, start + 1 if all_text else start, None)
-    lines.extend(_table_line(cells_of(joined)) for joined, _ in body)
-    table = "\n".join(lines)
-    return "\n".join(above) + "\n\n" + table if above else table
-
-
-def _table_line(cells: list[str]) -> str:
-    return "| " + " | ".join(text.replace("|", "\\|") for text in cells) + " |"
 
 
 def cell_text(value: Any, number_format: str | None = "General") -> str:

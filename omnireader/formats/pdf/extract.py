@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from omnireader.errors import CorruptError, EncryptedError, ReadError
 from omnireader.payloads import Blob
+from omnireader.formats.people import people
 from omnireader.formats.document import DocInfo, Extraction, Section, pdf_date_to_iso
 from omnireader.formats.pdf.page import clean_pdf_text, read_page
 from omnireader.formats.registry import Format, Magic
@@ -153,9 +154,10 @@ def _doc_info(doc: pypdfium2.PdfDocument, blob: Blob, password: str | None) -> D
         # pypdf could not read it (or found nothing): PDFium's view of the Info dict.
         fields = {key: _clean(value) for key, value in doc.get_metadata_dict().items()}
     title = _meaningful(fields.get("Title")) or _meaningful(xmp.get("title"))
-    authors = _split_authors(fields.get("Author")) or [
-        name for name in (_meaningful(a) for a in xmp.get("creators", [])) if name
-    ]
+    # Only people: "Microsoft Office User" or a tool's name in /Author is no author.
+    authors = people(_split_authors(fields.get("Author"))) or people(
+        _meaningful(a) for a in xmp.get("creators", [])
+    )
     created = pdf_date_to_iso(fields.get("CreationDate")) or xmp.get("created")
     modified = pdf_date_to_iso(fields.get("ModDate")) or xmp.get("modified")
     extra: dict[str, Any] = {

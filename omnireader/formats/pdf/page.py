@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from omnireader.formats.document import EMPTY, GARBLED, NEEDS_OCR, UNREADABLE, Section
 from omnireader.formats.pdf.annotations import NO_NOTES, PageNotes, page_notes
 from omnireader.formats.pdf.forms import FormField, form_block
+from omnireader.formats.pdf.hidden_text import visible_page_text
 from omnireader.formats.pdf.text_quality import is_garbled
 
 if TYPE_CHECKING:
@@ -131,7 +132,9 @@ def _read_layer(doc: pypdfium2.PdfDocument, index: int) -> tuple[Section, PageNo
             # Bounded to the page box: full Unicode (get_text_range is UCS-2 only), and
             # text placed off the visible page is left out.
             text = clean_pdf_text(textpage.get_text_bounded())
-            garbled = bool(text) and is_garbled(textpage, text)
+            # Invisible or clipped-away text is not the page's; a garbage OCR layer is none.
+            text, bad_ocr_layer = visible_page_text(page, textpage, text)
+            garbled = bool(text) and (bad_ocr_layer or is_garbled(textpage, text))
             notes = page_notes(page, textpage, number, _formenv(doc))
         finally:
             textpage.close()

@@ -21,6 +21,13 @@ Two signals, both principled and cheap:
 
 Word lists or vowel ratios were not used: they are language-bound and misjudge code,
 identifiers and formulas, which this must never flag.
+
+An invisible OCR layer over a page image (a scan someone OCR'd) maps to Unicode fine, so
+neither signal sees that the engine misread it. :func:`is_bad_ocr_layer` judges such a
+layer by its tokens: OCR garbage is made of stray marks, single letters and words that
+mix letters with digits or change case inside (``l1ke``, ``tHe``, ``;:``), which read text
+in any alphabet rarely is. It only runs on pages whose text is all invisible, so printed
+code or part-number tables are never judged by it.
 """
 
 from __future__ import annotations
@@ -31,7 +38,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import pypdfium2
 
-__all__ = ["is_garbled", "not_text_share"]
+__all__ = ["is_garbled", "not_text_share", "is_bad_ocr_layer", "odd_token_share",
+           "lone_letter_share"]
 
 
 # Characters asked about per page. A page with most characters unmapped shows none of
@@ -97,3 +105,72 @@ def not_text_share(text: str) -> float:
         return 0.0  # before counting the visible characters, which costs more than all this
     visible = len("".join(text.split()))
     return bad / visible if visible else 0.0
+
+
+# A bad OCR layer: at least this share of its tokens look like no word or number.
+_BAD_OCR_SHARE = 0.35
+_LONE_LETTER_SHARE = 0.3
+_PIECE = 160  # characters of each of the three pieces of a long page that are judged
+# Fewer tokens than this say too little either way: a stamp, a page number.
+_MIN_OCR_TOKENS = 12
+# What makes a token no word and no number, found at C speed over the whole text (a
+# pattern that matched whole tokens would backtrack through each: 10x slower):
+# - punctuation or symbols alone ("~", ";:", "|"): specks read as marks;
+# - letters and digits mixed ("l1ke", "0ver", "wi1l");
+# - a symbol inside letters ("wo;rd", "qu|ck"): not a hyphen, apostrophe or dot;
+# - a lower-case letter followed by a capital inside a word ("tHe", "jUmps"), for the
+#   cased alphabets OCR engines misread most (Latin, Greek, Cyrillic).
+# Every branch starts with a narrow class (a digit, a symbol, a lower-case letter) and
+# looks back for the letter: a branch that starts with "any letter" tests each character's
+# Unicode category and costs 4x as much.
+_ODD_MARK = re.compile(
+    r"\d(?<=[^\W\d_]\d)|\d[^\W\d_]"
+    r"|[^\w\s'’.\-–·,;:!?)\]}\"”»%/](?<=[^\W\d_].)(?=[^\W\d_])"
+    r"|[a-zß-öø-ÿα-ωа-я][A-ZÀ-ÖØ-ÞΑ-ΩА-Я]"
+)
+_MARKS_ALONE = re.compile(r"(?<!\S)[^\w\s]+(?!\S)")
+_LONE_LETTER = re.compile(r"(?<!\S)[^\W\d_](?!\S)")
+
+
+def odd_token_share(text: str) -> float:
+    """Share of the whitespace-separated tokens of ``text`` that are no word or number;
+    0.0 when there are too few tokens to tell."""
+    tokens = len(text.split())
+    if tokens < _MIN_OCR_TOKENS:
+        return 0.0
+    # Marks are counted, not the tokens holding them: a token with two counts twice, which
+    # only makes a bad layer look worse.
+    odd = len(_ODD_MARK.findall(text)) + len(_MARKS_ALONE.findall(text))
+    return min(1.0, odd / tokens)
+
+
+def lone_letter_share(text: str) -> float:
+    """Share of tokens that are one letter: a misread line falls apart into "i l t r";
+    in read text one-letter words ("a", "y", "à", "I") are a small minority."""
+    tokens = len(text.split())
+    if tokens < _MIN_OCR_TOKENS:
+        return 0.0
+    return len(_LONE_LETTER.findall(text)) / tokens
+
+
+def is_bad_ocr_layer(text: str) -> bool:
+    """Whether an invisible OCR text layer is garbage rather than the page's text (then
+    the page is OCR'd afresh, as a scan)."""
+    sample = _spread_sample(text)
+    return (not_text_share(sample) >= _GARBLED_SHARE
+            or odd_token_share(sample) >= _BAD_OCR_SHARE
+            or lone_letter_share(sample) >= _LONE_LETTER_SHARE)
+
+
+def _spread_sample(text: str) -> str:
+    """Three pieces of a long text (start, middle, end), cut at spaces: a bad OCR layer is
+    bad throughout, and the regexes' cost grows with every character judged."""
+    if len(text) <= 3 * _PIECE:
+        return text
+    pieces = []
+    for start in (0, (len(text) - _PIECE) // 2, len(text) - _PIECE):
+        piece = text[start:start + _PIECE]
+        if start:
+            piece = piece.split(None, 1)[-1]  # drop the word cut at the start
+        pieces.append(piece.rsplit(None, 1)[0] if start + _PIECE < len(text) else piece)
+    return "\n".join(pieces)

@@ -22,6 +22,8 @@ from omnireader.formats.registry import Format, Magic, by_extension
 from omnireader.options import ReadOptions
 from omnireader.payloads import Blob
 
+from omnireader.formats.office.sheet_tables import leading_titles
+
 __all__ = ["sniff_delimiter", "delimited_markdown", "DELIMITERS"]
 
 DELIMITERS = (",", ";", "\t", "|")
@@ -80,12 +82,17 @@ def _cell(value: str) -> str:
 
 
 def delimited_markdown(text: str, name: str = "", hint: str | None = None) -> str:
-    """The table in ``text`` as Markdown: the first row is the header, short rows padded,
-    trailing empty columns dropped."""
+    """The table in ``text`` as Markdown: lines above it that hold one value (a title) are
+    text, the next row is the header, short rows padded, trailing empty columns dropped."""
     delimiter, quotechar = sniff_delimiter(text, hint)
     rows = _rows(text, delimiter, quotechar)
     if not rows:
         return text.strip()
+    # A title or a note above the header (one value on its line) is text, not the header:
+    # the rule XLSX and XLS follow (formats.office.sheet_tables).
+    start = leading_titles([sum(1 for c in row if c.strip()) for row in rows]) or 0
+    above = [" ".join(c.split()) for row in rows[:start] for c in row if c.strip()]
+    rows = rows[start:]
     width = max(len(row) for row in rows)
     while width > 1 and all(len(row) < width or not row[width - 1].strip() for row in rows):
         width -= 1
@@ -95,7 +102,8 @@ def delimited_markdown(text: str, name: str = "", hint: str | None = None) -> st
         lines.append("| " + " | ".join(cells) + " |")
         if n == 0:
             lines.append("| " + " | ".join(["---"] * width) + " |")
-    return "\n".join(lines)
+    table = "\n".join(lines)
+    return "\n".join(above) + "\n\n" + table if above else table
 
 def _read_csv(blob: Blob, options: ReadOptions) -> Extraction:
     from omnireader.formats.plain.text import decode_text

@@ -159,9 +159,6 @@ def _first_line(e: BaseException) -> str:
     lines = str(e).strip().splitlines()
     return (lines[0] if lines else type(e).__name__)[:200]
 
-_SLIDE = re.compile(r"^<!-- Slide number: (\d+) -->\s*$", re.M)
-_H1 = re.compile(r"^#\s+(.+?)\s*#*\s*$", re.M)
-_FIELD = re.compile(r"^\*\*(From|Authors|Title):\*\*\s*(.+?)\s*$", re.M)
 
 
 def _reader(kind: str):  # noqa: ANN202 - a reader for one kind
@@ -175,41 +172,12 @@ def _reader(kind: str):  # noqa: ANN202 - a reader for one kind
 
             return read_xml(blob)
         info = DocInfo(title=converted.title, extra={"extractor": "markitdown"})
-        # E-books print their authors / title as "**Field:** value" lines.
-        for field, value in _FIELD.findall(text) if kind == "epub" else []:
-            if field in ("From", "Authors"):
-                info.authors.extend(a.strip() for a in value.split(",") if a.strip())
-            elif not info.title:
-                info.title = value
-        if kind == "pptx":
-            sections = _slides(text)
-            info.page_count = len(sections)
-        else:
-            sections = [Section(text=text)]
+        sections = [Section(text=text)]
         if not sections:
             raise EmptyInputError(blob.label, f"the {kind.upper()} file holds no text")
         return Extraction(info=info, sections=iter(sections))
 
     return read
-
-
-def _slides(text: str) -> list[Section]:
-    """MarkItDown's PPTX text cut at its slide markers: slide N is page N."""
-    marks = list(_SLIDE.finditer(text))
-    if not marks:
-        return [Section(text=text)] if text.strip() else []
-    sections = []
-    lead = text[: marks[0].start()].strip()
-    if lead:
-        sections.append(Section(text=lead))
-    for n, m in enumerate(marks):
-        end = marks[n + 1].start() if n + 1 < len(marks) else len(text)
-        body = text[m.end() : end].strip()
-        title = _H1.search(body)
-        sections.append(
-            Section(text=body, page=int(m.group(1)), heading=title.group(1) if title else None)
-        )
-    return [s for s in sections if s.text.strip()]
 
 
 def _is_html(p: Probe) -> bool:
@@ -226,35 +194,23 @@ def _is_notebook(p: Probe) -> bool:
     return p.ext == ".ipynb" or (p.lowered.startswith(b"{") and b'"nbformat"' in p.text_head)
 
 
-_MD = "MarkItDown"  # what the README's table says these are read by
 FORMATS = (
-    Format(
-        name="pptx", rank=3, display="PPTX", extensions=(".pptx",), mimes=(MARKITDOWN_KINDS["pptx"][1],),
-        magic=(Magic(21, lambda p: p.zip_has("ppt/presentation.xml"), "zip"),),
-        extract=_reader("pptx"), zip_package=True,
-        readme_group="PPTX, HTML, IPYNB, EPUB, RSS", readme=_MD,
-    ),
     Format(
         name="html", rank=12, display="HTML", extensions=(".html", ".htm"), mimes=("text/html",),
         magic=(Magic(60, _is_html, "text"), Magic(80, by_extension(".html", ".htm"), "text")),
-        extract=_reader("html"), readme_group="PPTX, HTML, IPYNB, EPUB, RSS",
+        extract=_reader("html"), readme_group="HTML, IPYNB, RSS",
+        readme="MarkItDown (main content; scripts, styles and page chrome dropped)",
     ),
     Format(
         name="ipynb", rank=15, display="IPYNB", extensions=(".ipynb",), mimes=("application/x-ipynb+json",),
         magic=(Magic(30, _is_notebook, "text"),),
-        extract=_reader("ipynb"), readme_group="PPTX, HTML, IPYNB, EPUB, RSS",
-    ),
-    Format(
-        name="epub", rank=16, display="EPUB", extensions=(".epub",), mimes=("application/epub+zip",),
-        magic=(Magic(10, lambda p: p.zip_mimetype == "application/epub+zip", "zip"),),
-        extract=_reader("epub"), zip_package=True,
-        readme_group="PPTX, HTML, IPYNB, EPUB, RSS",
+        extract=_reader("ipynb"), readme_group="HTML, IPYNB, RSS",
     ),
     Format(
         name="rss", display="RSS", extensions=(".rss", ".atom"), mimes=("application/rss+xml",),
         listed=False,
         magic=(Magic(70, _is_feed, "text"), Magic(80, by_extension(".rss"), "text"),
                Magic(80, by_extension(".atom", mime="application/atom+xml"), "text")),
-        extract=_reader("rss"), readme_group="PPTX, HTML, IPYNB, EPUB, RSS",
+        extract=_reader("rss"), readme_group="HTML, IPYNB, RSS",
     ),
 )

@@ -1,0 +1,3 @@
+"""E-books: EPUB."""
+
+__all__: list[str] = []
