@@ -1,0 +1,138 @@
+"""Ruled tables: a grid from where the page's ruling lines cross.
+
+Rules that touch or cross form one network; a network with two or more horizontal and two
+or more vertical lines is a candidate grid. Its distinct line positions cut it into rows
+and columns; a missing wall between two grid cells (no rule along that edge) makes them
+one spanning cell, whose text goes to its top-left grid cell, the others staying "". A
+word belongs to the cell that holds its centre.
+
+A box drawn round whitespace-aligned columns (a frame with row lines only) is no grid: when
+many cells hold runs of words with wide gaps between them, the ruled reading is refused and
+the borderless finder reads the region instead.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+
+from .model import Rule, Table, Word
+from .tables_text import cell_text, group_lines, header_rows, runs
+
+__all__ = ["ruled_tables", "SNAP"]
+
+SNAP = 2.0  # points: rule ends this close count as touching, positions this close as one line
+_MIN_RULE = 4.0  # points: shorter strokes are tick marks or glyph-like art
+_MAX_RULES = 3_000  # past this many, the page is a drawing, not a grid
+_SPLIT_CELLS = 0.3  # share of cells with internal wide gaps that refuses a ruled reading
+
+
+def ruled_tables(words: list[Word], rules: list[Rule]) -> list[tuple[Table, set[int]]]:
+    """The ruled tables in ``rules``, each with the indices of the ``words`` it took."""
+    hs = [r for r in rules if r.horizontal and r.x1 - r.x0 >= _MIN_RULE]
+    vs = [r for r in rules if not r.horizontal and r.y1 - r.y0 >= _MIN_RULE]
+    if len(hs) < 2 or len(vs) < 2 or len(hs) + len(vs) > _MAX_RULES:
+        return []
+    out = []
+    for comp_h, comp_v in _networks(hs, vs):
+        found = _grid_table(words, comp_h, comp_v)
+        if found is not None:
+            out.append(found)
+    return out
+
+
+def _networks(hs: list[Rule], vs: list[Rule]) -> list[tuple[list[Rule], list[Rule]]]:
+    """Groups of rules connected by crossings (union-find; verticals found by bisection)."""
+    parent = list(range(len(hs) + len(vs)))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    order = sorted(range(len(vs)), key=lambda k: vs[k].x0)
+    xs = [vs[k].x0 for k in order]
+    for i, h in enumerate(hs):
+        lo, hi = bisect_left(xs, h.x0 - SNAP), bisect_right(xs, h.x1 + SNAP)
+        for k in order[lo:hi]:
+            v = vs[k]
+            if v.y0 - SNAP <= h.y0 <= v.y1 + SNAP:
+                parent[find(i)] = find(len(hs) + k)
+    groups: dict[int, tuple[list[Rule], list[Rule]]] = {}
+    for i, h in enumerate(hs):
+        groups.setdefault(find(i), ([], []))[0].append(h)
+    for k, v in enumerate(vs):
+        groups.setdefault(find(len(hs) + k), ([], []))[1].append(v)
+    return [g for g in groups.values() if len(g[0]) >= 2 and len(g[1]) >= 2]
+
+
+def _positions(values: list[float]) -> list[float]:
+    """Distinct line positions: values within SNAP of each other are one line."""
+    out: list[list[float]] = []
+    for v in sorted(values):
+        if out and v - out[-1][-1] <= SNAP:
+            out[-1].append(v)
+        else:
+            out.append([v])
+    return [sum(g) / len(g) for g in out]
+
+
+def _grid_table(
+    words: list[Word], hs: list[Rule], vs: list[Rule]
+) -> tuple[Table, set[int]] | None:
+    xs = _positions([v.x0 for v in vs])
+    ys = _positions([h.y0 for h in hs])
+    nr, nc = len(ys) - 1, len(xs) - 1
+    if nr < 1 or nc < 2:
+        return None
+
+    def vwall(i: int, j: int) -> bool:  # the wall left of column j, in row i
+        lo, hi = ys[i] + (ys[i + 1] - ys[i]) * 0.25, ys[i + 1] - (ys[i + 1] - ys[i]) * 0.25
+        return any(abs(v.x0 - xs[j]) <= SNAP and v.y0 <= lo + SNAP and v.y1 >= hi - SNAP for v in vs)
+
+    def hwall(i: int, j: int) -> bool:  # the wall above row i, in column j
+        lo, hi = xs[j] + (xs[j + 1] - xs[j]) * 0.25, xs[j + 1] - (xs[j + 1] - xs[j]) * 0.25
+        return any(abs(h.y0 - ys[i]) <= SNAP and h.x0 <= lo + SNAP and h.x1 >= hi - SNAP for h in hs)
+
+    anchor: dict[tuple[int, int], tuple[int, int]] = {}
+    for i in range(nr):
+        for j in range(nc):
+            if j > 0 and not vwall(i, j):
+                anchor[(i, j)] = anchor[(i, j - 1)]
+            elif i > 0 and not hwall(i, j):
+                anchor[(i, j)] = anchor[(i - 1, j)]
+            else:
+                anchor[(i, j)] = (i, j)
+    cells: dict[tuple[int, int], list[Word]] = {}
+    taken: set[int] = set()
+    for index, w in enumerate(words):
+        cx, cy = w.cx, w.cy
+        if not (xs[0] < cx < xs[-1] and ys[0] < cy < ys[-1]):
+            continue
+        j, i = bisect_right(xs, cx) - 1, bisect_right(ys, cy) - 1
+        cells.setdefault(anchor[(i, j)], []).append(w)
+        taken.add(index)
+    if len(cells) < 2 or _whitespace_columns(cells):
+        return None
+    grid = [[cell_text(cells.get((i, j), [])) for j in range(nc)] for i in range(nr)]
+    bold = [all(w.bold for j in range(nc) for w in cells.get((i, j), [])) and
+            any(cells.get((i, j)) for j in range(nc)) for i in range(nr)]
+    # Rows and columns with nothing in them are spacers between the drawn lines.
+    keep_r = [i for i in range(nr) if any(grid[i])]
+    keep_c = [j for j in range(nc) if any(grid[i][j] for i in range(nr))]
+    if len(keep_r) < 2 or len(keep_c) < 2:
+        return None
+    rows = [[grid[i][j] for j in keep_c] for i in keep_r]
+    table = Table(rows, xs[0], ys[0], xs[-1], ys[-1], header_rows(rows, [bold[i] for i in keep_r]),
+                  ruled=True, columns=[xs[j] for j in keep_c] + [xs[-1]])
+    return table, taken
+
+
+def _whitespace_columns(cells: dict[tuple[int, int], list[Word]]) -> bool:
+    """Whether the grid's cells hide columns made of whitespace (words far apart in a cell)."""
+    split = 0
+    for ws in cells.values():
+        if any(len(runs(line)) > 1 for line in group_lines(ws)):
+            split += 1
+    return split > _SPLIT_CELLS * len(cells) and split >= 2
+

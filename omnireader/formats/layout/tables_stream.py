@@ -1,0 +1,195 @@
+"""Borderless tables: columns of word runs aligned down consecutive lines.
+
+A line is cut into runs at wide gaps (:func:`~.tables_text.runs`). Consecutive lines, close
+together, of which most have two runs or more, are a candidate region. Its columns are
+where the runs of those lines pile up: an x position covered by runs of many lines is
+inside a column, one covered by (almost) none is a gutter, so a header that spans two
+columns does not join them. Every run then goes to the column it overlaps most, so a
+missing value leaves its cell "" instead of sliding the row left.
+
+What is not a table: a region whose cells read as prose (many words a cell: two-column
+text, a bulleted list), or one with fewer than two columns or rows. A line with one run
+crossing a gutter (a title, a paragraph between two tables) ends the region.
+"""
+
+from __future__ import annotations
+
+from math import ceil
+from statistics import median
+
+from .model import Table, Word
+from .tables_text import cell_text, em, group_lines, header_rows, is_numeric, runs
+
+__all__ = ["borderless_tables"]
+
+_LINE_GAP = 1.6  # em of blank space between two lines that still keeps them in one region
+_MAX_SINGLES = 2  # consecutive one-run lines a region carries (section labels, wrapped text)
+_PROSE_WORDS = 4  # median words a cell at or over which a region reads as prose
+_GUTTER_SHARE = 0.12  # share of multi-run lines that may cross a gutter (spanning headers)
+
+_Run = list[Word]
+
+
+def borderless_tables(words: list[Word]) -> list[Table]:
+    lines = [runs(line) for line in group_lines(words)]
+    tables: list[Table] = []
+    for region in _regions(lines):
+        tables.extend(_tables_in(region, depth=0))
+    return tables
+
+
+def _box(line: list[_Run]) -> tuple[float, float, float, float]:
+    ws = [w for run in line for w in run]
+    return min(w.x0 for w in ws), min(w.y0 for w in ws), max(w.x1 for w in ws), max(w.y1 for w in ws)
+
+
+def _size(line: list[_Run]) -> float:
+    return median(em(w) for run in line for w in run)
+
+
+def _regions(lines: list[list[_Run]]) -> list[list[list[_Run]]]:
+    """Runs of close lines, most with two runs or more, trimmed to start and end on one."""
+    regions: list[list[list[_Run]]] = []
+    current: list[list[_Run]] = []
+    singles = 0
+    prev_bottom = None
+    for line in lines:
+        _, top, _, bottom = _box(line)
+        far = prev_bottom is not None and top - prev_bottom > _LINE_GAP * _size(line)
+        if far or (len(line) < 2 and singles >= _MAX_SINGLES):
+            regions.append(current)
+            current, singles = [], 0
+        if len(line) >= 2 or current:
+            current.append(line)
+            singles = 0 if len(line) >= 2 else singles + 1
+        prev_bottom = bottom
+    regions.append(current)
+    out = []
+    for region in regions:
+        while region and len(region[-1]) < 2:
+            region.pop()
+        if sum(len(line) >= 2 for line in region) >= 2:
+            out.append(region)
+    return out
+
+
+def _columns(region: list[list[_Run]]) -> list[tuple[float, float]]:
+    """Column spans: where the runs of the region's multi-run lines pile up."""
+    multi = [line for line in region if len(line) >= 2]
+    limit = max(1, ceil(_GUTTER_SHARE * len(multi)))
+    events: list[tuple[float, int]] = []
+    for line in multi:
+        for run in line:
+            events.append((run[0].x0, 1))
+            events.append((run[-1].x1, -1))
+    events.sort(key=lambda e: (e[0], -e[1]))
+    spans: list[tuple[float, float]] = []
+    depth, start = 0, None
+    for x, step in events:
+        depth += step
+        if depth >= limit and start is None:
+            start = x
+        elif depth < limit and start is not None:
+            spans.append((start, x))
+            start = None
+    return spans
+
+
+def _column_of(run: _Run, spans: list[tuple[float, float]]) -> tuple[int, int]:
+    """The column the run overlaps most, and how many gutters it crosses."""
+    x0, x1 = run[0].x0, run[-1].x1
+    overlaps = [min(x1, b) - max(x0, a) for a, b in spans]
+    best = max(range(len(spans)), key=lambda k: overlaps[k])
+    if overlaps[best] <= 0:  # in a gutter: the nearest column
+        best = min(range(len(spans)), key=lambda k: min(abs(x0 - spans[k][1]), abs(x1 - spans[k][0])))
+    return best, sum(1 for k in range(len(spans)) if overlaps[k] > 0) - 1
+
+
+def _tables_in(region: list[list[_Run]], depth: int) -> list[Table]:
+    spans = _columns(region)
+    if len(spans) < 2:
+        return []
+    placed: list[list[tuple[int, _Run]]] = []
+    for n, line in enumerate(region):
+        cols = [_column_of(run, spans) for run in line]
+        if depth < 3 and len(line) == 1 and cols[0][1] >= 1 and 0 < n < len(region) - 1:
+            # One run across a gutter: a title or a paragraph, so two tables (or none).
+            return [t for part in _regions(region[:n]) + _regions(region[n + 1:])
+                    for t in _tables_in(part, depth + 1)]
+        placed.append([(c, run) for (c, _), run in zip(cols, line)])
+    return [t for t in [_build(region, placed, spans)] if t is not None]
+
+
+def _build(
+    region: list[list[_Run]], placed: list[list[tuple[int, _Run]]], spans: list[tuple[float, float]]
+) -> Table | None:
+    nc = len(spans)
+    cells: list[list[list[Word]]] = []
+    boxes: list[tuple[float, float, float, float]] = []
+    for line, items in zip(region, placed):
+        row: list[list[Word]] = [[] for _ in range(nc)]
+        for col, run in items:
+            row[col].extend(run)
+        cells.append(row)
+        boxes.append(_box(line))
+    rows = [[cell_text(ws) for ws in row] for row in cells]
+    if not _looks_tabular(rows):
+        return None
+    bold = [all(w.bold for ws in row for w in ws) for row in cells]
+    head = header_rows(rows, bold)
+    rows, boxes = _join_wrapped(rows, boxes, head)
+    keep = [j for j in range(nc) if any(r[j] for r in rows)]
+    rows = [[r[j] for j in keep] for r in rows]
+    x0 = min(b[0] for b in boxes)
+    x1 = max(b[2] for b in boxes)
+    edges = [spans[j][0] for j in keep] + [spans[keep[-1]][1]]
+    return Table(rows, x0, boxes[0][1], x1, boxes[-1][3], head, ruled=False, columns=edges)
+
+
+def _looks_tabular(rows: list[list[str]]) -> bool:
+    """Enough rows and columns filled, and cells short enough not to be running text."""
+    full = [r for r in rows if sum(1 for c in r if c) >= 2]
+    nc = len(rows[0])
+    if len(full) < (3 if nc == 2 else 2):
+        return False
+    words_per_cell = [len(c.split()) for r in rows for c in r if c]
+    if median(words_per_cell) >= _PROSE_WORDS:
+        return False
+    for j in range(nc):
+        col = [len(r[j].split()) for r in rows if r[j]]
+        # Two columns of which one is prose: a list with markers, or text beside labels.
+        if nc == 2 and col and median(col) >= _PROSE_WORDS + 1:
+            return False
+    return True
+
+
+def _join_wrapped(
+    rows: list[list[str]], boxes: list[tuple[float, float, float, float]], head: int
+) -> tuple[list[list[str]], list[tuple[float, float, float, float]]]:
+    """Lines that only continue the text of the row above (a cell that wrapped) join it.
+
+    A wrapped line leaves the first column empty, fills only cells that are filled above,
+    holds no number, and sits closer to the row above than rows sit to each other.
+    """
+    if len(rows) - head < 2:
+        return rows, boxes
+    gaps = [boxes[k][1] - boxes[k - 1][3] for k in range(head + 1, len(rows))]
+    pitch = median(gaps) if gaps else 0.0
+    out_rows, out_boxes = rows[:head], boxes[:head]
+    for k in range(head, len(rows)):
+        row = rows[k]
+        if out_rows and len(out_rows) > head:
+            above = out_rows[-1]
+            filled = [j for j, c in enumerate(row) if c]
+            gap = boxes[k][1] - out_boxes[-1][3]
+            if (not row[0] and filled and all(above[j] for j in filled)
+                    and len(filled) <= max(1, len(row) // 2)
+                    and not any(is_numeric(row[j]) for j in filled)
+                    and gap < 0.8 * pitch):
+                out_rows[-1] = [f"{a} {b}".strip() for a, b in zip(above, row)]
+                b0 = out_boxes[-1]
+                out_boxes[-1] = (min(b0[0], boxes[k][0]), b0[1], max(b0[2], boxes[k][2]), boxes[k][3])
+                continue
+        out_rows.append(list(row))
+        out_boxes.append(boxes[k])
+    return out_rows, out_boxes

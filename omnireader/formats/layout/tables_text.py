@@ -1,0 +1,120 @@
+"""What the ruled and the borderless table finders share: lines of words, runs of words
+within a line, a cell's text, numbers, and which leading rows are the header.
+
+Every distance here is relative to the words' own font size (``em``), so one rule holds for
+a 6 pt statistics table and a 12 pt invoice alike.
+"""
+
+from __future__ import annotations
+
+import re
+from statistics import median
+
+from .model import Word
+
+__all__ = ["em", "group_lines", "runs", "cell_text", "is_numeric", "header_rows", "SEGMENT_EM"]
+
+#: A gap wider than this (in em) between two words on a line separates two cells.
+SEGMENT_EM = 0.75
+#: Two numbers side by side are two cells once a space (about 0.25 em) separates them.
+NUMBER_GAP_EM = 0.3
+
+# A number as tables print them: signs, currency, thousands separators, decimals, percent,
+# parentheses for negatives, footnote stars; a lone dash is the "nothing here" number.
+_NUMBER = re.compile(
+    r"[(\[]?[-+\u2212\u2013]?[$\u20ac\u00a3\u00a5]?(\d[\d,.']*|\.\d+)%?[)\]]?\*{0,3}"
+    r"|[-\u2013\u2014]|n/?a|\(x\)|x",
+    re.IGNORECASE,
+)
+
+
+def em(word: Word) -> float:
+    """The word's font size, or its box height when the size is unknown."""
+    return word.size if word.size > 0.5 else max(1.0, word.height / 1.15)
+
+
+def is_numeric(text: str) -> bool:
+    return bool(text) and _NUMBER.fullmatch(text.strip()) is not None
+
+
+def group_lines(words: list[Word]) -> list[list[Word]]:
+    """Words grouped into lines (top to bottom), each line left to right.
+
+    A word joins the line above when their vertical middles fall inside each other's
+    boxes, so a superscript or a smaller font in the next column stays on its row.
+    """
+    lines: list[list[Word]] = []
+    bands: list[tuple[float, float]] = []
+    for word in sorted(words, key=lambda w: (w.cy, w.x0)):
+        if bands:
+            y0, y1 = bands[-1]
+            mid = (y0 + y1) / 2
+            if y0 <= word.cy <= y1 or word.y0 <= mid <= word.y1:
+                lines[-1].append(word)
+                if word.height > y1 - y0:
+                    bands[-1] = (word.y0, word.y1)
+                continue
+        lines.append([word])
+        bands.append((word.y0, word.y1))
+    for line in lines:
+        line.sort(key=lambda w: w.x0)
+    return lines
+
+
+def runs(line: list[Word]) -> list[list[Word]]:
+    """A line cut into runs of words at the gaps that separate cells.
+
+    Numbers are never fused: two numeric words side by side are two runs as soon as a space
+    separates them, since a cell holding two bare numbers is rarer than two numeric columns.
+    """
+    out: list[list[Word]] = []
+    for word in line:
+        if out:
+            prev = out[-1][-1]
+            size = max(em(prev), em(word))
+            gap = word.x0 - prev.x1
+            numbers = is_numeric(prev.text) and is_numeric(word.text)
+            if gap <= SEGMENT_EM * size and not (numbers and gap > NUMBER_GAP_EM * size):
+                out[-1].append(word)
+                continue
+        out.append([word])
+    return out
+
+
+def cell_text(words: list[Word]) -> str:
+    """The words of one cell as one string: lines top to bottom, words left to right."""
+    if not words:
+        return ""
+    if len(words) > 2 and all(len(w.text) <= 2 for w in words) and _stacked(words):
+        # Text turned 90 degrees inside the cell arrives one glyph a "word", stacked:
+        # read it bottom to top as one word.
+        return "".join(w.text for w in sorted(words, key=lambda w: -w.cy))
+    return " ".join(" ".join(w.text for w in line) for line in group_lines(words))
+
+
+def _stacked(words: list[Word]) -> bool:
+    xs = [w.cx for w in words]
+    return max(xs) - min(xs) < 1.5 * max(em(w) for w in words)
+
+
+def header_rows(rows: list[list[str]], bold: list[bool] | None = None) -> int:
+    """How many leading rows are the header.
+
+    A table of numbers has its header above its first row that holds a number; a table of
+    text has a header when its leading rows are bold and the rows below are not. At least
+    one row, and never more than half the table.
+    """
+    limit = max(1, len(rows) // 2)
+    numeric = [any(is_numeric(c) for c in row[1:] if c) for row in rows]
+    if any(numeric[1:]):
+        first = next(i for i, flag in enumerate(numeric) if flag)
+        return max(1, min(first, limit))
+    if bold and len(bold) == len(rows) and bold[0]:
+        lead = next((i for i, flag in enumerate(bold) if not flag), len(bold))
+        if lead < len(rows):
+            return max(1, min(lead, limit))
+    return 1
+
+
+def median_or(values: list[float], default: float) -> float:
+    return median(values) if values else default
