@@ -103,15 +103,16 @@ def _grid_table(
                 anchor[(i, j)] = anchor[(i - 1, j)]
             else:
                 anchor[(i, j)] = (i, j)
-    cells: dict[tuple[int, int], list[Word]] = {}
+    spans: dict[tuple[int, int], list[Word]] = {}
     taken: set[int] = set()
     for index, w in enumerate(words):
         cx, cy = w.cx, w.cy
         if not (xs[0] < cx < xs[-1] and ys[0] < cy < ys[-1]):
             continue
         j, i = bisect_right(xs, cx) - 1, bisect_right(ys, cy) - 1
-        cells.setdefault(anchor[(i, j)], []).append(w)
+        spans.setdefault(anchor[(i, j)], []).append(w)
         taken.add(index)
+    cells = _split_spans(spans, anchor, xs)
     if len(cells) < 2 or _whitespace_columns(cells):
         return None
     grid = [[cell_text(cells.get((i, j), [])) for j in range(nc)] for i in range(nr)]
@@ -126,6 +127,34 @@ def _grid_table(
     table = Table(rows, xs[0], ys[0], xs[-1], ys[-1], header_rows(rows, [bold[i] for i in keep_r]),
                   ruled=True, columns=[xs[j] for j in keep_c] + [xs[-1]])
     return table, taken
+
+
+def _split_spans(
+    spans: dict[tuple[int, int], list[Word]], anchor: dict[tuple[int, int], tuple[int, int]],
+    xs: list[float],
+) -> dict[tuple[int, int], list[Word]]:
+    """Spanning cells' text, each run of words in the grid column under it unless it crosses
+    a column line. A spanning header centred over two columns crosses their line and stays
+    one cell; a row drawn without walls (alternate shading) still has its values apart."""
+    cols: dict[tuple[int, int], set[int]] = {}
+    for (i, j), a in anchor.items():
+        cols.setdefault(a, set()).add(j)
+    cells: dict[tuple[int, int], list[Word]] = {}
+    for a, ws in spans.items():
+        inner = sorted(cols[a])[1:]
+        if not inner:
+            cells.setdefault(a, []).extend(ws)
+            continue
+        for line in group_lines(ws):
+            for run in runs(line):
+                x0, x1 = run[0].x0, run[-1].x1
+                if any(x0 < xs[k] - SNAP and x1 > xs[k] + SNAP for k in inner):
+                    cells.setdefault(a, []).extend(run)
+                    continue
+                j = bisect_right(xs, (x0 + x1) / 2) - 1
+                j = min(max(j, min(cols[a])), max(cols[a]))
+                cells.setdefault((a[0], j), []).extend(run)
+    return cells
 
 
 def _whitespace_columns(cells: dict[tuple[int, int], list[Word]]) -> bool:
