@@ -55,7 +55,7 @@ def extract(blob: Blob, kind: str, options: ReadOptions) -> Extraction:
     if kind == "pdf":
         from .pdf import extract_pdf
 
-        return extract_pdf(blob, options.password, options.ocr)
+        return extract_pdf(blob, options.password, options.ocr, options.layout)
     if kind == "docx":
         from .docx import extract_docx
 

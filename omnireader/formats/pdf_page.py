@@ -13,13 +13,15 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from .document import EMPTY, GARBLED, NEEDS_OCR, UNREADABLE, Section
+from .document import EMPTY, GARBLED, LAYOUT_FAILED, NEEDS_OCR, UNREADABLE, Section
 from .pdf_annotations import NO_NOTES, PageNotes, page_notes
 from .pdf_forms import FormField, form_block
 from .pdf_text_quality import is_garbled
 
 if TYPE_CHECKING:
     import pypdfium2
+
+    from .layout.stream import LayoutStream
 
 __all__ = ["read_page", "clean_pdf_text"]
 
@@ -57,11 +59,16 @@ def clean_pdf_text(text: str) -> str:
 
 
 def read_page(
-    doc: pypdfium2.PdfDocument, index: int, ocr: str, comments: list[str]
+    doc: pypdfium2.PdfDocument,
+    index: int,
+    ocr: str,
+    comments: list[str],
+    layout: LayoutStream | None = None,
 ) -> Iterator[Section]:
     """The sections of page ``index`` (0-based); its comment lines are appended to
-    ``comments``. ``ocr`` is ``off``, ``auto`` or ``always``."""
-    section, notes = _read_layer(doc, index)
+    ``comments``. ``ocr`` is ``off``, ``auto`` or ``always``. With ``layout``, a page with
+    a text layer also carries its ``PageLayout`` (``section.layout``) for the stream."""
+    section, notes = _read_layer(doc, index, layout)
     comments.extend(notes.comments)
     if ocr == "off" or (NEEDS_OCR not in section.flags and ocr != "always"):
         yield _with_fields(section, notes.fields)
@@ -117,7 +124,9 @@ def _with_fields(section: Section, fields: list[FormField]) -> Section:
     )
 
 
-def _read_layer(doc: pypdfium2.PdfDocument, index: int) -> tuple[Section, PageNotes]:
+def _read_layer(
+    doc: pypdfium2.PdfDocument, index: int, layout: LayoutStream | None = None
+) -> tuple[Section, PageNotes]:
     import pypdfium2 as pdfium
 
     number = index + 1
@@ -133,15 +142,32 @@ def _read_layer(doc: pypdfium2.PdfDocument, index: int) -> tuple[Section, PageNo
             text = clean_pdf_text(textpage.get_text_bounded())
             garbled = bool(text) and is_garbled(textpage, text)
             notes = page_notes(page, textpage, number, _formenv(doc))
+            # Text that is not text is no text layer: the page is treated as a scan.
+            flags = [NEEDS_OCR, GARBLED] if garbled else _page_flags(page, text)
+            laid = _layout(layout, page, textpage, index, text, flags)
         finally:
             textpage.close()
-        # Text that is not text is no text layer: the page is treated as a scan.
-        flags = [NEEDS_OCR, GARBLED] if garbled else _page_flags(page, text)
     except pdfium.PdfiumError:
         return Section(text="", page=number, flags=[UNREADABLE]), NO_NOTES
     finally:
         page.close()
-    return Section(text="" if garbled else text, page=number, flags=flags), notes
+    if laid is False:
+        flags.append(LAYOUT_FAILED)
+        laid = None
+    section = Section(text="" if garbled else text, page=number, flags=flags, layout=laid)
+    if laid is not None:
+        section.layout_source = section.text
+    return section, notes
+
+
+def _layout(
+    stream: LayoutStream | None, page: Any, textpage: Any, index: int, text: str, flags: list[str]
+) -> Any:
+    """The page's layout; None when it is not laid out, False when that failed."""
+    if stream is None or not text or NEEDS_OCR in flags:
+        return None
+    laid = stream.layout(page, textpage, index)
+    return False if laid is None else laid
 
 
 def _formenv(doc: pypdfium2.PdfDocument) -> Any | None:

@@ -16,7 +16,7 @@ table cells, and "400.01" next to "3" must not become "400.013".
 from __future__ import annotations
 
 import ctypes
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .model import Word
 
@@ -186,41 +186,62 @@ def _page_transform(page: pypdfium2.PdfPage):  # type: ignore[no-untyped-def]
 
 
 class _FontStyle:
-    """Font size and boldness of a char, with the font's weight and name cached per font
-    handle (a page uses a handful of fonts, and reading a name takes two calls)."""
+    """Font size and boldness of a char, with the font's weight and name cached per text
+    object (a page has a few hundred; most words share their neighbour's). The object and
+    font handles are read through prototypes that return plain ints, so they are cheap
+    dictionary keys (a ctypes pointer object per word cost more than the rest)."""
 
-    def __init__(self, raw: object) -> None:
+    _protos: tuple[Any, Any] | None = None
+
+    def __init__(self, raw: Any) -> None:
         import pypdfium2.raw as pdfium_c
 
         self._raw = raw
         self._c = pdfium_c
-        self._fonts: dict[int, tuple[bool, str]] = {}
-        self._has_objects = hasattr(pdfium_c, "FPDFText_GetTextObject")
+        self._by_object: dict[int, tuple[bool, str]] = {}
+        self._by_font: dict[int, tuple[bool, str]] = {}
+        self._text_object, self._font_of = self._prototypes(pdfium_c)
+        self._raw_int = ctypes.cast(raw, ctypes.c_void_p).value
+
+    @classmethod
+    def _prototypes(cls, pdfium_c: Any) -> tuple[Any, Any]:
+        if cls._protos is None:
+            by_index = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int)
+            by_handle = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p)
+            address = lambda fn: ctypes.cast(fn, ctypes.c_void_p).value  # noqa: E731
+            cls._protos = (
+                by_index(address(pdfium_c.FPDFText_GetTextObject)),
+                by_handle(address(pdfium_c.FPDFTextObj_GetFont)),
+            )
+        return cls._protos
 
     def size(self, index: int) -> float:
         return float(self._c.FPDFText_GetFontSize(self._raw, index))
 
     def bold(self, index: int) -> tuple[bool, str]:
-        c = self._c
-        if self._has_objects:
-            obj = c.FPDFText_GetTextObject(self._raw, index)
-            font = c.FPDFTextObj_GetFont(obj) if obj else None
-            key = ctypes.cast(font, ctypes.c_void_p).value if font else None
-            if key is not None:
-                known = self._fonts.get(key)
-                if known is None:
-                    known = self._fonts[key] = self._describe(font, index)
-                return known
-        return self._describe(None, index)
+        obj = self._text_object(self._raw_int, index)
+        if not obj:
+            return self._describe(None, index)
+        known = self._by_object.get(obj)
+        if known is None:
+            font = self._font_of(obj)
+            known = self._by_font.get(font) if font else None
+            if known is None:
+                known = self._describe(font, index)
+                if font:
+                    self._by_font[font] = known
+            self._by_object[obj] = known
+        return known
 
-    def _describe(self, font: object, index: int) -> tuple[bool, str]:
+    def _describe(self, font: int | None, index: int) -> tuple[bool, str]:
         c = self._c
         name = ""
-        if font is not None:
-            length = c.FPDFFont_GetBaseFontName(font, None, 0)
+        if font:
+            handle = ctypes.cast(font, c.FPDF_FONT)
+            length = c.FPDFFont_GetBaseFontName(handle, None, 0)
             if length > 0:
                 buffer = ctypes.create_string_buffer(length)
-                c.FPDFFont_GetBaseFontName(font, buffer, length)
+                c.FPDFFont_GetBaseFontName(handle, buffer, length)
                 name = buffer.value.decode("utf-8", "replace")
         weight = c.FPDFText_GetFontWeight(self._raw, index)
         # Subset fonts carry a "ABCDEF+" prefix; the style is in the rest of the name.

@@ -1,0 +1,195 @@
+"""One PDF page's text layer → a :class:`PageLayout`: blocks in reading order, with kinds.
+
+Headings are decided here against the document's body size so far (``HeadingRules``);
+running headers and footers need other pages, so they are found later (``furniture.py``).
+The work per page is capped: past :data:`~.words.MAX_CHARS` characters or
+:data:`BUDGET_S` seconds the page raises :class:`LayoutFailed` and its caller keeps the
+plain text.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import TYPE_CHECKING, Any
+
+from .blocks import TextBlock, make_blocks, make_lines, reading_order
+from .headings import HeadingRules
+from .model import Block, BlockKind, PageLayout, Table, Word
+from .reflow import Vocabulary, reflow
+from .words import TooManyChars, page_words
+
+if TYPE_CHECKING:
+    import pypdfium2
+
+__all__ = ["layout_page", "layout_words", "LayoutFailed", "BUDGET_S"]
+
+#: Seconds one page may take before its layout is given up (a page normally takes ~10 ms).
+BUDGET_S = 2.0
+
+_BULLET = re.compile(r"^(?:[\u2022\u25cf\u25aa\u25e6\u2013\u2014\u00b7\u2043*\-]|\(?[a-z0-9]{1,3}[.)])\s+")
+_BULLET_MARK = re.compile(r"^[\u2022\u25cf\u25aa\u25e6\u2013\u2014\u00b7\u2043*]\s*")
+_CAPTION = re.compile(r"^(?:figure|fig\.|table|chart|exhibit)\s+[\dA-Z]", re.IGNORECASE)
+
+
+class LayoutFailed(RuntimeError):
+    """The page could not be laid out in bounds; its plain text stands."""
+
+
+def layout_page(
+    page: pypdfium2.PdfPage,
+    textpage: pypdfium2.PdfTextPage,
+    index: int,
+    headings: HeadingRules,
+    vocabulary: Vocabulary,
+    budget: float = BUDGET_S,
+) -> PageLayout:
+    """The page's blocks in reading order. Raises :class:`LayoutFailed`."""
+    started = time.perf_counter()
+    width, height = page.get_size()
+    try:
+        words = page_words(page, textpage)
+    except TooManyChars as exc:
+        raise LayoutFailed(str(exc)) from None
+    tables = _tables(page, words, width, height)
+    _check(started, budget, "reading the words")
+    return layout_words(words, width, height, index, headings, vocabulary, tables, started, budget)
+
+
+def layout_words(
+    words: list[Word],
+    width: float,
+    height: float,
+    index: int,
+    headings: HeadingRules,
+    vocabulary: Vocabulary,
+    tables: list[Table] | None = None,
+    started: float | None = None,
+    budget: float = BUDGET_S,
+) -> PageLayout:
+    """Blocks in reading order from positioned words (a text layer's or OCR's)."""
+    started = time.perf_counter() if started is None else started
+    tables = tables or []
+    if tables:
+        words = [w for w in words if not _in_any(w, tables)]
+    sizes: dict[float, int] = {}
+    for w in words:
+        key = round(w.size * 2) / 2
+        sizes[key] = sizes.get(key, 0) + len(w.text)
+    headings.add_sizes(sizes)
+    lines = make_lines(words)
+    blocks = make_blocks(lines)
+    for table in tables:
+        holder = TextBlock(x0=table.x0, y0=table.y0, x1=table.x1, y1=table.y1)
+        holder.table = table
+        blocks.append(holder)
+    _check(started, budget, "grouping lines")
+    ordered = _join_rows(reading_order(blocks, width))
+    _check(started, budget, "ordering blocks")
+    for block in ordered:
+        for line in block.lines:
+            vocabulary.add_text(line.text)
+    out = PageLayout(width=width, height=height)
+    for block in ordered:
+        out.blocks.append(_block(block, index, headings, vocabulary))
+    return out
+
+
+def _tables(page: pypdfium2.PdfPage, words: list[Word], width: float, height: float) -> list[Table]:
+    """The tables helper's finder, when it is there (guarded: no finder, no tables)."""
+    try:
+        from .rules import page_rules
+        from .tables import find_tables
+    except ImportError:
+        return []
+    return list(find_tables(words, page_rules(page), width, height))
+
+
+def _in_any(word: Word, tables: list[Table]) -> bool:
+    cx, cy = word.cx, word.cy
+    return any(t.x0 <= cx <= t.x1 and t.y0 <= cy <= t.y1 for t in tables)
+
+
+def _join_rows(blocks: list[TextBlock]) -> list[TextBlock]:
+    """Consecutive one-line blocks on one baseline, left to right, as one line: the label
+    and the figures of a row that no table was found for read as today, on one line."""
+    out: list[TextBlock] = []
+    for block in blocks:
+        prev = out[-1] if out else None
+        if (
+            prev is not None
+            and prev.table is None
+            and block.table is None
+            and len(prev.lines) == 1
+            and len(block.lines) == 1
+            and block.x0 >= prev.x1
+            and _overlap(prev, block) > 0.5
+        ):
+            line = prev.lines[0]
+            line.words = line.words + block.lines[0].words
+            line.x1 = max(line.x1, block.x1)
+            line.y0, line.y1 = min(line.y0, block.y0), max(line.y1, block.y1)
+            prev.x1, prev.y0, prev.y1 = line.x1, line.y0, line.y1
+            continue
+        out.append(block)
+    return out
+
+
+def _overlap(a: TextBlock, b: TextBlock) -> float:
+    inter = min(a.y1, b.y1) - max(a.y0, b.y0)
+    return inter / max(min(a.y1 - a.y0, b.y1 - b.y0), 0.1)
+
+
+def _block(block: TextBlock, index: int, headings: HeadingRules, vocabulary: Vocabulary) -> Block:
+    if block.table is not None:
+        table: Table = block.table
+        return Block("table", "", table.x0, table.y0, table.x1, table.y1, table=table)
+    text = reflow([line.text for line in block.lines], vocabulary)
+    level = headings.level(text, block.size, block.bold, len(block.lines), index)
+    kind: BlockKind = "paragraph"
+    if level:
+        kind = "heading"
+    elif _CAPTION.match(text):
+        kind = "caption"
+    elif _BULLET.match(text):
+        kind = "list_item"
+    return Block(kind, text, block.x0, block.y0, block.x1, block.y1, level=level)
+
+
+def _check(started: float, budget: float, stage: str) -> None:
+    if time.perf_counter() - started > budget:
+        raise LayoutFailed(f"layout ran out of its {budget:g} s budget while {stage}")
+
+
+def render_markdown(layout: PageLayout) -> str:
+    """The page's body blocks as Markdown: ``#`` headings, ``-`` list items, tables."""
+    parts: list[str] = []
+    for block in layout.blocks:
+        parts.append(block_markdown(block))
+    return "\n\n".join(p for p in parts if p)
+
+
+def block_markdown(block: Block) -> str:
+    if block.kind == "heading":
+        return "#" * max(1, min(block.level, 6)) + " " + block.text
+    if block.kind == "list_item":
+        return _BULLET_MARK.sub("- ", block.text, count=1)
+    if block.kind == "table" and block.table is not None:
+        return _table_markdown(block.table)
+    return block.text
+
+
+def _table_markdown(table: Table) -> str:
+    try:
+        from .tables import render_table
+    except ImportError:
+        render_table = _plain_table
+    return render_table(table)
+
+
+def _plain_table(table: Table) -> str:
+    rows: list[Any] = table.rows
+    return "\n".join(" ".join(cell for cell in row if cell) for row in rows)
+
+
+__all__ += ["render_markdown", "block_markdown"]

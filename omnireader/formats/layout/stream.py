@@ -1,0 +1,157 @@
+"""The layout stage across a document's pages: what one page cannot know alone.
+
+The body size (for headings) and the vocabulary (for hyphens) grow page by page; the
+heading trail carries across pages; running headers and footers are found over a window
+of pages, so each page's section leaves here ``WINDOW`` pages late. Headers and footers
+come out once per distinct text (digits masked), as ``part="header"/"footer"`` sections
+like a DOCX's, not once per page; a page number becomes the section's ``page_label``.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import deque
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from ..document import LAYOUT_FAILED, Section
+from .furniture import WINDOW, FurnitureWindow, margin_keys
+from .headings import HeadingRules, Outline, Trail
+from .model import Block, PageLayout
+from .page import LayoutFailed, block_markdown, layout_page
+from .reflow import Vocabulary
+
+if TYPE_CHECKING:
+    import pypdfium2
+
+__all__ = ["LayoutStream", "LAYOUT_FAILED", "read_outline", "MAX_BLOCKS"]
+
+#: Blocks described in an item's metadata, at most (a page of 2,000 labels stays small).
+MAX_BLOCKS = 200
+_MAX_FURNITURE = 500
+_MAX_OUTLINE = 5000
+
+log = logging.getLogger(__name__)
+
+
+def read_outline(doc: pypdfium2.PdfDocument) -> Outline:
+    """The document's bookmarks as an :class:`Outline` (empty when it has none)."""
+    items: list[tuple[str, int, int | None]] = []
+    try:
+        for mark in doc.get_toc(max_depth=8):
+            dest = mark.get_dest()
+            page = dest.get_index() if dest is not None else None
+            items.append((mark.get_title() or "", mark.level + 1, page))
+            if len(items) >= _MAX_OUTLINE:
+                break
+    except Exception:  # noqa: BLE001 - a broken outline is no outline; the text is still read
+        log.debug("outline unreadable", exc_info=True)
+    return Outline.from_toc(items)
+
+
+class LayoutStream:
+    """Lays out pages (:meth:`layout`) and turns their sections into final ones (:meth:`feed`,
+    then :meth:`flush` at the end)."""
+
+    def __init__(self, outline: Outline | None = None) -> None:
+        self.headings = HeadingRules(outline)
+        self.vocabulary = Vocabulary()
+        self._trail = Trail()
+        self._window = FurnitureWindow()
+        self._pending: deque[Section] = deque()
+        self._seen_furniture: set[tuple[str, str]] = set()
+
+    def layout(
+        self, page: pypdfium2.PdfPage, textpage: pypdfium2.PdfTextPage, index: int
+    ) -> PageLayout | None:
+        """The page's layout, or None when it failed (the caller keeps the plain text)."""
+        try:
+            return layout_page(page, textpage, index, self.headings, self.vocabulary)
+        except LayoutFailed as exc:
+            log.info("page %d: %s", index + 1, exc)
+        except Exception:  # noqa: BLE001 - a layout bug must not lose the page's text
+            log.warning("page %d: layout failed", index + 1, exc_info=True)
+        return None
+
+    def feed(self, section: Section) -> Iterator[Section]:
+        """Take a page's section (with ``section.layout`` or without); give back those
+        that are done."""
+        layout = section.layout if isinstance(section.layout, PageLayout) else None
+        self._window.add(margin_keys(layout) if layout is not None else set())
+        self._pending.append(section)
+        while len(self._pending) > WINDOW:
+            yield from self._finish(self._pending.popleft())
+
+    def flush(self) -> Iterator[Section]:
+        while self._pending:
+            yield from self._finish(self._pending.popleft())
+
+    def _finish(self, section: Section) -> Iterator[Section]:
+        layout = section.layout if isinstance(section.layout, PageLayout) else None
+        if layout is None:
+            yield section.model_copy(update={"heading_path": self._trail.path, "layout": None})
+            return
+        position = len(self._window._keys) - len(self._pending) - 1
+        body, header, footer, label = self._window.split(layout, position)
+        path = None
+        parts: list[str] = []
+        spans: list[tuple[int, int]] = []
+        offset = 0
+        for block in body:
+            if block.kind == "heading":
+                self._trail.push(block.level, block.text)
+            elif path is None:
+                path = self._trail.path
+            text = block_markdown(block)
+            spans.append((offset, offset + len(text)))
+            if text:
+                parts.append(text)
+                offset += len(text) + 2
+        path = self._trail.path if path is None else path
+        text = "\n\n".join(parts)
+        extra = section.text[len(section.layout_source):] if section.layout_source else ""
+        if extra.strip():  # form values appended after the text layer
+            text = f"{text}\n\n{extra.strip()}" if text else extra.strip()
+        yield section.model_copy(update={
+            "text": text,
+            "heading": path[-1] if path else None,
+            "heading_path": path,
+            "page_label": label,
+            "blocks": _describe(body, spans, layout),
+            "layout": None,
+            "layout_source": None,
+        })
+        for part, blocks in (("header", header), ("footer", footer)):
+            yield from self._furniture(part, blocks, section.page)
+
+    def _furniture(self, part: str, blocks: list[Block], page: int | None) -> Iterator[Section]:
+        text = "\n".join(b.text for b in blocks if b.kind != "page_number").strip()
+        if not text:
+            return
+        from .furniture import _DIGITS  # the same masking as the keys
+
+        key = (part, _DIGITS.sub("#", " ".join(text.lower().split())))
+        if key in self._seen_furniture:
+            return
+        if len(self._seen_furniture) < _MAX_FURNITURE:
+            self._seen_furniture.add(key)
+        yield Section(text=text, page=page, part=part, heading=part.capitalize())
+
+
+def _describe(
+    blocks: list[Block], spans: list[tuple[int, int]], layout: PageLayout
+) -> list[dict[str, object]]:
+    """Block kinds and boxes (page fractions, top-left origin) for item metadata, with
+    each block's character span in the page text (so a chunk can keep its own blocks)."""
+    out: list[dict[str, object]] = []
+    for block, (start, end) in zip(blocks[:MAX_BLOCKS], spans):
+        entry: dict[str, object] = {
+            "kind": block.kind,
+            "box": list(block.box_fraction(layout.width, layout.height)),
+            "start": start,
+            "end": end,
+        }
+        if block.level:
+            entry["level"] = block.level
+        out.append(entry)
+    return out
