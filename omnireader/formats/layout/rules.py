@@ -125,20 +125,29 @@ def _path_rules(pdfium_c: Any, obj: Any, m: _Matrix, out: list[Rule], budget: li
         raise _TooMany
     a, b, c, d, e, f = m
     x, y = ctypes.c_float(0), ctypes.c_float(0)
+    x_ref, y_ref = ctypes.byref(x), ctypes.byref(y)
+    get_seg, get_point = pdfium_c.FPDFPath_GetPathSegment, pdfium_c.FPDFPathSegment_GetPoint
+    get_type, get_close = pdfium_c.FPDFPathSegment_GetType, pdfium_c.FPDFPathSegment_GetClose
+    moveto, bezier = pdfium_c.FPDF_SEGMENT_MOVETO, pdfium_c.FPDF_SEGMENT_BEZIERTO
     subpaths: list[tuple[list[tuple[float, float]], bool, bool]] = []
     points: list[tuple[float, float]] = []
-    curved = closed = False
+    curved = False
+    prev = None
     for i in range(n):
-        seg = pdfium_c.FPDFPath_GetPathSegment(obj, i)
-        pdfium_c.FPDFPathSegment_GetPoint(seg, ctypes.byref(x), ctypes.byref(y))
-        kind = pdfium_c.FPDFPathSegment_GetType(seg)
-        if kind == pdfium_c.FPDF_SEGMENT_MOVETO and points:
-            subpaths.append((points, closed, curved))
-            points, curved, closed = [], False, False
-        if kind == pdfium_c.FPDF_SEGMENT_BEZIERTO:
+        seg = get_seg(obj, i)
+        kind = get_type(seg)
+        if kind == moveto and points:
+            # Only a subpath's last segment says whether it closes.
+            subpaths.append((points, bool(get_close(prev)), curved))
+            points, curved = [], False
+        prev = seg
+        if kind == bezier:
             curved = True
+        if curved:
+            continue  # a curved subpath is dropped whole; its points are not needed
+        get_point(seg, x_ref, y_ref)
         points.append((x.value * a + y.value * c + e, x.value * b + y.value * d + f))
-        closed = closed or bool(pdfium_c.FPDFPathSegment_GetClose(seg))
+    closed = prev is not None and bool(get_close(prev))
     if points:
         subpaths.append((points, closed, curved))
     for pts, is_closed, is_curved in subpaths:

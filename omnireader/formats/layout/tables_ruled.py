@@ -23,7 +23,8 @@ __all__ = ["ruled_tables", "SNAP"]
 SNAP = 2.0  # points: rule ends this close count as touching, positions this close as one line
 _MIN_RULE = 4.0  # points: shorter strokes are tick marks or glyph-like art
 _MAX_RULES = 3_000  # past this many, the page is a drawing, not a grid
-_SPLIT_CELLS = 0.3  # share of cells with internal wide gaps that refuses a ruled reading
+_SPLIT_CELLS = 0.3
+_RECORD_WIDTH = 0.6  # lines shorter than this share of their cell are records, not wrapped text  # share of cells with internal wide gaps that refuses a ruled reading
 
 
 def ruled_tables(words: list[Word], rules: list[Rule]) -> list[tuple[Table, set[int]]]:
@@ -86,13 +87,17 @@ def _grid_table(
     if nr < 1 or nc < 2:
         return None
 
+    # The rules along each grid line, so a wall test looks at one line's pieces only.
+    at_x = [[v for v in vs if abs(v.x0 - x) <= SNAP] for x in xs]
+    at_y = [[h for h in hs if abs(h.y0 - y) <= SNAP] for y in ys]
+
     def vwall(i: int, j: int) -> bool:  # the wall left of column j, in row i
         lo, hi = ys[i] + (ys[i + 1] - ys[i]) * 0.25, ys[i + 1] - (ys[i + 1] - ys[i]) * 0.25
-        return any(abs(v.x0 - xs[j]) <= SNAP and v.y0 <= lo + SNAP and v.y1 >= hi - SNAP for v in vs)
+        return any(v.y0 <= lo + SNAP and v.y1 >= hi - SNAP for v in at_x[j])
 
     def hwall(i: int, j: int) -> bool:  # the wall above row i, in column j
         lo, hi = xs[j] + (xs[j + 1] - xs[j]) * 0.25, xs[j + 1] - (xs[j + 1] - xs[j]) * 0.25
-        return any(abs(h.y0 - ys[i]) <= SNAP and h.x0 <= lo + SNAP and h.x1 >= hi - SNAP for h in hs)
+        return any(h.x0 <= lo + SNAP and h.x1 >= hi - SNAP for h in at_y[i])
 
     anchor: dict[tuple[int, int], tuple[int, int]] = {}
     for i in range(nr):
@@ -115,18 +120,38 @@ def _grid_table(
     cells = _split_spans(spans, anchor, xs)
     if len(cells) < 2 or _whitespace_columns(cells):
         return None
-    grid = [[cell_text(cells.get((i, j), [])) for j in range(nc)] for i in range(nr)]
-    bold = [all(w.bold for j in range(nc) for w in cells.get((i, j), [])) and
-            any(cells.get((i, j)) for j in range(nc)) for i in range(nr)]
+    # Grid rows of word lists; a drawn row that holds several records one per line (a
+    # form's labels and values in two tall boxes) becomes one row per line.
+    word_rows = [row for i in range(nr) for row in _records([cells.get((i, j), []) for j in range(nc)], xs)]
+    grid = [[cell_text(ws) for ws in row] for row in word_rows]
+    bold = [all(w.bold for ws in row for w in ws) and any(row) for row in word_rows]
     # Rows and columns with nothing in them are spacers between the drawn lines.
-    keep_r = [i for i in range(nr) if any(grid[i])]
-    keep_c = [j for j in range(nc) if any(grid[i][j] for i in range(nr))]
+    keep_r = [i for i in range(len(grid)) if any(grid[i])]
+    keep_c = [j for j in range(nc) if any(row[j] for row in grid)]
     if len(keep_r) < 2 or len(keep_c) < 2:
         return None
     rows = [[grid[i][j] for j in keep_c] for i in keep_r]
     table = Table(rows, xs[0], ys[0], xs[-1], ys[-1], header_rows(rows, [bold[i] for i in keep_r]),
                   ruled=True, columns=[xs[j] for j in keep_c] + [xs[-1]])
     return table, taken
+
+
+def _records(row: list[list[Word]], xs: list[float]) -> list[list[list[Word]]]:
+    """One drawn row as rows of cells: itself, or one row per text line when two or more of
+    its cells hold short lines stacked (records), not text wrapped to the cell's width."""
+    stacked = 0
+    for j, ws in enumerate(row):
+        lines = group_lines(ws) if len(ws) > 1 else []
+        if len(lines) < 2 or all(len(line) == 1 and len(line[0].text) <= 2 for line in lines):
+            continue  # one line, or glyphs of text turned sideways
+        widths = sorted(line[-1].x1 - line[0].x0 for line in lines)
+        if widths[len(widths) // 2] < _RECORD_WIDTH * (xs[j + 1] - xs[j]):
+            stacked += 1
+    if stacked < 2:
+        return [row]
+    lines = group_lines([w for ws in row for w in ws])
+    line_of = {id(w): k for k, line in enumerate(lines) for w in line}
+    return [[[w for w in ws if line_of[id(w)] == k] for ws in row] for k in range(len(lines))]
 
 
 def _split_spans(

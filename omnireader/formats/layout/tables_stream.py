@@ -23,6 +23,7 @@ from .tables_text import cell_text, em, group_lines, header_rows, is_numeric, ru
 __all__ = ["borderless_tables"]
 
 _LINE_GAP = 1.6  # em of blank space between two lines that still keeps them in one region
+_FIRST_GAP = 3.0  # em between a region's first two lines, before its row spacing is known
 _MAX_SINGLES = 2  # consecutive one-run lines a region carries (section labels, wrapped text)
 _PROSE_WORDS = 4  # median words a cell at or over which a region reads as prose
 _GUTTER_SHARE = 0.12  # share of multi-run lines that may cross a gutter (spanning headers)
@@ -51,15 +52,22 @@ def _regions(lines: list[list[_Run]]) -> list[list[list[_Run]]]:
     """Runs of close lines, most with two runs or more, trimmed to start and end on one."""
     regions: list[list[list[_Run]]] = []
     current: list[list[_Run]] = []
+    gaps: list[float] = []
     singles = 0
     prev_bottom = None
     for line in lines:
         _, top, _, bottom = _box(line)
-        far = prev_bottom is not None and top - prev_bottom > _LINE_GAP * _size(line)
-        if far or (len(line) < 2 and singles >= _MAX_SINGLES):
+        gap = top - prev_bottom if prev_bottom is not None else 0.0
+        # Rows may be spaced wider than text lines; what ends a table is a gap wider than
+        # its own row spacing so far (or, before there is any, a blank line or two).
+        size = _size(line)
+        allowed = max(_LINE_GAP * size, 1.8 * median(gaps)) if gaps else _FIRST_GAP * size
+        if (current and gap > allowed) or (len(line) < 2 and singles >= _MAX_SINGLES):
             regions.append(current)
-            current, singles = [], 0
+            current, singles, gaps = [], 0, []
         if len(line) >= 2 or current:
+            if current:
+                gaps.append(max(0.0, gap))
             current.append(line)
             singles = 0 if len(line) >= 2 else singles + 1
         prev_bottom = bottom
