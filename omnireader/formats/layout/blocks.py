@@ -43,7 +43,35 @@ class Line:
 
     @property
     def text(self) -> str:
-        return " ".join(w.text for w in self.words)
+        if not any(_is_rtl(w.text) for w in self.words):
+            return " ".join(w.text for w in self.words)
+        return " ".join(w.text for w in _visual_to_logical(self.words))
+
+
+def _is_rtl(text: str) -> bool:
+    code = ord(text[0]) if text else 0
+    return 0x0590 <= code <= 0x08FF or 0xFB1D <= code <= 0xFEFC
+
+
+def _visual_to_logical(words: list[Word]) -> list[Word]:
+    """Words sorted left to right, in reading order: runs of right-to-left words reversed
+    (the whole line first, when most of it is right to left)."""
+    rtl_base = sum(len(w.text) for w in words if _is_rtl(w.text)) * 2 > sum(
+        len(w.text) for w in words
+    )
+    seq = list(reversed(words)) if rtl_base else list(words)
+    out: list[Word] = []
+    run: list[Word] = []
+    for word in seq:
+        # In a right-to-left line the left-to-right runs are the ones to turn back.
+        if _is_rtl(word.text) != rtl_base:
+            run.append(word)
+            continue
+        out.extend(reversed(run))
+        run = []
+        out.append(word)
+    out.extend(reversed(run))
+    return out
 
 
 @dataclass(slots=True)
@@ -136,7 +164,7 @@ def make_blocks(lines: list[Line]) -> list[TextBlock]:
             if gap > _LEADING * height + 2.0:
                 continue  # too far above: closed for good (lines come top-down)
             still_open.append(block)
-            if target is None and _continues(last, line, gap, height):
+            if target is None and _continues(block, last, line, gap, height):
                 target = block
         open_blocks = still_open
         if target is None:
@@ -147,7 +175,7 @@ def make_blocks(lines: list[Line]) -> list[TextBlock]:
     return blocks
 
 
-def _continues(last: Line, line: Line, gap: float, height: float) -> bool:
+def _continues(block: TextBlock, last: Line, line: Line, gap: float, height: float) -> bool:
     if gap < -0.5 * height:
         return False  # beside it, not below
     if line.x0 > last.x1 or line.x1 < last.x0:
@@ -155,7 +183,20 @@ def _continues(last: Line, line: Line, gap: float, height: float) -> bool:
     big, small = max(last.size, line.size), max(min(last.size, line.size), 0.1)
     if big / small > _SIZE_RATIO:
         return False
-    return last.bold == line.bold or not last.bold
+    if last.bold != line.bold and last.bold:
+        return False
+    em = max(line.size, 1.0)
+    # A first-line indent under a line that ran to the right edge starts a paragraph.
+    width = block.x1 - block.x0
+    if (
+        len(block.lines) >= 1
+        and width > 20 * em
+        and line.x0 - block.x0 > 0.8 * em
+        and line.x0 - last.x0 > 0.8 * em
+        and block.x1 - last.x1 < 2 * em
+    ):
+        return False
+    return True
 
 
 def reading_order(blocks: list[TextBlock], width: float) -> list[TextBlock]:

@@ -86,13 +86,26 @@ def layout_words(
     _check(started, budget, "grouping lines")
     ordered = _join_rows(reading_order(blocks, width))
     _check(started, budget, "ordering blocks")
-    for block in ordered:
-        for line in block.lines:
-            vocabulary.add_text(line.text)
+    _learn(ordered, vocabulary)
     out = PageLayout(width=width, height=height)
     for block in ordered:
         out.blocks.append(_block(block, index, headings, vocabulary))
     return out
+
+
+def _learn(blocks: list[TextBlock], vocabulary: Vocabulary) -> None:
+    """The page's words into the vocabulary, but not the halves of a word broken at a line
+    end ("con-" / "firming"): they would vouch for themselves as words."""
+    for block in blocks:
+        broken = False
+        for line in block.lines:
+            texts = [w.text for w in line.words]
+            if broken and texts:
+                texts = texts[1:]
+            broken = bool(texts) and texts[-1].endswith(("-", "\u2010", "\u2011"))
+            if broken:
+                texts = texts[:-1]
+            vocabulary.add_text(" ".join(texts))
 
 
 def _tables(page: pypdfium2.PdfPage, words: list[Word], width: float, height: float) -> list[Table]:
@@ -144,7 +157,7 @@ def _block(block: TextBlock, index: int, headings: HeadingRules, vocabulary: Voc
     if block.table is not None:
         table: Table = block.table
         return Block("table", "", table.x0, table.y0, table.x1, table.y1, table=table)
-    text = reflow([line.text for line in block.lines], vocabulary)
+    text = reflow([line.text for line in block.lines], vocabulary, _breaks(block))
     level = headings.level(text, block.size, block.bold, len(block.lines), index)
     kind: BlockKind = "paragraph"
     if level:
@@ -154,6 +167,21 @@ def _block(block: TextBlock, index: int, headings: HeadingRules, vocabulary: Voc
     elif _BULLET.match(text):
         kind = "list_item"
     return Block(kind, text, block.x0, block.y0, block.x1, block.y1, level=level)
+
+
+def _breaks(block: TextBlock) -> list[bool]:
+    """Which lines end on purpose: well short of the block's right edge (a third of its
+    width, at least four em), where the next line's first word would have fitted."""
+    width = block.x1 - block.x0
+    out = []
+    for i, line in enumerate(block.lines):
+        em = max(line.size, 1.0)
+        short = block.x1 - line.x1 > max(width / 3, 4 * em)
+        if short and i + 1 < len(block.lines):
+            nxt = block.lines[i + 1].words[0]
+            short = block.x1 - line.x1 > (nxt.x1 - nxt.x0) + em
+        out.append(short)
+    return out
 
 
 def _check(started: float, budget: float, stage: str) -> None:

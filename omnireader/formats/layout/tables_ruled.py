@@ -117,7 +117,7 @@ def _grid_table(
         j, i = bisect_right(xs, cx) - 1, bisect_right(ys, cy) - 1
         spans.setdefault(anchor[(i, j)], []).append(w)
         taken.add(index)
-    cells = _split_spans(spans, anchor, xs)
+    cells = _split_spans(spans, anchor, xs, ys)
     if len(cells) < 2 or _whitespace_columns(cells):
         return None
     # Grid rows of word lists; a drawn row that holds several records one per line (a
@@ -144,8 +144,7 @@ def _records(row: list[list[Word]], xs: list[float]) -> list[list[list[Word]]]:
         lines = group_lines(ws) if len(ws) > 1 else []
         if len(lines) < 2 or all(len(line) == 1 and len(line[0].text) <= 2 for line in lines):
             continue  # one line, or glyphs of text turned sideways
-        widths = sorted(line[-1].x1 - line[0].x0 for line in lines)
-        if widths[len(widths) // 2] < _RECORD_WIDTH * (xs[j + 1] - xs[j]):
+        if _short(lines, xs[j + 1] - xs[j]):
             stacked += 1
     if stacked < 2:
         return [row]
@@ -156,30 +155,47 @@ def _records(row: list[list[Word]], xs: list[float]) -> list[list[list[Word]]]:
 
 def _split_spans(
     spans: dict[tuple[int, int], list[Word]], anchor: dict[tuple[int, int], tuple[int, int]],
-    xs: list[float],
+    xs: list[float], ys: list[float],
 ) -> dict[tuple[int, int], list[Word]]:
-    """Spanning cells' text, each run of words in the grid column under it unless it crosses
-    a column line. A spanning header centred over two columns crosses their line and stays
-    one cell; a row drawn without walls (alternate shading) still has its values apart."""
-    cols: dict[tuple[int, int], set[int]] = {}
-    for (i, j), a in anchor.items():
-        cols.setdefault(a, set()).add(j)
+    """Spanning cells' text, each run of words in the grid cell under it unless it crosses
+    a grid line. A header centred over two columns crosses their line and stays one cell; a
+    row drawn without walls (alternate shading) still has its values apart; a tall box of
+    short records beside ruled rows gives each record its row. Text wrapped in a tall box
+    stays one cell."""
+    members: dict[tuple[int, int], list[tuple[int, int]]] = {}
+    for key, a in anchor.items():
+        members.setdefault(a, []).append(key)
     cells: dict[tuple[int, int], list[Word]] = {}
     for a, ws in spans.items():
-        inner = sorted(cols[a])[1:]
-        if not inner:
+        rows_in = sorted({i for i, _ in members[a]})
+        cols_in = sorted({j for _, j in members[a]})
+        if len(rows_in) == 1 and len(cols_in) == 1:
             cells.setdefault(a, []).extend(ws)
             continue
-        for line in group_lines(ws):
+        lines = group_lines(ws)
+        width = xs[cols_in[-1] + 1] - xs[cols_in[0]]
+        records = len(lines) > 1 and _short(lines, width)
+        for line in lines:
             for run in runs(line):
                 x0, x1 = run[0].x0, run[-1].x1
-                if any(x0 < xs[k] - SNAP and x1 > xs[k] + SNAP for k in inner):
+                y0, y1 = min(w.y0 for w in run), max(w.y1 for w in run)
+                if any(x0 < xs[k] - SNAP and x1 > xs[k] + SNAP for k in cols_in[1:]) or (
+                    records and any(y0 < ys[k] - SNAP and y1 > ys[k] + SNAP for k in rows_in[1:])
+                ):
                     cells.setdefault(a, []).extend(run)
                     continue
-                j = bisect_right(xs, (x0 + x1) / 2) - 1
-                j = min(max(j, min(cols[a])), max(cols[a]))
-                cells.setdefault((a[0], j), []).extend(run)
+                j = min(max(bisect_right(xs, (x0 + x1) / 2) - 1, cols_in[0]), cols_in[-1])
+                i = a[0]
+                if records:
+                    i = min(max(bisect_right(ys, (y0 + y1) / 2) - 1, rows_in[0]), rows_in[-1])
+                cells.setdefault((i, j), []).extend(run)
     return cells
+
+
+def _short(lines: list[list[Word]], width: float) -> bool:
+    """Lines much shorter than their box: records one per line, not text wrapped to fit."""
+    widths = sorted(line[-1].x1 - line[0].x0 for line in lines)
+    return widths[len(widths) // 2] < _RECORD_WIDTH * width
 
 
 def _whitespace_columns(cells: dict[tuple[int, int], list[Word]]) -> bool:

@@ -50,6 +50,8 @@ _GAP_EM = 0.22
 # A character starting this far (in em) left of the previous one's start is a new line.
 _BACK_EM = 0.5
 _BOLD_WEIGHT = 600
+# Hebrew, Arabic, Syriac, Thaana, NKo (U+0590..U+08FF) and the Hebrew and Arabic
+# presentation forms (U+FB1D..U+FEFC) run right to left: a word grows leftwards.
 _BOLD_NAMES = ("bold", "black", "heavy", "semibold", "demi")
 
 
@@ -104,6 +106,17 @@ def page_words(page: pypdfium2.PdfPage, textpage: pypdfium2.PdfTextPage) -> list
             continue  # a zero-size glyph (a marker, not ink)
         if start >= 0:
             mid = (cy0 + cy1) * 0.5
+            code = ord(text[index])
+            rtl = 0x0590 <= code <= 0x08FF or 0xFB1D <= code <= 0xFEFC
+            if rtl and x0 - cx1 <= gap and cx1 <= x1 + back and y0 <= mid <= y1:
+                # Right-to-left script: the next char in reading order stands to the left.
+                if cx0 < x0:
+                    x0 = cx0
+                if cy0 < y0:
+                    y0 = cy0
+                if cy1 > y1:
+                    y1 = cy1
+                continue
             if cx0 - x1 > gap or cx0 < x0 - back or mid > y1 or mid < y0:
                 words.append(_word(text, start, index, x0, y0, x1, y1, size, style))
                 start = -1
