@@ -16,6 +16,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 
 from .model import Rule, Table, Word
+from .tables_stream import column_of, column_spans
 from .tables_text import cell_text, group_lines, header_rows, runs
 
 __all__ = ["ruled_tables", "SNAP"]
@@ -123,17 +124,44 @@ def _grid_table(
     # Grid rows of word lists; a drawn row that holds several records one per line (a
     # form's labels and values in two tall boxes) becomes one row per line.
     word_rows = [row for i in range(nr) for row in _records([cells.get((i, j), []) for j in range(nc)], xs)]
+    word_rows, edges = _split_columns(word_rows, xs)
     grid = [[cell_text(ws) for ws in row] for row in word_rows]
     bold = [all(w.bold for ws in row for w in ws) and any(row) for row in word_rows]
     # Rows and columns with nothing in them are spacers between the drawn lines.
     keep_r = [i for i in range(len(grid)) if any(grid[i])]
-    keep_c = [j for j in range(nc) if any(row[j] for row in grid)]
+    keep_c = [j for j in range(len(edges) - 1) if any(row[j] for row in grid)]
     if len(keep_r) < 2 or len(keep_c) < 2:
         return None
     rows = [[grid[i][j] for j in keep_c] for i in keep_r]
     table = Table(rows, xs[0], ys[0], xs[-1], ys[-1], header_rows(rows, [bold[i] for i in keep_r]),
-                  ruled=True, columns=[xs[j] for j in keep_c] + [xs[-1]])
+                  ruled=True, columns=[edges[j] for j in keep_c] + [edges[-1]])
     return table, taken
+
+
+def _split_columns(
+    word_rows: list[list[list[Word]]], xs: list[float]
+) -> tuple[list[list[list[Word]]], list[float]]:
+    """Columns aligned by whitespace inside one drawn column ("Rate  Cost" under one box)
+    become columns of their own, found as the borderless finder finds columns; a column
+    splits only when two or more of its lines have runs apart."""
+    out: list[list[list[Word]]] = [[] for _ in word_rows]
+    edges: list[float] = []
+    for j in range(len(xs) - 1):
+        lines = [runs(line) for row in word_rows for line in group_lines(row[j])]
+        spans = column_spans(lines) if sum(len(line) > 1 for line in lines) >= 2 else []
+        if len(spans) < 2:
+            for k, row in enumerate(word_rows):
+                out[k].append(row[j])
+            edges.append(xs[j])
+            continue
+        for k, row in enumerate(word_rows):
+            parts: list[list[Word]] = [[] for _ in spans]
+            for line in group_lines(row[j]):
+                for run in runs(line):
+                    parts[column_of(run, spans)[0]].extend(run)
+            out[k].extend(parts)
+        edges.extend([xs[j]] + [(a[1] + b[0]) / 2 for a, b in zip(spans, spans[1:])])
+    return out, edges + [xs[-1]]
 
 
 def _records(row: list[list[Word]], xs: list[float]) -> list[list[list[Word]]]:

@@ -20,7 +20,7 @@ from statistics import median
 from .model import Table, Word
 from .tables_text import cell_text, em, group_lines, header_rows, is_numeric, runs
 
-__all__ = ["borderless_tables"]
+__all__ = ["borderless_tables", "column_spans", "column_of"]
 
 _LINE_GAP = 1.6  # em of blank space between two lines that still keeps them in one region
 _FIRST_GAP = 3.0  # em between a region's first two lines, before its row spacing is known
@@ -81,7 +81,7 @@ def _regions(lines: list[list[_Run]]) -> list[list[list[_Run]]]:
     return out
 
 
-def _columns(region: list[list[_Run]]) -> list[tuple[float, float]]:
+def column_spans(region: list[list[_Run]]) -> list[tuple[float, float]]:
     """Column spans: where the runs of the region's multi-run lines pile up."""
     multi = [line for line in region if len(line) >= 2]
     limit = max(1, ceil(_GUTTER_SHARE * len(multi)))
@@ -103,7 +103,7 @@ def _columns(region: list[list[_Run]]) -> list[tuple[float, float]]:
     return spans
 
 
-def _column_of(run: _Run, spans: list[tuple[float, float]]) -> tuple[int, int]:
+def column_of(run: _Run, spans: list[tuple[float, float]]) -> tuple[int, int]:
     """The column the run overlaps most, and how many gutters it crosses."""
     x0, x1 = run[0].x0, run[-1].x1
     overlaps = [min(x1, b) - max(x0, a) for a, b in spans]
@@ -114,12 +114,12 @@ def _column_of(run: _Run, spans: list[tuple[float, float]]) -> tuple[int, int]:
 
 
 def _tables_in(region: list[list[_Run]], depth: int) -> list[Table]:
-    spans = _columns(region)
+    spans = column_spans(region)
     if len(spans) < 2:
         return []
     placed: list[list[tuple[int, _Run]]] = []
     for n, line in enumerate(region):
-        cols = [_column_of(run, spans) for run in line]
+        cols = [column_of(run, spans) for run in line]
         if depth < 3 and len(line) == 1 and cols[0][1] >= 1 and 0 < n < len(region) - 1:
             # One run across a gutter: a title or a paragraph, so two tables (or none).
             return [t for part in _regions(region[:n]) + _regions(region[n + 1:])
