@@ -25,6 +25,7 @@ __all__ = ["borderless_tables", "column_spans", "column_of"]
 _LINE_GAP = 1.6  # em of blank space between two lines that still keeps them in one region
 _FIRST_GAP = 3.0  # em between a region's first two lines, before its row spacing is known
 _MAX_SINGLES = 2  # consecutive one-run lines a region carries (section labels, wrapped text)
+_HEADING_SIZE = 1.12  # a one-run line this much larger than any text above it is a heading
 _PROSE_WORDS = 4  # median words a cell at or over which a region reads as prose
 _GUTTER_SHARE = 0.12  # share of multi-run lines that may cross a gutter (spanning headers)
 
@@ -54,6 +55,7 @@ def _regions(lines: list[list[_Run]]) -> list[list[list[_Run]]]:
     current: list[list[_Run]] = []
     gaps: list[float] = []
     singles = 0
+    biggest = 0.0  # the largest font size in the region so far
     prev_bottom = None
     for line in lines:
         _, top, _, bottom = _box(line)
@@ -62,13 +64,16 @@ def _regions(lines: list[list[_Run]]) -> list[list[list[_Run]]]:
         # its own row spacing so far (or, before there is any, a blank line or two).
         size = _size(line)
         allowed = max(_LINE_GAP * size, 1.8 * median(gaps)) if gaps else _FIRST_GAP * size
-        if (current and gap > allowed) or (len(line) < 2 and singles >= _MAX_SINGLES):
+        # A one-run line in a larger font than the region's is a heading: the table ends.
+        heading = len(line) < 2 and bool(current) and size > _HEADING_SIZE * biggest
+        if (current and gap > allowed) or heading or (len(line) < 2 and singles >= _MAX_SINGLES):
             regions.append(current)
-            current, singles, gaps = [], 0, []
+            current, singles, gaps, biggest = [], 0, [], 0.0
         if len(line) >= 2 or current:
             if current:
                 gaps.append(max(0.0, gap))
             current.append(line)
+            biggest = max(biggest, max(em(w) for run in line for w in run))
             singles = 0 if len(line) >= 2 else singles + 1
         prev_bottom = bottom
     regions.append(current)
