@@ -208,10 +208,15 @@ def reading_order(blocks: list[TextBlock], width: float) -> list[TextBlock]:
 def _order(blocks: list[TextBlock], width: float, depth: int) -> list[TextBlock]:
     if len(blocks) <= 1 or depth > _MAX_DEPTH:
         return sorted(blocks, key=lambda b: (b.y0, b.x0))
-    columns = _columns(blocks)
-    if len(columns) > 1:
-        return [b for column in columns for b in _order(column, width, depth + 1)]
+    columns, gutter = _columns(blocks)
     bands = _bands(blocks)
+    if len(columns) > 1:
+        # A band gap wider than the gutter cuts first: a note beside a table and the text
+        # under both are two bands, not a column that runs to the page's foot.
+        wide = _regroup(bands, gutter)
+        if len(wide) > 1:
+            return [b for group in wide for b in _order(group, width, depth + 1)]
+        return [b for column in columns for b in _order(column, width, depth + 1)]
     if len(bands) == 1:
         return sorted(blocks, key=lambda b: (b.y0, b.x0))
     merged = _merge_bands(bands)
@@ -234,16 +239,29 @@ def _gaps(spans: list[tuple[float, float]], min_gap: float) -> list[tuple[float,
     return out
 
 
-def _columns(blocks: list[TextBlock]) -> list[list[TextBlock]]:
+def _regroup(bands: list[list[TextBlock]], gutter: float) -> list[list[TextBlock]]:
+    """Bands joined back together except across gaps wider than ``gutter``."""
+    groups: list[list[TextBlock]] = []
+    bottom = None
+    for band in bands:
+        top = min(b.y0 for b in band)
+        if groups and bottom is not None and top - bottom <= gutter:
+            groups[-1].extend(band)
+        else:
+            groups.append(list(band))
+        bottom = max(b.y1 for b in band) if bottom is None else max(bottom, *(b.y1 for b in band))
+    return groups
+
+
+def _columns(blocks: list[TextBlock]) -> tuple[list[list[TextBlock]], float]:
+    """The blocks in columns (left to right), and the narrowest gutter between them."""
     left = min(b.x0 for b in blocks)
     right = max(b.x1 for b in blocks)
     span = max(right - left, 1.0)
-    cuts = [
-        (a + b) / 2
-        for a, b in _gaps([(blk.x0, blk.x1) for blk in blocks], _MIN_GUTTER)
-    ]
+    gaps = _gaps([(blk.x0, blk.x1) for blk in blocks], _MIN_GUTTER)
+    cuts = [(a + b) / 2 for a, b in gaps]
     if not cuts:
-        return [blocks]
+        return [blocks], 0.0
     groups: list[list[TextBlock]] = [[] for _ in range(len(cuts) + 1)]
     for block in blocks:
         groups[sum(1 for c in cuts if block.x0 > c)].append(block)
@@ -258,7 +276,12 @@ def _columns(blocks: list[TextBlock]) -> list[list[TextBlock]]:
             kept.append(group)
     if len(kept) > 1 and max(b.x1 - b.x0 for b in kept[0]) < _MIN_COLUMN_SHARE * span:
         kept[1].extend(kept.pop(0))
-    return kept
+    if len(kept) == 1:
+        return kept, 0.0
+    # The gutters left between kept columns: the gaps that lie between two of them.
+    edges = [max(b.x1 for b in group) for group in kept[:-1]]
+    widths = [hi - lo for lo, hi in gaps if any(abs(lo - e) < 0.5 for e in edges)]
+    return kept, min(widths) if widths else _MIN_GUTTER
 
 
 def _bands(blocks: list[TextBlock]) -> list[list[TextBlock]]:

@@ -177,6 +177,8 @@ def _breaks(block: TextBlock) -> list[bool]:
     for i, line in enumerate(block.lines):
         em = max(line.size, 1.0)
         short = block.x1 - line.x1 > max(width / 3, 4 * em)
+        if short and line.words[-1].text.endswith(("-", "\u2010", "\u2011")):
+            short = False  # a word broken at the line end: the line runs on
         if short and i + 1 < len(block.lines):
             nxt = block.lines[i + 1].words[0]
             short = block.x1 - line.x1 > (nxt.x1 - nxt.x0) + em
