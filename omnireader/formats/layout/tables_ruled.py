@@ -25,6 +25,8 @@ SNAP = 2.0  # points: rule ends this close count as touching, positions this clo
 _MIN_RULE = 4.0  # points: shorter strokes are tick marks or glyph-like art
 _MAX_RULES = 3_000  # past this many, the page is a drawing, not a grid
 _SPLIT_CELLS = 0.3
+_STUB_EM = 3.0  # em between a row label and the grid it labels, at most
+_STUB_WORDS = 5  # words a row label has at most (more is text beside the table)
 _RECORD_WIDTH = 0.6  # lines shorter than this share of their cell are records, not wrapped text  # share of cells with internal wide gaps that refuses a ruled reading
 
 
@@ -121,6 +123,15 @@ def _grid_table(
     cells = _split_spans(spans, anchor, xs, ys)
     if len(cells) < 2 or _whitespace_columns(cells):
         return None
+    stub = _stub(words, taken, xs[0], ys)
+    if stub:
+        # Row labels printed left of the drawn grid, one a row: a column of their own.
+        cells = {(i, j + 1): ws for (i, j), ws in cells.items()}
+        for i, (indices, ws) in stub.items():
+            cells[(i, 0)] = ws
+            taken |= indices
+        xs = [min(w.x0 for _, ws in stub.values() for w in ws)] + xs
+        nc += 1
     # Grid rows of word lists; a drawn row that holds several records one per line (a
     # form's labels and values in two tall boxes) becomes one row per line.
     word_rows = [row for i in range(nr) for row in _records([cells.get((i, j), []) for j in range(nc)], xs)]
@@ -133,9 +144,35 @@ def _grid_table(
     if len(keep_r) < 2 or len(keep_c) < 2:
         return None
     rows = [[grid[i][j] for j in keep_c] for i in keep_r]
-    table = Table(rows, xs[0], ys[0], xs[-1], ys[-1], header_rows(rows, [bold[i] for i in keep_r]),
+    table = Table(rows, xs[0] - 0.5, ys[0], xs[-1], ys[-1], header_rows(rows, [bold[i] for i in keep_r]),
                   ruled=True, columns=[edges[j] for j in keep_c] + [edges[-1]])
     return table, taken
+
+
+def _stub(
+    words: list[Word], taken: set[int], left: float, ys: list[float]
+) -> dict[int, tuple[set[int], list[Word]]]:
+    """Row labels printed left of the grid: one short line on each of most of its rows,
+    aligned with each other, the longest reaching close to the grid."""
+    bands: dict[int, list[tuple[int, Word]]] = {}
+    for index, w in enumerate(words):
+        if index not in taken and w.x1 <= left + SNAP and ys[0] < w.cy < ys[-1]:
+            bands.setdefault(bisect_right(ys, w.cy) - 1, []).append((index, w))
+    labels = {i: ({k for k, _ in got}, [w for _, w in got]) for i, got in bands.items()
+              if len(got) <= _STUB_WORDS and len(group_lines([w for _, w in got])) == 1}
+    rows_with_text = len({bisect_right(ys, words[k].cy) - 1 for k in taken})
+    if len(labels) < max(2, rows_with_text // 2) or len(labels) < len(bands):
+        return {}
+    ws = [min(got, key=lambda w: w.x0) for _, got in labels.values()]
+    size = max(1.0, max(w.size for w in ws))
+    lefts = sorted(w.x0 for w in ws)
+    middle = lefts[len(lefts) // 2]
+    aligned = sum(abs(x - middle) <= size for x in lefts)
+    reach = max(w.x1 for _, got in labels.values() for w in got)
+    # Most labels share their left edge (a total may be indented).
+    if aligned < 0.75 * len(lefts) or left - reach > _STUB_EM * size:
+        return {}
+    return labels
 
 
 def _split_columns(

@@ -87,8 +87,15 @@ def cell_text(words: list[Word]) -> str:
         return ""
     if len(words) > 2 and all(len(w.text) <= 2 for w in words) and _stacked(words):
         # Text turned 90 degrees inside the cell arrives one glyph a "word", stacked:
-        # read it bottom to top as one word.
-        return "".join(w.text for w in sorted(words, key=lambda w: -w.cy))
+        # read it bottom to top, a gap between two glyphs (a tenth of the line's height,
+        # which runs across the page here) being a space.
+        out, prev = [], None
+        for w in sorted(words, key=lambda w: -w.cy):
+            if prev is not None and prev.y0 - w.y1 > 0.1 * (w.x1 - w.x0):
+                out.append(" ")
+            out.append(w.text)
+            prev = w
+        return "".join(out)
     return " ".join(" ".join(w.text for w in line) for line in group_lines(words))
 
 
