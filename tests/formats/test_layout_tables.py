@@ -135,6 +135,10 @@ def test_two_numbers_one_space_apart_are_two_cells() -> None:
     line = [Word("400.01", 100, 0, 128, 11, 10), Word("3", 131.5, 0, 137, 11, 10),
             Word("Steel", 160, 0, 182, 11, 10), Word("bracket", 185, 0, 218, 11, 10)]
     assert [[w.text for w in run] for run in runs(line)] == [["400.01"], ["3"], ["Steel", "bracket"]]
+    # A currency sign goes with the number after it: "1,464  $ 1,000" is two cells.
+    money = [Word("1,464", 100, 0, 122, 11, 10), Word("$", 126, 0, 131, 11, 10),
+             Word("1,000", 134, 0, 156, 11, 10)]
+    assert [[w.text for w in run] for run in runs(money)] == [["1,464"], ["$", "1,000"]]
 
 
 def test_borderless_wrapped_cell_joins_its_row(tmp_path: Path) -> None:
@@ -176,6 +180,28 @@ def test_paragraphs_and_a_bulleted_list_are_not_tables(tmp_path: Path) -> None:
         body += text(80, 260 + 14 * i, "-") + text(100, 260 + 14 * i, line)
     tables, _ = layout(pdf(body), tmp_path)
     assert tables == []
+
+
+def test_a_list_of_short_items_is_not_a_table(tmp_path: Path) -> None:
+    items = ["ready-to-eat cereal;", "wholesome natural pet food;", "snacks and bars;",
+             "frozen pizza;", "yogurt and dairy;"]
+    body = "".join(text(80, 100 + 14 * i, "-") + text(100, 100 + 14 * i, item) for i, item in enumerate(items))
+    tables, _ = layout(pdf(body), tmp_path)
+    assert tables == []
+
+
+def test_row_labels_left_of_a_ruled_grid_are_its_first_column(tmp_path: Path) -> None:
+    xs, ys = [150, 220, 290], [100, 120, 140, 160, 180]
+    body = grid_cells(xs, ys)
+    values = [("Votes", "Turnout"), ("963", "439"), ("923", "393"), ("1026", "349")]
+    for r, row in enumerate(values):
+        for c, cell in enumerate(row):
+            body += text(xs[c] + 4, ys[r] + 14, cell)
+    for r, label in enumerate(["Alcona", "Caledonia", "City Harrisville"], start=1):
+        body += text(60, ys[r] + 14, label)
+    (table,), _ = layout(pdf(body), tmp_path)
+    assert table.rows == [["", "Votes", "Turnout"], ["Alcona", "963", "439"],
+                          ["Caledonia", "923", "393"], ["City Harrisville", "1026", "349"]]
 
 
 def test_sideways_table_is_read_upright(tmp_path: Path) -> None:

@@ -18,7 +18,7 @@ from math import ceil
 from statistics import median
 
 from .model import Table, Word
-from .tables_text import cell_text, em, group_lines, header_rows, is_numeric, runs
+from .tables_text import cell_text, em, group_lines, header_rows, is_marker, is_numeric, runs
 
 __all__ = ["borderless_tables", "column_spans", "column_of"]
 
@@ -165,6 +165,9 @@ def _looks_tabular(rows: list[list[str]]) -> bool:
     nc = len(rows[0])
     if len(full) < (3 if nc == 2 else 2):
         return False
+    first = [r[0] for r in rows if r[0]]
+    if nc == 2 and first and all(is_marker(c) for c in first):
+        return False  # a bulleted or numbered list, its markers in a column of their own
     words_per_cell = [len(c.split()) for r in rows for c in r if c]
     if median(words_per_cell) >= _PROSE_WORDS:
         return False

@@ -12,7 +12,7 @@ from statistics import median
 
 from .model import Word
 
-__all__ = ["em", "group_lines", "runs", "cell_text", "is_numeric", "header_rows", "SEGMENT_EM"]
+__all__ = ["em", "is_marker", "group_lines", "runs", "cell_text", "is_numeric", "header_rows", "SEGMENT_EM"]
 
 #: A gap wider than this (in em) between two words on a line separates two cells.
 SEGMENT_EM = 0.75
@@ -26,6 +26,16 @@ _NUMBER = re.compile(
     r"|[-\u2013\u2014]|n/?a|\(x\)|x",
     re.IGNORECASE,
 )
+
+
+_CURRENCY = frozenset("$\u20ac\u00a3\u00a5")
+#: What starts a list item rather than a table row: bullets, dashes, "1." "(a)" "iv)".
+_MARKER = re.compile(r"[\u2022\u25cf\u25aa\u25a0\u25e6\u2023\u2043\u2219\u00b7*\-\u2013\u2014o\uf0b7\uf0a7]"
+                     r"|\(?(\d{1,2}|[a-z]|[ivx]{1,4})[.)]", re.IGNORECASE)
+
+
+def is_marker(text: str) -> bool:
+    return _MARKER.fullmatch(text.strip()) is not None
 
 
 def em(word: Word) -> float:
@@ -73,7 +83,9 @@ def runs(line: list[Word]) -> list[list[Word]]:
             prev = out[-1][-1]
             size = max(em(prev), em(word))
             gap = word.x0 - prev.x1
-            numbers = is_numeric(prev.text) and is_numeric(word.text)
+            # A lone currency sign belongs to the number after it, not the one before.
+            numbers = (is_numeric(prev.text) and prev.text not in _CURRENCY
+                       and (is_numeric(word.text) or word.text in _CURRENCY))
             if gap <= SEGMENT_EM * size and not (numbers and gap > NUMBER_GAP_EM * size):
                 out[-1].append(word)
                 continue
