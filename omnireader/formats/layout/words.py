@@ -1,21 +1,23 @@
 """A PDF page's text layer as positioned words (page points, top-left origin, y down).
 
 PDFium's text page holds one entry per character, with the spaces and line breaks it
-inferred marked as generated. Python objects per character would cost more than PDFium's
-own extraction, so the loop here keeps only floats and a growing string per word: the
-characters' text comes in one ``FPDFText_GetText`` call (index-aligned with the char
-indices), one ``FPDFText_GetLooseCharBox`` call per character gives its box (the loose
-box spans the font's ascent to descent, so words on one line share a top and bottom,
-which is what line grouping needs), and the font size and weight are asked once per word.
-
-A word ends at whitespace, at a jump back or down (a new line), and at a horizontal gap
-wider than a fraction of the font size — PDFium does not always put a space between two
-table cells, and "400.01" next to "3" must not become "400.013".
+inferred as generated characters. A C call costs a microsecond or two from Python, more
+than PDFium's whole extraction per character, so calls are spent sparingly: the text
+comes in one ``FPDFText_GetText`` call (index-aligned with the char indices) and is split
+into runs at its spaces in C (a regex); a run of letters costs the loose boxes of its first
+and last characters (the loose box spans the font's ascent to descent, so the words of a
+line share a top and bottom) and one text-object lookup, under which the font size,
+weight and name are cached. Runs with digits, and runs wider than their characters could
+be, are read box by box and split at a horizontal gap wider than a fraction of the font
+size, or a jump back or down (a new line): PDFium does not always put a space between two
+table cells, and "400.01" beside "3" must not become "400.013". The C functions are called
+through prototypes taking and returning plain ints, which skips ctypes' argument checks.
 """
 
 from __future__ import annotations
 
 import ctypes
+import re
 from typing import TYPE_CHECKING, Any
 
 from .model import Word
@@ -38,8 +40,11 @@ LIGATURES = {
 # PDFium's markers for a line-end hyphen it has folded: they are hyphens on the page.
 _HYPHEN_MARKS = {"\x02": "-", "\ufffe": "-", "\u00ad": "-"}
 _REPLACE = {**LIGATURES, **_HYPHEN_MARKS}
-# What ends a word: whitespace (PDFium's generated spaces and line breaks among it) and NUL.
+# What ends a word: whitespace (PDFium's generated spaces and line breaks among it), NUL
+# and the zero-width space; a run is what lies between.
 _BREAKS = frozenset(" \t\r\n\x00\x0b\x0c\xa0\u2002\u2003\u2009\u200a\u200b\u3000")
+_RUN = re.compile(r"[^\s\x00\u200b]+")
+_DIGIT = re.compile(r"\d")
 
 #: A page with more characters than this is not laid out (a page of 100,000 tiny glyphs is
 #: a drawing made of text, and reading it char by char would take seconds).
@@ -73,35 +78,67 @@ def page_words(page: pypdfium2.PdfPage, textpage: pypdfium2.PdfTextPage) -> list
     if count > MAX_CHARS:
         raise TooManyChars(f"{count} characters on the page (at most {MAX_CHARS} are laid out)")
     text = _char_text(textpage, raw, count)
-    to_page, origin = _page_transform(page)
-
-    get_box = pdfium_c.FPDFText_GetLooseCharBox
+    to_page, (left, top) = _page_transform(page)
+    c = _calls(pdfium_c)
+    handle = ctypes.cast(raw, ctypes.c_void_p).value
+    get_box = c.loose_box
     rect = pdfium_c.FS_RECTF()
     rect_ref = ctypes.byref(rect)
-    style = _FontStyle(raw)
-    # Upright pages (nearly all) flip y inline; rotated ones go through a transform.
-    upright = to_page is None
-    left, top = origin
+    style = _FontStyle(raw, handle, c)
+    upright = to_page is None  # nearly all pages: y is flipped inline
+
+    def box(index: int) -> tuple[float, float, float, float] | None:
+        if not get_box(handle, index, rect_ref):
+            return None
+        if upright:
+            return rect.left - left, top - rect.top, rect.right - left, top - rect.bottom
+        return to_page(rect.left, rect.top, rect.right, rect.bottom)
 
     words: list[Word] = []
+    append = words.append
+    digit = _DIGIT.search
+    for match in _RUN.finditer(text):
+        lo, hi = match.span()
+        if digit(text, lo, hi) is None:
+            first = box(lo)
+            last = first if hi - lo == 1 else box(hi - 1)
+            if first is not None and last is not None:
+                x0, y0, x1, y1 = first
+                a0, b0, a1, b1 = last
+                height = y1 - y0
+                if height > 0 and y0 <= (b0 + b1) * 0.5 <= y1:
+                    size, bold, font = style.of(lo, height)
+                    wx0 = x0 if x0 < a0 else a0
+                    wx1 = x1 if x1 > a1 else a1
+                    if wx0 < wx1 <= wx0 + (hi - lo + 0.5) * max(size, 1.0):
+                        chars = text[lo:hi]
+                        if not chars.isascii():
+                            chars = _expand(chars)
+                        append(Word(chars, wx0, min(y0, b0), wx1, max(y1, b1), size, bold, font))
+                        continue
+        _scan(text, lo, hi, box, style, words)
+    return words
+
+
+def _expand(chars: str) -> str:
+    """Ligatures expanded, hyphen markers made hyphens."""
+    return "".join(_REPLACE.get(ch, ch) for ch in chars if ch not in _BREAKS)
+
+
+def _scan(
+    text: str, lo: int, hi: int, box: Any, style: _FontStyle, words: list[Word]
+) -> None:
+    """Chars ``lo..hi`` (no space among them) as words, split where a gap or a new line
+    falls between two of them."""
     x0 = y0 = x1 = y1 = 0.0
-    size = gap = back = 0.0
+    gap = back = 0.0
     start = -1  # char index of the current word's first character, -1 when none
-    for index in range(count):
-        if text[index] in _BREAKS:
-            if start >= 0:
-                words.append(_word(text, start, index, x0, y0, x1, y1, size, style))
-                start = -1
+    props: tuple[float, bool, str] = (0.0, False, "")
+    for index in range(lo, hi):
+        got = box(index)
+        if got is None:
             continue
-        if not get_box(raw, index, rect_ref):
-            continue
-        if upright:
-            cx0 = rect.left - left
-            cx1 = rect.right - left
-            cy0 = top - rect.top
-            cy1 = top - rect.bottom
-        else:
-            cx0, cy0, cx1, cy1 = to_page(rect.left, rect.top, rect.right, rect.bottom)
+        cx0, cy0, cx1, cy1 = got
         if cx1 <= cx0 and cy1 <= cy0:
             continue  # a zero-size glyph (a marker, not ink)
         if start >= 0:
@@ -110,49 +147,57 @@ def page_words(page: pypdfium2.PdfPage, textpage: pypdfium2.PdfTextPage) -> list
             rtl = 0x0590 <= code <= 0x08FF or 0xFB1D <= code <= 0xFEFC
             if rtl and x0 - cx1 <= gap and cx1 <= x1 + back and y0 <= mid <= y1:
                 # Right-to-left script: the next char in reading order stands to the left.
-                if cx0 < x0:
-                    x0 = cx0
-                if cy0 < y0:
-                    y0 = cy0
-                if cy1 > y1:
-                    y1 = cy1
+                x0, y0, y1 = min(x0, cx0), min(y0, cy0), max(y1, cy1)
                 continue
             if cx0 - x1 > gap or cx0 < x0 - back or mid > y1 or mid < y0:
-                words.append(_word(text, start, index, x0, y0, x1, y1, size, style))
+                words.append(_word(text, start, index, x0, y0, x1, y1, props))
                 start = -1
             else:
-                if cx1 > x1:
-                    x1 = cx1
-                if cy0 < y0:
-                    y0 = cy0
-                if cy1 > y1:
-                    y1 = cy1
+                x1, y0, y1 = max(x1, cx1), min(y0, cy0), max(y1, cy1)
                 continue
         start = index
         x0, y0, x1, y1 = cx0, cy0, cx1, cy1
-        size = style.size(index)
-        # Tf size times 1 is often 1 with the scale in the text matrix: the loose box
-        # (ascent to descent, ~1.15 em) is then the better measure.
-        if not 0.5 < size / max(cy1 - cy0, 0.1) < 1.5:
-            size = (cy1 - cy0) / 1.15
-        em = max(size, 1.0)
+        props = style.of(index, cy1 - cy0)
+        em = max(props[0], 1.0)
         gap = _GAP_EM * em
         back = _BACK_EM * em
     if start >= 0:
-        words.append(_word(text, start, count, x0, y0, x1, y1, size, style))
-    return words
+        words.append(_word(text, start, hi, x0, y0, x1, y1, props))
 
 
 def _word(
     text: str, start: int, end: int, x0: float, y0: float, x1: float, y1: float,
-    size: float, style: _FontStyle,
+    props: tuple[float, bool, str],
 ) -> Word:
     chars = text[start:end]
     if not chars.isascii():
-        # Ligatures expanded, hyphen markers made hyphens, zero-size leftovers dropped.
-        chars = "".join(_REPLACE.get(ch, ch) for ch in chars if ch not in _BREAKS)
-    bold, font = style.bold(start)
-    return Word(chars, x0, y0, x1, y1, round(size, 2), bold, font)
+        chars = _expand(chars)
+    return Word(chars, x0, y0, x1, y1, *props)
+
+
+class _Calls:
+    """PDFium functions as prototypes on plain ints (handles as ``c_void_p`` ints)."""
+
+    def __init__(self, pdfium_c: Any) -> None:
+        address = lambda fn: ctypes.cast(fn, ctypes.c_void_p).value  # noqa: E731
+        vp, ci = ctypes.c_void_p, ctypes.c_int
+        self.loose_box = ctypes.CFUNCTYPE(ci, vp, ci, vp)(address(pdfium_c.FPDFText_GetLooseCharBox))
+        self.text_object = ctypes.CFUNCTYPE(vp, vp, ci)(address(pdfium_c.FPDFText_GetTextObject))
+        self.font_of = ctypes.CFUNCTYPE(vp, vp)(address(pdfium_c.FPDFTextObj_GetFont))
+        self.font_size = ctypes.CFUNCTYPE(ctypes.c_double, vp, ci)(
+            address(pdfium_c.FPDFText_GetFontSize)
+        )
+        self.font_weight = ctypes.CFUNCTYPE(ci, vp, ci)(address(pdfium_c.FPDFText_GetFontWeight))
+
+
+_CALLS: _Calls | None = None
+
+
+def _calls(pdfium_c: Any) -> _Calls:
+    global _CALLS
+    if _CALLS is None:
+        _CALLS = _Calls(pdfium_c)
+    return _CALLS
 
 
 def _char_text(textpage: pypdfium2.PdfTextPage, raw: object, count: int) -> str:
@@ -199,55 +244,44 @@ def _page_transform(page: pypdfium2.PdfPage):  # type: ignore[no-untyped-def]
 
 
 class _FontStyle:
-    """Font size and boldness of a char, with the font's weight and name cached per text
-    object (a page has a few hundred; most words share their neighbour's). The object and
-    font handles are read through prototypes that return plain ints, so they are cheap
-    dictionary keys (a ctypes pointer object per word cost more than the rest)."""
+    """Font size, boldness and name of a char, cached per text object (a page has a few
+    hundred; a PDF text object has one font at one size)."""
 
-    _protos: tuple[Any, Any] | None = None
-
-    def __init__(self, raw: Any) -> None:
+    def __init__(self, raw: Any, handle: int | None, calls: _Calls) -> None:
         import pypdfium2.raw as pdfium_c
 
         self._raw = raw
-        self._c = pdfium_c
-        self._by_object: dict[int, tuple[bool, str]] = {}
+        self._handle = handle
+        self._c = calls
+        self._pdfium = pdfium_c
+        self._by_object: dict[int, tuple[float, bool, str]] = {}
         self._by_font: dict[int, tuple[bool, str]] = {}
-        self._text_object, self._font_of = self._prototypes(pdfium_c)
-        self._raw_int = ctypes.cast(raw, ctypes.c_void_p).value
 
-    @classmethod
-    def _prototypes(cls, pdfium_c: Any) -> tuple[Any, Any]:
-        if cls._protos is None:
-            by_index = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int)
-            by_handle = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p)
-            address = lambda fn: ctypes.cast(fn, ctypes.c_void_p).value  # noqa: E731
-            cls._protos = (
-                by_index(address(pdfium_c.FPDFText_GetTextObject)),
-                by_handle(address(pdfium_c.FPDFTextObj_GetFont)),
-            )
-        return cls._protos
-
-    def size(self, index: int) -> float:
-        return float(self._c.FPDFText_GetFontSize(self._raw, index))
-
-    def bold(self, index: int) -> tuple[bool, str]:
-        obj = self._text_object(self._raw_int, index)
-        if not obj:
-            return self._describe(None, index)
-        known = self._by_object.get(obj)
+    def of(self, index: int, height: float) -> tuple[float, bool, str]:
+        """(size in points, bold, font name) of char ``index``, whose loose box is
+        ``height`` tall."""
+        obj = self._c.text_object(self._handle, index)
+        known = self._by_object.get(obj) if obj else None
         if known is None:
-            font = self._font_of(obj)
-            known = self._by_font.get(font) if font else None
-            if known is None:
-                known = self._describe(font, index)
+            size = float(self._c.font_size(self._handle, index))
+            font = self._c.font_of(obj) if obj else None
+            face = self._by_font.get(font) if font else None
+            if face is None:
+                face = self._describe(font, index)
                 if font:
-                    self._by_font[font] = known
-            self._by_object[obj] = known
+                    self._by_font[font] = face
+            known = (round(size, 2), *face)
+            if obj:
+                self._by_object[obj] = known
+        size = known[0]
+        # Tf size times 1 is often 1 with the scale in the text matrix: the loose box
+        # (ascent to descent, ~1.15 em) is then the better measure.
+        if height > 0 and not 0.5 < size / height < 1.5:
+            return (round(height / 1.15, 2), known[1], known[2])
         return known
 
     def _describe(self, font: int | None, index: int) -> tuple[bool, str]:
-        c = self._c
+        c = self._pdfium
         name = ""
         if font:
             handle = ctypes.cast(font, c.FPDF_FONT)
@@ -256,7 +290,7 @@ class _FontStyle:
                 buffer = ctypes.create_string_buffer(length)
                 c.FPDFFont_GetBaseFontName(handle, buffer, length)
                 name = buffer.value.decode("utf-8", "replace")
-        weight = c.FPDFText_GetFontWeight(self._raw, index)
+        weight = self._c.font_weight(self._handle, index)
         # Subset fonts carry a "ABCDEF+" prefix; the style is in the rest of the name.
         base = name.split("+", 1)[-1]
         lowered = base.lower()
