@@ -228,6 +228,16 @@ def test_ten_thousand_rules_fall_back_to_none(tmp_path: Path) -> None:
     assert rules == [] and tables == []
 
 
+def test_a_hatched_grid_is_not_a_table(tmp_path: Path) -> None:
+    # 160 x 160 crossing lines: 25,000 cells, more than any table has; the page's text is
+    # then looked at for borderless tables only.
+    lines = [f"{72 + i * 3} 100 m {72 + i * 3} 580 l S" for i in range(160)]
+    lines += [f"72 {100 + i * 3} m 549 {100 + i * 3} l S" for i in range(160)]
+    body = "0.1 w\n" + "\n".join(lines) + "\n" + text(72, 60, "Figure 3: a hatched area")
+    tables, rules = layout(pdf(body), tmp_path)
+    assert len(rules) == 320 and tables == []
+
+
 def test_merge_rules_joins_collinear_pieces_only() -> None:
     from omnireader.formats.layout.model import Rule
 

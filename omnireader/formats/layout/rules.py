@@ -109,10 +109,10 @@ def _walk(pdfium_c: Any, obj: Any, outer: _Matrix, out: list[Rule], budget: list
         for i in range(pdfium_c.FPDFFormObj_CountObjects(obj)):
             _walk(pdfium_c, pdfium_c.FPDFFormObj_GetObject(obj, i), inner, out, budget)
     elif kind == pdfium_c.FPDF_PAGEOBJ_PATH:
-        _path_rules(pdfium_c, obj, _mul(_matrix(pdfium_c, obj), outer), out, budget)
+        _path_rules(pdfium_c, obj, outer, out, budget)
 
 
-def _path_rules(pdfium_c: Any, obj: Any, m: _Matrix, out: list[Rule], budget: list[int]) -> None:
+def _path_rules(pdfium_c: Any, obj: Any, outer: _Matrix, out: list[Rule], budget: list[int]) -> None:
     fill, stroke = ctypes.c_int(0), ctypes.c_int(0)
     pdfium_c.FPDFPath_GetDrawMode(obj, ctypes.byref(fill), ctypes.byref(stroke))
     if not fill.value and not stroke.value:
@@ -123,7 +123,9 @@ def _path_rules(pdfium_c: Any, obj: Any, m: _Matrix, out: list[Rule], budget: li
     budget[0] -= n
     if budget[0] < 0:
         raise _TooMany
-    a, b, c, d, e, f = m
+    if n <= 5 and _thin_bounds(pdfium_c, obj, outer, out):
+        return  # a line or a thin bar: its bounding box says all, in one call
+    a, b, c, d, e, f = _mul(_matrix(pdfium_c, obj), outer)
     x, y = ctypes.c_float(0), ctypes.c_float(0)
     x_ref, y_ref = ctypes.byref(x), ctypes.byref(y)
     get_seg, get_point = pdfium_c.FPDFPath_GetPathSegment, pdfium_c.FPDFPathSegment_GetPoint
@@ -164,6 +166,30 @@ def _path_rules(pdfium_c: Any, obj: Any, m: _Matrix, out: list[Rule], budget: li
                 _segment(x0, y0, x1, y1, out)
     if len(out) > MAX_RULES:
         raise _TooMany
+
+
+def _thin_bounds(pdfium_c: Any, obj: Any, outer: _Matrix, out: list[Rule]) -> bool:
+    """A short path whose box is thin one way is a rule along it (stroke width included)."""
+    box = [ctypes.c_float(0) for _ in range(4)]
+    if not pdfium_c.FPDFPageObj_GetBounds(obj, *(ctypes.byref(v) for v in box)):
+        return False
+    left, bottom, right, top = (v.value for v in box)
+    if outer is not _IDENTITY:
+        a, b, c, d, e, f = outer
+        if abs(b) > 1e-6 or abs(c) > 1e-6:
+            return False  # turned inside a form: the segments are read instead
+        left, right = sorted((left * a + e, right * a + e))
+        bottom, top = sorted((bottom * d + f, top * d + f))
+    w, h = right - left, top - bottom
+    if h <= THIN and w > THIN:
+        out.append(Rule(left, (top + bottom) / 2, right, (top + bottom) / 2))
+    elif w <= THIN and h > THIN:
+        out.append(Rule((left + right) / 2, bottom, (left + right) / 2, top))
+    elif w <= THIN and h <= THIN:
+        pass  # a dot or a tick: nothing a table is drawn with
+    else:
+        return False
+    return True
 
 
 def _invisible(pdfium_c: Any, obj: Any, stroked: bool) -> bool:

@@ -24,6 +24,7 @@ __all__ = ["ruled_tables", "SNAP"]
 SNAP = 2.0  # points: rule ends this close count as touching, positions this close as one line
 _MIN_RULE = 4.0  # points: shorter strokes are tick marks or glyph-like art
 _MAX_RULES = 3_000  # past this many, the page is a drawing, not a grid
+_MAX_CELLS = 20_000  # grid cells one table may have (a 200 x 100 grid)
 _SPLIT_CELLS = 0.3
 _STUB_EM = 3.0  # em between a row label and the grid it labels, at most
 _STUB_WORDS = 5  # words a row label has at most (more is text beside the table)
@@ -37,8 +38,13 @@ def ruled_tables(words: list[Word], rules: list[Rule]) -> list[tuple[Table, set[
     if len(hs) < 2 or len(vs) < 2 or len(hs) + len(vs) > _MAX_RULES:
         return []
     out = []
+    # Words by their vertical middle, so each grid looks only at the words of its band.
+    order = sorted(range(len(words)), key=lambda k: words[k].cy)
+    mids = [words[k].cy for k in order]
     for comp_h, comp_v in _networks(hs, vs):
-        found = _grid_table(words, comp_h, comp_v)
+        top, bottom = min(h.y0 for h in comp_h), max(h.y0 for h in comp_h)
+        band = order[bisect_left(mids, top - SNAP):bisect_right(mids, bottom + SNAP)]
+        found = _grid_table(words, band, comp_h, comp_v)
         if found is not None:
             out.append(found)
     return out
@@ -82,13 +88,13 @@ def _positions(values: list[float]) -> list[float]:
 
 
 def _grid_table(
-    words: list[Word], hs: list[Rule], vs: list[Rule]
+    words: list[Word], band: list[int], hs: list[Rule], vs: list[Rule]
 ) -> tuple[Table, set[int]] | None:
     xs = _positions([v.x0 for v in vs])
     ys = _positions([h.y0 for h in hs])
     nr, nc = len(ys) - 1, len(xs) - 1
-    if nr < 1 or nc < 2:
-        return None
+    if nr < 1 or nc < 2 or nr * nc > _MAX_CELLS:
+        return None  # a hatching or a chart's grid lines, not a table
 
     # The rules along each grid line, so a wall test looks at one line's pieces only.
     at_x = [[v for v in vs if abs(v.x0 - x) <= SNAP] for x in xs]
@@ -113,7 +119,8 @@ def _grid_table(
                 anchor[(i, j)] = (i, j)
     spans: dict[tuple[int, int], list[Word]] = {}
     taken: set[int] = set()
-    for index, w in enumerate(words):
+    for index in band:
+        w = words[index]
         cx, cy = w.cx, w.cy
         if not (xs[0] < cx < xs[-1] and ys[0] < cy < ys[-1]):
             continue
@@ -123,7 +130,7 @@ def _grid_table(
     cells = _split_spans(spans, anchor, xs, ys)
     if len(cells) < 2 or _whitespace_columns(cells):
         return None
-    stub = _stub(words, taken, xs[0], ys)
+    stub = _stub(words, band, taken, xs[0], ys)
     if stub:
         # Row labels printed left of the drawn grid, one a row: a column of their own.
         cells = {(i, j + 1): ws for (i, j), ws in cells.items()}
@@ -150,12 +157,13 @@ def _grid_table(
 
 
 def _stub(
-    words: list[Word], taken: set[int], left: float, ys: list[float]
+    words: list[Word], band: list[int], taken: set[int], left: float, ys: list[float]
 ) -> dict[int, tuple[set[int], list[Word]]]:
     """Row labels printed left of the grid: one short line on each of most of its rows,
     aligned with each other, the longest reaching close to the grid."""
     bands: dict[int, list[tuple[int, Word]]] = {}
-    for index, w in enumerate(words):
+    for index in band:
+        w = words[index]
         if index not in taken and w.x1 <= left + SNAP and ys[0] < w.cy < ys[-1]:
             bands.setdefault(bisect_right(ys, w.cy) - 1, []).append((index, w))
     labels = {i: ({k for k, _ in got}, [w for _, w in got]) for i, got in bands.items()
