@@ -10,6 +10,7 @@ bounded on a 1,000-page file.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections import deque
 
 from .model import Block, PageLayout
@@ -34,21 +35,40 @@ _PAGE_NUMBER = re.compile(
 )
 
 
-def _zone(block: Block, height: float) -> str | None:
-    if block.kind == "table" or len(block.text) > _MAX_CHARS:
-        return None
-    if block.y1 <= height * _ZONE:
-        return "header"
-    if block.y0 >= height * (1 - _ZONE):
-        return "footer"
-    return None
+def _zones(layout: PageLayout) -> list[tuple[str | None, bool]]:
+    """For each block: its margin zone (``header``, ``footer`` or None) and whether it is
+    the outermost there (nothing above a header, nothing below a footer).
+
+    A block is in a zone when it lies in the page's top or bottom share, or when it is the
+    outermost block on the page: filings rendered from HTML print their page numbers a
+    quarter of the page above its foot.
+    """
+    blocks = layout.blocks
+    height = layout.height
+    tops = sorted(b.y0 for b in blocks)
+    bottoms = sorted(b.y1 for b in blocks)
+    out: list[tuple[str | None, bool]] = []
+    for block in blocks:
+        if block.kind == "table" or len(block.text) > _MAX_CHARS:
+            out.append((None, False))
+            continue
+        # Nothing wholly above it / below it (its own edges do not count).
+        first = bisect_right(bottoms, block.y0 + 0.5) == 0
+        last = len(tops) - bisect_left(tops, block.y1 - 0.5) == 0
+        upper = (block.y0 + block.y1) < height
+        if block.y1 <= height * _ZONE or (first and upper):
+            out.append(("header", first))
+        elif block.y0 >= height * (1 - _ZONE) or (last and not upper):
+            out.append(("footer", last))
+        else:
+            out.append((None, False))
+    return out
 
 
 def margin_keys(layout: PageLayout) -> set[tuple[str, str, int]]:
     """(zone, masked text, height bucket) of each block in the page's margins."""
     keys = set()
-    for block in layout.blocks:
-        zone = _zone(block, layout.height)
+    for block, (zone, _) in zip(layout.blocks, _zones(layout)):
         if zone is not None:
             keys.add(_key(block, zone, layout.height))
     return keys
@@ -86,14 +106,17 @@ class FurnitureWindow:
         header: list[Block] = []
         footer: list[Block] = []
         label = None
-        for block in layout.blocks:
-            zone = _zone(block, layout.height)
+        for block, (zone, outermost) in zip(layout.blocks, _zones(layout)):
             if zone is None:
                 body.append(block)
                 continue
             number = page_number(block.text)
             key = _key(block, zone, layout.height)
             repeats = sum(1 for keys in others if key in keys)
+            # A lone number is the page's when it is outermost or stands on other pages
+            # too; a superscript note mark near the top is neither.
+            if number is not None and not outermost and repeats < _MIN_REPEATS:
+                number = None
             if number is None and repeats < _MIN_REPEATS:
                 body.append(block)
                 continue

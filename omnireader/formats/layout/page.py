@@ -26,10 +26,12 @@ __all__ = ["layout_page", "layout_words", "LayoutFailed", "BUDGET_S"]
 
 #: Seconds one page may take before its layout is given up (a page normally takes ~10 ms).
 BUDGET_S = 2.0
+_ANGLE_SAMPLE = 60
 
-_BULLET = re.compile(r"^(?:[\u2022\u25cf\u25aa\u25e6\u2013\u2014\u00b7\u2043*\-]|\(?[a-z0-9]{1,3}[.)])\s+")
-_BULLET_MARK = re.compile(r"^[\u2022\u25cf\u25aa\u25e6\u2013\u2014\u00b7\u2043*]\s*")
-_CAPTION = re.compile(r"^(?:figure|fig\.|table|chart|exhibit)\s+[\dA-Z]", re.IGNORECASE)
+# "*" is left out: at a line start it is a footnote mark more often than a bullet.
+_BULLET = re.compile(r"^(?:[\u2022\u25cf\u25aa\u25e6\u2013\u2014\u00b7\u2043\uf0b7\-]|\(?[a-z0-9]{1,3}[.)])\s+")
+_BULLET_MARK = re.compile(r"^[\u2022\u25cf\u25aa\u25e6\u2013\u2014\u00b7\u2043\uf0b7]\s*")
+_CAPTION = re.compile(r"^(?i:figure|fig\.|table|chart|exhibit)\s+(?:\d|[A-Z]\b|[IVX]+\b)")
 
 
 class LayoutFailed(RuntimeError):
@@ -46,12 +48,21 @@ def layout_page(
 ) -> PageLayout:
     """The page's blocks in reading order. Raises :class:`LayoutFailed`."""
     started = time.perf_counter()
-    width, height = page.get_size()
+    # A page printed sideways (most of its text running bottom to top) is read turned
+    # upright: /Rotate is what words and rules apply, so it is set for the reading only.
+    turn = _upright_turn(textpage)
+    rotation = page.get_rotation()
+    if turn:
+        page.set_rotation((rotation + turn) % 360)
     try:
+        width, height = page.get_size()
         words = page_words(page, textpage)
+        tables = _tables(page, words, width, height)
     except TooManyChars as exc:
         raise LayoutFailed(str(exc)) from None
-    tables = _tables(page, words, width, height)
+    finally:
+        if turn:
+            page.set_rotation(rotation)
     _check(started, budget, "reading the words")
     return layout_words(words, width, height, index, headings, vocabulary, tables, started, budget)
 
@@ -118,6 +129,15 @@ def _tables(page: pypdfium2.PdfPage, words: list[Word], width: float, height: fl
     return list(find_tables(words, page_rules(page), width, height))
 
 
+def _upright_turn(textpage: pypdfium2.PdfTextPage) -> int:
+    try:
+        from .rules import text_rotation
+    except ImportError:
+        return 0
+    # A sample of the characters' angles is enough to see that most text is sideways.
+    return text_rotation(textpage, sample=_ANGLE_SAMPLE)
+
+
 def _in_any(word: Word, tables: list[Table]) -> bool:
     cx, cy = word.cx, word.cy
     return any(t.x0 <= cx <= t.x1 and t.y0 <= cy <= t.y1 for t in tables)
@@ -160,10 +180,10 @@ def _block(block: TextBlock, index: int, headings: HeadingRules, vocabulary: Voc
     text = reflow([line.text for line in block.lines], vocabulary, _breaks(block))
     level = headings.level(text, block.size, block.bold, len(block.lines), index)
     kind: BlockKind = "paragraph"
-    if level:
+    if _CAPTION.match(text) and not headings.outline.level(text, index):
+        kind, level = "caption", 0  # "Table 3: ..." names a table, it opens no section
+    elif level:
         kind = "heading"
-    elif _CAPTION.match(text):
-        kind = "caption"
     elif _BULLET.match(text):
         kind = "list_item"
     return Block(kind, text, block.x0, block.y0, block.x1, block.y1, level=level)
