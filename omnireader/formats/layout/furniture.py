@@ -125,4 +125,11 @@ class FurnitureWindow:
             kind = "page_number" if number is not None else zone
             block.kind = kind  # type: ignore[assignment]
             (header if zone == "header" else footer).append(block)
+        if not body:
+            # Nothing but margin text: that is the page's content (a page of one line
+            # repeated on every page, a slide's title), not its furniture.
+            for block in layout.blocks:
+                if block.kind in ("header", "footer", "page_number"):
+                    block.kind = "paragraph"
+            return list(layout.blocks), [], [], label
         return body, header, footer, label
