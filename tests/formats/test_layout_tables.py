@@ -141,6 +141,19 @@ def test_two_numbers_one_space_apart_are_two_cells() -> None:
     assert [[w.text for w in run] for run in runs(money)] == [["1,464"], ["$", "1,000"]]
 
 
+def test_header_cells_closer_than_a_space_still_split_by_column(tmp_path: Path) -> None:
+    # Header words 3 pt apart (0.3 em, a word space) over three numeric columns: the columns
+    # the numbers make tell where the header cells part.
+    # "method" is 33.35 pt wide in 10 pt Helvetica, "total" 18.9 pt.
+    body = text(72, 100, "Group") + text(150, 100, "method") + text(186.35, 100, "method") + text(222.7, 100, "total")
+    for r, (g, *nums) in enumerate([("North", "1.5", "2.5", "4.0"), ("South", "3.0", "1.0", "4.0"),
+                                    ("East", "0.5", "0.5", "1.0")], start=1):
+        body += text(72, 100 + 14 * r, g) + "".join(right(x, 100 + 14 * r, n) for x, n in zip((183, 219.5, 241.5), nums))
+    (table,), _ = layout(pdf(body), tmp_path)
+    assert table.rows[0] == ["Group", "method", "method", "total"]
+    assert table.rows[1] == ["North", "1.5", "2.5", "4.0"]
+
+
 def test_borderless_wrapped_cell_joins_its_row(tmp_path: Path) -> None:
     body = text(72, 100, "Part") + text(200, 100, "Description") + right(460, 100, "Cost")
     lines = [(112, "A-1", "Steel bracket, zinc plated", "12.00"),

@@ -119,7 +119,13 @@ def column_of(run: _Run, spans: list[tuple[float, float]]) -> tuple[int, int]:
 
 
 def _tables_in(region: list[list[_Run]], depth: int) -> list[Table]:
-    spans = column_spans(region)
+    # Header lines come before the first line of numbers. The columns are where the body's
+    # runs pile up (a header spanning two columns would bridge their gutter), and a header
+    # run is cut where a gutter runs through it: header cells can sit a space apart.
+    first_data = next((n for n, line in enumerate(region)
+                       if sum(all(is_numeric(w.text) for w in run) for run in line) >= 2), 0)
+    body = region[first_data:]
+    spans = column_spans(body if sum(len(line) > 1 for line in body) >= 2 else region)
     if len(spans) < 2:
         return []
     placed: list[list[tuple[int, _Run]]] = []
@@ -129,8 +135,28 @@ def _tables_in(region: list[list[_Run]], depth: int) -> list[Table]:
             # One run across a gutter: a title or a paragraph, so two tables (or none).
             return [t for part in _regions(region[:n]) + _regions(region[n + 1:])
                     for t in _tables_in(part, depth + 1)]
+        if n < first_data and any(crossed for _, crossed in cols):
+            line = [piece for run in line for piece in _cut_at_gutters(run, spans)]
+            cols = [column_of(run, spans) for run in line]
         placed.append([(c, run) for (c, _), run in zip(cols, line)])
     return [t for t in [_build(region, placed, spans)] if t is not None]
+
+
+def _cut_at_gutters(run: _Run, spans: list[tuple[float, float]]) -> list[_Run]:
+    """The run cut at each space between two words that a gutter runs through, when that
+    gives one piece to each column it crosses; a header spanning columns ("Modern method"
+    over six) has fewer spaces than columns and stays whole."""
+    gutters = [(a[1], b[0]) for a, b in zip(spans, spans[1:])]
+    pieces = [[run[0]]]
+    for prev, word in zip(run, run[1:]):
+        if any(prev.x1 <= g1 and word.x0 >= g0 for g0, g1 in gutters):
+            pieces.append([word])
+        else:
+            pieces[-1].append(word)
+    crossed = column_of(run, spans)[1] + 1
+    if len(pieces) != crossed or any(column_of(p, spans)[1] for p in pieces):
+        return [run]
+    return pieces
 
 
 def _build(
@@ -150,6 +176,7 @@ def _build(
         return None
     bold = [all(w.bold for ws in row for w in ws) for row in cells]
     head = header_rows(rows, bold)
+    rows, boxes, head = _join_header(rows, boxes, head)
     rows, boxes = _join_wrapped(rows, boxes, head)
     keep = [j for j in range(nc) if any(r[j] for r in rows)]
     rows = [[r[j] for j in keep] for r in rows]
@@ -177,6 +204,28 @@ def _looks_tabular(rows: list[list[str]]) -> bool:
         if nc == 2 and col and median(col) >= _PROSE_WORDS + 1:
             return False
     return True
+
+
+def _join_header(
+    rows: list[list[str]], boxes: list[tuple[float, float, float, float]], head: int
+) -> tuple[list[list[str]], list[tuple[float, float, float, float]], int]:
+    """Header lines that only continue the header cells above them ("Medical &" over
+    "Public Health") join them; a line that starts new cells (sub-headers under a spanning
+    group) stays a row of its own."""
+    out_rows, out_boxes = rows[:1], boxes[:1]
+    for k in range(1, head):
+        above, row = out_rows[-1], rows[k]
+        filled = [j for j, c in enumerate(row) if c]
+        height = boxes[k][3] - boxes[k][1]
+        if filled and all(above[j] for j in filled) and boxes[k][1] - out_boxes[-1][3] < 0.5 * height:
+            out_rows[-1] = [f"{a} {b}".strip() for a, b in zip(above, row)]
+            b0 = out_boxes[-1]
+            out_boxes[-1] = (min(b0[0], boxes[k][0]), b0[1], max(b0[2], boxes[k][2]), boxes[k][3])
+            continue
+        out_rows.append(list(row))
+        out_boxes.append(boxes[k])
+    joined = head - len(out_rows)
+    return out_rows + rows[head:], out_boxes + boxes[head:], head - joined
 
 
 def _join_wrapped(
