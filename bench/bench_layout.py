@@ -36,7 +36,7 @@ ROOT = HERE.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench._util import at_least, at_most, row, spread  # noqa: E402
+from bench._util import at_least, at_most, row, spread
 
 SHARED = ROOT.parent / "shared"
 CORPUS = SHARED / "corpus"

@@ -48,8 +48,9 @@ def two_columns() -> bytes:
     # lines up across the columns must not interleave them.
     items += paragraph(72, 190, ["Alpha four is the second left paragraph."])
     items += paragraph(320, 190, ["Bravo four is the second right paragraph."])
-    items += paragraph(72, 260, ["A closing line that runs across the whole page width, "
-                                  "below both of the columns, read last of all."])
+    closing = ("A closing line that runs across the whole page width, "
+               "below both of the columns, read last of all.")
+    items += paragraph(72, 260, [closing])
     return build_pdf([items])
 
 
@@ -210,3 +211,32 @@ def test_a_page_of_ten_thousand_rules_is_still_read() -> None:
     items += paragraph(72, 740, ["Text under a page of hatching."])
     [page] = body(build_pdf([items]))
     assert "Text under a page of hatching." in page.text
+
+
+def ruled_table(x0: float, y0: float, rows: list[list[str]], col: float = 100, row: float = 20) -> list[Text | Line]:
+    items: list[Text | Line] = []
+    ncols = max(len(r) for r in rows)
+    for r in range(len(rows) + 1):
+        items.append(Line(x0, y0 + r * row, x0 + ncols * col, y0 + r * row))
+    for c in range(ncols + 1):
+        items.append(Line(x0 + c * col, y0, x0 + c * col, y0 + len(rows) * row))
+    for r, cells in enumerate(rows):
+        for c, cell in enumerate(cells):
+            if cell:
+                items.append(Text(x0 + c * col + 4, y0 + r * row + 14, cell, 10))
+    return items
+
+
+def test_a_table_running_onto_the_next_page_repeats_its_header_there() -> None:
+    first = paragraph(72, 80, ["Stock at the end of the year, by item, in the table below."])
+    first += ruled_table(72, 600, [["Item", "Count"], ["Bolts", "40"], ["Nuts", "12"],
+                                   ["Screws", "7"], ["Washers", "90"]])
+    second = ruled_table(72, 60, [["Rivets", "3"], ["Pins", "5"], ["Clips", "8"]])
+    second += paragraph(72, 200, ["That is the whole stock at the end of the year, all items."])
+    pages = body(build_pdf([first, second]))
+    kinds = [b["kind"] for b in pages[1].blocks]
+    if "table" not in kinds:
+        pytest.skip("no table finder")
+    text = pages[1].text
+    assert text.startswith("*(table continued from page 1)*")
+    assert "| Item | Count |" in text and text.index("| Item | Count |") < text.index("| Rivets | 3 |")

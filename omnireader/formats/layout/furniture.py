@@ -15,7 +15,7 @@ from collections import deque
 
 from .model import Block, PageLayout
 
-__all__ = ["FurnitureWindow", "margin_keys", "page_number", "WINDOW"]
+__all__ = ["WINDOW", "FurnitureWindow", "margin_keys", "page_number"]
 
 #: Pages looked at on each side of a page.
 WINDOW = 4

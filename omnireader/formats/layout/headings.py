@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-__all__ = ["HeadingRules", "Outline", "Trail", "normalize", "MAX_PATH", "MAX_TITLE"]
+__all__ = ["MAX_PATH", "MAX_TITLE", "HeadingRules", "Outline", "Trail", "normalize"]
 
 #: A heading path keeps at most this many levels, each title at most this long.
 MAX_PATH = 6

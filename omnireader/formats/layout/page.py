@@ -13,16 +13,17 @@ import re
 import time
 from typing import TYPE_CHECKING, Any
 
-from .blocks import TextBlock, make_blocks, make_lines, reading_order
+from .blocks import TextBlock, make_blocks, make_lines
 from .headings import HeadingRules
 from .model import Block, BlockKind, PageLayout, Table, Word
+from .order import reading_order
 from .reflow import Vocabulary, reflow
 from .words import TooManyChars, page_words
 
 if TYPE_CHECKING:
     import pypdfium2
 
-__all__ = ["layout_page", "layout_words", "LayoutFailed", "BUDGET_S"]
+__all__ = ["BUDGET_S", "LayoutFailed", "layout_page", "layout_words"]
 
 #: Seconds one page may take before its layout is given up (a page normally takes ~10 ms).
 BUDGET_S = 2.0
@@ -242,4 +243,4 @@ def _plain_table(table: Table) -> str:
     return "\n".join(" ".join(cell for cell in row if cell) for row in rows)
 
 
-__all__ += ["render_markdown", "block_markdown"]
+__all__ += ["block_markdown", "render_markdown"]

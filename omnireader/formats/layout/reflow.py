@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["Vocabulary", "reflow", "join_hyphenated"]
+__all__ = ["Vocabulary", "join_hyphenated", "reflow"]
 
 _WORD = re.compile(r"[^\W\d_]{2,}")
 # A compound inside a line (not at its end, where the hyphen may be a break).
@@ -19,10 +19,7 @@ _COMPOUND = re.compile(r"[^\W\d_]+-[^\W\d_]+(?=[^\w-]|$)")
 _HYPHENS = "-\u2010\u2011"
 # Word endings that are not words on their own: a line-end hyphen before them is a break.
 _SUFFIXES = frozenset(
-    """tion tions sion sions ment ments ness ity ities ing ings ings ed ly ally ence ences
-    ance ances able ible ous ious ive ives ture tures ism ist ists ize ized izes ise ised
-    ful less ship ward wards ary ery ory ries ial ical ically ency ancy ent ents ant ants
-    ation ations ition itions er ers est""".split()
+    ["tion", "tions", "sion", "sions", "ment", "ments", "ness", "ity", "ities", "ing", "ings", "ings", "ed", "ly", "ally", "ence", "ences", "ance", "ances", "able", "ible", "ous", "ious", "ive", "ives", "ture", "tures", "ism", "ist", "ists", "ize", "ized", "izes", "ise", "ised", "ful", "less", "ship", "ward", "wards", "ary", "ery", "ory", "ries", "ial", "ical", "ically", "ency", "ancy", "ent", "ents", "ant", "ants", "ation", "ations", "ition", "itions", "er", "ers", "est"]
 )
 _MAX_VOCABULARY = 200_000
 
@@ -30,7 +27,7 @@ _MAX_VOCABULARY = 200_000
 class Vocabulary:
     """The lower-cased words seen so far in a document, capped so memory stays bounded."""
 
-    __slots__ = ("words", "compounds")
+    __slots__ = ("compounds", "words")
 
     def __init__(self) -> None:
         self.words: set[str] = set()

@@ -12,19 +12,20 @@ from __future__ import annotations
 import logging
 from collections import deque
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ..document import LAYOUT_FAILED, Section
 from .furniture import WINDOW, FurnitureWindow, margin_keys
 from .headings import HeadingRules, Outline, Trail
-from .model import Block, PageLayout
+from .model import Block, PageLayout, Table
 from .page import LayoutFailed, block_markdown, layout_page
 from .reflow import Vocabulary
 
 if TYPE_CHECKING:
     import pypdfium2
 
-__all__ = ["LayoutStream", "LAYOUT_FAILED", "read_outline", "MAX_BLOCKS"]
+__all__ = ["LAYOUT_FAILED", "MAX_BLOCKS", "LayoutStream", "read_outline"]
 
 #: Blocks described in an item's metadata, at most (a page of 2,000 labels stays small).
 MAX_BLOCKS = 200
@@ -44,7 +45,7 @@ def read_outline(doc: pypdfium2.PdfDocument) -> Outline:
             items.append((mark.get_title() or "", mark.level + 1, page))
             if len(items) >= _MAX_OUTLINE:
                 break
-    except Exception:  # noqa: BLE001 - a broken outline is no outline; the text is still read
+    except Exception:
         log.debug("outline unreadable", exc_info=True)
     return Outline.from_toc(items)
 
@@ -60,6 +61,8 @@ class LayoutStream:
         self._window = FurnitureWindow()
         self._pending: deque[Section] = deque()
         self._seen_furniture: set[tuple[str, str]] = set()
+        self._last_table: Table | None = None  # the last block of the page before, if a table
+        self._last_page: int | None = None
 
     def layout(
         self, page: pypdfium2.PdfPage, textpage: pypdfium2.PdfTextPage, index: int
@@ -69,7 +72,7 @@ class LayoutStream:
             return layout_page(page, textpage, index, self.headings, self.vocabulary)
         except LayoutFailed as exc:
             log.info("page %d: %s", index + 1, exc)
-        except Exception:  # noqa: BLE001 - a layout bug must not lose the page's text
+        except Exception:
             log.warning("page %d: layout failed", index + 1, exc_info=True)
         return None
 
@@ -93,6 +96,7 @@ class LayoutStream:
             return
         position = len(self._window._keys) - len(self._pending) - 1
         body, header, footer, label = self._window.split(layout, position)
+        continued = self._carry_table(body, section.page)
         path = None
         parts: list[str] = []
         spans: list[tuple[int, int]] = []
@@ -103,6 +107,8 @@ class LayoutStream:
             elif path is None:
                 path = self._trail.path
             text = block_markdown(block)
+            if block is continued:
+                text = f"*(table continued from page {self._last_page})*\n\n{text}"
             spans.append((offset, offset + len(text)))
             if text:
                 parts.append(text)
@@ -121,8 +127,31 @@ class LayoutStream:
             "layout": None,
             "layout_source": None,
         })
+        last = body[-1] if body else None
+        self._last_table = last.table if last is not None and last.kind == "table" else None
+        self._last_page = section.page
         for part, blocks in (("header", header), ("footer", footer)):
             yield from self._furniture(part, blocks, section.page)
+
+    def _carry_table(self, body: list[Block], page: int | None) -> Block | None:
+        """The page's first block, when it is a table carrying on the previous page's last
+        one; its header rows are repeated when the page does not print them again, so the
+        part read alone still says what its columns are."""
+        prev, first = self._last_table, body[0] if body else None
+        if prev is None or first is None or first.kind != "table" or first.table is None:
+            return None
+        try:
+            from .tables import continues
+        except ImportError:
+            return None
+        if page is None or self._last_page != page - 1 or not continues(prev, first.table):
+            return None
+        head = prev.rows[: max(1, prev.header_rows)]
+        table = first.table
+        if table.rows[: len(head)] != head:
+            first.table = replace(table, rows=[list(r) for r in head] + table.rows,
+                                  header_rows=len(head))
+        return first
 
     def _furniture(self, part: str, blocks: list[Block], page: int | None) -> Iterator[Section]:
         text = "\n".join(b.text for b in blocks if b.kind != "page_number").strip()
@@ -153,5 +182,7 @@ def _describe(
         }
         if block.level:
             entry["level"] = block.level
+        if block.kind == "table" and block.table is not None:
+            entry["rows"] = len(block.table.rows)
         out.append(entry)
     return out

@@ -25,7 +25,7 @@ from .model import Word
 if TYPE_CHECKING:
     import pypdfium2
 
-__all__ = ["page_words", "LIGATURES", "MAX_CHARS", "TooManyChars"]
+__all__ = ["LIGATURES", "MAX_CHARS", "TooManyChars", "page_words"]
 
 #: Presentation-form ligatures and what they stand for (U+FB00..U+FB06).
 LIGATURES = {
@@ -108,8 +108,8 @@ def page_words(page: pypdfium2.PdfPage, textpage: pypdfium2.PdfTextPage) -> list
                 height = y1 - y0
                 if height > 0 and y0 <= (b0 + b1) * 0.5 <= y1:
                     size, bold, font = style.of(lo, height)
-                    wx0 = x0 if x0 < a0 else a0
-                    wx1 = x1 if x1 > a1 else a1
+                    wx0 = min(a0, x0)
+                    wx1 = max(a1, x1)
                     if wx0 < wx1 <= wx0 + (hi - lo + 0.5) * max(size, 1.0):
                         chars = text[lo:hi]
                         if not chars.isascii():
@@ -179,7 +179,7 @@ class _Calls:
     """PDFium functions as prototypes on plain ints (handles as ``c_void_p`` ints)."""
 
     def __init__(self, pdfium_c: Any) -> None:
-        address = lambda fn: ctypes.cast(fn, ctypes.c_void_p).value  # noqa: E731
+        address = lambda fn: ctypes.cast(fn, ctypes.c_void_p).value
         vp, ci = ctypes.c_void_p, ctypes.c_int
         self.loose_box = ctypes.CFUNCTYPE(ci, vp, ci, vp)(address(pdfium_c.FPDFText_GetLooseCharBox))
         self.text_object = ctypes.CFUNCTYPE(vp, vp, ci)(address(pdfium_c.FPDFText_GetTextObject))
