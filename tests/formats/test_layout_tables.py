@@ -154,6 +154,18 @@ def test_header_cells_closer_than_a_space_still_split_by_column(tmp_path: Path) 
     assert table.rows[1] == ["North", "1.5", "2.5", "4.0"]
 
 
+def test_a_heading_right_under_a_table_is_not_a_row(tmp_path: Path) -> None:
+    body = right(300, 100, "2023") + right(400, 100, "2022")
+    for r, (label, a, b) in enumerate([("Domestic", "14,028", "14,549"), ("International", "1,290", "1,254"),
+                                       ("Total assets", "15,318", "15,803")], start=1):
+        body += text(72, 100 + 14 * r, label) + right(300, 100 + 14 * r, a) + right(400, 100 + 14 * r, b)
+    # Two runs, close under the last row, the second crossing both number columns.
+    body += text(72, 162, "Item 2.") + text(120, 162, "Management's Discussion and Analysis of Financial Condition")
+    (table,), _ = layout(pdf(body), tmp_path)
+    assert table.rows == [["", "2023", "2022"], ["Domestic", "14,028", "14,549"],
+                          ["International", "1,290", "1,254"], ["Total assets", "15,318", "15,803"]]
+
+
 def test_borderless_wrapped_cell_joins_its_row(tmp_path: Path) -> None:
     body = text(72, 100, "Part") + text(200, 100, "Description") + right(460, 100, "Cost")
     lines = [(112, "A-1", "Steel bracket, zinc plated", "12.00"),

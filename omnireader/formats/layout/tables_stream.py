@@ -27,6 +27,7 @@ _FIRST_GAP = 3.0  # em between a region's first two lines, before its row spacin
 _MAX_SINGLES = 2  # consecutive one-run lines a region carries (section labels, wrapped text)
 _HEADING_SIZE = 1.12  # a one-run line this much larger than any text above it is a heading
 _PROSE_WORDS = 4  # median words a cell at or over which a region reads as prose
+_WIDE_RUN = 0.4  # share of the region's width past which a run of words is a note, not a cell
 _GUTTER_SHARE = 0.12  # share of multi-run lines that may cross a gutter (spanning headers)
 
 _Run = list[Word]
@@ -86,13 +87,26 @@ def _regions(lines: list[list[_Run]]) -> list[list[list[_Run]]]:
     return out
 
 
+def _words(run: _Run) -> int:
+    """Words that hold a letter or digit (a dot leader's dots are not words)."""
+    return sum(1 for w in run if any(ch.isalnum() for ch in w.text))
+
+
+def _text_words(cell: str) -> int:
+    return sum(1 for t in cell.split() if any(ch.isalnum() for ch in t))
+
+
 def column_spans(region: list[list[_Run]]) -> list[tuple[float, float]]:
     """Column spans: where the runs of the region's multi-run lines pile up."""
     multi = [line for line in region if len(line) >= 2]
     limit = max(1, ceil(_GUTTER_SHARE * len(multi)))
+    left = min(run[0].x0 for line in multi for run in line)
+    right = max(run[-1].x1 for line in multi for run in line)
     events: list[tuple[float, int]] = []
     for line in multi:
         for run in line:
+            if run[-1].x1 - run[0].x0 > _WIDE_RUN * (right - left) and _words(run) >= _PROSE_WORDS:
+                continue  # a note or title across the table says nothing of its columns
             events.append((run[0].x0, 1))
             events.append((run[-1].x1, -1))
     events.sort(key=lambda e: (e[0], -e[1]))
@@ -131,8 +145,10 @@ def _tables_in(region: list[list[_Run]], depth: int) -> list[Table]:
     placed: list[list[tuple[int, _Run]]] = []
     for n, line in enumerate(region):
         cols = [column_of(run, spans) for run in line]
-        if depth < 3 and len(line) == 1 and cols[0][1] >= 1 and 0 < n < len(region) - 1:
-            # One run across a gutter: a title or a paragraph, so two tables (or none).
+        prose = n >= first_data and any(
+            crossed and _words(run) >= _PROSE_WORDS for run, (_, crossed) in zip(line, cols))
+        if depth < 3 and (prose or (len(line) == 1 and cols[0][1] >= 1 and 0 < n < len(region) - 1)):
+            # A run of words across a gutter: a title or a paragraph, so two tables (or none).
             return [t for part in _regions(region[:n]) + _regions(region[n + 1:])
                     for t in _tables_in(part, depth + 1)]
         if n < first_data and any(crossed for _, crossed in cols):
@@ -195,11 +211,11 @@ def _looks_tabular(rows: list[list[str]]) -> bool:
     first = [r[0] for r in rows if r[0]]
     if nc == 2 and first and all(is_marker(c) for c in first):
         return False  # a bulleted or numbered list, its markers in a column of their own
-    words_per_cell = [len(c.split()) for r in rows for c in r if c]
+    words_per_cell = [_text_words(c) for r in rows for c in r if c]
     if median(words_per_cell) >= _PROSE_WORDS:
         return False
     for j in range(nc):
-        col = [len(r[j].split()) for r in rows if r[j]]
+        col = [_text_words(r[j]) for r in rows if r[j]]
         # Two columns of which one is prose: a list with markers, or text beside labels.
         if nc == 2 and col and median(col) >= _PROSE_WORDS + 1:
             return False
