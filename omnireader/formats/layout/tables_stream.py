@@ -18,12 +18,15 @@ from math import ceil
 from statistics import median
 
 from .model import Table, Word
-from .tables_text import cell_text, em, group_lines, header_rows, is_marker, is_numeric, runs
+from .tables_text import cell_text, em, group_lines, header_rows, is_marker, is_numeric, is_value, runs
 
 __all__ = ["borderless_tables", "column_spans", "column_of"]
 
 _LINE_GAP = 1.6  # em of blank space between two lines that still keeps them in one region
 _FIRST_GAP = 3.0  # em between a region's first two lines, before its row spacing is known
+_MAX_GAP = 5.0  # em of blank space that ends a region even when the columns go on
+_RECENT = 6  # lines above a new line whose runs it is aligned against
+_HEADER_LINES = 4  # lines above a table of numbers looked at for its column headers
 _MAX_SINGLES = 2  # consecutive one-run lines a region carries (section labels, wrapped text)
 _HEADING_SIZE = 1.12  # a one-run line this much larger than any text above it is a heading
 _PROSE_WORDS = 4  # median words a cell at or over which a region reads as prose
@@ -35,10 +38,62 @@ _Run = list[Word]
 
 def borderless_tables(words: list[Word]) -> list[Table]:
     lines = [runs(line) for line in group_lines(words)]
+    where = {id(line): k for k, line in enumerate(lines)}
     tables: list[Table] = []
-    for region in _regions(lines):
-        tables.extend(_tables_in(region, depth=0))
+    done = 0  # lines up to here belong to a region already
+    for region in _with_header_regions(_regions(lines), lines, where):
+        start = where[id(region[0])]
+        above = lines[max(done, start - _HEADER_LINES):start]
+        done = where[id(region[-1])] + 1
+        tables.extend(_tables_in(region, depth=0, above=above))
     return tables
+
+
+def _data_line(line: list[_Run]) -> bool:
+    """Two runs of numbers or more, not all of them years (a header of years is a header)."""
+    values = [run for run in line if all(is_numeric(w.text) for w in run)]
+    return len(values) >= 2 and any(is_value(w.text) for run in values for w in run)
+
+
+def _numbers(region: list[list[_Run]]) -> bool:
+    return any(_data_line(line) for line in region)
+
+
+def _with_header_regions(
+    regions: list[list[list[_Run]]], lines: list[list[_Run]], where: dict[int, int]
+) -> list[list[list[_Run]]]:
+    """A short region without numbers just above a region of numbers is its header (set
+    off by a rule or a wider gap): the two are one region."""
+    out: list[list[list[_Run]]] = []
+    for region in regions:
+        if out and not _numbers(out[-1]) and len(out[-1]) <= _HEADER_LINES and _numbers(region):
+            prev = out[-1]
+            gap = _box(region[0])[1] - _box(prev[-1])[3]
+            if gap <= _FIRST_GAP * _size(region[0]):
+                out[-1] = lines[where[id(prev[0])]:where[id(region[-1])] + 1]
+                continue
+        out.append(region)
+    return out
+
+
+def _headers_above(
+    above: list[list[_Run]], region: list[list[_Run]], spans: list[tuple[float, float]]
+) -> list[list[_Run]]:
+    """Lines just above a table of numbers that head its columns (set off by a wider gap
+    or a rule): short runs, none a title across the columns or in a larger font."""
+    out: list[list[_Run]] = []
+    top, size = _box(region[0])[1], _size(region[0])
+    for line in reversed(above):
+        _, line_top, _, bottom = _box(line)
+        if top - bottom > _FIRST_GAP * size or _size(line) > _HEADING_SIZE * size:
+            break
+        if any(_words(run) >= _PROSE_WORDS for run in line):
+            break
+        if len(line) == 1 and column_of(line[0], spans)[1] >= 1:
+            break  # one run across the columns: the table's title, not a header
+        out.insert(0, line)
+        top = line_top
+    return out
 
 
 def _box(line: list[_Run]) -> tuple[float, float, float, float]:
@@ -67,7 +122,10 @@ def _regions(lines: list[list[_Run]]) -> list[list[list[_Run]]]:
         allowed = max(_LINE_GAP * size, 1.8 * median(gaps)) if gaps else _FIRST_GAP * size
         # A one-run line in a larger font than the region's is a heading: the table ends.
         heading = len(line) < 2 and bool(current) and size > _HEADING_SIZE * biggest
-        if (current and gap > allowed) or heading or (len(line) < 2 and singles >= _MAX_SINGLES):
+        far = bool(current) and gap > allowed
+        if far and gap <= _MAX_GAP * size and _aligned(line, current, size):
+            far = False  # rows spaced wider below a tight header, still in the same columns
+        if far or heading or (len(line) < 2 and singles >= _MAX_SINGLES):
             regions.append(current)
             current, singles, gaps, biggest = [], 0, [], 0.0
         if len(line) >= 2 or current:
@@ -85,6 +143,18 @@ def _regions(lines: list[list[_Run]]) -> list[list[list[_Run]]]:
         if sum(len(line) >= 2 for line in region) >= 2:
             out.append(region)
     return out
+
+
+def _aligned(line: list[_Run], region: list[list[_Run]], size: float) -> bool:
+    """Whether most of the line's runs (two at least) start or end where runs of the
+    region's recent multi-run lines do: the same columns, whatever the spacing."""
+    if len(line) < 2:
+        return False
+    edges = [(run[0].x0, run[-1].x1) for other in region[-_RECENT:] if len(other) >= 2 for run in other]
+    tol = 0.5 * size
+    hits = sum(1 for run in line
+               if any(abs(run[0].x0 - a) <= tol or abs(run[-1].x1 - b) <= tol for a, b in edges))
+    return hits >= max(2, 0.6 * len(line))
 
 
 def _words(run: _Run) -> int:
@@ -132,16 +202,18 @@ def column_of(run: _Run, spans: list[tuple[float, float]]) -> tuple[int, int]:
     return best, sum(1 for k in range(len(spans)) if overlaps[k] > 0) - 1
 
 
-def _tables_in(region: list[list[_Run]], depth: int) -> list[Table]:
+def _tables_in(region: list[list[_Run]], depth: int, above: list[list[_Run]] | None = None) -> list[Table]:
     # Header lines come before the first line of numbers. The columns are where the body's
     # runs pile up (a header spanning two columns would bridge their gutter), and a header
     # run is cut where a gutter runs through it: header cells can sit a space apart.
-    first_data = next((n for n, line in enumerate(region)
-                       if sum(all(is_numeric(w.text) for w in run) for run in line) >= 2), 0)
+    first_data = next((n for n, line in enumerate(region) if _data_line(line)), 0)
     body = region[first_data:]
     spans = column_spans(body if sum(len(line) > 1 for line in body) >= 2 else region)
     if len(spans) < 2:
         return []
+    if above and first_data == 0 and len(body) > 1:
+        heads = _headers_above(above, region, spans)
+        region, first_data = heads + region, len(heads)
     placed: list[list[tuple[int, _Run]]] = []
     for n, line in enumerate(region):
         cols = [column_of(run, spans) for run in line]

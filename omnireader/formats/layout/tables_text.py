@@ -12,7 +12,7 @@ from statistics import median
 
 from .model import Word
 
-__all__ = ["em", "is_marker", "group_lines", "runs", "cell_text", "is_numeric", "header_rows", "SEGMENT_EM"]
+__all__ = ["em", "is_marker", "is_value", "group_lines", "runs", "cell_text", "is_numeric", "header_rows", "SEGMENT_EM"]
 
 #: A gap wider than this (in em) between two words on a line separates two cells.
 SEGMENT_EM = 0.75
@@ -45,6 +45,14 @@ def em(word: Word) -> float:
 
 def is_numeric(text: str) -> bool:
     return bool(text) and _NUMBER.fullmatch(text.strip()) is not None
+
+
+_YEAR = re.compile(r"(FY|Q[1-4]\s?)?(19|20)\d\d[A-Z]?", re.IGNORECASE)
+
+
+def is_value(text: str) -> bool:
+    """A number that is a table's data: a year heads a column more often than it fills one."""
+    return is_numeric(text) and _YEAR.fullmatch(text.strip()) is None
 
 
 def group_lines(words: list[Word]) -> list[list[Word]]:
@@ -124,7 +132,7 @@ def header_rows(rows: list[list[str]], bold: list[bool] | None = None) -> int:
     one row, and never more than half the table.
     """
     limit = max(1, len(rows) // 2)
-    numeric = [any(is_numeric(c) for c in row[1:] if c) for row in rows]
+    numeric = [any(is_value(c) for c in row[1:] if c) for row in rows]
     if any(numeric[1:]):
         first = next(i for i, flag in enumerate(numeric) if flag)
         return max(1, min(first, limit))
