@@ -106,6 +106,24 @@ def test_ruled_table_with_a_missing_value(tmp_path: Path) -> None:
     assert "| alpha |  |" in render_table(table)
 
 
+def test_a_shaded_column_in_a_table_of_row_lines_reads_the_whole_table(tmp_path: Path) -> None:
+    # Row lines across the page, one column shaded (a filled box, whose edges are the only
+    # vertical lines), and the header printed above the first line.
+    ys = [110, 126, 142, 158]
+    body = "0.95 0.9 0.85 rg 300 %.2f 60 %.2f re f 0 g\n" % (792 - ys[-1], ys[-1] - ys[0])
+    body += "0.5 w\n" + "".join(f"72 {792 - y} m 480 {792 - y} l S\n" for y in ys)
+    body += right(350, 104, "2021") + right(450, 104, "2020")
+    for r, (label, a, b) in enumerate([("Cash", "9,889", "8,348"), ("Inventories", "6,854", "7,367"),
+                                       ("Total assets", "37,740", "31,342")]):
+        y = ys[r] + 12
+        body += text(76, y, label) + right(350, y, a) + right(450, y, b)
+    (table,), _ = layout(pdf(body), tmp_path)
+    assert table.ruled
+    assert table.rows == [["", "2021", "2020"], ["Cash", "9,889", "8,348"],
+                          ["Inventories", "6,854", "7,367"], ["Total assets", "37,740", "31,342"]]
+    assert table.header_rows == 1
+
+
 def test_borderless_numeric_columns_stay_apart(tmp_path: Path) -> None:
     rows = [("Widget", "400.01", "3", "1,200.03"), ("Gadget", "12.50", "", "0.00"),
             ("Sprocket", "7.25", "18", "130.50"), ("Flange", "", "2", "")]

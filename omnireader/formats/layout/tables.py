@@ -9,9 +9,12 @@ onto the next page one table.
 
 from __future__ import annotations
 
+from bisect import bisect_right
+
 from .model import Rule, Table, Word
-from .tables_ruled import ruled_tables
+from .tables_ruled import SNAP, ruled_tables
 from .tables_stream import borderless_tables
+from .tables_text import em, group_lines, header_rows, runs
 
 __all__ = ["find_tables", "render_table", "continues", "merge_continued"]
 
@@ -31,10 +34,55 @@ def find_tables(words: list[Word], rules: list[Rule], width: float, height: floa
     for table, used in ruled_tables(words, rules):
         tables.append(table)
         taken |= used
+    for table in tables:
+        taken |= _header_above(table, words, taken)
     rest = [w for i, w in enumerate(words) if i not in taken and not _inside(w, tables)]
     tables.extend(borderless_tables(rest))
     tables.sort(key=lambda t: (t.y0, t.x0))
     return tables
+
+
+def _header_above(table: Table, words: list[Word], taken: set[int]) -> set[int]:
+    """Lines just above a ruled grid whose runs each sit in one of its columns (a header
+    printed above the first rule) become its first rows; the indices of their words."""
+    edges = table.columns
+    if len(edges) < 3:
+        return set()
+    free = [(i, w) for i, w in enumerate(words)
+            if i not in taken and w.y1 <= table.y0 + SNAP and edges[0] - SNAP <= w.cx <= edges[-1] + SNAP]
+    by_id = {id(w): i for i, w in free}
+    body = max(1.0, min((em(w) for w in words if table.y0 < w.cy < table.y1), default=10.0))
+    got: set[int] = set()
+    heads: list[list[str]] = []
+    top = table.y0
+    for line in reversed(group_lines([w for _, w in free])):
+        size = max(em(w) for w in line)
+        if top - max(w.y1 for w in line) > 1.5 * size or size > 1.25 * body or len(heads) == 3:
+            break
+        row = _header_row(line, edges, size)
+        if row is None:
+            break  # a run across columns: a caption, not a header
+        heads.insert(0, row)
+        got |= {by_id[id(w)] for w in line}
+        top = min(w.y0 for w in line)
+    if heads:
+        table.rows[:0] = heads
+        # The rows above the first row of numbers, now that the header lines are in.
+        table.header_rows = max(len(heads), header_rows(table.rows))
+        table.y0 = top
+    return got
+
+
+def _header_row(line: list[Word], edges: list[float], size: float) -> list[str] | None:
+    """The line as a row of the table's columns, or None when a run crosses a column line."""
+    row = [""] * (len(edges) - 1)
+    for run in runs(line):
+        x0, x1 = run[0].x0, run[-1].x1
+        k = bisect_right(edges, (x0 + x1) / 2) - 1
+        if not 0 <= k < len(row) or x0 < edges[k] - 0.5 * size or x1 > edges[k + 1] + 0.5 * size:
+            return None
+        row[k] = (row[k] + " " + " ".join(w.text for w in run)).strip()
+    return row
 
 
 def _inside(word: Word, tables: list[Table]) -> bool:

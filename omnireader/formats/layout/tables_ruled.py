@@ -92,6 +92,8 @@ def _grid_table(
 ) -> tuple[Table, set[int]] | None:
     xs = _positions([v.x0 for v in vs])
     ys = _positions([h.y0 for h in hs])
+    vs = vs + _outer_walls(hs, xs, ys)
+    xs = _positions([v.x0 for v in vs])
     nr, nc = len(ys) - 1, len(xs) - 1
     if nr < 1 or nc < 2 or nr * nc > _MAX_CELLS:
         return None  # a hatching or a chart's grid lines, not a table
@@ -154,6 +156,19 @@ def _grid_table(
     table = Table(rows, xs[0] - 0.5, ys[0], xs[-1], ys[-1], header_rows(rows, [bold[i] for i in keep_r]),
                   ruled=True, columns=[edges[j] for j in keep_c] + [edges[-1]])
     return table, taken
+
+
+def _outer_walls(hs: list[Rule], xs: list[float], ys: list[float]) -> list[Rule]:
+    """Walls where the row lines end, when two or more run on past the outer column lines:
+    a shaded column or boxed block inside a wider table, whose rows go on both sides."""
+    walls = []
+    left = [h.x0 for h in hs if h.x0 < xs[0] - 2 * SNAP]
+    right = [h.x1 for h in hs if h.x1 > xs[-1] + 2 * SNAP]
+    if len(left) >= 2:
+        walls.append(Rule(min(left), ys[0], min(left), ys[-1]))
+    if len(right) >= 2:
+        walls.append(Rule(max(right), ys[0], max(right), ys[-1]))
+    return walls
 
 
 def _stub(
