@@ -8,6 +8,7 @@ share a font size and weight; a first-line indent under a full line starts a new
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,6 +18,14 @@ __all__ = ["Line", "TextBlock", "make_blocks", "make_lines"]
 
 # Inside a line, a gap wider than this (in em of the line's size) separates two lines.
 _SPLIT_EM = 1.6
+# A label ("ITEM 1A.", "1.2", "(a)", a bullet) and the text a tab away are one line.
+_LABEL_GAP_EM = 8.0
+_LABEL = re.compile(
+    r"^(?:(?:item|part|section|article|chapter|note|schedule)\s+)?"
+    r"(?:\d{1,3}(?:\.\d{1,3}){0,3}[a-z]?|[A-Z]|[IVXLC]{1,6}|\([a-z0-9]{1,3}\))[.):]?$"
+    r"|^[\u2022\u25cf\u25aa\u25e6\u2013\u2014\u00b7\u2043\uf0b7\-*]$",
+    re.IGNORECASE,
+)
 # Below a line, the next line of the same block starts within this many line heights.
 _LEADING = 0.9
 # Font sizes within this ratio are one size.
@@ -114,13 +123,22 @@ def make_lines(words: list[Word]) -> list[Line]:
         for word in row[1:]:
             prev = run[-1]
             em = max(prev.size, word.size, 1.0)
-            if word.x0 - prev.x1 > _SPLIT_EM * em or abs(word.size - prev.size) > 0.3 * em:
+            wide = word.x0 - prev.x1 > _SPLIT_EM * em
+            if wide and word.x0 - prev.x1 <= _LABEL_GAP_EM * em and _is_label(run):
+                run.append(word)  # "ITEM 1A." / "1.2" / "•", a tab, then its text
+                continue
+            if wide or abs(word.size - prev.size) > 0.3 * em:
                 lines.append(_line(run))
                 run = [word]
             else:
                 run.append(word)
         lines.append(_line(run))
     return lines
+
+
+def _is_label(run: list[Word]) -> bool:
+    """A run that is only a number, a bullet or "Item 7." — what a tab follows."""
+    return len(run) <= 2 and bool(_LABEL.match(" ".join(w.text for w in run)))
 
 
 def _line(words: list[Word]) -> Line:
@@ -175,9 +193,15 @@ def _continues(block: TextBlock, last: Line, line: Line, gap: float, height: flo
     big, small = max(last.size, line.size), max(min(last.size, line.size), 0.1)
     if big / small > _SIZE_RATIO:
         return False
-    if last.bold != line.bold and last.bold:
-        return False
     em = max(line.size, 1.0)
+    if last.bold != line.bold:
+        # Regular text after a bold line is the body under a heading; a bold line after
+        # regular text carries on only a paragraph whose last line ran to its right edge
+        # (a bold phrase inside it), not one that had ended.
+        if last.bold or block.x1 - last.x1 > 4 * em:
+            return False
+    if line.bold:
+        return True  # a heading's second line may hang indented under its text
     # A first-line indent under a line that ran to the right edge starts a paragraph.
     width = block.x1 - block.x0
     indented = (

@@ -70,8 +70,16 @@ def margin_keys(layout: PageLayout) -> set[tuple[str, str, int]]:
     keys = set()
     for block, (zone, _) in zip(layout.blocks, _zones(layout)):
         if zone is not None:
-            keys.add(_key(block, zone, layout.height))
+            key = _key(block, zone, layout.height)
+            keys.add(key)
+            if block.kind == "heading":
+                keys.add((key[0], _exact(block), key[2]))
     return keys
+
+
+def _exact(block: Block) -> str:
+    # A heading's own text, digits kept, marked apart from the masked keys.
+    return "=" + " ".join(block.text.lower().split())
 
 
 def _key(block: Block, zone: str, height: float) -> tuple[str, str, int]:
@@ -112,6 +120,10 @@ class FurnitureWindow:
                 continue
             number = page_number(block.text)
             key = _key(block, zone, layout.height)
+            if block.kind == "heading":
+                # "Exhibit 21" atop one page and "Exhibit 23" atop the next are titles:
+                # a heading is a running header only when repeated digit for digit.
+                key = (key[0], _exact(block), key[2])
             repeats = sum(1 for keys in others if key in keys)
             # A lone number is the page's when it is outermost or stands on other pages
             # too; a superscript note mark near the top is neither.

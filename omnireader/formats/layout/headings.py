@@ -53,10 +53,21 @@ class Outline:
         return out
 
     def level(self, text: str, page: int) -> int:
+        """The level of the entry ``text`` is (0: none). On its own page an entry may also
+        be the start of the printed heading, or the heading the start of the entry (a
+        bookmark says "Note 4 – Receivables, net" for a longer printed title)."""
         key = normalize(text)[:200]
         if not key:
             return 0
-        return self.by_page.get(page, {}).get(key) or self.anywhere.get(key, 0)
+        entries = self.by_page.get(page, {})
+        found = entries.get(key) or self.anywhere.get(key, 0)
+        if found or len(key) < 8:
+            return found
+        for entry, level in entries.items():
+            if len(entry) >= 8 and (key.startswith(entry) or entry.startswith(key)):
+                if min(len(entry), len(key)) >= 0.5 * max(len(entry), len(key)):
+                    return level
+        return 0
 
 
 class HeadingRules:

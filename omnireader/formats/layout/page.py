@@ -14,7 +14,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from .blocks import TextBlock, make_blocks, make_lines
-from .headings import HeadingRules
+from .headings import HeadingRules, normalize
 from .model import Block, BlockKind, PageLayout, Table, Word
 from .order import reading_order
 from .reflow import Vocabulary, reflow
@@ -91,6 +91,9 @@ def layout_words(
     headings.add_sizes(sizes)
     lines = make_lines(words)
     blocks = make_blocks(lines)
+    entries = headings.outline.by_page.get(index)
+    if entries:
+        blocks = [part for block in blocks for part in _split_at_outline(block, entries)]
     for table in tables:
         holder = TextBlock(x0=table.x0, y0=table.y0, x1=table.x1, y1=table.y1)
         holder.table = table
@@ -103,6 +106,28 @@ def layout_words(
     for block in ordered:
         out.blocks.append(_block(block, index, headings, vocabulary))
     return out
+
+
+def _split_at_outline(block: TextBlock, entries: dict[str, int]) -> list[TextBlock]:
+    """``block`` cut around the lines (up to three) that are an outline entry of the page:
+    a heading set like the text around it is found by its bookmark."""
+    lines = block.lines
+    if len(lines) < 2:
+        return [block]
+    for i in range(len(lines)):
+        for j in range(i + 1, min(len(lines), i + 3) + 1):
+            if (i, j) == (0, len(lines)):
+                continue
+            if normalize(" ".join(line.text for line in lines[i:j])) in entries:
+                out = []
+                for part in (lines[:i], lines[i:j], lines[j:]):
+                    if part:
+                        piece = TextBlock()
+                        for line in part:
+                            piece.add(line)
+                        out.append(piece)
+                return out[:-1] + _split_at_outline(out[-1], entries) if j < len(lines) else out
+    return [block]
 
 
 def _learn(blocks: list[TextBlock], vocabulary: Vocabulary) -> None:
