@@ -194,12 +194,11 @@ def _continues(block: TextBlock, last: Line, line: Line, gap: float, height: flo
     if big / small > _SIZE_RATIO:
         return False
     em = max(line.size, 1.0)
-    if last.bold != line.bold:
-        # Regular text after a bold line is the body under a heading; a bold line after
-        # regular text carries on only a paragraph whose last line ran to its right edge
-        # (a bold phrase inside it), not one that had ended.
-        if last.bold or block.x1 - last.x1 > 4 * em:
-            return False
+    # Regular text after a bold line is the body under a heading; a bold line after
+    # regular text carries on only a paragraph whose last line ran to its right edge (a
+    # bold phrase inside it), not one that had ended.
+    if last.bold != line.bold and (last.bold or block.x1 - last.x1 > 4 * em):
+        return False
     if line.bold:
         return True  # a heading's second line may hang indented under its text
     # A first-line indent under a line that ran to the right edge starts a paragraph.

@@ -64,9 +64,10 @@ class Outline:
         if found or len(key) < 8:
             return found
         for entry, level in entries.items():
-            if len(entry) >= 8 and (key.startswith(entry) or entry.startswith(key)):
-                if min(len(entry), len(key)) >= 0.5 * max(len(entry), len(key)):
-                    return level
+            prefix = key.startswith(entry) or entry.startswith(key)
+            close = min(len(entry), len(key)) >= 0.5 * max(len(entry), len(key))
+            if len(entry) >= 8 and prefix and close:
+                return level
         return 0
 
 
