@@ -168,12 +168,18 @@ def _path_rules(pdfium_c: Any, obj: Any, outer: _Matrix, out: list[Rule], budget
         raise _TooMany
 
 
+# Reused out-parameters: PDFium is not thread-safe, so a process reads one page at a time.
+_BOX = [ctypes.c_float(0) for _ in range(4)]
+_BOX_REFS = [ctypes.byref(v) for v in _BOX]
+_RGBA = [ctypes.c_uint(0) for _ in range(4)]
+_RGBA_REFS = [ctypes.byref(v) for v in _RGBA]
+
+
 def _thin_bounds(pdfium_c: Any, obj: Any, outer: _Matrix, out: list[Rule]) -> bool:
     """A short path whose box is thin one way is a rule along it (stroke width included)."""
-    box = [ctypes.c_float(0) for _ in range(4)]
-    if not pdfium_c.FPDFPageObj_GetBounds(obj, *(ctypes.byref(v) for v in box)):
+    if not pdfium_c.FPDFPageObj_GetBounds(obj, *_BOX_REFS):
         return False
-    left, bottom, right, top = (v.value for v in box)
+    left, bottom, right, top = (v.value for v in _BOX)
     if outer is not _IDENTITY:
         a, b, c, d, e, f = outer
         if abs(b) > 1e-6 or abs(c) > 1e-6:
@@ -194,11 +200,11 @@ def _thin_bounds(pdfium_c: Any, obj: Any, outer: _Matrix, out: list[Rule]) -> bo
 
 def _invisible(pdfium_c: Any, obj: Any, stroked: bool) -> bool:
     """White or fully transparent: a rule nobody sees is no cell border."""
-    r, g, b, alpha = (ctypes.c_uint(0) for _ in range(4))
     get = pdfium_c.FPDFPageObj_GetStrokeColor if stroked else pdfium_c.FPDFPageObj_GetFillColor
-    if not get(obj, *(ctypes.byref(v) for v in (r, g, b, alpha))):
+    if not get(obj, *_RGBA_REFS):
         return False
-    return alpha.value == 0 or min(r.value, g.value, b.value) >= 250
+    r, g, b, alpha = (v.value for v in _RGBA)
+    return alpha == 0 or min(r, g, b) >= 250
 
 
 def _box(pts: list[tuple[float, float]]) -> tuple[float, float, float, float] | None:

@@ -61,6 +61,8 @@ def group_lines(words: list[Word]) -> list[list[Word]]:
     A word joins the line above when their vertical middles fall inside each other's
     boxes, so a superscript or a smaller font in the next column stays on its row.
     """
+    if len(words) < 2:
+        return [list(words)] if words else []  # most cells: one word, one line
     lines: list[list[Word]] = []
     bands: list[tuple[float, float]] = []
     for word in sorted(words, key=lambda w: (w.cy, w.x0)):
