@@ -35,6 +35,10 @@ _BULLET_MARK = re.compile(r"^[\u2022\u25cf\u25aa\u25e6\u2013\u2014\u00b7\u2043\u
 _CAPTION = re.compile(r"^(?i:figure|fig\.|table|chart|exhibit)\s+(?:\d|[A-Z]\b|[IVX]+\b)")
 
 
+_ENDS = re.compile(r"[.!?:;][)\"'\u201d\u2019]?$")
+_STARTS = re.compile(r"^[\"'(\u201c\u2018\u2022\u25cf\uf0b7]?[A-Z0-9\u00c0-\u00de]")
+
+
 class LayoutFailed(RuntimeError):
     """The page could not be laid out in bounds; its plain text stands."""
 
@@ -99,7 +103,7 @@ def layout_words(
         holder.table = table
         blocks.append(holder)
     _check(started, budget, "grouping lines")
-    ordered = _join_rows(reading_order(blocks, width))
+    ordered = [p for b in _join_rows(reading_order(blocks, width)) for p in _paragraphs(b)]
     _check(started, budget, "ordering blocks")
     _learn(ordered, vocabulary)
     out = PageLayout(width=width, height=height)
@@ -213,6 +217,28 @@ def _block(block: TextBlock, index: int, headings: HeadingRules, vocabulary: Voc
     elif _BULLET.match(text):
         kind = "list_item"
     return Block(kind, text, block.x0, block.y0, block.x1, block.y1, level=level)
+
+
+def _paragraphs(block: TextBlock) -> list[TextBlock]:
+    """A block cut after each line that ends a sentence well short of the right edge when
+    the next line starts one: paragraphs set with no space between them."""
+    if block.table is not None or len(block.lines) < 3:
+        return [block]
+    breaks = _breaks(block)
+    out: list[TextBlock] = []
+    current = TextBlock()
+    for i, line in enumerate(block.lines):
+        current.add(line)
+        if i + 1 < len(block.lines) and breaks[i] and _ENDS.search(line.words[-1].text):
+            if _STARTS.match(block.lines[i + 1].words[0].text):
+                out.append(current)
+                current = TextBlock()
+    out.append(current)
+    if len(out) > 1:
+        # Each part keeps the block's right edge: what is "short" is measured against it.
+        for part in out:
+            part.x1 = max(part.x1, block.x1) if len(part.lines) > 1 else part.x1
+    return out
 
 
 def _breaks(block: TextBlock) -> list[bool]:
