@@ -197,6 +197,21 @@ def test_borderless_wrapped_cell_joins_its_row(tmp_path: Path) -> None:
     assert [r[0] for r in table.rows] == ["Part", "A-1", "B-7", "C-2"]
 
 
+def test_a_wrapped_row_label_joins_the_row_its_numbers_are_on(tmp_path: Path) -> None:
+    body = right(400, 100, "2019") + right(470, 100, "2018")
+    rows = [(118, "Sales of investments", "2,098", "4,018"),
+            (136, "Additions to property and equipment, net", None, None),  # runs to the edge
+            (147, "of non-cash capital expenditures", "(819)", "(688)"),
+            (165, "Other, net", "16", "(7)"), (183, "Total", "508", "(1,002)")]
+    for y, label, a, b in rows:
+        body += text(72, y, label) + (right(400, y, a) + right(470, y, b) if a else "")
+    (table,), _ = layout(pdf(body), tmp_path)
+    assert [r[0] for r in table.rows] == [
+        "", "Sales of investments",
+        "Additions to property and equipment, net of non-cash capital expenditures", "Other, net", "Total"]
+    assert table.rows[2][1:] == ["(819)", "(688)"]
+
+
 PROSE = ("The committee met on the first day of the month to consider the annual report and the "
          "budget that the treasurer had prepared for the coming year, and after a long discussion "
          "of the figures it agreed to publish both documents with the minutes of the meeting").split()

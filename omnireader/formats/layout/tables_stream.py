@@ -18,6 +18,7 @@ from math import ceil
 from statistics import median
 
 from .model import Table, Word
+from .tables_join import join_header, join_wrapped
 from .tables_text import cell_text, em, group_lines, header_rows, is_marker, is_numeric, is_value, runs
 
 __all__ = ["borderless_tables", "column_spans", "column_of"]
@@ -264,8 +265,9 @@ def _build(
         return None
     bold = [all(w.bold for ws in row for w in ws) for row in cells]
     head = header_rows(rows, bold)
-    rows, boxes, head = _join_header(rows, boxes, head)
-    rows, boxes = _join_wrapped(rows, boxes, head)
+    rows, boxes, head = join_header(rows, boxes, head)
+    label_ends = [max((w.x1 for w in row[0]), default=None) for row in cells]
+    rows, boxes = join_wrapped(rows, boxes, head, label_ends, spans[0])
     keep = [j for j in range(nc) if any(r[j] for r in rows)]
     rows = [[r[j] for j in keep] for r in rows]
     x0 = min(b[0] for b in boxes)
@@ -292,57 +294,3 @@ def _looks_tabular(rows: list[list[str]]) -> bool:
         if nc == 2 and col and median(col) >= _PROSE_WORDS + 1:
             return False
     return True
-
-
-def _join_header(
-    rows: list[list[str]], boxes: list[tuple[float, float, float, float]], head: int
-) -> tuple[list[list[str]], list[tuple[float, float, float, float]], int]:
-    """Header lines that only continue the header cells above them ("Medical &" over
-    "Public Health") join them; a line that starts new cells (sub-headers under a spanning
-    group) stays a row of its own."""
-    out_rows, out_boxes = rows[:1], boxes[:1]
-    for k in range(1, head):
-        above, row = out_rows[-1], rows[k]
-        filled = [j for j, c in enumerate(row) if c]
-        height = boxes[k][3] - boxes[k][1]
-        if filled and all(above[j] for j in filled) and boxes[k][1] - out_boxes[-1][3] < 0.5 * height:
-            out_rows[-1] = [f"{a} {b}".strip() for a, b in zip(above, row)]
-            b0 = out_boxes[-1]
-            out_boxes[-1] = (min(b0[0], boxes[k][0]), b0[1], max(b0[2], boxes[k][2]), boxes[k][3])
-            continue
-        out_rows.append(list(row))
-        out_boxes.append(boxes[k])
-    joined = head - len(out_rows)
-    return out_rows + rows[head:], out_boxes + boxes[head:], head - joined
-
-
-def _join_wrapped(
-    rows: list[list[str]], boxes: list[tuple[float, float, float, float]], head: int
-) -> tuple[list[list[str]], list[tuple[float, float, float, float]]]:
-    """Lines that only continue the text of the row above (a cell that wrapped) join it.
-
-    A wrapped line leaves the first column empty, fills only cells that are filled above,
-    holds no number, and sits closer to the row above than rows sit to each other.
-    """
-    if len(rows) - head < 2:
-        return rows, boxes
-    gaps = [boxes[k][1] - boxes[k - 1][3] for k in range(head + 1, len(rows))]
-    pitch = median(gaps) if gaps else 0.0
-    out_rows, out_boxes = rows[:head], boxes[:head]
-    for k in range(head, len(rows)):
-        row = rows[k]
-        if out_rows and len(out_rows) > head:
-            above = out_rows[-1]
-            filled = [j for j, c in enumerate(row) if c]
-            gap = boxes[k][1] - out_boxes[-1][3]
-            if (not row[0] and filled and all(above[j] for j in filled)
-                    and len(filled) <= max(1, len(row) // 2)
-                    and not any(is_numeric(row[j]) for j in filled)
-                    and gap < 0.8 * pitch):
-                out_rows[-1] = [f"{a} {b}".strip() for a, b in zip(above, row)]
-                b0 = out_boxes[-1]
-                out_boxes[-1] = (min(b0[0], boxes[k][0]), b0[1], max(b0[2], boxes[k][2]), boxes[k][3])
-                continue
-        out_rows.append(list(row))
-        out_boxes.append(boxes[k])
-    return out_rows, out_boxes
