@@ -157,6 +157,9 @@ def test_two_numbers_one_space_apart_are_two_cells() -> None:
     money = [Word("1,464", 100, 0, 122, 11, 10), Word("$", 126, 0, 131, 11, 10),
              Word("1,000", 134, 0, 156, 11, 10)]
     assert [[w.text for w in run] for run in runs(money)] == [["1,464"], ["$", "1,000"]]
+    percent = [Word("25", 100, 0, 110, 11, 10), Word("%", 111, 0, 119, 11, 10),
+               Word("$", 123, 0, 128, 11, 10), Word("6,293", 131, 0, 153, 11, 10)]
+    assert [[w.text for w in run] for run in runs(percent)] == [["25", "%"], ["$", "6,293"]]
 
 
 def test_header_cells_closer_than_a_space_still_split_by_column(tmp_path: Path) -> None:

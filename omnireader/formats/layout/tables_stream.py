@@ -210,6 +210,8 @@ def _tables_in(region: list[list[_Run]], depth: int, above: list[list[_Run]] | N
     first_data = next((n for n, line in enumerate(region) if _data_line(line)), 0)
     body = region[first_data:]
     spans = column_spans(body if sum(len(line) > 1 for line in body) >= 2 else region)
+    if spans and any(column_of(run, spans)[1] < 0 for line in region[:first_data] for run in line):
+        spans = column_spans(region)  # header lines have columns the body lacks: use them all
     if len(spans) < 2:
         return []
     if above and first_data == 0 and len(body) > 1:

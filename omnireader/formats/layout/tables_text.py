@@ -23,12 +23,14 @@ NUMBER_GAP_EM = 0.3
 # parentheses for negatives, footnote stars; a lone dash is the "nothing here" number.
 _NUMBER = re.compile(
     r"[(\[]?[-+\u2212\u2013]?[$\u20ac\u00a3\u00a5]?(\d[\d,.']*|\.\d+)%?[)\]]?\*{0,3}"
+    r"|\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}"  # a date: a value in its column as much as a number
     r"|[-\u2013\u2014]|n/?a|\(x\)|x",
     re.IGNORECASE,
 )
 
 
 _CURRENCY = frozenset("$\u20ac\u00a3\u00a5")
+_UNITS = frozenset({"%", ")", "%)", "bps", "pts"})  # what a number's cell can end with
 #: What starts a list item rather than a table row: bullets, dashes, "1." "(a)" "iv)".
 _MARKER = re.compile(r"[\u2022\u25cf\u25aa\u25a0\u25e6\u2023\u2043\u2219\u00b7*\-\u2013\u2014o\uf0b7\uf0a7]"
                      r"|\(?(\d{1,2}|[a-z]|[ivx]{1,4})[.)]", re.IGNORECASE)
@@ -94,8 +96,8 @@ def runs(line: list[Word]) -> list[list[Word]]:
             size = max(em(prev), em(word))
             gap = word.x0 - prev.x1
             # A lone currency sign belongs to the number after it, not the one before.
-            numbers = (is_numeric(prev.text) and prev.text not in _CURRENCY
-                       and (is_numeric(word.text) or word.text in _CURRENCY))
+            ends_number = (is_numeric(prev.text) or prev.text in _UNITS) and prev.text not in _CURRENCY
+            numbers = ends_number and (is_numeric(word.text) or word.text in _CURRENCY)
             if gap <= SEGMENT_EM * size and not (numbers and gap > NUMBER_GAP_EM * size):
                 out[-1].append(word)
                 continue
