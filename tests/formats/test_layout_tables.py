@@ -20,6 +20,7 @@ from .pdf_builders import raw_pdf, stream
 
 HELVETICA = "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>"
 SHARED_TABLES = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "tables"
+SHARED_MARKITDOWN = SHARED_TABLES.parent / "markitdown"
 
 
 def pdf(content: str, rotate: int = 0) -> bytes:
@@ -327,6 +328,62 @@ def test_a_table_continues_on_the_next_page() -> None:
     assert continues(first, repeated) and continues(first, moved)
     assert not continues(first, other) and not continues(first, elsewhere)
     assert merge_continued(first, repeated).rows == head + [["a", "1"], ["b", "2"], ["c", "3"]]
+
+
+def _tables_markdown(path: Path) -> str:
+    """Every table of a PDF as Markdown, pages turned upright first (as the bench does)."""
+    import pypdfium2 as pdfium
+
+    doc = pdfium.PdfDocument(path)
+    out = []
+    for page in doc:
+        textpage = page.get_textpage()
+        turn = text_rotation(textpage)
+        if turn:
+            page.set_rotation((page.get_rotation() + turn) % 360)
+        tables = find_tables(page_words(page, textpage), page_rules(page), page.get_width(), page.get_height())
+        out.extend(render_table(t) for t in tables)
+    doc.close()
+    return "\n\n".join(out)
+
+
+@pytest.mark.skipif(not SHARED_TABLES.exists(), reason="../shared/corpus/tables is absent")
+def test_camelot_corpus_adjacency_f1_holds() -> None:
+    # The issue's measure (ICDAR 2013 cell adjacency) over camelot's PDFs; 0.88 when this
+    # was written, 0.85 the target. A drop below says a change broke tables somewhere.
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("score_tables", SHARED_TABLES / "score_tables.py")
+    score = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    spec.loader.exec_module(score)  # type: ignore[union-attr]
+    cases = json.loads((SHARED_TABLES / "tables.json").read_text())["cases"]
+    expected: dict[str, dict[int, list]] = {}
+    for case in cases:
+        expected.setdefault(case["pdf"], {}).setdefault(case["table_index"], []).append(score.relations(case["rows"]))
+    hit = n_out = n_exp = 0
+    for name, tables in expected.items():
+        out = score.markdown_relations(_tables_markdown(SHARED_TABLES / name))
+        n_out += sum(out.values())
+        for options in tables.values():
+            best = max(options, key=lambda e: (sum((out & e).values()), -sum(e.values())))
+            hit += sum((out & best).values())
+            n_exp += sum(best.values())
+    precision, recall = hit / max(1, n_out), hit / max(1, n_exp)
+    assert 2 * precision * recall / (precision + recall) >= 0.85
+
+
+@pytest.mark.skipif(not SHARED_MARKITDOWN.exists(), reason="../shared/corpus/markitdown is absent")
+def test_sparse_borderless_invoice_keeps_every_cell_in_its_column() -> None:
+    # MarkItDown's own expected Markdown for its sparse borderless-table PDF: values at
+    # staggered heights, many cells empty. Every expected adjacency, no other.
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("score_tables", SHARED_TABLES / "score_tables.py")
+    score = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    spec.loader.exec_module(score)  # type: ignore[union-attr]
+    name = "SPARSE-2024-INV-1234_borderless_table"
+    expected = score.markdown_relations((SHARED_MARKITDOWN / "expected_outputs" / f"{name}.md").read_text())
+    assert score.markdown_relations(_tables_markdown(SHARED_MARKITDOWN / f"{name}.pdf")) == expected
 
 
 @pytest.mark.skipif(not SHARED_TABLES.exists(), reason="../shared/corpus/tables is absent")
