@@ -234,6 +234,23 @@ def test_two_column_text_is_not_a_table(tmp_path: Path) -> None:
     assert tables == []
 
 
+def test_a_table_in_one_column_of_two_is_read_without_the_other(tmp_path: Path) -> None:
+    body = ""
+    for i, line in enumerate(_prose_lines(30, 5)):
+        body += text(72, 90 + 14 * i, line)  # the left column: running text, top to bottom
+    for i, line in enumerate(_prose_lines(8, 5, shift=4)):
+        body += text(330, 90 + 14 * i, line)  # the right column: text, then a table
+    rows = [("Region", "2021", "2020"), ("North", "12.5", "11.0"), ("South", "9.75", "8.50"),
+            ("East", "3.20", "4.10")]
+    for r, (a, b, c) in enumerate(rows):
+        y = 230 + 14 * r  # beside lines of the left column's text
+        body += text(330, y, a) + right(460, y, b) + right(530, y, c)
+    for i, line in enumerate(_prose_lines(8, 5, shift=9)):
+        body += text(330, 300 + 14 * i, line)
+    (table,), _ = layout(pdf(body), tmp_path)
+    assert table.rows == [list(r) for r in rows]
+
+
 def test_paragraphs_and_a_bulleted_list_are_not_tables(tmp_path: Path) -> None:
     body = ""
     for i, line in enumerate(_prose_lines(10, 12)):

@@ -18,6 +18,7 @@ from math import ceil
 from statistics import median
 
 from .model import Table, Word
+from .tables_columns import text_columns
 from .tables_join import join_header, join_wrapped
 from .tables_text import cell_text, em, group_lines, header_rows, is_marker, is_numeric, is_value, runs
 
@@ -38,6 +39,12 @@ _Run = list[Word]
 
 
 def borderless_tables(words: list[Word]) -> list[Table]:
+    # A two-column page is read column by column: a table row in one column must not take
+    # the line of text beside it as a cell.
+    return [t for group in text_columns(words) for t in _borderless(group)]
+
+
+def _borderless(words: list[Word]) -> list[Table]:
     lines = [runs(line) for line in group_lines(words)]
     where = {id(line): k for k, line in enumerate(lines)}
     tables: list[Table] = []
