@@ -240,3 +240,25 @@ def test_a_table_running_onto_the_next_page_repeats_its_header_there() -> None:
     text = pages[1].text
     assert text.startswith("*(table continued from page 1)*")
     assert "| Item | Count |" in text and text.index("| Item | Count |") < text.index("| Rivets | 3 |")
+
+
+def test_read_markdown_shows_the_structure_and_layout_off_the_plain_text(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    path = tmp_path / "report.pdf"
+    path.write_bytes(report(4))
+    root = Path(__file__).resolve().parents[2]
+
+    def read(*extra: str) -> str:
+        done = subprocess.run(
+            [sys.executable, "-m", "omnireader", "read", str(path), "--format", "markdown",
+             "--no-progress", *extra],
+            capture_output=True, text=True, cwd=root, check=True, timeout=120,
+        )
+        return done.stdout
+
+    on, off = read(), read("--layout", "off")
+    assert on.count("ACME Corporation") == 1  # the running header, once, apart
+    assert off.count("ACME Corporation") == 4  # on every page, as the text layer has it
+    assert "Body text of page 3, which is different on each page" in on
