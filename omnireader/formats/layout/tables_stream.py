@@ -74,8 +74,9 @@ def _with_header_regions(
     off by a rule or a wider gap): the two are one region."""
     out: list[list[list[_Run]]] = []
     for region in regions:
-        if out and not _numbers(out[-1]) and len(out[-1]) <= _HEADER_LINES and _numbers(region):
-            prev = out[-1]
+        prev = out[-1] if out else []
+        if (prev and not _numbers(prev) and len(prev) <= _HEADER_LINES and _numbers(region)
+                and all(_words(run) < _PROSE_WORDS for line in prev for run in line)):
             gap = _box(region[0])[1] - _box(prev[-1])[3]
             if gap <= _FIRST_GAP * _size(region[0]):
                 out[-1] = lines[where[id(prev[0])]:where[id(region[-1])] + 1]
@@ -227,8 +228,10 @@ def _tables_in(region: list[list[_Run]], depth: int, above: list[list[_Run]] | N
     placed: list[list[tuple[int, _Run]]] = []
     for n, line in enumerate(region):
         cols = [column_of(run, spans) for run in line]
-        prose = n >= first_data and any(
-            crossed and _words(run) >= _PROSE_WORDS for run, (_, crossed) in zip(line, cols))
+        # Header cells may span columns with a few words ("Year Ended December 31, 2019");
+        # a sentence across columns is text, wherever it is.
+        most = _PROSE_WORDS if n >= first_data else 2 * _PROSE_WORDS
+        prose = any(crossed and _words(run) >= most for run, (_, crossed) in zip(line, cols))
         if depth < 3 and (prose or (len(line) == 1 and cols[0][1] >= 1 and 0 < n < len(region) - 1)):
             # A run of words across a gutter: a title or a paragraph, so two tables (or none).
             return [t for part in _regions(region[:n]) + _regions(region[n + 1:])
