@@ -100,11 +100,23 @@ def page_words(page: pypdfium2.PdfPage, textpage: pypdfium2.PdfTextPage) -> list
     for match in _RUN.finditer(text):
         lo, hi = match.span()
         if digit(text, lo, hi) is None:
-            first = box(lo)
-            last = first if hi - lo == 1 else box(hi - 1)
-            if first is not None and last is not None:
-                x0, y0, x1, y1 = first
-                a0, b0, a1, b1 = last
+            if upright:  # inline: this runs once per word, and calls cost
+                found = get_box(handle, lo, rect_ref)
+                x0, y0, x1, y1 = rect.left - left, top - rect.top, rect.right - left, top - rect.bottom
+                if hi - lo == 1:
+                    a0, b0, a1, b1 = x0, y0, x1, y1
+                elif found:
+                    found = get_box(handle, hi - 1, rect_ref)
+                    a0, b0 = rect.left - left, top - rect.top
+                    a1, b1 = rect.right - left, top - rect.bottom
+            else:
+                first = box(lo)
+                last = first if hi - lo == 1 else box(hi - 1)
+                found = first is not None and last is not None
+                if found:
+                    x0, y0, x1, y1 = first  # type: ignore[misc]
+                    a0, b0, a1, b1 = last  # type: ignore[misc]
+            if found:
                 height = y1 - y0
                 if height > 0 and y0 <= (b0 + b1) * 0.5 <= y1:
                     size, bold, font = style.of(lo, height)
