@@ -22,7 +22,7 @@ _SPLIT_EM = 1.6
 _LABEL_GAP_EM = 8.0
 _LABEL = re.compile(
     r"^(?:(?:item|part|section|article|chapter|note|schedule)\s+)?"
-    r"(?:\d{1,3}(?:\.\d{1,3}){0,3}[a-z]?|[A-Z]|[IVXLC]{1,6}|\([a-z0-9]{1,3}\))[.):]?$"
+    r"(?:\.?\d{1,3}(?:\.\d{1,3}){0,3}[a-z]?|[A-Z]|[IVXLC]{1,6}|\([a-z0-9]{1,3}\))[.):]?$"
     r"|^[\u2022\u25cf\u25aa\u25e6\u2013\u2014\u00b7\u2043\uf0b7\-*]$",
     re.IGNORECASE,
 )
@@ -201,10 +201,13 @@ def _continues(block: TextBlock, last: Line, line: Line, gap: float, height: flo
         return False
     if line.bold:
         return True  # a heading's second line may hang indented under its text
-    # A first-line indent under a line that ran to the right edge starts a paragraph.
+    # A first-line indent under a line that ran to the right edge starts a paragraph;
+    # under a list item's first line ("1.", "(a)", a bullet) it is the item's hanging
+    # indent.
     width = block.x1 - block.x0
     indented = (
-        width > 20 * em
+        not _is_label(block.lines[0].words[:1])
+        and width > 20 * em
         and line.x0 - block.x0 > 0.8 * em
         and line.x0 - last.x0 > 0.8 * em
         and block.x1 - last.x1 < 2 * em
