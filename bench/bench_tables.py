@@ -57,7 +57,11 @@ def page_markdown(page: Any) -> tuple[str, int]:
             page.set_rotation(before)
     tables = find_tables(words, rules, width, height)
     pieces: list[tuple[float, str]] = [(t.y0, render_table(t)) for t in tables]
-    rest = [w for w in words if not any(t.x0 <= w.cx <= t.x1 and t.y0 <= w.cy <= t.y1 for t in tables)]
+    rest = [
+        w
+        for w in words
+        if not any(t.x0 <= w.cx <= t.x1 and t.y0 <= w.cy <= t.y1 for t in tables)
+    ]
     for line in group_lines(rest):
         pieces.append((line[0].y0, " ".join(w.text for w in line)))
     pieces.sort(key=lambda p: p[0])
@@ -76,15 +80,21 @@ def pdf_markdown(path: Path) -> tuple[str, int, int]:
 
 
 def _scorer() -> Any:
-    spec = importlib.util.spec_from_file_location("score_tables", TABLES / "score_tables.py")
+    spec = importlib.util.spec_from_file_location(
+        "score_tables", TABLES / "score_tables.py"
+    )
     module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
     spec.loader.exec_module(module)  # type: ignore[union-attr]
     return module
 
 
 def score_dir(out: Path, verbose: bool) -> str:
-    args = [sys.executable, str(TABLES / "score_tables.py"), str(out)] + (["-v"] if verbose else [])
-    return subprocess.run(args, capture_output=True, text=True, check=True).stdout.strip()
+    args = [sys.executable, str(TABLES / "score_tables.py"), str(out)] + (
+        ["-v"] if verbose else []
+    )
+    return subprocess.run(
+        args, capture_output=True, text=True, check=True
+    ).stdout.strip()
 
 
 def markitdown_md(path: Path) -> str:
@@ -104,11 +114,21 @@ def second_check(verbose: bool) -> dict[str, Any]:
             continue
         ours = score.markdown_relations(pdf_markdown(pdf)[0])
         h = sum((ours & expected).values())
-        hit, exp, out_n = hit + h, exp + sum(expected.values()), out_n + sum(ours.values())
+        hit, exp, out_n = (
+            hit + h,
+            exp + sum(expected.values()),
+            out_n + sum(ours.values()),
+        )
         if verbose:
-            print(f"  {pdf.name:48} expected {sum(expected.values()):4}  output {sum(ours.values()):4}  matched {h:4}")
+            print(
+                f"  {pdf.name:48} expected {sum(expected.values()):4}  output {sum(ours.values()):4}  matched {h:4}"
+            )
     p, r = hit / max(1, out_n), hit / max(1, exp)
-    return {"precision": round(p, 3), "recall": round(r, 3), "f1": round(2 * p * r / max(1e-9, p + r), 3)}
+    return {
+        "precision": round(p, 3),
+        "recall": round(r, 3),
+        "f1": round(2 * p * r / max(1e-9, p + r), 3),
+    }
 
 
 def speed(paths: list[Path], repeat: int) -> dict[str, float]:
@@ -173,8 +193,12 @@ def speed(paths: list[Path], repeat: int) -> dict[str, float]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--quick", action="store_true", help="one speed round, no MarkItDown")
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--quick", action="store_true", help="one speed round, no MarkItDown"
+    )
     parser.add_argument("--no-markitdown", action="store_true")
     parser.add_argument("-v", action="store_true", help="per-PDF rows")
     parser.add_argument("--out", type=Path, default=OUT)
@@ -203,8 +227,10 @@ def main() -> int:
             pdf_markdown(pdf)
         ours_s = time.perf_counter() - start
         print("markitdown  ", score_dir(peer, args.v))
-        print(f"whole files, one pass each: ours (this bench's Markdown) {ours_s:.2f} s, "
-              f"MarkItDown {peer_s:.2f} s: {peer_s / ours_s:.1f}x faster")
+        print(
+            f"whole files, one pass each: ours (this bench's Markdown) {ours_s:.2f} s, "
+            f"MarkItDown {peer_s:.2f} s: {peer_s / ours_s:.1f}x faster"
+        )
     if MARKITDOWN.exists():
         print("markitdown corpus (expected pipe tables):", second_check(args.v))
     print("speed:", speed(pdfs, 1 if args.quick else 5))

@@ -15,11 +15,19 @@ at all, and its tables are found from the words' alignment alone.
 from __future__ import annotations
 
 import ctypes
+from itertools import pairwise
 from typing import Any
 
 from .model import Rule
 
-__all__ = ["page_rules", "merge_rules", "text_rotation", "MAX_RULES", "MAX_SEGMENTS", "THIN"]
+__all__ = [
+    "MAX_RULES",
+    "MAX_SEGMENTS",
+    "THIN",
+    "merge_rules",
+    "page_rules",
+    "text_rotation",
+]
 
 MAX_SEGMENTS = 40_000  # path segments looked at on one page before giving up
 MAX_RULES = 4_000  # axis-aligned pieces kept before the page counts as a drawing
@@ -47,7 +55,9 @@ def page_rules(page: Any) -> list[Rule]:
     try:
         count = pdfium_c.FPDFPage_CountObjects(page)
         for i in range(count):
-            _walk(pdfium_c, pdfium_c.FPDFPage_GetObject(page, i), _IDENTITY, raw, budget)
+            _walk(
+                pdfium_c, pdfium_c.FPDFPage_GetObject(page, i), _IDENTITY, raw, budget
+            )
     except _TooMany:
         return []
     # Into the words' frame once: origin top left, y down, the page's /Rotate applied.
@@ -92,7 +102,14 @@ def _mul(m: _Matrix, n: _Matrix) -> _Matrix:
     """``m`` then ``n`` (PDF row-vector convention: p' = p·m·n)."""
     a, b, c, d, e, f = m
     A, B, C, D, E, F = n
-    return (a * A + b * C, a * B + b * D, c * A + d * C, c * B + d * D, e * A + f * C + E, e * B + f * D + F)
+    return (
+        a * A + b * C,
+        a * B + b * D,
+        c * A + d * C,
+        c * B + d * D,
+        e * A + f * C + E,
+        e * B + f * D + F,
+    )
 
 
 def _matrix(pdfium_c: Any, obj: Any) -> _Matrix:
@@ -102,7 +119,9 @@ def _matrix(pdfium_c: Any, obj: Any) -> _Matrix:
     return (m.a, m.b, m.c, m.d, m.e, m.f)
 
 
-def _walk(pdfium_c: Any, obj: Any, outer: _Matrix, out: list[Rule], budget: list[int]) -> None:
+def _walk(
+    pdfium_c: Any, obj: Any, outer: _Matrix, out: list[Rule], budget: list[int]
+) -> None:
     kind = pdfium_c.FPDFPageObj_GetType(obj)
     if kind == pdfium_c.FPDF_PAGEOBJ_FORM:
         inner = _mul(_matrix(pdfium_c, obj), outer)
@@ -112,7 +131,9 @@ def _walk(pdfium_c: Any, obj: Any, outer: _Matrix, out: list[Rule], budget: list
         _path_rules(pdfium_c, obj, outer, out, budget)
 
 
-def _path_rules(pdfium_c: Any, obj: Any, outer: _Matrix, out: list[Rule], budget: list[int]) -> None:
+def _path_rules(
+    pdfium_c: Any, obj: Any, outer: _Matrix, out: list[Rule], budget: list[int]
+) -> None:
     fill, stroke = ctypes.c_int(0), ctypes.c_int(0)
     pdfium_c.FPDFPath_GetDrawMode(obj, ctypes.byref(fill), ctypes.byref(stroke))
     if not fill.value and not stroke.value:
@@ -128,8 +149,14 @@ def _path_rules(pdfium_c: Any, obj: Any, outer: _Matrix, out: list[Rule], budget
     a, b, c, d, e, f = _mul(_matrix(pdfium_c, obj), outer)
     x, y = ctypes.c_float(0), ctypes.c_float(0)
     x_ref, y_ref = ctypes.byref(x), ctypes.byref(y)
-    get_seg, get_point = pdfium_c.FPDFPath_GetPathSegment, pdfium_c.FPDFPathSegment_GetPoint
-    get_type, get_close = pdfium_c.FPDFPathSegment_GetType, pdfium_c.FPDFPathSegment_GetClose
+    get_seg, get_point = (
+        pdfium_c.FPDFPath_GetPathSegment,
+        pdfium_c.FPDFPathSegment_GetPoint,
+    )
+    get_type, get_close = (
+        pdfium_c.FPDFPathSegment_GetType,
+        pdfium_c.FPDFPathSegment_GetClose,
+    )
     moveto, bezier = pdfium_c.FPDF_SEGMENT_MOVETO, pdfium_c.FPDF_SEGMENT_BEZIERTO
     subpaths: list[tuple[list[tuple[float, float]], bool, bool]] = []
     points: list[tuple[float, float]] = []
@@ -162,7 +189,7 @@ def _path_rules(pdfium_c: Any, obj: Any, outer: _Matrix, out: list[Rule], budget
                 continue
         if stroke.value:
             ring = pts + [pts[0]] if is_closed else pts
-            for (x0, y0), (x1, y1) in zip(ring, ring[1:]):
+            for (x0, y0), (x1, y1) in pairwise(ring):
                 _segment(x0, y0, x1, y1, out)
     if len(out) > MAX_RULES:
         raise _TooMany
@@ -200,7 +227,11 @@ def _thin_bounds(pdfium_c: Any, obj: Any, outer: _Matrix, out: list[Rule]) -> bo
 
 def _invisible(pdfium_c: Any, obj: Any, stroked: bool) -> bool:
     """White or fully transparent: a rule nobody sees is no cell border."""
-    get = pdfium_c.FPDFPageObj_GetStrokeColor if stroked else pdfium_c.FPDFPageObj_GetFillColor
+    get = (
+        pdfium_c.FPDFPageObj_GetStrokeColor
+        if stroked
+        else pdfium_c.FPDFPageObj_GetFillColor
+    )
     if not get(obj, *_RGBA_REFS):
         return False
     r, g, b, alpha = (v.value for v in _RGBA)
@@ -225,7 +256,14 @@ def _box_rules(box: tuple[float, float, float, float], out: list[Rule]) -> None:
         out.append(Rule((x0 + x1) / 2, y0, (x0 + x1) / 2, y1))
     elif w > THIN and h > THIN:
         # A filled box (cell shading, a bordered frame drawn as fills): its edges bound cells.
-        out.extend((Rule(x0, y0, x1, y0), Rule(x0, y1, x1, y1), Rule(x0, y0, x0, y1), Rule(x1, y0, x1, y1)))
+        out.extend(
+            (
+                Rule(x0, y0, x1, y0),
+                Rule(x0, y1, x1, y1),
+                Rule(x0, y0, x0, y1),
+                Rule(x1, y0, x1, y1),
+            )
+        )
 
 
 def _segment(x0: float, y0: float, x1: float, y1: float, out: list[Rule]) -> None:
@@ -244,7 +282,8 @@ def merge_rules(rules: list[Rule], tol: float = _JOIN) -> list[Rule]:
         # (position across, start, end along) so one loop serves both directions.
         spans = sorted(
             (r.y0, r.x0, r.x1) if horizontal else (r.x0, r.y0, r.y1)
-            for r in rules if r.horizontal == horizontal
+            for r in rules
+            if r.horizontal == horizontal
         )
         groups: list[list[tuple[float, float, float]]] = []
         for span in spans:
@@ -260,6 +299,10 @@ def merge_rules(rules: list[Rule], tol: float = _JOIN) -> list[Rule]:
                 if a <= end + tol:
                     end = max(end, b)
                     continue
-                merged.append(Rule(start, pos, end, pos) if horizontal else Rule(pos, start, pos, end))
+                merged.append(
+                    Rule(start, pos, end, pos)
+                    if horizontal
+                    else Rule(pos, start, pos, end)
+                )
                 start, end = a, b
     return merged

@@ -37,7 +37,11 @@ def text_columns(words: list[Word], depth: int = 0) -> list[list[Word]]:
         if w.x0 - reach >= size:
             gaps.append((reach, w.x0))
         reach = max(reach, w.x1)
-    gaps = [g for g in gaps if left_edge + 0.25 * span <= (g[0] + g[1]) / 2 <= right_edge - 0.25 * span]
+    gaps = [
+        g
+        for g in gaps
+        if left_edge + 0.25 * span <= (g[0] + g[1]) / 2 <= right_edge - 0.25 * span
+    ]
     for g0, g1 in sorted(gaps, key=lambda g: g[0] - g[1]):
         middle = (g0 + g1) / 2
         left = [w for w in words if w.cx < middle]
@@ -52,5 +56,9 @@ def _prose(words: list[Word]) -> bool:
     if len(lines) < _MIN_LINES:
         return False
     found = [run for line in lines for run in runs(line)]
-    long = sum(1 for run in found if sum(any(ch.isalnum() for ch in w.text) for w in run) >= _PROSE_RUN)
+    long = sum(
+        1
+        for run in found
+        if sum(any(ch.isalnum() for ch in w.text) for w in run) >= _PROSE_RUN
+    )
     return long >= _PROSE_SHARE * len(found)

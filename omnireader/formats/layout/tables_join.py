@@ -38,7 +38,11 @@ def join_header(
         above, row = out_rows[-1], rows[k]
         filled = [j for j, c in enumerate(row) if c]
         height = boxes[k][3] - boxes[k][1]
-        if filled and all(above[j] for j in filled) and boxes[k][1] - out_boxes[-1][3] < 0.5 * height:
+        if (
+            filled
+            and all(above[j] for j in filled)
+            and boxes[k][1] - out_boxes[-1][3] < 0.5 * height
+        ):
             out_rows[-1] = _merge(above, row)
             out_boxes[-1] = _union(out_boxes[-1], boxes[k])
             continue
@@ -49,8 +53,11 @@ def join_header(
 
 
 def join_wrapped(
-    rows: list[list[str]], boxes: list[_Box], head: int,
-    label_ends: list[float | None], label_column: tuple[float, float],
+    rows: list[list[str]],
+    boxes: list[_Box],
+    head: int,
+    label_ends: list[float | None],
+    label_column: tuple[float, float],
 ) -> tuple[list[list[str]], list[_Box]]:
     """Lines that only continue the row above (a cell that wrapped) join it.
 
@@ -70,13 +77,23 @@ def join_wrapped(
         if len(out_rows) > head and boxes[k][1] - out_boxes[-1][3] < _PITCH * pitch:
             above = out_rows[-1]
             filled = [j for j, c in enumerate(row) if c]
-            continues = (not row[0] and filled and all(above[j] for j in filled)
-                         and len(filled) <= max(1, len(row) // 2)
-                         and not any(is_numeric(row[j]) for j in filled))
+            continues = (
+                not row[0]
+                and filled
+                and all(above[j] for j in filled)
+                and len(filled) <= max(1, len(row) // 2)
+                and not any(is_numeric(row[j]) for j in filled)
+            )
             end = out_ends[-1]
-            wrapped_label = (row[0] and above[0] and not any(above[1:])
-                             and not above[0].endswith(":") and not is_numeric(above[0])
-                             and end is not None and end >= left + _FULL * (right - left))
+            wrapped_label = (
+                row[0]
+                and above[0]
+                and not any(above[1:])
+                and not above[0].endswith(":")
+                and not is_numeric(above[0])
+                and end is not None
+                and end >= left + _FULL * (right - left)
+            )
             if continues or wrapped_label:
                 out_rows[-1] = _merge(above, row)
                 out_boxes[-1] = _union(out_boxes[-1], boxes[k])

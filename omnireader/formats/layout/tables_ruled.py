@@ -14,12 +14,13 @@ the borderless finder reads the region instead.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from itertools import pairwise
 
 from .model import Rule, Table, Word
 from .tables_stream import column_of, column_spans
 from .tables_text import cell_text, group_lines, header_rows, runs
 
-__all__ = ["ruled_tables", "SNAP"]
+__all__ = ["SNAP", "ruled_tables"]
 
 SNAP = 2.0  # points: rule ends this close count as touching, positions this close as one line
 _MIN_RULE = 4.0  # points: shorter strokes are tick marks or glyph-like art
@@ -43,7 +44,7 @@ def ruled_tables(words: list[Word], rules: list[Rule]) -> list[tuple[Table, set[
     mids = [words[k].cy for k in order]
     for comp_h, comp_v in _networks(hs, vs):
         top, bottom = min(h.y0 for h in comp_h), max(h.y0 for h in comp_h)
-        band = order[bisect_left(mids, top - SNAP):bisect_right(mids, bottom + SNAP)]
+        band = order[bisect_left(mids, top - SNAP) : bisect_right(mids, bottom + SNAP)]
         found = _grid_table(words, band, comp_h, comp_v)
         if found is not None:
             out.append(found)
@@ -103,11 +104,17 @@ def _grid_table(
     at_y = [[h for h in hs if abs(h.y0 - y) <= SNAP] for y in ys]
 
     def vwall(i: int, j: int) -> bool:  # the wall left of column j, in row i
-        lo, hi = ys[i] + (ys[i + 1] - ys[i]) * 0.25, ys[i + 1] - (ys[i + 1] - ys[i]) * 0.25
+        lo, hi = (
+            ys[i] + (ys[i + 1] - ys[i]) * 0.25,
+            ys[i + 1] - (ys[i + 1] - ys[i]) * 0.25,
+        )
         return any(v.y0 <= lo + SNAP and v.y1 >= hi - SNAP for v in at_x[j])
 
     def hwall(i: int, j: int) -> bool:  # the wall above row i, in column j
-        lo, hi = xs[j] + (xs[j + 1] - xs[j]) * 0.25, xs[j + 1] - (xs[j + 1] - xs[j]) * 0.25
+        lo, hi = (
+            xs[j] + (xs[j + 1] - xs[j]) * 0.25,
+            xs[j + 1] - (xs[j + 1] - xs[j]) * 0.25,
+        )
         return any(h.x0 <= lo + SNAP and h.x1 >= hi - SNAP for h in at_y[i])
 
     anchor: dict[tuple[int, int], tuple[int, int]] = {}
@@ -143,7 +150,11 @@ def _grid_table(
         nc += 1
     # Grid rows of word lists; a drawn row that holds several records one per line (a
     # form's labels and values in two tall boxes) becomes one row per line.
-    word_rows = [row for i in range(nr) for row in _records([cells.get((i, j), []) for j in range(nc)], xs)]
+    word_rows = [
+        row
+        for i in range(nr)
+        for row in _records([cells.get((i, j), []) for j in range(nc)], xs)
+    ]
     word_rows, edges = _split_columns(word_rows, xs)
     grid = [[cell_text(ws) for ws in row] for row in word_rows]
     bold = [all(w.bold for ws in row for w in ws) and any(row) for row in word_rows]
@@ -153,8 +164,16 @@ def _grid_table(
     if len(keep_r) < 2 or len(keep_c) < 2:
         return None
     rows = [[grid[i][j] for j in keep_c] for i in keep_r]
-    table = Table(rows, xs[0] - 0.5, ys[0], xs[-1], ys[-1], header_rows(rows, [bold[i] for i in keep_r]),
-                  ruled=True, columns=[edges[j] for j in keep_c] + [edges[-1]])
+    table = Table(
+        rows,
+        xs[0] - 0.5,
+        ys[0],
+        xs[-1],
+        ys[-1],
+        header_rows(rows, [bold[i] for i in keep_r]),
+        ruled=True,
+        columns=[edges[j] for j in keep_c] + [edges[-1]],
+    )
     return table, taken
 
 
@@ -181,8 +200,11 @@ def _stub(
         w = words[index]
         if index not in taken and w.x1 <= left + SNAP and ys[0] < w.cy < ys[-1]:
             bands.setdefault(bisect_right(ys, w.cy) - 1, []).append((index, w))
-    labels = {i: ({k for k, _ in got}, [w for _, w in got]) for i, got in bands.items()
-              if len(got) <= _STUB_WORDS and len(group_lines([w for _, w in got])) == 1}
+    labels = {
+        i: ({k for k, _ in got}, [w for _, w in got])
+        for i, got in bands.items()
+        if len(got) <= _STUB_WORDS and len(group_lines([w for _, w in got])) == 1
+    }
     rows_with_text = len({bisect_right(ys, words[k].cy) - 1 for k in taken})
     if len(labels) < max(2, rows_with_text // 2) or len(labels) < len(bands):
         return {}
@@ -220,7 +242,7 @@ def _split_columns(
                 for run in runs(line):
                     parts[column_of(run, spans)[0]].extend(run)
             out[k].extend(parts)
-        edges.extend([xs[j]] + [(a[1] + b[0]) / 2 for a, b in zip(spans, spans[1:])])
+        edges.extend([xs[j]] + [(a[1] + b[0]) / 2 for a, b in pairwise(spans)])
     return out, edges + [xs[-1]]
 
 
@@ -230,7 +252,9 @@ def _records(row: list[list[Word]], xs: list[float]) -> list[list[list[Word]]]:
     stacked = 0
     for j, ws in enumerate(row):
         lines = group_lines(ws) if len(ws) > 1 else []
-        if len(lines) < 2 or all(len(line) == 1 and len(line[0].text) <= 2 for line in lines):
+        if len(lines) < 2 or all(
+            len(line) == 1 and len(line[0].text) <= 2 for line in lines
+        ):
             continue  # one line, or glyphs of text turned sideways
         if _short(lines, xs[j + 1] - xs[j]):
             stacked += 1
@@ -238,12 +262,17 @@ def _records(row: list[list[Word]], xs: list[float]) -> list[list[list[Word]]]:
         return [row]
     lines = group_lines([w for ws in row for w in ws])
     line_of = {id(w): k for k, line in enumerate(lines) for w in line}
-    return [[[w for w in ws if line_of[id(w)] == k] for ws in row] for k in range(len(lines))]
+    return [
+        [[w for w in ws if line_of[id(w)] == k] for ws in row]
+        for k in range(len(lines))
+    ]
 
 
 def _split_spans(
-    spans: dict[tuple[int, int], list[Word]], anchor: dict[tuple[int, int], tuple[int, int]],
-    xs: list[float], ys: list[float],
+    spans: dict[tuple[int, int], list[Word]],
+    anchor: dict[tuple[int, int], tuple[int, int]],
+    xs: list[float],
+    ys: list[float],
 ) -> dict[tuple[int, int], list[Word]]:
     """Spanning cells' text, each run of words in the grid cell under it unless it crosses
     a grid line. A header centred over two columns crosses their line and stays one cell; a
@@ -267,15 +296,25 @@ def _split_spans(
             for run in runs(line):
                 x0, x1 = run[0].x0, run[-1].x1
                 y0, y1 = min(w.y0 for w in run), max(w.y1 for w in run)
-                if any(x0 < xs[k] - SNAP and x1 > xs[k] + SNAP for k in cols_in[1:]) or (
-                    records and any(y0 < ys[k] - SNAP and y1 > ys[k] + SNAP for k in rows_in[1:])
+                if any(
+                    x0 < xs[k] - SNAP and x1 > xs[k] + SNAP for k in cols_in[1:]
+                ) or (
+                    records
+                    and any(
+                        y0 < ys[k] - SNAP and y1 > ys[k] + SNAP for k in rows_in[1:]
+                    )
                 ):
                     cells.setdefault(a, []).extend(run)
                     continue
-                j = min(max(bisect_right(xs, (x0 + x1) / 2) - 1, cols_in[0]), cols_in[-1])
+                j = min(
+                    max(bisect_right(xs, (x0 + x1) / 2) - 1, cols_in[0]), cols_in[-1]
+                )
                 i = a[0]
                 if records:
-                    i = min(max(bisect_right(ys, (y0 + y1) / 2) - 1, rows_in[0]), rows_in[-1])
+                    i = min(
+                        max(bisect_right(ys, (y0 + y1) / 2) - 1, rows_in[0]),
+                        rows_in[-1],
+                    )
                 cells.setdefault((i, j), []).extend(run)
     return cells
 
@@ -293,4 +332,3 @@ def _whitespace_columns(cells: dict[tuple[int, int], list[Word]]) -> bool:
         if any(len(runs(line)) > 1 for line in group_lines(ws)):
             split += 1
     return split > _SPLIT_CELLS * len(cells) and split >= 2
-

@@ -14,26 +14,48 @@ crossing a gutter (a title, a paragraph between two tables) ends the region.
 
 from __future__ import annotations
 
+from itertools import pairwise
 from math import ceil
 from statistics import median
 
 from .model import Table, Word
 from .tables_columns import text_columns
 from .tables_join import join_header, join_wrapped
-from .tables_text import cell_text, em, group_lines, header_rows, is_marker, is_numeric, is_value, runs
+from .tables_text import (
+    cell_text,
+    em,
+    group_lines,
+    header_rows,
+    is_marker,
+    is_numeric,
+    is_value,
+    runs,
+)
 
-__all__ = ["borderless_tables", "column_spans", "column_of"]
+__all__ = ["borderless_tables", "column_of", "column_spans"]
 
-_LINE_GAP = 1.6  # em of blank space between two lines that still keeps them in one region
-_FIRST_GAP = 3.0  # em between a region's first two lines, before its row spacing is known
+_LINE_GAP = (
+    1.6  # em of blank space between two lines that still keeps them in one region
+)
+_FIRST_GAP = (
+    3.0  # em between a region's first two lines, before its row spacing is known
+)
 _MAX_GAP = 5.0  # em of blank space that ends a region even when the columns go on
 _RECENT = 6  # lines above a new line whose runs it is aligned against
 _HEADER_LINES = 4  # lines above a table of numbers looked at for its column headers
-_MAX_SINGLES = 2  # consecutive one-run lines a region carries (section labels, wrapped text)
-_HEADING_SIZE = 1.12  # a one-run line this much larger than any text above it is a heading
+_MAX_SINGLES = (
+    2  # consecutive one-run lines a region carries (section labels, wrapped text)
+)
+_HEADING_SIZE = (
+    1.12  # a one-run line this much larger than any text above it is a heading
+)
 _PROSE_WORDS = 4  # median words a cell at or over which a region reads as prose
-_WIDE_RUN = 0.4  # share of the region's width past which a run of words is a note, not a cell
-_GUTTER_SHARE = 0.12  # share of multi-run lines that may cross a gutter (spanning headers)
+_WIDE_RUN = (
+    0.4  # share of the region's width past which a run of words is a note, not a cell
+)
+_GUTTER_SHARE = (
+    0.12  # share of multi-run lines that may cross a gutter (spanning headers)
+)
 
 _Run = list[Word]
 
@@ -51,7 +73,7 @@ def _borderless(words: list[Word]) -> list[Table]:
     done = 0  # lines up to here belong to a region already
     for region in _with_header_regions(_regions(lines), lines, where):
         start = where[id(region[0])]
-        above = lines[max(done, start - _HEADER_LINES):start]
+        above = lines[max(done, start - _HEADER_LINES) : start]
         done = where[id(region[-1])] + 1
         tables.extend(_tables_in(region, depth=0, above=above))
     return tables
@@ -75,11 +97,16 @@ def _with_header_regions(
     out: list[list[list[_Run]]] = []
     for region in regions:
         prev = out[-1] if out else []
-        if (prev and not _numbers(prev) and len(prev) <= _HEADER_LINES and _numbers(region)
-                and all(_words(run) < _PROSE_WORDS for line in prev for run in line)):
+        if (
+            prev
+            and not _numbers(prev)
+            and len(prev) <= _HEADER_LINES
+            and _numbers(region)
+            and all(_words(run) < _PROSE_WORDS for line in prev for run in line)
+        ):
             gap = _box(region[0])[1] - _box(prev[-1])[3]
             if gap <= _FIRST_GAP * _size(region[0]):
-                out[-1] = lines[where[id(prev[0])]:where[id(region[-1])] + 1]
+                out[-1] = lines[where[id(prev[0])] : where[id(region[-1])] + 1]
                 continue
         out.append(region)
     return out
@@ -107,7 +134,12 @@ def _headers_above(
 
 def _box(line: list[_Run]) -> tuple[float, float, float, float]:
     ws = [w for run in line for w in run]
-    return min(w.x0 for w in ws), min(w.y0 for w in ws), max(w.x1 for w in ws), max(w.y1 for w in ws)
+    return (
+        min(w.x0 for w in ws),
+        min(w.y0 for w in ws),
+        max(w.x1 for w in ws),
+        max(w.y1 for w in ws),
+    )
 
 
 def _size(line: list[_Run]) -> float:
@@ -128,7 +160,9 @@ def _regions(lines: list[list[_Run]]) -> list[list[list[_Run]]]:
         # Rows may be spaced wider than text lines; what ends a table is a gap wider than
         # its own row spacing so far (or, before there is any, a blank line or two).
         size = _size(line)
-        allowed = max(_LINE_GAP * size, 1.8 * median(gaps)) if gaps else _FIRST_GAP * size
+        allowed = (
+            max(_LINE_GAP * size, 1.8 * median(gaps)) if gaps else _FIRST_GAP * size
+        )
         # A one-run line in a larger font than the region's is a heading: the table ends.
         heading = len(line) < 2 and bool(current) and size > _HEADING_SIZE * biggest
         far = bool(current) and gap > allowed
@@ -159,10 +193,20 @@ def _aligned(line: list[_Run], region: list[list[_Run]], size: float) -> bool:
     region's recent multi-run lines do: the same columns, whatever the spacing."""
     if len(line) < 2:
         return False
-    edges = [(run[0].x0, run[-1].x1) for other in region[-_RECENT:] if len(other) >= 2 for run in other]
+    edges = [
+        (run[0].x0, run[-1].x1)
+        for other in region[-_RECENT:]
+        if len(other) >= 2
+        for run in other
+    ]
     tol = 0.5 * size
-    hits = sum(1 for run in line
-               if any(abs(run[0].x0 - a) <= tol or abs(run[-1].x1 - b) <= tol for a, b in edges))
+    hits = sum(
+        1
+        for run in line
+        if any(
+            abs(run[0].x0 - a) <= tol or abs(run[-1].x1 - b) <= tol for a, b in edges
+        )
+    )
     return hits >= max(2, 0.6 * len(line))
 
 
@@ -184,7 +228,10 @@ def column_spans(region: list[list[_Run]]) -> list[tuple[float, float]]:
     events: list[tuple[float, int]] = []
     for line in multi:
         for run in line:
-            if run[-1].x1 - run[0].x0 > _WIDE_RUN * (right - left) and _words(run) >= _PROSE_WORDS:
+            if (
+                run[-1].x1 - run[0].x0 > _WIDE_RUN * (right - left)
+                and _words(run) >= _PROSE_WORDS
+            ):
                 continue  # a note or title across the table says nothing of its columns
             events.append((run[0].x0, 1))
             events.append((run[-1].x1, -1))
@@ -207,19 +254,28 @@ def column_of(run: _Run, spans: list[tuple[float, float]]) -> tuple[int, int]:
     overlaps = [min(x1, b) - max(x0, a) for a, b in spans]
     best = max(range(len(spans)), key=lambda k: overlaps[k])
     if overlaps[best] <= 0:  # in a gutter: the nearest column
-        best = min(range(len(spans)), key=lambda k: min(abs(x0 - spans[k][1]), abs(x1 - spans[k][0])))
+        best = min(
+            range(len(spans)),
+            key=lambda k: min(abs(x0 - spans[k][1]), abs(x1 - spans[k][0])),
+        )
     return best, sum(1 for k in range(len(spans)) if overlaps[k] > 0) - 1
 
 
-def _tables_in(region: list[list[_Run]], depth: int, above: list[list[_Run]] | None = None) -> list[Table]:
+def _tables_in(
+    region: list[list[_Run]], depth: int, above: list[list[_Run]] | None = None
+) -> list[Table]:
     # Header lines come before the first line of numbers. The columns are where the body's
     # runs pile up (a header spanning two columns would bridge their gutter), and a header
     # run is cut where a gutter runs through it: header cells can sit a space apart.
     first_data = next((n for n, line in enumerate(region) if _data_line(line)), 0)
     body = region[first_data:]
     spans = column_spans(body if sum(len(line) > 1 for line in body) >= 2 else region)
-    if spans and any(column_of(run, spans)[1] < 0 for line in region[:first_data] for run in line):
-        spans = column_spans(region)  # header lines have columns the body lacks: use them all
+    if spans and any(
+        column_of(run, spans)[1] < 0 for line in region[:first_data] for run in line
+    ):
+        spans = column_spans(
+            region
+        )  # header lines have columns the body lacks: use them all
     if len(spans) < 2:
         return []
     if above and first_data == 0 and len(body) > 1:
@@ -231,11 +287,18 @@ def _tables_in(region: list[list[_Run]], depth: int, above: list[list[_Run]] | N
         # Header cells may span columns with a few words ("Year Ended December 31, 2019");
         # a sentence across columns is text, wherever it is.
         most = _PROSE_WORDS if n >= first_data else 2 * _PROSE_WORDS
-        prose = any(crossed and _words(run) >= most for run, (_, crossed) in zip(line, cols))
-        if depth < 3 and (prose or (len(line) == 1 and cols[0][1] >= 1 and 0 < n < len(region) - 1)):
+        prose = any(
+            crossed and _words(run) >= most for run, (_, crossed) in zip(line, cols)
+        )
+        if depth < 3 and (
+            prose or (len(line) == 1 and cols[0][1] >= 1 and 0 < n < len(region) - 1)
+        ):
             # A run of words across a gutter: a title or a paragraph, so two tables (or none).
-            return [t for part in _regions(region[:n]) + _regions(region[n + 1:])
-                    for t in _tables_in(part, depth + 1)]
+            return [
+                t
+                for part in _regions(region[:n]) + _regions(region[n + 1 :])
+                for t in _tables_in(part, depth + 1)
+            ]
         if n < first_data and any(crossed for _, crossed in cols):
             line = [piece for run in line for piece in _cut_at_gutters(run, spans)]
             cols = [column_of(run, spans) for run in line]
@@ -247,9 +310,9 @@ def _cut_at_gutters(run: _Run, spans: list[tuple[float, float]]) -> list[_Run]:
     """The run cut at each space between two words that a gutter runs through, when that
     gives one piece to each column it crosses; a header spanning columns ("Modern method"
     over six) has fewer spaces than columns and stays whole."""
-    gutters = [(a[1], b[0]) for a, b in zip(spans, spans[1:])]
+    gutters = [(a[1], b[0]) for a, b in pairwise(spans)]
     pieces = [[run[0]]]
-    for prev, word in zip(run, run[1:]):
+    for prev, word in pairwise(run):
         if any(prev.x1 <= g1 and word.x0 >= g0 for g0, g1 in gutters):
             pieces.append([word])
         else:
@@ -261,7 +324,9 @@ def _cut_at_gutters(run: _Run, spans: list[tuple[float, float]]) -> list[_Run]:
 
 
 def _build(
-    region: list[list[_Run]], placed: list[list[tuple[int, _Run]]], spans: list[tuple[float, float]]
+    region: list[list[_Run]],
+    placed: list[list[tuple[int, _Run]]],
+    spans: list[tuple[float, float]],
 ) -> Table | None:
     nc = len(spans)
     cells: list[list[list[Word]]] = []
@@ -285,7 +350,9 @@ def _build(
     x0 = min(b[0] for b in boxes)
     x1 = max(b[2] for b in boxes)
     edges = [spans[j][0] for j in keep] + [spans[keep[-1]][1]]
-    return Table(rows, x0, boxes[0][1], x1, boxes[-1][3], head, ruled=False, columns=edges)
+    return Table(
+        rows, x0, boxes[0][1], x1, boxes[-1][3], head, ruled=False, columns=edges
+    )
 
 
 def _looks_tabular(rows: list[list[str]]) -> bool:
@@ -296,7 +363,9 @@ def _looks_tabular(rows: list[list[str]]) -> bool:
         return False
     first = [r[0] for r in rows if r[0]]
     if nc == 2 and first and all(is_marker(c) for c in first):
-        return False  # a bulleted or numbered list, its markers in a column of their own
+        return (
+            False  # a bulleted or numbered list, its markers in a column of their own
+        )
     words_per_cell = [_text_words(c) for r in rows for c in r if c]
     if median(words_per_cell) >= _PROSE_WORDS:
         return False

@@ -12,7 +12,17 @@ from statistics import median
 
 from .model import Word
 
-__all__ = ["em", "is_marker", "is_value", "group_lines", "runs", "cell_text", "is_numeric", "header_rows", "SEGMENT_EM"]
+__all__ = [
+    "SEGMENT_EM",
+    "cell_text",
+    "em",
+    "group_lines",
+    "header_rows",
+    "is_marker",
+    "is_numeric",
+    "is_value",
+    "runs",
+]
 
 #: A gap wider than this (in em) between two words on a line separates two cells.
 SEGMENT_EM = 0.75
@@ -32,8 +42,11 @@ _NUMBER = re.compile(
 _CURRENCY = frozenset("$\u20ac\u00a3\u00a5")
 _UNITS = frozenset({"%", ")", "%)", "bps", "pts"})  # what a number's cell can end with
 #: What starts a list item rather than a table row: bullets, dashes, "1." "(a)" "iv)".
-_MARKER = re.compile(r"[\u2022\u25cf\u25aa\u25a0\u25e6\u2023\u2043\u2219\u00b7*\-\u2013\u2014o\uf0b7\uf0a7]"
-                     r"|\(?(\d{1,2}|[a-z]|[ivx]{1,4})[.)]", re.IGNORECASE)
+_MARKER = re.compile(
+    r"[\u2022\u25cf\u25aa\u25a0\u25e6\u2023\u2043\u2219\u00b7*\-\u2013\u2014o\uf0b7\uf0a7]"
+    r"|\(?(\d{1,2}|[a-z]|[ivx]{1,4})[.)]",
+    re.IGNORECASE,
+)
 
 
 def is_marker(text: str) -> bool:
@@ -96,9 +109,13 @@ def runs(line: list[Word]) -> list[list[Word]]:
             size = max(em(prev), em(word))
             gap = word.x0 - prev.x1
             # A lone currency sign belongs to the number after it, not the one before.
-            ends_number = (is_numeric(prev.text) or prev.text in _UNITS) and prev.text not in _CURRENCY
+            ends_number = (
+                is_numeric(prev.text) or prev.text in _UNITS
+            ) and prev.text not in _CURRENCY
             numbers = ends_number and (is_numeric(word.text) or word.text in _CURRENCY)
-            if gap <= SEGMENT_EM * size and not (numbers and gap > NUMBER_GAP_EM * size):
+            if gap <= SEGMENT_EM * size and not (
+                numbers and gap > NUMBER_GAP_EM * size
+            ):
                 out[-1].append(word)
                 continue
         out.append([word])
