@@ -14,6 +14,7 @@ from .model import Word
 
 __all__ = [
     "SEGMENT_EM",
+    "SNAP",
     "cell_text",
     "em",
     "group_lines",
@@ -24,6 +25,8 @@ __all__ = [
     "runs",
 ]
 
+#: Points: rule ends this close count as touching, line positions this close as one line.
+SNAP = 2.0
 #: A gap wider than this (in em) between two words on a line separates two cells.
 SEGMENT_EM = 0.75
 #: Two numbers side by side are two cells once a space (about 0.25 em) separates them.
