@@ -41,12 +41,14 @@ class Line:
     y1: float
     size: float
     bold: bool
+    text: str = ""  # the words in reading order (set by line_text; words change with it)
 
-    @property
-    def text(self) -> str:
-        if not any(_is_rtl(w.text) for w in self.words):
-            return " ".join(w.text for w in self.words)
-        return " ".join(w.text for w in _visual_to_logical(self.words))
+
+def line_text(words: list[Word]) -> str:
+    """Words sorted left to right as a line's text, right-to-left runs in reading order."""
+    if not any(_is_rtl(w.text) for w in words):
+        return " ".join([w.text for w in words])
+    return " ".join([w.text for w in _visual_to_logical(words)])
 
 
 def _is_rtl(text: str) -> bool:
@@ -107,15 +109,16 @@ def make_lines(words: list[Word]) -> list[Line]:
     """Words grouped into lines, top to bottom, each split at wide gaps."""
     if not words:
         return []
-    ordered = sorted(words, key=lambda w: (w.cy, w.x0))
+    # Twice the centre, to spare a division and a property call per word.
+    ordered = sorted(words, key=lambda w: (w.y0 + w.y1, w.x0))
     rows: list[list[Word]] = []
     band_top = band_bottom = -1e9
     for word in ordered:
-        if rows and band_top <= word.cy <= band_bottom:
+        if rows and band_top <= word.y0 + word.y1 <= band_bottom:
             rows[-1].append(word)
         else:
             rows.append([word])
-            band_top, band_bottom = word.y0, word.y1
+            band_top, band_bottom = 2 * word.y0, 2 * word.y1
     lines: list[Line] = []
     for row in rows:
         row.sort(key=lambda w: w.x0)
@@ -150,12 +153,13 @@ def _line(words: list[Word]) -> Line:
     bold_chars = sum(len(w.text) for w in words if w.bold)
     return Line(
         words,
-        min(w.x0 for w in words),
-        min(w.y0 for w in words),
-        max(w.x1 for w in words),
-        max(w.y1 for w in words),
+        min([w.x0 for w in words]),
+        min([w.y0 for w in words]),
+        max([w.x1 for w in words]),
+        max([w.y1 for w in words]),
         size,
-        bold_chars * 2 > sum(len(w.text) for w in words),
+        bold_chars * 2 > sum(weights.values()),
+        line_text(words),
     )
 
 

@@ -13,7 +13,7 @@ import re
 import time
 from typing import TYPE_CHECKING, Any
 
-from .blocks import TextBlock, make_blocks, make_lines
+from .blocks import TextBlock, line_text, make_blocks, make_lines
 from .headings import HeadingRules, normalize
 from .model import Block, BlockKind, PageLayout, Table, Word
 from .order import reading_order
@@ -190,6 +190,7 @@ def _join_rows(blocks: list[TextBlock]) -> list[TextBlock]:
         ):
             line = prev.lines[0]
             line.words = line.words + block.lines[0].words
+            line.text = line_text(line.words)
             line.x1 = max(line.x1, block.x1)
             line.y0, line.y1 = min(line.y0, block.y0), max(line.y1, block.y1)
             prev.x1, prev.y0, prev.y1 = line.x1, line.y0, line.y1
