@@ -262,3 +262,12 @@ def test_read_markdown_shows_the_structure_and_layout_off_the_plain_text(tmp_pat
     assert on.count("ACME Corporation") == 1  # the running header, once, apart
     assert off.count("ACME Corporation") == 4  # on every page, as the text layer has it
     assert "Body text of page 3, which is different on each page" in on
+
+
+def test_the_heading_path_reaches_item_metadata() -> None:
+    page1 = [Text(72, 72, "Overview", 16, bold=True)] + paragraph(72, 100, [
+        "Plain body text under the overview heading, in one size."] * 3)
+    page2 = paragraph(72, 72, ["More body text on the second page, still the overview."] * 3)
+    items = FileParser().parse_fast(Blob(data=build_pdf([page1, page2])), ParseContext())
+    assert [i.metadata.extra.get("heading_path") for i in items] == [["Overview"], ["Overview"]]
+    assert items[1].metadata.extra["heading"] == "Overview"
