@@ -53,11 +53,7 @@ def page_rules(page: Any) -> list[Rule]:
     raw: list[Rule] = []
     budget = [MAX_SEGMENTS]
     try:
-        count = pdfium_c.FPDFPage_CountObjects(page)
-        for i in range(count):
-            _walk(
-                pdfium_c, pdfium_c.FPDFPage_GetObject(page, i), _IDENTITY, raw, budget
-            )
+        _walk_objects(pdfium_c, page.raw, False, _IDENTITY, raw, budget)
     except _TooMany:
         return []
     # Into the words' frame once: origin top left, y down, the page's /Rotate applied.
@@ -119,16 +115,35 @@ def _matrix(pdfium_c: Any, obj: Any) -> _Matrix:
     return (m.a, m.b, m.c, m.d, m.e, m.f)
 
 
-def _walk(
-    pdfium_c: Any, obj: Any, outer: _Matrix, out: list[Rule], budget: list[int]
+def _walk_objects(
+    pdfium_c: Any,
+    holder: Any,
+    is_form: bool,
+    outer: _Matrix,
+    out: list[Rule],
+    budget: list[int],
 ) -> None:
-    kind = pdfium_c.FPDFPageObj_GetType(obj)
-    if kind == pdfium_c.FPDF_PAGEOBJ_FORM:
-        inner = _mul(_matrix(pdfium_c, obj), outer)
-        for i in range(pdfium_c.FPDFFormObj_CountObjects(obj)):
-            _walk(pdfium_c, pdfium_c.FPDFFormObj_GetObject(obj, i), inner, out, budget)
-    elif kind == pdfium_c.FPDF_PAGEOBJ_PATH:
-        _path_rules(pdfium_c, obj, outer, out, budget)
+    """The path objects of a page (or a form object's content), forms entered.
+
+    A page holds thousands of text objects for a few dozen paths, so the loop does one
+    type check per object with the functions bound once and the raw handle passed."""
+    if is_form:
+        count, get = (
+            pdfium_c.FPDFFormObj_CountObjects(holder),
+            pdfium_c.FPDFFormObj_GetObject,
+        )
+    else:
+        count, get = pdfium_c.FPDFPage_CountObjects(holder), pdfium_c.FPDFPage_GetObject
+    get_type = pdfium_c.FPDFPageObj_GetType
+    path, form = pdfium_c.FPDF_PAGEOBJ_PATH, pdfium_c.FPDF_PAGEOBJ_FORM
+    for i in range(count):
+        obj = get(holder, i)
+        kind = get_type(obj)
+        if kind == path:
+            _path_rules(pdfium_c, obj, outer, out, budget)
+        elif kind == form:
+            inner = _mul(_matrix(pdfium_c, obj), outer)
+            _walk_objects(pdfium_c, obj, True, inner, out, budget)
 
 
 def _path_rules(
