@@ -20,6 +20,7 @@ _PROSE_RUN = 5  # words (with a letter or digit) in a run that reads as running 
 _PROSE_SHARE = 0.5  # share of a side's runs that are running text
 _MIN_LINES = 5  # lines each side needs before it counts as a text column
 _DEPTH = 2  # a page splits at most twice (three columns)
+_GAPS = 3  # the widest gaps tried at each split (each try groups the words into lines)
 
 
 def text_columns(words: list[Word], depth: int = 0) -> list[list[Word]]:
@@ -42,7 +43,7 @@ def text_columns(words: list[Word], depth: int = 0) -> list[list[Word]]:
         for g in gaps
         if left_edge + 0.25 * span <= (g[0] + g[1]) / 2 <= right_edge - 0.25 * span
     ]
-    for g0, g1 in sorted(gaps, key=lambda g: g[0] - g[1]):
+    for g0, g1 in sorted(gaps, key=lambda g: g[0] - g[1])[:_GAPS]:
         middle = (g0 + g1) / 2
         left = [w for w in words if w.cx < middle]
         right = [w for w in words if w.cx >= middle]
