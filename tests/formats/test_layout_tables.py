@@ -216,6 +216,14 @@ def test_two_numbers_one_space_apart_are_two_cells() -> None:
         Word("1,000", 134, 0, 156, 11, 10),
     ]
     assert [[w.text for w in run] for run in runs(money)] == [["1,464"], ["$", "1,000"]]
+    # A space between thousands (European style) is no column gap: "12 345,6" is one cell,
+    # and the number after it, a column away, another.
+    euro = [
+        Word("12", 100, 0, 111, 11, 10),
+        Word("345,6", 113.5, 0, 139, 11, 10),
+        Word("7", 160, 0, 165.6, 11, 10),
+    ]
+    assert [[w.text for w in run] for run in runs(euro)] == [["12", "345,6"], ["7"]]
     percent = [
         Word("25", 100, 0, 110, 11, 10),
         Word("%", 111, 0, 119, 11, 10),

@@ -42,6 +42,9 @@ _NUMBER = re.compile(
 )
 
 
+_GROUP_HEAD = re.compile(r"[-\u2212(]?\d{1,3}")  # "12" of "12 345"
+_GROUP = re.compile(r"\d{3}([.,]\d+)?\)?")  # "345", "345,6", "345)"
+_THOUSANDS_GAP_EM = 0.4
 _CURRENCY = frozenset("$\u20ac\u00a3\u00a5")
 _UNITS = frozenset({"%", ")", "%)", "bps", "pts"})  # what a number's cell can end with
 #: What starts a list item rather than a table row: bullets, dashes, "1." "(a)" "iv)".
@@ -116,8 +119,15 @@ def runs(line: list[Word]) -> list[list[Word]]:
                 is_numeric(prev.text) or prev.text in _UNITS
             ) and prev.text not in _CURRENCY
             numbers = ends_number and (is_numeric(word.text) or word.text in _CURRENCY)
-            if gap <= SEGMENT_EM * size and not (
-                numbers and gap > NUMBER_GAP_EM * size
+            # "12 345,6" (a space between thousands, as European tables print them) is
+            # one number: a group of three digits after one to three digits, a space apart.
+            thousands = (
+                _GROUP_HEAD.fullmatch(prev.text) is not None
+                and _GROUP.fullmatch(word.text) is not None
+                and gap <= _THOUSANDS_GAP_EM * size
+            )
+            if gap <= SEGMENT_EM * size and (
+                thousands or not (numbers and gap > NUMBER_GAP_EM * size)
             ):
                 out[-1].append(word)
                 continue
