@@ -166,7 +166,7 @@ def _layout(
     """The page's layout; None when it is not laid out, False when that failed."""
     if stream is None or not text or NEEDS_OCR in flags:
         return None
-    laid = stream.layout(page, textpage, index)
+    laid = stream.layout(page, textpage, index, text)
     return False if laid is None else laid
 
 

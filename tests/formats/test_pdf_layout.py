@@ -271,3 +271,14 @@ def test_the_heading_path_reaches_item_metadata() -> None:
     items = FileParser().parse_fast(Blob(data=build_pdf([page1, page2])), ParseContext())
     assert [i.metadata.extra.get("heading_path") for i in items] == [["Overview"], ["Overview"]]
     assert items[1].metadata.extra["heading"] == "Overview"
+
+
+def test_a_layout_that_lost_text_counts_as_failed() -> None:
+    from omnireader.formats.layout.model import Block, PageLayout
+    from omnireader.formats.layout.page import LayoutFailed
+    from omnireader.formats.layout.stream import _check_kept
+
+    layout = PageLayout(612, 792, [Block("paragraph", "Kept words here", 0, 0, 10, 10)])
+    _check_kept(layout, "Kept words\nhere")
+    with pytest.raises(LayoutFailed, match="characters"):
+        _check_kept(layout, "Kept words here and a table the finder dropped: 1 2 3 4")

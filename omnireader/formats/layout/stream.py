@@ -30,6 +30,8 @@ __all__ = ["LAYOUT_FAILED", "MAX_BLOCKS", "LayoutStream", "read_outline"]
 #: Blocks described in an item's metadata, at most (a page of 2,000 labels stays small).
 MAX_BLOCKS = 200
 _MAX_FURNITURE = 500
+# The share of the plain text's visible characters a layout must hold.
+_KEPT = 0.95
 _MAX_OUTLINE = 5000
 
 log = logging.getLogger(__name__)
@@ -65,11 +67,23 @@ class LayoutStream:
         self._last_page: int | None = None
 
     def layout(
-        self, page: pypdfium2.PdfPage, textpage: pypdfium2.PdfTextPage, index: int
+        self,
+        page: pypdfium2.PdfPage,
+        textpage: pypdfium2.PdfTextPage,
+        index: int,
+        plain: str | None = None,
     ) -> PageLayout | None:
-        """The page's layout, or None when it failed (the caller keeps the plain text)."""
+        """The page's layout, or None when it failed (the caller keeps the plain text).
+
+        With ``plain`` (the page's plain text), a layout holding visibly fewer characters
+        than it — words a table finder or a zero-size box dropped — counts as failed:
+        nothing is lost by laying a page out.
+        """
         try:
-            return layout_page(page, textpage, index, self.headings, self.vocabulary)
+            laid = layout_page(page, textpage, index, self.headings, self.vocabulary)
+            if plain is not None:
+                _check_kept(laid, plain)
+            return laid
         except LayoutFailed as exc:
             log.info("page %d: %s", index + 1, exc)
         except Exception:
@@ -165,6 +179,17 @@ class LayoutStream:
         if len(self._seen_furniture) < _MAX_FURNITURE:
             self._seen_furniture.add(key)
         yield Section(text=text, page=page, part=part, heading=part.capitalize())
+
+
+def _check_kept(layout: PageLayout, plain: str) -> None:
+    want = len("".join(plain.split()))
+    got = 0
+    for block in layout.blocks:
+        got += len("".join(block.text.split()))
+        if block.table is not None:
+            got += sum(len("".join(cell.split())) for row in block.table.rows for cell in row)
+    if got < _KEPT * want:
+        raise LayoutFailed(f"the layout holds {got} of the page's {want} characters")
 
 
 def _describe(
