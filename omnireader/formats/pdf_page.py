@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
     from .layout.stream import LayoutStream
 
-__all__ = ["read_page", "clean_pdf_text"]
+__all__ = ["clean_pdf_text", "read_page"]
 
 # A page with fewer visible characters than this, over images covering a fair part of it,
 # is a scan with a stray caption or an off-page label, not a real text layer.
