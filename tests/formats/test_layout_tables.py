@@ -509,6 +509,24 @@ def test_ten_thousand_rules_fall_back_to_none(tmp_path: Path) -> None:
     assert rules == [] and tables == []
 
 
+def test_a_page_of_too_many_objects_gives_no_rules(tmp_path: Path, monkeypatch) -> None:
+    # The cap is 50,000 objects (a page of 100,000 glyphs drawn one object each); here it
+    # is lowered so that a small page crosses it: the walk stops, the grid goes unread,
+    # and the table is still found from its words' alignment.
+    import omnireader.formats.layout.rules as rules_module
+
+    xs, ys = [72, 200, 300], [100, 120, 140, 160]
+    body = grid_cells(xs, ys)
+    for r, (a, b) in enumerate([("Name", "Value"), ("alpha", "1.5"), ("beta", "7")]):
+        body += text(xs[0] + 4, ys[r] + 14, a) + text(xs[1] + 4, ys[r] + 14, b)
+    tables, rules = layout(pdf(body), tmp_path)
+    assert rules and tables[0].ruled
+    monkeypatch.setattr(rules_module, "MAX_OBJECTS", 5)
+    tables, rules = layout(pdf(body), tmp_path)
+    assert rules == [] and len(tables) == 1 and not tables[0].ruled
+    assert tables[0].rows == [["Name", "Value"], ["alpha", "1.5"], ["beta", "7"]]
+
+
 def test_a_hatched_grid_is_not_a_table(tmp_path: Path) -> None:
     # 160 x 160 crossing lines: 25,000 cells, more than any table has; the page's text is
     # then looked at for borderless tables only.

@@ -8,7 +8,8 @@ rule. Coordinates are page points with the origin at the top left of the media b
 growing down: the frame words are read in.
 
 Bounded: a page that is a drawing (a map, a chart of 10,000 strokes) is not a table grid;
-past :data:`MAX_SEGMENTS` path segments or :data:`MAX_RULES` rules the page gives no rules
+past :data:`MAX_OBJECTS` objects, :data:`MAX_SEGMENTS` path segments or :data:`MAX_RULES`
+rules the page gives no rules
 at all, and its tables are found from the words' alignment alone.
 """
 
@@ -21,6 +22,7 @@ from typing import Any
 from .model import Rule
 
 __all__ = [
+    "MAX_OBJECTS",
     "MAX_RULES",
     "MAX_SEGMENTS",
     "THIN",
@@ -29,6 +31,7 @@ __all__ = [
     "text_rotation",
 ]
 
+MAX_OBJECTS = 50_000  # page objects (text runs, paths, images) walked before giving up
 MAX_SEGMENTS = 40_000  # path segments looked at on one page before giving up
 MAX_RULES = 4_000  # axis-aligned pieces kept before the page counts as a drawing
 THIN = 3.0  # a filled rectangle this thin (points) is a line, not a box
@@ -51,7 +54,7 @@ def page_rules(page: Any) -> list[Rule]:
 
     to_page, (left, top) = _page_transform(page)
     raw: list[Rule] = []
-    budget = [MAX_SEGMENTS]
+    budget = [MAX_SEGMENTS, MAX_OBJECTS]  # segments, objects left to look at
     try:
         _walk_objects(pdfium_c, page.raw, False, _IDENTITY, raw, budget)
     except _TooMany:
@@ -134,6 +137,9 @@ def _walk_objects(
         )
     else:
         count, get = pdfium_c.FPDFPage_CountObjects(holder), pdfium_c.FPDFPage_GetObject
+    budget[1] -= count
+    if budget[1] < 0:
+        raise _TooMany  # a page of 100,000 glyph objects: looking at each costs too much
     get_type = pdfium_c.FPDFPageObj_GetType
     path, form = pdfium_c.FPDF_PAGEOBJ_PATH, pdfium_c.FPDF_PAGEOBJ_FORM
     for i in range(count):

@@ -41,6 +41,10 @@ _Run = Run
 
 
 def borderless_tables(words: list[Word]) -> list[Table]:
+    # Most pages are running text: without two lines that break into runs there is no
+    # borderless table, and the column split below need not be looked for.
+    if sum(1 for line in group_lines(words) if len(runs(line)) > 1) < 2:
+        return []
     # A two-column page is read column by column: a table row in one column must not take
     # the line of text beside it as a cell.
     return [t for group in text_columns(words) for t in _borderless(group)]
