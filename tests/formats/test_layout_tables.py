@@ -478,6 +478,22 @@ def test_row_labels_left_of_a_ruled_grid_are_its_first_column(tmp_path: Path) ->
     ]
 
 
+def test_a_table_of_contents_is_not_a_table(tmp_path: Path) -> None:
+    entries = [
+        ("1", "Introduction", "3"),
+        ("2", "Methods and data", "7"),
+        ("3", "Results", "12"),
+        ("4", "Regional tables", "18"),
+        ("5", "Discussion", "31"),
+    ]
+    body = text(72, 80, "Contents", 14)
+    for r, (num, title, page) in enumerate(entries):
+        y = 110 + 16 * r
+        body += text(72, y, num) + text(100, y, title) + right(500, y, page)
+    tables, _ = layout(pdf(body), tmp_path)
+    assert tables == []
+
+
 def test_sideways_table_is_read_upright(tmp_path: Path) -> None:
     # Text turned 90 degrees anticlockwise (reading bottom to top), as in a landscape table
     # printed on a portrait page: each row is a column of the PDF page.

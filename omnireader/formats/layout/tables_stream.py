@@ -33,7 +33,14 @@ from .tables_regions import (
     run_words,
     with_header_regions,
 )
-from .tables_text import cell_text, group_lines, header_rows, is_marker, runs
+from .tables_text import (
+    cell_text,
+    group_lines,
+    header_rows,
+    is_marker,
+    is_numeric,
+    runs,
+)
 
 __all__ = ["borderless_tables", "column_of", "column_spans"]
 
@@ -161,6 +168,23 @@ def _build(
     )
 
 
+def _contents(rows: list[list[str]]) -> bool:
+    """A table of contents: titles, and in the last filled column page numbers that only
+    grow down the page. Three columns at most (a section number, a title, a page)."""
+    filled = [[c for c in r if c] for r in rows]
+    lines = [r for r in filled if len(r) >= 2]
+    if len(lines) < 3 or max(len(r) for r in filled) > 3:
+        return False
+    pages = [r[-1] for r in lines]
+    if not all(p.isdigit() and len(p) <= 4 for p in pages):
+        return False
+    numbers = [int(p) for p in pages]
+    titles = [r[-2] for r in lines]
+    return numbers == sorted(numbers) and sum(
+        not is_numeric(t) for t in titles
+    ) >= 0.8 * len(titles)
+
+
 def _looks_tabular(rows: list[list[str]]) -> bool:
     """Enough rows and columns filled, and cells short enough not to be running text."""
     full = [r for r in rows if sum(1 for c in r if c) >= 2]
@@ -172,6 +196,8 @@ def _looks_tabular(rows: list[list[str]]) -> bool:
         return (
             False  # a bulleted or numbered list, its markers in a column of their own
         )
+    if _contents(rows):
+        return False
     words_per_cell = [_text_words(c) for r in rows for c in r if c]
     if median(words_per_cell) >= PROSE_WORDS:
         return False
