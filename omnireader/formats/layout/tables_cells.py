@@ -14,12 +14,10 @@ from .tables_text import SNAP, group_lines, runs
 
 __all__ = ["records", "split_columns", "split_spans", "whitespace_columns"]
 
-_SPLIT_CELLS = (
-    0.3  # share of cells with internal wide gaps that refuses a ruled reading
-)
-_RECORD_WIDTH = (
-    0.6  # lines shorter than this share of their cell are records, not wrapped text
-)
+# Share of cells with internal wide gaps that refuses a ruled reading.
+_SPLIT_CELLS = 0.3
+# Lines shorter than this share of their cell are records, not wrapped text.
+_RECORD_WIDTH = 0.6
 
 
 def split_columns(

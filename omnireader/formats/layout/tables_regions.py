@@ -29,28 +29,22 @@ __all__ = [
     "with_header_regions",
 ]
 
-_LINE_GAP = (
-    1.6  # em of blank space between two lines that still keeps them in one region
-)
-FIRST_GAP = (
-    3.0  # em between a region's first two lines, before its row spacing is known
-)
+# Em of blank space between two lines that still keeps them in one region.
+_LINE_GAP = 1.6
+# Em between a region's first two lines, before its row spacing is known.
+FIRST_GAP = 3.0
 _MAX_GAP = 5.0  # em of blank space that ends a region even when the columns go on
 _RECENT = 6  # lines above a new line whose runs it is aligned against
 HEADER_LINES = 4  # lines above a table of numbers looked at for its column headers
-_MAX_SINGLES = (
-    2  # consecutive one-run lines a region carries (section labels, wrapped text)
-)
-_HEADING_SIZE = (
-    1.12  # a one-run line this much larger than any text above it is a heading
-)
+# Consecutive one-run lines a region carries (section labels, wrapped text).
+_MAX_SINGLES = 2
+# A one-run line this much larger than any text above it is a heading.
+_HEADING_SIZE = 1.12
 PROSE_WORDS = 4  # median words a cell at or over which a region reads as prose
-_WIDE_RUN = (
-    0.4  # share of the region's width past which a run of words is a note, not a cell
-)
-_GUTTER_SHARE = (
-    0.12  # share of multi-run lines that may cross a gutter (spanning headers)
-)
+# Share of the region's width past which a run of words is a note, not a cell.
+_WIDE_RUN = 0.4
+# Share of multi-run lines that may cross a gutter (spanning headers).
+_GUTTER_SHARE = 0.12
 
 Run = list[Word]
 _Run = Run
