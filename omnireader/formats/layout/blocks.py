@@ -85,11 +85,13 @@ class TextBlock:
     x1: float = 0.0
     y1: float = 0.0
     table: Any = None  # a found Table standing in reading order as one block
+    leading: float = -1.0  # the widest gap between two of its lines so far (-1: one line)
 
     def add(self, line: Line) -> None:
         if not self.lines:
             self.x0, self.y0, self.x1, self.y1 = line.x0, line.y0, line.x1, line.y1
         else:
+            self.leading = max(self.leading, line.y0 - self.lines[-1].y1)
             self.x0 = min(self.x0, line.x0)
             self.y0 = min(self.y0, line.y0)
             self.x1 = max(self.x1, line.x1)
@@ -192,6 +194,10 @@ def make_blocks(lines: list[Line]) -> list[TextBlock]:
 def _continues(block: TextBlock, last: Line, line: Line, gap: float, height: float) -> bool:
     if gap < -0.5 * height:
         return False  # beside it, not below
+    if block.leading >= 0 and gap > block.leading + 0.3 * height:
+        # More space than between any two of its lines so far: the next paragraph or a
+        # heading (the widest gap, not the last: a superscript only narrows a gap).
+        return False
     if line.x0 > last.x1 or line.x1 < last.x0:
         return False
     big, small = max(last.size, line.size), max(min(last.size, line.size), 0.1)

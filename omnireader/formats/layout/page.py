@@ -223,14 +223,15 @@ def _block(block: TextBlock, index: int, headings: HeadingRules, vocabulary: Voc
 def _paragraphs(block: TextBlock) -> list[TextBlock]:
     """A block cut after each line that ends a sentence well short of the right edge when
     the next line starts one: paragraphs set with no space between them."""
-    if block.table is not None or len(block.lines) < 3:
+    if block.table is not None or len(block.lines) < 2:
         return [block]
     breaks = _breaks(block)
     out: list[TextBlock] = []
     current = TextBlock()
     for i, line in enumerate(block.lines):
         current.add(line)
-        if i + 1 < len(block.lines) and breaks[i] and _ENDS.search(line.words[-1].text):
+        ends = line.bold or _ENDS.search(line.words[-1].text)  # a bold short line: a heading
+        if i + 1 < len(block.lines) and breaks[i] and ends:
             if _STARTS.match(block.lines[i + 1].words[0].text):
                 out.append(current)
                 current = TextBlock()
