@@ -29,6 +29,11 @@ class ReadOptions(BaseModel):
         description="OCR in fast mode: auto (pages with no text layer, images with text), "
         "always (also pictures inside text PDFs and DOCX), off",
     )
+    layout: bool = Field(
+        True,
+        description="PDF page layout in fast mode: headings, columns, tables and running "
+        "headers/footers as Markdown; off gives each page's plain text layer",
+    )
     allow_private_urls: bool = Field(
         False, description="let URLs reach loopback / private / link-local addresses"
     )

@@ -80,6 +80,9 @@ def _add_read_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--ocr", choices=["auto", "off", "always"], default="auto",
                    help="OCR in fast mode: auto (default) reads scanned pages and images with "
                    "text; always also pictures inside text PDFs and DOCX; off: none")
+    g.add_argument("--layout", choices=["on", "off"], default=None,
+                   help="PDF page layout: on (default) keeps headings, columns, tables and "
+                   "running headers/footers apart; off gives each page's plain text")
     g.add_argument("--chunk-tokens", type=at_least(16), metavar="N",
                    help="document chunk size in tokens, 16 or more (default 512)")
     g.add_argument("--allow-private-urls", action="store_true",

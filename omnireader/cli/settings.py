@@ -49,6 +49,8 @@ def reader_for(args: argparse.Namespace, mode: str) -> Any:
         overrides["chunk_tokens"] = args.chunk_tokens
     if getattr(args, "ocr", None):
         overrides["ocr"] = args.ocr
+    if getattr(args, "layout", None):
+        overrides["layout"] = args.layout == "on"
     if args.allow_private_urls:
         overrides["allow_private_urls"] = True
     if getattr(args, "max_archive_depth", None) is not None:

@@ -29,6 +29,7 @@ __all__ = [
     "GARBLED",
     "UNREADABLE",
     "EMPTY",
+    "LAYOUT_FAILED",
     "ITEM_FIELDS",
 ]
 
@@ -40,6 +41,8 @@ GARBLED = "garbled_text"
 UNREADABLE = "unreadable"
 #: Flag: the document holds no text at all.
 EMPTY = "empty"
+#: Flag: the page's layout failed or ran out of time; its text is the plain text layer.
+LAYOUT_FAILED = "layout_failed"
 
 
 class DocInfo(BaseModel):
@@ -74,6 +77,17 @@ class Section(BaseModel):
     part: str | None = None
     # What OCR read (flag "ocr"), or why it read nothing (flag "needs_ocr" / "empty").
     ocr: OcrPage | None = None
+    # The section trail (outermost first) in force where the section's body starts: set
+    # by the PDF layout stage, carried across pages; at most 6 titles.
+    heading_path: list[str] = Field(default_factory=list, max_length=6)
+    # The printed page number, when the page shows one ("iv", "12").
+    page_label: str | None = None
+    # The page's blocks in reading order: kind, box (page fractions), heading level.
+    blocks: list[dict[str, Any]] = Field(default_factory=list)
+    # Between a page's reading and the layout stream only (formats/layout/stream.py): its
+    # PageLayout, and the plain text it was laid out beside. Never serialized.
+    layout: SkipValidation[Any] = Field(None, exclude=True, repr=False)
+    layout_source: str | None = Field(None, exclude=True, repr=False)
 
 
 class Extraction(BaseModel):

@@ -40,6 +40,7 @@ from omnireader.options import ReadOptions
 from omnireader.payloads import Blob
 from omnireader.parsers.base import ParseContext, Parser, register
 from omnireader.parsers.blob_common import rebuild_blob
+from omnireader.parsers.layout_items import layout_blocks
 from omnireader.parsers.ocr_items import ocr_items
 
 __all__ = ["FileParser"]
@@ -180,6 +181,10 @@ class FileParser(Parser[Blob]):
             extra["heading"] = section.heading
         if section.part:
             extra["section"] = section.part
+        if section.heading_path:
+            extra["heading_path"] = list(section.heading_path)
+        if section.page_label:
+            extra["page_label"] = section.page_label
         extra.update((k, r.info.extra[k]) for k in ITEM_FIELDS if r.info.extra.get(k))
         if r.blob.context:
             extra["context"] = r.blob.context
@@ -192,13 +197,22 @@ class FileParser(Parser[Blob]):
             extra=extra,
         )
 
-    def _position(self, r: _Reading, section: Section, n: int) -> tuple[object, object]:
+    def _position(self, r: _Reading, section: Section, n: int) -> tuple[object, ...]:
         # Pages are numbered by the document; parts without pages (DOCX) by their order.
+        # A PDF's running header or footer is found on a page, beside that page's body.
+        if section.page is not None and section.part in ("header", "footer"):
+            return r.blob.member or "", section.page, section.part
         return r.blob.member or "", section.page if section.page is not None else f"s{n}"
 
     def _chunk_items(self, r: _Reading, section: Section, n: int) -> list[MemoryItem]:
         # The same metadata for every chunk of the section: built once (a long text has
         # thousands of chunks), copied per item.
+        items = self._plain_chunk_items(r, section, n)
+        if section.blocks:
+            layout_blocks(items, section.blocks)
+        return items
+
+    def _plain_chunk_items(self, r: _Reading, section: Section, n: int) -> list[MemoryItem]:
         return self.make_chunk_items(
             chunk_text(section.text, r.ctx.options.chunk_tokens),
             r.ctx,

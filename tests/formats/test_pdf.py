@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import re
 import tracemalloc
 import unicodedata
 from pathlib import Path
@@ -29,7 +30,9 @@ NEED_USER_PASSWORD = [f"r{r}-user-password.pdf" for r in (2, 3, 4, 5, 6)] + [
 
 
 def words(text: str) -> str:
-    """Compare text the way a reader would: ligatures expanded, whitespace collapsed."""
+    """Compare text the way a reader would: ligatures expanded, whitespace collapsed,
+    Markdown heading marks (the layout's) left out."""
+    text = re.sub(r"(?m)^#{1,6} ", "", text)
     return " ".join(unicodedata.normalize("NFKC", text).split())
 
 

@@ -47,7 +47,8 @@ REVIEW = [
 
 
 def sections(pdf: bytes) -> list[Section]:
-    with extract_pdf(Blob(data=pdf)) as doc:
+    # The text layer as lines (layout off): these tests are about the comments after it.
+    with extract_pdf(Blob(data=pdf), layout=False) as doc:
         return list(doc.sections)
 
 

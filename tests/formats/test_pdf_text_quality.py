@@ -31,7 +31,8 @@ SENTENCE = ["The harbour master signed the", "delivery note for the blue contain
 
 
 def sections(pdf: bytes, ocr: str = "off") -> list[Section]:
-    with extract_pdf(Blob(data=pdf), ocr=ocr) as doc:
+    # The text layer as lines (layout off): these tests are about whether it is text.
+    with extract_pdf(Blob(data=pdf), ocr=ocr, layout=False) as doc:
         return list(doc.sections)
 
 

@@ -69,6 +69,9 @@ class Table:
     y1: float
     header_rows: int = 1
     ruled: bool = False
+    # Column boundaries, left to right (one more than the columns): what tells a table that
+    # runs onto the next page from a new one. Empty when unknown.
+    columns: list[float] = field(default_factory=list)
 
 
 @dataclass(slots=True)

@@ -48,12 +48,16 @@ _PASSWORD_HINT = "pass the password (--password / ReadOptions.password)"
 _PLACEHOLDERS = {"untitled", "untitled document", "anonymous", "unspecified", "unknown", "none"}
 
 
-def extract_pdf(blob: Blob, password: str | None = None, ocr: str = "off") -> Extraction:
+def extract_pdf(
+    blob: Blob, password: str | None = None, ocr: str = "off", layout: bool = True
+) -> Extraction:
     """Open a PDF and return its info and a lazy iterator of one ``Section`` per page.
 
     ``password`` (or ``blob.password``) unlocks encrypted files. ``ocr`` is ``off``,
     ``auto`` or ``always`` (see :data:`omnireader.formats.ocr.OCR_MODES`). Raises ``EncryptedError``
     when a password is needed or wrong, ``CorruptError`` when the file is not a readable PDF.
+    ``layout`` on gives each page's structure as Markdown (``formats/layout/``); off, the
+    plain text layer.
     """
     import pypdfium2 as pdfium
 
@@ -72,7 +76,7 @@ def extract_pdf(blob: Blob, password: str | None = None, ocr: str = "off") -> Ex
     except BaseException:
         doc.close()
         raise
-    return Extraction.lazy(info, _pages(doc, ocr), doc.close)
+    return Extraction.lazy(info, _pages(doc, ocr, layout), doc.close)
 
 
 def _open(pdfium: Any, source: bytes | Path, password: str | None) -> pypdfium2.PdfDocument:
@@ -118,13 +122,22 @@ def _open_error(label: str, exc: Exception, password: str | None) -> ReadError:
     return CorruptError(label, "not a readable PDF (truncated or damaged)")
 
 
-def _pages(doc: pypdfium2.PdfDocument, ocr: str = "off") -> Iterator[Section]:
+def _pages(doc: pypdfium2.PdfDocument, ocr: str = "off", layout: bool = True) -> Iterator[Section]:
     """One section per page (``pdf_page.py``), then the document's comments, if any, as
-    one ``comments`` section like a DOCX's."""
+    one ``comments`` section like a DOCX's. With ``layout``, pages pass through the layout
+    stream, which also yields the running headers and footers it finds."""
     comments: list[str] = []
+    stream = None
+    if layout:
+        from omnireader.formats.layout.stream import LayoutStream, read_outline
+
+        stream = LayoutStream(read_outline(doc))
     try:
         for index in range(len(doc)):
-            yield from read_page(doc, index, ocr, comments)
+            for section in read_page(doc, index, ocr, comments, stream):
+                yield from stream.feed(section) if stream is not None else (section,)
+        if stream is not None:
+            yield from stream.flush()
     finally:
         doc.close()
     if comments:
@@ -252,7 +265,7 @@ def _split_authors(value: str | None) -> list[str]:
     return list(dict.fromkeys(name for name in names if name))
 
 def _read_pdf(blob: Blob, options: ReadOptions) -> Extraction:
-    return extract_pdf(blob, options.password, options.ocr)
+    return extract_pdf(blob, options.password, options.ocr, options.layout)
 
 
 FORMATS = (
@@ -265,10 +278,11 @@ FORMATS = (
             Magic(50, lambda p: b"%PDF-" in p.head[:1024]),
         ),
         extract=_read_pdf,
-        readme="text per page (pypdfium2), document info (pypdf); pages without a text layer "
-        "read by OCR (flag `ocr`), and so are pages whose text layer does not decode (a font "
-        "without a Unicode map: flag `garbled_text`); form field values as `Form fields:` "
-        "lines; comments (sticky notes, highlights with the text they cover) as a `comments` "
-        "section",
+        readme="Markdown per page from the text layer's layout (pypdfium2: headings, columns "
+        "in reading order, ruled and borderless tables, running headers and footers apart; "
+        "`--layout off` for the plain text layer), document info (pypdf); pages without a "
+        "text layer read by OCR (flag `ocr`), and so are pages whose text layer does not "
+        "decode (flag `garbled_text`); form field values as `Form fields:` lines; comments "
+        "(sticky notes, highlights with the text they cover) as a `comments` section",
     ),
 )

@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from omnireader.formats.document import EMPTY, GARBLED, NEEDS_OCR, UNREADABLE, Section
+from omnireader.formats.document import EMPTY, GARBLED, LAYOUT_FAILED, NEEDS_OCR, UNREADABLE, Section
 from omnireader.formats.pdf.annotations import NO_NOTES, PageNotes, page_notes
 from omnireader.formats.pdf.forms import FormField, form_block
 from omnireader.formats.pdf.hidden_text import visible_page_text
@@ -22,7 +22,9 @@ from omnireader.formats.pdf.text_quality import is_garbled
 if TYPE_CHECKING:
     import pypdfium2
 
-__all__ = ["read_page", "clean_pdf_text"]
+    from omnireader.formats.layout.stream import LayoutStream
+
+__all__ = ["clean_pdf_text", "read_page"]
 
 # A page with fewer visible characters than this, over images covering a fair part of it,
 # is a scan with a stray caption or an off-page label, not a real text layer.
@@ -58,11 +60,16 @@ def clean_pdf_text(text: str) -> str:
 
 
 def read_page(
-    doc: pypdfium2.PdfDocument, index: int, ocr: str, comments: list[str]
+    doc: pypdfium2.PdfDocument,
+    index: int,
+    ocr: str,
+    comments: list[str],
+    layout: LayoutStream | None = None,
 ) -> Iterator[Section]:
     """The sections of page ``index`` (0-based); its comment lines are appended to
-    ``comments``. ``ocr`` is ``off``, ``auto`` or ``always``."""
-    section, notes = _read_layer(doc, index)
+    ``comments``. ``ocr`` is ``off``, ``auto`` or ``always``. With ``layout``, a page with
+    a text layer also carries its ``PageLayout`` (``section.layout``) for the stream."""
+    section, notes = _read_layer(doc, index, layout)
     comments.extend(notes.comments)
     if ocr == "off" or (NEEDS_OCR not in section.flags and ocr != "always"):
         yield _with_fields(section, notes.fields)
@@ -118,7 +125,9 @@ def _with_fields(section: Section, fields: list[FormField]) -> Section:
     )
 
 
-def _read_layer(doc: pypdfium2.PdfDocument, index: int) -> tuple[Section, PageNotes]:
+def _read_layer(
+    doc: pypdfium2.PdfDocument, index: int, layout: LayoutStream | None = None
+) -> tuple[Section, PageNotes]:
     import pypdfium2 as pdfium
 
     number = index + 1
@@ -136,15 +145,32 @@ def _read_layer(doc: pypdfium2.PdfDocument, index: int) -> tuple[Section, PageNo
             text, bad_ocr_layer = visible_page_text(page, textpage, text)
             garbled = bool(text) and (bad_ocr_layer or is_garbled(textpage, text))
             notes = page_notes(page, textpage, number, _formenv(doc))
+            # Text that is not text is no text layer: the page is treated as a scan.
+            flags = [NEEDS_OCR, GARBLED] if garbled else _page_flags(page, text)
+            laid = _layout(layout, page, textpage, index, text, flags)
         finally:
             textpage.close()
-        # Text that is not text is no text layer: the page is treated as a scan.
-        flags = [NEEDS_OCR, GARBLED] if garbled else _page_flags(page, text)
     except pdfium.PdfiumError:
         return Section(text="", page=number, flags=[UNREADABLE]), NO_NOTES
     finally:
         page.close()
-    return Section(text="" if garbled else text, page=number, flags=flags), notes
+    if laid is False:
+        flags.append(LAYOUT_FAILED)
+        laid = None
+    section = Section(text="" if garbled else text, page=number, flags=flags, layout=laid)
+    if laid is not None:
+        section.layout_source = section.text
+    return section, notes
+
+
+def _layout(
+    stream: LayoutStream | None, page: Any, textpage: Any, index: int, text: str, flags: list[str]
+) -> Any:
+    """The page's layout; None when it is not laid out, False when that failed."""
+    if stream is None or not text or NEEDS_OCR in flags:
+        return None
+    laid = stream.layout(page, textpage, index, text)
+    return False if laid is None else laid
 
 
 def _formenv(doc: pypdfium2.PdfDocument) -> Any | None:

@@ -1,0 +1,225 @@
+"""Words → lines → blocks (their reading order is ``order.py``).
+
+A *line* here is a run of words on one baseline with no wide gap inside: two columns side
+by side give two lines at the same height, which is what lets columns be found at all.
+Lines stack into a block while they are close below each other, overlap horizontally and
+share a font size and weight; a first-line indent under a full line starts a new block.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from omnireader.formats.layout.model import Word
+
+__all__ = ["Line", "TextBlock", "make_blocks", "make_lines"]
+
+# Inside a line, a gap wider than this (in em of the line's size) separates two lines.
+_SPLIT_EM = 1.6
+# A label ("ITEM 1A.", "1.2", "(a)", a bullet) and the text a tab away are one line.
+_LABEL_GAP_EM = 8.0
+_LABEL = re.compile(
+    r"^(?:(?:item|part|section|article|chapter|note|schedule)\s+)?"
+    r"(?:\.?\d{1,3}(?:\.\d{1,3}){0,3}[a-z]?|[A-Z]|[IVXLC]{1,6}|\([a-z0-9]{1,3}\))[.):]?$"
+    r"|^[\u2022\u25cf\u25aa\u25e6\u2013\u2014\u00b7\u2043\uf0b7\-*]$",
+    re.IGNORECASE,
+)
+# Below a line, the next line of the same block starts within this many line heights.
+_LEADING = 0.9
+# Font sizes within this ratio are one size.
+_SIZE_RATIO = 1.12
+
+
+@dataclass(slots=True)
+class Line:
+    words: list[Word]
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    size: float
+    bold: bool
+    text: str = ""  # the words in reading order (set by line_text; words change with it)
+
+
+def line_text(words: list[Word]) -> str:
+    """Words sorted left to right as a line's text, right-to-left runs in reading order."""
+    if not any(_is_rtl(w.text) for w in words):
+        return " ".join([w.text for w in words])
+    return " ".join([w.text for w in _visual_to_logical(words)])
+
+
+def _is_rtl(text: str) -> bool:
+    code = ord(text[0]) if text else 0
+    return 0x0590 <= code <= 0x08FF or 0xFB1D <= code <= 0xFEFC
+
+
+def _visual_to_logical(words: list[Word]) -> list[Word]:
+    """Words sorted left to right, in reading order: runs of right-to-left words reversed
+    (the whole line first, when most of it is right to left)."""
+    rtl_base = sum(len(w.text) for w in words if _is_rtl(w.text)) * 2 > sum(
+        len(w.text) for w in words
+    )
+    seq = list(reversed(words)) if rtl_base else list(words)
+    out: list[Word] = []
+    run: list[Word] = []
+    for word in seq:
+        # In a right-to-left line the left-to-right runs are the ones to turn back.
+        if _is_rtl(word.text) != rtl_base:
+            run.append(word)
+            continue
+        out.extend(reversed(run))
+        run = []
+        out.append(word)
+    out.extend(reversed(run))
+    return out
+
+
+@dataclass(slots=True)
+class TextBlock:
+    lines: list[Line] = field(default_factory=list)
+    x0: float = 0.0
+    y0: float = 0.0
+    x1: float = 0.0
+    y1: float = 0.0
+    table: Any = None  # a found Table standing in reading order as one block
+    leading: float = -1.0  # the widest gap between two of its lines so far (-1: one line)
+
+    def add(self, line: Line) -> None:
+        if not self.lines:
+            self.x0, self.y0, self.x1, self.y1 = line.x0, line.y0, line.x1, line.y1
+        else:
+            self.leading = max(self.leading, line.y0 - self.lines[-1].y1)
+            self.x0 = min(self.x0, line.x0)
+            self.y0 = min(self.y0, line.y0)
+            self.x1 = max(self.x1, line.x1)
+            self.y1 = max(self.y1, line.y1)
+        self.lines.append(line)
+
+    @property
+    def size(self) -> float:
+        return self.lines[0].size if self.lines else 0.0
+
+    @property
+    def bold(self) -> bool:
+        return all(line.bold for line in self.lines)
+
+
+def make_lines(words: list[Word]) -> list[Line]:
+    """Words grouped into lines, top to bottom, each split at wide gaps."""
+    if not words:
+        return []
+    # Twice the centre, to spare a division and a property call per word.
+    ordered = sorted(words, key=lambda w: (w.y0 + w.y1, w.x0))
+    rows: list[list[Word]] = []
+    band_top = band_bottom = -1e9
+    for word in ordered:
+        if rows and band_top <= word.y0 + word.y1 <= band_bottom:
+            rows[-1].append(word)
+        else:
+            rows.append([word])
+            band_top, band_bottom = 2 * word.y0, 2 * word.y1
+    lines: list[Line] = []
+    for row in rows:
+        row.sort(key=lambda w: w.x0)
+        run = [row[0]]
+        for word in row[1:]:
+            prev = run[-1]
+            em = max(prev.size, word.size, 1.0)
+            wide = word.x0 - prev.x1 > _SPLIT_EM * em
+            if wide and word.x0 - prev.x1 <= _LABEL_GAP_EM * em and _is_label(run):
+                run.append(word)  # "ITEM 1A." / "1.2" / "•", a tab, then its text
+                continue
+            if wide or abs(word.size - prev.size) > 0.3 * em:
+                lines.append(_line(run))
+                run = [word]
+            else:
+                run.append(word)
+        lines.append(_line(run))
+    return lines
+
+
+def _is_label(run: list[Word]) -> bool:
+    """A run that is only a number, a bullet or "Item 7." — what a tab follows."""
+    return len(run) <= 2 and bool(_LABEL.match(" ".join(w.text for w in run)))
+
+
+def _line(words: list[Word]) -> Line:
+    # The size of most of its characters: one big drop cap or superscript does not decide.
+    weights: dict[float, int] = {}
+    for w in words:
+        weights[w.size] = weights.get(w.size, 0) + len(w.text)
+    size = max(weights, key=weights.__getitem__)
+    bold_chars = sum(len(w.text) for w in words if w.bold)
+    return Line(
+        words,
+        min([w.x0 for w in words]),
+        min([w.y0 for w in words]),
+        max([w.x1 for w in words]),
+        max([w.y1 for w in words]),
+        size,
+        bold_chars * 2 > sum(weights.values()),
+        line_text(words),
+    )
+
+
+def make_blocks(lines: list[Line]) -> list[TextBlock]:
+    """Lines stacked into blocks: close below each other, overlapping, of one size and
+    weight (a bold line above regular ones is a heading, not the paragraph's first line)."""
+    blocks: list[TextBlock] = []
+    open_blocks: list[TextBlock] = []
+    for line in sorted(lines, key=lambda ln: (ln.y0, ln.x0)):
+        height = max(line.y1 - line.y0, 1.0)
+        target = None
+        still_open = []
+        for block in open_blocks:
+            last = block.lines[-1]
+            gap = line.y0 - last.y1
+            if gap > _LEADING * height + 2.0:
+                continue  # too far above: closed for good (lines come top-down)
+            still_open.append(block)
+            if target is None and _continues(block, last, line, gap, height):
+                target = block
+        open_blocks = still_open
+        if target is None:
+            target = TextBlock()
+            blocks.append(target)
+            open_blocks.append(target)
+        target.add(line)
+    return blocks
+
+
+def _continues(block: TextBlock, last: Line, line: Line, gap: float, height: float) -> bool:
+    if gap < -0.5 * height:
+        return False  # beside it, not below
+    if block.leading >= 0 and gap > block.leading + 0.3 * height:
+        # More space than between any two of its lines so far: the next paragraph or a
+        # heading (the widest gap, not the last: a superscript only narrows a gap).
+        return False
+    if line.x0 > last.x1 or line.x1 < last.x0:
+        return False
+    big, small = max(last.size, line.size), max(min(last.size, line.size), 0.1)
+    if big / small > _SIZE_RATIO:
+        return False
+    em = max(line.size, 1.0)
+    # Regular text after a bold line is the body under a heading; a bold line after
+    # regular text carries on only a paragraph whose last line ran to its right edge (a
+    # bold phrase inside it), not one that had ended.
+    if last.bold != line.bold and (last.bold or block.x1 - last.x1 > 4 * em):
+        return False
+    if line.bold:
+        return True  # a heading's second line may hang indented under its text
+    # A first-line indent under a line that ran to the right edge starts a paragraph;
+    # under a list item's first line ("1.", "(a)", a bullet) it is the item's hanging
+    # indent.
+    width = block.x1 - block.x0
+    indented = (
+        not _is_label(block.lines[0].words[:1])
+        and width > 20 * em
+        and line.x0 - block.x0 > 0.8 * em
+        and line.x0 - last.x0 > 0.8 * em
+        and block.x1 - last.x1 < 2 * em
+    )
+    return not indented

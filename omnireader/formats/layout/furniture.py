@@ -1,0 +1,147 @@
+"""Running headers, footers and page numbers: what repeats at the same place across pages.
+
+A block near the top or bottom edge is furniture when a block of the same shape (its text
+with digits masked, at about the same height) stands on enough other pages in a window
+around it; a lone number (or "Page 3 of 9") in those margins is a page number, and becomes
+the page's label. Only the small keys of the pages in the window are held, so memory stays
+bounded on a 1,000-page file.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left, bisect_right
+from collections import deque
+
+from omnireader.formats.layout.model import Block, PageLayout
+
+__all__ = ["WINDOW", "FurnitureWindow", "margin_keys", "page_number"]
+
+#: Pages looked at on each side of a page.
+WINDOW = 4
+# The top and bottom margin zones, as shares of the page height.
+_ZONE = 0.12
+# The other pages (in the window) that must show the same block.
+_MIN_REPEATS = 2
+_MAX_CHARS = 200
+
+_DIGITS = re.compile(r"\d+")
+_SPACES = re.compile(r"\s+")
+_PAGE_NUMBER = re.compile(
+    r"^(?:page\s+|p\.\s*|-\s*|\u2013\s*)?"
+    r"(\d{1,4}|(?=[ivxlcdm])m{0,3}(?:cm|cd|d?c{0,3})(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3}))"
+    r"(?:\s*(?:of|/)\s*\d{1,4})?(?:\s*-|\s*\u2013)?$",
+    re.IGNORECASE,
+)
+
+
+def _zones(layout: PageLayout) -> list[tuple[str | None, bool]]:
+    """For each block: its margin zone (``header``, ``footer`` or None) and whether it is
+    the outermost there (nothing above a header, nothing below a footer).
+
+    A block is in a zone when it lies in the page's top or bottom share, or when it is the
+    outermost block on the page: filings rendered from HTML print their page numbers a
+    quarter of the page above its foot.
+    """
+    blocks = layout.blocks
+    height = layout.height
+    tops = sorted(b.y0 for b in blocks)
+    bottoms = sorted(b.y1 for b in blocks)
+    out: list[tuple[str | None, bool]] = []
+    for block in blocks:
+        if block.kind == "table" or len(block.text) > _MAX_CHARS:
+            out.append((None, False))
+            continue
+        # Nothing wholly above it / below it (its own edges do not count).
+        first = bisect_right(bottoms, block.y0 + 0.5) == 0
+        last = len(tops) - bisect_left(tops, block.y1 - 0.5) == 0
+        upper = (block.y0 + block.y1) < height
+        if block.y1 <= height * _ZONE or (first and upper):
+            out.append(("header", first))
+        elif block.y0 >= height * (1 - _ZONE) or (last and not upper):
+            out.append(("footer", last))
+        else:
+            out.append((None, False))
+    return out
+
+
+def margin_keys(layout: PageLayout) -> set[tuple[str, str, int]]:
+    """(zone, masked text, height bucket) of each block in the page's margins."""
+    keys = set()
+    for block, (zone, _) in zip(layout.blocks, _zones(layout)):
+        if zone is not None:
+            key = _key(block, zone, layout.height)
+            keys.add(key)
+            if block.kind == "heading":
+                keys.add((key[0], _exact(block), key[2]))
+    return keys
+
+
+def _exact(block: Block) -> str:
+    # A heading's own text, digits kept, marked apart from the masked keys.
+    return "=" + " ".join(block.text.lower().split())
+
+
+def _key(block: Block, zone: str, height: float) -> tuple[str, str, int]:
+    masked = _DIGITS.sub("#", _SPACES.sub(" ", block.text.strip().lower()))
+    # Height in ~1.5% steps of the page, from the nearer edge (pages differ in size).
+    edge = block.y0 if zone == "header" else height - block.y1
+    return zone, masked, int(edge / max(height, 1.0) * 66)
+
+
+def page_number(text: str) -> str | None:
+    """The printed page number in ``text``, when that is all it says."""
+    match = _PAGE_NUMBER.match(text.strip())
+    return match.group(1) if match else None
+
+
+class FurnitureWindow:
+    """Holds the margin keys of up to ``2 * WINDOW + 1`` pages, for :meth:`split`."""
+
+    def __init__(self) -> None:
+        self._keys: deque[set[tuple[str, str, int]]] = deque(maxlen=2 * WINDOW + 1)
+
+    def add(self, keys: set[tuple[str, str, int]]) -> None:
+        self._keys.append(keys)
+
+    def split(
+        self, layout: PageLayout, position: int
+    ) -> tuple[list[Block], list[Block], list[Block], str | None]:
+        """(body, header, footer, page label) of the page whose keys are at ``position``
+        in the window."""
+        others = [keys for i, keys in enumerate(self._keys) if i != position]
+        body: list[Block] = []
+        header: list[Block] = []
+        footer: list[Block] = []
+        label = None
+        for block, (zone, outermost) in zip(layout.blocks, _zones(layout)):
+            if zone is None:
+                body.append(block)
+                continue
+            number = page_number(block.text)
+            key = _key(block, zone, layout.height)
+            if block.kind == "heading":
+                # "Exhibit 21" atop one page and "Exhibit 23" atop the next are titles:
+                # a heading is a running header only when repeated digit for digit.
+                key = (key[0], _exact(block), key[2])
+            repeats = sum(1 for keys in others if key in keys)
+            # A lone number is the page's when it is outermost or stands on other pages
+            # too; a superscript note mark near the top is neither.
+            if number is not None and not outermost and repeats < _MIN_REPEATS:
+                number = None
+            if number is None and repeats < _MIN_REPEATS:
+                body.append(block)
+                continue
+            if number is not None and label is None:
+                label = number
+            kind = "page_number" if number is not None else zone
+            block.kind = kind  # type: ignore[assignment]
+            (header if zone == "header" else footer).append(block)
+        if not body:
+            # Nothing but margin text: that is the page's content (a page of one line
+            # repeated on every page, a slide's title), not its furniture.
+            for block in layout.blocks:
+                if block.kind in ("header", "footer", "page_number"):
+                    block.kind = "paragraph"
+            return list(layout.blocks), [], [], label
+        return body, header, footer, label

@@ -1,0 +1,142 @@
+"""Which blocks are headings, and at which level; the heading trail across pages.
+
+Three signs, strongest first: the PDF outline (a block whose text is an outline entry of
+its page, or of any page, takes the entry's level), numbering ("1.2 Scope" is level 2,
+when the line is also larger or bold), and size and weight against the body text (the
+size most characters of the document so far are set in). A heading is short, is not a
+sentence, and is not the body size in the body weight.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+__all__ = ["MAX_PATH", "MAX_TITLE", "HeadingRules", "Outline", "Trail", "normalize"]
+
+#: A heading path keeps at most this many levels, each title at most this long.
+MAX_PATH = 6
+MAX_TITLE = 120
+_MAX_WORDS = 18
+_MAX_CHARS = 160
+_NUMBERED = re.compile(
+    r"^(?:(?:section|chapter|part|article|item)\s+)?"
+    r"((?:\d{1,2}\.){0,4}\d{1,2}|[A-Z]|[IVXLC]{1,6})[.)]?(?:\s+|$)",
+    re.IGNORECASE,
+)
+_NON_WORD = re.compile(r"[\W_]+")
+
+
+def normalize(text: str) -> str:
+    """Text compared loosely: lower case, letters and digits only."""
+    return _NON_WORD.sub("", text.lower())
+
+
+@dataclass(slots=True)
+class Outline:
+    """The PDF outline: normalized title → level, by page (0-based) and for any page."""
+
+    by_page: dict[int, dict[str, int]] = field(default_factory=dict)
+    anywhere: dict[str, int] = field(default_factory=dict)
+
+    @classmethod
+    def from_toc(cls, items: list[tuple[str, int, int | None]], cap: int = 5000) -> Outline:
+        """From ``(title, level, page_index)`` triples (level 1 = top)."""
+        out = cls()
+        for title, level, page in items[:cap]:
+            key = normalize(title)[:200]
+            if not key:
+                continue
+            out.anywhere.setdefault(key, level)
+            if page is not None:
+                out.by_page.setdefault(page, {}).setdefault(key, level)
+        return out
+
+    def level(self, text: str, page: int) -> int:
+        """The level of the entry ``text`` is (0: none). On its own page an entry may also
+        be the start of the printed heading, or the heading the start of the entry (a
+        bookmark says "Note 4 – Receivables, net" for a longer printed title)."""
+        key = normalize(text)[:200]
+        if not key:
+            return 0
+        entries = self.by_page.get(page, {})
+        found = entries.get(key) or self.anywhere.get(key, 0)
+        if found or len(key) < 8:
+            return found
+        for entry, level in entries.items():
+            prefix = key.startswith(entry) or entry.startswith(key)
+            close = min(len(entry), len(key)) >= 0.5 * max(len(entry), len(key))
+            if len(entry) >= 8 and prefix and close:
+                return level
+        return 0
+
+
+class HeadingRules:
+    """Decides headings against the body size seen so far in the document."""
+
+    def __init__(self, outline: Outline | None = None) -> None:
+        self.outline = outline or Outline()
+        self._sizes: dict[float, int] = {}  # rounded size → characters set in it
+
+    def add_sizes(self, sizes: dict[float, int]) -> None:
+        for size, count in sizes.items():
+            self._sizes[size] = self._sizes.get(size, 0) + count
+
+    @property
+    def body_size(self) -> float:
+        return max(self._sizes, key=self._sizes.__getitem__) if self._sizes else 0.0
+
+    def level(self, text: str, size: float, bold: bool, lines: int, page: int) -> int:
+        """The heading level of a block (1 = top), or 0 when it is body text."""
+        text = text.strip()
+        if not text or len(text) > _MAX_CHARS * 2:
+            return 0
+        from_outline = self.outline.level(text, page)
+        if from_outline:
+            return from_outline
+        words = text.split()
+        if len(words) > _MAX_WORDS or len(text) > _MAX_CHARS or lines > 3:
+            return 0
+        if not any(ch.isalpha() for ch in text) or text[-1] in ".,;" and len(words) > 3:
+            return 0
+        body = self.body_size or size
+        ratio = size / body if body else 1.0
+        numbered = _NUMBERED.match(text)
+        depth = _depth(numbered.group(1)) if numbered and len(words) > 1 else 0
+        larger = ratio >= 1.15
+        if not (larger or bold):
+            return 0
+        if bold and not larger and (text.islower() or ratio < 0.9):
+            return 0  # bold small print or a bold word in lower case: emphasis
+        if depth:
+            return min(depth, MAX_PATH)
+        if ratio >= 1.6:
+            return 1
+        if ratio >= 1.3:
+            return 2
+        if larger:
+            return 3
+        return 4  # bold at the body size: the lowest heading
+
+
+def _depth(number: str) -> int:
+    if number[0].isdigit():
+        return number.count(".") + 1
+    return 1
+
+
+class Trail:
+    """The heading path in force: each heading replaces those at its level and below."""
+
+    def __init__(self) -> None:
+        self._stack: list[tuple[int, str]] = []
+
+    def push(self, level: int, title: str) -> None:
+        while self._stack and self._stack[-1][0] >= level:
+            self._stack.pop()
+        self._stack.append((level, " ".join(title.split())[:MAX_TITLE]))
+        del self._stack[:-MAX_PATH]
+
+    @property
+    def path(self) -> list[str]:
+        return [title for _, title in self._stack]

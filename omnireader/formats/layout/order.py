@@ -1,0 +1,158 @@
+"""Blocks in reading order: columns left to right, each top to bottom; full-width blocks
+in place.
+
+A recursive XY cut. Columns are tried first: a gutter no block crosses, with text as wide
+as a fair share of the band on both sides (a column of figures beside its labels is no
+column of text). But a band gap wider than that gutter cuts first, so a note beside a
+table and the text under both are two bands. Without columns the blocks are cut into
+bands top to bottom; consecutive bands that share a gutter are read as one multi-column
+band, so paragraph gaps that happen to line up across two columns do not interleave them.
+"""
+
+from __future__ import annotations
+
+from omnireader.formats.layout.blocks import TextBlock
+
+__all__ = ["reading_order"]
+
+# A gutter is at least this wide (points), and each side holds a block this share of the
+# band's width, so a column of numbers beside its labels is not read as a column of text.
+_MIN_GUTTER = 7.0
+_MIN_COLUMN_SHARE = 0.18
+_MAX_DEPTH = 24
+
+
+def reading_order(blocks: list[TextBlock], width: float) -> list[TextBlock]:
+    """``blocks`` in reading order: columns left to right, each top to bottom; full-width
+    blocks in place."""
+    return _order(blocks, width, 0)
+
+
+def _order(blocks: list[TextBlock], width: float, depth: int) -> list[TextBlock]:
+    if len(blocks) <= 1 or depth > _MAX_DEPTH:
+        return sorted(blocks, key=lambda b: (b.y0, b.x0))
+    columns, gutter = _columns(blocks)
+    bands = _bands(blocks)
+    if len(columns) > 1:
+        # A band gap wider than the gutter cuts first: a note beside a table and the text
+        # under both are two bands, not a column that runs to the page's foot.
+        wide = _regroup(bands, gutter)
+        if len(wide) > 1:
+            return [b for group in wide for b in _order(group, width, depth + 1)]
+        return [b for column in columns for b in _order(column, width, depth + 1)]
+    if len(bands) == 1:
+        return sorted(blocks, key=lambda b: (b.y0, b.x0))
+    merged = _merge_bands(bands)
+    if len(merged) == 1:
+        # Every band shares a gutter, yet the whole has none that _columns accepts (a
+        # side too narrow overall): read the bands in turn.
+        merged = bands
+    return [b for band in merged for b in _order(band, width, depth + 1)]
+
+
+def _gaps(spans: list[tuple[float, float]], min_gap: float) -> list[tuple[float, float]]:
+    """The empty stretches (wider than ``min_gap``) between the union of ``spans``."""
+    spans = sorted(spans)
+    out = []
+    reach = spans[0][1]
+    for start, end in spans[1:]:
+        if start - reach > min_gap:
+            out.append((reach, start))
+        reach = max(reach, end)
+    return out
+
+
+def _regroup(bands: list[list[TextBlock]], gutter: float) -> list[list[TextBlock]]:
+    """Bands joined back together except across gaps wider than ``gutter``."""
+    groups: list[list[TextBlock]] = []
+    bottom = None
+    for band in bands:
+        top = min(b.y0 for b in band)
+        if groups and bottom is not None and top - bottom <= gutter:
+            groups[-1].extend(band)
+        else:
+            groups.append(list(band))
+        bottom = max(b.y1 for b in band) if bottom is None else max(bottom, *(b.y1 for b in band))
+    return groups
+
+
+def _columns(blocks: list[TextBlock]) -> tuple[list[list[TextBlock]], float]:
+    """The blocks in columns (left to right), and the narrowest gutter between them."""
+    left = min(b.x0 for b in blocks)
+    right = max(b.x1 for b in blocks)
+    span = max(right - left, 1.0)
+    gaps = _gaps([(blk.x0, blk.x1) for blk in blocks], _MIN_GUTTER)
+    cuts = [(a + b) / 2 for a, b in gaps]
+    if not cuts:
+        return [blocks], 0.0
+    groups: list[list[TextBlock]] = [[] for _ in range(len(cuts) + 1)]
+    for block in blocks:
+        groups[sum(1 for c in cuts if block.x0 > c)].append(block)
+    # A column holds text as wide as a fair share of the band; narrower groups (numbers,
+    # labels, marginal notes) join their left neighbour, so they stay with their rows.
+    kept: list[list[TextBlock]] = []
+    for group in groups:
+        widest = max(b.x1 - b.x0 for b in group)
+        if kept and widest < _MIN_COLUMN_SHARE * span:
+            kept[-1].extend(group)
+        else:
+            kept.append(group)
+    if len(kept) > 1 and max(b.x1 - b.x0 for b in kept[0]) < _MIN_COLUMN_SHARE * span:
+        kept[1].extend(kept.pop(0))
+    if len(kept) == 1:
+        return kept, 0.0
+    # The gutters left between kept columns: the gaps that lie between two of them.
+    edges = [max(b.x1 for b in group) for group in kept[:-1]]
+    widths = [hi - lo for lo, hi in gaps if any(abs(lo - e) < 0.5 for e in edges)]
+    return kept, min(widths) if widths else _MIN_GUTTER
+
+
+def _bands(blocks: list[TextBlock]) -> list[list[TextBlock]]:
+    ordered = sorted(blocks, key=lambda b: b.y0)
+    bands: list[list[TextBlock]] = [[ordered[0]]]
+    reach = ordered[0].y1
+    for block in ordered[1:]:
+        if block.y0 >= reach - 0.5:
+            bands.append([block])
+        else:
+            bands[-1].append(block)
+        reach = max(reach, block.y1)
+    return bands
+
+
+def _merge_bands(bands: list[list[TextBlock]]) -> list[list[TextBlock]]:
+    """Consecutive bands that are split into columns at a common gutter become one band."""
+    merged: list[list[TextBlock]] = []
+    gutter: tuple[float, float] | None = None
+    for band in bands:
+        own = _gutter(band)
+        if merged and gutter is not None and own is None and all(
+            b.x1 <= gutter[0] + 0.1 or b.x0 >= gutter[1] - 0.1 for b in band
+        ):
+            merged[-1].extend(band)  # text in one column only: still those columns
+            continue
+        if merged and gutter is not None and own is not None:
+            lo, hi = max(gutter[0], own[0]), min(gutter[1], own[1])
+            if hi - lo > _MIN_GUTTER:
+                merged[-1].extend(band)
+                gutter = (lo, hi)
+                continue
+        merged.append(list(band))
+        gutter = own
+    return merged
+
+
+def _gutter(band: list[TextBlock]) -> tuple[float, float] | None:
+    """The band's widest gutter with wide text on both sides, if any."""
+    if len(band) < 2:
+        return None
+    left = min(b.x0 for b in band)
+    right = max(b.x1 for b in band)
+    span = max(right - left, 1.0)
+    best = None
+    for lo, hi in _gaps([(b.x0, b.x1) for b in band], _MIN_GUTTER):
+        before = max((b.x1 - b.x0 for b in band if b.x1 <= lo + 0.1), default=0.0)
+        after = max((b.x1 - b.x0 for b in band if b.x0 >= hi - 0.1), default=0.0)
+        if min(before, after) >= _MIN_COLUMN_SHARE * span and (best is None or hi - lo > best[1] - best[0]):
+            best = (lo, hi)
+    return best

@@ -1,0 +1,299 @@
+"""One PDF page's text layer → a :class:`PageLayout`: blocks in reading order, with kinds.
+
+Headings are decided here against the document's body size so far (``HeadingRules``);
+running headers and footers need other pages, so they are found later (``furniture.py``).
+The work per page is capped: past :data:`~.words.MAX_CHARS` characters or
+:data:`BUDGET_S` seconds the page raises :class:`LayoutFailed` and its caller keeps the
+plain text.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import TYPE_CHECKING, Any
+
+from omnireader.formats.layout.blocks import TextBlock, line_text, make_blocks, make_lines
+from omnireader.formats.layout.headings import HeadingRules, normalize
+from omnireader.formats.layout.model import Block, BlockKind, PageLayout, Table, Word
+from omnireader.formats.layout.order import reading_order
+from omnireader.formats.layout.reflow import Vocabulary, reflow
+from omnireader.formats.layout.words import TooManyChars, page_words
+
+if TYPE_CHECKING:
+    import pypdfium2
+
+__all__ = ["BUDGET_S", "LayoutFailed", "layout_page", "layout_words"]
+
+#: Seconds one page may take before its layout is given up (a page normally takes ~10 ms).
+BUDGET_S = 2.0
+_ANGLE_SAMPLE = 60
+
+# "*" is left out: at a line start it is a footnote mark more often than a bullet.
+_BULLET = re.compile(r"^(?:[\u2022\u25cf\u25aa\u25e6\u2013\u2014\u00b7\u2043\uf0b7\-]|\(?[a-z0-9]{1,3}[.)])\s+")
+_BULLET_MARK = re.compile(r"^[\u2022\u25cf\u25aa\u25e6\u2013\u2014\u00b7\u2043\uf0b7]\s*")
+_CAPTION = re.compile(r"^(?i:figure|fig\.|table|chart|exhibit)\s+(?:\d|[A-Z]\b|[IVX]+\b)")
+
+
+_ENDS = re.compile(r"[.!?:;][)\"'\u201d\u2019]?$")
+_STARTS = re.compile(r"^[\"'(\u201c\u2018\u2022\u25cf\uf0b7]?[A-Z0-9\u00c0-\u00de]")
+
+
+class LayoutFailed(RuntimeError):
+    """The page could not be laid out in bounds; its plain text stands."""
+
+
+def layout_page(
+    page: pypdfium2.PdfPage,
+    textpage: pypdfium2.PdfTextPage,
+    index: int,
+    headings: HeadingRules,
+    vocabulary: Vocabulary,
+    budget: float = BUDGET_S,
+) -> PageLayout:
+    """The page's blocks in reading order. Raises :class:`LayoutFailed`."""
+    started = time.perf_counter()
+    # A page printed sideways (most of its text running bottom to top) is read turned
+    # upright: /Rotate is what words and rules apply, so it is set for the reading only.
+    turn = _upright_turn(textpage)
+    rotation = page.get_rotation()
+    if turn:
+        page.set_rotation((rotation + turn) % 360)
+    try:
+        width, height = page.get_size()
+        words = page_words(page, textpage)
+        tables = _tables(page, words, width, height)
+    except TooManyChars as exc:
+        raise LayoutFailed(str(exc)) from None
+    finally:
+        if turn:
+            page.set_rotation(rotation)
+    _check(started, budget, "reading the words")
+    return layout_words(words, width, height, index, headings, vocabulary, tables, started, budget)
+
+
+def layout_words(
+    words: list[Word],
+    width: float,
+    height: float,
+    index: int,
+    headings: HeadingRules,
+    vocabulary: Vocabulary,
+    tables: list[Table] | None = None,
+    started: float | None = None,
+    budget: float = BUDGET_S,
+) -> PageLayout:
+    """Blocks in reading order from positioned words (a text layer's or OCR's)."""
+    started = time.perf_counter() if started is None else started
+    tables = tables or []
+    if tables:
+        words = [w for w in words if not _in_any(w, tables)]
+    sizes: dict[float, int] = {}
+    for w in words:
+        key = round(w.size * 2) / 2
+        sizes[key] = sizes.get(key, 0) + len(w.text)
+    headings.add_sizes(sizes)
+    lines = make_lines(words)
+    blocks = make_blocks(lines)
+    entries = headings.outline.by_page.get(index)
+    if entries:
+        blocks = [part for block in blocks for part in _split_at_outline(block, entries)]
+    for table in tables:
+        holder = TextBlock(x0=table.x0, y0=table.y0, x1=table.x1, y1=table.y1)
+        holder.table = table
+        blocks.append(holder)
+    _check(started, budget, "grouping lines")
+    ordered = [p for b in _join_rows(reading_order(blocks, width)) for p in _paragraphs(b)]
+    _check(started, budget, "ordering blocks")
+    _learn(ordered, vocabulary)
+    out = PageLayout(width=width, height=height)
+    for block in ordered:
+        out.blocks.append(_block(block, index, headings, vocabulary))
+    return out
+
+
+def _split_at_outline(block: TextBlock, entries: dict[str, int]) -> list[TextBlock]:
+    """``block`` cut around the lines (up to three) that are an outline entry of the page:
+    a heading set like the text around it is found by its bookmark."""
+    lines = block.lines
+    if len(lines) < 2:
+        return [block]
+    for i in range(len(lines)):
+        for j in range(i + 1, min(len(lines), i + 3) + 1):
+            if (i, j) == (0, len(lines)):
+                continue
+            if normalize(" ".join(line.text for line in lines[i:j])) in entries:
+                out = []
+                for part in (lines[:i], lines[i:j], lines[j:]):
+                    if part:
+                        piece = TextBlock()
+                        for line in part:
+                            piece.add(line)
+                        out.append(piece)
+                return out[:-1] + _split_at_outline(out[-1], entries) if j < len(lines) else out
+    return [block]
+
+
+def _learn(blocks: list[TextBlock], vocabulary: Vocabulary) -> None:
+    """The page's words into the vocabulary, but not the halves of a word broken at a line
+    end ("con-" / "firming"): they would vouch for themselves as words."""
+    for block in blocks:
+        broken = False
+        for line in block.lines:
+            texts = [w.text for w in line.words]
+            if broken and texts:
+                texts = texts[1:]
+            broken = bool(texts) and texts[-1].endswith(("-", "\u2010", "\u2011"))
+            if broken:
+                texts = texts[:-1]
+            vocabulary.add_text(" ".join(texts))
+
+
+def _tables(page: pypdfium2.PdfPage, words: list[Word], width: float, height: float) -> list[Table]:
+    """The tables helper's finder, when it is there (guarded: no finder, no tables)."""
+    try:
+        from omnireader.formats.layout.rules import page_rules
+        from omnireader.formats.layout.tables import find_tables
+    except ImportError:
+        return []
+    return list(find_tables(words, page_rules(page), width, height))
+
+
+def _upright_turn(textpage: pypdfium2.PdfTextPage) -> int:
+    try:
+        from omnireader.formats.layout.rules import text_rotation
+    except ImportError:
+        return 0
+    # A sample of the characters' angles is enough to see that most text is sideways.
+    return text_rotation(textpage, sample=_ANGLE_SAMPLE)
+
+
+def _in_any(word: Word, tables: list[Table]) -> bool:
+    cx, cy = word.cx, word.cy
+    return any(t.x0 <= cx <= t.x1 and t.y0 <= cy <= t.y1 for t in tables)
+
+
+def _join_rows(blocks: list[TextBlock]) -> list[TextBlock]:
+    """Consecutive one-line blocks on one baseline, left to right, as one line: the label
+    and the figures of a row that no table was found for read as today, on one line."""
+    out: list[TextBlock] = []
+    for block in blocks:
+        prev = out[-1] if out else None
+        if (
+            prev is not None
+            and prev.table is None
+            and block.table is None
+            and len(prev.lines) == 1
+            and len(block.lines) == 1
+            and block.x0 >= prev.x1
+            and _overlap(prev, block) > 0.5
+        ):
+            line = prev.lines[0]
+            line.words = line.words + block.lines[0].words
+            line.text = line_text(line.words)
+            line.x1 = max(line.x1, block.x1)
+            line.y0, line.y1 = min(line.y0, block.y0), max(line.y1, block.y1)
+            prev.x1, prev.y0, prev.y1 = line.x1, line.y0, line.y1
+            continue
+        out.append(block)
+    return out
+
+
+def _overlap(a: TextBlock, b: TextBlock) -> float:
+    inter = min(a.y1, b.y1) - max(a.y0, b.y0)
+    return inter / max(min(a.y1 - a.y0, b.y1 - b.y0), 0.1)
+
+
+def _block(block: TextBlock, index: int, headings: HeadingRules, vocabulary: Vocabulary) -> Block:
+    if block.table is not None:
+        table: Table = block.table
+        return Block("table", "", table.x0, table.y0, table.x1, table.y1, table=table)
+    text = reflow([line.text for line in block.lines], vocabulary, _breaks(block))
+    level = headings.level(text, block.size, block.bold, len(block.lines), index)
+    kind: BlockKind = "paragraph"
+    if _CAPTION.match(text) and not headings.outline.level(text, index):
+        kind, level = "caption", 0  # "Table 3: ..." names a table, it opens no section
+    elif level:
+        kind = "heading"
+    elif _BULLET.match(text):
+        kind = "list_item"
+    return Block(kind, text, block.x0, block.y0, block.x1, block.y1, level=level)
+
+
+def _paragraphs(block: TextBlock) -> list[TextBlock]:
+    """A block cut after each line that ends a sentence well short of the right edge when
+    the next line starts one: paragraphs set with no space between them."""
+    if block.table is not None or len(block.lines) < 2:
+        return [block]
+    breaks = _breaks(block)
+    out: list[TextBlock] = []
+    current = TextBlock()
+    for i, line in enumerate(block.lines):
+        current.add(line)
+        ends = line.bold or _ENDS.search(line.words[-1].text)  # a bold short line: a heading
+        if i + 1 < len(block.lines) and breaks[i] and ends:
+            if _STARTS.match(block.lines[i + 1].words[0].text):
+                out.append(current)
+                current = TextBlock()
+    out.append(current)
+    if len(out) > 1:
+        # Each part keeps the block's right edge: what is "short" is measured against it.
+        for part in out:
+            part.x1 = max(part.x1, block.x1) if len(part.lines) > 1 else part.x1
+    return out
+
+
+def _breaks(block: TextBlock) -> list[bool]:
+    """Which lines end on purpose: well short of the block's right edge (a third of its
+    width, at least four em), where the next line's first word would have fitted."""
+    width = block.x1 - block.x0
+    out = []
+    for i, line in enumerate(block.lines):
+        em = max(line.size, 1.0)
+        short = block.x1 - line.x1 > max(width / 3, 4 * em)
+        if short and line.words[-1].text.endswith(("-", "\u2010", "\u2011")):
+            short = False  # a word broken at the line end: the line runs on
+        if short and i + 1 < len(block.lines):
+            nxt = block.lines[i + 1].words[0]
+            short = block.x1 - line.x1 > (nxt.x1 - nxt.x0) + em
+        out.append(short)
+    return out
+
+
+def _check(started: float, budget: float, stage: str) -> None:
+    if time.perf_counter() - started > budget:
+        raise LayoutFailed(f"layout ran out of its {budget:g} s budget while {stage}")
+
+
+def render_markdown(layout: PageLayout) -> str:
+    """The page's body blocks as Markdown: ``#`` headings, ``-`` list items, tables."""
+    parts: list[str] = []
+    for block in layout.blocks:
+        parts.append(block_markdown(block))
+    return "\n\n".join(p for p in parts if p)
+
+
+def block_markdown(block: Block) -> str:
+    if block.kind == "heading":
+        return "#" * max(1, min(block.level, 6)) + " " + block.text
+    if block.kind == "list_item":
+        return _BULLET_MARK.sub("- ", block.text, count=1)
+    if block.kind == "table" and block.table is not None:
+        return _table_markdown(block.table)
+    return block.text
+
+
+def _table_markdown(table: Table) -> str:
+    try:
+        from omnireader.formats.layout.tables import render_table
+    except ImportError:
+        render_table = _plain_table
+    return render_table(table)
+
+
+def _plain_table(table: Table) -> str:
+    rows: list[Any] = table.rows
+    return "\n".join(" ".join(cell for cell in row if cell) for row in rows)
+
+
+__all__ += ["block_markdown", "render_markdown"]

@@ -1,0 +1,93 @@
+"""A block's lines as one paragraph: line breaks go, line-end hyphens only where the joined
+word is a word.
+
+"conver-" + "sation" is "conversation", but "open-" + "domain" is "open-domain". Which
+one a hyphen is cannot be told from the page alone; the joined form counts as a word when
+it appears elsewhere in the document (a :class:`Vocabulary` the caller keeps across
+pages, bounded), or when the second half is a suffix that never stands alone ("-tion").
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["Vocabulary", "join_hyphenated", "reflow"]
+
+_WORD = re.compile(r"[^\W\d_]{2,}")
+# A compound inside a line (not at its end, where the hyphen may be a break).
+_COMPOUND = re.compile(r"[^\W\d_]+-[^\W\d_]+(?=[^\w-]|$)")
+_HYPHENS = "-\u2010\u2011"
+# Word endings that are not words on their own: a line-end hyphen before them is a break.
+_SUFFIXES = frozenset(
+    ["tion", "tions", "sion", "sions", "ment", "ments", "ness", "ity", "ities", "ing", "ings", "ings", "ed", "ly", "ally", "ence", "ences", "ance", "ances", "able", "ible", "ous", "ious", "ive", "ives", "ture", "tures", "ism", "ist", "ists", "ize", "ized", "izes", "ise", "ised", "ful", "less", "ship", "ward", "wards", "ary", "ery", "ory", "ries", "ial", "ical", "ically", "ency", "ancy", "ent", "ents", "ant", "ants", "ation", "ations", "ition", "itions", "er", "ers", "est"]
+)
+_MAX_VOCABULARY = 200_000
+
+
+class Vocabulary:
+    """The lower-cased words seen so far in a document, capped so memory stays bounded."""
+
+    __slots__ = ("compounds", "words")
+
+    def __init__(self) -> None:
+        self.words: set[str] = set()
+        self.compounds: set[str] = set()  # hyphenated forms written within a line
+
+    def add_text(self, text: str) -> None:
+        if len(self.words) >= _MAX_VOCABULARY:
+            return
+        self.words.update(m.lower() for m in _WORD.findall(text))
+        if "-" in text:
+            self.compounds.update(m.lower() for m in _COMPOUND.findall(text))
+
+    def __contains__(self, word: str) -> bool:
+        return word in self.words
+
+
+def join_hyphenated(head: str, tail: str, vocabulary: Vocabulary) -> str:
+    """``head`` (ending in a hyphen) and ``tail`` (the next line's first word) as one word.
+
+    The hyphen goes when the joined form is a word of the document, or the tail a suffix;
+    it stays when the hyphenated form is (``open-domain`` elsewhere), or when both halves
+    are words of the document and the joined form is not ("open" and "domain"). Otherwise
+    — halves that are no words, as in "con-" + "firming" — it goes.
+    """
+    stem = head.rstrip(_HYPHENS)
+    if not stem or not stem[-1].isalpha() or not tail[:1].islower():
+        return head + tail
+    match = re.match(r"[^\W\d_]+", tail)
+    letters = (match.group(0) if match else "").lower()
+    core = re.search(r"[^\W\d_]+$", stem)
+    first = (core.group(0) if core else "").lower()
+    if first + letters in vocabulary or letters in _SUFFIXES:
+        return stem + tail
+    if f"{first}-{letters}" in vocabulary.compounds:
+        return head + tail
+    if len(first) > 1 and len(letters) > 1 and first in vocabulary and letters in vocabulary:
+        return head + tail
+    return stem + tail
+
+
+def reflow(lines: list[str], vocabulary: Vocabulary, breaks: list[bool] | None = None) -> str:
+    """Lines of one paragraph as one line of text. ``breaks[i]`` says line ``i`` ended
+    on purpose (it stops well short of the block's right edge: a list of short lines, an
+    address): the break after it is kept."""
+    out = ""
+    for i, line in enumerate(lines):
+        line = line.strip()
+        if not line:
+            continue
+        if not out:
+            out = line
+            continue
+        if breaks is not None and breaks[i - 1]:
+            out = f"{out}\n{line}"
+            continue
+        if out[-1] in _HYPHENS and len(out) > 1 and out[-2].isalpha():
+            head_start = out.rfind(" ") + 1
+            tail, _, rest = line.partition(" ")
+            word = join_hyphenated(out[head_start:], tail, vocabulary)
+            out = out[:head_start] + word + (" " + rest if rest else "")
+        else:
+            out = f"{out} {line}"
+    return out

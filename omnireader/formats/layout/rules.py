@@ -1,0 +1,329 @@
+"""A PDF page's ruling lines, read from its path objects with pypdfium2.
+
+Tables draw their grid in three ways, and all three end up here as axis-aligned
+:class:`~omnireader.formats.layout.model.Rule` segments: stroked line segments, thin filled
+rectangles (a "line" 0.5 pt high), and the edges of larger rectangles (cell borders or
+shading). Pieces of one line drawn cell by cell are merged, so a grid's row line is one
+rule. Coordinates are page points with the origin at the top left of the media box, y
+growing down: the frame words are read in.
+
+Bounded: a page that is a drawing (a map, a chart of 10,000 strokes) is not a table grid;
+past :data:`MAX_OBJECTS` objects, :data:`MAX_SEGMENTS` path segments or :data:`MAX_RULES`
+rules the page gives no rules
+at all, and its tables are found from the words' alignment alone.
+"""
+
+from __future__ import annotations
+
+import ctypes
+from itertools import pairwise
+from typing import Any
+
+from omnireader.formats.layout.model import Rule
+
+__all__ = [
+    "MAX_OBJECTS",
+    "MAX_RULES",
+    "MAX_SEGMENTS",
+    "THIN",
+    "merge_rules",
+    "page_rules",
+    "text_rotation",
+]
+
+MAX_OBJECTS = 50_000  # page objects (text runs, paths, images) walked before giving up
+MAX_SEGMENTS = 40_000  # path segments looked at on one page before giving up
+MAX_RULES = 4_000  # axis-aligned pieces kept before the page counts as a drawing
+THIN = 3.0  # a filled rectangle this thin (points) is a line, not a box
+_SKEW = 0.5  # points a "horizontal" segment may rise over its length
+_JOIN = 1.5  # points between collinear pieces that still make one rule
+
+_Matrix = tuple[float, float, float, float, float, float]
+_IDENTITY: _Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+
+
+class _TooMany(Exception):
+    """Raised inside the walk when the page has more paths than a table grid would."""
+
+
+def page_rules(page: Any) -> list[Rule]:
+    """The ruling lines of a ``pypdfium2.PdfPage``, merged, in top-left page points."""
+    import pypdfium2.raw as pdfium_c
+
+    from omnireader.formats.layout.words import _page_transform  # the words' frame, so rules and words line up
+
+    to_page, (left, top) = _page_transform(page)
+    raw: list[Rule] = []
+    budget = [MAX_SEGMENTS, MAX_OBJECTS]  # segments, objects left to look at
+    try:
+        _walk_objects(pdfium_c, page.raw, False, _IDENTITY, raw, budget)
+    except _TooMany:
+        return []
+    # Into the words' frame once: origin top left, y down, the page's /Rotate applied.
+    if to_page is None:
+        flipped = [Rule(r.x0 - left, top - r.y1, r.x1 - left, top - r.y0) for r in raw]
+    else:
+        flipped = [Rule(*to_page(r.x0, r.y1, r.x1, r.y0)) for r in raw]
+    return merge_rules(flipped)
+
+
+def text_rotation(textpage: Any, sample: int = 400) -> int:
+    """The page rotation (0, 90, 180, 270) that makes most of the page's text upright.
+
+    A table printed sideways (its text running bottom to top) is read by setting this as
+    the page's rotation before reading words and rules, and restoring it after:
+    ``page_words`` and :func:`page_rules` apply ``/Rotate``, so both come out upright.
+    """
+    import math
+
+    import pypdfium2.raw as pdfium_c
+
+    raw = textpage.raw
+    count = pdfium_c.FPDFText_CountChars(raw)
+    votes = [0, 0, 0, 0]
+    step = max(1, count // sample)
+    for index in range(0, count, step):
+        if pdfium_c.FPDFText_GetUnicode(raw, index) <= 32:
+            continue
+        angle = pdfium_c.FPDFText_GetCharAngle(raw, index)
+        if angle < 0:
+            continue
+        votes[round(math.degrees(angle) / 90) % 4] += 1
+    best = max(range(4), key=lambda k: votes[k])
+    if votes[best] <= 0.6 * max(1, sum(votes)):
+        return 0  # sideways only when most of the text is: a rotated label leaves the page be
+    # PDFium measures the angle clockwise; /Rotate turns the page clockwise too, so the
+    # text is undone by the opposite turn.
+    return (4 - best) % 4 * 90
+
+
+def _mul(m: _Matrix, n: _Matrix) -> _Matrix:
+    """``m`` then ``n`` (PDF row-vector convention: p' = p·m·n)."""
+    a, b, c, d, e, f = m
+    A, B, C, D, E, F = n
+    return (
+        a * A + b * C,
+        a * B + b * D,
+        c * A + d * C,
+        c * B + d * D,
+        e * A + f * C + E,
+        e * B + f * D + F,
+    )
+
+
+def _matrix(pdfium_c: Any, obj: Any) -> _Matrix:
+    m = pdfium_c.FS_MATRIX()
+    if not pdfium_c.FPDFPageObj_GetMatrix(obj, ctypes.byref(m)):
+        return _IDENTITY
+    return (m.a, m.b, m.c, m.d, m.e, m.f)
+
+
+def _walk_objects(
+    pdfium_c: Any,
+    holder: Any,
+    is_form: bool,
+    outer: _Matrix,
+    out: list[Rule],
+    budget: list[int],
+) -> None:
+    """The path objects of a page (or a form object's content), forms entered.
+
+    A page holds thousands of text objects for a few dozen paths, so the loop does one
+    type check per object with the functions bound once and the raw handle passed."""
+    if is_form:
+        count, get = (
+            pdfium_c.FPDFFormObj_CountObjects(holder),
+            pdfium_c.FPDFFormObj_GetObject,
+        )
+    else:
+        count, get = pdfium_c.FPDFPage_CountObjects(holder), pdfium_c.FPDFPage_GetObject
+    budget[1] -= count
+    if budget[1] < 0:
+        raise _TooMany  # a page of 100,000 glyph objects: looking at each costs too much
+    get_type = pdfium_c.FPDFPageObj_GetType
+    path, form = pdfium_c.FPDF_PAGEOBJ_PATH, pdfium_c.FPDF_PAGEOBJ_FORM
+    for i in range(count):
+        obj = get(holder, i)
+        kind = get_type(obj)
+        if kind == path:
+            _path_rules(pdfium_c, obj, outer, out, budget)
+        elif kind == form:
+            inner = _mul(_matrix(pdfium_c, obj), outer)
+            _walk_objects(pdfium_c, obj, True, inner, out, budget)
+
+
+def _path_rules(
+    pdfium_c: Any, obj: Any, outer: _Matrix, out: list[Rule], budget: list[int]
+) -> None:
+    fill, stroke = ctypes.c_int(0), ctypes.c_int(0)
+    pdfium_c.FPDFPath_GetDrawMode(obj, ctypes.byref(fill), ctypes.byref(stroke))
+    if not fill.value and not stroke.value:
+        return  # a clipping or invisible path draws nothing
+    if _invisible(pdfium_c, obj, bool(stroke.value)):
+        return
+    n = pdfium_c.FPDFPath_CountSegments(obj)
+    budget[0] -= n
+    if budget[0] < 0:
+        raise _TooMany
+    if n <= 5 and _thin_bounds(pdfium_c, obj, outer, out):
+        return  # a line or a thin bar: its bounding box says all, in one call
+    a, b, c, d, e, f = _mul(_matrix(pdfium_c, obj), outer)
+    x, y = ctypes.c_float(0), ctypes.c_float(0)
+    x_ref, y_ref = ctypes.byref(x), ctypes.byref(y)
+    get_seg, get_point = (
+        pdfium_c.FPDFPath_GetPathSegment,
+        pdfium_c.FPDFPathSegment_GetPoint,
+    )
+    get_type, get_close = (
+        pdfium_c.FPDFPathSegment_GetType,
+        pdfium_c.FPDFPathSegment_GetClose,
+    )
+    moveto, bezier = pdfium_c.FPDF_SEGMENT_MOVETO, pdfium_c.FPDF_SEGMENT_BEZIERTO
+    subpaths: list[tuple[list[tuple[float, float]], bool, bool]] = []
+    points: list[tuple[float, float]] = []
+    curved = False
+    prev = None
+    for i in range(n):
+        seg = get_seg(obj, i)
+        kind = get_type(seg)
+        if kind == moveto and points:
+            # Only a subpath's last segment says whether it closes.
+            subpaths.append((points, bool(get_close(prev)), curved))
+            points, curved = [], False
+        prev = seg
+        if kind == bezier:
+            curved = True
+        if curved:
+            continue  # a curved subpath is dropped whole; its points are not needed
+        get_point(seg, x_ref, y_ref)
+        points.append((x.value * a + y.value * c + e, x.value * b + y.value * d + f))
+    closed = prev is not None and bool(get_close(prev))
+    if points:
+        subpaths.append((points, closed, curved))
+    for pts, is_closed, is_curved in subpaths:
+        if is_curved or len(pts) < 2:
+            continue  # curves are rounded boxes or glyph-like art, not rules
+        if fill.value and (is_closed or len(pts) >= 4):
+            box = _box(pts)
+            if box is not None:
+                _box_rules(box, out)
+                continue
+        if stroke.value:
+            ring = pts + [pts[0]] if is_closed else pts
+            for (x0, y0), (x1, y1) in pairwise(ring):
+                _segment(x0, y0, x1, y1, out)
+    if len(out) > MAX_RULES:
+        raise _TooMany
+
+
+# Reused out-parameters: PDFium is not thread-safe, so a process reads one page at a time.
+_BOX = [ctypes.c_float(0) for _ in range(4)]
+_BOX_REFS = [ctypes.byref(v) for v in _BOX]
+_RGBA = [ctypes.c_uint(0) for _ in range(4)]
+_RGBA_REFS = [ctypes.byref(v) for v in _RGBA]
+
+
+def _thin_bounds(pdfium_c: Any, obj: Any, outer: _Matrix, out: list[Rule]) -> bool:
+    """A short path whose box is thin one way is a rule along it (stroke width included)."""
+    if not pdfium_c.FPDFPageObj_GetBounds(obj, *_BOX_REFS):
+        return False
+    left, bottom, right, top = (v.value for v in _BOX)
+    if outer is not _IDENTITY:
+        a, b, c, d, e, f = outer
+        if abs(b) > 1e-6 or abs(c) > 1e-6:
+            return False  # turned inside a form: the segments are read instead
+        left, right = sorted((left * a + e, right * a + e))
+        bottom, top = sorted((bottom * d + f, top * d + f))
+    w, h = right - left, top - bottom
+    if h <= THIN and w > THIN:
+        out.append(Rule(left, (top + bottom) / 2, right, (top + bottom) / 2))
+    elif w <= THIN and h > THIN:
+        out.append(Rule((left + right) / 2, bottom, (left + right) / 2, top))
+    elif w <= THIN and h <= THIN:
+        pass  # a dot or a tick: nothing a table is drawn with
+    else:
+        return False
+    return True
+
+
+def _invisible(pdfium_c: Any, obj: Any, stroked: bool) -> bool:
+    """White or fully transparent: a rule nobody sees is no cell border."""
+    get = (
+        pdfium_c.FPDFPageObj_GetStrokeColor
+        if stroked
+        else pdfium_c.FPDFPageObj_GetFillColor
+    )
+    if not get(obj, *_RGBA_REFS):
+        return False
+    r, g, b, alpha = (v.value for v in _RGBA)
+    return alpha == 0 or min(r, g, b) >= 250
+
+
+def _box(pts: list[tuple[float, float]]) -> tuple[float, float, float, float] | None:
+    """The rectangle ``pts`` outline, when they outline an axis-aligned one."""
+    xs = sorted({round(p[0], 1) for p in pts})
+    ys = sorted({round(p[1], 1) for p in pts})
+    if len(pts) > 5 or len(xs) > 2 or len(ys) > 2:
+        return None
+    return xs[0], ys[0], xs[-1], ys[-1]
+
+
+def _box_rules(box: tuple[float, float, float, float], out: list[Rule]) -> None:
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+    if h <= THIN and w > h:
+        out.append(Rule(x0, (y0 + y1) / 2, x1, (y0 + y1) / 2))
+    elif w <= THIN and h > w:
+        out.append(Rule((x0 + x1) / 2, y0, (x0 + x1) / 2, y1))
+    elif w > THIN and h > THIN:
+        # A filled box (cell shading, a bordered frame drawn as fills): its edges bound cells.
+        out.extend(
+            (
+                Rule(x0, y0, x1, y0),
+                Rule(x0, y1, x1, y1),
+                Rule(x0, y0, x0, y1),
+                Rule(x1, y0, x1, y1),
+            )
+        )
+
+
+def _segment(x0: float, y0: float, x1: float, y1: float, out: list[Rule]) -> None:
+    if abs(y1 - y0) <= _SKEW and abs(x1 - x0) > _SKEW:
+        y = (y0 + y1) / 2
+        out.append(Rule(min(x0, x1), y, max(x0, x1), y))
+    elif abs(x1 - x0) <= _SKEW and abs(y1 - y0) > _SKEW:
+        x = (x0 + x1) / 2
+        out.append(Rule(x, min(y0, y1), x, max(y0, y1)))
+
+
+def merge_rules(rules: list[Rule], tol: float = _JOIN) -> list[Rule]:
+    """Collinear pieces that touch or overlap become one rule (horizontal and vertical apart)."""
+    merged: list[Rule] = []
+    for horizontal in (True, False):
+        # (position across, start, end along) so one loop serves both directions.
+        spans = sorted(
+            (r.y0, r.x0, r.x1) if horizontal else (r.x0, r.y0, r.y1)
+            for r in rules
+            if r.horizontal == horizontal
+        )
+        groups: list[list[tuple[float, float, float]]] = []
+        for span in spans:
+            if groups and span[0] - groups[-1][0][0] <= tol:
+                groups[-1].append(span)
+            else:
+                groups.append([span])
+        for group in groups:
+            pos = sum(s[0] for s in group) / len(group)
+            pieces = sorted((s[1], s[2]) for s in group)
+            start, end = pieces[0]
+            for a, b in pieces[1:] + [(float("inf"), float("inf"))]:
+                if a <= end + tol:
+                    end = max(end, b)
+                    continue
+                merged.append(
+                    Rule(start, pos, end, pos)
+                    if horizontal
+                    else Rule(pos, start, pos, end)
+                )
+                start, end = a, b
+    return merged

@@ -1,0 +1,213 @@
+"""The layout stage across a document's pages: what one page cannot know alone.
+
+The body size (for headings) and the vocabulary (for hyphens) grow page by page; the
+heading trail carries across pages; running headers and footers are found over a window
+of pages, so each page's section leaves here ``WINDOW`` pages late. Headers and footers
+come out once per distinct text (digits masked), as ``part="header"/"footer"`` sections
+like a DOCX's, not once per page; a page number becomes the section's ``page_label``.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import deque
+from collections.abc import Iterator
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from omnireader.formats.document import LAYOUT_FAILED, Section
+from omnireader.formats.layout.furniture import WINDOW, FurnitureWindow, margin_keys
+from omnireader.formats.layout.headings import HeadingRules, Outline, Trail
+from omnireader.formats.layout.model import Block, PageLayout, Table
+from omnireader.formats.layout.page import LayoutFailed, block_markdown, layout_page
+from omnireader.formats.layout.reflow import Vocabulary
+
+if TYPE_CHECKING:
+    import pypdfium2
+
+__all__ = ["LAYOUT_FAILED", "MAX_BLOCKS", "LayoutStream", "read_outline"]
+
+#: Blocks described in an item's metadata, at most (a page of 2,000 labels stays small).
+MAX_BLOCKS = 200
+_MAX_FURNITURE = 500
+# The share of the plain text's visible characters a layout must hold.
+_KEPT = 0.95
+_MAX_OUTLINE = 5000
+
+log = logging.getLogger(__name__)
+
+
+def read_outline(doc: pypdfium2.PdfDocument) -> Outline:
+    """The document's bookmarks as an :class:`Outline` (empty when it has none)."""
+    items: list[tuple[str, int, int | None]] = []
+    try:
+        for mark in doc.get_toc(max_depth=8):
+            dest = mark.get_dest()
+            page = dest.get_index() if dest is not None else None
+            items.append((mark.get_title() or "", mark.level + 1, page))
+            if len(items) >= _MAX_OUTLINE:
+                break
+    except Exception:
+        log.debug("outline unreadable", exc_info=True)
+    return Outline.from_toc(items)
+
+
+class LayoutStream:
+    """Lays out pages (:meth:`layout`) and turns their sections into final ones (:meth:`feed`,
+    then :meth:`flush` at the end)."""
+
+    def __init__(self, outline: Outline | None = None) -> None:
+        self.headings = HeadingRules(outline)
+        self.vocabulary = Vocabulary()
+        self._trail = Trail()
+        self._window = FurnitureWindow()
+        self._pending: deque[Section] = deque()
+        self._seen_furniture: set[tuple[str, str]] = set()
+        self._last_table: Table | None = None  # the last block of the page before, if a table
+        self._last_page: int | None = None
+
+    def layout(
+        self,
+        page: pypdfium2.PdfPage,
+        textpage: pypdfium2.PdfTextPage,
+        index: int,
+        plain: str | None = None,
+    ) -> PageLayout | None:
+        """The page's layout, or None when it failed (the caller keeps the plain text).
+
+        With ``plain`` (the page's plain text), a layout holding visibly fewer characters
+        than it — words a table finder or a zero-size box dropped — counts as failed:
+        nothing is lost by laying a page out.
+        """
+        try:
+            laid = layout_page(page, textpage, index, self.headings, self.vocabulary)
+            if plain is not None:
+                _check_kept(laid, plain)
+            return laid
+        except LayoutFailed as exc:
+            log.info("page %d: %s", index + 1, exc)
+        except Exception:
+            log.warning("page %d: layout failed", index + 1, exc_info=True)
+        return None
+
+    def feed(self, section: Section) -> Iterator[Section]:
+        """Take a page's section (with ``section.layout`` or without); give back those
+        that are done."""
+        layout = section.layout if isinstance(section.layout, PageLayout) else None
+        self._window.add(margin_keys(layout) if layout is not None else set())
+        self._pending.append(section)
+        while len(self._pending) > WINDOW:
+            yield from self._finish(self._pending.popleft())
+
+    def flush(self) -> Iterator[Section]:
+        while self._pending:
+            yield from self._finish(self._pending.popleft())
+
+    def _finish(self, section: Section) -> Iterator[Section]:
+        layout = section.layout if isinstance(section.layout, PageLayout) else None
+        if layout is None:
+            yield section.model_copy(update={"heading_path": self._trail.path, "layout": None})
+            return
+        position = len(self._window._keys) - len(self._pending) - 1
+        body, header, footer, label = self._window.split(layout, position)
+        continued = self._carry_table(body, section.page)
+        path = None
+        parts: list[str] = []
+        spans: list[tuple[int, int]] = []
+        offset = 0
+        for block in body:
+            if block.kind == "heading":
+                self._trail.push(block.level, block.text)
+            elif path is None:
+                path = self._trail.path
+            text = block_markdown(block)
+            if block is continued:
+                text = f"*(table continued from page {self._last_page})*\n\n{text}"
+            spans.append((offset, offset + len(text)))
+            if text:
+                parts.append(text)
+                offset += len(text) + 2
+        path = self._trail.path if path is None else path
+        text = "\n\n".join(parts)
+        extra = section.text[len(section.layout_source):] if section.layout_source else ""
+        if extra.strip():  # form values appended after the text layer
+            text = f"{text}\n\n{extra.strip()}" if text else extra.strip()
+        yield section.model_copy(update={
+            "text": text,
+            "heading": path[-1] if path else None,
+            "heading_path": path,
+            "page_label": label,
+            "blocks": _describe(body, spans, layout),
+            "layout": None,
+            "layout_source": None,
+        })
+        last = body[-1] if body else None
+        self._last_table = last.table if last is not None and last.kind == "table" else None
+        self._last_page = section.page
+        for part, blocks in (("header", header), ("footer", footer)):
+            yield from self._furniture(part, blocks, section.page)
+
+    def _carry_table(self, body: list[Block], page: int | None) -> Block | None:
+        """The page's first block, when it is a table carrying on the previous page's last
+        one; its header rows are repeated when the page does not print them again, so the
+        part read alone still says what its columns are."""
+        prev, first = self._last_table, body[0] if body else None
+        if prev is None or first is None or first.kind != "table" or first.table is None:
+            return None
+        try:
+            from omnireader.formats.layout.tables import continues
+        except ImportError:
+            return None
+        if page is None or self._last_page != page - 1 or not continues(prev, first.table):
+            return None
+        head = prev.rows[: max(1, prev.header_rows)]
+        table = first.table
+        if table.rows[: len(head)] != head:
+            first.table = replace(table, rows=[list(r) for r in head] + table.rows,
+                                  header_rows=len(head))
+        return first
+
+    def _furniture(self, part: str, blocks: list[Block], page: int | None) -> Iterator[Section]:
+        text = "\n".join(b.text for b in blocks if b.kind != "page_number").strip()
+        if not text:
+            return
+        from omnireader.formats.layout.furniture import _DIGITS  # the same masking as the keys
+
+        key = (part, _DIGITS.sub("#", " ".join(text.lower().split())))
+        if key in self._seen_furniture:
+            return
+        if len(self._seen_furniture) < _MAX_FURNITURE:
+            self._seen_furniture.add(key)
+        yield Section(text=text, page=page, part=part, heading=part.capitalize())
+
+
+def _check_kept(layout: PageLayout, plain: str) -> None:
+    want = len("".join(plain.split()))
+    got = 0
+    for block in layout.blocks:
+        got += len("".join(block.text.split()))
+        if block.table is not None:
+            got += sum(len("".join(cell.split())) for row in block.table.rows for cell in row)
+    if got < _KEPT * want:
+        raise LayoutFailed(f"the layout holds {got} of the page's {want} characters")
+
+
+def _describe(
+    blocks: list[Block], spans: list[tuple[int, int]], layout: PageLayout
+) -> list[dict[str, object]]:
+    """Block kinds and boxes (page fractions, top-left origin) for item metadata, with
+    each block's character span in the page text (so a chunk can keep its own blocks)."""
+    out: list[dict[str, object]] = []
+    for block, (start, end) in zip(blocks[:MAX_BLOCKS], spans):
+        entry: dict[str, object] = {
+            "kind": block.kind,
+            "box": list(block.box_fraction(layout.width, layout.height)),
+            "start": start,
+            "end": end,
+        }
+        if block.level:
+            entry["level"] = block.level
+        if block.kind == "table" and block.table is not None:
+            entry["rows"] = len(block.table.rows)
+        out.append(entry)
+    return out

@@ -1,0 +1,228 @@
+"""Where a page's lines of word runs may hold a borderless table: regions of close lines,
+most with two runs or more, their header lines, and the column spans their runs make.
+
+Every distance is in em of the lines' own font size.
+"""
+
+from __future__ import annotations
+
+from math import ceil
+from statistics import median
+
+from omnireader.formats.layout.model import Word
+from omnireader.formats.layout.tables_text import em, is_numeric, is_value
+
+__all__ = [
+    "FIRST_GAP",
+    "HEADER_LINES",
+    "PROSE_WORDS",
+    "Run",
+    "column_of",
+    "column_spans",
+    "data_line",
+    "has_numbers",
+    "headers_above",
+    "line_box",
+    "line_size",
+    "regions",
+    "run_words",
+    "with_header_regions",
+]
+
+# Em of blank space between two lines that still keeps them in one region.
+_LINE_GAP = 1.6
+# Em between a region's first two lines, before its row spacing is known.
+FIRST_GAP = 3.0
+_MAX_GAP = 5.0  # em of blank space that ends a region even when the columns go on
+_RECENT = 6  # lines above a new line whose runs it is aligned against
+HEADER_LINES = 4  # lines above a table of numbers looked at for its column headers
+# Consecutive one-run lines a region carries (section labels, wrapped text).
+_MAX_SINGLES = 2
+# A one-run line this much larger than any text above it is a heading.
+_HEADING_SIZE = 1.12
+PROSE_WORDS = 4  # median words a cell at or over which a region reads as prose
+# Share of the region's width past which a run of words is a note, not a cell.
+_WIDE_RUN = 0.4
+# Share of multi-run lines that may cross a gutter (spanning headers).
+_GUTTER_SHARE = 0.12
+
+Run = list[Word]
+_Run = Run
+
+
+def data_line(line: list[_Run]) -> bool:
+    """Two runs of numbers or more, not all of them years (a header of years is a header)."""
+    values = [run for run in line if all(is_numeric(w.text) for w in run)]
+    return len(values) >= 2 and any(is_value(w.text) for run in values for w in run)
+
+
+def has_numbers(region: list[list[_Run]]) -> bool:
+    return any(data_line(line) for line in region)
+
+
+def with_header_regions(
+    regions: list[list[list[_Run]]], lines: list[list[_Run]], where: dict[int, int]
+) -> list[list[list[_Run]]]:
+    """A short region without numbers just above a region of numbers is its header (set
+    off by a rule or a wider gap): the two are one region."""
+    out: list[list[list[_Run]]] = []
+    for region in regions:
+        prev = out[-1] if out else []
+        if (
+            prev
+            and not has_numbers(prev)
+            and len(prev) <= HEADER_LINES
+            and has_numbers(region)
+            and all(run_words(run) < PROSE_WORDS for line in prev for run in line)
+        ):
+            gap = line_box(region[0])[1] - line_box(prev[-1])[3]
+            if gap <= FIRST_GAP * line_size(region[0]):
+                out[-1] = lines[where[id(prev[0])] : where[id(region[-1])] + 1]
+                continue
+        out.append(region)
+    return out
+
+
+def headers_above(
+    above: list[list[_Run]], region: list[list[_Run]], spans: list[tuple[float, float]]
+) -> list[list[_Run]]:
+    """Lines just above a table of numbers that head its columns (set off by a wider gap
+    or a rule): short runs, none a title across the columns or in a larger font."""
+    out: list[list[_Run]] = []
+    top, size = line_box(region[0])[1], line_size(region[0])
+    for line in reversed(above):
+        _, line_top, _, bottom = line_box(line)
+        if top - bottom > FIRST_GAP * size or line_size(line) > _HEADING_SIZE * size:
+            break
+        if any(run_words(run) >= PROSE_WORDS for run in line):
+            break
+        if len(line) == 1 and column_of(line[0], spans)[1] >= 1:
+            break  # one run across the columns: the table's title, not a header
+        out.insert(0, line)
+        top = line_top
+    return out
+
+
+def line_box(line: list[_Run]) -> tuple[float, float, float, float]:
+    ws = [w for run in line for w in run]
+    return (
+        min(w.x0 for w in ws),
+        min(w.y0 for w in ws),
+        max(w.x1 for w in ws),
+        max(w.y1 for w in ws),
+    )
+
+
+def line_size(line: list[_Run]) -> float:
+    return median(em(w) for run in line for w in run)
+
+
+def regions(lines: list[list[_Run]]) -> list[list[list[_Run]]]:
+    """Runs of close lines, most with two runs or more, trimmed to start and end on one."""
+    regions: list[list[list[_Run]]] = []
+    current: list[list[_Run]] = []
+    gaps: list[float] = []
+    singles = 0
+    biggest = 0.0  # the largest font size in the region so far
+    prev_bottom = None
+    for line in lines:
+        _, top, _, bottom = line_box(line)
+        gap = top - prev_bottom if prev_bottom is not None else 0.0
+        # Rows may be spaced wider than text lines; what ends a table is a gap wider than
+        # its own row spacing so far (or, before there is any, a blank line or two).
+        size = line_size(line)
+        allowed = (
+            max(_LINE_GAP * size, 1.8 * median(gaps)) if gaps else FIRST_GAP * size
+        )
+        # A one-run line in a larger font than the region's is a heading: the table ends.
+        heading = len(line) < 2 and bool(current) and size > _HEADING_SIZE * biggest
+        far = bool(current) and gap > allowed
+        if far and gap <= _MAX_GAP * size and _aligned(line, current, size):
+            far = False  # rows spaced wider below a tight header, still in the same columns
+        if far or heading or (len(line) < 2 and singles >= _MAX_SINGLES):
+            regions.append(current)
+            current, singles, gaps, biggest = [], 0, [], 0.0
+        if len(line) >= 2 or current:
+            if current:
+                gaps.append(max(0.0, gap))
+            current.append(line)
+            biggest = max(biggest, max(em(w) for run in line for w in run))
+            singles = 0 if len(line) >= 2 else singles + 1
+        prev_bottom = bottom
+    regions.append(current)
+    out = []
+    for region in regions:
+        while region and len(region[-1]) < 2:
+            region.pop()
+        if sum(len(line) >= 2 for line in region) >= 2:
+            out.append(region)
+    return out
+
+
+def _aligned(line: list[_Run], region: list[list[_Run]], size: float) -> bool:
+    """Whether most of the line's runs (two at least) start or end where runs of the
+    region's recent multi-run lines do: the same columns, whatever the spacing."""
+    if len(line) < 2:
+        return False
+    edges = [
+        (run[0].x0, run[-1].x1)
+        for other in region[-_RECENT:]
+        if len(other) >= 2
+        for run in other
+    ]
+    tol = 0.5 * size
+    hits = sum(
+        1
+        for run in line
+        if any(
+            abs(run[0].x0 - a) <= tol or abs(run[-1].x1 - b) <= tol for a, b in edges
+        )
+    )
+    return hits >= max(2, 0.6 * len(line))
+
+
+def run_words(run: _Run) -> int:
+    """Words that hold a letter or digit (a dot leader's dots are not words)."""
+    return sum(1 for w in run if any(ch.isalnum() for ch in w.text))
+
+
+def column_spans(region: list[list[_Run]]) -> list[tuple[float, float]]:
+    """Column spans: where the runs of the region's multi-run lines pile up."""
+    multi = [line for line in region if len(line) >= 2]
+    limit = max(1, ceil(_GUTTER_SHARE * len(multi)))
+    left = min(run[0].x0 for line in multi for run in line)
+    right = max(run[-1].x1 for line in multi for run in line)
+    events: list[tuple[float, int]] = []
+    for line in multi:
+        for run in line:
+            if (
+                run[-1].x1 - run[0].x0 > _WIDE_RUN * (right - left)
+                and run_words(run) >= PROSE_WORDS
+            ):
+                continue  # a note or title across the table says nothing of its columns
+            events.append((run[0].x0, 1))
+            events.append((run[-1].x1, -1))
+    events.sort(key=lambda e: (e[0], -e[1]))
+    spans: list[tuple[float, float]] = []
+    depth, start = 0, None
+    for x, step in events:
+        depth += step
+        if depth >= limit and start is None:
+            start = x
+        elif depth < limit and start is not None:
+            spans.append((start, x))
+            start = None
+    return spans
+
+
+def column_of(run: _Run, spans: list[tuple[float, float]]) -> tuple[int, int]:
+    """The column the run overlaps most, and how many gutters it crosses."""
+    x0, x1 = run[0].x0, run[-1].x1
+    overlaps = [min(x1, b) - max(x0, a) for a, b in spans]
+    best = max(range(len(spans)), key=lambda k: overlaps[k])
+    if overlaps[best] <= 0:  # in a gutter: the nearest column
+        best = min(
+            range(len(spans)),
+            key=lambda k: min(abs(x0 - spans[k][1]), abs(x1 - spans[k][0])),
+        )
+    return best, sum(1 for k in range(len(spans)) if overlaps[k] > 0) - 1

@@ -1,0 +1,209 @@
+"""Borderless tables: columns of word runs aligned down consecutive lines.
+
+A line is cut into runs at wide gaps (:func:`~.tables_text.runs`). Consecutive lines, close
+together, of which most have two runs or more, are a candidate region. Its columns are
+where the runs of those lines pile up: an x position covered by runs of many lines is
+inside a column, one covered by (almost) none is a gutter, so a header that spans two
+columns does not join them. Every run then goes to the column it overlaps most, so a
+missing value leaves its cell "" instead of sliding the row left.
+
+What is not a table: a region whose cells read as prose (many words a cell: two-column
+text, a bulleted list), or one with fewer than two columns or rows. A line with one run
+crossing a gutter (a title, a paragraph between two tables) ends the region.
+"""
+
+from __future__ import annotations
+
+from itertools import pairwise
+from statistics import median
+
+from omnireader.formats.layout.model import Table, Word
+from omnireader.formats.layout.tables_columns import text_columns
+from omnireader.formats.layout.tables_join import join_header, join_wrapped
+from omnireader.formats.layout.tables_regions import (
+    HEADER_LINES,
+    PROSE_WORDS,
+    Run,
+    column_of,
+    column_spans,
+    data_line,
+    headers_above,
+    line_box,
+    regions,
+    run_words,
+    with_header_regions,
+)
+from omnireader.formats.layout.tables_text import (
+    cell_text,
+    group_lines,
+    header_rows,
+    is_marker,
+    is_numeric,
+    runs,
+)
+
+__all__ = ["borderless_tables", "column_of", "column_spans"]
+
+_Run = Run
+
+
+def borderless_tables(words: list[Word]) -> list[Table]:
+    # Most pages are running text: without two lines that break into runs there is no
+    # borderless table, and the column split below need not be looked for.
+    if sum(1 for line in group_lines(words) if len(runs(line)) > 1) < 2:
+        return []
+    # A two-column page is read column by column: a table row in one column must not take
+    # the line of text beside it as a cell.
+    return [t for group in text_columns(words) for t in _borderless(group)]
+
+
+def _borderless(words: list[Word]) -> list[Table]:
+    lines = [runs(line) for line in group_lines(words)]
+    where = {id(line): k for k, line in enumerate(lines)}
+    tables: list[Table] = []
+    done = 0  # lines up to here belong to a region already
+    for region in with_header_regions(regions(lines), lines, where):
+        start = where[id(region[0])]
+        above = lines[max(done, start - HEADER_LINES) : start]
+        done = where[id(region[-1])] + 1
+        tables.extend(_tables_in(region, depth=0, above=above))
+    return tables
+
+
+def _text_words(cell: str) -> int:
+    return sum(1 for t in cell.split() if any(ch.isalnum() for ch in t))
+
+
+def _tables_in(
+    region: list[list[_Run]], depth: int, above: list[list[_Run]] | None = None
+) -> list[Table]:
+    # Header lines come before the first line of numbers. The columns are where the body's
+    # runs pile up (a header spanning two columns would bridge their gutter), and a header
+    # run is cut where a gutter runs through it: header cells can sit a space apart.
+    first_data = next((n for n, line in enumerate(region) if data_line(line)), 0)
+    body = region[first_data:]
+    spans = column_spans(body if sum(len(line) > 1 for line in body) >= 2 else region)
+    if spans and any(
+        column_of(run, spans)[1] < 0 for line in region[:first_data] for run in line
+    ):
+        spans = column_spans(
+            region
+        )  # header lines have columns the body lacks: use them all
+    if len(spans) < 2:
+        return []
+    if above and first_data == 0 and len(body) > 1:
+        heads = headers_above(above, region, spans)
+        region, first_data = heads + region, len(heads)
+    placed: list[list[tuple[int, _Run]]] = []
+    for n, line in enumerate(region):
+        cols = [column_of(run, spans) for run in line]
+        # Header cells may span columns with a few words ("Year Ended December 31, 2019");
+        # a sentence across columns is text, wherever it is.
+        most = PROSE_WORDS if n >= first_data else 2 * PROSE_WORDS
+        prose = any(
+            crossed and run_words(run) >= most for run, (_, crossed) in zip(line, cols)
+        )
+        if depth < 3 and (
+            prose or (len(line) == 1 and cols[0][1] >= 1 and 0 < n < len(region) - 1)
+        ):
+            # A run of words across a gutter: a title or a paragraph, so two tables (or none).
+            return [
+                t
+                for part in regions(region[:n]) + regions(region[n + 1 :])
+                for t in _tables_in(part, depth + 1)
+            ]
+        if n < first_data and any(crossed for _, crossed in cols):
+            line = [piece for run in line for piece in _cut_at_gutters(run, spans)]
+            cols = [column_of(run, spans) for run in line]
+        placed.append([(c, run) for (c, _), run in zip(cols, line)])
+    return [t for t in [_build(region, placed, spans)] if t is not None]
+
+
+def _cut_at_gutters(run: _Run, spans: list[tuple[float, float]]) -> list[_Run]:
+    """The run cut at each space between two words that a gutter runs through, when that
+    gives one piece to each column it crosses; a header spanning columns ("Modern method"
+    over six) has fewer spaces than columns and stays whole."""
+    gutters = [(a[1], b[0]) for a, b in pairwise(spans)]
+    pieces = [[run[0]]]
+    for prev, word in pairwise(run):
+        if any(prev.x1 <= g1 and word.x0 >= g0 for g0, g1 in gutters):
+            pieces.append([word])
+        else:
+            pieces[-1].append(word)
+    crossed = column_of(run, spans)[1] + 1
+    if len(pieces) != crossed or any(column_of(p, spans)[1] for p in pieces):
+        return [run]
+    return pieces
+
+
+def _build(
+    region: list[list[_Run]],
+    placed: list[list[tuple[int, _Run]]],
+    spans: list[tuple[float, float]],
+) -> Table | None:
+    nc = len(spans)
+    cells: list[list[list[Word]]] = []
+    boxes: list[tuple[float, float, float, float]] = []
+    for line, items in zip(region, placed):
+        row: list[list[Word]] = [[] for _ in range(nc)]
+        for col, run in items:
+            row[col].extend(run)
+        cells.append(row)
+        boxes.append(line_box(line))
+    rows = [[cell_text(ws) for ws in row] for row in cells]
+    if not _looks_tabular(rows):
+        return None
+    bold = [all(w.bold for ws in row for w in ws) for row in cells]
+    head = header_rows(rows, bold)
+    rows, boxes, head = join_header(rows, boxes, head)
+    label_ends = [max((w.x1 for w in row[0]), default=None) for row in cells]
+    rows, boxes = join_wrapped(rows, boxes, head, label_ends, spans[0])
+    keep = [j for j in range(nc) if any(r[j] for r in rows)]
+    rows = [[r[j] for j in keep] for r in rows]
+    x0 = min(b[0] for b in boxes)
+    x1 = max(b[2] for b in boxes)
+    edges = [spans[j][0] for j in keep] + [spans[keep[-1]][1]]
+    return Table(
+        rows, x0, boxes[0][1], x1, boxes[-1][3], head, ruled=False, columns=edges
+    )
+
+
+def _contents(rows: list[list[str]]) -> bool:
+    """A table of contents: titles, and in the last filled column page numbers that only
+    grow down the page. Three columns at most (a section number, a title, a page)."""
+    filled = [[c for c in r if c] for r in rows]
+    lines = [r for r in filled if len(r) >= 2]
+    if len(lines) < 3 or max(len(r) for r in filled) > 3:
+        return False
+    pages = [r[-1] for r in lines]
+    if not all(p.isdigit() and len(p) <= 4 for p in pages):
+        return False
+    numbers = [int(p) for p in pages]
+    titles = [r[-2] for r in lines]
+    return numbers == sorted(numbers) and sum(
+        not is_numeric(t) for t in titles
+    ) >= 0.8 * len(titles)
+
+
+def _looks_tabular(rows: list[list[str]]) -> bool:
+    """Enough rows and columns filled, and cells short enough not to be running text."""
+    full = [r for r in rows if sum(1 for c in r if c) >= 2]
+    nc = len(rows[0])
+    if len(full) < (3 if nc == 2 else 2):
+        return False
+    first = [r[0] for r in rows if r[0]]
+    if nc == 2 and first and all(is_marker(c) for c in first):
+        return (
+            False  # a bulleted or numbered list, its markers in a column of their own
+        )
+    if _contents(rows):
+        return False
+    words_per_cell = [_text_words(c) for r in rows for c in r if c]
+    if median(words_per_cell) >= PROSE_WORDS:
+        return False
+    for j in range(nc):
+        col = [_text_words(r[j]) for r in rows if r[j]]
+        # Two columns of which one is prose: a list with markers, or text beside labels.
+        if nc == 2 and col and median(col) >= PROSE_WORDS + 1:
+            return False
+    return True

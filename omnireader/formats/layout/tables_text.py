@@ -1,0 +1,181 @@
+"""What the ruled and the borderless table finders share: lines of words, runs of words
+within a line, a cell's text, numbers, and which leading rows are the header.
+
+Every distance here is relative to the words' own font size (``em``), so one rule holds for
+a 6 pt statistics table and a 12 pt invoice alike.
+"""
+
+from __future__ import annotations
+
+import re
+from statistics import median
+
+from omnireader.formats.layout.model import Word
+
+__all__ = [
+    "SEGMENT_EM",
+    "SNAP",
+    "cell_text",
+    "em",
+    "group_lines",
+    "header_rows",
+    "is_marker",
+    "is_numeric",
+    "is_value",
+    "runs",
+]
+
+#: Points: rule ends this close count as touching, line positions this close as one line.
+SNAP = 2.0
+#: A gap wider than this (in em) between two words on a line separates two cells.
+SEGMENT_EM = 0.75
+#: Two numbers side by side are two cells once a space (about 0.25 em) separates them.
+NUMBER_GAP_EM = 0.3
+
+# A number as tables print them: signs, currency, thousands separators, decimals, percent,
+# parentheses for negatives, footnote stars; a lone dash is the "nothing here" number.
+_NUMBER = re.compile(
+    r"[(\[]?[-+\u2212\u2013]?[$\u20ac\u00a3\u00a5]?(\d[\d,.']*|\.\d+)%?[)\]]?\*{0,3}"
+    r"|\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}"  # a date: a value in its column as much as a number
+    r"|[-\u2013\u2014]|n/?a|\(x\)|x",
+    re.IGNORECASE,
+)
+
+
+_GROUP_HEAD = re.compile(r"[-\u2212(]?\d{1,3}")  # "12" of "12 345"
+_GROUP = re.compile(r"\d{3}([.,]\d+)?\)?")  # "345", "345,6", "345)"
+_THOUSANDS_GAP_EM = 0.4
+_CURRENCY = frozenset("$\u20ac\u00a3\u00a5")
+_UNITS = frozenset({"%", ")", "%)", "bps", "pts"})  # what a number's cell can end with
+#: What starts a list item rather than a table row: bullets, dashes, "1." "(a)" "iv)".
+_MARKER = re.compile(
+    r"[\u2022\u25cf\u25aa\u25a0\u25e6\u2023\u2043\u2219\u00b7*\-\u2013\u2014o\uf0b7\uf0a7]"
+    r"|\(?(\d{1,2}|[a-z]|[ivx]{1,4})[.)]",
+    re.IGNORECASE,
+)
+
+
+def is_marker(text: str) -> bool:
+    return _MARKER.fullmatch(text.strip()) is not None
+
+
+def em(word: Word) -> float:
+    """The word's font size, or its box height when the size is unknown."""
+    return word.size if word.size > 0.5 else max(1.0, word.height / 1.15)
+
+
+def is_numeric(text: str) -> bool:
+    return bool(text) and _NUMBER.fullmatch(text.strip()) is not None
+
+
+_YEAR = re.compile(r"(FY|Q[1-4]\s?)?(19|20)\d\d[A-Z]?", re.IGNORECASE)
+
+
+def is_value(text: str) -> bool:
+    """A number that is a table's data: a year heads a column more often than it fills one."""
+    return is_numeric(text) and _YEAR.fullmatch(text.strip()) is None
+
+
+def group_lines(words: list[Word]) -> list[list[Word]]:
+    """Words grouped into lines (top to bottom), each line left to right.
+
+    A word joins the line above when their vertical middles fall inside each other's
+    boxes, so a superscript or a smaller font in the next column stays on its row.
+    """
+    if len(words) < 2:
+        return [list(words)] if words else []  # most cells: one word, one line
+    lines: list[list[Word]] = []
+    bands: list[tuple[float, float]] = []
+    for word in sorted(words, key=lambda w: (w.cy, w.x0)):
+        if bands:
+            y0, y1 = bands[-1]
+            mid = (y0 + y1) / 2
+            if y0 <= word.cy <= y1 or word.y0 <= mid <= word.y1:
+                lines[-1].append(word)
+                if word.height > y1 - y0:
+                    bands[-1] = (word.y0, word.y1)
+                continue
+        lines.append([word])
+        bands.append((word.y0, word.y1))
+    for line in lines:
+        line.sort(key=lambda w: w.x0)
+    return lines
+
+
+def runs(line: list[Word]) -> list[list[Word]]:
+    """A line cut into runs of words at the gaps that separate cells.
+
+    Numbers are never fused: two numeric words side by side are two runs as soon as a space
+    separates them, since a cell holding two bare numbers is rarer than two numeric columns.
+    """
+    out: list[list[Word]] = []
+    for word in line:
+        if out:
+            prev = out[-1][-1]
+            size = max(em(prev), em(word))
+            gap = word.x0 - prev.x1
+            # A lone currency sign belongs to the number after it, not the one before.
+            ends_number = (
+                is_numeric(prev.text) or prev.text in _UNITS
+            ) and prev.text not in _CURRENCY
+            numbers = ends_number and (is_numeric(word.text) or word.text in _CURRENCY)
+            # "12 345,6" (a space between thousands, as European tables print them) is
+            # one number: a group of three digits after one to three digits, a space apart.
+            thousands = (
+                _GROUP_HEAD.fullmatch(prev.text) is not None
+                and _GROUP.fullmatch(word.text) is not None
+                and gap <= _THOUSANDS_GAP_EM * size
+            )
+            if gap <= SEGMENT_EM * size and (
+                thousands or not (numbers and gap > NUMBER_GAP_EM * size)
+            ):
+                out[-1].append(word)
+                continue
+        out.append([word])
+    return out
+
+
+def cell_text(words: list[Word]) -> str:
+    """The words of one cell as one string: lines top to bottom, words left to right."""
+    if not words:
+        return ""
+    if len(words) > 2 and all(len(w.text) <= 2 for w in words) and _stacked(words):
+        # Text turned 90 degrees inside the cell arrives one glyph a "word", stacked:
+        # read it bottom to top, a gap between two glyphs (a tenth of the line's height,
+        # which runs across the page here) being a space.
+        out, prev = [], None
+        for w in sorted(words, key=lambda w: -w.cy):
+            if prev is not None and prev.y0 - w.y1 > 0.1 * (w.x1 - w.x0):
+                out.append(" ")
+            out.append(w.text)
+            prev = w
+        return "".join(out)
+    return " ".join(" ".join(w.text for w in line) for line in group_lines(words))
+
+
+def _stacked(words: list[Word]) -> bool:
+    xs = [w.cx for w in words]
+    return max(xs) - min(xs) < 1.5 * max(em(w) for w in words)
+
+
+def header_rows(rows: list[list[str]], bold: list[bool] | None = None) -> int:
+    """How many leading rows are the header.
+
+    A table of numbers has its header above its first row that holds a number; a table of
+    text has a header when its leading rows are bold and the rows below are not. At least
+    one row, and never more than half the table.
+    """
+    limit = max(1, len(rows) // 2)
+    numeric = [any(is_value(c) for c in row[1:] if c) for row in rows]
+    if any(numeric[1:]):
+        first = next(i for i, flag in enumerate(numeric) if flag)
+        return max(1, min(first, limit))
+    if bold and len(bold) == len(rows) and bold[0]:
+        lead = next((i for i, flag in enumerate(bold) if not flag), len(bold))
+        if lead < len(rows):
+            return max(1, min(lead, limit))
+    return 1
+
+
+def median_or(values: list[float], default: float) -> float:
+    return median(values) if values else default

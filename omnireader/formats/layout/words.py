@@ -1,0 +1,310 @@
+"""A PDF page's text layer as positioned words (page points, top-left origin, y down).
+
+PDFium's text page holds one entry per character, with the spaces and line breaks it
+inferred as generated characters. A C call costs a microsecond or two from Python, more
+than PDFium's whole extraction per character, so calls are spent sparingly: the text
+comes in one ``FPDFText_GetText`` call (index-aligned with the char indices) and is split
+into runs at its spaces in C (a regex); a run of letters costs the loose boxes of its first
+and last characters (the loose box spans the font's ascent to descent, so the words of a
+line share a top and bottom) and one text-object lookup, under which the font size,
+weight and name are cached. Runs with digits, and runs wider than their characters could
+be, are read box by box and split at a horizontal gap wider than a fraction of the font
+size, or a jump back or down (a new line): PDFium does not always put a space between two
+table cells, and "400.01" beside "3" must not become "400.013". The C functions are called
+through prototypes taking and returning plain ints, which skips ctypes' argument checks.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import re
+from typing import TYPE_CHECKING, Any
+
+from omnireader.formats.layout.model import Word
+
+if TYPE_CHECKING:
+    import pypdfium2
+
+__all__ = ["LIGATURES", "MAX_CHARS", "TooManyChars", "page_words"]
+
+#: Presentation-form ligatures and what they stand for (U+FB00..U+FB06).
+LIGATURES = {
+    "\ufb00": "ff",
+    "\ufb01": "fi",
+    "\ufb02": "fl",
+    "\ufb03": "ffi",
+    "\ufb04": "ffl",
+    "\ufb05": "st",
+    "\ufb06": "st",
+}
+# PDFium's markers for a line-end hyphen it has folded: they are hyphens on the page.
+_HYPHEN_MARKS = {"\x02": "-", "\ufffe": "-", "\u00ad": "-"}
+_REPLACE = {**LIGATURES, **_HYPHEN_MARKS}
+# What ends a word: whitespace (PDFium's generated spaces and line breaks among it), NUL
+# and the zero-width space; a run is what lies between.
+_BREAKS = frozenset(" \t\r\n\x00\x0b\x0c\xa0\u2002\u2003\u2009\u200a\u200b\u3000")
+_RUN = re.compile(r"[^\s\x00\u200b]+")
+_DIGIT = re.compile(r"\d")
+
+#: A page with more characters than this is not laid out (a page of 100,000 tiny glyphs is
+#: a drawing made of text, and reading it char by char would take seconds).
+MAX_CHARS = 60_000
+
+# A gap between two characters wider than this share of the font size splits the word.
+_GAP_EM = 0.22
+# A character starting this far (in em) left of the previous one's start is a new line.
+_BACK_EM = 0.5
+_BOLD_WEIGHT = 600
+# Hebrew, Arabic, Syriac, Thaana, NKo (U+0590..U+08FF) and the Hebrew and Arabic
+# presentation forms (U+FB1D..U+FEFC) run right to left: a word grows leftwards.
+_BOLD_NAMES = ("bold", "black", "heavy", "semibold", "demi")
+
+
+class TooManyChars(ValueError):
+    """The page holds more characters than :data:`MAX_CHARS`; lay it out plainly."""
+
+
+def page_words(page: pypdfium2.PdfPage, textpage: pypdfium2.PdfTextPage) -> list[Word]:
+    """The words of ``page`` in PDFium's text order, with their boxes, size and boldness.
+
+    Raises :class:`TooManyChars` past :data:`MAX_CHARS` characters.
+    """
+    import pypdfium2.raw as pdfium_c
+
+    raw = textpage.raw
+    count = pdfium_c.FPDFText_CountChars(raw)
+    if count <= 0:
+        return []
+    if count > MAX_CHARS:
+        raise TooManyChars(f"{count} characters on the page (at most {MAX_CHARS} are laid out)")
+    text = _char_text(textpage, raw, count)
+    to_page, (left, top) = _page_transform(page)
+    c = _calls(pdfium_c)
+    handle = ctypes.cast(raw, ctypes.c_void_p).value
+    get_box = c.loose_box
+    rect = pdfium_c.FS_RECTF()
+    rect_ref = ctypes.byref(rect)
+    style = _FontStyle(raw, handle, c)
+    upright = to_page is None  # nearly all pages: y is flipped inline
+
+    def box(index: int) -> tuple[float, float, float, float] | None:
+        if not get_box(handle, index, rect_ref):
+            return None
+        if upright:
+            return rect.left - left, top - rect.top, rect.right - left, top - rect.bottom
+        return to_page(rect.left, rect.top, rect.right, rect.bottom)
+
+    words: list[Word] = []
+    append = words.append
+    digit = _DIGIT.search
+    for match in _RUN.finditer(text):
+        lo, hi = match.span()
+        if digit(text, lo, hi) is None:
+            if upright:  # inline: this runs once per word, and calls cost
+                found = get_box(handle, lo, rect_ref)
+                x0, y0, x1, y1 = rect.left - left, top - rect.top, rect.right - left, top - rect.bottom
+                if hi - lo == 1:
+                    a0, b0, a1, b1 = x0, y0, x1, y1
+                elif found:
+                    found = get_box(handle, hi - 1, rect_ref)
+                    a0, b0 = rect.left - left, top - rect.top
+                    a1, b1 = rect.right - left, top - rect.bottom
+            else:
+                first = box(lo)
+                last = first if hi - lo == 1 else box(hi - 1)
+                found = first is not None and last is not None
+                if found:
+                    x0, y0, x1, y1 = first  # type: ignore[misc]
+                    a0, b0, a1, b1 = last  # type: ignore[misc]
+            if found:
+                height = y1 - y0
+                if height > 0 and y0 <= (b0 + b1) * 0.5 <= y1:
+                    size, bold, font = style.of(lo, height)
+                    wx0 = min(a0, x0)
+                    wx1 = max(a1, x1)
+                    if wx0 < wx1 <= wx0 + (hi - lo + 0.5) * max(size, 1.0):
+                        chars = text[lo:hi]
+                        if not chars.isascii():
+                            chars = _expand(chars)
+                        append(Word(chars, wx0, min(y0, b0), wx1, max(y1, b1), size, bold, font))
+                        continue
+        _scan(text, lo, hi, box, style, words)
+    return words
+
+
+def _expand(chars: str) -> str:
+    """Ligatures expanded, hyphen markers made hyphens."""
+    return "".join(_REPLACE.get(ch, ch) for ch in chars if ch not in _BREAKS)
+
+
+def _scan(
+    text: str, lo: int, hi: int, box: Any, style: _FontStyle, words: list[Word]
+) -> None:
+    """Chars ``lo..hi`` (no space among them) as words, split where a gap or a new line
+    falls between two of them."""
+    x0 = y0 = x1 = y1 = 0.0
+    gap = back = 0.0
+    start = -1  # char index of the current word's first character, -1 when none
+    props: tuple[float, bool, str] = (0.0, False, "")
+    for index in range(lo, hi):
+        got = box(index)
+        if got is None:
+            continue
+        cx0, cy0, cx1, cy1 = got
+        if cx1 <= cx0 and cy1 <= cy0:
+            continue  # a zero-size glyph (a marker, not ink)
+        if start >= 0:
+            mid = (cy0 + cy1) * 0.5
+            code = ord(text[index])
+            rtl = 0x0590 <= code <= 0x08FF or 0xFB1D <= code <= 0xFEFC
+            if rtl and x0 - cx1 <= gap and cx1 <= x1 + back and y0 <= mid <= y1:
+                # Right-to-left script: the next char in reading order stands to the left.
+                x0, y0, y1 = min(x0, cx0), min(y0, cy0), max(y1, cy1)
+                continue
+            if cx0 - x1 > gap or cx0 < x0 - back or mid > y1 or mid < y0:
+                words.append(_word(text, start, index, x0, y0, x1, y1, props))
+                start = -1
+            else:
+                x1, y0, y1 = max(x1, cx1), min(y0, cy0), max(y1, cy1)
+                continue
+        start = index
+        x0, y0, x1, y1 = cx0, cy0, cx1, cy1
+        props = style.of(index, cy1 - cy0)
+        em = max(props[0], 1.0)
+        gap = _GAP_EM * em
+        back = _BACK_EM * em
+    if start >= 0:
+        words.append(_word(text, start, hi, x0, y0, x1, y1, props))
+
+
+def _word(
+    text: str, start: int, end: int, x0: float, y0: float, x1: float, y1: float,
+    props: tuple[float, bool, str],
+) -> Word:
+    chars = text[start:end]
+    if not chars.isascii():
+        chars = _expand(chars)
+    return Word(chars, x0, y0, x1, y1, *props)
+
+
+class _Calls:
+    """PDFium functions as prototypes on plain ints (handles as ``c_void_p`` ints)."""
+
+    def __init__(self, pdfium_c: Any) -> None:
+        address = lambda fn: ctypes.cast(fn, ctypes.c_void_p).value
+        vp, ci = ctypes.c_void_p, ctypes.c_int
+        self.loose_box = ctypes.CFUNCTYPE(ci, vp, ci, vp)(address(pdfium_c.FPDFText_GetLooseCharBox))
+        self.text_object = ctypes.CFUNCTYPE(vp, vp, ci)(address(pdfium_c.FPDFText_GetTextObject))
+        self.font_of = ctypes.CFUNCTYPE(vp, vp)(address(pdfium_c.FPDFTextObj_GetFont))
+        self.font_size = ctypes.CFUNCTYPE(ctypes.c_double, vp, ci)(
+            address(pdfium_c.FPDFText_GetFontSize)
+        )
+        self.font_weight = ctypes.CFUNCTYPE(ci, vp, ci)(address(pdfium_c.FPDFText_GetFontWeight))
+
+
+_CALLS: _Calls | None = None
+
+
+def _calls(pdfium_c: Any) -> _Calls:
+    global _CALLS
+    if _CALLS is None:
+        _CALLS = _Calls(pdfium_c)
+    return _CALLS
+
+
+def _char_text(textpage: pypdfium2.PdfTextPage, raw: object, count: int) -> str:
+    """The characters' text, one code unit per char index.
+
+    ``get_text_range`` is one C call; a page whose text has surrogate pairs (or any other
+    mismatch of length) is read char by char instead, which keeps the indices aligned.
+    """
+    import pypdfium2.raw as pdfium_c
+
+    try:
+        text = textpage.get_text_range(0, count, errors="replace")
+    except Exception:  # noqa: BLE001 - a decoding quirk; the per-char path below is exact
+        text = ""
+    if len(text) == count:
+        return text
+    get = pdfium_c.FPDFText_GetUnicode
+    out = []
+    for index in range(count):
+        code = get(raw, index)
+        out.append(chr(code) if 0 < code < 0x110000 and not 0xD800 <= code < 0xE000 else " ")
+    return "".join(out)
+
+
+def _page_transform(page: pypdfium2.PdfPage):  # type: ignore[no-untyped-def]
+    """PDF user space (origin bottom left, y up, maybe rotated) → top-left page points:
+    ``(None, (left, top))`` for an upright page (the loop flips inline), else a function
+    of a char's (left, top, right, bottom)."""
+    left, bottom, right, top = page.get_cropbox()
+    rotation = page.get_rotation() % 360
+    if rotation not in (90, 180, 270):
+        return None, (left, top)
+
+    def flip90(a: float, b: float, c: float, d: float) -> tuple[float, float, float, float]:
+        return d - bottom, a - left, b - bottom, c - left
+
+    def flip180(a: float, b: float, c: float, d: float) -> tuple[float, float, float, float]:
+        return right - c, d - bottom, right - a, b - bottom
+
+    def flip270(a: float, b: float, c: float, d: float) -> tuple[float, float, float, float]:
+        return top - b, right - c, top - d, right - a
+
+    return {90: flip90, 180: flip180, 270: flip270}[rotation], (left, top)
+
+
+class _FontStyle:
+    """Font size, boldness and name of a char, cached per text object (a page has a few
+    hundred; a PDF text object has one font at one size)."""
+
+    def __init__(self, raw: Any, handle: int | None, calls: _Calls) -> None:
+        import pypdfium2.raw as pdfium_c
+
+        self._raw = raw
+        self._handle = handle
+        self._c = calls
+        self._pdfium = pdfium_c
+        self._by_object: dict[int, tuple[float, bool, str]] = {}
+        self._by_font: dict[int, tuple[bool, str]] = {}
+
+    def of(self, index: int, height: float) -> tuple[float, bool, str]:
+        """(size in points, bold, font name) of char ``index``, whose loose box is
+        ``height`` tall."""
+        obj = self._c.text_object(self._handle, index)
+        known = self._by_object.get(obj) if obj else None
+        if known is None:
+            size = float(self._c.font_size(self._handle, index))
+            font = self._c.font_of(obj) if obj else None
+            face = self._by_font.get(font) if font else None
+            if face is None:
+                face = self._describe(font, index)
+                if font:
+                    self._by_font[font] = face
+            known = (round(size, 2), *face)
+            if obj:
+                self._by_object[obj] = known
+        size = known[0]
+        # Tf size times 1 is often 1 with the scale in the text matrix: the loose box
+        # (ascent to descent, ~1.15 em) is then the better measure.
+        if height > 0 and not 0.5 < size / height < 1.5:
+            return (round(height / 1.15, 2), known[1], known[2])
+        return known
+
+    def _describe(self, font: int | None, index: int) -> tuple[bool, str]:
+        c = self._pdfium
+        name = ""
+        if font:
+            handle = ctypes.cast(font, c.FPDF_FONT)
+            length = c.FPDFFont_GetBaseFontName(handle, None, 0)
+            if length > 0:
+                buffer = ctypes.create_string_buffer(length)
+                c.FPDFFont_GetBaseFontName(handle, buffer, length)
+                name = buffer.value.decode("utf-8", "replace")
+        weight = self._c.font_weight(self._handle, index)
+        # Subset fonts carry a "ABCDEF+" prefix; the style is in the rest of the name.
+        base = name.split("+", 1)[-1]
+        lowered = base.lower()
+        bold = weight >= _BOLD_WEIGHT or any(part in lowered for part in _BOLD_NAMES)
+        return bold, base

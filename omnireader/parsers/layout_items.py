@@ -1,0 +1,25 @@
+"""A PDF page's layout blocks on the items made of it: each chunk keeps the blocks its text
+spans (kind, box as page fractions with a top-left origin, heading level), like
+``ocr_blocks`` on OCR items, so ``refine`` and search can use them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from omnireader.models import MemoryItem
+
+__all__ = ["layout_blocks"]
+
+
+def layout_blocks(items: list[MemoryItem], blocks: list[dict[str, Any]]) -> None:
+    """Set ``metadata.extra["layout_blocks"]`` on each of a page's chunk items."""
+    for item in items:
+        source = item.source
+        start = source.char_start if source is not None and source.char_start is not None else 0
+        end = source.char_end if source is not None and source.char_end is not None else 1 << 62
+        item.metadata.extra["layout_blocks"] = [
+            {k: v for k, v in block.items() if k not in ("start", "end")}
+            for block in blocks
+            # A block belongs to every chunk its span overlaps (chunks may overlap).
+            if block.get("start", 0) < end and block.get("end", 0) > start
+        ]
