@@ -22,6 +22,7 @@ from __future__ import annotations
 import ctypes
 from typing import TYPE_CHECKING, NamedTuple
 
+from omnireader.formats.pdf.clean import clean_pdf_text
 from omnireader.formats.pdf.text_quality import is_bad_ocr_layer
 
 if TYPE_CHECKING:
@@ -238,7 +239,6 @@ def _text_without(
     (and, as ``get_text_bounded`` does, without characters off the page box)."""
     import pypdfium2.raw as pdfium_c
 
-    from omnireader.formats.pdf.page import clean_pdf_text
 
     handle = textpage.raw
     left, bottom, right, top = page.get_bbox()
