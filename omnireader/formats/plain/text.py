@@ -147,7 +147,14 @@ def _guess_legacy(data: bytes) -> str | None:
         return "cp1252"
     if not tied[0].startswith(_MULTIBYTE) and _mostly_ascii(data) and _is_cp1252(data):
         return "cp1252"
+    if tied[0].startswith(_MULTIBYTE) and not _HIGH_PAIR.search(data) and _is_cp1252(data):
+        # CJK text is runs of two-byte characters; high bytes that never stand side by side
+        # are accented letters in Latin words ("très niño" is no Big5).
+        return "cp1252"
     return tied[0]
+
+
+_HIGH_PAIR = re.compile(rb"[\x80-\xff]{2}")
 
 
 _MULTIBYTE = ("cp932", "cp949", "cp950", "shift_jis", "euc_", "gb", "big5", "hz", "iso2022",
