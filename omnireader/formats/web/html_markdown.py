@@ -12,8 +12,9 @@ does, with our own steps around it:
    (:func:`omnireader.formats.web.html.main_content`);
 3. layout tables become blocks of text (:mod:`omnireader.formats.web.html_tables`);
 4. markdownify writes Markdown as MarkItDown's subclass does (ATX headings starting on a
-   new line, ``<strike>`` as ``<s>``), except that underline is plain text: a raw ``<u>``
-   is markup in a memory, not text.
+   new line, ``<strike>`` as ``<s>``), except that underline is plain text (a raw ``<u>``
+   is markup in a memory, not text) and a table without ``<th>`` takes its first row as
+   its header instead of an empty one.
 
 >>> html_markdown(b"<title>T</title><h1>Hi</h1><p>there</p>").text
 '# Hi\\n\\nthere'
@@ -60,6 +61,9 @@ def _converter_class() -> type:
         def __init__(self, **options: Any) -> None:
             options.setdefault("heading_style", markdownify.ATX)
             options.setdefault("keep_data_uris", False)
+            # A table without <th> takes its first row as the header, rather than an
+            # empty "|  |  |" row above it (which MarkItDown's defaults write).
+            options.setdefault("table_infer_header", True)
             super().__init__(**options)
 
         def convert_hn(self, n: int, el: Any, text: str, *args: Any, **kwargs: Any) -> str:
