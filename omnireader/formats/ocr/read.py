@@ -42,14 +42,16 @@ _WIDE = 8
 
 _VOTERS = 16
 
-#: The shortest glyphs OCR can tell apart, in source pixels: the smallest fonts anyone
-#: renders are 5×7 bitmaps with a pixel of space above and below. The engine scales a line
-#: up to its recogniser's 48-pixel input (and pads anything under ``_MIN_HEIGHT``), but
-#: scaling adds no strokes: text shorter than this is a blur of a few pixels.
-MIN_GLYPH_PIXELS = 8
+#: The shortest text line OCR reads, in source pixels. The detector scales every image up
+#: until its short side is 736 pixels (RapidOCR's ``limit_side_len``, ``limit_type: min``)
+#: and the recogniser scales each line to its 48-pixel input (padding anything under
+#: ``_MIN_HEIGHT``), but scaling adds no strokes: a glyph needs about ten pixels of height
+#: for its strokes to be told apart (a 32-pixel icon is read as a lone "6" at low
+#: confidence), so text shorter than this is a blur.
+MIN_GLYPH_PIXELS = 10
 #: The shortest line of text: a word of four such glyphs (each about as wide as it is
-#: tall, with its spacing). An image whose long side is under this (a 27×27 icon, a
-#: 32-pixel favicon is just over) holds no line, in either direction.
+#: tall, with its spacing). An image whose long side is under this (a 27×27 or 32×32
+#: icon) holds no line, in either direction.
 MIN_LINE_PIXELS = 4 * MIN_GLYPH_PIXELS
 
 
