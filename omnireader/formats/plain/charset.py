@@ -151,7 +151,7 @@ def decode_declared(data: bytes, declared: str | None, label: str = "<text>") ->
 # characters below (C1 controls where Windows-1252 has no character).
 _CONT_CHARS = "".join(
     bytes([b]).decode("cp1252", errors="ignore") or chr(b) for b in range(0x80, 0xC0)
-)
+) + "".join(map(chr, range(0x80, 0xA0)))  # read as Latin-1, 0x80-0x9F are C1 controls
 _CONT = "[" + re.escape(_CONT_CHARS) + "]"
 _MOJIBAKE = re.compile(
     "[\u00c2-\u00df]" + _CONT + "|[\u00e0-\u00ef]" + _CONT + "{2}|[\u00f0-\u00f4]" + _CONT + "{3}"
