@@ -199,7 +199,11 @@ def extract_email(blob: Blob, options: ReadOptions) -> Extraction:
     text = message_text(msg, headers, blob.label)
     if not text.strip():
         raise EmptyInputError(blob.label, "the message has no header fields and no text")
-    return Extraction(info=mail_info(headers), sections=iter([Section(text=text)]))
+    info = mail_info(headers)
+    declared = header_text(msg.get("Content-Language") or "").split(",")[0].strip()
+    if declared:  # RFC 3282: the language the sender says the message is in
+        info.extra["lang"] = declared
+    return Extraction(info=info, sections=iter([Section(text=text)]))
 
 
 def mail_info(headers: MailHeaders) -> DocInfo:

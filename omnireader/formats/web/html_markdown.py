@@ -27,7 +27,7 @@ import warnings
 from functools import lru_cache
 from typing import Any
 
-__all__ = ["html_markdown", "declared_charset", "html_to_text"]
+__all__ = ["html_markdown", "declared_charset", "declared_language", "html_to_text"]
 
 _META_CHARSET = re.compile(rb"""<meta[^>]{0,200}?charset\s*=\s*["']?\s*([\w.:-]{1,40})""", re.I)
 _XML_ENCODING = re.compile(rb"""^\s*<\?xml[^>]{0,200}?encoding\s*=\s*["']([\w.:-]{1,40})""")
@@ -89,6 +89,7 @@ def html_markdown(data: bytes | str, label: str = "<html>") -> "Converted":
     from omnireader.formats.web.markitdown import Converted
 
     soup = BeautifulSoup(html_to_text(data, label), "html.parser")
+    lang = declared_language(soup)
     title, root = main_content(soup)
     unwrap_layout_tables(root)
     try:
@@ -100,4 +101,18 @@ def html_markdown(data: bytes | str, label: str = "<html>") -> "Converted":
                       stacklevel=2)
         text = root.get_text("\n", strip=True)
     text = "\n".join(line.rstrip() for line in text.split("\n"))
-    return Converted(text=_BLANKS.sub("\n\n", text).strip(), title=title or None)
+    return Converted(text=_BLANKS.sub("\n\n", text).strip(), title=title or None, lang=lang)
+
+
+def declared_language(soup: Any) -> str | None:
+    """The language the page declares: ``<html lang>`` (or ``xml:lang``), else ``<body
+    lang>``, else ``<meta http-equiv="content-language">``; a tag such as ``fr-CA``."""
+    for el in (soup.find("html"), soup.find("body")):
+        if el is not None:
+            for attr in ("lang", "xml:lang"):
+                value = str(el.get(attr) or "").strip()
+                if value:
+                    return value
+    meta = soup.find("meta", attrs={"http-equiv": re.compile("^content-language$", re.I)})
+    value = str(meta.get("content") or "").split(",")[0].strip() if meta is not None else ""
+    return value or None

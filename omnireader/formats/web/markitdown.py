@@ -56,6 +56,8 @@ class Converted(BaseModel):
 
     text: str
     title: str | None = None
+    #: The language the page declares (``<html lang>``), for HTML; None when it says none.
+    lang: str | None = None
 
 
 @lru_cache(maxsize=1)
@@ -95,7 +97,8 @@ def markitdown_convert(blob: Blob, kind: str, data: bytes | None = None) -> Conv
         from omnireader.formats.web.html_markdown import html_markdown
 
         converted = html_markdown(data, blob.label)
-        return Converted(text=clean_markdown(converted.text), title=converted.title)
+        return Converted(text=clean_markdown(converted.text), title=converted.title,
+                         lang=converted.lang)
     payload, charset = _prepare(blob, kind, data)
     ext, mime = MARKITDOWN_KINDS[kind]
     md = _markitdown()
