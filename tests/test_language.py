@@ -66,3 +66,36 @@ def test_a_mail_content_language_header_wins_over_the_guess(tmp_path: Path) -> N
                      b"Okay, see you at the station then, with the tickets.\r\n")
     [item] = Reader().read_report(path).items
     assert item.metadata.sources[0].lang == "de"
+
+
+def test_the_model_is_unpacked_once_into_the_cache_and_mapped_from_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from py3langid.langid import MODEL_FILE, LanguageIdentifier
+
+    from omnireader.text.language_model import load_identifier
+
+    monkeypatch.setenv("OMNIREADER_CACHE_DIR", str(tmp_path / "cache"))
+    first = load_identifier()
+    [folder] = (tmp_path / "cache").iterdir()
+    assert folder.name.startswith("py3langid-") and (folder / "classes.json").is_file()
+    stamp = (folder / "ptc.npy").stat().st_mtime_ns
+    again = load_identifier()
+    assert (folder / "ptc.npy").stat().st_mtime_ns == stamp  # mapped, not unpacked again
+    reference = LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
+    for lang in ("fr", "ru", "ar"):
+        for text in SAMPLES[lang][:2]:
+            want = reference.classify(text)
+            assert first.classify(text)[0] == again.classify(text)[0] == want[0]
+            assert abs(again.classify(text)[1] - want[1]) < 1e-6
+
+
+def test_an_unwritable_cache_falls_back_to_unpacking_in_memory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from omnireader.text.language_model import load_identifier
+
+    blocked = tmp_path / "file-not-folder"
+    blocked.write_text("x")
+    monkeypatch.setenv("OMNIREADER_CACHE_DIR", str(blocked / "cache"))
+    assert load_identifier().classify(SAMPLES["de"][0])[0] == "de"

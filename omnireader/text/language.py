@@ -12,8 +12,9 @@ Three steps, cheapest first:
    language;
 3. for Latin, Cyrillic, Arabic, Devanagari and the rest, the model, on the opening
    :data:`SAMPLE_CHARS` characters. Plain-ASCII text whose words are mostly English
-   function words ("the", "and", "with"...) is English without it: the model takes
-   1.5-3 s to load in a fresh process, which a small English file should not pay.
+   function words ("the", "and", "with"...) is English without it: even mapped from its
+   cache (:mod:`.language_model`) the model costs a fresh process a few tenths of a second,
+   which a small English file should not pay.
 
 Text with no letters (numbers, symbols), or too short for the model to be sure of
 (:data:`MIN_PROBABILITY`), is ``"und"`` (BCP 47: undetermined). Dialect and
@@ -127,9 +128,10 @@ def _classify(sample: str) -> str:
 
 @lru_cache(maxsize=1)
 def _identifier() -> Any:
-    # Loaded once per process, on the first text that needs it (1.5-3 s: the model is an
-    # xz-compressed array of ~70 MB); the lock keeps two threads from loading it twice.
+    # Loaded once per process, on the first text that needs it: mapped from a local cache
+    # of the unpacked model (unpacking the wheel's xz file takes 1.5-3 s; see
+    # language_model.py); the lock keeps two threads from loading it twice.
     with _LOCK:
-        from py3langid.langid import MODEL_FILE, LanguageIdentifier
+        from omnireader.text.language_model import load_identifier
 
-        return LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
+        return load_identifier()
