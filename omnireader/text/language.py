@@ -12,7 +12,8 @@ Three steps, cheapest first:
    language;
 3. for Latin, Cyrillic, Arabic, Devanagari and the rest, the model, on the opening
    :data:`SAMPLE_CHARS` characters. Plain-ASCII text whose words are mostly English
-   function words ("the", "and", "with"...) is English without it: even mapped from its
+   function words ("the", "and", "with"...) is English without it, and a plain-ASCII
+   text of a few words is English when one of them is such a word, else undetermined: even mapped from its
    cache (:mod:`.language_model`) the model costs a fresh process a few tenths of a second,
    which a small English file should not pay.
 
@@ -70,6 +71,8 @@ _ENGLISH = frozenset(
     "will an their them these those than then into could should".split()
 )
 _ENGLISH_SHARE = 0.2
+# Plain-ASCII texts of fewer words are decided without the model (see detect_language).
+_FEW_WORDS = 8
 _MACRO = {"ary": "ar", "arz": "ar", "yue": "zh", "wuu": "zh", "hbo": "he", "grc": "el",
           "uzs": "uz", "gug": "gn", "nn": "no", "zxx": UNDETERMINED}
 _TAG = re.compile(r"^([a-zA-Z]{2,3})(?:[-_][a-zA-Z0-9]{1,8})*$")
@@ -106,17 +109,17 @@ def detect_language(text: str, declared: str | None = None) -> str:
         return "ja" if counts["kana"] else "zh"
     if script not in ("other", *_CJK):
         return script  # a script of one main language
-    if sample.isascii() and _mostly_english(sample):
-        return "en"
+    if sample.isascii():
+        words = _ASCII_WORD.findall(sample.lower())
+        hits = sum(1 for w in words if w in _ENGLISH)
+        if len(words) < _FEW_WORDS:
+            # Too short for the model to be sure of (it scores such texts under
+            # MIN_PROBABILITY), and not worth loading it for: one English function word
+            # says English ("We meet next Wednesday."), none says nothing ("Lisbon, 12").
+            return "en" if hits else UNDETERMINED
+        if hits >= 2 and hits >= _ENGLISH_SHARE * len(words):
+            return "en"
     return _classify(sample[:SAMPLE_CHARS])
-
-
-def _mostly_english(sample: str) -> bool:
-    words = _ASCII_WORD.findall(sample.lower())
-    if len(words) < 5:
-        return False
-    hits = sum(1 for w in words if w in _ENGLISH)
-    return hits >= 2 and hits >= _ENGLISH_SHARE * len(words)
 
 
 def _classify(sample: str) -> str:
