@@ -99,3 +99,14 @@ def test_an_unwritable_cache_falls_back_to_unpacking_in_memory(
     blocked.write_text("x")
     monkeypatch.setenv("OMNIREADER_CACHE_DIR", str(blocked / "cache"))
     assert load_identifier().classify(SAMPLES["de"][0])[0] == "de"
+
+
+@pytest.mark.parametrize("text,lang", [
+    ("Die Besprechung wird auf Donnerstagnachmittag verschoben.", "de"),
+    ("Het is mooi weer vandaag, we gaan naar het strand.", "nl"),
+    ("Nous partons demain matin pour Lyon avec les enfants.", "fr"),
+    ("We meet next Wednesday with them.", "en"),
+])
+def test_plain_ascii_sentences_are_not_taken_for_english(text: str, lang: str) -> None:
+    # Accents dropped (or none needed): the English shortcut must not catch these.
+    assert detect_language(text) == lang

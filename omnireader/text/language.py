@@ -12,8 +12,9 @@ Three steps, cheapest first:
    language;
 3. for Latin, Cyrillic, Arabic, Devanagari and the rest, the model, on the opening
    :data:`SAMPLE_CHARS` characters. Plain-ASCII text whose words are mostly English
-   function words ("the", "and", "with"...) is English without it, and a plain-ASCII
-   text of a few words is English when one of them is such a word, else undetermined: even mapped from its
+   function words ("the", "and", "with"...) is English without it, and so is a short
+   one with a word only English has ("the", "with", "you"); one or two words without
+   such a word are undetermined: even mapped from its
    cache (:mod:`.language_model`) the model costs a fresh process a few tenths of a second,
    which a small English file should not pay.
 
@@ -67,11 +68,17 @@ _ASCII_WORD = re.compile(r"[a-z]+")
 # Latin script ("a", "in", "on", "was", "die", "for", "at" are, and are left out).
 _ENGLISH = frozenset(
     "the and of to is that with this are you have be it not by from they we would can your "
-    "our what which there been has had were she his about please thanks just all one been "
-    "will an their them these those than then into could should".split()
+    "our what which there been had were she his about please thanks just all one their "
+    "them these those than then into could should".split()
+)
+# Of those, words no other Latin-script language uses at all ("is" is Dutch too, "has"
+# Spanish): one of them is enough in a short text.
+_ONLY_ENGLISH = frozenset(
+    "the and with this that you have from they would your what which there been were please "
+    "thanks about their them these those should could".split()
 )
 _ENGLISH_SHARE = 0.2
-# Plain-ASCII texts of fewer words are decided without the model (see detect_language).
+# A plain-ASCII text of fewer words is English on one word only English has.
 _FEW_WORDS = 8
 _MACRO = {"ary": "ar", "arz": "ar", "yue": "zh", "wuu": "zh", "hbo": "he", "grc": "el",
           "uzs": "uz", "gug": "gn", "nn": "no", "zxx": UNDETERMINED}
@@ -112,11 +119,12 @@ def detect_language(text: str, declared: str | None = None) -> str:
     if sample.isascii():
         words = _ASCII_WORD.findall(sample.lower())
         hits = sum(1 for w in words if w in _ENGLISH)
-        if len(words) < _FEW_WORDS:
+        if len(words) < 3:
             # Too short for the model to be sure of (it scores such texts under
-            # MIN_PROBABILITY), and not worth loading it for: one English function word
-            # says English ("We meet next Wednesday."), none says nothing ("Lisbon, 12").
+            # MIN_PROBABILITY), and not worth loading it for.
             return "en" if hits else UNDETERMINED
+        if len(words) < _FEW_WORDS and any(w in _ONLY_ENGLISH for w in words):
+            return "en"  # "We meet next Wednesday with them."
         if hits >= 2 and hits >= _ENGLISH_SHARE * len(words):
             return "en"
     return _classify(sample[:SAMPLE_CHARS])
