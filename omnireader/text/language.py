@@ -123,9 +123,10 @@ def detect_language(text: str, declared: str | None = None) -> str:
             # Too short for the model to be sure of (it scores such texts under
             # MIN_PROBABILITY), and not worth loading it for.
             return "en" if hits else UNDETERMINED
-        if len(words) < _FEW_WORDS and any(w in _ONLY_ENGLISH for w in words):
-            return "en"  # "We meet next Wednesday with them."
-        if hits >= 2 and hits >= _ENGLISH_SHARE * len(words):
+        # English needs a word only English has ("is" and "we" are Dutch too), and in a
+        # longer text function words at the rate English prose has them.
+        if any(w in _ONLY_ENGLISH for w in words) and (
+                len(words) < _FEW_WORDS or hits >= _ENGLISH_SHARE * len(words)):
             return "en"
     return _classify(sample[:SAMPLE_CHARS])
 
