@@ -23,11 +23,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from _util import at_least, interleaved, ratios, row, seconds, spread, table  # noqa: E402
+from _util import at_least, interleaved, ratios, row, seconds, spread, table
 
-from omnireader.models import Source  # noqa: E402
-from omnireader.text.language import detect_language  # noqa: E402
-from tests.support.language_samples import SAMPLES  # noqa: E402
+from omnireader.models import Source
+from omnireader.text.language import detect_language
+from tests.support.language_samples import SAMPLES
 
 _HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _OTHER_WORD = re.compile(r"[^\W\d_\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]+")

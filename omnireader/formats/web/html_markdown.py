@@ -25,7 +25,10 @@ from __future__ import annotations
 import re
 import warnings
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from omnireader.formats.web.markitdown import Converted
 
 __all__ = ["html_markdown", "declared_charset", "declared_language", "html_to_text"]
 
@@ -80,7 +83,7 @@ def _converter_class() -> type:
     return _Markdown
 
 
-def html_markdown(data: bytes | str, label: str = "<html>") -> "Converted":
+def html_markdown(data: bytes | str, label: str = "<html>") -> Converted:
     """The page's main content as Markdown, and its title (see the module)."""
     from bs4 import BeautifulSoup
 
