@@ -175,3 +175,30 @@ def test_always_reads_the_pictures_of_a_docx(tmp_path: Path) -> None:
     assert "whiteboard" in paragraph.memory
     assert picture.memory == "\n".join(LINES) and picture.metadata.flags == ["ocr"]
     assert picture.metadata.extra["heading"].startswith("picture ")
+
+
+def test_a_mail_with_an_icon_does_not_load_the_ocr_engine(tmp_path: Path) -> None:
+    import base64
+    import io
+    import subprocess
+    import sys
+
+    from PIL import Image
+
+    buf = io.BytesIO()
+    Image.new("RGB", (27, 27), "navy").save(buf, "PNG")
+    icon = base64.b64encode(buf.getvalue()).decode()
+    mail = tmp_path / "icon.eml"
+    mail.write_text(
+        "From: a@example.org\r\nTo: b@example.org\r\nSubject: Logo\r\nMIME-Version: 1.0\r\n"
+        'Content-Type: multipart/mixed; boundary="b"\r\n\r\n--b\r\n'
+        "Content-Type: text/plain\r\n\r\nSee the logo.\r\n--b\r\n"
+        'Content-Type: image/png; name="logo.png"\r\nContent-Transfer-Encoding: base64\r\n'
+        f'Content-Disposition: attachment; filename="logo.png"\r\n\r\n{icon}\r\n--b--\r\n')
+    code = ("import sys; from omnireader import Reader; "
+            f"r = Reader().read_report({str(mail)!r}); assert len(r.items) == 2, r; "
+            "print(sorted(m for m in ('rapidocr', 'onnxruntime') if m in sys.modules))")
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True,
+                         text=True, check=True).stdout.strip()
+    assert out == "[]", out
