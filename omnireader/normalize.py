@@ -1,4 +1,4 @@
-"""Small normalisers shared by parsers and fine mode: language guess and message times."""
+"""Small normalisers shared by parsers and fine mode: language and message times."""
 
 from __future__ import annotations
 
@@ -8,25 +8,16 @@ from functools import lru_cache
 
 __all__ = ["guess_lang", "normalize_time"]
 
-# Han ideographs only: kana and hangul mean Japanese / Korean, which are not "zh".
-_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
-_CJK = r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
-_OTHER_WORD = re.compile(rf"[^\W\d_{_CJK}]+")  # a run of letters in any other script
-
-
 def guess_lang(text: str) -> str:
-    """``"zh"`` when Han characters outnumber the words of other scripts, else ``"en"``.
+    """The language of ``text`` (ISO 639-1 where there is one, ``"und"`` when it has no
+    words to tell): :func:`omnireader.text.language.detect_language`, offline.
 
-    Counted like :func:`omnireader.text.tokens.count_tokens` (one token per Han character, one
-    per word), so a Chinese sentence with a few English names still reads as Chinese.
+    Cheap for what most text is (scripts that name their language, plain English); the
+    language model is loaded only for other Latin, Cyrillic or Arabic text, once.
     """
-    if text.isascii():  # no Han characters possible; checked at C speed
-        return "en"
-    if not _HAN.search(text):  # no list of every word for text without Han (most of it)
-        return "en"
-    han = len(_HAN.findall(text))
-    other = len(_OTHER_WORD.findall(text))
-    return "zh" if han and han >= other else "en"
+    from omnireader.text.language import detect_language
+
+    return detect_language(text)
 
 
 _EPOCH = re.compile(r"^\d{9,13}(\.\d+)?$")

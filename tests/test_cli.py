@@ -81,11 +81,13 @@ def test_ocr_reads_the_text_in_an_image_offline_and_off_turns_it_off(sample_file
     proc = subprocess.run([sys.executable, "-m", "omnireader", "read", str(image), "--format",
                            "json"], cwd=ROOT, capture_output=True, text=True, env=dead)
     assert proc.returncode == 0, proc.stderr
-    meta, text = json.loads(proc.stdout)["items"]
+    # The text OCR read is the image's item: no "Image X (PNG, W×H)." placeholder beside it.
+    [text] = json.loads(proc.stdout)["items"]
     assert "ocr" in text["metadata"]["flags"] and "ship v2 on friday" in norm(text["memory"])
     off = json.loads(omni("read", image, "--format", "json", "--ocr", "off").stdout)["items"]
-    assert [(i["id"], i["memory"], i["metadata"]["flags"]) for i in off] == [
-        (meta["id"], meta["memory"], meta["metadata"]["flags"])]
+    assert [(i["memory"].split(" (")[0], i["metadata"]["flags"]) for i in off] == [
+        ("Image whiteboard.png", ["needs_vision"])]
+    assert off[0]["id"] != text["id"]
 
 
 def test_ingest_search_stats_and_export_work_end_to_end(sample_files: Path, tmp_path: Path) -> None:

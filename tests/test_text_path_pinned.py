@@ -5,7 +5,10 @@ unchanged file would write every item again.
 The digests in ``fixtures/text_path_pinned.json`` were computed by the implementation before
 the change (see ``support/text_path_snapshot.py``); a difference means an output changed.
 Re-pinned once on purpose since: ``mixed.items`` when plain text's CRLF / CR line ends became
-``\n`` (Dec 2026); its ids, chunks and vectors stayed as they were.
+``\n`` (Dec 2026); its ids, chunks and vectors stayed as they were. Re-pinned again on
+purpose: ``items`` of every input but ``short`` and ``cjk`` when each item's ``lang`` came
+from a language identifier instead of the en/zh rule (issue 27); ids, chunks and vectors
+unchanged, and the items equal the old ones again with ``lang`` set by the old rule.
 """
 
 from __future__ import annotations

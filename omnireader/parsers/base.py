@@ -206,10 +206,12 @@ _REGISTRY: dict[str, Parser[Any]] = {}
 
 
 def chunk_source(source: Source, chunk: Chunk, **update: Any) -> Source:
-    """``source`` narrowed to one chunk: its place among the chunks, its span and language."""
+    """``source`` narrowed to one chunk: its place among the chunks, its span and language
+    (the chunk's own, unless ``update`` carries one the document declared)."""
+    lang = update.pop("lang", None) or guess_lang(chunk.text)
     return source.model_copy(update=dict(
         chunk_index=chunk.index, chunk_total=chunk.total, char_start=chunk.char_start,
-        char_end=chunk.char_end, lang=guess_lang(chunk.text), **update))
+        char_end=chunk.char_end, lang=lang, **update))
 
 
 def register(cls: type[Parser[Any]]) -> type[Parser[Any]]:

@@ -21,6 +21,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any, NamedTuple
 
 from omnireader.text.chunking import chunk_text
+from omnireader.text.language import language_tag
 from omnireader.errors import CorruptError, EmptyInputError
 from omnireader.formats.document import (
     EMPTY,
@@ -218,7 +219,8 @@ class FileParser(Parser[Blob]):
             r.ctx,
             source=r.source,
             where=self._position(r, section, n),
-            source_update={"page": section.page},
+            # A language the document declares (an HTML lang) wins over each chunk's guess.
+            source_update={"page": section.page, "lang": language_tag(r.info.extra.get("lang"))},
             **self._meta(r, section),
         )
 

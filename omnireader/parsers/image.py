@@ -6,7 +6,11 @@ that was not fetched, a file id with no content) gives an item flagged
 ``unresolved_reference``, so the mention is not lost. Unless ``ReadOptions.ocr`` is
 ``off``, each frame (each page of a TIFF) is then decoded and, when the detection pass
 finds text on it, read by OCR into items flagged ``ocr`` (page = frame number for
-multi-page images).
+multi-page images). When OCR found text, those items are the image's items: the bare
+placeholder ("Image X (JPEG, W×H).") is dropped, unless it says more than that (a message
+sent with the image, a time, a camera, a place). An image too small to hold a line of
+text (an icon; :func:`omnireader.formats.ocr.read.can_hold_text`) is not OCR'd at all, so
+the engine is not even loaded for it.
 
     >>> from omnireader.parsers.base import ParseContext
     >>> from omnireader.payloads import Blob
@@ -56,6 +60,12 @@ def describe_image(name: str, info: ImageInfo) -> str:
 
 def _article(word: str) -> str:
     return "an" if word[:1].lower() in "aeiou" else "a"
+def _bare(item: MemoryItem, input: Blob, info: ImageInfo) -> bool:
+    """Whether the image's own item says nothing but its name, format and size."""
+    return not (input.context.strip() or info.taken_at or info.camera or info.gps
+                or "ocr_unreadable_pages" in item.metadata.extra)
+
+
 def _ocr_extra(extra: dict[str, Any]) -> dict[str, Any]:
     return {k: extra[k] for k in ("width", "height", "format", "frames") if k in extra}
 
@@ -101,7 +111,17 @@ class ImageParser(Parser[Blob]):
         )
         if ctx.options.ocr == "off":
             return [item]
-        return [item, *self._ocr(data, input, ctx, item, frames=info.extra.get("frames", 1))]
+        from omnireader.formats.ocr.read import can_hold_text
+
+        if not can_hold_text(info.width, info.height):
+            item.metadata.extra["ocr_skipped"] = "too_small"  # no line of text fits
+            return [item]
+        read = self._ocr(data, input, ctx, item, frames=info.extra.get("frames", 1))
+        if read and _bare(item, input, info):
+            # The OCR items carry the image's size and format already; a second item
+            # saying only "Image X (JPEG, W×H)." is a placeholder for text now read.
+            return read
+        return [item, *read]
 
     def _ocr(self, data: bytes, input: Blob, ctx: ParseContext, item: MemoryItem,
              frames: int) -> list[MemoryItem]:

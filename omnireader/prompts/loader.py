@@ -118,7 +118,7 @@ def load_prompt(task: str, lang: str = "en") -> PromptTemplate:
 
 
 def detect_lang(text: str) -> str:
-    """The prompt language for ``text``: ``"zh"`` or ``"en"``, as
-    :func:`omnireader.normalize.guess_lang` decides (the same rule the parsers use), over
-    the opening 4000 characters, which are enough and keep this cheap on whole documents."""
-    return guess_lang(text[:4000])
+    """The prompt language for ``text``: ``"zh"`` for Chinese, else ``"en"`` (whose rules
+    say to answer in the input's language), by :func:`omnireader.normalize.guess_lang`
+    (the rule the parsers use) over the opening 4000 characters, which are enough."""
+    return "zh" if guess_lang(text[:4000]) == "zh" else "en"

@@ -52,17 +52,64 @@ def test_a_page_of_pictures_without_text_stays_flagged_for_a_vision_model(tmp_pa
     assert item.metadata.extra["ocr_note"] == "no_text"
 
 
-def test_an_image_keeps_its_metadata_item_and_gains_the_text_on_it() -> None:
+def test_an_image_with_text_gives_its_ocr_items_and_no_placeholder_beside_them() -> None:
     import io
 
     buf = io.BytesIO()
     small_page().save(buf, "PNG")
-    meta_item, text_item = ImageParser().parse_fast(Blob(data=buf.getvalue(), filename="note.png"),
-                                                    ParseContext())
-    assert meta_item.metadata.flags == ["needs_vision"]
+    [text_item] = ImageParser().parse_fast(Blob(data=buf.getvalue(), filename="note.png"),
+                                           ParseContext())
     assert text_item.memory == "\n".join(LINES) and text_item.metadata.flags == ["ocr"]
     assert text_item.source.kind == "image" and text_item.source.page is None
     assert text_item.metadata.extra["format"] == "PNG"
+    assert text_item.metadata.extra["width"] == small_page().width
+
+
+def test_an_image_with_a_message_keeps_its_item_beside_the_text_on_it() -> None:
+    import io
+
+    buf = io.BytesIO()
+    small_page().save(buf, "PNG")
+    meta_item, text_item = ImageParser().parse_fast(
+        Blob(data=buf.getvalue(), filename="note.png", context="the note from the fridge"),
+        ParseContext())
+    assert meta_item.metadata.flags == ["needs_vision"]
+    assert "the note from the fridge" in meta_item.memory
+    assert text_item.memory == "\n".join(LINES) and text_item.metadata.flags == ["ocr"]
+
+
+def test_an_image_without_text_keeps_its_placeholder() -> None:
+    import io
+
+    from PIL import Image, ImageDraw
+
+    image = Image.new("L", (400, 300), 255)
+    ImageDraw.Draw(image).ellipse((40, 40, 360, 260), fill=30)
+    buf = io.BytesIO()
+    image.save(buf, "PNG")
+    [item] = ImageParser().parse_fast(Blob(data=buf.getvalue(), filename="blob.png"),
+                                      ParseContext())
+    assert item.metadata.flags == ["needs_vision"] and item.memory.startswith("Image blob.png")
+
+
+def test_an_icon_too_small_for_a_line_of_text_is_not_ocrd() -> None:
+    import io
+
+    from PIL import Image, ImageDraw
+
+    from omnireader.formats.ocr.read import MIN_LINE_PIXELS, can_hold_text, ocr_image
+
+    icon = Image.new("RGB", (27, 27), "white")
+    ImageDraw.Draw(icon).text((2, 8), "Hi", fill="black")
+    buf = io.BytesIO()
+    icon.save(buf, "PNG")
+    [item] = ImageParser().parse_fast(Blob(data=buf.getvalue(), filename="icon.png"),
+                                      ParseContext())
+    assert item.metadata.extra["ocr_skipped"] == "too_small"
+    assert item.metadata.flags == ["needs_vision"]
+    assert ocr_image(icon).note == "too_small"
+    assert not can_hold_text(MIN_LINE_PIXELS - 1, MIN_LINE_PIXELS - 1)
+    assert can_hold_text(MIN_LINE_PIXELS, 12) and can_hold_text(12, MIN_LINE_PIXELS)
 
 
 def test_each_page_of_a_multipage_tiff_is_read_as_its_page(tmp_path: Path) -> None:
@@ -70,8 +117,8 @@ def test_each_page_of_a_multipage_tiff_is_read_as_its_page(tmp_path: Path) -> No
               pages.blank_page(dpi=30).image,
               small_page(["Fax page three: sign and return"])]
     path = pages.write_tiff(frames, tmp_path / "fax.tif")
-    meta_item, *texts = ImageParser().parse_fast(Blob(path=str(path)), ParseContext())
-    assert meta_item.metadata.extra["frames"] == 3
+    texts = ImageParser().parse_fast(Blob(path=str(path)), ParseContext())
+    assert all(i.metadata.extra["frames"] == 3 for i in texts)
     assert [(i.source.page, i.memory) for i in texts] == [
         (1, "Fax page one: shipment arrives Tuesday"), (3, "Fax page three: sign and return")]
     assert [i.metadata.flags for i in ImageParser().parse_fast(Blob(path=str(path)), OFF)] == [
@@ -128,3 +175,30 @@ def test_always_reads_the_pictures_of_a_docx(tmp_path: Path) -> None:
     assert "whiteboard" in paragraph.memory
     assert picture.memory == "\n".join(LINES) and picture.metadata.flags == ["ocr"]
     assert picture.metadata.extra["heading"].startswith("picture ")
+
+
+def test_a_mail_with_an_icon_does_not_load_the_ocr_engine(tmp_path: Path) -> None:
+    import base64
+    import io
+    import subprocess
+    import sys
+
+    from PIL import Image
+
+    buf = io.BytesIO()
+    Image.new("RGB", (27, 27), "navy").save(buf, "PNG")
+    icon = base64.b64encode(buf.getvalue()).decode()
+    mail = tmp_path / "icon.eml"
+    mail.write_text(
+        "From: a@example.org\r\nTo: b@example.org\r\nSubject: Logo\r\nMIME-Version: 1.0\r\n"
+        'Content-Type: multipart/mixed; boundary="b"\r\n\r\n--b\r\n'
+        "Content-Type: text/plain\r\n\r\nSee the logo.\r\n--b\r\n"
+        'Content-Type: image/png; name="logo.png"\r\nContent-Transfer-Encoding: base64\r\n'
+        f'Content-Disposition: attachment; filename="logo.png"\r\n\r\n{icon}\r\n--b--\r\n')
+    code = ("import sys; from omnireader import Reader; "
+            f"r = Reader().read_report({str(mail)!r}); assert len(r.items) == 2, r; "
+            "print(sorted(m for m in ('rapidocr', 'onnxruntime') if m in sys.modules))")
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True,
+                         text=True, check=True).stdout.strip()
+    assert out == "[]", out

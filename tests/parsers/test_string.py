@@ -105,7 +105,9 @@ def test_fine_mode_without_an_llm_names_the_flag_to_pass() -> None:
         ("我用 Python 写了一个脚本", "zh"),
         ("The meeting is next Wednesday in Shanghai.", "en"),
         ("Meet Li Wei (李伟) at the Shanghai office tomorrow morning.", "en"),
-        ("1234 5678", "en"),
+        ("1234 5678", "und"),
+        ("La réunion est reportée à jeudi après-midi.", "fr"),
+        ("東京で会議があります。", "ja"),
     ],
 )
 def test_language_is_chinese_only_when_han_characters_dominate(text: str, lang: str) -> None:

@@ -14,14 +14,13 @@ import html
 import re
 from email.message import Message
 
-from omnireader.payloads import Blob
 from omnireader.formats.mail.headers import header_text
-from omnireader.formats.plain.text import codec_for, decode_text
+from omnireader.formats.plain.charset import decode_declared
+from omnireader.formats.plain.text import codec_for
 
 __all__ = ["payload", "part_text", "html_text", "best_alternative", "unflow"]
 
 _META_CHARSET = re.compile(rb"""<meta[^>]{0,200}?charset\s*=\s*["']?\s*([\w.:-]{1,40})""", re.I)
-_META_CHARSET_TEXT = re.compile(r"""(<meta[^>]{0,200}?charset\s*=\s*["']?\s*)[\w.:-]{1,40}""", re.I)
 _TAGS = re.compile(r"<(script|style)\b.*?</\1\s*>|<[^>]*>", re.I | re.S)
 _WORD = re.compile(r"\w{3,}")
 
@@ -43,18 +42,13 @@ def part_text(part: Message) -> str:
             "\n".join(f"{k}: {header_text(v)}" for k, v in block.items())
             for block in blocks if isinstance(block, Message))
     raw = payload(part) or b""
-    codec = codec_for(part.get_content_charset())
-    if codec is None and part.get_content_type() == "text/html":
+    declared = part.get_content_charset()
+    if codec_for(declared) is None and part.get_content_type() == "text/html":
         found = _META_CHARSET.search(raw[:4096])
-        codec = codec_for(found.group(1).decode("ascii", "replace")) if found else None
-    text = None
-    if codec:
-        try:
-            text = raw.decode(codec)
-        except UnicodeDecodeError:
-            pass  # mislabelled (iso-2022-jp that is UTF-8, say): guess from the bytes
-    if text is None:
-        text = decode_text(raw, "<mail part>")
+        declared = found.group(1).decode("ascii", "replace") if found else None
+    # The label weighed against the bytes: iso-8859-1 over UTF-8 bytes is UTF-8, a label
+    # that does not decode (iso-2022-jp that is UTF-8, say) leaves it to the bytes.
+    text = decode_declared(raw, declared, "<mail part>")
     if part.get_content_type() == "text/plain" and part.get_param("format", "").lower() == "flowed":
         text = unflow(text, delsp=part.get_param("delsp", "").lower() == "yes")
     return text
@@ -87,13 +81,12 @@ def unflow(text: str, delsp: bool = False) -> str:
 
 def html_text(markup: str) -> str:
     """An HTML part as Markdown, with its title when the body does not repeat it."""
-    from omnireader.formats.web.markitdown import markitdown_convert
+    from omnireader.formats.web.html_markdown import html_markdown
+    from omnireader.formats.web.markitdown import clean_markdown
 
-    # The markup is text now, handed on as UTF-8: a <meta charset> naming the bytes it came
-    # in would make the converter decode the UTF-8 as that charset again.
-    markup = _META_CHARSET_TEXT.sub(r"\g<1>utf-8", markup, count=1)
-    converted = markitdown_convert(Blob(data=markup.encode("utf-8"), filename="body.html"), "html")
-    text = converted.text
+    # The markup is text already (decoded by part_text): no <meta charset> applies to it.
+    converted = html_markdown(markup, "<mail part>")
+    text = clean_markdown(converted.text)
     if converted.title and converted.title not in text[:500]:
         text = f"# {converted.title}\n\n{text}"
     return text

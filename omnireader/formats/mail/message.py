@@ -40,7 +40,10 @@ from omnireader.formats.mail.body import best_alternative, html_text, part_text,
 from omnireader.formats.archives.member_names import member_blob, safe_member_name
 from omnireader.formats.registry import Format, Magic, OnError, by_extension
 
-__all__ = ["extract_email", "email_members", "parse_message", "message_text", "MAX_MULTIPARTS"]
+__all__ = [
+    "extract_email", "email_members", "parse_message", "message_text", "wide_text_to_utf8",
+    "MAX_MULTIPARTS",
+]
 
 #: Multipart containers one message may declare (real mail has a handful).
 MAX_MULTIPARTS = 200
@@ -87,8 +90,33 @@ def _check_structure(data: bytes, label: str, options: ReadOptions) -> None:
             f"{options.max_archive_members} (a MIME bomb); not parsed")
 
 
+def wide_text_to_utf8(data: bytes) -> bytes:
+    """A message saved as UTF-16 or UTF-32 (with or without a BOM; Windows tools do this)
+    as the UTF-8 bytes it decodes to, which the MIME parser reads; other bytes unchanged.
+
+    MIME is a byte format: parsed as it is, a UTF-16 message has NUL bytes between every
+    header letter, so no field is found and the whole file is stored as raw MIME."""
+    from omnireader.formats.plain.text import bomless_unicode, detect_encoding
+
+    if b"\x00" not in data[:4096]:
+        return data
+    encoding = detect_encoding(data[:4096])
+    if not encoding.startswith(("utf-16", "utf-32")):
+        encoding = bomless_unicode(data) or ""
+    if not encoding:
+        return data
+    if encoding in ("utf-16", "utf-32"):  # a BOM says the byte order; the codec reads it
+        text = data.decode(encoding, errors="replace")
+    else:
+        width = 4 if encoding.startswith("utf-32") else 2
+        text = data[: len(data) // width * width].decode(encoding, errors="replace")
+    return text.lstrip("\ufeff").encode("utf-8")
+
+
 def parse_message(data: bytes, label: str, options: ReadOptions) -> Message:
-    """The parsed message, after the bomb check; raises :class:`TooLargeError` for bombs."""
+    """The parsed message, after the bomb check; raises :class:`TooLargeError` for bombs.
+    A message saved as UTF-16 / UTF-32 is decoded first (:func:`wide_text_to_utf8`)."""
+    data = wide_text_to_utf8(data)
     _check_structure(data, label, options)
     try:
         return email.message_from_bytes(data, policy=_POLICY)
@@ -184,7 +212,11 @@ def extract_email(blob: Blob, options: ReadOptions) -> Extraction:
     text = message_text(msg, headers, blob.label)
     if not text.strip():
         raise EmptyInputError(blob.label, "the message has no header fields and no text")
-    return Extraction(info=mail_info(headers), sections=iter([Section(text=text)]))
+    info = mail_info(headers)
+    declared = header_text(msg.get("Content-Language") or "").split(",")[0].strip()
+    if declared:  # RFC 3282: the language the sender says the message is in
+        info.extra["lang"] = declared
+    return Extraction(info=info, sections=iter([Section(text=text)]))
 
 
 def mail_info(headers: MailHeaders) -> DocInfo:

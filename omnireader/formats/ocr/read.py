@@ -23,7 +23,10 @@ from omnireader.formats.ocr.orientation import box_sides, page_rotation
 if TYPE_CHECKING:
     import numpy as np
 
-__all__ = ["ocr_image", "get_engine", "set_threads", "BLANK_INK", "DROP_BELOW"]
+__all__ = [
+    "ocr_image", "get_engine", "set_threads", "can_hold_text", "BLANK_INK", "DROP_BELOW",
+    "MIN_GLYPH_PIXELS", "MIN_LINE_PIXELS",
+]
 
 #: Less ink than this share of the page (after speckle is averaged away) is a blank page:
 #: about 25 dots of a 512-pixel copy, less than one short word.
@@ -38,6 +41,24 @@ _MIN_HEIGHT = 30
 _WIDE = 8
 
 _VOTERS = 16
+
+#: The shortest text line OCR reads, in source pixels. The detector scales every image up
+#: until its short side is 736 pixels (RapidOCR's ``limit_side_len``, ``limit_type: min``)
+#: and the recogniser scales each line to its 48-pixel input (padding anything under
+#: ``_MIN_HEIGHT``), but scaling adds no strokes: a glyph needs about ten pixels of height
+#: for its strokes to be told apart (a 32-pixel icon is read as a lone "6" at low
+#: confidence), so text shorter than this is a blur.
+MIN_GLYPH_PIXELS = 10
+#: The shortest line of text: a word of four such glyphs (each about as wide as it is
+#: tall, with its spacing). An image whose long side is under this (a 27×27 or 32×32
+#: icon) holds no line, in either direction.
+MIN_LINE_PIXELS = 4 * MIN_GLYPH_PIXELS
+
+
+def can_hold_text(width: int, height: int) -> bool:
+    """Whether a ``width`` × ``height`` image is large enough to hold a line of text (see
+    :data:`MIN_GLYPH_PIXELS`); when not, OCR is skipped before the engine is loaded."""
+    return min(width, height) >= MIN_GLYPH_PIXELS and max(width, height) >= MIN_LINE_PIXELS
 
 _ENGINES: dict[str, OcrEngine] = {}
 _LOCK = threading.Lock()
@@ -80,9 +101,14 @@ def ocr_image(image: Any, *, engine: OcrEngine | None = None, find_rotation: boo
               max_side: int = MAX_SIDE) -> OcrPage:
     """Read the text of one bitmap (a PIL image, or a uint8 BGR array).
 
-    Returns an :class:`OcrPage` with no blocks and a ``note`` ("blank", "no_text") when
-    there is nothing to read. The bitmap is scaled down to ``max_side`` pixels first.
+    Returns an :class:`OcrPage` with no blocks and a ``note`` ("blank", "no_text",
+    "too_small": see :func:`can_hold_text`) when there is nothing to read. The bitmap is scaled down to ``max_side`` pixels first.
     """
+    width, height = image.size if hasattr(image, "size") and not hasattr(image, "shape") \
+        else (image.shape[1], image.shape[0])
+    if not can_hold_text(width, height):  # before the engine: loading it takes seconds
+        return OcrPage(engine=engine.name if engine else "rapidocr", width=width,
+                       height=height, note="too_small")
     engine = engine or get_engine()
     bgr = _prepare(image, max_side)
     if ink(bgr) < BLANK_INK:

@@ -116,7 +116,14 @@ def detect_encoding(data: bytes) -> str:
         pass
     if _looks_like_utf8(data):
         return "utf-8"
-    return _guess_legacy(data) or "cp1252"
+    guess = _guess_legacy(data) or "cp1252"
+    if guess in ("cp1252", "cp1250", "iso8859_2", "latin_1", "iso8859_15"):
+        # charset-normalizer scores these pages alike for short text ("trčs" for "très");
+        # which reading spells words of one language tells them apart.
+        from omnireader.formats.plain.charset import western_or_central
+
+        return western_or_central(data, None if guess in ("cp1252", "cp1250") else guess)
+    return guess
 
 
 def _guess_legacy(data: bytes) -> str | None:
@@ -140,7 +147,14 @@ def _guess_legacy(data: bytes) -> str | None:
         return "cp1252"
     if not tied[0].startswith(_MULTIBYTE) and _mostly_ascii(data) and _is_cp1252(data):
         return "cp1252"
+    if tied[0].startswith(_MULTIBYTE) and not _HIGH_PAIR.search(data) and _is_cp1252(data):
+        # CJK text is runs of two-byte characters; high bytes that never stand side by side
+        # are accented letters in Latin words ("très niño" is no Big5).
+        return "cp1252"
     return tied[0]
+
+
+_HIGH_PAIR = re.compile(rb"[\x80-\xff]{2}")
 
 
 _MULTIBYTE = ("cp932", "cp949", "cp950", "shift_jis", "euc_", "gb", "big5", "hz", "iso2022",
@@ -164,7 +178,8 @@ def decode_text(data: bytes, label: str) -> str:
 
     BOMs decide first (UTF-8, UTF-16, UTF-32), then strict UTF-8, then UTF-8 with stray
     bytes read as Windows-1252, then charset-normalizer's guess (cp932, gb18030, cp1251,
-    ...). Bytes invalid in the chosen encoding are replaced; NUL characters are removed;
+    ...; Windows-1252 against -1250 by :func:`.charset.western_or_central`). Double-encoded
+    runs ("Ã©") are repaired (:func:`.charset.repair_double_encoding`). Bytes invalid in the chosen encoding are replaced; NUL characters are removed;
     line ends become ``\\n``.
     Raises :class:`UnsupportedFormatError` naming ``label`` only when the bytes are not
     text at all.
@@ -179,7 +194,11 @@ def decode_text(data: bytes, label: str) -> str:
     text = text.replace("\x00", "")
     if "\r" in text:  # Windows and classic Mac line ends: one kind of line break in items
         text = text.replace("\r\n", "\n").replace("\r", "\n")
-    return text
+    if text.isascii():
+        return text
+    from omnireader.formats.plain.charset import repair_double_encoding
+
+    return repair_double_encoding(text)  # UTF-8 once misread as Windows-1252 at its source
 
 
 def codec_for(charset: str | None) -> str | None:

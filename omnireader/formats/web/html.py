@@ -4,14 +4,20 @@ Menus, sidebars, cookie banners and "move to sidebar" buttons are page chrome: k
 turn into memories nobody wants and drown the article in search. The page's own landmarks
 (``<main>``, ``role="main"``, MediaWiki's content div) say where the content is; without
 them the whole body is kept minus navigation, asides, footers, forms and buttons.
+
+Content a browser does not show is dropped too: ``display:none`` / ``visibility:hidden``
+(and Outlook's ``mso-hide:all``), the ``hidden`` attribute, ``<template>``, short
+``aria-hidden`` decorations (icons, duplicated labels) and inline XBRL's ``ix:header``,
+whose hidden facts would otherwise open a 10-K with 14,000 characters nobody sees.
 """
 
 from __future__ import annotations
 
 import html
+import re
 from typing import Any
 
-__all__ = ["main_content_html"]
+__all__ = ["main_content_html", "main_content", "is_hidden"]
 
 # Elements that are interface, never content.
 _CHROME_TAGS = [
@@ -26,6 +32,27 @@ _CHROME_CLASSES = {
 }
 # A landmark holding less than this share of the page's text is probably mislabelled.
 _MIN_MAIN_SHARE = 0.25
+# Inline XBRL's header: hidden facts, schema references and contexts, never shown.
+_HIDDEN_TAGS = ["ix:header", "ix:hidden", "ix:references", "ix:resources"]
+_HIDDEN_STYLE = re.compile(
+    r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden|mso-hide\s*:\s*all)\b", re.I)
+# aria-hidden only hides from screen readers: what it marks is still on screen. Short
+# marked text is decoration (an icon font's glyph, a label said twice); a long block is
+# content the page shows, and stays.
+_ARIA_DECORATION = 80
+
+
+def is_hidden(el: Any) -> bool:
+    """Whether a browser hides ``el`` (or, for ``aria-hidden``, it is mere decoration)."""
+    attrs = el.attrs or {}
+    if "hidden" in attrs or el.name in _HIDDEN_TAGS:
+        return True
+    style = attrs.get("style")
+    if style and _HIDDEN_STYLE.search(style if isinstance(style, str) else " ".join(style)):
+        return True
+    if str(attrs.get("aria-hidden", "")).lower() == "true":
+        return _text_len(el) <= _ARIA_DECORATION
+    return False
 
 
 def _is_chrome(el: Any) -> bool:
@@ -34,7 +61,7 @@ def _is_chrome(el: Any) -> bool:
         return True  # the site header; a header inside the article holds its title
     if attrs.get("role") in _CHROME_ROLES:
         return True
-    if attrs.get("aria-hidden") == "true" or "hidden" in attrs:
+    if is_hidden(el):
         return True
     classes = attrs.get("class") or []
     if el.name == "sup" and "reference" in classes:
@@ -62,11 +89,32 @@ def _text_len(el: Any) -> int:
 def _main_element(soup: Any) -> Any:
     body = soup.body or soup
     total = _text_len(body) or 1
-    for selector in ("main", "[role=main]", "#mw-content-text", "article"):
-        found = soup.select(selector)
+    # find_all, not CSS selectors: soupsieve compiles its grammar on first use (~0.3 s
+    # in a fresh process), more than reading a small page costs.
+    for found in (soup.find_all("main"), soup.find_all(attrs={"role": "main"}),
+                  soup.find_all(id="mw-content-text"), soup.find_all("article")):
         if len(found) == 1 and _text_len(found[0]) >= _MIN_MAIN_SHARE * total:
             return found[0]
     return body
+
+
+def main_content(soup: Any) -> tuple[str, Any]:
+    """The page's title and its main content element, with chrome and hidden content
+    removed and links and images flattened (``soup`` is changed in place)."""
+    title = soup.title.get_text(" ", strip=True) if soup.title else ""
+    for el in soup.find_all(_HIDDEN_TAGS):  # before measuring: hidden facts are not text
+        el.decompose()
+    root = _main_element(soup)
+    # A page without <body> is all root: its <head> and <title> are not body text (the
+    # title is returned on its own).
+    for el in root.find_all(["head", "title", *_CHROME_TAGS]):
+        el.decompose()
+    # Collect first, then remove: decomposing while iterating skips siblings.
+    for el in [e for e in root.find_all(True) if _is_chrome(e)]:
+        if not el.decomposed:
+            el.decompose()
+    _flatten_links_and_images(root)
+    return title, root
 
 
 def main_content_html(data: bytes | str) -> str:
@@ -78,14 +126,6 @@ def main_content_html(data: bytes | str) -> str:
     from bs4 import BeautifulSoup  # lazy: only HTML needs it
 
     soup = BeautifulSoup(data, "html.parser")  # bs4 honours <meta charset> when given bytes
-    title = soup.title.get_text(" ", strip=True) if soup.title else ""
-    root = _main_element(soup)
-    for el in root.find_all(_CHROME_TAGS):
-        el.decompose()
-    # Collect first, then remove: decomposing while iterating skips siblings.
-    for el in [e for e in root.find_all(True) if _is_chrome(e)]:
-        if not el.decomposed:
-            el.decompose()
-    _flatten_links_and_images(root)
+    title, root = main_content(soup)
     inner = root.decode_contents() if root.name in ("body", "[document]") else str(root)
     return f"<html><head><title>{html.escape(title)}</title></head><body>{inner}</body></html>"

@@ -2,8 +2,10 @@
 
 We sniff the format ourselves, so MarkItDown is told what it gets (extension, MIME type,
 charset) instead of guessing from nothing. CSV is decoded by :mod:`.text` first (MarkItDown
-would mis-guess short Shift-JIS files), and HTML is cut down to its main content first so
-menus and sidebars do not become memories.
+would mis-guess short Shift-JIS files). HTML does not go through MarkItDown at all: its
+converter is BeautifulSoup plus markdownify, which :mod:`.html_markdown` uses directly
+(cut to the main content, hidden content and layout tables handled), so a web page or an
+HTML mail never pays for importing MarkItDown.
 
 >>> convert_with_markitdown(Blob(data=b"a,b\\n1,2\\n", filename="t.csv"), "csv")
 '| a | b |\\n| --- | --- |\\n| 1 | 2 |'
@@ -22,7 +24,6 @@ from pydantic import BaseModel
 
 from omnireader.errors import CorruptError, ReadError, UnsupportedFormatError
 from omnireader.payloads import Blob
-from omnireader.formats.web.html import main_content_html
 from omnireader.formats.plain.text import decode_text
 from omnireader.errors import EmptyInputError
 from omnireader.formats.document import DocInfo, Extraction, Section
@@ -30,7 +31,7 @@ from omnireader.formats.registry import Format, Magic, by_extension
 from omnireader.options import ReadOptions
 from omnireader.formats.probe import Probe
 
-__all__ = ["Converted", "convert_with_markitdown", "markitdown_convert", "MARKITDOWN_KINDS"]
+__all__ = ["Converted", "clean_markdown", "convert_with_markitdown", "markitdown_convert", "MARKITDOWN_KINDS"]
 
 # Sniffed kind -> (extension, MIME type) MarkItDown's converters select on.
 MARKITDOWN_KINDS: dict[str, tuple[str, str]] = {
@@ -60,6 +61,8 @@ class Converted(BaseModel):
 
     text: str
     title: str | None = None
+    #: The language the page declares (``<html lang>``), for HTML; None when it says none.
+    lang: str | None = None
 
 
 @lru_cache(maxsize=1)
@@ -82,8 +85,6 @@ def _prepare(blob: Blob, kind: str, data: bytes) -> tuple[bytes, str | None]:
             csv.writer(out).writerows(csv.reader(io.StringIO(text), delimiter="\t"))
             text = out.getvalue()
         return text.encode("utf-8"), "utf-8"
-    if kind == "html":
-        return main_content_html(data).encode("utf-8"), "utf-8"
     return data, None
 
 
@@ -97,6 +98,12 @@ def markitdown_convert(blob: Blob, kind: str, data: bytes | None = None) -> Conv
     if kind not in MARKITDOWN_KINDS:
         raise UnsupportedFormatError(blob.label, f"MarkItDown is not used for {kind} files")
     data = blob.read_bytes() if data is None else data
+    if kind == "html":
+        from omnireader.formats.web.html_markdown import html_markdown
+
+        converted = html_markdown(data, blob.label)
+        return Converted(text=clean_markdown(converted.text), title=converted.title,
+                         lang=converted.lang)
     payload, charset = _prepare(blob, kind, data)
     ext, mime = MARKITDOWN_KINDS[kind]
     md = _markitdown()
@@ -111,8 +118,13 @@ def markitdown_convert(blob: Blob, kind: str, data: bytes | None = None) -> Conv
         raise
     except Exception as e:  # noqa: BLE001 - a third-party boundary: name the input instead
         raise _map_error(blob.label, kind, e) from e
-    text = _line_breaks(_DATA_LINK.sub("", _DATA_IMAGE.sub(r"\1", result.markdown or "")))
-    return Converted(text=text.strip(), title=(result.title or "").strip() or None)
+    return Converted(text=clean_markdown(result.markdown or ""), title=(result.title or "").strip() or None)
+
+
+def clean_markdown(markdown: str) -> str:
+    """Markdown with data-URI images and links dropped (their alt text kept) and vertical
+    tabs / form feeds as line breaks."""
+    return _line_breaks(_DATA_LINK.sub("", _DATA_IMAGE.sub(r"\1", markdown))).strip()
 
 
 def _line_breaks(text: str) -> str:

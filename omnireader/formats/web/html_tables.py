@@ -1,0 +1,95 @@
+"""Tell layout tables from data tables, and read layout tables as blocks of text.
+
+E-mail templates and old web pages lay themselves out with tables: a column of rows for
+the letter, nested tables for the header and the buttons, paragraphs and headings inside
+cells. Written as Markdown pipe tables they become rows of pipes with whole paragraphs
+(and further tables) squeezed into cells. A table is *layout* when
+
+- it says so (``role="presentation"`` / ``role="none"``), or
+- it holds another table, or
+- it has one column (every row one cell: a single cell or a stack of rows), or
+- one of its cells holds blocks: a heading, a list, a quote, a rule, preformatted text,
+  or two or more paragraphs / divisions with text.
+
+A layout table's rows and cells become plain blocks (``div``), read in document order, so
+its text comes out as paragraphs; a table of data (rows of short values, one block at
+most in a cell) stays a table.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["is_layout_table", "unwrap_layout_tables"]
+
+_SECTIONS = ("thead", "tbody", "tfoot")
+_CELLS = ("td", "th")
+# Blocks no data cell holds.
+_BLOCKS = ["h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "dl", "blockquote", "pre", "hr",
+           "table"]
+_PARAGRAPHS = ("p", "div")
+
+
+def _own_rows(table: Any) -> list[Any]:
+    """The table's own rows (not those of a table nested in it)."""
+    rows = []
+    for child in table.find_all("tr"):
+        if child.find_parent("table") is table:
+            rows.append(child)
+    return rows
+
+
+def _own_cells(row: Any) -> list[Any]:
+    return [c for c in row.find_all(_CELLS, recursive=False)]
+
+
+def _span(cell: Any) -> int:
+    # One cell spanning a row of a wider table is still a column of that table; only a
+    # table no row of which is wider than one cell is a single column.
+    value = str(cell.get("colspan", "1")).strip()
+    return int(value) if value.isdigit() and int(value) > 0 else 1
+
+
+def _holds_blocks(cell: Any) -> bool:
+    if cell.find(_BLOCKS) is not None:
+        return True
+    paragraphs = [p for p in cell.find_all(_PARAGRAPHS) if p.get_text(strip=True)]
+    return len(paragraphs) >= 2
+
+
+def is_layout_table(table: Any) -> bool:
+    """Whether ``table`` lays a page out rather than holding data (see the module)."""
+    if str(table.get("role", "")).lower() in ("presentation", "none"):
+        return True
+    if table.find("table") is not None:
+        return True
+    rows = _own_rows(table)
+    cells = [_own_cells(r) for r in rows]
+    if max((sum(_span(c) for c in row) for row in cells), default=0) <= 1:
+        return True
+    return any(_holds_blocks(c) for row in cells for c in row)
+
+
+def unwrap_layout_tables(root: Any) -> int:
+    """Turn every layout table under ``root`` into plain blocks, outermost first (so a
+    data table inside a layout cell is judged on its own); returns how many."""
+    count = 0
+    for table in root.find_all("table"):  # document order: outer tables first
+        if table.decomposed or table.name != "table" or not is_layout_table(table):
+            continue
+        for row in _own_rows(table):
+            for cell in _own_cells(row):
+                cell.name = "div"
+                cell.attrs = {}
+            row.name = "div"
+            row.attrs = {}
+        for part in table.find_all([*_SECTIONS, "caption", "colgroup", "col"]):
+            if part.find_parent("table") is table:
+                if part.name in ("colgroup", "col"):
+                    part.decompose()
+                else:
+                    part.name = "div"
+        table.name = "div"
+        table.attrs = {}
+        count += 1
+    return count

@@ -1,0 +1,149 @@
+"""The language of a text, offline: by its script where the script says it, else by
+py3langid (a naive Bayes model over byte n-grams for 97 languages, shipped inside its
+wheel; nothing is downloaded).
+
+Three steps, cheapest first:
+
+1. a declared language (an HTML ``lang`` attribute) wins when it is a language tag;
+2. the script: CJK characters and words of other scripts are counted as tokens (one per
+   Han / kana / hangul character, one per word otherwise, like
+   :func:`omnireader.text.tokens.count_tokens`); hangul means Korean, kana Japanese, Han
+   alone Chinese, and Hebrew, Greek, Thai, Armenian, Georgian letters their one main
+   language;
+3. for Latin, Cyrillic, Arabic, Devanagari and the rest, the model, on the opening
+   :data:`SAMPLE_CHARS` characters. Plain-ASCII text whose words are mostly English
+   function words ("the", "and", "with"...) is English without it, and so is a short
+   one with a word only English has ("the", "with", "you"); one or two words without
+   such a word are undetermined: even mapped from its
+   cache (:mod:`.language_model`) the model costs a fresh process a few tenths of a second,
+   which a small English file should not pay.
+
+Text with no letters (numbers, symbols), or too short for the model to be sure of
+(:data:`MIN_PROBABILITY`), is ``"und"`` (BCP 47: undetermined). Dialect and
+historical codes the model knows are reported as their macro-language (``ary`` → ``ar``,
+``yue`` → ``zh``, ``hbo`` → ``he``).
+
+>>> detect_language("La réunion est reportée à jeudi après-midi.")
+'fr'
+>>> detect_language("회의가 목요일 오후로 변경되었습니다."), detect_language("12 345")
+('ko', 'und')
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from functools import lru_cache
+from typing import Any
+
+__all__ = ["detect_language", "language_tag", "SAMPLE_CHARS", "UNDETERMINED", "MIN_PROBABILITY"]
+
+#: How much of a text the model reads: a few sentences tell the language, and the cost
+#: grows with the length (~0.3 ms for 300 characters, ~1.5 ms for 1,000).
+SAMPLE_CHARS = 300
+UNDETERMINED = "und"
+#: Below this probability the model's best language is a guess: one- and two-word texts
+#: ("Hello" → Breton at 0.06, "Bonjour" → French at 0.15), names, numbers. Every sentence
+#: of the bench's samples scores over 0.5.
+MIN_PROBABILITY = 0.3
+
+_SCRIPTS: list[tuple[str, str]] = [
+    ("ko", "\u1100-\u11ff\u3130-\u318f\uac00-\ud7af"),
+    ("kana", "\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9f"),
+    ("han", "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"),
+    ("he", "\u0590-\u05ff\ufb1d-\ufb4f"),
+    ("el", "\u0370-\u03ff\u1f00-\u1fff"),
+    ("th", "\u0e00-\u0e7f"),
+    ("hy", "\u0530-\u058f"),
+    ("ka", "\u10a0-\u10ff"),
+]
+_CJK = {"ko", "kana", "han"}
+_SCRIPT_RUNS = re.compile("|".join(
+    f"(?P<{'s' + str(i)}>[{chars}]{'' if name in _CJK else '+'})"
+    for i, (name, chars) in enumerate(_SCRIPTS)
+) + r"|(?P<other>[^\W\d_]+)")
+_NAMES = [name for name, _ in _SCRIPTS]
+_ASCII_WORD = re.compile(r"[a-z]+")
+# English function words that are not also common words of another language written in
+# Latin script ("a", "in", "on", "was", "die", "for", "at" are, and are left out).
+_ENGLISH = frozenset(
+    "the and of to is that with this are you have be it not by from they we would can your "
+    "our what which there been had were she his about please thanks just all one their "
+    "them these those than then into could should".split()
+)
+# Of those, words no other Latin-script language uses at all ("is" is Dutch too, "has"
+# Spanish): one of them is enough in a short text.
+_ONLY_ENGLISH = frozenset(
+    "the and with this that you have from they would your what which there been were please "
+    "thanks about their them these those should could".split()
+)
+_ENGLISH_SHARE = 0.2
+# A plain-ASCII text of fewer words is English on one word only English has.
+_FEW_WORDS = 8
+_MACRO = {"ary": "ar", "arz": "ar", "yue": "zh", "wuu": "zh", "hbo": "he", "grc": "el",
+          "uzs": "uz", "gug": "gn", "nn": "no", "zxx": UNDETERMINED}
+_TAG = re.compile(r"^([a-zA-Z]{2,3})(?:[-_][a-zA-Z0-9]{1,8})*$")
+_LOCK = threading.Lock()
+
+
+def language_tag(value: str | None) -> str | None:
+    """The primary language subtag of a BCP 47 tag (``en-US`` → ``en``), or None when
+    ``value`` is not one (empty, ``x-default``, ``und``, free text)."""
+    found = _TAG.match((value or "").strip())
+    if not found or found.group(1).lower() in ("und", "mul", "zxx"):
+        return None
+    return _MACRO.get(found.group(1).lower(), found.group(1).lower())
+
+
+def detect_language(text: str, declared: str | None = None) -> str:
+    """The ISO 639-1 code (or ISO 639-3 where there is none) of ``text``'s language; see
+    the module. ``declared`` (an HTML ``lang``) wins when it is a language tag."""
+    tag = language_tag(declared)
+    if tag:
+        return tag
+    sample = text[: 4 * SAMPLE_CHARS]
+    counts = dict.fromkeys([*_NAMES, "other"], 0)
+    for m in _SCRIPT_RUNS.finditer(sample):
+        counts[m.lastgroup if m.lastgroup == "other" else _NAMES[int(m.lastgroup[1:])]] += 1
+    total = sum(counts.values())
+    if not total:
+        return UNDETERMINED
+    script = max(counts, key=counts.__getitem__)
+    cjk = counts["ko"] + counts["kana"] + counts["han"]
+    if cjk >= counts["other"] and cjk >= max(counts[n] for n in _NAMES if n not in _CJK):
+        if counts["ko"] and counts["ko"] >= counts["kana"]:
+            return "ko"
+        return "ja" if counts["kana"] else "zh"
+    if script not in ("other", *_CJK):
+        return script  # a script of one main language
+    if sample.isascii():
+        words = _ASCII_WORD.findall(sample.lower())
+        hits = sum(1 for w in words if w in _ENGLISH)
+        if len(words) < 3:
+            # Too short for the model to be sure of (it scores such texts under
+            # MIN_PROBABILITY), and not worth loading it for.
+            return "en" if hits else UNDETERMINED
+        # English needs a word only English has ("is" and "we" are Dutch too), and in a
+        # longer text function words at the rate English prose has them.
+        if any(w in _ONLY_ENGLISH for w in words) and (
+                len(words) < _FEW_WORDS or hits >= _ENGLISH_SHARE * len(words)):
+            return "en"
+    return _classify(sample[:SAMPLE_CHARS])
+
+
+def _classify(sample: str) -> str:
+    code, probability = _identifier().classify(sample)
+    if probability < MIN_PROBABILITY:
+        return UNDETERMINED  # a word or two ("Hello", "Lisbon Oslo"): any guess is noise
+    return _MACRO.get(code, code)
+
+
+@lru_cache(maxsize=1)
+def _identifier() -> Any:
+    # Loaded once per process, on the first text that needs it: mapped from a local cache
+    # of the unpacked model (unpacking the wheel's xz file takes 1.5-3 s; see
+    # language_model.py); the lock keeps two threads from loading it twice.
+    with _LOCK:
+        from omnireader.text.language_model import load_identifier
+
+        return load_identifier()

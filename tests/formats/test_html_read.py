@@ -1,0 +1,124 @@
+"""HTML read without MarkItDown: hidden content dropped, layout tables read as blocks,
+data tables kept, the page's charset weighed against its bytes; each through the real
+reader (``Reader.read_report``) on files written to tmp_path."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from omnireader import Reader
+from omnireader.formats.web.html_markdown import html_markdown
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def read_text(path: Path) -> str:
+    result = Reader().read_report(path)
+    assert result.items, result.failures
+    return "\n".join(i.memory for i in result.items)
+
+
+def test_hidden_content_is_not_read(tmp_path: Path) -> None:
+    page = tmp_path / "hidden.html"
+    page.write_text(
+        "<html><body>"
+        "<div style='display: none'><ix:header><ix:hidden>dei:EntityCentralIndexKey 0000320193"
+        "</ix:hidden></ix:header></div>"
+        "<ix:header><ix:references>us-gaap-2023.xsd</ix:references></ix:header>"
+        "<p>Visible annual report text.</p>"
+        "<p hidden>An attribute-hidden note.</p>"
+        "<span style='color:red;VISIBILITY:hidden'>invisible span</span>"
+        "<template><p>template row</p></template>"
+        "<div style='mso-hide:all;display:none;max-height:0'>preheader for Outlook</div>"
+        "<span aria-hidden='true'>★</span>"
+        "<div aria-hidden='true'>" + "A long block marked aria-hidden is still on screen. " * 3
+        + "</div></body></html>", encoding="utf-8")
+    text = read_text(page)
+    assert "Visible annual report text." in text
+    for hidden in ("0000320193", "us-gaap", "attribute-hidden", "invisible span",
+                   "template row", "preheader", "★"):
+        assert hidden not in text, hidden
+    assert "still on screen" in text  # aria-hidden hides from screen readers only
+
+
+EMAIL_TEMPLATE = """<html><body>
+<table role="presentation" width="100%"><tr><td align="center">
+  <table width="600" cellpadding="0">
+    <tr><td><h1>Spring newsletter</h1></td></tr>
+    <tr><td><p>Dear reader, our <u>garden</u> opens on Monday.</p>
+            <p>Bring your friends.</p></td></tr>
+    <tr><td><table><tr><td>Opening hours</td><td>9 to 5</td></tr>
+                   <tr><td>Entry</td><td>free</td></tr></table></td></tr>
+    <tr><td>Unsubscribe from these messages.</td></tr>
+  </table>
+</td></tr></table></body></html>"""
+
+
+def test_a_layout_table_is_read_as_blocks_and_a_data_table_inside_it_stays_a_table(
+    tmp_path: Path,
+) -> None:
+    page = tmp_path / "newsletter.html"
+    page.write_text(EMAIL_TEMPLATE, encoding="utf-8")
+    text = read_text(page)
+    assert "# Spring newsletter" in text
+    assert "Dear reader, our garden opens on Monday." in text  # no raw <u>
+    assert "<u>" not in text
+    lines = text.splitlines()
+    # The data table (two columns of short values) is a Markdown table; nothing else is.
+    table_lines = [line for line in lines if line.startswith("|")]
+    assert table_lines[0] == "| Opening hours | 9 to 5 |"
+    assert "| Entry | free |" in table_lines
+    assert all("newsletter" not in line and "Dear reader" not in line for line in table_lines)
+    assert text.index("Spring newsletter") < text.index("Bring your friends") < text.index(
+        "Opening hours") < text.index("Unsubscribe")
+
+
+def test_a_plain_data_table_stays_a_markdown_table() -> None:
+    page = ("<table><tr><th>City</th><th>Visits</th></tr><tr><td><p>Lisbon</p></td><td>12</td>"
+            "</tr><tr><td>Oslo</td><td>7</td></tr></table>")
+    text = html_markdown(page).text
+    assert text.splitlines()[:2] == ["| City | Visits |", "| --- | --- |"]
+    assert "| Lisbon | 12 |" in text
+
+
+def test_a_single_cell_table_is_layout() -> None:
+    text = html_markdown("<table><tr><td>Just a framed sentence.</td></tr></table>").text
+    assert text == "Just a framed sentence."
+
+
+def test_a_windows_1252_page_is_not_read_as_windows_1250(tmp_path: Path) -> None:
+    page = tmp_path / "accents.html"
+    page.write_bytes("<html><body><p>Il était très content. El niño, señor.</p></body></html>"
+                     .encode("cp1252"))
+    assert "Il était très content. El niño, señor." in read_text(page)
+
+
+def test_a_latin_1_label_over_utf_8_bytes_loses_to_the_bytes(tmp_path: Path) -> None:
+    page = tmp_path / "label.html"
+    page.write_bytes("<html><head><meta charset='iso-8859-1'></head><body><p>Grüße aus "
+                     "Köln — “bis bald”</p></body></html>".encode("utf-8"))
+    text = read_text(page)
+    assert "Grüße aus Köln — “bis bald”" in text
+    assert not any("\x80" <= ch <= "\x9f" for ch in text)
+
+
+def test_a_declared_charset_that_fits_is_kept(tmp_path: Path) -> None:
+    page = tmp_path / "czech.html"
+    page.write_bytes("<html><head><meta http-equiv='Content-Type' content='text/html; "
+                     "charset=windows-1250'></head><body><p>Příliš žluťoučký kůň úpěl ďábelské "
+                     "ódy.</p></body></html>".encode("cp1250"))
+    assert "Příliš žluťoučký kůň úpěl ďábelské ódy." in read_text(page)
+
+
+def test_reading_html_does_not_import_markitdown(tmp_path: Path) -> None:
+    page = tmp_path / "tiny.html"
+    page.write_text("<html><body><p>Hello tiny page.</p></body></html>", encoding="utf-8")
+    code = ("import sys; from omnireader import Reader; "
+            f"r = Reader().read_report({str(page)!r}); assert r.items, r.failures; "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in "
+            "('markitdown', 'magika', 'onnxruntime', 'rapidocr')))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                         text=True, check=True).stdout.strip()
+    assert out == "[]", out
