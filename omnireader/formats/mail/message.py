@@ -325,10 +325,12 @@ FORMATS = (
                Magic(80, by_extension(".eml"), "text")),
         extract=extract_email, members=_members, has_body=True, readme_group="e-mail: EML (any name), `message/rfc822` parts",
         readme="standard library `email`: Subject → key, Date → timestamp, From / To / Cc → "
-        "persons, `In-Reply-To` / `References` → thread; body decoded (base64, "
-        "quoted-printable, any charset, `format=flowed` unwrapped; HTML through the HTML "
-        "path, decoded by its `<meta charset>` when the MIME header names none; a plain-text "
-        "stub beside the real HTML gives way to the HTML); each attachment read as the file "
-        "it is, named `mail.eml!attachment/report.pdf`; PGP / S/MIME ciphertext `encrypted`",
+        "persons (Bcc too), `In-Reply-To` / `References` → thread; a message saved as UTF-16 / "
+        "UTF-32 decoded first; body decoded (base64, quoted-printable, `format=flowed` "
+        "unwrapped; each part's declared charset weighed against its bytes; HTML through the "
+        "HTML path, decoded by its `<meta charset>` when the MIME header names none; "
+        "`Content-Language` → each item's `lang`; a plain-text stub beside the real HTML "
+        "gives way to the HTML); each attachment read as the file it is, named "
+        "`mail.eml!attachment/report.pdf`; PGP / S/MIME ciphertext `encrypted`",
     ),
 )

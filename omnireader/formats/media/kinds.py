@@ -3,6 +3,7 @@ the image and audio parsers' work (metadata from headers: :mod:`.metadata`; text
 
 from __future__ import annotations
 
+from omnireader.formats.plain.text import unicode_head
 from omnireader.formats.probe import Probe
 from omnireader.formats.registry import Format, Magic
 
@@ -12,8 +13,10 @@ _IMAGE_HINT = "an image: the image parser reads it"
 _AUDIO_HINT = "audio: the audio parser reads it"
 _IMAGES = "image (JPEG, PNG, TIFF incl. multi-page, BMP, GIF, WebP, HEIC / HEIF, AVIF)"
 _IMAGE_README = ("format, size, EXIF time → timestamp, GPS → location, the message text; the "
-                 "text on it, by OCR (each TIFF page its own page); HEIC / HEIF through "
-                 "pillow-heif, AVIF through Pillow")
+                 "text on it, by OCR (each TIFF page its own page; when OCR finds text, its "
+                 "items replace the bare \"Image X (PNG, W×H).\" item; an image too small to "
+                 "hold a line of text, an icon, is not OCR'd); HEIC / HEIF through pillow-heif, "
+                 "AVIF through Pillow")
 # ISO base media brands of still images (HEIF / HEIC from phones, AVIF).
 _HEIF_BRANDS = {
     b"heic": ("heic", "image/heic"), b"heix": ("heic", "image/heic"),
@@ -49,7 +52,10 @@ def _m4a(p: Probe) -> bool:
 
 def _mpeg_frame(p: Probe) -> bool:
     head = p.head
-    return len(head) >= 2 and head[0] == 0xFF and head[1] & 0xE0 == 0xE0 and p.ext in ("", ".mp3")
+    if not (len(head) >= 2 and head[0] == 0xFF and head[1] & 0xE0 == 0xE0):
+        return False
+    # FF FE is also the byte-order mark of UTF-16-LE text (a saved e-mail, a note)
+    return p.ext in ("", ".mp3") and unicode_head(head) is None
 
 
 def _image(name: str, mime: str, ext: tuple[str, ...], *magic: Magic) -> Format:

@@ -29,7 +29,8 @@ FORMATS = (
         magic=(Magic(1000, lambda p: p.decodes_as_text()),),
         refines="text", extract=_read_text, readme_group="text, Markdown, JSON, XML",
         readme="any encoding (BOM-less UTF-16 / UTF-32 too, legacy code pages via "
-        "charset-normalizer); Markdown keeps its code and drops raw HTML, its YAML front matter "
+        "charset-normalizer, Windows-1252 against -1250 by which reading spells one language; "
+        "text double-encoded at its source repaired); Markdown keeps its code and drops raw HTML, its YAML front matter "
         "giving the title, date and authors; XML in its declared encoding",
     ),
 )

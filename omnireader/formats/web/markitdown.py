@@ -183,7 +183,10 @@ def _reader(kind: str):  # noqa: ANN202 - a reader for one kind
             from omnireader.formats.plain.xml import read_xml
 
             return read_xml(blob)
-        info = DocInfo(title=converted.title, extra={"extractor": "markitdown"})
+        extractor = "html" if kind == "html" else "markitdown"  # HTML: without MarkItDown
+        info = DocInfo(title=converted.title, extra={"extractor": extractor})
+        if converted.lang:  # the page's own <html lang>, which items take as theirs
+            info.extra["lang"] = converted.lang
         sections = [Section(text=text)]
         if not sections:
             raise EmptyInputError(blob.label, f"the {kind.upper()} file holds no text")
@@ -210,19 +213,24 @@ FORMATS = (
     Format(
         name="html", rank=12, display="HTML", extensions=(".html", ".htm"), mimes=("text/html",),
         magic=(Magic(60, _is_html, "text"), Magic(80, by_extension(".html", ".htm"), "text")),
-        extract=_reader("html"), readme_group="HTML, IPYNB, RSS",
-        readme="MarkItDown (main content; scripts, styles and page chrome dropped)",
+        extract=_reader("html"),
+        readme="BeautifulSoup + markdownify (MarkItDown's HTML converter, without importing "
+        "MarkItDown): the main content only; hidden content dropped (`display:none`, "
+        "`visibility:hidden`, `hidden`, `<template>`, inline XBRL `ix:header`); layout tables "
+        "(cells holding blocks or tables, one column, `role=presentation`) read as "
+        "paragraphs, data tables as Markdown tables; the declared charset weighed against "
+        "the bytes; `<html lang>` → `lang`",
     ),
     Format(
         name="ipynb", rank=15, display="IPYNB", extensions=(".ipynb",), mimes=("application/x-ipynb+json",),
         magic=(Magic(30, _is_notebook, "text"),),
-        extract=_reader("ipynb"), readme_group="HTML, IPYNB, RSS",
+        extract=_reader("ipynb"), readme_group="IPYNB, RSS", readme="MarkItDown",
     ),
     Format(
         name="rss", display="RSS", extensions=(".rss", ".atom"), mimes=("application/rss+xml",),
         listed=False,
         magic=(Magic(70, _is_feed, "text"), Magic(80, by_extension(".rss"), "text"),
                Magic(80, by_extension(".atom", mime="application/atom+xml"), "text")),
-        extract=_reader("rss"), readme_group="HTML, IPYNB, RSS",
+        extract=_reader("rss"), readme_group="IPYNB, RSS",
     ),
 )
