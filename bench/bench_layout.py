@@ -84,7 +84,7 @@ def raw_text(paths: list[Path]) -> int:
 
 
 def read_sections(path: Path, layout: bool) -> list[Any]:
-    from omnireader.formats.pdf import extract_pdf
+    from omnireader.formats.pdf.extract import extract_pdf
     from omnireader.payloads import Blob
 
     with extract_pdf(Blob(path=str(path)), layout=layout) as doc:

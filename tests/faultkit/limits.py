@@ -3,7 +3,7 @@
 The pool cases drive :class:`omnireader.batch.workers.WorkerPool` with job functions that
 misbehave on purpose (:mod:`.jobs`), between well-behaved jobs that must all come back.
 The ingest cases show the real batch path passes its limits through: a real file too slow
-or too big for the limits given to ``Reader().ingest`` is reported, the others land.
+or too big for the limits given to ``ingest`` is reported, the others land.
 """
 
 from __future__ import annotations
@@ -156,8 +156,8 @@ def _ingest_memory(env: RunEnv) -> Outcome:
 _SCRIPT = """
 from pathlib import Path
 import sys
-from omnireader import Reader, Store
-report = Reader().ingest([Path(sys.argv[1])], store=Store.open(sys.argv[2]), workers=2)
+from omnireader import IngestOptions, Store, ingest
+report = ingest([Path(sys.argv[1])], Store.open(sys.argv[2]), options=IngestOptions(workers=2))
 print(report.model_dump_json())
 """
 

@@ -28,10 +28,10 @@ ROOT = Path(__file__).resolve().parents[2]
 _INGEST = """
 import sys
 from pathlib import Path
-from omnireader import Reader, Store
+from omnireader import IngestOptions, Store, ingest
 store = Store.open(sys.argv[1])
-report = Reader().ingest([Path(p) for p in sys.argv[3:]], store=store, workers=2,
-                         batch_size=int(sys.argv[2]))
+report = ingest([Path(p) for p in sys.argv[3:]], store,
+                options=IngestOptions(workers=2, batch_size=int(sys.argv[2])))
 print(report.model_dump_json())
 """
 

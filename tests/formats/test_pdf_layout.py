@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from omnireader.formats.document import LAYOUT_FAILED, Section
-from omnireader.formats.pdf import extract_pdf
+from omnireader.formats.pdf.extract import extract_pdf
 from omnireader.options import ReadOptions
 from omnireader.parsers.base import ParseContext
 from omnireader.parsers.file import FileParser

@@ -50,8 +50,11 @@ def layout_page(
     headings: HeadingRules,
     vocabulary: Vocabulary,
     budget: float = BUDGET_S,
+    hidden: frozenset[int] = frozenset(),
 ) -> PageLayout:
-    """The page's blocks in reading order. Raises :class:`LayoutFailed`."""
+    """The page's blocks in reading order, without the ``hidden`` text objects' characters
+    (invisible or clipped-away text, :mod:`omnireader.formats.pdf.hidden_text`). Raises
+    :class:`LayoutFailed`."""
     started = time.perf_counter()
     # A page printed sideways (most of its text running bottom to top) is read turned
     # upright: /Rotate is what words and rules apply, so it is set for the reading only.
@@ -61,7 +64,7 @@ def layout_page(
         page.set_rotation((rotation + turn) % 360)
     try:
         width, height = page.get_size()
-        words = page_words(page, textpage)
+        words = page_words(page, textpage, hidden)
         tables = _tables(page, words, width, height)
     except TooManyChars as exc:
         raise LayoutFailed(str(exc)) from None

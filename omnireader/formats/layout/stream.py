@@ -72,6 +72,7 @@ class LayoutStream:
         textpage: pypdfium2.PdfTextPage,
         index: int,
         plain: str | None = None,
+        hidden: frozenset[int] = frozenset(),
     ) -> PageLayout | None:
         """The page's layout, or None when it failed (the caller keeps the plain text).
 
@@ -80,7 +81,8 @@ class LayoutStream:
         nothing is lost by laying a page out.
         """
         try:
-            laid = layout_page(page, textpage, index, self.headings, self.vocabulary)
+            laid = layout_page(page, textpage, index, self.headings, self.vocabulary,
+                               hidden=hidden)
             if plain is not None:
                 _check_kept(laid, plain)
             return laid

@@ -64,8 +64,11 @@ class TooManyChars(ValueError):
     """The page holds more characters than :data:`MAX_CHARS`; lay it out plainly."""
 
 
-def page_words(page: pypdfium2.PdfPage, textpage: pypdfium2.PdfTextPage) -> list[Word]:
-    """The words of ``page`` in PDFium's text order, with their boxes, size and boldness.
+def page_words(
+    page: pypdfium2.PdfPage, textpage: pypdfium2.PdfTextPage, hidden: frozenset[int] = frozenset()
+) -> list[Word]:
+    """The words of ``page`` in PDFium's text order, with their boxes, size and boldness;
+    the characters of the ``hidden`` text objects (by address) are left out.
 
     Raises :class:`TooManyChars` past :data:`MAX_CHARS` characters.
     """
@@ -81,6 +84,12 @@ def page_words(page: pypdfium2.PdfPage, textpage: pypdfium2.PdfTextPage) -> list
     to_page, (left, top) = _page_transform(page)
     c = _calls(pdfium_c)
     handle = ctypes.cast(raw, ctypes.c_void_p).value
+    if hidden:  # rare: asked char by char only on pages that hide text
+        chars = list(text)
+        for i in range(len(chars)):
+            if c.text_object(handle, i) in hidden:
+                chars[i] = " "
+        text = "".join(chars)
     get_box = c.loose_box
     rect = pdfium_c.FS_RECTF()
     rect_ref = ctypes.byref(rect)

@@ -15,7 +15,7 @@ import re
 from email.message import Message
 
 from omnireader.formats.mail.headers import header_text
-from omnireader.formats.plain.charset import decode_declared
+from omnireader.formats.plain.text import decode_declared
 from omnireader.formats.plain.text import codec_for
 
 __all__ = ["payload", "part_text", "html_text", "best_alternative", "unflow"]

@@ -28,7 +28,7 @@ from omnireader.formats.pdf.text_quality import is_bad_ocr_layer
 if TYPE_CHECKING:
     import pypdfium2
 
-__all__ = ["PageObjects", "scan_text_objects", "visible_page_text"]
+__all__ = ["PageObjects", "Visible", "scan_text_objects", "visible_page_text", "visible_text"]
 
 _INVISIBLE_MODES = {3, 7}  # FPDF_TEXTRENDERMODE_INVISIBLE, FPDF_TEXTRENDERMODE_CLIP
 _MAX_DEPTH = 4  # form XObjects inside form XObjects: deeper is no page anyone draws
@@ -56,13 +56,31 @@ class PageObjects(NamedTuple):
     invisible: tuple[bool, ...] = ()  # one True per hidden object drawn invisible
 
 
+class Visible(NamedTuple):
+    """A page's text without what it hides, whether that text is a garbage OCR layer, and
+    the text objects left out (for the layout stage, which reads the characters itself)."""
+
+    text: str
+    bad_ocr_layer: bool
+    hidden: frozenset[int]
+
+
 def visible_page_text(
     page: pypdfium2.PdfPage, textpage: pypdfium2.PdfTextPage, text: str
 ) -> tuple[str, bool]:
     """The page's ``text`` without its hidden text when it shows some text too, and
     whether its text is an invisible OCR layer that is garbage (then OCR the page)."""
+    seen = visible_text(page, textpage, text)
+    return seen.text, seen.bad_ocr_layer
+
+
+def visible_text(
+    page: pypdfium2.PdfPage, textpage: pypdfium2.PdfTextPage, text: str
+) -> Visible:
+    """:func:`visible_page_text`, with the hidden text objects that were left out."""
+    none: frozenset[int] = frozenset()
     if not text:
-        return text, False
+        return Visible(text, False, none)
     import pypdfium2.raw as pdfium_c
 
     objects: PageObjects | None = None
@@ -70,20 +88,20 @@ def visible_page_text(
         # Few objects: every one is judged, so a hidden line among them is never missed.
         objects = scan_text_objects(page)
         if not objects.hidden:
-            return text, False
+            return Visible(text, False, none)
         invisible = any(objects.invisible)
     else:
         invisible, clipped = _probe(page, textpage)
         if not invisible and not clipped:
-            return text, False  # decided from a sample of the page's characters
+            return Visible(text, False, none)  # decided from a sample of the characters
     if invisible and _is_scan(page):
         # Invisible text over a page image is the scan's OCR layer: the page's text,
         # even beside a visible stamp or page number, unless it is garbage.
-        return text, is_bad_ocr_layer(text)
+        return Visible(text, is_bad_ocr_layer(text), none)
     objects = objects or scan_text_objects(page)
     if not objects.hidden or objects.shown == 0:
-        return text, False  # nothing shown to prefer over it: keep what there is
-    return _text_without(page, textpage, objects.hidden), False
+        return Visible(text, False, none)  # nothing shown to prefer over it: keep it all
+    return Visible(_text_without(page, textpage, objects.hidden), False, objects.hidden)
 
 
 def _probe(page: pypdfium2.PdfPage, textpage: pypdfium2.PdfTextPage) -> tuple[bool, bool]:

@@ -16,7 +16,7 @@ from omnireader.formats.document import EMPTY, GARBLED, LAYOUT_FAILED, NEEDS_OCR
 from omnireader.formats.pdf.annotations import NO_NOTES, PageNotes, page_notes
 from omnireader.formats.pdf.forms import FormField, form_block
 from omnireader.formats.pdf.clean import clean_pdf_text
-from omnireader.formats.pdf.hidden_text import visible_page_text
+from omnireader.formats.pdf.hidden_text import visible_text
 from omnireader.formats.pdf.text_quality import is_garbled
 
 if TYPE_CHECKING:
@@ -114,12 +114,12 @@ def _read_layer(
             # text placed off the visible page is left out.
             text = clean_pdf_text(textpage.get_text_bounded())
             # Invisible or clipped-away text is not the page's; a garbage OCR layer is none.
-            text, bad_ocr_layer = visible_page_text(page, textpage, text)
+            text, bad_ocr_layer, hidden = visible_text(page, textpage, text)
             garbled = bool(text) and (bad_ocr_layer or is_garbled(textpage, text))
             notes = page_notes(page, textpage, number, _formenv(doc))
             # Text that is not text is no text layer: the page is treated as a scan.
             flags = [NEEDS_OCR, GARBLED] if garbled else _page_flags(page, text)
-            laid = _layout(layout, page, textpage, index, text, flags)
+            laid = _layout(layout, page, textpage, index, text, flags, hidden)
         finally:
             textpage.close()
     except pdfium.PdfiumError:
@@ -136,12 +136,14 @@ def _read_layer(
 
 
 def _layout(
-    stream: LayoutStream | None, page: Any, textpage: Any, index: int, text: str, flags: list[str]
+    stream: LayoutStream | None, page: Any, textpage: Any, index: int, text: str,
+    flags: list[str], hidden: frozenset[int],
 ) -> Any:
-    """The page's layout; None when it is not laid out, False when that failed."""
+    """The page's layout (without the ``hidden`` text objects); None when it is not laid
+    out, False when that failed."""
     if stream is None or not text or NEEDS_OCR in flags:
         return None
-    laid = stream.layout(page, textpage, index, text)
+    laid = stream.layout(page, textpage, index, text, hidden)
     return False if laid is None else laid
 
 

@@ -28,7 +28,7 @@ import codecs
 import re
 
 __all__ = [
-    "decode_declared", "decide_charset", "repair_double_encoding", "western_or_central",
+    "codec_for", "decide_charset", "repair_double_encoding", "western_or_central",
 ]
 
 _UTF = ("utf-8", "utf-16", "utf-32", "utf_8", "utf_16", "utf_32")
@@ -56,11 +56,27 @@ _WORD = re.compile(r"[^\W\d_]+")
 
 
 def _codec(name: str | None) -> str | None:
-    if not name:
-        return None
-    from omnireader.formats.plain.text import codec_for
+    return codec_for(name) if name else None
 
-    return codec_for(name)
+
+def codec_for(charset: str | None) -> str | None:
+    """The Python codec for a charset label (MIME, HTML), or None when there is none.
+
+    ISO-8859-6-I / -8-I (RFC 1556) and -E name the *direction* of Arabic and Hebrew text,
+    not another encoding: the bytes are ISO-8859-6 / -8, which Python knows without the
+    suffix. "unknown-8bit" says nothing and is left to the guess.
+    """
+    if not charset:
+        return None
+    name = charset.strip().strip('"').lower()
+    if name in ("unknown-8bit", "x-unknown", "x-user-defined"):
+        return None
+    for candidate in (name, re.sub(r"-[ie]$", "", name)):
+        try:
+            return codecs.lookup(candidate).name
+        except LookupError:
+            continue
+    return None
 
 
 def _bom(data: bytes) -> str | None:
@@ -128,22 +144,6 @@ def decide_charset(data: bytes, declared: str | None) -> str | None:
         windows = _WINDOWS_OF[codec]
         codec = windows if _strict(data, windows) is not None else codec
     return codec if _strict(data, codec) is not None else None
-
-
-def decode_declared(data: bytes, declared: str | None, label: str = "<text>") -> str:
-    """``data`` as text: :func:`decide_charset`, else :func:`.text.decode_text`'s guess;
-    double encoding repaired, NULs removed, line ends ``\\n``. Never raises on bad bytes
-    (only :class:`UnsupportedFormatError` for bytes that are not text at all)."""
-    from omnireader.formats.plain.text import decode_text
-
-    codec = decide_charset(data, declared)
-    if codec is None:
-        return decode_text(data, label)
-    text = data.decode(codec).lstrip("\ufeff") if codec.endswith("-sig") else data.decode(codec)
-    text = text.replace("\x00", "")
-    if "\r" in text:
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
-    return repair_double_encoding(text)
 
 
 # Double encoding: each byte of a UTF-8 sequence became one Windows-1252 (or Latin-1)

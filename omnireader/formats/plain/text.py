@@ -11,7 +11,9 @@ import re
 
 from omnireader.errors import UnsupportedFormatError
 
-__all__ = ["decode_text", "detect_encoding", "bomless_unicode", "unicode_head", "codec_for"]
+from omnireader.formats.plain.charset import codec_for, decide_charset, repair_double_encoding
+
+__all__ = ["decode_text", "detect_encoding", "bomless_unicode", "unicode_head", "codec_for", "decode_declared"]
 
 # Longest BOM first: the UTF-32 LE BOM starts with the UTF-16 LE one.
 _BOMS: list[tuple[bytes, str]] = [
@@ -201,21 +203,15 @@ def decode_text(data: bytes, label: str) -> str:
     return repair_double_encoding(text)  # UTF-8 once misread as Windows-1252 at its source
 
 
-def codec_for(charset: str | None) -> str | None:
-    """The Python codec for a charset label (MIME, HTML), or None when there is none.
-
-    ISO-8859-6-I / -8-I (RFC 1556) and -E name the *direction* of Arabic and Hebrew text,
-    not another encoding: the bytes are ISO-8859-6 / -8, which Python knows without the
-    suffix. "unknown-8bit" says nothing and is left to the guess.
-    """
-    if not charset:
-        return None
-    name = charset.strip().strip('"').lower()
-    if name in ("unknown-8bit", "x-unknown", "x-user-defined"):
-        return None
-    for candidate in (name, re.sub(r"-[ie]$", "", name)):
-        try:
-            return codecs.lookup(candidate).name
-        except LookupError:
-            continue
-    return None
+def decode_declared(data: bytes, declared: str | None, label: str = "<text>") -> str:
+    """``data`` as text: :func:`decide_charset`, else :func:`.text.decode_text`'s guess;
+    double encoding repaired, NULs removed, line ends ``\\n``. Never raises on bad bytes
+    (only :class:`UnsupportedFormatError` for bytes that are not text at all)."""
+    codec = decide_charset(data, declared)
+    if codec is None:
+        return decode_text(data, label)
+    text = data.decode(codec).lstrip("\ufeff") if codec.endswith("-sig") else data.decode(codec)
+    text = text.replace("\x00", "")
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return repair_double_encoding(text)

@@ -28,7 +28,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from omnireader.formats.web.markitdown import Converted
+    from omnireader.formats.web.converted import Converted
 
 __all__ = ["html_markdown", "declared_charset", "declared_language", "html_to_text"]
 
@@ -49,7 +49,7 @@ def html_to_text(data: bytes | str, label: str = "<html>") -> str:
     """The page's markup as text, decoded by :func:`declared_charset` against the bytes."""
     if isinstance(data, str):
         return data
-    from omnireader.formats.plain.charset import decode_declared
+    from omnireader.formats.plain.text import decode_declared
 
     return decode_declared(data, declared_charset(data), label)
 
@@ -89,7 +89,7 @@ def html_markdown(data: bytes | str, label: str = "<html>") -> Converted:
 
     from omnireader.formats.web.html import main_content
     from omnireader.formats.web.html_tables import unwrap_layout_tables
-    from omnireader.formats.web.markitdown import Converted
+    from omnireader.formats.web.converted import Converted
 
     soup = BeautifulSoup(html_to_text(data, label), "html.parser")
     lang = declared_language(soup)

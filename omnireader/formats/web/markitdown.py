@@ -20,10 +20,10 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from pydantic import BaseModel
 
 from omnireader.errors import CorruptError, ReadError, UnsupportedFormatError
 from omnireader.payloads import Blob
+from omnireader.formats.web.converted import Converted
 from omnireader.formats.plain.text import decode_text
 from omnireader.errors import EmptyInputError
 from omnireader.formats.document import DocInfo, Extraction, Section
@@ -54,15 +54,6 @@ _DATA_LINK = re.compile(r"\(data:[^)]*\)")
 # python-pptx gives a soft line break (Shift+Enter, <a:br/>) as a vertical tab, and Office
 # text can carry form feeds (page / column breaks): control characters, not Markdown.
 _BREAKS = re.compile(r"[\v\f]")
-
-
-class Converted(BaseModel):
-    """MarkItDown's Markdown for one input, and the title it found (if any)."""
-
-    text: str
-    title: str | None = None
-    #: The language the page declares (``<html lang>``), for HTML; None when it says none.
-    lang: str | None = None
 
 
 @lru_cache(maxsize=1)
