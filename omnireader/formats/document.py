@@ -74,6 +74,9 @@ class Section(BaseModel):
     part: str | None = None
     # What OCR read (flag "ocr"), or why it read nothing (flag "needs_ocr" / "empty").
     ocr: OcrPage | None = None
+    # The section trail (outermost first) in force where the section's body starts: set
+    # by the PDF layout stage, carried across pages; at most 6 titles.
+    heading_path: list[str] = Field(default_factory=list, max_length=6)
 
 
 class Extraction(BaseModel):
