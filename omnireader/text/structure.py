@@ -126,17 +126,19 @@ def _blocks(text: str) -> list[_Block]:
 
 
 def _caption(text: str, before: list[_Block]) -> str:
-    """A table's caption: the last non-blank line right above it (a heading's title)."""
-    if not before:
-        return ""
-    last = before[-1]
-    if last.kind == "heading":
-        return text[last.start:last.end].strip()
-    if last.kind != "text":
-        return ""
-    lines = text[last.start:last.end].rstrip().splitlines()
-    line = lines[-1].strip() if lines else ""
-    return line if len(line) <= 2 * MAX_TITLE else ""
+    """A table's caption: the last non-blank line above it (a heading's own line), blank
+    lines between them skipped; none when another table is right above."""
+    for last in reversed(before):
+        body = text[last.start:last.end].strip()
+        if not body:
+            continue
+        if last.kind == "heading":
+            return body
+        if last.kind != "text":
+            return ""
+        line = body.splitlines()[-1].strip()
+        return line if len(line) <= 2 * MAX_TITLE else ""
+    return ""
 
 
 class _Piece(NamedTuple):
@@ -169,7 +171,8 @@ def _table_pieces(text: str, block: _Block, number: int, size: int) -> list[_Pie
         k = count_tokens(text[a:b])
         # Every piece's room leaves space for the caption and the header, so the first one
         # (the header as written) can join the caption's text above it.
-        room = size - lead_n
+        # (a few tokens spare: the newlines and blank lines between them count too)
+        room = size - lead_n - 4
         if groups and groups[-1][2] + k <= room:
             groups[-1] = (groups[-1][0], b, groups[-1][2] + k)
         else:  # a row longer than any room still makes a piece of its own, whole
