@@ -8,6 +8,8 @@ What :class:`omnireader.parsers.file.FileParser` adds to a section's chunk items
   path): ``doc_section`` (the section's key), ``doc_index`` (the chunk's place in it),
   ``doc_prev`` / ``doc_next`` (their item ids), so search can return a hit with its
   neighbours (:mod:`omnireader.store.doc_passages`);
+- for the chunks of a page without headings, ``page_head``: the page's first short lines
+  (:func:`page_head`), searched with the headings;
 - for a chunk of a table: ``table`` (the table's key) and, for a table split into at most
   :data:`MAX_TABLE_LINKS` pieces, ``table_ids`` (every piece's item id), so a hit on one piece
   can bring the whole table.
@@ -27,11 +29,14 @@ from omnireader.text.chunking import Chunk, chunk_text
 from omnireader.text.structure import StructChunk, cap_path, has_structure, structured_chunks
 
 __all__ = [
-    "HEADING_PATH", "SECTION", "INDEX", "PREV", "NEXT", "TABLE", "TABLE_IDS", "MAX_TABLE_LINKS",
+    "HEADING_PATH", "PAGE_HEAD", "SECTION", "INDEX", "PREV", "NEXT", "TABLE", "TABLE_IDS", "MAX_TABLE_LINKS",
     "section_chunks", "link_chunks",
 ]
 
 HEADING_PATH = "heading_path"
+PAGE_HEAD = "page_head"
+_HEAD_LINES = 3  # a page's first lines that may be its title ("Consolidated Balance Sheets")
+_HEAD_CHARS = 100  # a longer line is prose, not a title
 SECTION = "doc_section"
 INDEX = "doc_index"
 PREV = "doc_prev"
@@ -57,8 +62,12 @@ def link_chunks(items: Sequence[MemoryItem], structs: list[StructChunk] | None, 
     """Heading paths, section links and table links for one section's items (in order), in
     place. ``key`` names the section (its file and page or part)."""
     if structs is None:
-        if len(items) > 1 and ":p" in key:  # a page's chunks (not plain text's): neighbours
-            _link(items, key)
+        if ":p" in key:  # a page without headings (not plain text, which stays as it was)
+            head = page_head(items[0].memory) if items else []
+            for item in items if head else []:
+                item.metadata.extra[PAGE_HEAD] = head
+            if len(items) > 1:
+                _link(items, key)
         return
     runs: dict[str, list[MemoryItem]] = {}
     tables: dict[str, list[MemoryItem]] = {}
@@ -80,6 +89,21 @@ def link_chunks(items: Sequence[MemoryItem], structs: list[StructChunk] | None, 
             ids = [i.id for i in run]
             for item in run:
                 item.metadata.extra[TABLE_IDS] = ids
+
+
+def page_head(text: str) -> list[str]:
+    """A page's first short lines, up to the first long one: where a page without marked
+    headings names what it holds (a statement's title, a running header). Searched with the
+    headings (:mod:`omnireader.store.headings`), never shown as a heading path."""
+    out: list[str] = []
+    for line in text.splitlines():
+        line = " ".join(line.split())
+        if not line:
+            continue
+        if len(line) > _HEAD_CHARS or len(out) == _HEAD_LINES:
+            break
+        out.append(line)
+    return out
 
 
 def _link(items: Sequence[MemoryItem], thread: str) -> None:

@@ -49,7 +49,9 @@ def heading_text(item: MemoryItem) -> str | None:
     # The file name names the document too (a PDF's own title is often "Document1"), in
     # words: "3M_2018_10K.pdf" says "3M 2018 10K" (the tokenizer keeps "a_b" as one word).
     name = _SEPARATORS.sub(" ", src.filename.rsplit(".", 1)[0]).strip() if src.filename else ""
-    parts = [meta.topic or "", name, *(path if isinstance(path, list) else [])]
+    head = meta.extra.get("page_head")  # a page without marked headings: its first lines
+    parts = [meta.topic or "", name, *(path if isinstance(path, list) else []),
+             *(head if isinstance(head, list) else [])]
     text = "\n".join(p for p in parts if isinstance(p, str) and p.strip())
     return text[:_MAX_CHARS] or None
 
