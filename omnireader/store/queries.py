@@ -84,7 +84,9 @@ def fts_query(text: str, n: int, where: str | None, columns: list[str],
     from lancedb.query import FullTextSearchQuery, MatchQuery, Query
 
     from omnireader.store import headings
+    from omnireader.store.lexicon import query_words
 
+    text = query_words(text)
     # The heading column last: its scores are added to the others' maximum.
     ordered = [c for c in searched if c != headings.HEADING_COLUMN]
     boosted = len(searched) - len(ordered)
