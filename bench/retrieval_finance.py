@@ -9,7 +9,8 @@ change that makes ingest slower shows in the same run. Every question is then se
 - ``filtered``: the search filtered to the question's filing (``filters={"path": PDF}``);
 - ``whole store``: the search over all 34 filings.
 
-and for each view (``fts``, ``vector``, ``hybrid``). ``score.py`` counts ``page@6k`` (an evidence
+and for each view (``fts``, ``vector``, ``hybrid``), and for hybrid at other weights of the
+heading field (:data:`omnireader.store.headings.HEADING_WEIGHT`; 0 is search without it). ``score.py`` counts ``page@6k`` (an evidence
 page among the pages of the first 6,000 characters) and ``cov@6k`` (the share of the evidence's
 words in them). Results files (score.py's input) can be written for a look at what came back.
 """
@@ -30,6 +31,7 @@ __all__ = ["FINANCE", "run_finance", "results_of"]
 FINANCE = Path(__file__).resolve().parent.parent.parent / "shared" / "bench" / "financebench-dev"
 BUDGET = 6000
 VIEWS = ("fts", "vector", "hybrid")
+HEADING_WEIGHTS = (0.0, 0.25, 1.0)  # besides the default (omnireader.store.headings)
 
 
 def _score_module() -> Any:
@@ -95,16 +97,26 @@ def run_finance(embedder: Any = None, quick: bool = False, results_dir: Path | N
             t0 = time.perf_counter()
             upgrade(store)
             out["upgrade_s"] = round(time.perf_counter() - t0, 1)
+        from omnireader.store import headings
+
+        default_weight = headings.HEADING_WEIGHT
+        variants = [(v, v, default_weight) for v in VIEWS]
+        variants += [(f"hybrid, heading w={w}", "hybrid", w) for w in HEADING_WEIGHTS
+                     if w != default_weight]
         for setting in ("filtered", "whole store"):
-            for view in VIEWS:
+            for name, view, weight in variants:
                 answers: dict[str, list[dict[str, Any]]] = {}
-                for q in questions:
-                    filters = ({"path": str(FINANCE / "pdfs" / f"{q['doc_name']}.pdf")}
-                               if setting == "filtered" else None)
-                    answers[q["financebench_id"]] = results_of(
-                        run(store, q["question"], view=view, filters=filters))
-                out["settings"].setdefault(setting, {})[view] = _figures(score, questions, answers)
-                if results_dir is not None and view == "hybrid":
+                headings.HEADING_WEIGHT = weight  # read by every BM25 query it builds
+                try:
+                    for q in questions:
+                        filters = ({"path": str(FINANCE / "pdfs" / f"{q['doc_name']}.pdf")}
+                                   if setting == "filtered" else None)
+                        answers[q["financebench_id"]] = results_of(
+                            run(store, q["question"], view=view, filters=filters))
+                finally:
+                    headings.HEADING_WEIGHT = default_weight
+                out["settings"].setdefault(setting, {})[name] = _figures(score, questions, answers)
+                if results_dir is not None and name == "hybrid":
                     results_dir.mkdir(parents=True, exist_ok=True)
                     name = f"financebench_{setting.replace(' ', '_')}.jsonl"
                     with (results_dir / name).open("w") as fp:
