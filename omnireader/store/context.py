@@ -24,7 +24,7 @@ from functools import cached_property
 from typing import Any
 
 from omnireader.models import MemoryItem
-from omnireader.store.doc_passages import doc_links, expand, header_of
+from omnireader.store.doc_passages import doc_links, expand, header_of, passed_over
 from omnireader.units import unit_links
 from omnireader.store.results import SearchResult
 from omnireader.store.schema import item_from_row
@@ -71,6 +71,7 @@ class _Passage:
     hit: Hit
     thread: str | None
     units: dict[int, MemoryItem] = field(default_factory=dict)  # unit index -> item
+    cut: int = 0  # a passage cut to the room left (doc_passages.passed_over): its length
 
     def text(self) -> str:
         return render([self.units[i] for i in sorted(self.units)])
@@ -122,14 +123,25 @@ def assemble(
             misses = misses + 1 if max_chars is not None and not added else 0
             if len(passages) >= k or misses >= _MAX_MISSES:
                 break
+    cut: _Passage | None = None
+    if max_chars is not None and passages and len(passages) < k:
+        # The room no whole hit filled: the best document hit passed over, cut to it, as
+        # an agent pastes results until its budget is full (doc_passages.py)
+        room = max_chars - used - 1
+        nxt = passed_over(hits, [i for p in passages for i in p.units.values()], room)
+        if nxt is not None:
+            cut = _Passage(hit=nxt, thread=None, units={0: nxt.item}, cut=room)
+            used = max_chars
     if passages:  # document passages grow with what is left (never pushing a hit out)
         expand(passages, fetch, None if max_chars is None else max_chars - used, render)
+    if cut is not None:
+        passages.append(cut)
     if max_chars is not None and not passages:
         first = next((h for h in hits if h.present()), None)
         if first is not None:  # nothing fit whole: the best hit, cut to the budget
             return [_cut(_result(_Passage(hit=first, thread=None, units={0: first.item}),
                                  view), max_chars)]
-    return [_result(p, view) for p in passages]
+    return [_cut(_result(p, view), p.cut) if p.cut else _result(p, view) for p in passages]
 
 
 class _Known:

@@ -14,7 +14,9 @@ the characters left:
   one at a time, each if it fits.
 
 Without a budget every passage is grown. A chunk already shown in another passage is not
-shown again.
+shown again. Under a budget, room that no whole hit filled goes first to the best document
+hit passed over, cut to fit (:func:`passed_over`), as an agent pastes results until its
+budget is full.
 """
 
 from __future__ import annotations
@@ -24,9 +26,11 @@ from typing import Any
 
 from omnireader.models import MemoryItem
 
-__all__ = ["doc_links", "expand", "header_of"]
+__all__ = ["doc_links", "expand", "header_of", "passed_over", "MIN_CUT"]
 
 _SEP = " › "
+#: the least room worth a cut passage: a few lines of a page
+MIN_CUT = 300
 
 
 def doc_links(item: MemoryItem) -> tuple[str | None, int | None]:
@@ -51,6 +55,24 @@ def header_of(item: MemoryItem) -> str | None:
     title = item.metadata.topic or (item.source.filename if item.source else None)
     lead = [title] if title and title != path[0] else []  # a Markdown title is its first heading
     return _SEP.join([*lead, *(str(p) for p in path)])
+
+
+def passed_over(hits: Sequence[Any], shown: Sequence[MemoryItem], room: int) -> Any | None:
+    """The best hit on a document chunk that no passage holds, to be cut to ``room``
+    characters; None when the room is too small or no such hit is left. Chat messages are
+    never cut: a unit's passage is its neighbours too."""
+    from omnireader.units import unit_links
+
+    if room < MIN_CUT:
+        return None
+    ids = {i.id for i in shown}
+    for h in hits:
+        if h.id in ids or not h.present():
+            continue
+        item = h.item
+        if unit_links(item)[0] is None and item.source is not None and item.source.kind == "file":
+            return h
+    return None
 
 
 def _wanted(units: dict[int, MemoryItem]) -> list[str]:

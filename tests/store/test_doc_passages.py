@@ -81,3 +81,14 @@ def test_no_search_writes_the_store(doc_store: tuple[Store, Path]) -> None:
                 store.search("cash flow statement zanzibar FY2018", k=5, view=view,
                              max_chars=max_chars, filters=filters)
     assert (store.table.version, store.count()) == before
+
+
+def test_room_no_whole_hit_fills_goes_to_the_next_hit_cut(doc_store: tuple[Store, Path]) -> None:
+    store, _ = doc_store
+    [first, *_] = store.search("committee quarterly figures", k=10, view="fts")
+    # room for the best hit alone (its header and chunk) and part of another
+    budget = len(first.header or "") + 1 + len(first.item.memory) + 1 + 400
+    got = store.search("committee quarterly figures", k=10, max_chars=budget, view="fts")
+    assert sum(len(r.text) for r in got) + len(got) - 1 <= budget
+    assert len(got) >= 2 and got[-1].text.endswith("…")
+    assert got[-1].item.id not in {i.id for r in got[:-1] for i in r.items}
