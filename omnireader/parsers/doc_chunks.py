@@ -23,29 +23,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from omnireader.doc_links import (HEADING_PATH, INDEX, MAX_TABLE_LINKS, NEXT, PAGE_HEAD, PREV,
+                                  SECTION, TABLE, TABLE_IDS)
 from omnireader.formats.document import Section
 from omnireader.models import MemoryItem
 from omnireader.text.chunking import Chunk, chunk_text
 from omnireader.text.structure import StructChunk, cap_path, has_structure, structured_chunks
 
-__all__ = [
-    "HEADING_PATH", "PAGE_HEAD", "SECTION", "INDEX", "PREV", "NEXT", "TABLE", "TABLE_IDS", "MAX_TABLE_LINKS",
-    "section_chunks", "link_chunks",
-]
+__all__ = ["section_chunks", "link_chunks", "page_head"]
 
-HEADING_PATH = "heading_path"
-PAGE_HEAD = "page_head"
 _HEAD_LINES = 3  # a page's first lines that may be its title ("Consolidated Balance Sheets")
 _HEAD_CHARS = 100  # a longer line is prose, not a title
-SECTION = "doc_section"
-INDEX = "doc_index"
-PREV = "doc_prev"
-NEXT = "doc_next"
-TABLE = "table"
-TABLE_IDS = "table_ids"
-#: a table of more pieces than this is larger than any passage budget: not linked whole
-MAX_TABLE_LINKS = 8
-
 
 def section_chunks(section: Section, chunk_size: int) -> tuple[list[Chunk], list[StructChunk] | None]:
     """The section's chunks, and their structure (None when it has none: chunked as before)."""

@@ -8,7 +8,7 @@ places the ranked hits first, as chunks (hits on touching chunks of one section 
 chat hits do), and only then :func:`expand` grows each passage, best first, with what fits in
 the characters left:
 
-- a hit on a piece of a table (``table_ids``, :mod:`omnireader.parsers.doc_chunks`) brings
+- a hit on a piece of a table (``table_ids``, :mod:`omnireader.doc_links`) brings
   the table's other pieces, when they all fit;
 - otherwise the chunks before and after it in its section (``doc_prev`` / ``doc_next``),
   one at a time, each if it fits.
@@ -35,7 +35,7 @@ MIN_CUT = 300
 
 def doc_links(item: MemoryItem) -> tuple[str | None, int | None]:
     """(section key, index in the section) of a linked document chunk; (None, None) else."""
-    from omnireader.parsers.doc_chunks import INDEX, SECTION
+    from omnireader.doc_links import INDEX, SECTION
 
     extra = item.metadata.extra
     thread, index = extra.get(SECTION), extra.get(INDEX)
@@ -47,7 +47,7 @@ def doc_links(item: MemoryItem) -> tuple[str | None, int | None]:
 def header_of(item: MemoryItem) -> str | None:
     """A document chunk's title and heading path as one line ("Report › Cash flows");
     None for an item without a heading path."""
-    from omnireader.parsers.doc_chunks import HEADING_PATH
+    from omnireader.doc_links import HEADING_PATH
 
     path = item.metadata.extra.get(HEADING_PATH)
     if not isinstance(path, list) or not path:
@@ -77,7 +77,7 @@ def passed_over(hits: Sequence[Any], shown: Sequence[MemoryItem], room: int) -> 
 
 def _wanted(units: dict[int, MemoryItem]) -> list[str]:
     """Ids that would grow a passage: its table's pieces, or the neighbours at its ends."""
-    from omnireader.parsers.doc_chunks import NEXT, PREV, TABLE_IDS
+    from omnireader.doc_links import NEXT, PREV, TABLE_IDS
 
     ids: list[str] = []
     for item in units.values():
@@ -111,7 +111,7 @@ def expand(passages: Sequence[Any], fetch: Callable[[Sequence[str]], Iterable[Me
 
 def _grow(p: Any, found: dict[str, MemoryItem], shown: set[str], room: int | None,
           render: Callable[[list[MemoryItem]], str]) -> int:
-    from omnireader.parsers.doc_chunks import NEXT, PREV, TABLE_IDS
+    from omnireader.doc_links import NEXT, PREV, TABLE_IDS
 
     def cost(units: dict[int, MemoryItem]) -> int:
         return len(render([units[i] for i in sorted(units)])) - len(render(

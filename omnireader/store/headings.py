@@ -25,6 +25,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from omnireader.doc_links import HEADING_PATH, PAGE_HEAD
 from omnireader.models import MemoryItem
 
 if TYPE_CHECKING:
@@ -45,11 +46,11 @@ def heading_text(item: MemoryItem) -> str | None:
     if src is None or src.kind != "file":
         return None
     meta = item.metadata
-    path = meta.extra.get("heading_path")
+    path = meta.extra.get(HEADING_PATH)
     # The file name names the document too (a PDF's own title is often "Document1"), in
     # words: "3M_2018_10K.pdf" says "3M 2018 10K" (the tokenizer keeps "a_b" as one word).
     name = _SEPARATORS.sub(" ", src.filename.rsplit(".", 1)[0]).strip() if src.filename else ""
-    head = meta.extra.get("page_head")  # a page without marked headings: its first lines
+    head = meta.extra.get(PAGE_HEAD)  # a page without marked headings: its first lines
     parts = [meta.topic or "", name, *(path if isinstance(path, list) else []),
              *(head if isinstance(head, list) else [])]
     text = "\n".join(p for p in parts if isinstance(p, str) and p.strip())
