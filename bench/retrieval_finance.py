@@ -31,7 +31,7 @@ __all__ = ["FINANCE", "run_finance", "results_of"]
 FINANCE = Path(__file__).resolve().parent.parent.parent / "shared" / "bench" / "financebench-dev"
 BUDGET = 6000
 VIEWS = ("fts", "vector", "hybrid")
-HEADING_WEIGHTS = (0.0, 0.25, 1.0)  # besides the default (omnireader.store.headings)
+HEADING_WEIGHTS = (0.0, 0.25, 0.5)  # besides the default (omnireader.store.headings)
 
 
 def _score_module() -> Any:
