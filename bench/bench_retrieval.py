@@ -21,6 +21,10 @@ Documents (``bench/doc_queries.jsonl``, written by ``bench/make_doc_queries.py``
 a page, or words picked from it) must find its file and page. Reported: the right file
 first, the right file and page among the results that fit in 6,000 characters, MRR.
 
+FinanceBench dev (``../shared/bench/financebench-dev``, :mod:`retrieval_finance`): 34 filings
+ingested by the default path (pages/s reported), each question searched filtered to its filing
+and over the whole store, in each view; the split's ``score.py`` gives page@6k and cov@6k.
+
 With ``omnireader[local-embed]`` installed and a model in ``$OMNIREADER_BENCH_MODEL`` (an
 ONNX sentence-embedding folder or a sentence-transformers name on disk), the same tables are
 made with that embedder; otherwise that part is skipped with a message. Skips cleanly when
@@ -46,6 +50,7 @@ ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(HERE))
 
+from retrieval_finance import FINANCE, run_finance  # noqa: E402
 from retrieval_report import print_tables, rows  # noqa: E402,F401 - rows: the bench contract
 from omnireader import ingest, IngestOptions
 
@@ -341,16 +346,31 @@ def _local_model() -> tuple[Any, str]:
         return None, f"{spec}: {e}"
 
 
-def run(quick: bool = False, results_dir: Path | None = None) -> dict[str, Any]:
+PARTS = ("locomo", "documents", "financebench", "local_embed")
+
+
+def run(quick: bool = False, results_dir: Path | None = None,
+        only: Sequence[str] = PARTS) -> dict[str, Any]:
+    """The parts named in ``only`` (all by default; ``--only`` runs fewer while developing)."""
     if not LOCOMO.is_dir():
         print(f"bench_retrieval: {LOCOMO} is absent; skipped", file=sys.stderr)
         return {"skipped": f"{LOCOMO} absent"}
-    out: dict[str, Any] = {"locomo": run_locomo(quick=quick, results_dir=results_dir)}
-    if DOC_QUERIES.exists() and (SHARED / "corpus").is_dir():
+    out: dict[str, Any] = {}
+    if "locomo" in only:
+        out["locomo"] = run_locomo(quick=quick, results_dir=results_dir)
+    if "documents" not in only:
+        pass
+    elif DOC_QUERIES.exists() and (SHARED / "corpus").is_dir():
         out["documents"] = run_documents(quick=quick)
     else:
         out["documents"] = {"skipped": "run bench/make_doc_queries.py (needs ../shared/corpus)"}
-    embedder, why = _local_model()
+    if "financebench" not in only:
+        pass
+    elif FINANCE.is_dir():
+        out["financebench"] = run_finance(quick=quick, results_dir=results_dir)
+    else:
+        out["financebench"] = {"skipped": f"{FINANCE} absent"}
+    embedder, why = _local_model() if "local_embed" in only else (None, "not asked for (--only)")
     if embedder is None:
         print(f"bench_retrieval: local embedder skipped: {why}", file=sys.stderr)
         out["local_embed"] = {"skipped": why}
@@ -358,6 +378,8 @@ def run(quick: bool = False, results_dir: Path | None = None) -> dict[str, Any]:
         out["local_embed"] = {"embedder": embedder.name,
                               "locomo": run_locomo(embedder, quick=quick),
                               "documents": run_documents(embedder, quick=quick)}
+        if FINANCE.is_dir():
+            out["local_embed"]["financebench"] = run_finance(embedder, quick=quick)
     return out
 
 
@@ -366,8 +388,10 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="fewer questions (a smoke run)")
     ap.add_argument("--json", type=Path, help="also write the figures here")
     ap.add_argument("--results-dir", type=Path, help="write LoCoMo results files (score.py input) here")
+    ap.add_argument("--only", nargs="+", choices=PARTS, default=list(PARTS),
+                    help="run only these parts (the README wants them all)")
     args = ap.parse_args()
-    result = run(quick=args.quick, results_dir=args.results_dir)
+    result = run(quick=args.quick, results_dir=args.results_dir, only=args.only)
     print_tables(result)
     if args.json:
         args.json.write_text(json.dumps(result, indent=2))

@@ -20,7 +20,6 @@ import hashlib
 from pathlib import Path, PurePosixPath
 from typing import Any, NamedTuple
 
-from omnireader.text.chunking import chunk_text
 from omnireader.text.language import language_tag
 from omnireader.errors import CorruptError, EmptyInputError
 from omnireader.formats.document import (
@@ -41,6 +40,7 @@ from omnireader.options import ReadOptions
 from omnireader.payloads import Blob
 from omnireader.parsers.base import ParseContext, Parser, register
 from omnireader.parsers.blob_common import rebuild_blob
+from omnireader.parsers.doc_chunks import link_chunks, section_chunks
 from omnireader.parsers.layout_items import layout_blocks
 from omnireader.parsers.ocr_items import ocr_items
 
@@ -206,23 +206,25 @@ class FileParser(Parser[Blob]):
         return r.blob.member or "", section.page if section.page is not None else f"s{n}"
 
     def _chunk_items(self, r: _Reading, section: Section, n: int) -> list[MemoryItem]:
-        # The same metadata for every chunk of the section: built once (a long text has
-        # thousands of chunks), copied per item.
-        items = self._plain_chunk_items(r, section, n)
-        if section.blocks:
-            layout_blocks(items, section.blocks)
-        return items
-
-    def _plain_chunk_items(self, r: _Reading, section: Section, n: int) -> list[MemoryItem]:
-        return self.make_chunk_items(
-            chunk_text(section.text, r.ctx.options.chunk_tokens),
+        # Chunks follow the section's headings and tables (doc_chunks.py); the same
+        # metadata for every chunk of the section: built once (a long text has thousands of
+        # chunks), copied per item.
+        chunks, structs = section_chunks(section, r.ctx.options.chunk_tokens)
+        where = self._position(r, section, n)
+        items = self.make_chunk_items(
+            chunks,
             r.ctx,
             source=r.source,
-            where=self._position(r, section, n),
+            where=where,
             # A language the document declares (an HTML lang) wins over each chunk's guess.
             source_update={"page": section.page, "lang": language_tag(r.info.extra.get("lang"))},
             **self._meta(r, section),
         )
+        page = f":p{section.page}" if section.page is not None else f":{where[1]}"
+        link_chunks(items, structs, f"{r.source.content_hash or ''}:{where[0]}{page}")
+        if section.blocks:
+            layout_blocks(items, section.blocks)
+        return items
 
     def _ocr_text_items(self, r: _Reading, section: Section, n: int) -> list[MemoryItem]:
         assert section.ocr is not None

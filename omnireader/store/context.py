@@ -3,7 +3,10 @@
 A hit on a match unit (:mod:`omnireader.units`, e.g. one chat message) becomes a passage of
 that unit and its neighbours in the same thread. A hit whose passage overlaps or touches a
 better-ranked passage of the same thread extends it instead of starting a near-duplicate, so
-every unit is shown once. Any other item is a passage of its own.
+every unit is shown once. A hit on a linked document chunk is a passage of that chunk (touching hits of one section
+merge), grown with its section neighbours or its whole table once every hit is placed, in the
+characters left (:mod:`.doc_passages`); its headings are its header. Any other item is a
+passage of its own.
 
 Chat lines that repeat the previous line's ``[time]`` prefix drop it (a sitting shares one
 time), which keeps passages short without losing what they say.
@@ -21,6 +24,7 @@ from functools import cached_property
 from typing import Any
 
 from omnireader.models import MemoryItem
+from omnireader.store.doc_passages import doc_links, expand, header_of, passed_over
 from omnireader.units import unit_links
 from omnireader.store.results import SearchResult
 from omnireader.store.schema import item_from_row
@@ -67,6 +71,7 @@ class _Passage:
     hit: Hit
     thread: str | None
     units: dict[int, MemoryItem] = field(default_factory=dict)  # unit index -> item
+    cut: int = 0  # a passage cut to the room left (doc_passages.passed_over): its length
 
     def text(self) -> str:
         return render([self.units[i] for i in sorted(self.units)])
@@ -118,12 +123,25 @@ def assemble(
             misses = misses + 1 if max_chars is not None and not added else 0
             if len(passages) >= k or misses >= _MAX_MISSES:
                 break
+    cut: _Passage | None = None
+    if max_chars is not None and passages and len(passages) < k:
+        # The room no whole hit filled: the best document hit passed over, cut to it, as
+        # an agent pastes results until its budget is full (doc_passages.py)
+        room = max_chars - used - 1
+        nxt = passed_over(hits, [i for p in passages for i in p.units.values()], room)
+        if nxt is not None:
+            cut = _Passage(hit=nxt, thread=None, units={0: nxt.item}, cut=room)
+            used = max_chars
+    if passages:  # document passages grow with what is left (never pushing a hit out)
+        expand(passages, fetch, None if max_chars is None else max_chars - used, render)
+    if cut is not None:
+        passages.append(cut)
     if max_chars is not None and not passages:
         first = next((h for h in hits if h.present()), None)
         if first is not None:  # nothing fit whole: the best hit, cut to the budget
             return [_cut(_result(_Passage(hit=first, thread=None, units={0: first.item}),
                                  view), max_chars)]
-    return [_result(p, view) for p in passages]
+    return [_cut(_result(p, view), p.cut) if p.cut else _result(p, view) for p in passages]
 
 
 class _Known:
@@ -146,10 +164,13 @@ class _Known:
 def _place(hit: Hit, known: _Known, passages: list[_Passage], room: int | None) -> int:
     """Put ``hit`` in a passage if it adds something that fits ``room``; the chars it added."""
     thread, index, neighbours = unit_links(hit.item)
+    if thread is None:  # a document chunk: its section neighbours come later (expand)
+        thread, index = doc_links(hit.item)
+    head = _head_cost(hit.item)
     if thread is None or index is None:
         if any(p.thread is None and hit.id == p.hit.id for p in passages):
             return 0
-        cost = len(hit.item.memory) + (1 if passages else 0)
+        cost = len(hit.item.memory) + (1 if passages else 0) + head
         if room is not None and cost > room:
             return 0
         passages.append(_Passage(hit=hit, thread=None, units={0: hit.item}))
@@ -164,7 +185,7 @@ def _place(hit: Hit, known: _Known, passages: list[_Passage], room: int | None) 
     lo, hi = min(span), max(span)
     touching = [p for p in passages if p.touches(thread, lo, hi)]
     if not touching:
-        cost = len(render([span[i] for i in sorted(span)])) + (1 if passages else 0)
+        cost = len(render([span[i] for i in sorted(span)])) + (1 if passages else 0) + head
         if room is not None and cost > room:
             return 0
         passages.append(_Passage(hit=hit, thread=thread, units=span))
@@ -187,10 +208,18 @@ def _place(hit: Hit, known: _Known, passages: list[_Passage], room: int | None) 
     return max(cost, 0)
 
 
+def _head_cost(item: MemoryItem) -> int:
+    header = header_of(item)
+    return len(header) + 1 if header else 0
+
+
 def _result(p: _Passage, view: str) -> SearchResult:
     items = [p.units[i] for i in sorted(p.units)]
+    header = header_of(p.hit.item)
+    body = render(items)
     return SearchResult(score=p.hit.score, item=p.hit.item, view=view,  # type: ignore[arg-type]
-                        ranks=p.hit.ranks, text=render(items), items=items)
+                        ranks=p.hit.ranks, text=f"{header}\n{body}" if header else body,
+                        items=items, header=header)
 
 
 def _cut(result: SearchResult, max_chars: int) -> SearchResult:

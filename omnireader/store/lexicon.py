@@ -16,9 +16,16 @@ What LanceDB's native full-text search does (checked in Lance's tokenizer and me
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-__all__ = ["ENGLISH_STOP_WORDS", "fts_config"]
+# Two or more letters run into a number of two or more digits, either way round ("FY2018",
+# "FY21", "2023Q2" is not: one letter): the tokenizer keeps such a word whole, where a text
+# says "fiscal 2018". Shorter runs ("3M", "Q2", "B2B") are names as they are.
+_MIXED = re.compile(r"\b(?:[A-Za-z]{2,}\d{2,}|\d{2,}[A-Za-z]{2,})\b")
+_PARTS = re.compile(r"[A-Za-z]+|\d+")
+
+__all__ = ["ENGLISH_STOP_WORDS", "fts_config", "query_words"]
 
 #: Function words (the usual English list, question words included): they match everywhere
 #: and only add noise to a question's score.
@@ -43,3 +50,12 @@ def fts_config() -> Any:
         with_position=False,
         custom_stop_words=list(ENGLISH_STOP_WORDS),
     )
+
+
+def query_words(text: str) -> str:
+    """A question as BM25 is asked it: each word mixing letters and digits is followed by
+    its parts ("FY2018" -> "FY2018 FY 2018"), so it matches the text's "2018" too; the word
+    itself stays, so a text that writes it the same way still matches it best."""
+    if not _MIXED.search(text):
+        return text
+    return _MIXED.sub(lambda m: f"{m.group(0)} {' '.join(_PARTS.findall(m.group(0)))}", text)

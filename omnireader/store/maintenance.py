@@ -44,6 +44,7 @@ from typing import Any, TypeVar
 
 from omnireader.errors import StoreError
 from omnireader.store.lexicon import fts_config
+from omnireader.store.headings import HEADING_COLUMN
 from omnireader.store.schema import FTS_COLUMNS
 
 __all__ = [
@@ -98,8 +99,9 @@ def create_indexes(table: Any) -> None:
     from lancedb import index as lance_index
 
     have = _index_names(table)
-    for column in FTS_COLUMNS:
-        if column not in have:
+    names = set(table.schema.names)
+    for column in (*FTS_COLUMNS, HEADING_COLUMN):
+        if column not in have and column in names:  # a version-4 store has no heading column
             _create(table, column, fts_config())
     for column, kind in _SCALAR.items():
         if column not in have:

@@ -56,15 +56,25 @@ class FtsQuery:
 
     per_column: tuple[Any, ...]
     n: int
+    #: the last ``headings`` queries are over the heading column: added, not maxed
+    #: (:func:`.headings.add_heading_scores`)
+    headings: int = 0
+    heading_weight: float = 0.0
 
     def merge(self, tables: Sequence[pa.Table]) -> pa.Table:
         import pyarrow as pa
 
-        rows = pa.concat_tables(tables).sort_by([("_score", "descending"), ("id", "ascending")])
+        main = list(tables[: len(tables) - self.headings])
+        rows = pa.concat_tables(main).sort_by([("_score", "descending"), ("id", "ascending")])
         seen: set[str] = set()
         first = [i for i, key in enumerate(rows.column("id").to_pylist())
                  if not (key in seen or seen.add(key))]
-        return rows.take(pa.array(first[:self.n], type=pa.int64()))
+        if not self.headings:
+            return rows.take(pa.array(first[:self.n], type=pa.int64()))
+        from omnireader.store.headings import add_heading_scores
+
+        return add_heading_scores(rows.take(pa.array(first, type=pa.int64())),
+                                  tables[len(main):], self.n, self.heading_weight)
 
 
 def fts_query(text: str, n: int, where: str | None, columns: list[str],
@@ -73,10 +83,18 @@ def fts_query(text: str, n: int, where: str | None, columns: list[str],
     (``columns`` must include ``id`` and ``_score``, which the merge orders by)."""
     from lancedb.query import FullTextSearchQuery, MatchQuery, Query
 
+    from omnireader.store import headings
+    from omnireader.store.lexicon import query_words
+
+    text = query_words(text)
+    # The heading column last: its scores are added to the others' maximum.
+    ordered = [c for c in searched if c != headings.HEADING_COLUMN]
+    boosted = len(searched) - len(ordered)
     return FtsQuery(tuple(
         Query(filter=where, postfilter=_prefilter(where), limit=n, columns=columns,
               full_text_query=FullTextSearchQuery(columns=[], query=MatchQuery(text, column)))
-        for column in searched), n)
+        for column in [*ordered, *[headings.HEADING_COLUMN] * boosted]), n, boosted,
+        headings.HEADING_WEIGHT)
 
 
 def filter_query(where: str, n: int, columns: list[str]) -> Any:

@@ -18,7 +18,9 @@ class SearchResult(BaseModel):
 
     ``item`` is the best-matching item of the passage. ``text`` is what to put in a prompt:
     for a match unit (a chat message) it holds the unit with its neighbours, and hits that
-    overlap or touch are merged into one passage; for any other item it is the item's text.
+    overlap or touch are merged into one passage; for a document chunk, the chunk with its
+    header and, as the budget allows, its section neighbours or its whole table; for any other
+    item it is the item's text.
     ``items`` are the items ``text`` covers, in reading order (``item`` among them).
 
     ``score`` is cosine similarity for ``vector``, BM25 for ``fts`` and the fused score
@@ -33,6 +35,9 @@ class SearchResult(BaseModel):
     ranks: dict[str, int] = Field(default_factory=dict)
     text: str = ""
     items: list[MemoryItem] = Field(default_factory=list)
+    #: a document passage's title and heading path ("Report › Cash flows"), also the first
+    #: line of ``text``; None for other passages
+    header: str | None = None
 
     @computed_field  # type: ignore[prop-decorator]
     @property

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from omnireader.models import MemoryItem
 from omnireader.units import NEIGHBOUR_TEXT
+from omnireader.store.headings import HEADING_COLUMN, heading_text
 from omnireader.store.locations import locations_of, path_keys, with_locations
 
 if TYPE_CHECKING:
@@ -48,8 +49,10 @@ __all__ = [
 TABLE_NAME = "items"
 # 2: seen_at, path_keys; 3: context_text (a match unit's neighbours); 4: the text once
 # (item_json without it). A version-3 store is read as it is and written in the new layout.
-SCHEMA_VERSION = "4"
-READABLE_VERSIONS = ("3", "4")
+# 5: heading_text (a document chunk's title and heading path, .headings); a version-4 store
+# is read and written as it is, without it.
+SCHEMA_VERSION = "5"
+READABLE_VERSIONS = ("3", "4", "5")
 META_EMBEDDER = b"omnireader.embedder"
 META_DIM = b"omnireader.dim"
 META_VERSION = b"omnireader.schema_version"
@@ -69,6 +72,7 @@ def items_schema(dim: int, embedder_name: str) -> pa.Schema:
         pa.field("memory", text),
         pa.field("keywords_text", text),
         pa.field("context_text", text),
+        pa.field(HEADING_COLUMN, text),
         pa.field("vector", pa.list_(pa.float32(), dim)),
         pa.field("user_id", text),
         pa.field("session_id", text),
@@ -142,7 +146,8 @@ def items_to_rows(items: Sequence[MemoryItem], schema: pa.Schema) -> pa.Table:
     for item in items:
         item = with_locations(item, locations_of(item))
         for name, value in _row(item, memo, whole).items():
-            columns[name].append(value)
+            if name in columns:  # an older store lacks the newer columns
+                columns[name].append(value)
     return pa.Table.from_arrays(
         [pa.array(values, type=schema.field(name).type) for name, values in columns.items()],
         schema=rows_schema(schema))
@@ -182,6 +187,8 @@ def _row(item: MemoryItem, memo: _Memo | None = None, whole: bool = False) -> di
         # A match unit's neighbours (a message's: the ones before and after it), so words
         # spread over a question and its answer still match together.
         "context_text": _text_or_none(meta.extra.get(NEIGHBOUR_TEXT)),
+        # A document chunk's title and heading path, searched apart (.headings).
+        HEADING_COLUMN: heading_text(item),
         "user_id": meta.user_id,
         "session_id": meta.session_id,
         "memory_type": meta.memory_type,

@@ -2,7 +2,7 @@
 
 - ``vector``: cosine nearest neighbours of the query's embedding;
 - ``fts``: BM25 over the text, the keywords and a match unit's neighbours (LanceDB native
-  full-text search);
+  full-text search), with a document chunk's title and headings' BM25 added (:mod:`.headings`);
 - ``hybrid``: both views' candidates (``CANDIDATES_PER_K * k`` each), every one re-scored by
   both BM25 and cosine similarity and fused by :func:`.fusion.convex` with the weight the
   embedder declares, so a weak embedder cannot push BM25's good hits down. A query that

@@ -17,7 +17,11 @@ a day or a year, case does not matter. Alone, an abbreviation ("Jan") is too oft
 
 :func:`boost` adds ``weight`` (in units of the best hit's score) to every hit whose item's own
 time falls in a named period, then re-ranks. A file's modification time is not the time of
-what it says, so items dated only by ``mtime`` are never boosted.
+what it says, so items dated only by ``mtime`` are never boosted. Nor is a document's own
+creation date (a PDF's, a DOCX's): a 10-K made in 2022 is about 2021, and "in 2022" in a
+question about it names a period of its content (FinanceBench dev over the whole store:
+page@6k 0.235 without the boost on documents, 0.191 with it). Messages read from files
+(e-mail, calendars) keep their date: it is the time of what they say.
 """
 
 from __future__ import annotations
@@ -126,9 +130,17 @@ def _period(groups: dict[str, str | None]) -> Period | None:
     return Period(year=year, month=month, day=day)
 
 
+#: file formats whose items' time is the time of what they say (others: authoring dates)
+DATED_FORMATS = frozenset({"eml", "mbox", "msg", "ole", "icalendar", "vcard"})
+
+
 def item_date(item: MemoryItem) -> date | None:
     """The calendar date of what ``item`` says (its own time, as written), or None."""
     meta, src = item.metadata, item.source
+    fmt = meta.extra.get("format")  # what the file parser read it as
+    if src is not None and src.kind == "file" and not src.chat_time and fmt is not None \
+            and fmt not in DATED_FORMATS:
+        return None  # a document's creation date is not the time of its content
     if meta.timestamp and meta.time_source != "mtime":
         stamp: str | None = meta.timestamp
     else:

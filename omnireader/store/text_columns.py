@@ -19,11 +19,13 @@ from typing import Any
 from weakref import WeakKeyDictionary
 
 from omnireader.store.queries import filter_query, run_queries
+from omnireader.store.headings import HEADING_COLUMN
 from omnireader.store.schema import FTS_COLUMNS
 
 __all__ = ["text_columns"]
 
 _ALWAYS = FTS_COLUMNS[0]  # ``memory``: every item has its text there
+_ALL = (*FTS_COLUMNS, HEADING_COLUMN)  # the heading column's scores are added (.headings)
 
 
 class _Seen:
@@ -41,15 +43,17 @@ def text_columns(table: Any) -> tuple[str, ...]:
     """The full-text columns of ``table`` that may match: ``memory`` and those holding text."""
     with _seen_lock:
         seen = _seen.get(table) or _seen.setdefault(table, _Seen())
-    if len(seen.filled) < len(FTS_COLUMNS):
+    if len(seen.filled) < len(_ALL):
         version = table.version  # LanceDB checks for newer commits (consistency interval 0)
         with seen.lock:
             if version != seen.version:
-                for column in FTS_COLUMNS:
-                    if column not in seen.filled and _holds_text(table, column):
+                present = set(table.schema.names)  # a version-4 store has no heading column
+                for column in _ALL:
+                    if column not in seen.filled and column in present \
+                            and _holds_text(table, column):
                         seen.filled.add(column)
                 seen.version = version
-    return tuple(c for c in FTS_COLUMNS if c in seen.filled)
+    return tuple(c for c in _ALL if c in seen.filled)
 
 
 def _holds_text(table: Any, column: str) -> bool:

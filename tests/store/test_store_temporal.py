@@ -57,6 +57,16 @@ def test_an_items_date_is_its_local_chat_time_and_never_a_files_mtime(item: Make
     assert item_date(mtime) is None
 
 
+def test_a_documents_creation_date_is_not_the_time_of_what_it_says(item: MakeItem) -> None:
+    from datetime import date
+
+    report = item("r", "fiscal 2021 results", timestamp="2022-02-09T10:00:00Z",
+                  extra={"format": "pdf"})
+    mail = item("e", "lunch on Friday", timestamp="2022-02-09T10:00:00Z", extra={"format": "eml"})
+    assert item_date(report) is None
+    assert item_date(mail) == date(2022, 2, 9)
+
+
 def _trip(item: MakeItem, **extra: object) -> list:
     # Two equally good matches, a year apart, and an unrelated line.
     return [

@@ -1,0 +1,276 @@
+"""Chunks that follow a document's structure: sections under Markdown headings, and tables.
+
+:func:`chunk_text` cuts wherever the tokens fall: a chunk of a cash-flow table carries
+neither the table's title nor its section, and a wide table row is cut mid-number. Here,
+when the text has structure (``#`` headings or Markdown pipe tables, as DOCX, HTML, Markdown,
+CSV and XLSX give, and PDF pages once laid out):
+
+- a chunk stays within its section (a heading and what follows, up to the next heading of
+  the same or a higher level), and small neighbouring sections merge up to ``chunk_size``;
+- each chunk carries its heading path (outermost first, the section's own path in front),
+  capped at :data:`MAX_DEPTH` titles of :data:`MAX_TITLE` characters;
+- a table is split only between rows, each later piece repeating the table's caption (the
+  line above it) and its header row; a row is never cut, even one longer than a chunk; a
+  table is never dropped, however large.
+
+Text with neither headings nor tables is chunked by :func:`chunk_text` exactly as before
+(the same chunks, so the same item ids). The pieces of a split table are the one exception
+to ``text == source[char_start:char_end]``: their span is the rows they hold, their text
+has the caption and header in front.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from omnireader.text.chunking import Chunk, chunk_text
+from omnireader.text.tokens import count_tokens
+
+__all__ = ["StructChunk", "structured_chunks", "has_structure", "cap_path", "MAX_DEPTH",
+           "MAX_TITLE"]
+
+MAX_DEPTH = 6  # titles in a heading path (Section.heading_path allows as many)
+MAX_TITLE = 120  # characters of one title: a "heading" that is a whole paragraph is cut
+_HEADING = re.compile(r"^(#{1,6})[ \t]+(\S.*?)[ \t]*#*[ \t]*$")
+_FENCE = re.compile(r"^[ \t]*(```|~~~)")
+_TABLE_ROW = re.compile(r"^[ \t]*\|")
+_TABLE_RULE = re.compile(r"^[ \t]*\|?[ \t]*:?-{3,}:?[ \t]*(\|[ \t]*:?-{3,}:?[ \t]*)*\|?[ \t]*$")
+_HAS_STRUCTURE = re.compile(r"^(#{1,6}[ \t]+\S|[ \t]*\|.*\|[ \t]*$)", re.M)
+
+
+class StructChunk(NamedTuple):
+    """A :class:`Chunk` with where it sits: its heading path and, for tables, which table
+    (its 0-based number in the text) and which piece of it."""
+
+    chunk: Chunk
+    heading_path: list[str]
+    table: int | None = None
+    table_part: int = 0
+    table_parts: int = 0
+
+
+def cap_path(path: Sequence[str]) -> list[str]:
+    """``path`` capped: at most :data:`MAX_DEPTH` titles (the innermost kept, the outermost
+    first), each at most :data:`MAX_TITLE` characters, blank ones left out."""
+    titles = [" ".join(t.split()) for t in path]
+    titles = [t if len(t) <= MAX_TITLE else t[: MAX_TITLE - 1] + "…" for t in titles if t]
+    return titles[-MAX_DEPTH:]
+
+
+def has_structure(text: str) -> bool:
+    """The text holds a Markdown heading or a pipe-table row."""
+    return _HAS_STRUCTURE.search(text) is not None
+
+
+class _Block(NamedTuple):
+    kind: str  # "heading", "table", "text"
+    start: int
+    end: int
+    level: int = 0
+    title: str = ""
+    caption: str = ""  # a table's: the line above it
+    header_end: int = 0  # a table's: where its header (row + rule) ends
+
+
+def _lines(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each line, its newline included."""
+    out, at = [], 0
+    for line in text.splitlines(keepends=True):
+        out.append((at, at + len(line)))
+        at += len(line)
+    return out
+
+
+def _blocks(text: str) -> list[_Block]:
+    """Headings, tables and the text between them, in order, covering all of ``text``."""
+    lines = _lines(text)
+    kinds: list[str] = []
+    fenced = False
+    for a, b in lines:
+        line = text[a:b].rstrip("\r\n")
+        if _FENCE.match(line):
+            fenced = not fenced
+            kinds.append("text")
+        elif fenced:
+            kinds.append("text")
+        elif _HEADING.match(line):
+            kinds.append("heading")
+        elif _TABLE_ROW.match(line):
+            kinds.append("table")
+        else:
+            kinds.append("text")
+    blocks: list[_Block] = []
+    i = 0
+    while i < len(lines):
+        kind = kinds[i]
+        j = i + 1
+        if kind != "heading":
+            while j < len(lines) and kinds[j] == kind:
+                j += 1
+        a, b = lines[i][0], lines[j - 1][1]
+        if kind == "heading":
+            m = _HEADING.match(text[a:b].rstrip("\r\n"))
+            assert m is not None
+            blocks.append(_Block("heading", a, b, len(m.group(1)), m.group(2)))
+        elif kind == "table":
+            rule = j - i >= 2 and _TABLE_RULE.match(text[lines[i + 1][0]:lines[i + 1][1]])
+            header_end = lines[i + 1][1] if rule else a
+            caption = _caption(text, blocks)
+            blocks.append(_Block("table", a, b, caption=caption, header_end=header_end))
+        else:
+            blocks.append(_Block("text", a, b))
+        i = j
+    return blocks
+
+
+def _caption(text: str, before: list[_Block]) -> str:
+    """A table's caption: the last non-blank line above it (a heading's own line), blank
+    lines between them skipped; none when another table is right above."""
+    for last in reversed(before):
+        body = text[last.start:last.end].strip()
+        if not body:
+            continue
+        if last.kind == "heading":
+            return body
+        if last.kind != "text":
+            return ""
+        line = body.splitlines()[-1].strip()
+        return line if len(line) <= 2 * MAX_TITLE else ""
+    return ""
+
+
+class _Piece(NamedTuple):
+    """Text to place in a chunk: its span, its text (the span's, or a table piece's own),
+    its tokens, and whether it may merge with its neighbours."""
+
+    start: int
+    end: int
+    text: str
+    tokens: int
+    table: int | None = None
+    part: int = 0
+    parts: int = 0
+
+
+def _table_pieces(text: str, block: _Block, number: int, size: int) -> list[_Piece]:
+    """A table as one piece if it fits, else pieces of whole rows, each after the first
+    starting with the caption and the header."""
+    whole = text[block.start:block.end]
+    n = count_tokens(whole)
+    if n <= size:
+        return [_Piece(block.start, block.end, whole, n, number, 0, 1)]
+    header = text[block.start:block.header_end]
+    lead = (block.caption + "\n" if block.caption else "") + header
+    lead_n = count_tokens(lead) if lead else 0
+    rows = _lines(text[block.header_end:block.end])
+    groups: list[tuple[int, int, int]] = []  # (start, end, tokens) of the rows of a piece
+    for a, b in rows:
+        a, b = a + block.header_end, b + block.header_end
+        k = count_tokens(text[a:b])
+        # Every piece's room leaves space for the caption and the header, so the first one
+        # (the header as written) can join the caption's text above it.
+        # (a few tokens spare: the newlines and blank lines between them count too)
+        room = size - lead_n - 4
+        if groups and groups[-1][2] + k <= room:
+            groups[-1] = (groups[-1][0], b, groups[-1][2] + k)
+        else:  # a row longer than any room still makes a piece of its own, whole
+            groups.append((a, b, k))
+    pieces = []
+    for p, (a, b, k) in enumerate(groups):
+        if p == 0:  # the table's own start: header, then its first rows, as written
+            piece_text = text[block.start:b]
+            pieces.append(_Piece(block.start, b, piece_text, count_tokens(piece_text), number))
+        else:
+            piece_text = lead + text[a:b]
+            pieces.append(_Piece(a, b, piece_text, lead_n + k, number))
+    return [q._replace(part=i, parts=len(pieces)) for i, q in enumerate(pieces)]
+
+
+def _text_pieces(text: str, start: int, end: int, size: int) -> list[_Piece]:
+    span = text[start:end]
+    if not span.strip():
+        return [_Piece(start, end, span, 0)]
+    return [_Piece(start + c.char_start, start + c.char_end, c.text, c.tokens)
+            for c in chunk_text(span, size)]
+
+
+def structured_chunks(text: str, chunk_size: int = 512,
+                      heading_path: Sequence[str] = ()) -> list[StructChunk]:
+    """``text``'s chunks, each within its section, with its heading path (``heading_path``:
+    the path of the section the text is in, outermost first). Without headings or tables,
+    :func:`chunk_text`'s chunks with ``heading_path``."""
+    base = cap_path(heading_path)
+    if not text.strip():
+        return []
+    if not has_structure(text):
+        return [StructChunk(c, list(base)) for c in chunk_text(text, chunk_size)]
+    # Sections: (path, pieces); a heading opens one, its line the first text of it.
+    sections: list[tuple[list[str], list[_Piece]]] = [(list(base), [])]
+    stack: list[tuple[int, str]] = []
+    tables = 0
+    for block in _blocks(text):
+        if block.kind == "heading":
+            while stack and stack[-1][0] >= block.level:
+                stack.pop()
+            stack.append((block.level, block.title))
+            path = cap_path([*base, *(t for _, t in stack)])
+            line = text[block.start:block.end]
+            sections.append((path, [_Piece(block.start, block.end, line, count_tokens(line))]))
+        elif block.kind == "table":
+            sections[-1][1].extend(_table_pieces(text, block, tables, chunk_size))
+            tables += 1
+        else:
+            sections[-1][1].extend(_text_pieces(text, block.start, block.end, chunk_size))
+    raw: list[tuple[list[str], list[_Piece]]] = []  # chunks as (path, pieces)
+    whole_section = False  # raw[-1] is a whole section (so another may merge into it)
+    for path, pieces in sections:
+        pieces = [p for p in pieces if p.text.strip()]
+        if not pieces:
+            continue
+        own: list[list[_Piece]] = []
+        for p in pieces:
+            if own and not _is_continuation(p) and not _is_continuation(own[-1][-1]) \
+                    and sum(q.tokens for q in own[-1]) + p.tokens <= chunk_size:
+                own[-1].append(p)
+            else:
+                own.append([p])
+        # Small neighbouring sections merge: a section that is one chunk joins the chunk
+        # before when that is a whole section too and both fit.
+        if len(own) == 1 and whole_section and not _is_continuation(own[0][0]) \
+                and sum(q.tokens for q in raw[-1][1]) + sum(q.tokens for q in own[0]) <= chunk_size:
+            before = raw[-1][0]
+            raw[-1] = (_common(before, path), raw[-1][1] + own[0])
+            continue
+        raw.extend((path, group) for group in own)
+        whole_section = len(own) == 1
+    out: list[StructChunk] = []
+    kept = raw
+    for i, (path, group) in enumerate(kept):
+        a, b = group[0].start, group[-1].end
+        body = group[0].text if len(group) == 1 else text[a:b]
+        tokens = group[0].tokens if len(group) == 1 else count_tokens(body)
+        tabled = [p for p in group if p.table is not None]
+        # Tagged with its table when it holds a piece of one table only (text around allowed)
+        head = tabled[0] if tabled and len({p.table for p in tabled}) == 1 else None
+        out.append(StructChunk(Chunk(body, i, len(kept), a, b, tokens), path,
+                               head.table if head else None, head.part if head else 0,
+                               head.parts if head else 0))
+    return out
+
+
+def _is_continuation(piece: _Piece) -> bool:
+    """A later piece of a split table: it holds its own text (caption, header, rows), so it
+    is never merged with others."""
+    return piece.table is not None and piece.part > 0
+
+
+def _common(a: Sequence[str], b: Sequence[str]) -> list[str]:
+    """The heading path two merged sections share (outermost titles in common)."""
+    out = []
+    for x, y in zip(a, b):
+        if x != y:
+            break
+        out.append(x)
+    return out
