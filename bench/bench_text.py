@@ -70,7 +70,8 @@ from pathlib import Path
 from typing import Any
 
 from _util import OUT, ROOT, at_least, interleaved, ratios, row, seconds, spread, table
-from omnireader import ingest, IngestOptions
+from omnireader import IngestOptions
+from omnireader import ingest as ingest_batch
 
 VS_BASELINE = 0.25  # ingest MB/s / (read + decode + NFC + split) MB/s: 10 MB/s at 40 MB/s
 TARGET_MB_S = 10.0  # the absolute figure, information only
@@ -96,7 +97,7 @@ def ingest(path: Path) -> Any:
 
     db = Path(tempfile.mkdtemp(prefix="omni-bench-text-")) / "store.lance"
     try:
-        report = ingest([path], Store.open(db), options=IngestOptions(workers=1))
+        report = ingest_batch([path], Store.open(db), options=IngestOptions(workers=1))
         if report.failures:
             raise RuntimeError(f"the text file was not ingested: {report.failures}")
         return report

@@ -25,6 +25,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from omnireader import ingest, IngestOptions
 
 __all__ = ["FINANCE", "run_finance", "results_of"]
 
@@ -86,7 +87,7 @@ def run_finance(embedder: Any = None, quick: bool = False, results_dir: Path | N
     with tempfile.TemporaryDirectory(prefix="omnireader-finance-") as tmp:
         store = Store.open(Path(tmp) / "finance.lance", embedder=embedder)
         t0 = time.perf_counter()
-        report = Reader().ingest([FINANCE / "pdfs"], store=store, workers=1)
+        report = ingest([FINANCE / "pdfs"], store, options=IngestOptions(workers=1))
         store.optimize()
         seconds = time.perf_counter() - t0
         out["ingest_s"] = round(seconds, 1)

@@ -21,6 +21,8 @@ plain text file's items stay as they were (``tests/test_text_path_pinned.py``).
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Sequence
 
 from omnireader.doc_links import (HEADING_PATH, INDEX, MAX_TABLE_LINKS, NEXT, PAGE_HEAD, PREV,
@@ -32,12 +34,18 @@ from omnireader.text.structure import StructChunk, cap_path, has_structure, stru
 
 __all__ = ["section_chunks", "link_chunks", "page_head"]
 
+_MD_HEADING = re.compile(r"^#{1,6}[ \t]+(.+?)[ \t]*#*[ \t]*$", re.M)
 _HEAD_LINES = 3  # a page's first lines that may be its title ("Consolidated Balance Sheets")
 _HEAD_CHARS = 100  # a longer line is prose, not a title
 
 def section_chunks(section: Section, chunk_size: int) -> tuple[list[Chunk], list[StructChunk] | None]:
     """The section's chunks, and their structure (None when it has none: chunked as before)."""
     base = list(section.heading_path)
+    # A laid-out PDF page's path ends with the headings printed on the page itself, which
+    # its text has as Markdown headings: the chunks start from the trail above them.
+    here = {m.group(1) for m in _MD_HEADING.finditer(section.text)} if base else set()
+    while base and base[-1] in here:
+        base.pop()
     if not base and section.heading and f"# {section.heading}" not in section.text:
         base = [section.heading]  # a DOCX part's heading not written into its text
     if not base and not has_structure(section.text):

@@ -11,11 +11,10 @@ import pytest
 from omnireader import Reader
 from omnireader.formats.plain.charset import (
     decide_charset,
-    decode_declared,
     repair_double_encoding,
     western_or_central,
 )
-from omnireader.formats.plain.text import decode_text
+from omnireader.formats.plain.text import decode_declared, decode_text
 
 FRENCH_SPANISH = "Il était très content. El niño juega, señor. Ça va très bien."
 CZECH = "Příliš žluťoučký kůň úpěl ďábelské ódy."

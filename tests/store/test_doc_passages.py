@@ -10,6 +10,7 @@ import pytest
 
 from omnireader import Reader, Store
 from omnireader.store.headings import HEADING_COLUMN
+from omnireader import ingest, IngestOptions
 
 FILLER = ("The committee reviewed the quarterly figures and noted the usual seasonal pattern "
           "in every region. ")
@@ -31,7 +32,7 @@ def doc_store(tmp_path: Path) -> tuple[Store, Path]:
         + "\n\n## Consolidated Statements of Cash Flows\n\nCash flows for the year\n\n"
         "| Item | 2018 |\n| --- | --- |\n" + rows + "\n\n## Outlook\n\nSteady.\n")
     store = Store.open(tmp_path / "store.lance")
-    Reader(chunk_tokens=128).ingest([report], store=store, workers=1)
+    ingest([report], store, reader=Reader(chunk_tokens=128), options=IngestOptions(workers=1))
     return store, report
 
 
