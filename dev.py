@@ -1,17 +1,17 @@
 #!/usr/bin/env python3
 """Set everything up and run a project task. Needs only Python 3.11+.
 
-    python3 dev.py run      create .venv if missing, install, ingest samples/ and search it
-    python3 dev.py test     create .venv if missing, install, build the docs site
-                            (mkdocs --strict), then run the test suite
-    python3 dev.py bench    run the benchmarks in bench/, then write docs/benchmarks.md's tables
-    python3 dev.py bench --peers   the same, after creating / updating bench/peers/.venv with
-                            the peer frameworks bench_ingest compares with (LlamaIndex,
-                            unstructured); never installed in .venv
-    python3 dev.py faults   run the fault matrix (tests/faultkit; --write-docs writes
-                            docs/faults.md)
-    python3 dev.py readme   write the README's format table from the format registry
-    python3 dev.py setup    only create / update the environment
+python3 dev.py run      create .venv if missing, install, ingest samples/ and search it
+python3 dev.py test     create .venv if missing, install, build the docs site
+                        (mkdocs --strict), then run the test suite
+python3 dev.py bench    run the benchmarks in bench/, then write docs/benchmarks.md's tables
+python3 dev.py bench --peers   the same, after creating / updating bench/peers/.venv with
+                        the peer frameworks bench_ingest compares with (LlamaIndex,
+                        unstructured); never installed in .venv
+python3 dev.py faults   run the fault matrix (tests/faultkit; --write-docs writes
+                        docs/faults.md)
+python3 dev.py readme   write the README's format table from the format registry
+python3 dev.py setup    only create / update the environment
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ def _run(*cmd: object, **kw: object) -> None:
 
 
 def setup() -> None:
-    if sys.version_info < (3, 11):
+    if sys.version_info < (3, 11):  # noqa: UP036 - dev.py runs on any python3 to say so
         sys.exit(f"omnireader needs Python 3.11 or newer; this is {sys.version.split()[0]}")
     if not PY.exists():
         print(f"creating virtual environment in {VENV}", flush=True)
@@ -55,8 +55,17 @@ def setup() -> None:
         _run(PY, "-m", "pip", "install", "-q", "--upgrade", "pip")
         # [ray] too, so the suite runs the Ray engine's tests on a real local cluster, and the
         # framework extras, so the adapters are tested against the real LangChain / LlamaIndex.
-        _run(PY, "-m", "pip", "install", "-q", "-c", "constraints.txt", "-e",
-             ".[test,server,ray,langchain,llama-index]")
+        _run(
+            PY,
+            "-m",
+            "pip",
+            "install",
+            "-q",
+            "-c",
+            "constraints.txt",
+            "-e",
+            ".[test,server,ray,langchain,llama-index]",
+        )
         STAMP.write_text(key)
     _run(PY, "samples/make_samples.py")
 
@@ -68,16 +77,25 @@ PEERS_PY = PEERS / ".venv" / ("Scripts" if os.name == "nt" else "bin") / "python
 def setup_peers() -> None:
     """The peers' own venv (bench/peers/.venv), from bench/peers/requirements.txt."""
     stamp = PEERS / ".venv" / ".peers-installed"
-    key = hashlib.sha256(b"".join((PEERS / f).read_bytes() for f in
-                                  ("requirements.txt", "requirements-nodeps.txt"))).hexdigest()
+    key = hashlib.sha256(
+        b"".join((PEERS / f).read_bytes() for f in ("requirements.txt", "requirements-nodeps.txt"))
+    ).hexdigest()
     if not PEERS_PY.exists():
         print(f"creating the peers' virtual environment in {PEERS / '.venv'}", flush=True)
         venv.EnvBuilder(with_pip=True, clear=(PEERS / ".venv").exists()).create(PEERS / ".venv")
     if not stamp.exists() or stamp.read_text() != key:
         _run(PEERS_PY, "-m", "pip", "install", "-q", "--upgrade", "pip")
         _run(PEERS_PY, "-m", "pip", "install", "-q", "-r", PEERS / "requirements.txt")
-        _run(PEERS_PY, "-m", "pip", "install", "-q", "--no-deps", "-r",
-             PEERS / "requirements-nodeps.txt")
+        _run(
+            PEERS_PY,
+            "-m",
+            "pip",
+            "install",
+            "-q",
+            "--no-deps",
+            "-r",
+            PEERS / "requirements-nodeps.txt",
+        )
         stamp.write_text(key)
 
 
@@ -99,21 +117,41 @@ def main(argv: list[str]) -> int:
         # Built into a temporary folder, so the tree gets no site/ to ignore or commit.
         with tempfile.TemporaryDirectory(prefix="omnireader-site-") as site:
             # Not --quiet: mkdocs then drops its warnings before strict mode counts them.
-            docs = subprocess.run([str(BIN / "mkdocs"), "build", "--strict",
-                                   "-f", str(ROOT / "mkdocs.yml"), "-d", site],
-                                  cwd=ROOT, env=env)
+            docs = subprocess.run(
+                [
+                    str(BIN / "mkdocs"),
+                    "build",
+                    "--strict",
+                    "-f",
+                    str(ROOT / "mkdocs.yml"),
+                    "-d",
+                    site,
+                ],
+                cwd=ROOT,
+                env=env,
+            )
         if docs.returncode:
-            print("mkdocs build --strict failed (see above): fix the docs in docs/ or the nav "
-                  "in mkdocs.yml", file=sys.stderr, flush=True)
+            print(
+                "mkdocs build --strict failed (see above): fix the docs in docs/ or the nav "
+                "in mkdocs.yml",
+                file=sys.stderr,
+                flush=True,
+            )
             return docs.returncode
         # The house rules next, each a tool: ruff (lint, and the format check) and the layer
         # contracts (import-linter, pyproject.toml's [tool.importlinter]).
         for name, check, hint in (
             ("ruff check", [str(BIN / "ruff"), "check", "."], "ruff check --fix . fixes most"),
-            ("ruff format --check", [str(BIN / "ruff"), "format", "--check", "."],
-             "ruff format . rewrites the files it names"),
-            ("lint-imports", [str(BIN / "lint-imports")],
-             "an import crosses a layer: see the contract it names in pyproject.toml"),
+            (
+                "ruff format --check",
+                [str(BIN / "ruff"), "format", "--check", "."],
+                "ruff format . rewrites the files it names",
+            ),
+            (
+                "lint-imports",
+                [str(BIN / "lint-imports")],
+                "an import crosses a layer: see the contract it names in pyproject.toml",
+            ),
         ):
             if subprocess.run(check, cwd=ROOT, env=env).returncode:
                 print(f"{name} failed (see above): {hint}", file=sys.stderr, flush=True)
@@ -129,23 +167,29 @@ def main(argv: list[str]) -> int:
                 setup_peers()
             except (subprocess.CalledProcessError, OSError) as e:
                 # A peer that cannot install is a row that says so, not a failed bench.
-                print(f"installing the peers failed ({e}); bench_ingest's peer rows will say "
-                      "which could not run", flush=True)
+                print(
+                    f"installing the peers failed ({e}); bench_ingest's peer rows will say "
+                    "which could not run",
+                    flush=True,
+                )
         # docs/benchmarks.md's measured tables are rendered from the results, even when a
         # benchmark failed (the page then says which).
         code = subprocess.run([str(PY), "bench/run_all.py", *rest], cwd=ROOT, env=env).returncode
         render = subprocess.run([str(PY), "bench/render_docs.py"], cwd=ROOT, env=env)
         return code or render.returncode
     if task == "readme":
-        code = ("import pathlib, re; from omnireader.formats.registry import readme_table; "
-                "p = pathlib.Path('README.md'); s = p.read_text(); "
-                "s = re.sub(r'(<!-- formats:start -->\\n).*?(<!-- formats:end -->)', "
-                "lambda m: m.group(1) + readme_table() + '\\n' + m.group(2), s, flags=re.S); "
-                "p.write_text(s)")
+        code = (
+            "import pathlib, re; from omnireader.formats.registry import readme_table; "
+            "p = pathlib.Path('README.md'); s = p.read_text(); "
+            "s = re.sub(r'(<!-- formats:start -->\\n).*?(<!-- formats:end -->)', "
+            "lambda m: m.group(1) + readme_table() + '\\n' + m.group(2), s, flags=re.S); "
+            "p.write_text(s)"
+        )
         return subprocess.run([str(PY), "-c", code], cwd=ROOT, env=env).returncode
     if task == "faults":
-        return subprocess.run([str(PY), "-m", "tests.faultkit.matrix", *rest], cwd=ROOT,
-                              env=env).returncode
+        return subprocess.run(
+            [str(PY), "-m", "tests.faultkit.matrix", *rest], cwd=ROOT, env=env
+        ).returncode
     print(__doc__)
     return 2
 

@@ -148,8 +148,14 @@ def row(
     """One benchmarks-page row: ``table`` is the section it goes under; ``met`` None means the row
     has no target (information only). A string ``stat`` is shown as it is."""
     measured = stat if isinstance(stat, str) else fmt(stat, unit, digits)
-    return {"table": table, "label": label, "measured": measured, "target": target,
-            "met": met, "note": note}
+    return {
+        "table": table,
+        "label": label,
+        "measured": measured,
+        "target": target,
+        "met": met,
+        "note": note,
+    }
 
 
 def timed(fn: Callable[[], Any]) -> tuple[float, Any]:

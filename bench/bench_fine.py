@@ -82,8 +82,10 @@ def make_documents(folder: Path, docs: int = 20, seed: int = 11) -> list[Path]:
         kind = ("pdf", "md", "txt")[d % 3]
         path = folder / f"doc_{d:02d}.{kind}"
         if kind == "pdf":  # eight short pages: one chunk each
-            pages = [[f"Report {d}, page {p + 1}", *(_sentence(rng, p * 100 + i) for i in range(8))]
-                     for p in range(8)]
+            pages = [
+                [f"Report {d}, page {p + 1}", *(_sentence(rng, p * 100 + i) for i in range(8))]
+                for p in range(8)
+            ]
             write_text_pdf(path, pages, title=f"Report {d}")
         else:  # ~3500 tokens: eight chunks of 512
             paras = ["\n".join(_sentence(rng, p * 100 + i) for i in range(6)) for p in range(36)]
@@ -98,13 +100,15 @@ def make_chat(messages: int = 300, seed: int = 5) -> list[dict[str, Any]]:
     out = []
     for n in range(messages):
         user = n % 2 == 0
-        out.append({
-            "role": "user" if user else "assistant",
-            "name": "Alice" if user else None,
-            "content": _sentence(rng, n),
-            "chat_time": f"2025-01-{1 + n // 60:02d}T{8 + (n // 6) % 10:02d}:{n % 60:02d}:00",
-            "message_id": f"m{n}",
-        })
+        out.append(
+            {
+                "role": "user" if user else "assistant",
+                "name": "Alice" if user else None,
+                "content": _sentence(rng, n),
+                "chat_time": f"2025-01-{1 + n // 60:02d}T{8 + (n // 6) % 10:02d}:{n % 60:02d}:00",
+                "message_id": f"m{n}",
+            }
+        )
     return out
 
 
@@ -138,9 +142,14 @@ def _serve(conn: Any, latency: float) -> None:
                 srv.reset()
                 conn.send("ok")
             elif cmd == "stats":
-                conn.send({"calls": len(srv.requests_to("chat")) + len(srv.requests_to("transcriptions")),
-                           "peak_in_flight": srv.max_in_flight,
-                           "received_at": [r.received_at for r in srv.requests]})
+                conn.send(
+                    {
+                        "calls": len(srv.requests_to("chat"))
+                        + len(srv.requests_to("transcriptions")),
+                        "peak_in_flight": srv.max_in_flight,
+                        "received_at": [r.received_at for r in srv.requests],
+                    }
+                )
 
 
 class ServerProcess:
@@ -167,8 +176,9 @@ class ServerProcess:
         self._proc.join(5)
 
 
-def _once(srv: ServerProcess, backend: Any, coro_fn: Any, latency: float, concurrency: int,
-          inputs: int) -> dict[str, Any]:
+def _once(
+    srv: ServerProcess, backend: Any, coro_fn: Any, latency: float, concurrency: int, inputs: int
+) -> dict[str, Any]:
     """One run of a case from a cold event loop: its wall time against the ideal."""
     srv.send("reset")
     before = backend.total_usage
@@ -189,11 +199,16 @@ def _once(srv: ServerProcess, backend: Any, coro_fn: Any, latency: float, concur
         "lead_ms": (min(received) - mono0) * 1000 if received else 0.0,
         "tail_ms": (mono1 - (max(received) + latency)) * 1000 if received else 0.0,
         "cpu_ms_per_call": cpu * 1000 / max(1, calls),
-        "calls": calls, "wall_s": wall, "ideal_s": ideal, "ratio": wall / ideal,
-        "floor_s": floor, "ratio_to_floor": wall / floor,
+        "calls": calls,
+        "wall_s": wall,
+        "ideal_s": ideal,
+        "ratio": wall / ideal,
+        "floor_s": floor,
+        "ratio_to_floor": wall / floor,
         "fine_items": sum(1 for i in result.items if i.metadata.mode == "fine"),
         "failed": sum(1 for i in result.items if i.metadata.refine_status == "failed"),
-        "failures": len(result.failures), "peak_in_flight": stats["peak_in_flight"],
+        "failures": len(result.failures),
+        "peak_in_flight": stats["peak_in_flight"],
         "calls_per_input": (used.calls - before.calls) / inputs,
         "prompt_tokens_per_input": (used.prompt_tokens - before.prompt_tokens) / inputs,
     }
@@ -202,11 +217,24 @@ def _once(srv: ServerProcess, backend: Any, coro_fn: Any, latency: float, concur
 def _summary(runs: list[dict[str, Any]], inputs: int) -> dict[str, Any]:
     """A case's runs: the timed figures as median and range, the counts of every run."""
     out: dict[str, Any] = {"inputs": inputs}
-    for key in ("wall_s", "ratio", "ratio_to_floor", "peak_in_flight", "lead_ms", "tail_ms",
-                "cpu_ms_per_call"):
+    for key in (
+        "wall_s",
+        "ratio",
+        "ratio_to_floor",
+        "peak_in_flight",
+        "lead_ms",
+        "tail_ms",
+        "cpu_ms_per_call",
+    ):
         out[key] = spread([r[key] for r in runs])
-    for key in ("calls", "ideal_s", "floor_s", "fine_items", "calls_per_input",
-                "prompt_tokens_per_input"):
+    for key in (
+        "calls",
+        "ideal_s",
+        "floor_s",
+        "fine_items",
+        "calls_per_input",
+        "prompt_tokens_per_input",
+    ):
         out[key] = runs[-1][key]
     # A run that lost a refine or an input is not a fast run, whatever its time.
     out["failed"] = max(r["failed"] for r in runs)
@@ -214,9 +242,15 @@ def _summary(runs: list[dict[str, Any]], inputs: int) -> dict[str, Any]:
     return out
 
 
-def run(quick: bool = False, latency: float = 0.2, concurrency: int = 16,
-        docs: int | None = None, messages: int | None = None, chats: int | None = None,
-        repeat: int | None = None) -> dict[str, Any]:
+def run(
+    quick: bool = False,
+    latency: float = 0.2,
+    concurrency: int = 16,
+    docs: int | None = None,
+    messages: int | None = None,
+    chats: int | None = None,
+    repeat: int | None = None,
+) -> dict[str, Any]:
     from omnireader.llm import LLMConfig, make_chat_backend
     from omnireader.llm.schemas import Extraction
     from omnireader.reading.reader import Reader
@@ -229,24 +263,43 @@ def run(quick: bool = False, latency: float = 0.2, concurrency: int = 16,
     folder = work / "docs"
     make_documents(folder, docs)
     chat = make_chat(messages)
-    out: dict[str, Any] = {"latency_s": latency, "concurrency": concurrency, "repeat": repeat,
-                           "n_docs": docs, "n_messages": messages, "n_chats": chats}
+    out: dict[str, Any] = {
+        "latency_s": latency,
+        "concurrency": concurrency,
+        "repeat": repeat,
+        "n_docs": docs,
+        "n_messages": messages,
+        "n_chats": chats,
+    }
     srv = ServerProcess(latency)
     try:
-        config = LLMConfig(openai_base_url=srv.openai_base_url, openai_api_key="bench",
-                           concurrency=concurrency, timeout=30, max_attempts=2)
+        config = LLMConfig(
+            openai_base_url=srv.openai_base_url,
+            openai_api_key="bench",
+            concurrency=concurrency,
+            timeout=30,
+            max_attempts=2,
+        )
         backend = make_chat_backend("openai:bench-model", config=config)
         reader = Reader(llm=backend)
         # Warm-up, outside the clock: the first call imports openai and builds its client
         # classes; the first read of each format imports its parser's libraries.
-        asyncio.run(backend.acomplete_json([{"role": "user", "content": "<text>warm up</text>"}], Extraction))
+        asyncio.run(
+            backend.acomplete_json(
+                [{"role": "user", "content": "<text>warm up</text>"}], Extraction
+            )
+        )
         Reader().read([*sorted(folder.iterdir())[:3], chat[:4]])
         srv.send("latency")
 
         async def many_chats() -> Any:
             # One conversation per user: what an agent platform refines at once.
-            results = await asyncio.gather(*(
-                reader.aread_report([chat], info={"user_id": f"user{u}"}, mode="fine") for u in range(chats)))
+            results = await asyncio.gather(
+                *(
+                    reader.aread_report([chat], info={"user_id": f"user{u}"}, mode="fine")
+                    for u in range(chats)
+                )
+            )
             for r in results[1:]:
                 results[0].items.extend(r.items)
                 results[0].failures.extend(r.failures)
@@ -274,20 +327,56 @@ def run(quick: bool = False, latency: float = 0.2, concurrency: int = 16,
         shutil.rmtree(work, ignore_errors=True)
 
     lines = []
-    for name, label in (("documents", f"{docs} documents"), ("chat", f"1 chat, {messages} msgs"),
-                        ("chats", f"{chats} chats, {messages} msgs each")):
+    for name, label in (
+        ("documents", f"{docs} documents"),
+        ("chat", f"1 chat, {messages} msgs"),
+        ("chats", f"{chats} chats, {messages} msgs each"),
+    ):
         r = out[name]
-        lines.append([label, r["calls"], r["wall_s"], r["ideal_s"], r["ratio"],
-                      r["ratio_to_floor"], r["peak_in_flight"], r["calls_per_input"],
-                      r["prompt_tokens_per_input"], r["fine_items"], r["failed"],
-                      r["lead_ms"], r["tail_ms"], r["cpu_ms_per_call"]])
-    print(f"fine mode, {latency * 1000:.0f} ms per LLM call, concurrency {concurrency}, "
-          f"median (range) of {repeat} interleaved runs (ideal = calls × latency / concurrency, "
-          f"target ratio ≤ {TARGET}; floor = whole round trips)")
-    print(table(["case", "calls", "wall s", "ideal s", "ratio", "ratio to floor",
-                 "peak in flight", "calls/input", "prompt tok/input", "fine items",
-                 "refine failed", "first call ms", "after last answer ms", "client CPU ms/call"],
-                lines))
+        lines.append(
+            [
+                label,
+                r["calls"],
+                r["wall_s"],
+                r["ideal_s"],
+                r["ratio"],
+                r["ratio_to_floor"],
+                r["peak_in_flight"],
+                r["calls_per_input"],
+                r["prompt_tokens_per_input"],
+                r["fine_items"],
+                r["failed"],
+                r["lead_ms"],
+                r["tail_ms"],
+                r["cpu_ms_per_call"],
+            ]
+        )
+    print(
+        f"fine mode, {latency * 1000:.0f} ms per LLM call, concurrency {concurrency}, "
+        f"median (range) of {repeat} interleaved runs (ideal = calls × latency / concurrency, "
+        f"target ratio ≤ {TARGET}; floor = whole round trips)"
+    )
+    print(
+        table(
+            [
+                "case",
+                "calls",
+                "wall s",
+                "ideal s",
+                "ratio",
+                "ratio to floor",
+                "peak in flight",
+                "calls/input",
+                "prompt tok/input",
+                "fine items",
+                "refine failed",
+                "first call ms",
+                "after last answer ms",
+                "client CPU ms/call",
+            ],
+            lines,
+        )
+    )
     return out
 
 
@@ -297,49 +386,68 @@ def _median(v: Any) -> float:
 
 def _where(r: dict[str, Any]) -> str:
     """A case's "where the time goes", from its measured medians."""
-    med = (lambda k: r[k]["median"] if isinstance(r.get(k), dict) else None)
+    med = lambda k: r[k]["median"] if isinstance(r.get(k), dict) else None
     if med("lead_ms") is None:  # a result from before these were measured
         return ""
-    return (f"first call on the wire after {med('lead_ms'):.0f} ms, run ends {med('tail_ms'):.0f} ms "
-            f"after the last answer, client CPU {med('cpu_ms_per_call'):.1f} ms a call")
+    return (
+        f"first call on the wire after {med('lead_ms'):.0f} ms, run ends {med('tail_ms'):.0f} ms "
+        f"after the last answer, client CPU {med('cpu_ms_per_call'):.1f} ms a call"
+    )
 
 
 def _needed(r: dict[str, Any], base_s: float, target: float, label: str) -> str:
     """For a missed target: the time over ``base_s`` it allows, what the run took over it, and
     how much of that the lead and the tail explain (the rest: replies waiting for the one
     event loop, which spends the client CPU per call)."""
-    med = (lambda k: r[k]["median"] if isinstance(r.get(k), dict) else r.get(k))
+    med = lambda k: r[k]["median"] if isinstance(r.get(k), dict) else r.get(k)
     if med("lead_ms") is None:
         return ""
     over, budget = (med("wall_s") - base_s) * 1000, (target - 1) * base_s * 1000
     edges = med("lead_ms") + med("tail_ms")
     if edges >= 0.9 * over:  # nearly all of it is before the first call and after the last
-        return (f"needed: at most {budget:.0f} ms over the {label}, {over:.0f} ms now, nearly "
-                f"all of it before the first call ({med('lead_ms'):.0f} ms: reading the input, "
-                f"building the prompts and their requests) and after the last answer "
-                f"({med('tail_ms'):.0f} ms)")
-    return (f"needed: at most {budget:.0f} ms over the {label}, {over:.0f} ms now, of which "
-            f"{edges:.0f} ms before the first call and after the last answer; the rest is "
-            f"replies waiting for the event loop, which spends {med('calls')} × "
-            f"{med('cpu_ms_per_call'):.1f} ms of client CPU (most of it in the openai client "
-            f"and httpx, see the module text)")
+        return (
+            f"needed: at most {budget:.0f} ms over the {label}, {over:.0f} ms now, nearly "
+            f"all of it before the first call ({med('lead_ms'):.0f} ms: reading the input, "
+            f"building the prompts and their requests) and after the last answer "
+            f"({med('tail_ms'):.0f} ms)"
+        )
+    return (
+        f"needed: at most {budget:.0f} ms over the {label}, {over:.0f} ms now, of which "
+        f"{edges:.0f} ms before the first call and after the last answer; the rest is "
+        f"replies waiting for the event loop, which spends {med('calls')} × "
+        f"{med('cpu_ms_per_call'):.1f} ms of client CPU (most of it in the openai client "
+        f"and httpx, see the module text)"
+    )
 
 
 def rows(result: dict[str, Any]) -> list[dict[str, Any]]:
     t = "Fine mode"
-    head = (f"fine mode, {result['latency_s'] * 1000:.0f} ms LLM latency, concurrency "
-            f"{result['concurrency']}")
+    head = (
+        f"fine mode, {result['latency_s'] * 1000:.0f} ms LLM latency, concurrency "
+        f"{result['concurrency']}"
+    )
     out = []
-    for name, what in (("documents", f"{result['n_docs']} documents"),
-                       ("chats", f"{result['n_chats']} chats of {result['n_messages']} messages")):
+    for name, what in (
+        ("documents", f"{result['n_docs']} documents"),
+        ("chats", f"{result['n_chats']} chats of {result['n_messages']} messages"),
+    ):
         r = result[name]
         lost = r["failed"] or r["failures"]
         note = f"{r['failed']} refines failed, {r['failures']} inputs failed" if lost else ""
         met = at_most(r["ratio"], TARGET) and not lost
         needed = "" if met else _needed(r, _median(r["ideal_s"]), TARGET, "ideal")
         note = "; ".join(x for x in (note, _where(r), needed) if x)
-        out.append(row(t, f"{head}: {what}, wall / ideal", r["ratio"], f"≤ {TARGET}×",
-                       met, unit="×", note=note))
+        out.append(
+            row(
+                t,
+                f"{head}: {what}, wall / ideal",
+                r["ratio"],
+                f"≤ {TARGET}×",
+                met,
+                unit="×",
+                note=note,
+            )
+        )
     # One chat makes fewer calls than the concurrency: its ideal is whole round trips (one,
     # when its windows all fit under the concurrency), and the target for it is ≤ 1.3×.
     r = result["chat"]
@@ -353,8 +461,17 @@ def rows(result: dict[str, Any]) -> list[dict[str, Any]]:
     met = at_most(r["ratio_to_floor"], CHAT_TARGET) and not lost
     if not met and _needed(r, _median(r["floor_s"]), CHAT_TARGET, "round trip"):
         note += f"; {_needed(r, _median(r['floor_s']), CHAT_TARGET, 'round trip')}"
-    out.append(row(t, f"{head}: 1 chat of {result['n_messages']} messages, wall / round trips",
-                   r["ratio_to_floor"], f"≤ {CHAT_TARGET}×", met, unit="×", note=note))
+    out.append(
+        row(
+            t,
+            f"{head}: 1 chat of {result['n_messages']} messages, wall / round trips",
+            r["ratio_to_floor"],
+            f"≤ {CHAT_TARGET}×",
+            met,
+            unit="×",
+            note=note,
+        )
+    )
     return out
 
 

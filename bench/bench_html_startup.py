@@ -39,10 +39,12 @@ def run(quick: bool = False, runs: int | None = None) -> dict[str, Any]:
         csv = Path(tmp) / "table.csv"
         csv.write_text("city,visits\nLisbon,12\nOslo,7\n", encoding="utf-8")
         cli = [sys.executable, "-m", "omnireader"]
-        baseline = ("import os, runpy, sys; os.environ.setdefault('ORT_DISABLE_TELEMETRY', '1');"
-                    "from markitdown import MarkItDown; MarkItDown(enable_plugins=False);"
-                    f"sys.argv = ['omnireader', 'read', {str(page)!r}];"
-                    "runpy.run_module('omnireader', run_name='__main__')")
+        baseline = (
+            "import os, runpy, sys; os.environ.setdefault('ORT_DISABLE_TELEMETRY', '1');"
+            "from markitdown import MarkItDown; MarkItDown(enable_plugins=False);"
+            f"sys.argv = ['omnireader', 'read', {str(page)!r}];"
+            "runpy.run_module('omnireader', run_name='__main__')"
+        )
         commands = {
             "read_csv": [*cli, "read", str(csv)],
             "read_html": [*cli, "read", str(page)],
@@ -50,16 +52,22 @@ def run(quick: bool = False, runs: int | None = None) -> dict[str, Any]:
         }
 
         def measure(cmd: list[str]) -> Any:
-            return lambda: subprocess.run(cmd, cwd=root, stdout=subprocess.DEVNULL,
-                                          stderr=subprocess.DEVNULL, check=True)
+            return lambda: subprocess.run(
+                cmd, cwd=root, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True
+            )
 
-        got = interleaved({k: seconds(measure(c)) for k, c in commands.items()},
-                          repeat=runs, warmup=1)
+        got = interleaved(
+            {k: seconds(measure(c)) for k, c in commands.items()}, repeat=runs, warmup=1
+        )
     out: dict[str, Any] = {name: spread(t) for name, t in got.items()}
     out["html_over_csv"] = spread(ratios(got["read_html"], got["read_csv"]))
     out["html_over_markitdown"] = spread(ratios(got["read_html"], got["read_html_markitdown"]))
-    print(table(["measure", "median (range)"],
-                [[k, out[k]] for k in (*commands, "html_over_csv", "html_over_markitdown")]))
+    print(
+        table(
+            ["measure", "median (range)"],
+            [[k, out[k]] for k in (*commands, "html_over_csv", "html_over_markitdown")],
+        )
+    )
     return out
 
 
@@ -69,13 +77,27 @@ HTML_OVER_CSV = 1.3
 
 def rows(result: dict[str, Any]) -> list[dict[str, Any]]:
     return [
-        row("Start-up", "`omnireader read tiny.html` cold (93 bytes)", result["read_html"],
-            unit=" s"),
-        row("Start-up", "`read tiny.html` / `read x.csv`", result["html_over_csv"],
-            f"≤ {HTML_OVER_CSV}×", at_most(result["html_over_csv"], HTML_OVER_CSV), unit="×"),
-        row("Start-up", "`read tiny.html` / the same with MarkItDown built (the old path)",
-            result["html_over_markitdown"], unit="×",
-            note="information: what HTML saves by not importing MarkItDown"),
+        row(
+            "Start-up",
+            "`omnireader read tiny.html` cold (93 bytes)",
+            result["read_html"],
+            unit=" s",
+        ),
+        row(
+            "Start-up",
+            "`read tiny.html` / `read x.csv`",
+            result["html_over_csv"],
+            f"≤ {HTML_OVER_CSV}×",
+            at_most(result["html_over_csv"], HTML_OVER_CSV),
+            unit="×",
+        ),
+        row(
+            "Start-up",
+            "`read tiny.html` / the same with MarkItDown built (the old path)",
+            result["html_over_markitdown"],
+            unit="×",
+            note="information: what HTML saves by not importing MarkItDown",
+        ),
     ]
 
 

@@ -45,7 +45,8 @@ from typing import Any
 from _util import OUT, ROOT, at_least, interleaved, ratios, row, seconds, spread, table
 from make_corpus import make_pdf_folder
 from peer_bench import HOW, PEERS, measure, start_peers
-from omnireader import ingest, IngestOptions
+
+from omnireader import IngestOptions, ingest
 
 W1_VS_RAW = 0.6  # ingest at 1 worker / raw text extraction
 W2_VS_W1 = 1.7  # 2 workers / 1 worker
@@ -91,7 +92,9 @@ def omnireader_ingest(paths: list[Path], workers: int) -> Any:
         store = Store.open(db)
         # OCR off: the baselines only extract text layers, and the shared corpus holds
         # scans that default ingest would OCR (bench_ocr measures that path).
-        return ingest(paths, store, reader=Reader(ocr="off"), options=IngestOptions(workers=workers))
+        return ingest(
+            paths, store, reader=Reader(ocr="off"), options=IngestOptions(workers=workers)
+        )
     finally:
         shutil.rmtree(db.parent, ignore_errors=True)
 
@@ -118,8 +121,13 @@ def markitdown_convert(paths: list[Path]) -> int:
     return sum(len(md.convert(str(p)).text_content) for p in paths)
 
 
-def run(quick: bool = False, files: int | None = None, pages: int | None = None,
-        markitdown_files: int | None = None, repeat: int | None = None) -> dict[str, Any]:
+def run(
+    quick: bool = False,
+    files: int | None = None,
+    pages: int | None = None,
+    markitdown_files: int | None = None,
+    repeat: int | None = None,
+) -> dict[str, Any]:
     """Pages per second of each configuration, ``repeat`` rounds interleaved (raw, 1 worker,
     2 workers, MarkItDown; raw, …); ratios are taken round by round."""
     files = files or (20 if quick else 200)
@@ -156,14 +164,17 @@ def run(quick: bool = False, files: int | None = None, pages: int | None = None,
             writer_cpu.append(time.process_time() - cpu)
 
     try:
-        got = interleaved({
-            "raw": seconds(lambda: raw_pdfium(all_paths)),
-            "parse": seconds(lambda: parse_only(all_paths)),
-            "w1": seconds(lambda: ingest(1)),
-            "w2": seconds(lambda: ingest(2)),
-            "markitdown": seconds(lambda: markitdown_convert(sub)),
-            **{name: measure(peer, records[name]) for name, peer in live.items()},
-        }, repeat=repeat)
+        got = interleaved(
+            {
+                "raw": seconds(lambda: raw_pdfium(all_paths)),
+                "parse": seconds(lambda: parse_only(all_paths)),
+                "w1": seconds(lambda: ingest(1)),
+                "w2": seconds(lambda: ingest(2)),
+                "markitdown": seconds(lambda: markitdown_convert(sub)),
+                **{name: measure(peer, records[name]) for name, peer in live.items()},
+            },
+            repeat=repeat,
+        )
     finally:
         for peer in live.values():
             peer.close()
@@ -178,13 +189,18 @@ def run(quick: bool = False, files: int | None = None, pages: int | None = None,
         pps[name] = [md_pages / t for t in got[name]]
     for name in live:
         last = records[name][-1]
-        peer_res[name] |= {"pages_per_s": spread(pps[name]),
-                           "ratio_w1_vs": spread(ratios(pps["w1"], pps[name])),
-                           "pages_seen": last["pages"], "chunks": last["chunks"]}
+        peer_res[name] |= {
+            "pages_per_s": spread(pps[name]),
+            "ratio_w1_vs": spread(ratios(pps["w1"], pps[name])),
+            "pages_seen": last["pages"],
+            "chunks": last["chunks"],
+        }
     # The fastest peer by median pages/s, MarkItDown included.
     fastest = max(peer_names, key=lambda n: spread(pps[n])["median"])
     res: dict[str, Any] = {
-        "pages": n_pages_all, "files": len(all_paths), "markitdown_pages": md_pages,
+        "pages": n_pages_all,
+        "files": len(all_paths),
+        "markitdown_pages": md_pages,
         "repeat": repeat,
         "pages_per_s": {k: spread(v) for k, v in pps.items()},
         "ratio_w1_vs_raw": spread(ratios(got["raw"], got["w1"])),
@@ -200,29 +216,62 @@ def run(quick: bool = False, files: int | None = None, pages: int | None = None,
         "ratio_vs_fastest_peer": spread(ratios(pps["w1"], pps[fastest])),
     }
     p = res["pages_per_s"]
-    print(table(
-        ["measure", "pages/s", "ratio", "target"],
-        [
-            ["raw pypdfium2 (baseline)", p["raw"], 1.0, ""],
-            ["omnireader ingest, 1 worker", p["w1"], res["ratio_w1_vs_raw"], f"≥ {W1_VS_RAW}× raw"],
-            ["  parsing alone (no store), one core", p["parse"], res["ratio_parse_vs_raw"], ""],
-            ["omnireader ingest, 2 workers", p["w2"], res["speedup_w2_vs_w1"],
-             f"≥ {W2_VS_W1}× 1 worker"],
-            [f"MarkItDown convert ({len(sub)} files)", p["markitdown"], res["ratio_vs_markitdown"],
-             f"omnireader (1 worker) ≥ {VS_MARKITDOWN}×"],
-            ["  the same, omnireader at 2 workers", p["markitdown"], res["ratio_vs_markitdown_w2"], ""],
-            *([f"{name} ({peer_res[name].get('version', '')})", p[name],
-               peer_res[name]["ratio_w1_vs"], ""] for name in live),
-            [f"fastest peer: {fastest}", p[fastest], res["ratio_vs_fastest_peer"],
-             f"omnireader (1 worker) ≥ {VS_PEERS}×"],
-        ],
-    ))
+    print(
+        table(
+            ["measure", "pages/s", "ratio", "target"],
+            [
+                ["raw pypdfium2 (baseline)", p["raw"], 1.0, ""],
+                [
+                    "omnireader ingest, 1 worker",
+                    p["w1"],
+                    res["ratio_w1_vs_raw"],
+                    f"≥ {W1_VS_RAW}× raw",
+                ],
+                ["  parsing alone (no store), one core", p["parse"], res["ratio_parse_vs_raw"], ""],
+                [
+                    "omnireader ingest, 2 workers",
+                    p["w2"],
+                    res["speedup_w2_vs_w1"],
+                    f"≥ {W2_VS_W1}× 1 worker",
+                ],
+                [
+                    f"MarkItDown convert ({len(sub)} files)",
+                    p["markitdown"],
+                    res["ratio_vs_markitdown"],
+                    f"omnireader (1 worker) ≥ {VS_MARKITDOWN}×",
+                ],
+                [
+                    "  the same, omnireader at 2 workers",
+                    p["markitdown"],
+                    res["ratio_vs_markitdown_w2"],
+                    "",
+                ],
+                *(
+                    [
+                        f"{name} ({peer_res[name].get('version', '')})",
+                        p[name],
+                        peer_res[name]["ratio_w1_vs"],
+                        "",
+                    ]
+                    for name in live
+                ),
+                [
+                    f"fastest peer: {fastest}",
+                    p[fastest],
+                    res["ratio_vs_fastest_peer"],
+                    f"omnireader (1 worker) ≥ {VS_PEERS}×",
+                ],
+            ],
+        )
+    )
     for name, r in peer_res.items():
         if "error" in r:
             print(f"{name}: {r['error']}")
-    print(f"{n_pages_all} pages in {len(all_paths)} files, {repeat} rounds; "
-          f"{res['items_w1']} items; {res['failed_files']} files failed "
-          "(encrypted / broken shared-corpus PDFs)")
+    print(
+        f"{n_pages_all} pages in {len(all_paths)} files, {repeat} rounds; "
+        f"{res['items_w1']} items; {res['failed_files']} files failed "
+        "(encrypted / broken shared-corpus PDFs)"
+    )
     return res
 
 
@@ -233,16 +282,43 @@ def rows(result: dict[str, Any]) -> list[dict[str, Any]]:
     m1, m2 = result["ratio_vs_markitdown"], result["ratio_vs_markitdown_w2"]
     why = _where_time_goes(result)
     return [
-        row(t, f"{what}, 1 worker / raw pypdfium2 text extraction", r1, f"≥ {W1_VS_RAW}×",
-            at_least(r1, W1_VS_RAW), unit="×",
-            note=why.get("w1", "") if at_least(r1, W1_VS_RAW) is False else ""),
-        row(t, "the same, 2 workers / 1 worker", r2, f"≥ {W2_VS_W1}×", at_least(r2, W2_VS_W1),
-            unit="×", note=why.get("w2", "") if at_least(r2, W2_VS_W1) is False else ""),
-        row(t, "the same, 1 worker vs MarkItDown `convert` (pages/s)", m1, f"≥ {VS_MARKITDOWN}×",
-            at_least(m1, VS_MARKITDOWN), unit="×", digits=0,
-            note=why.get("md", "") if at_least(m1, VS_MARKITDOWN) is False else ""),
-        row(t, "the same, 2 workers vs MarkItDown `convert` (pages/s)", m2, f"≥ {VS_MARKITDOWN}×",
-            at_least(m2, VS_MARKITDOWN), unit="×", digits=0),
+        row(
+            t,
+            f"{what}, 1 worker / raw pypdfium2 text extraction",
+            r1,
+            f"≥ {W1_VS_RAW}×",
+            at_least(r1, W1_VS_RAW),
+            unit="×",
+            note=why.get("w1", "") if at_least(r1, W1_VS_RAW) is False else "",
+        ),
+        row(
+            t,
+            "the same, 2 workers / 1 worker",
+            r2,
+            f"≥ {W2_VS_W1}×",
+            at_least(r2, W2_VS_W1),
+            unit="×",
+            note=why.get("w2", "") if at_least(r2, W2_VS_W1) is False else "",
+        ),
+        row(
+            t,
+            "the same, 1 worker vs MarkItDown `convert` (pages/s)",
+            m1,
+            f"≥ {VS_MARKITDOWN}×",
+            at_least(m1, VS_MARKITDOWN),
+            unit="×",
+            digits=0,
+            note=why.get("md", "") if at_least(m1, VS_MARKITDOWN) is False else "",
+        ),
+        row(
+            t,
+            "the same, 2 workers vs MarkItDown `convert` (pages/s)",
+            m2,
+            f"≥ {VS_MARKITDOWN}×",
+            at_least(m2, VS_MARKITDOWN),
+            unit="×",
+            digits=0,
+        ),
         *peer_rows(result),
     ]
 
@@ -255,27 +331,36 @@ def _where_time_goes(result: dict[str, Any]) -> dict[str, str]:
     pps = {k: v["median"] for k, v in result["pages_per_s"].items()}
     parse_ms, writer_ms = 1000 / pps["parse"], result["writer_cpu_ms_per_page_w1"]["median"]
     parse = result["ratio_parse_vs_raw"]["median"]
-    out = {"w1": (
-        f"where the time goes (same run): parsing alone (read, chunk, items; one core, no "
-        f"store) runs at {parse:.2f}× raw, {parse_ms:.2f} ms a page against raw extraction's "
-        f"{1000 / pps['raw']:.2f}, and the ingest cannot outrun its one worker; the writer "
-        f"beside it used {writer_ms:.2f} ms of CPU a page (embed, rows, upsert, indexes); "
-        + (f"needed: the parser's own work (page cleanup, chunking, items) under "
-           f"{1000 / pps['raw'] * (1 / W1_VS_RAW - 1):.2f} ms a page, with a free hand-over"
-           if parse < W1_VS_RAW else
-           f"needed: parsing alone reaches the target, so what is missing ("
-           f"{parse - result['ratio_w1_vs_raw']['median']:.2f}× raw) is the pipeline around "
-           f"it: handing the items to the writer, and the writer's threads taking turns with "
-           f"the worker on the cores"))}
+    out = {
+        "w1": (
+            f"where the time goes (same run): parsing alone (read, chunk, items; one core, no "
+            f"store) runs at {parse:.2f}× raw, {parse_ms:.2f} ms a page against raw extraction's "
+            f"{1000 / pps['raw']:.2f}, and the ingest cannot outrun its one worker; the writer "
+            f"beside it used {writer_ms:.2f} ms of CPU a page (embed, rows, upsert, indexes); "
+            + (
+                f"needed: the parser's own work (page cleanup, chunking, items) under "
+                f"{1000 / pps['raw'] * (1 / W1_VS_RAW - 1):.2f} ms a page, with a free hand-over"
+                if parse < W1_VS_RAW
+                else f"needed: parsing alone reaches the target, so what is missing ("
+                f"{parse - result['ratio_w1_vs_raw']['median']:.2f}× raw) is the pipeline around "
+                f"it: handing the items to the writer, and the writer's threads taking turns with "
+                f"the worker on the cores"
+            )
+        )
+    }
     # Two workers and the writer share two cores: at best they are always busy.
     ceiling = 2000 / (parse_ms + writer_ms) / pps["w1"]
-    out["w2"] = (f"two cores for two workers and the writer: parsing plus the writer's CPU is "
-                 f"{parse_ms + writer_ms:.2f} ms a page, so two always-busy cores give at most "
-                 f"{ceiling:.2f}× the 1-worker rate; needed: both under "
-                 f"{2000 / (W2_VS_W1 * pps['w1']):.2f} ms a page together")
+    out["w2"] = (
+        f"two cores for two workers and the writer: parsing plus the writer's CPU is "
+        f"{parse_ms + writer_ms:.2f} ms a page, so two always-busy cores give at most "
+        f"{ceiling:.2f}× the 1-worker rate; needed: both under "
+        f"{2000 / (W2_VS_W1 * pps['w1']):.2f} ms a page together"
+    )
     need = VS_MARKITDOWN * pps["markitdown"]
-    out["md"] = (f"{VS_MARKITDOWN}× MarkItDown is {need:.0f} pages/s at 1 worker; parsing alone "
-                 f"runs at {pps['parse']:.0f} pages/s on one core in this run")
+    out["md"] = (
+        f"{VS_MARKITDOWN}× MarkItDown is {need:.0f} pages/s at 1 worker; parsing alone "
+        f"runs at {pps['parse']:.0f} pages/s on one core in this run"
+    )
     return out
 
 
@@ -283,8 +368,9 @@ def peer_rows(result: dict[str, Any]) -> list[dict[str, Any]]:
     """A row per peer (omnireader at 1 worker / the peer, in pages/s), and the target row
     against the fastest of them, MarkItDown included."""
     t = "Ingest"
-    peers = result.get("peers") or {name: {"error": "not measured (a run before the peers "
-                                                    "were added)"} for name in PEERS}
+    peers = result.get("peers") or {
+        name: {"error": "not measured (a run before the peers were added)"} for name in PEERS
+    }
     out = []
     for name, r in peers.items():
         label = f"the same, 1 worker vs {PEERS[name]} (pages/s)"
@@ -292,8 +378,18 @@ def peer_rows(result: dict[str, Any]) -> list[dict[str, Any]]:
             out.append(row(t, label, "–", "", None, note=r["error"]))
             continue
         how = "; ".join(x for x in (r.get("version", ""), HOW.get(name, "")) if x)
-        out.append(row(t, label, r["ratio_w1_vs"], "", None, unit="×", digits=0,
-                       note=f"{r['pages_per_s']['median']:.0f} pages/s; {how}"))
+        out.append(
+            row(
+                t,
+                label,
+                r["ratio_w1_vs"],
+                "",
+                None,
+                unit="×",
+                digits=0,
+                note=f"{r['pages_per_s']['median']:.0f} pages/s; {how}",
+            )
+        )
     if "ratio_vs_fastest_peer" in result:
         fastest = result["fastest_peer"]
         name = "MarkItDown `convert`" if fastest == "markitdown" else PEERS[fastest]
@@ -306,8 +402,18 @@ def peer_rows(result: dict[str, Any]) -> list[dict[str, Any]]:
             note = f"fastest of those that ran ({', '.join(missing)} did not)" if missing else ""
             if met is False:
                 note = "; ".join(x for x in (note, _peer_ceiling(result, fastest)) if x)
-        out.append(row(t, f"the same, 1 worker vs the fastest peer ({name})", ratio,
-                       f"≥ {VS_PEERS}×", met, unit="×", digits=1, note=note))
+        out.append(
+            row(
+                t,
+                f"the same, 1 worker vs the fastest peer ({name})",
+                ratio,
+                f"≥ {VS_PEERS}×",
+                met,
+                unit="×",
+                digits=1,
+                note=note,
+            )
+        )
     return out
 
 
@@ -317,8 +423,10 @@ def _peer_ceiling(result: dict[str, Any], fastest: str) -> str:
     that extraction can beat it), and what two workers reach."""
     pps = result["pages_per_s"]
     need, raw = VS_PEERS * pps[fastest]["median"], pps["raw"]["median"]
-    text = (f"{VS_PEERS}× the peer is {need:.0f} pages/s at 1 worker; raw pypdfium2 text "
-            f"extraction alone runs at {raw:.0f} pages/s on one core in this run")
+    text = (
+        f"{VS_PEERS}× the peer is {need:.0f} pages/s at 1 worker; raw pypdfium2 text "
+        f"extraction alone runs at {raw:.0f} pages/s on one core in this run"
+    )
     if need > raw:
         text += " (the target is above it: only more cores reach it)"
     if "w2" in pps:

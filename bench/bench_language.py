@@ -45,8 +45,9 @@ def run(quick: bool = False, runs: int | None = None) -> dict[str, Any]:
     out: dict[str, Any] = {
         "accuracy": sum(detect_language(s) == lang for lang, s in pairs) / len(pairs),
         "accuracy_old_rule": sum(old_rule(s) == lang for lang, s in pairs) / len(pairs),
-        "misses": [(lang, s, detect_language(s)) for lang, s in pairs
-                   if detect_language(s) != lang],
+        "misses": [
+            (lang, s, detect_language(s)) for lang, s in pairs if detect_language(s) != lang
+        ],
     }
     source = Source(kind="file", path="x.txt")
     reps = 50
@@ -54,28 +55,44 @@ def run(quick: bool = False, runs: int | None = None) -> dict[str, Any]:
     def each(fn: Any) -> Any:
         return seconds(lambda: [fn(s) for _ in range(reps) for _, s in pairs])
 
-    got = interleaved({
-        "detect_language": each(detect_language),
-        "old_rule": each(old_rule),
-        "source_copy": each(lambda s: source.model_copy(update={"lang": "en"})),
-    }, repeat=runs, warmup=1)
+    got = interleaved(
+        {
+            "detect_language": each(detect_language),
+            "old_rule": each(old_rule),
+            "source_copy": each(lambda s: source.model_copy(update={"lang": "en"})),
+        },
+        repeat=runs,
+        warmup=1,
+    )
     per = len(pairs) * reps
     for k, v in got.items():
         out[f"{k}_us_per_item"] = spread([t / per * 1e6 for t in v])
     out["detect_over_old_rule"] = spread(ratios(got["detect_language"], got["old_rule"]))
     out["detect_over_source_copy"] = spread(ratios(got["detect_language"], got["source_copy"]))
-    load = ("from omnireader.text.language import detect_language; "
-            "detect_language('La réunion est reportée à jeudi après-midi.')")
-    cold = interleaved({
-        "floor_numpy": seconds(lambda: subprocess.run(
-            [sys.executable, "-c", "import numpy"], check=True)),
-        "first_model_text": seconds(lambda: subprocess.run(
-            [sys.executable, "-c", load], check=True, cwd=Path(__file__).resolve().parents[1])),
-    }, repeat=max(3, runs // 2))
+    load = (
+        "from omnireader.text.language import detect_language; "
+        "detect_language('La réunion est reportée à jeudi après-midi.')"
+    )
+    cold = interleaved(
+        {
+            "floor_numpy": seconds(
+                lambda: subprocess.run([sys.executable, "-c", "import numpy"], check=True)
+            ),
+            "first_model_text": seconds(
+                lambda: subprocess.run(
+                    [sys.executable, "-c", load],
+                    check=True,
+                    cwd=Path(__file__).resolve().parents[1],
+                )
+            ),
+        },
+        repeat=max(3, runs // 2),
+    )
     out["cold_first_model_text_s"] = spread(cold["first_model_text"])
     out["cold_floor_numpy_s"] = spread(cold["floor_numpy"])
-    out["cold_model_load_over_floor"] = spread(ratios(cold["first_model_text"],
-                                                      cold["floor_numpy"]))
+    out["cold_model_load_over_floor"] = spread(
+        ratios(cold["first_model_text"], cold["floor_numpy"])
+    )
     print(table(["measure", "value"], [[k, v] for k, v in out.items() if k != "misses"]))
     for miss in out["misses"]:
         print("miss:", miss)
@@ -88,16 +105,42 @@ ACCURACY = 0.95
 
 def rows(result: dict[str, Any]) -> list[dict[str, Any]]:
     return [
-        row("Language", "accuracy, 60 short samples in 10 languages", result["accuracy"],
-            f"≥ {ACCURACY}", at_least(result["accuracy"], ACCURACY)),
-        row("Language", "accuracy of the en/zh rule it replaced", result["accuracy_old_rule"],
-            note="information"),
-        row("Language", "µs per item, warm", result["detect_language_us_per_item"],
-            unit=" µs", digits=0, note="information"),
-        row("Language", "per item / the en/zh rule", result["detect_over_old_rule"], unit="×",
-            digits=0, note="information"),
-        row("Language", "first model-read text in a fresh process", result[
-            "cold_first_model_text_s"], unit=" s", note="information: model mapped from cache"),
+        row(
+            "Language",
+            "accuracy, 60 short samples in 10 languages",
+            result["accuracy"],
+            f"≥ {ACCURACY}",
+            at_least(result["accuracy"], ACCURACY),
+        ),
+        row(
+            "Language",
+            "accuracy of the en/zh rule it replaced",
+            result["accuracy_old_rule"],
+            note="information",
+        ),
+        row(
+            "Language",
+            "µs per item, warm",
+            result["detect_language_us_per_item"],
+            unit=" µs",
+            digits=0,
+            note="information",
+        ),
+        row(
+            "Language",
+            "per item / the en/zh rule",
+            result["detect_over_old_rule"],
+            unit="×",
+            digits=0,
+            note="information",
+        ),
+        row(
+            "Language",
+            "first model-read text in a fresh process",
+            result["cold_first_model_text_s"],
+            unit=" s",
+            note="information: model mapped from cache",
+        ),
     ]
 
 

@@ -43,9 +43,15 @@ CORPUS = SHARED / "corpus"
 FINANCE = SHARED / "bench" / "financebench-dev" / "pdfs"
 OUT = HERE / "out"
 # A few hundred pages of financial filings, plus the corpus PDFs that open without a password.
-SPEED_SET = ["AMAZON_2017_10K.pdf", "BESTBUY_2024Q2_10Q.pdf", "JOHNSON_JOHNSON_2022Q4_EARNINGS.pdf",
-             "JOHNSON_JOHNSON_2023_8K_dated-2023-08-30.pdf", "COSTCO_2021_10K.pdf",
-             "Pfizer_2023Q2_10Q.pdf", "NIKE_2019_10K.pdf"]
+SPEED_SET = [
+    "AMAZON_2017_10K.pdf",
+    "BESTBUY_2024Q2_10Q.pdf",
+    "JOHNSON_JOHNSON_2022Q4_EARNINGS.pdf",
+    "JOHNSON_JOHNSON_2023_8K_dated-2023-08-30.pdf",
+    "COSTCO_2021_10K.pdf",
+    "Pfizer_2023Q2_10Q.pdf",
+    "NIKE_2019_10K.pdf",
+]
 QUICK_SET = SPEED_SET[:3]
 LONG_PAGES = 500
 _MD = re.compile(r"(?m)^#{1,6} |^\|?(?: ?-{3,} ?\|)+$|\|")
@@ -111,8 +117,11 @@ def measure_speed(paths: list[Path], rounds: int) -> dict[str, Any]:
     pages = raw_text(paths)  # warm the page cache and count
     times: dict[str, list[float]] = {"raw": [], "off": [], "on": []}
     for _ in range(rounds):
-        for name, fn in (("raw", lambda: raw_text(paths)), ("on", lambda: ours(paths, True)),
-                         ("off", lambda: ours(paths, False))):
+        for name, fn in (
+            ("raw", lambda: raw_text(paths)),
+            ("on", lambda: ours(paths, True)),
+            ("off", lambda: ours(paths, False)),
+        ):
             start = time.perf_counter()
             fn()
             times[name].append(time.perf_counter() - start)
@@ -174,8 +183,12 @@ def sections_without_outline(path: Path) -> list[Any]:
 def _heading_keys(sections: list[Any]) -> set[str]:
     from omnireader.formats.layout.headings import normalize
 
-    return {normalize(line.lstrip("#")) for s in sections for line in s.text.splitlines()
-            if line.startswith("#")}
+    return {
+        normalize(line.lstrip("#"))
+        for s in sections
+        for line in s.text.splitlines()
+        if line.startswith("#")
+    }
 
 
 def measure_headings() -> dict[str, Any]:
@@ -202,17 +215,26 @@ def measure_headings() -> dict[str, Any]:
         hit = sum(1 for key in outline.anywhere if key in headings)
         # Also counted: the printed heading starts with the entry or the entry with it
         # ("Note 4 – Receivables, net" for a longer printed title).
-        loose += sum(1 for key in outline.anywhere if key in headings or any(
-            len(key) >= 8 and (h.startswith(key) or (len(h) >= 8 and key.startswith(h)))
-            for h in headings))
+        loose += sum(
+            1
+            for key in outline.anywhere
+            if key in headings
+            or any(
+                len(key) >= 8 and (h.startswith(key) or (len(h) >= 8 and key.startswith(h)))
+                for h in headings
+            )
+        )
         found += hit
         entries += len(outline.anywhere)
         per_file[path.name] = round(hit / len(outline.anywhere), 3)
-    return {"files": files, "entries": entries,
-            "recall": round(found / entries, 4) if entries else None,
-            "recall_prefix": round(loose / entries, 4) if entries else None,
-            "recall_without_outline": round(no_outline / entries, 4) if entries else None,
-            "per_file": per_file}
+    return {
+        "files": files,
+        "entries": entries,
+        "recall": round(found / entries, 4) if entries else None,
+        "recall_prefix": round(loose / entries, 4) if entries else None,
+        "recall_without_outline": round(no_outline / entries, 4) if entries else None,
+        "per_file": per_file,
+    }
 
 
 def long_pdf(pages: int = LONG_PAGES) -> Path | None:
@@ -258,8 +280,9 @@ def measure_memory() -> dict[str, Any]:
     for layout in (True, False):
         code = _CHILD.format(root=str(ROOT), path=str(path), layout=layout)
         start = time.perf_counter()
-        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                              cwd=ROOT, check=True)
+        done = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True
+        )
         items, rss = done.stdout.split()
         key = "on" if layout else "off"
         out[f"peak_rss_mb_{key}"] = round(float(rss), 1)
@@ -271,8 +294,9 @@ def measure_memory() -> dict[str, Any]:
 PARTS = ("speed", "text", "headings", "memory")
 
 
-def run(quick: bool = False, rounds: int | None = None,
-        parts: tuple[str, ...] = PARTS) -> dict[str, Any]:
+def run(
+    quick: bool = False, rounds: int | None = None, parts: tuple[str, ...] = PARTS
+) -> dict[str, Any]:
     if not CORPUS.exists():
         print("../shared is absent: nothing to measure")
         return {}
@@ -299,29 +323,62 @@ def rows(result: dict[str, Any]) -> list[dict[str, Any]]:
     out = []
     speed = result.get("speed")
     if speed:
-        out.append(row(t, f"layout on / raw pypdfium2 get_text_range, pages/s "
-                          f"({speed['pages']} pages)", speed["on_vs_raw"], "≥ 0.3×",
-                       at_least(speed["on_vs_raw"], 0.3), unit="×"))
+        out.append(
+            row(
+                t,
+                f"layout on / raw pypdfium2 get_text_range, pages/s ({speed['pages']} pages)",
+                speed["on_vs_raw"],
+                "≥ 0.3×",
+                at_least(speed["on_vs_raw"], 0.3),
+                unit="×",
+            )
+        )
     text = result.get("text") or {}
     if "crazyones_f1_on" in text:
-        out.append(row(t, "crazyones token F1, layout on (off: "
-                          f"{text['crazyones_f1_off']})", text["crazyones_f1_on"],
-                       f"≥ {text['crazyones_f1_off']}",
-                       text["crazyones_f1_on"] >= text["crazyones_f1_off"]))
+        out.append(
+            row(
+                t,
+                f"crazyones token F1, layout on (off: {text['crazyones_f1_off']})",
+                text["crazyones_f1_on"],
+                f"≥ {text['crazyones_f1_off']}",
+                text["crazyones_f1_on"] >= text["crazyones_f1_off"],
+            )
+        )
     if "finance_tokens_kept" in text:
-        out.append(row(t, "financebench layout-off tokens found with layout on",
-                       text["finance_tokens_kept"], "≥ 0.99", text["finance_tokens_kept"] >= 0.99))
+        out.append(
+            row(
+                t,
+                "financebench layout-off tokens found with layout on",
+                text["finance_tokens_kept"],
+                "≥ 0.99",
+                text["finance_tokens_kept"] >= 0.99,
+            )
+        )
     headings = result.get("headings") or {}
     if headings.get("recall") is not None:
-        out.append(row(t, f"outline entries found as headings ({headings['entries']} entries, "
-                          f"{headings['files']} PDFs; prefix match {headings['recall_prefix']}; "
-                          f"outline withheld {headings['recall_without_outline']})",
-                       headings["recall"], "≥ 0.8", headings["recall"] >= 0.8))
+        out.append(
+            row(
+                t,
+                f"outline entries found as headings ({headings['entries']} entries, "
+                f"{headings['files']} PDFs; prefix match {headings['recall_prefix']}; "
+                f"outline withheld {headings['recall_without_outline']})",
+                headings["recall"],
+                "≥ 0.8",
+                headings["recall"] >= 0.8,
+            )
+        )
     memory = result.get("memory") or {}
     if memory:
-        out.append(row(t, f"peak RSS, {memory['pages']}-page PDF into items, layout on",
-                       memory["peak_rss_mb_on"], "≤ 300 MB",
-                       at_most(memory["peak_rss_mb_on"], 300), unit=" MB"))
+        out.append(
+            row(
+                t,
+                f"peak RSS, {memory['pages']}-page PDF into items, layout on",
+                memory["peak_rss_mb_on"],
+                "≤ 300 MB",
+                at_most(memory["peak_rss_mb_on"], 300),
+                unit=" MB",
+            )
+        )
     return out
 
 

@@ -36,8 +36,9 @@ from make_corpus import make_long_pdf
 
 TARGET_MB = 300
 POLL_S = 0.01
-BASELINE = ("import time, lancedb, pypdfium2, pypdf, chonkie, omnireader.intake.router; "
-            "time.sleep(0.3)")
+BASELINE = (
+    "import time, lancedb, pypdfium2, pypdf, chonkie, omnireader.intake.router; time.sleep(0.3)"
+)
 
 
 def _status(pid: int) -> dict[str, int]:
@@ -139,8 +140,14 @@ class TreeWatch:
 
 def watch(cmd: list[str], env: dict[str, str] | None = None) -> dict[str, float]:
     """Run ``cmd`` in a process group of its own; the peak MB of each role in it."""
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, start_new_session=True)
+    proc = subprocess.Popen(
+        cmd,
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
     tree = TreeWatch(proc.pid)
     try:
         while proc.poll() is None:
@@ -156,11 +163,25 @@ def watch(cmd: list[str], env: dict[str, str] | None = None) -> dict[str, float]
     return tree.peaks_mb()
 
 
-def ingest_peaks(pdf: Path, workers: int = 1, env: dict[str, str] | None = None) -> dict[str, float]:
+def ingest_peaks(
+    pdf: Path, workers: int = 1, env: dict[str, str] | None = None
+) -> dict[str, float]:
     """The peak MB by role of ``omnireader ingest pdf`` into a fresh store."""
     with tempfile.TemporaryDirectory() as tmp:
-        return watch([sys.executable, "-m", "omnireader", "ingest", str(pdf), "--db",
-                      str(Path(tmp) / "s.lance"), "--workers", str(workers)], env=env)
+        return watch(
+            [
+                sys.executable,
+                "-m",
+                "omnireader",
+                "ingest",
+                str(pdf),
+                "--db",
+                str(Path(tmp) / "s.lance"),
+                "--workers",
+                str(workers),
+            ],
+            env=env,
+        )
 
 
 def run(quick: bool = False, pages: int | None = None, repeat: int | None = None) -> dict[str, Any]:
@@ -173,38 +194,101 @@ def run(quick: bool = False, pages: int | None = None, repeat: int | None = None
         rounds.append(ingest_peaks(pdf))
         return rounds[-1]["writer"]
 
-    got = interleaved({"baseline": lambda: watch([sys.executable, "-c", BASELINE])["writer"],
-                       "ingest": ingest}, repeat=repeat)
+    got = interleaved(
+        {"baseline": lambda: watch([sys.executable, "-c", BASELINE])["writer"], "ingest": ingest},
+        repeat=repeat,
+    )
     roles = sorted({r for peaks in rounds for r in peaks if not r.startswith("worker ")})
     by_role = {r: spread([p.get(r, 0.0) for p in rounds]) for r in roles}
-    res = {"pages": pages, "repeat": repeat, "baseline_mb": spread(got["baseline"]),
-           "peak_mb": by_role, "rounds": rounds}
-    print(table(["process", "peak RSS MB (median, range)", "target"],
-                [["baseline: interpreter + libraries", res["baseline_mb"], ""]]
-                + [[r, by_role[r], f"≤ {TARGET_MB}" if r in ("writer", "worker") else ""]
-                   for r in roles]))
+    res = {
+        "pages": pages,
+        "repeat": repeat,
+        "baseline_mb": spread(got["baseline"]),
+        "peak_mb": by_role,
+        "rounds": rounds,
+    }
+    print(
+        table(
+            ["process", "peak RSS MB (median, range)", "target"],
+            [["baseline: interpreter + libraries", res["baseline_mb"], ""]]
+            + [
+                [r, by_role[r], f"≤ {TARGET_MB}" if r in ("writer", "worker") else ""]
+                for r in roles
+            ],
+        )
+    )
     return res
 
 
 def rows(result: dict[str, Any]) -> list[dict[str, Any]]:
     t, peaks = "Memory", result["peak_mb"]
     what = f"peak RSS ingesting a {result['pages']}-page PDF"
-    out = [row(t, f"{what}: writer (the ingest process)", peaks["writer"], f"≤ {TARGET_MB} MB",
-               at_most(peaks["writer"], TARGET_MB), unit=" MB", digits=0)]
+    out = [
+        row(
+            t,
+            f"{what}: writer (the ingest process)",
+            peaks["writer"],
+            f"≤ {TARGET_MB} MB",
+            at_most(peaks["writer"], TARGET_MB),
+            unit=" MB",
+            digits=0,
+        )
+    ]
     if "worker" in peaks:
-        out.append(row(t, f"{what}: parser worker", peaks["worker"], f"≤ {TARGET_MB} MB",
-                       at_most(peaks["worker"], TARGET_MB), unit=" MB", digits=0))
+        out.append(
+            row(
+                t,
+                f"{what}: parser worker",
+                peaks["worker"],
+                f"≤ {TARGET_MB} MB",
+                at_most(peaks["worker"], TARGET_MB),
+                unit=" MB",
+                digits=0,
+            )
+        )
     else:
-        out.append(row(t, f"{what}: parser worker", "not seen", f"≤ {TARGET_MB} MB", False,
-                       note="no worker process was found: the instrument is broken"))
+        out.append(
+            row(
+                t,
+                f"{what}: parser worker",
+                "not seen",
+                f"≤ {TARGET_MB} MB",
+                False,
+                note="no worker process was found: the instrument is broken",
+            )
+        )
     if "forkserver" in peaks:
-        out.append(row(t, f"{what}: forkserver (the workers fork from it)", peaks["forkserver"],
-                       unit=" MB", digits=0, note="information"))
-    out.append(row(t, f"{what}: all its processes at one moment", peaks["tree"], unit=" MB",
-                   digits=0, note="information: the highest sum of their resident memory "
-                   "(pages they share counted in each)"))
-    out.append(row(t, "baseline: a fresh interpreter importing the same libraries",
-                   result["baseline_mb"], unit=" MB", digits=0, note="information"))
+        out.append(
+            row(
+                t,
+                f"{what}: forkserver (the workers fork from it)",
+                peaks["forkserver"],
+                unit=" MB",
+                digits=0,
+                note="information",
+            )
+        )
+    out.append(
+        row(
+            t,
+            f"{what}: all its processes at one moment",
+            peaks["tree"],
+            unit=" MB",
+            digits=0,
+            note="information: the highest sum of their resident memory "
+            "(pages they share counted in each)",
+        )
+    )
+    out.append(
+        row(
+            t,
+            "baseline: a fresh interpreter importing the same libraries",
+            result["baseline_mb"],
+            unit=" MB",
+            digits=0,
+            note="information",
+        )
+    )
     return out
 
 

@@ -40,8 +40,12 @@ SCAN_DPI = 300
 
 
 def _stats(values: list[float]) -> dict[str, Any]:
-    return {"median": statistics.median(values), "min": min(values), "max": max(values),
-            "runs": [round(v, 4) for v in values]}
+    return {
+        "median": statistics.median(values),
+        "min": min(values),
+        "max": max(values),
+        "runs": [round(v, 4) for v in values],
+    }
 
 
 def _read(path: Path) -> list[Any]:
@@ -70,8 +74,11 @@ def _pages(quick: bool) -> dict[str, list[tuple[P.Page, bool]]]:
     fonts = P.available_fonts()[:1] if quick else P.available_fonts()
     seeds = [0] if quick else [0, 1]
     sentences = 4 if quick else 8
-    base = [P.text_page(seed, dpi=SCAN_DPI, font_name=f, sentences=sentences)
-            for f in fonts for seed in seeds]
+    base = [
+        P.text_page(seed, dpi=SCAN_DPI, font_name=f, sentences=sentences)
+        for f in fonts
+        for seed in seeds
+    ]
     layouts = [P.two_column_page(3, dpi=SCAN_DPI), P.table_page(4, dpi=SCAN_DPI)]
     out: dict[str, list[tuple[P.Page, bool]]] = {}
     for degrees in (0, 90, 180, 270):
@@ -79,8 +86,9 @@ def _pages(quick: bool) -> dict[str, list[tuple[P.Page, bool]]]:
     out["noise, speckle, skew"] = [(P.noisy(p, seed=n), False) for n, p in enumerate(base)]
     out["blur"] = [(P.blurred(p), False) for p in base]
     out["JPEG quality 25"] = [(P.jpeg(p, 25), False) for p in base]
-    out["noise + JPEG, turned 90°"] = [(P.rotated(P.jpeg(P.noisy(p, n), 40), 90), False)
-                                      for n, p in enumerate(base)]
+    out["noise + JPEG, turned 90°"] = [
+        (P.rotated(P.jpeg(P.noisy(p, n), 40), 90), False) for n, p in enumerate(base)
+    ]
     out["receipt (image)"] = [(P.receipt(s, dpi=SCAN_DPI), True) for s in seeds]
     if P.FONTS["cjk"] and P.FONTS["cjk"].is_file():
         out["Chinese (image)"] = [(P.chinese_page(s, dpi=200), True) for s in seeds]
@@ -102,11 +110,17 @@ def accuracy(quick: bool, folder: Path) -> dict[str, Any]:
             orders.append(P.order_score(page.text, found))
             if variant not in ("turned 0°",):
                 lines.extend(_line_scores(page.text, items))
-        result[variant] = {"f1": round(statistics.mean(f1s), 4), "f1_min": round(min(f1s), 4),
-                           "order": round(statistics.mean(orders), 4), "pages": len(pages),
-                           "seconds_per_page": round(statistics.median(seconds), 2)}
-        print(f"  {variant}: F1 {result[variant]['f1']:.3f} (min {result[variant]['f1_min']:.3f})",
-              flush=True)
+        result[variant] = {
+            "f1": round(statistics.mean(f1s), 4),
+            "f1_min": round(min(f1s), 4),
+            "order": round(statistics.mean(orders), 4),
+            "pages": len(pages),
+            "seconds_per_page": round(statistics.median(seconds), 2),
+        }
+        print(
+            f"  {variant}: F1 {result[variant]['f1']:.3f} (min {result[variant]['f1_min']:.3f})",
+            flush=True,
+        )
     return {"variants": result, "confidence": _bands(lines)}
 
 
@@ -128,9 +142,14 @@ def _bands(lines: list[tuple[float, int, int]]) -> list[dict[str, Any]]:
     for lo, hi in zip(edges, edges[1:]):
         inside = [(r, n) for c, r, n in lines if lo <= c < hi]
         words = sum(n for _, n in inside)
-        out.append({"band": f"{lo:.2f}–{min(hi, 1.0):.2f}", "lines": len(inside),
-                    "words": words,
-                    "right": round(sum(r for r, _ in inside) / words, 3) if words else None})
+        out.append(
+            {
+                "band": f"{lo:.2f}–{min(hi, 1.0):.2f}",
+                "lines": len(inside),
+                "words": words,
+                "right": round(sum(r for r, _ in inside) / words, 3) if words else None,
+            }
+        )
     return out
 
 
@@ -142,8 +161,11 @@ def resolution(quick: bool, folder: Path) -> list[dict[str, Any]]:
 
     fonts = P.available_fonts()[:1] if quick else P.available_fonts()
     # Small print (7 pt: footnotes, receipts' fine print) decides the resolution, not body text.
-    pages = [P.text_page(7, dpi=SCAN_DPI, font_name=f, points=pt, sentences=6)
-             for f in fonts for pt in (7, 9)]
+    pages = [
+        P.text_page(7, dpi=SCAN_DPI, font_name=f, points=pt, sentences=6)
+        for f in fonts
+        for pt in (7, 9)
+    ]
     pages += [P.noisy(p, seed=7) for p in pages]
     paths = [(p, _file(p, folder)) for p in pages]
     saved = pdf_ocr.RENDER_DPI
@@ -157,11 +179,18 @@ def resolution(quick: bool, folder: Path) -> list[dict[str, Any]]:
                 found = _ocr_text(_read(path))
                 secs.append(time.perf_counter() - started)
                 f1s.append(P.word_f1(page.text, found))
-            out.append({"dpi": dpi, "f1": round(statistics.mean(f1s), 4),
-                        "f1_min": round(min(f1s), 4),
-                        "seconds_per_page": round(statistics.median(secs), 2)})
-            print(f"  {dpi} dpi: F1 {out[-1]['f1']:.3f}, {out[-1]['seconds_per_page']} s/page",
-                  flush=True)
+            out.append(
+                {
+                    "dpi": dpi,
+                    "f1": round(statistics.mean(f1s), 4),
+                    "f1_min": round(min(f1s), 4),
+                    "seconds_per_page": round(statistics.median(secs), 2),
+                }
+            )
+            print(
+                f"  {dpi} dpi: F1 {out[-1]['f1']:.3f}, {out[-1]['seconds_per_page']} s/page",
+                flush=True,
+            )
     finally:
         pdf_ocr.RENDER_DPI = saved
     return out
@@ -179,12 +208,18 @@ def speed(quick: bool, folder: Path) -> dict[str, Any]:
     from omnireader.formats.ocr.bitmaps import to_bgr
     from omnireader.formats.pdf.scans import RENDER_DPI
 
-    bare = RapidOCR(params={"Global.log_level": "critical",
-                            "EngineConfig.onnxruntime.intra_op_num_threads": 1,
-                            "EngineConfig.onnxruntime.inter_op_num_threads": 1})
+    bare = RapidOCR(
+        params={
+            "Global.log_level": "critical",
+            "EngineConfig.onnxruntime.intra_op_num_threads": 1,
+            "EngineConfig.onnxruntime.inter_op_num_threads": 1,
+        }
+    )
     fonts = P.available_fonts()
-    pages = [P.text_page(11 + n, dpi=SCAN_DPI, font_name=fonts[n % len(fonts)], sentences=5)
-             for n in range(2 if quick else 3)]
+    pages = [
+        P.text_page(11 + n, dpi=SCAN_DPI, font_name=fonts[n % len(fonts)], sentences=5)
+        for n in range(2 if quick else 3)
+    ]
     paths = [_file(p, folder) for p in pages]
     bitmaps = []
     for path in paths:
@@ -206,10 +241,17 @@ def speed(quick: bool, folder: Path) -> dict[str, Any]:
         ours_s.append(len(paths) / a)
         bare_s.append(len(paths) / b)
         ratios.append(a / b)
-        print(f"  round: omnireader {len(paths) / a:.3f} pages/s, bare {len(paths) / b:.3f}",
-              flush=True)
-    return {"pages_per_s": _stats(ours_s), "bare_pages_per_s": _stats(bare_s),
-            "time_ratio": _stats(ratios), "pages": len(paths), "dpi": RENDER_DPI}
+        print(
+            f"  round: omnireader {len(paths) / a:.3f} pages/s, bare {len(paths) / b:.3f}",
+            flush=True,
+        )
+    return {
+        "pages_per_s": _stats(ours_s),
+        "bare_pages_per_s": _stats(bare_s),
+        "time_ratio": _stats(ratios),
+        "pages": len(paths),
+        "dpi": RENDER_DPI,
+    }
 
 
 # ---------------------------------------------------------------------------- memory
@@ -225,11 +267,26 @@ def memory(quick: bool, folder: Path) -> dict[str, Any]:
         started = time.perf_counter()
         # bench_memory's watcher names each process of the ingest by its role (the
         # workers are the forkserver's children, not the ingest process's).
-        peaks = watch([sys.executable, "-m", "omnireader", "ingest", str(pdf), "--db",
-                       str(folder / f"s{pages}.lance"), "--workers", "1", "--timeout", "7200"])
-        out[str(pages)] = {"worker_mb": round(peaks.get("worker", 0.0), 1),
-                           "writer_mb": round(peaks.get("writer", 0.0), 1),
-                           "seconds": round(time.perf_counter() - started, 1)}
+        peaks = watch(
+            [
+                sys.executable,
+                "-m",
+                "omnireader",
+                "ingest",
+                str(pdf),
+                "--db",
+                str(folder / f"s{pages}.lance"),
+                "--workers",
+                "1",
+                "--timeout",
+                "7200",
+            ]
+        )
+        out[str(pages)] = {
+            "worker_mb": round(peaks.get("worker", 0.0), 1),
+            "writer_mb": round(peaks.get("writer", 0.0), 1),
+            "seconds": round(time.perf_counter() - started, 1),
+        }
         print(f"  {pages} pages: worker peak {out[str(pages)]['worker_mb']} MB", flush=True)
     small, big = (out[k]["worker_mb"] for k in sorted(out, key=int))
     out["growth"] = round(big / small, 3) if small else None
@@ -253,8 +310,14 @@ def run(quick: bool = False) -> dict[str, Any]:
         spd = speed(quick, folder)
         print("memory", flush=True)
         mem = memory(quick, folder)
-    return {"quick": quick, "accuracy": acc["variants"], "confidence": acc["confidence"],
-            "resolution": res, "speed": spd, "memory": mem}
+    return {
+        "quick": quick,
+        "accuracy": acc["variants"],
+        "confidence": acc["confidence"],
+        "resolution": res,
+        "speed": spd,
+        "memory": mem,
+    }
 
 
 def rows(result: dict[str, Any]) -> list[dict[str, Any]]:
@@ -262,29 +325,54 @@ def rows(result: dict[str, Any]) -> list[dict[str, Any]]:
     for variant, r in result["accuracy"].items():
         damaged = not variant.startswith("turned") and "image" not in variant
         target = 0.90 if damaged else 0.95
-        out.append({"table": "OCR", "label": f"OCR word F1, {variant}",
-                    "measured": f"{r['f1']:.3f} (min {r['f1_min']:.3f}, {r['pages']} pages)",
-                    "target": f"≥ {target:.2f}", "met": r["f1"] >= target,
-                    "note": f"reading order {r['order']:.2f}"})
+        out.append(
+            {
+                "table": "OCR",
+                "label": f"OCR word F1, {variant}",
+                "measured": f"{r['f1']:.3f} (min {r['f1_min']:.3f}, {r['pages']} pages)",
+                "target": f"≥ {target:.2f}",
+                "met": r["f1"] >= target,
+                "note": f"reading order {r['order']:.2f}",
+            }
+        )
     res = result["resolution"]
-    out.append({"table": "OCR", "label": "OCR word F1 of 7 pt and 9 pt print (clean, noisy) by "
-                "render resolution: " + " / ".join(f"{r['dpi']}" for r in res) + " dpi",
-                "measured": " / ".join(f"{r['f1']:.3f}" for r in res), "target": "",
-                "met": None, "note": "information: chooses the render resolution"})
+    out.append(
+        {
+            "table": "OCR",
+            "label": "OCR word F1 of 7 pt and 9 pt print (clean, noisy) by "
+            "render resolution: " + " / ".join(f"{r['dpi']}" for r in res) + " dpi",
+            "measured": " / ".join(f"{r['f1']:.3f}" for r in res),
+            "target": "",
+            "met": None,
+            "note": "information: chooses the render resolution",
+        }
+    )
     ratio = result["speed"]["time_ratio"]
     ours = result["speed"]["pages_per_s"]
-    out.append({"table": "OCR", "label": "OCR pages/s per worker, omnireader / bare RapidOCR",
-                "measured": f"{ours['median']:.2f} pages/s; time {ratio['median']:.2f}× "
-                            f"({ratio['min']:.2f}–{ratio['max']:.2f})",
-                "target": "≤ 1.10×", "met": ratio["median"] <= 1.10,
-                "note": f"{result['speed']['dpi']} dpi, one engine thread"})
+    out.append(
+        {
+            "table": "OCR",
+            "label": "OCR pages/s per worker, omnireader / bare RapidOCR",
+            "measured": f"{ours['median']:.2f} pages/s; time {ratio['median']:.2f}× "
+            f"({ratio['min']:.2f}–{ratio['max']:.2f})",
+            "target": "≤ 1.10×",
+            "met": ratio["median"] <= 1.10,
+            "note": f"{result['speed']['dpi']} dpi, one engine thread",
+        }
+    )
     mem = result["memory"]
     big = max((k for k in mem if k.isdigit()), key=int)
-    out.append({"table": "OCR", "label": f"peak RSS per worker, {big}-page scanned PDF",
-                "measured": f"{mem[big]['worker_mb']:.0f} MB (×{mem['growth']} vs "
-                            f"{min((k for k in mem if k.isdigit()), key=int)} pages)",
-                "target": "≤ 1024 MB, flat", "met": mem[big]["worker_mb"] <= 1024
-                and (mem["growth"] or 9) <= 1.15, "note": ""})
+    out.append(
+        {
+            "table": "OCR",
+            "label": f"peak RSS per worker, {big}-page scanned PDF",
+            "measured": f"{mem[big]['worker_mb']:.0f} MB (×{mem['growth']} vs "
+            f"{min((k for k in mem if k.isdigit()), key=int)} pages)",
+            "target": "≤ 1024 MB, flat",
+            "met": mem[big]["worker_mb"] <= 1024 and (mem["growth"] or 9) <= 1.15,
+            "note": "",
+        }
+    )
     return out
 
 
@@ -302,9 +390,21 @@ if __name__ == "__main__":
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / "ocr.json").write_text(json.dumps(got, indent=2))
     if "accuracy" in got:
-        print(table(["variant", "F1", "min", "order", "pages", "s/page"],
-                    [[k, v["f1"], v["f1_min"], v["order"], v["pages"], v["seconds_per_page"]]
-                     for k, v in got["accuracy"]["variants"].items()]))
-        print(table(["confidence", "lines", "words", "right"],
-                    [[b["band"], b["lines"], b["words"], b["right"]]
-                     for b in got["accuracy"]["confidence"]]))
+        print(
+            table(
+                ["variant", "F1", "min", "order", "pages", "s/page"],
+                [
+                    [k, v["f1"], v["f1_min"], v["order"], v["pages"], v["seconds_per_page"]]
+                    for k, v in got["accuracy"]["variants"].items()
+                ],
+            )
+        )
+        print(
+            table(
+                ["confidence", "lines", "words", "right"],
+                [
+                    [b["band"], b["lines"], b["words"], b["right"]]
+                    for b in got["accuracy"]["confidence"]
+                ],
+            )
+        )

@@ -78,11 +78,19 @@ def run(quick: bool = False) -> dict:
             tp.close()
 
     times = 3 if quick else 10
-    runs = interleaved({"extract": _cpu(extract, times), "check": _cpu(check, times),
-                        "ocr": _cpu(ocr_check, times),
-                        "ocr_extract": _cpu(ocr_extract, times)}, repeat=3 if quick else 7, warmup=1)
+    runs = interleaved(
+        {
+            "extract": _cpu(extract, times),
+            "check": _cpu(check, times),
+            "ocr": _cpu(ocr_check, times),
+            "ocr_extract": _cpu(ocr_extract, times),
+        },
+        repeat=3 if quick else 7,
+        warmup=1,
+    )
     out: dict[str, Any] = {
-        "pages": len(pages), "ocr_pages": len(ocr_pages),
+        "pages": len(pages),
+        "ocr_pages": len(ocr_pages),
         "check_share": spread(ratios(runs["check"], runs["extract"])),
         "extract_ms_per_page": spread([t / times / len(pages) * 1e3 for t in runs["extract"]]),
     }
@@ -94,16 +102,35 @@ def run(quick: bool = False) -> dict:
 def rows(result: dict) -> list[dict]:
     if "skipped" in result:
         return []
-    out = [row("PDF", "hidden-text check / text extraction", result["check_share"],
-               note=f"{result['pages']} pages of the shared corpora, CPU time")]
+    out = [
+        row(
+            "PDF",
+            "hidden-text check / text extraction",
+            result["check_share"],
+            note=f"{result['pages']} pages of the shared corpora, CPU time",
+        )
+    ]
     if "ocr_check_share" in result:
-        out.append(row("PDF", "OCR-layer check / text extraction", result["ocr_check_share"],
-                       note=f"{result['ocr_pages']} OCR-layer pages, against their own extraction"))
+        out.append(
+            row(
+                "PDF",
+                "OCR-layer check / text extraction",
+                result["ocr_check_share"],
+                note=f"{result['ocr_pages']} OCR-layer pages, against their own extraction",
+            )
+        )
     return out
 
 
 if __name__ == "__main__":
     import json
 
-    print(json.dumps({k: (v["median"] if isinstance(v, dict) and "median" in v else v)
-                      for k, v in run("--quick" in sys.argv).items()}, indent=1))
+    print(
+        json.dumps(
+            {
+                k: (v["median"] if isinstance(v, dict) and "median" in v else v)
+                for k, v in run("--quick" in sys.argv).items()
+            },
+            indent=1,
+        )
+    )

@@ -29,7 +29,8 @@ from typing import Any
 
 from _util import OUT, at_least, interleaved, ratios, row, seconds, spread, table
 from make_corpus import make_pdf_folder
-from omnireader import ingest, IngestOptions
+
+from omnireader import IngestOptions, ingest
 
 RAY_VS_LOCAL = 0.7  # Ray ingest throughput / local ingest throughput, 2 workers each
 WORKERS = 2
@@ -41,7 +42,12 @@ def _ingest(paths: list[Path], engine: str) -> Any:
     db = Path(tempfile.mkdtemp(prefix="omni-bench-ray-")) / "store.lance"
     try:
         # OCR off, as bench_ingest: the timed work is text PDFs.
-        return ingest(paths, Store.open(db), reader=Reader(ocr="off"), options=IngestOptions(workers=WORKERS, engine=engine))
+        return ingest(
+            paths,
+            Store.open(db),
+            reader=Reader(ocr="off"),
+            options=IngestOptions(workers=WORKERS, engine=engine),
+        )
     finally:
         shutil.rmtree(db.parent, ignore_errors=True)
 
@@ -53,8 +59,13 @@ def _start_cluster() -> float:
 
     started = time.perf_counter()
     with quiet_environment():
-        ray.init(num_cpus=WORKERS, include_dashboard=False, _node_ip_address="127.0.0.1",
-                 log_to_driver=False, logging_level="WARNING")
+        ray.init(
+            num_cpus=WORKERS,
+            include_dashboard=False,
+            _node_ip_address="127.0.0.1",
+            log_to_driver=False,
+            logging_level="WARNING",
+        )
     return time.perf_counter() - started
 
 
@@ -78,20 +89,29 @@ def per_file_costs(paths: list[Path]) -> dict[str, float]:
         vectors = np.concatenate([r["vectors"] for r in parsed if r["items"]])
         t0 = time.perf_counter()
         for start in range(0, len(items), 2048):  # the writer's default batch
-            store.add(items[start:start + 2048], vectors=vectors[start:start + 2048],
-                      refresh=False)
+            store.add(
+                items[start : start + 2048], vectors=vectors[start : start + 2048], refresh=False
+            )
         commit = (time.perf_counter() - t0) / len(paths)
         t0 = time.perf_counter()
         store.optimize()
         index = time.perf_counter() - t0
     finally:
         shutil.rmtree(db.parent, ignore_errors=True)
-    return {"parse_s": parse, "commit_s": commit, "index_s": index,
-            "items_per_file": len(items) / len(paths)}
+    return {
+        "parse_s": parse,
+        "commit_s": commit,
+        "index_s": index,
+        "items_per_file": len(items) / len(paths),
+    }
 
 
-def run(quick: bool = False, files: int | None = None, pages: int | None = None,
-        repeat: int | None = None) -> dict[str, Any]:
+def run(
+    quick: bool = False,
+    files: int | None = None,
+    pages: int | None = None,
+    repeat: int | None = None,
+) -> dict[str, Any]:
     import ray
 
     files = files or (20 if quick else 200)
@@ -102,14 +122,21 @@ def run(quick: bool = False, files: int | None = None, pages: int | None = None,
     try:
         _ingest(paths[:2], "local")  # imports, page cache, Ray Data's driver side
         _ingest(paths[:2], "ray")
-        got = interleaved({"local": seconds(lambda: _ingest(paths, "local")),
-                           "ray": seconds(lambda: _ingest(paths, "ray"))}, repeat=repeat)
+        got = interleaved(
+            {
+                "local": seconds(lambda: _ingest(paths, "local")),
+                "ray": seconds(lambda: _ingest(paths, "ray")),
+            },
+            repeat=repeat,
+        )
     finally:
         ray.shutdown()
     costs = per_file_costs(paths)
     p, c = costs["parse_s"], costs["commit_s"]
     res: dict[str, Any] = {
-        "files": len(paths), "pages": files * pages, "repeat": repeat,
+        "files": len(paths),
+        "pages": files * pages,
+        "repeat": repeat,
         "cluster_start_s": cluster_s,
         "seconds": {k: spread(v) for k, v in got.items()},
         # throughput ratio ray / local = local seconds / ray seconds, round by round
@@ -119,16 +146,21 @@ def run(quick: bool = False, files: int | None = None, pages: int | None = None,
         "committer_bound_nodes": math.ceil(p / (WORKERS * c)) if c > 0 else None,
         "files_per_s_committer_max": 1 / c if c > 0 else None,
     }
-    print(table(["measure", "value"], [
-        ["local ingest, 2 workers (s)", res["seconds"]["local"]],
-        ["ray ingest, 2 workers (s)", res["seconds"]["ray"]],
-        ["ray / local throughput", res["ratio_ray_vs_local"]],
-        ["cluster start (s, not timed above)", round(cluster_s, 2)],
-        ["parse per file p (ms, one core)", round(p * 1000, 1)],
-        ["commit per file c (ms)", round(c * 1000, 2)],
-        ["index build I (s)", round(costs["index_s"], 2)],
-        ["nodes (2 workers) where the committer limits", res["committer_bound_nodes"]],
-    ]))
+    print(
+        table(
+            ["measure", "value"],
+            [
+                ["local ingest, 2 workers (s)", res["seconds"]["local"]],
+                ["ray ingest, 2 workers (s)", res["seconds"]["ray"]],
+                ["ray / local throughput", res["ratio_ray_vs_local"]],
+                ["cluster start (s, not timed above)", round(cluster_s, 2)],
+                ["parse per file p (ms, one core)", round(p * 1000, 1)],
+                ["commit per file c (ms)", round(c * 1000, 2)],
+                ["index build I (s)", round(costs["index_s"], 2)],
+                ["nodes (2 workers) where the committer limits", res["committer_bound_nodes"]],
+            ],
+        )
+    )
     return res
 
 
@@ -140,19 +172,43 @@ def rows(result: dict[str, Any]) -> list[dict[str, Any]]:
     what = f"PDF ingest ({result['files']} files, {result['pages']} pages)"
     est = [f"N={n}: {min(n * WORKERS / p, 1 / c):.0f} files/s" for n in (1, 4, 16, 64)]
     return [
-        row(t, f"{what}, `--engine ray` on a local 2-CPU cluster / local ingest, 2 workers "
-               "each (throughput)", r, f"≥ {RAY_VS_LOCAL}×", at_least(r, RAY_VS_LOCAL),
-            unit="×"),
-        row(t, "starting the local Ray cluster (once, not in the ratio)",
-            result["cluster_start_s"], unit=" s", digits=1),
+        row(
+            t,
+            f"{what}, `--engine ray` on a local 2-CPU cluster / local ingest, 2 workers "
+            "each (throughput)",
+            r,
+            f"≥ {RAY_VS_LOCAL}×",
+            at_least(r, RAY_VS_LOCAL),
+            unit="×",
+        ),
+        row(
+            t,
+            "starting the local Ray cluster (once, not in the ratio)",
+            result["cluster_start_s"],
+            unit=" s",
+            digits=1,
+        ),
         row(t, "p: parse per file, one core (scaling input)", p * 1000, unit=" ms", digits=1),
-        row(t, "c: single committer per file, `merge_insert` (scaling input)", c * 1000,
-            unit=" ms", digits=2),
-        row(t, "I: FTS + vector index build at the end, this store (scaling input)", idx,
-            unit=" s", digits=2),
-        row(t, f"estimate min(N·{WORKERS}/p, 1/c) for N nodes of {WORKERS} workers",
+        row(
+            t,
+            "c: single committer per file, `merge_insert` (scaling input)",
+            c * 1000,
+            unit=" ms",
+            digits=2,
+        ),
+        row(
+            t,
+            "I: FTS + vector index build at the end, this store (scaling input)",
+            idx,
+            unit=" s",
+            digits=2,
+        ),
+        row(
+            t,
+            f"estimate min(N·{WORKERS}/p, 1/c) for N nodes of {WORKERS} workers",
             "; ".join(est),
-            note=f"the committer limits from N ≈ {n_bound} nodes"),
+            note=f"the committer limits from N ≈ {n_bound} nodes",
+        ),
     ]
 
 

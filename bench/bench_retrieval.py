@@ -41,7 +41,7 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -52,7 +52,8 @@ sys.path.insert(0, str(HERE))
 
 from retrieval_finance import FINANCE, run_finance  # noqa: E402
 from retrieval_report import print_tables, rows  # noqa: E402,F401 - rows: the bench contract
-from omnireader import ingest, IngestOptions
+
+from omnireader import IngestOptions, ingest
 
 SHARED = ROOT.parent / "shared"
 LOCOMO = SHARED / "bench" / "locomo-dev"
@@ -66,11 +67,21 @@ CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
 # ------------------------------------------------------------------ searching variants
 
 
-def _search(store: Any, query: str, *, view: str, k: int, max_chars: int | None,
-            fusion: tuple[str, float] | None = None, where: str | None = None,
-            time_weight: float | None = None) -> list[Any]:
+def _search(
+    store: Any,
+    query: str,
+    *,
+    view: str,
+    k: int,
+    max_chars: int | None,
+    fusion: tuple[str, float] | None = None,
+    where: str | None = None,
+    time_weight: float | None = None,
+) -> list[Any]:
     """``store.search``, or the same pipeline with another fusion or time boost."""
-    from omnireader.store import context, fusion as fu, search as se, temporal
+    from omnireader.store import context, temporal
+    from omnireader.store import fusion as fu
+    from omnireader.store import search as se
 
     if fusion is None and time_weight is None:
         return store.search(query, k=k, view=view, max_chars=max_chars)
@@ -93,11 +104,13 @@ def _search(store: Any, query: str, *, view: str, k: int, max_chars: int | None,
             for r, s in zip(trows, sims):
                 sem.setdefault(r["id"], float(s))
         fused = fu.convex({r["id"]: float(r["_score"]) for r in trows}, sem, weight)
-    hits = temporal.boost(se.hits_of(store.table, rows, [(f.id, f.score, f.ranks) for f in fused]),
-                          query, tw)
+    hits = temporal.boost(
+        se.hits_of(store.table, rows, [(f.id, f.score, f.ranks) for f in fused]), query, tw
+    )
     wanted = min(k, se.BUDGET_PASSAGES) if max_chars else k
-    return context.assemble(hits, lambda ids: se._fetch(store.table, ids, where), wanted, "hybrid",
-                            max_chars)
+    return context.assemble(
+        hits, lambda ids: se._fetch(store.table, ids, where), wanted, "hybrid", max_chars
+    )
 
 
 # ------------------------------------------------------------------ LoCoMo
@@ -115,7 +128,9 @@ def _locomo_stores(where: Path, embedder: Any, chat_units: str) -> dict[str, Any
     from omnireader import Reader, Store
     from omnireader.options import ReadOptions
 
-    reader = Reader(options=ReadOptions(chat_units=chat_units)) if chat_units != "message" else Reader()
+    reader = (
+        Reader(options=ReadOptions(chat_units=chat_units)) if chat_units != "message" else Reader()
+    )
     stores = {}
     for path in sorted((LOCOMO / "messages").glob("*.json")):
         conv = path.stem
@@ -132,13 +147,18 @@ def _answers(stores: dict[str, Any], questions: list[dict[str, Any]], **how: Any
     out: dict[str, Any] = {"budget": {}, "top": {}}
     for q in questions:
         store = stores[q["sample_id"]]
-        for key, kw in (("budget", {"k": 50, "max_chars": BUDGET}), ("top", {"k": 20, "max_chars": None})):
+        for key, kw in (
+            ("budget", {"k": 50, "max_chars": BUDGET}),
+            ("top", {"k": 20, "max_chars": None}),
+        ):
             results = _search(store, q["question"], **how, **kw)
             out[key][q["id"]] = [{"text": r.text, "message_ids": r.message_ids} for r in results]
     return out
 
 
-def _figures(score: Any, questions: list[dict[str, Any]], answers: dict[str, Any]) -> dict[str, Any]:
+def _figures(
+    score: Any, questions: list[dict[str, Any]], answers: dict[str, Any]
+) -> dict[str, Any]:
     budget_rows = score.score(questions, answers["budget"])
     top_rows = score.score(questions, answers["top"])
     mean = lambda rows, key: round(statistics.fmean(r[key] for r in rows), 3) if rows else 0.0  # noqa: E731
@@ -149,20 +169,31 @@ def _figures(score: Any, questions: list[dict[str, Any]], answers: dict[str, Any
         "chars@10": round(mean(top_rows, "chars@10")),
     }
     for c, name in CATEGORIES.items():
-        out[f"budget {name}"] = mean([r for r in budget_rows if r["category"] == c], "recall@6000chars")
+        out[f"budget {name}"] = mean(
+            [r for r in budget_rows if r["category"] == c], "recall@6000chars"
+        )
     out["per_question"] = [r["recall@6000chars"] for r in budget_rows]
     return out
 
 
-def run_locomo(embedder: Any = None, quick: bool = False, results_dir: Path | None = None) -> dict[str, Any]:
+def run_locomo(
+    embedder: Any = None, quick: bool = False, results_dir: Path | None = None
+) -> dict[str, Any]:
     """Every view and fusion variant on LoCoMo dev; a leave-one-conversation-out weight."""
     score = _score_module()
-    questions = [json.loads(line) for line in (LOCOMO / "questions.jsonl").read_text().splitlines()
-                 if line.strip()]
+    questions = [
+        json.loads(line)
+        for line in (LOCOMO / "questions.jsonl").read_text().splitlines()
+        if line.strip()
+    ]
     if quick:  # a smoke run: the first 40 questions of each conversation
         seen: dict[str, int] = {}
-        questions = [q for q in questions if seen.setdefault(q["sample_id"], 0) < 40
-                     and not seen.__setitem__(q["sample_id"], seen[q["sample_id"]] + 1)]
+        questions = [
+            q
+            for q in questions
+            if seen.setdefault(q["sample_id"], 0) < 40
+            and not seen.__setitem__(q["sample_id"], seen[q["sample_id"]] + 1)
+        ]
     convs = sorted({q["sample_id"] for q in questions})
     variants: dict[str, dict[str, Any]] = {
         "fts": {"view": "fts"},
@@ -191,19 +222,27 @@ def run_locomo(embedder: Any = None, quick: bool = False, results_dir: Path | No
         out["time_boost"] = _time_ablation(stores, score, questions, by_conv)
         window = _locomo_stores(Path(tmp), embedder, "window")
         answers = _answers(window, questions, view="hybrid")
-        out["variants"]["hybrid, 256-token windows (before)"] = f = _figures(score, questions, answers)
+        out["variants"]["hybrid, 256-token windows (before)"] = f = _figures(
+            score, questions, answers
+        )
         f.pop("per_question")
         answers = _answers(window, questions, view="fts")
         out["variants"]["fts, 256-token windows (before)"] = f = _figures(score, questions, answers)
         f.pop("per_question")
     out["loco"] = _leave_one_out(by_conv, convs)
-    out["time_boost"]["loco"] = _leave_one_out(by_conv, convs, [f"time w={w}" for w in TIME_WEIGHTS])
+    out["time_boost"]["loco"] = _leave_one_out(
+        by_conv, convs, [f"time w={w}" for w in TIME_WEIGHTS]
+    )
     out["seconds"] = round(time.perf_counter() - t0, 1)
     return out
 
 
-def _time_ablation(stores: dict[str, Any], score: Any, questions: list[dict[str, Any]],
-                   by_conv: dict[str, dict[str, list[float]]]) -> dict[str, Any]:
+def _time_ablation(
+    stores: dict[str, Any],
+    score: Any,
+    questions: list[dict[str, Any]],
+    by_conv: dict[str, dict[str, list[float]]],
+) -> dict[str, Any]:
     """The hybrid default at each time boost; ``by_conv`` gets each one's per-question recall.
 
     Only questions that name a period are searched again: for the others the boost does
@@ -232,15 +271,18 @@ def _time_ablation(stores: dict[str, Any], score: Any, questions: list[dict[str,
         out["weights"][str(w)] = {  # str: the same keys after a JSON round trip
             "recall@6000chars": round(statistics.fmean(per_q.values()), 3),
             "dated questions": round(statistics.fmean(r["recall@6000chars"] for r in rows_), 3)
-            if rows_ else 0.0,
+            if rows_
+            else 0.0,
             "budget temporal": round(statistics.fmean(per_q[q["id"]] for q in temporal_qs), 3)
-            if temporal_qs else 0.0,
+            if temporal_qs
+            else 0.0,
         }
     return out
 
 
-def _leave_one_out(by_conv: dict[str, dict[str, list[float]]], convs: list[str],
-                   names: Sequence[str] | None = None) -> dict[str, Any]:
+def _leave_one_out(
+    by_conv: dict[str, dict[str, list[float]]], convs: list[str], names: Sequence[str] | None = None
+) -> dict[str, Any]:
     """Pick a weight on four conversations, score it on the fifth; for each fifth.
 
     Ties go to the smaller weight (the one that changes less).
@@ -250,20 +292,26 @@ def _leave_one_out(by_conv: dict[str, dict[str, list[float]]], convs: list[str],
     chosen: dict[str, float] = {}
     per_conv: dict[str, dict[str, float]] = {}
     for conv in convs:
+
         def train(name: str) -> float:
             vals = [v for c in convs if c != conv for v in by_conv[name][c]]
             return round(statistics.fmean(vals), 6)
+
         best = max(names, key=lambda n: (train(n), -names.index(n)))
         chosen[conv] = float(best.rsplit("=", 1)[1])
         held.extend(by_conv[best][conv])
-        per_conv[conv] = {"chosen": chosen[conv],
-                          "held out": round(statistics.fmean(by_conv[best][conv]), 3),
-                          "off": round(statistics.fmean(by_conv[names[0]][conv]), 3)}
+        per_conv[conv] = {
+            "chosen": chosen[conv],
+            "held out": round(statistics.fmean(by_conv[best][conv]), 3),
+            "off": round(statistics.fmean(by_conv[names[0]][conv]), 3),
+        }
     default = [v for c in convs for v in by_conv["hybrid (default)"][c]]
-    return {"held_out_recall@6000chars": round(statistics.fmean(held), 3),
-            "default_recall@6000chars": round(statistics.fmean(default), 3),
-            "weight_chosen_per_held_out_conversation": chosen,
-            "per_conversation": per_conv}
+    return {
+        "held_out_recall@6000chars": round(statistics.fmean(held), 3),
+        "default_recall@6000chars": round(statistics.fmean(default), 3),
+        "weight_chosen_per_held_out_conversation": chosen,
+        "per_conversation": per_conv,
+    }
 
 
 # ------------------------------------------------------------------ documents
@@ -271,7 +319,7 @@ def _leave_one_out(by_conv: dict[str, dict[str, list[float]]], convs: list[str],
 
 def run_documents(embedder: Any = None, quick: bool = False) -> dict[str, Any]:
     """Ingest the corpora into one store; each query must find its file and page."""
-    from omnireader import Reader, Store
+    from omnireader import Store
 
     queries = [json.loads(line) for line in DOC_QUERIES.read_text().splitlines() if line.strip()]
     if quick:
@@ -291,14 +339,19 @@ def run_documents(embedder: Any = None, quick: bool = False) -> dict[str, Any]:
             "vector": {"view": "vector"},
             "hybrid (default)": {"view": "hybrid"},
             "hybrid, plain RRF": {"view": "hybrid", "fusion": ("rrf", 0.0)},
-            **{f"hybrid, convex w={w}": {"view": "hybrid", "fusion": ("convex", w)} for w in WEIGHTS},
+            **{
+                f"hybrid, convex w={w}": {"view": "hybrid", "fusion": ("convex", w)}
+                for w in WEIGHTS
+            },
         }
         for name, how in variants.items():
             out["variants"][name] = _doc_figures(store, queries, corpus, how)
     return out
 
 
-def _doc_figures(store: Any, queries: list[dict[str, Any]], corpus: Path, how: dict[str, Any]) -> dict[str, Any]:
+def _doc_figures(
+    store: Any, queries: list[dict[str, Any]], corpus: Path, how: dict[str, Any]
+) -> dict[str, Any]:
     first_file, page_in_budget, rr = [], [], []
     by_kind: dict[str, list[float]] = {}
     for q in queries:
@@ -307,8 +360,12 @@ def _doc_figures(store: Any, queries: list[dict[str, Any]], corpus: Path, how: d
 
         def is_file(item: Any) -> bool:
             s = item.source
-            return s is not None and s.path is not None and str(Path(s.path).resolve()) == want_file \
+            return (
+                s is not None
+                and s.path is not None
+                and str(Path(s.path).resolve()) == want_file
                 and (q.get("member") is None or s.member == q["member"])
+            )
 
         def is_page(item: Any) -> bool:
             return is_file(item) and (want_page is None or item.source.page == want_page)
@@ -349,8 +406,9 @@ def _local_model() -> tuple[Any, str]:
 PARTS = ("locomo", "documents", "financebench", "local_embed")
 
 
-def run(quick: bool = False, results_dir: Path | None = None,
-        only: Sequence[str] = PARTS) -> dict[str, Any]:
+def run(
+    quick: bool = False, results_dir: Path | None = None, only: Sequence[str] = PARTS
+) -> dict[str, Any]:
     """The parts named in ``only`` (all by default; ``--only`` runs fewer while developing)."""
     if not LOCOMO.is_dir():
         print(f"bench_retrieval: {LOCOMO} is absent; skipped", file=sys.stderr)
@@ -375,9 +433,11 @@ def run(quick: bool = False, results_dir: Path | None = None,
         print(f"bench_retrieval: local embedder skipped: {why}", file=sys.stderr)
         out["local_embed"] = {"skipped": why}
     else:
-        out["local_embed"] = {"embedder": embedder.name,
-                              "locomo": run_locomo(embedder, quick=quick),
-                              "documents": run_documents(embedder, quick=quick)}
+        out["local_embed"] = {
+            "embedder": embedder.name,
+            "locomo": run_locomo(embedder, quick=quick),
+            "documents": run_documents(embedder, quick=quick),
+        }
         if FINANCE.is_dir():
             out["local_embed"]["financebench"] = run_finance(embedder, quick=quick)
     return out
@@ -387,9 +447,16 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="fewer questions (a smoke run)")
     ap.add_argument("--json", type=Path, help="also write the figures here")
-    ap.add_argument("--results-dir", type=Path, help="write LoCoMo results files (score.py input) here")
-    ap.add_argument("--only", nargs="+", choices=PARTS, default=list(PARTS),
-                    help="run only these parts (the README wants them all)")
+    ap.add_argument(
+        "--results-dir", type=Path, help="write LoCoMo results files (score.py input) here"
+    )
+    ap.add_argument(
+        "--only",
+        nargs="+",
+        choices=PARTS,
+        default=list(PARTS),
+        help="run only these parts (the README wants them all)",
+    )
     args = ap.parse_args()
     result = run(quick=args.quick, results_dir=args.results_dir, only=args.only)
     print_tables(result)

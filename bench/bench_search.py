@@ -25,7 +25,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-
 from _util import at_least, at_most, spread  # also puts the repository on sys.path
 from _util import row as _row
 
@@ -33,8 +32,10 @@ from omnireader.models import MemoryItem, MemoryMetadata, Source
 from omnireader.store import Store
 from omnireader.store.maintenance import has_vector_index
 
-SYLLABLES = ("ka lo mi ra te su no vi de pa ri zo ba ne lu fo gi he ju ma or an el is um ex ar "
-             "on et il st tr pl qu en in").split()
+SYLLABLES = (
+    "ka lo mi ra te su no vi de pa ri zo ba ne lu fo gi he ju ma or an el is um ex ar "
+    "on et il st tr pl qu en in"
+).split()
 VOCABULARY, TOPICS, TOPIC_WORDS, USERS = 30_000, 300, 250, 20
 P50_MS, RECALL = 30.0, 0.95  # targets at the largest size
 
@@ -70,10 +71,19 @@ def synthetic_texts(n: int, seed: int = 0) -> list[str]:
 def make_items(texts: list[str]) -> list[MemoryItem]:
     items = []
     for i, text in enumerate(texts):
-        source = Source(kind="file", path=f"/corpus/dir{i % 50}/doc{i // 20}.pdf", page=i % 20,
-                        chunk_index=0, content_hash=f"{i // 20:032x}")
-        meta = MemoryMetadata(user_id=f"user{i % USERS}", session_id=f"s{i % 97}", sources=[source],
-                              timestamp=f"2024-{1 + i % 12:02d}-{1 + i % 28:02d}T12:00:00Z")
+        source = Source(
+            kind="file",
+            path=f"/corpus/dir{i % 50}/doc{i // 20}.pdf",
+            page=i % 20,
+            chunk_index=0,
+            content_hash=f"{i // 20:032x}",
+        )
+        meta = MemoryMetadata(
+            user_id=f"user{i % USERS}",
+            session_id=f"s{i % 97}",
+            sources=[source],
+            timestamp=f"2024-{1 + i % 12:02d}-{1 + i % 28:02d}T12:00:00Z",
+        )
         items.append(MemoryItem(id=f"item-{i}", memory=text, metadata=meta))
     return items
 
@@ -138,8 +148,9 @@ def bench_size(n: int, n_queries: int, where: Path, repeat: int) -> dict[str, An
 
     rng = np.random.default_rng(1)
     picks = rng.choice(n, size=n_queries, replace=False)
-    queries = [" ".join(rng.choice(texts[i].rstrip(".").split(), size=rng.integers(3, 7)))
-               for i in picks]
+    queries = [
+        " ".join(rng.choice(texts[i].rstrip(".").split(), size=rng.integers(3, 7))) for i in picks
+    ]
     row: dict[str, Any] = {
         "items": store.count(),
         "queries": n_queries,
@@ -149,15 +160,20 @@ def bench_size(n: int, n_queries: int, where: Path, repeat: int) -> dict[str, An
         "optimize_s": round(t3 - t2, 1),
         "vector_index": has_vector_index(store.table),
     }
-    searches = {view: (lambda q, v=view: store.search(q, k=10, view=v))
-                for view in ("vector", "fts", "hybrid")}
+    searches = {
+        view: (lambda q, v=view: store.search(q, k=10, view=v))
+        for view in ("vector", "fts", "hybrid")
+    }
     searches["hybrid_user_filter"] = lambda q: store.search(q, k=10, filters={"user_id": "user3"})
     # Path filters: a folder (2% of the items) and one file (its pages), matched on the
     # path_keys list column (whole names or folders on a separator boundary).
-    for name, path in (("folder", "/corpus/dir7"),
-                       ("file", f"/corpus/dir7/doc{(7 + 50 * 3) // 20}.pdf")):
-        searches[f"hybrid_{name}_filter"] = (
-            lambda q, p=path: store.search(q, k=10, filters={"path": p}))
+    for name, path in (
+        ("folder", "/corpus/dir7"),
+        ("file", f"/corpus/dir7/doc{(7 + 50 * 3) // 20}.pdf"),
+    ):
+        searches[f"hybrid_{name}_filter"] = lambda q, p=path: store.search(
+            q, k=10, filters={"path": p}
+        )
     # What an agent asks for: as many passages as fit in 6,000 characters.
     searches["hybrid_max_chars"] = lambda q: store.search(q, k=50, max_chars=6000)
     row.update(latencies(searches, queries, repeat))
@@ -165,8 +181,13 @@ def bench_size(n: int, n_queries: int, where: Path, repeat: int) -> dict[str, An
     return row
 
 
-def run(quick: bool = False, sizes: list[int] | None = None, n_queries: int = 200,
-        keep: Path | None = None, repeat: int | None = None) -> dict[str, Any]:
+def run(
+    quick: bool = False,
+    sizes: list[int] | None = None,
+    n_queries: int = 200,
+    keep: Path | None = None,
+    repeat: int | None = None,
+) -> dict[str, Any]:
     """Benchmark every size; returns {"sizes": {size: numbers}}."""
     sizes = sizes or ([10_000] if quick else [10_000, 100_000])
     repeat = repeat or (3 if quick else 5)
@@ -187,36 +208,88 @@ def rows(result: dict[str, Any]) -> list[dict[str, Any]]:
     n = f"{int(top):,} items".replace(",", " ")
     p50 = r["hybrid_p50_ms"]
     return [
-        _row("Search", f"hybrid search p50 at {n}", p50, f"≤ {P50_MS:g} ms",
-             at_most(p50, P50_MS), unit=" ms", digits=1),
-        _row("Search", f"hybrid search p95 at {n}", r["hybrid_p95_ms"], unit=" ms", digits=1,
-             note="information"),
-        _row("Search", f"hybrid search under a user filter, p50 at {n}",
-             r["hybrid_user_filter_p50_ms"], unit=" ms", digits=1, note="information"),
-        _row("Search", f"hybrid search under a folder filter (2 % of items), p50 at {n}",
-             r["hybrid_folder_filter_p50_ms"], f"≤ {P50_MS:g} ms",
-             at_most(r["hybrid_folder_filter_p50_ms"], P50_MS), unit=" ms", digits=1),
-        _row("Search", f"hybrid search filling a 6,000-character budget (`max_chars`), p50 at {n}",
-             r["hybrid_max_chars_p50_ms"], f"≤ {P50_MS:g} ms",
-             at_most(r["hybrid_max_chars_p50_ms"], P50_MS), unit=" ms", digits=1),
-        _row("Search", f"vector recall@10 at {n} (indexed vs exact)", r["vector_recall_at_10"],
-             f"≥ {RECALL:g}", at_least(r["vector_recall_at_10"], RECALL), digits=2),
+        _row(
+            "Search",
+            f"hybrid search p50 at {n}",
+            p50,
+            f"≤ {P50_MS:g} ms",
+            at_most(p50, P50_MS),
+            unit=" ms",
+            digits=1,
+        ),
+        _row(
+            "Search",
+            f"hybrid search p95 at {n}",
+            r["hybrid_p95_ms"],
+            unit=" ms",
+            digits=1,
+            note="information",
+        ),
+        _row(
+            "Search",
+            f"hybrid search under a user filter, p50 at {n}",
+            r["hybrid_user_filter_p50_ms"],
+            unit=" ms",
+            digits=1,
+            note="information",
+        ),
+        _row(
+            "Search",
+            f"hybrid search under a folder filter (2 % of items), p50 at {n}",
+            r["hybrid_folder_filter_p50_ms"],
+            f"≤ {P50_MS:g} ms",
+            at_most(r["hybrid_folder_filter_p50_ms"], P50_MS),
+            unit=" ms",
+            digits=1,
+        ),
+        _row(
+            "Search",
+            f"hybrid search filling a 6,000-character budget (`max_chars`), p50 at {n}",
+            r["hybrid_max_chars_p50_ms"],
+            f"≤ {P50_MS:g} ms",
+            at_most(r["hybrid_max_chars_p50_ms"], P50_MS),
+            unit=" ms",
+            digits=1,
+        ),
+        _row(
+            "Search",
+            f"vector recall@10 at {n} (indexed vs exact)",
+            r["vector_recall_at_10"],
+            f"≥ {RECALL:g}",
+            at_least(r["vector_recall_at_10"], RECALL),
+            digits=2,
+        ),
     ]
 
 
 def print_table(results: dict[str, dict[str, Any]]) -> None:
-    cols = ["vector_p50_ms", "vector_p95_ms", "fts_p50_ms", "fts_p95_ms", "hybrid_p50_ms",
-            "hybrid_p95_ms", "hybrid_user_filter_p50_ms", "hybrid_folder_filter_p50_ms",
-            "hybrid_file_filter_p50_ms", "hybrid_max_chars_p50_ms",
-            "hybrid_max_chars_p95_ms", "vector_recall_at_10", "vector_index",
-            "add_s", "optimize_s"]
+    cols = [
+        "vector_p50_ms",
+        "vector_p95_ms",
+        "fts_p50_ms",
+        "fts_p95_ms",
+        "hybrid_p50_ms",
+        "hybrid_p95_ms",
+        "hybrid_user_filter_p50_ms",
+        "hybrid_folder_filter_p50_ms",
+        "hybrid_file_filter_p50_ms",
+        "hybrid_max_chars_p50_ms",
+        "hybrid_max_chars_p95_ms",
+        "vector_recall_at_10",
+        "vector_index",
+        "add_s",
+        "optimize_s",
+    ]
     print(f"{'metric (median of rounds)':28}" + "".join(f"{n:>12}" for n in results))
     for c in cols:
         cells = [r[c]["median"] if isinstance(r[c], dict) else r[c] for r in results.values()]
-        print(f"{c:28}" + "".join(f"{round(v, 1) if isinstance(v, float) else v!s:>12}"
-                                 for v in cells))
-    print(f"targets: hybrid p50 <= {P50_MS:g} ms at the largest size; "
-          f"vector recall@10 >= {RECALL:g}")
+        print(
+            f"{c:28}"
+            + "".join(f"{round(v, 1) if isinstance(v, float) else v!s:>12}" for v in cells)
+        )
+    print(
+        f"targets: hybrid p50 <= {P50_MS:g} ms at the largest size; vector recall@10 >= {RECALL:g}"
+    )
 
 
 def main() -> None:

@@ -33,8 +33,10 @@ from _util import at_most, row, table
 
 QUICK = {"files": 40, "uploaders": 5, "searchers": 2, "prefill": 2_000}
 FULL = {"files": 200, "uploaders": 20, "searchers": 5, "prefill": 100_000}
-WORDS = ("heron otter maple quartz lantern harbor meadow cobalt ember willow falcon copper "
-         "glacier saffron tundra velvet orchid basalt lagoon juniper").split()
+WORDS = (
+    "heron otter maple quartz lantern harbor meadow cobalt ember willow falcon copper "
+    "glacier saffron tundra velvet orchid basalt lagoon juniper"
+).split()
 
 
 def _prefill(db: Path, n: int) -> None:
@@ -42,11 +44,14 @@ def _prefill(db: Path, n: int) -> None:
     from omnireader.store import Store
 
     store = Store.open(db, create=True)
-    texts = [f"Note {i}: the {WORDS[i % 20]} report mentions {WORDS[(i * 7) % 20]} and "
-             f"{WORDS[(i * 13) % 20]} in section {i % 97}." for i in range(n)]
+    texts = [
+        f"Note {i}: the {WORDS[i % 20]} report mentions {WORDS[(i * 7) % 20]} and "
+        f"{WORDS[(i * 13) % 20]} in section {i % 97}."
+        for i in range(n)
+    ]
     reader = Reader()
     for start in range(0, n, 5000):
-        items = reader.read(texts[start:start + 5000], info={"user_id": "prefill"})
+        items = reader.read(texts[start : start + 5000], info={"user_id": "prefill"})
         store.add(items, batch_size=5000, refresh=False)
     store.optimize()
 
@@ -113,10 +118,26 @@ def _profile(pid: int, out: str) -> Any:
     import subprocess
 
     exe = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
-    return subprocess.Popen([exe, "record", "-p", str(pid), "--subprocesses", "--idle",
-                             "--threads", "--nonblocking", "-f", "raw", "-o", out,
-                             "-r", "50"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return subprocess.Popen(
+        [
+            exe,
+            "record",
+            "-p",
+            str(pid),
+            "--subprocesses",
+            "--idle",
+            "--threads",
+            "--nonblocking",
+            "-f",
+            "raw",
+            "-o",
+            out,
+            "-r",
+            "50",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
 
 
 def _uploader(url: str, names: list[str], jobs: list[str], rejected: list[int]) -> None:
@@ -155,16 +176,29 @@ class _Server:
 
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        args = [sys.executable, "-m", "omnireader", "serve", "--db", str(db), "--port",
-                str(self.port), "--quiet", "--max-jobs", "32", "--rate-per-minute", "1000000",
-                "--max-files", "10"]
+        args = [
+            sys.executable,
+            "-m",
+            "omnireader",
+            "serve",
+            "--db",
+            str(db),
+            "--port",
+            str(self.port),
+            "--quiet",
+            "--max-jobs",
+            "32",
+            "--rate-per-minute",
+            "1000000",
+            "--max-files",
+            "10",
+        ]
         if ingest_nice is not None:
             args += ["--ingest-nice", str(ingest_nice)]
         # to a file, not a pipe nobody reads while the load runs (a full pipe blocks the
         # server); its tail is printed when an upload got an unexpected answer
         self.log = db.parent / "server.log"
-        self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL,
-                                     stderr=self.log.open("wb"))
+        self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=self.log.open("wb"))
         import httpx
 
         deadline = time.monotonic() + 120
@@ -184,8 +218,10 @@ class _Server:
     def cpu_seconds(self) -> dict[str, float]:
         """CPU used so far by the server process and by its children (the ingest writer
         and its parser processes; a child that already exited is not counted)."""
-        return {"server": _cpu_of(self.proc.pid),
-                "ingest": sum(_cpu_of(k) for k in _descendants(self.proc.pid))}
+        return {
+            "server": _cpu_of(self.proc.pid),
+            "ingest": sum(_cpu_of(k) for k in _descendants(self.proc.pid)),
+        }
 
     def stop(self) -> None:
         import signal
@@ -198,9 +234,14 @@ class _Server:
             self.proc.wait()
 
 
-def run(quick: bool = False, ingest_nice: int | None = None, *,
-        params: dict[str, int] | None = None, prefilled: str | None = None,
-        profile: str | None = None) -> dict[str, Any]:
+def run(
+    quick: bool = False,
+    ingest_nice: int | None = None,
+    *,
+    params: dict[str, int] | None = None,
+    prefilled: str | None = None,
+    profile: str | None = None,
+) -> dict[str, Any]:
     """``params`` overrides the load; ``prefilled`` copies a store made by an earlier run's
     prefill (same size) instead of making one; ``profile`` records the server and its
     children with py-spy during the loaded phase into that file (py-spy must be on PATH or
@@ -233,15 +274,19 @@ def run(quick: bool = False, ingest_nice: int | None = None, *,
 
             loaded: list[float] = []
             stop = threading.Event()
-            searchers = [threading.Thread(target=_searcher, args=(server.url, stop, loaded))
-                         for _ in range(p["searchers"])]
+            searchers = [
+                threading.Thread(target=_searcher, args=(server.url, stop, loaded))
+                for _ in range(p["searchers"])
+            ]
             names = [f"file{n:04d}.txt" for n in range(p["files"])]
             jobs: list[str] = []
             rejected: list[int] = []
-            uploaders = [threading.Thread(target=_uploader,
-                                          args=(server.url, names[i::p["uploaders"]], jobs,
-                                                rejected))
-                         for i in range(p["uploaders"])]
+            uploaders = [
+                threading.Thread(
+                    target=_uploader, args=(server.url, names[i :: p["uploaders"]], jobs, rejected)
+                )
+                for i in range(p["uploaders"])
+            ]
             started = time.perf_counter()
             spy = _profile(server.proc.pid, profile) if profile else None
             for th in searchers + uploaders:
@@ -270,8 +315,11 @@ def run(quick: bool = False, ingest_nice: int | None = None, *,
             server.stop()
         from omnireader.store import Store
 
-        keys = [i.metadata.key for i in Store.open(db, create=False).iter_items()
-                if i.metadata.user_id != "prefill"]
+        keys = [
+            i.metadata.key
+            for i in Store.open(db, create=False).iter_items()
+            if i.metadata.user_id != "prefill"
+        ]
     once = len(keys) == p["files"] and sorted(keys) == sorted(names)
     out = {
         "params": p,
@@ -308,51 +356,111 @@ def rows(result: dict[str, Any]) -> list[dict[str, Any]]:
     p = result["params"]
     machine = ""
     if result.get("load_average_before") is not None:  # others' work on a shared machine
-        machine = (f"; machine load average {result['load_average_before']:.1f}–"
-                   f"{result['load_average_after']:.1f} on {os.cpu_count()} cores")
-    load = (f"{p['uploaders']} clients uploading {p['files']} files, {p['searchers']} "
-            f"searching, {p['prefill']} items stored{machine}")
+        machine = (
+            f"; machine load average {result['load_average_before']:.1f}–"
+            f"{result['load_average_after']:.1f} on {os.cpu_count()} cores"
+        )
+    load = (
+        f"{p['uploaders']} clients uploading {p['files']} files, {p['searchers']} "
+        f"searching, {p['prefill']} items stored{machine}"
+    )
     return [
-        row("Service", "search p95 while uploads are ingested", result["search_loaded_p95_ms"],
-            "≤ 100 ms", at_most(result["search_loaded_p95_ms"], 100), unit=" ms", digits=0,
-            note=load),
-        row("Service", "search p50 while uploads are ingested", result["search_loaded_p50_ms"],
-            unit=" ms", digits=0, note=load),
-        row("Service", f"search p95, {p['searchers']} searchers and no uploads (same run)",
-            result["search_searchers_only_p95_ms"], unit=" ms", digits=0,
+        row(
+            "Service",
+            "search p95 while uploads are ingested",
+            result["search_loaded_p95_ms"],
+            "≤ 100 ms",
+            at_most(result["search_loaded_p95_ms"], 100),
+            unit=" ms",
+            digits=0,
+            note=load,
+        ),
+        row(
+            "Service",
+            "search p50 while uploads are ingested",
+            result["search_loaded_p50_ms"],
+            unit=" ms",
+            digits=0,
+            note=load,
+        ),
+        row(
+            "Service",
+            f"search p95, {p['searchers']} searchers and no uploads (same run)",
+            result["search_searchers_only_p95_ms"],
+            unit=" ms",
+            digits=0,
             note=f"information: the floor the loaded p95 can reach without cheaper searches "
-                 f"(the searchers queue behind each other on the cores); one searcher alone: "
-                 f"p95 {result['search_idle_p95_ms']:.0f} ms"),
-        row("Service", "search p95 loaded / idle (same run)", result["p95_loaded_over_idle"],
-            unit="×", note=f"information: idle is one searcher alone; loaded is "
-                           f"{p['searchers']} searchers at once plus the uploads"),
-        row("Service", "server CPU per search: loaded / no uploads (same run)",
+            f"(the searchers queue behind each other on the cores); one searcher alone: "
+            f"p95 {result['search_idle_p95_ms']:.0f} ms",
+        ),
+        row(
+            "Service",
+            "search p95 loaded / idle (same run)",
+            result["p95_loaded_over_idle"],
+            unit="×",
+            note=f"information: idle is one searcher alone; loaded is "
+            f"{p['searchers']} searchers at once plus the uploads",
+        ),
+        row(
+            "Service",
+            "server CPU per search: loaded / no uploads (same run)",
             result["server_cpu_ms_per_search_loaded"]
-            / max(1e-9, result["server_cpu_ms_per_search_searchers_only"]), unit="×",
+            / max(1e-9, result["server_cpu_ms_per_search_searchers_only"]),
+            unit="×",
             note=f"information: the server process's CPU (HTTP, uploads and searches) per "
-                 f"search, {result['server_cpu_ms_per_search_loaded']:.0f} ms loaded vs "
-                 f"{result['server_cpu_ms_per_search_searchers_only']:.0f} ms with the "
-                 f"searchers alone; CPU time does not depend on others' load"),
-        row("Service", "uploads accepted per second", result["uploads_per_s"], unit="/s",
-            digits=1, note=f"one file a request; {result['rejected_429']} answered 429 and retried"),
-        row("Service", "uploaded files ingested per second", result["files_ingested_per_s"],
-            unit="/s", digits=1),
-        row("Service", "every uploaded file stored exactly once",
-            "yes" if result["stored_exactly_once"] else "no", "yes",
+            f"search, {result['server_cpu_ms_per_search_loaded']:.0f} ms loaded vs "
+            f"{result['server_cpu_ms_per_search_searchers_only']:.0f} ms with the "
+            f"searchers alone; CPU time does not depend on others' load",
+        ),
+        row(
+            "Service",
+            "uploads accepted per second",
+            result["uploads_per_s"],
+            unit="/s",
+            digits=1,
+            note=f"one file a request; {result['rejected_429']} answered 429 and retried",
+        ),
+        row(
+            "Service",
+            "uploaded files ingested per second",
+            result["files_ingested_per_s"],
+            unit="/s",
+            digits=1,
+        ),
+        row(
+            "Service",
+            "every uploaded file stored exactly once",
+            "yes" if result["stored_exactly_once"] else "no",
+            "yes",
             bool(result["stored_exactly_once"]),
-            note=f"{result['items_from_uploads']} items for {p['files']} files"),
+            note=f"{result['items_from_uploads']} items for {p['files']} files",
+        ),
     ]
 
 
 if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true")
-    ap.add_argument("--ingest-nice", type=int, default=None,
-                    help="the server's ingest priority (default: the server's own; 0 = normal)")
+    ap.add_argument(
+        "--ingest-nice",
+        type=int,
+        default=None,
+        help="the server's ingest priority (default: the server's own; 0 = normal)",
+    )
     ap.add_argument("--prefilled", help="copy this prefilled store instead of making one")
     ap.add_argument("--profile", help="py-spy the server during the loaded phase into FILE")
-    ap.add_argument("--set", nargs="*", default=[], metavar="KEY=N",
-                    help="override the load, e.g. files=100 uploaders=10")
+    ap.add_argument(
+        "--set",
+        nargs="*",
+        default=[],
+        metavar="KEY=N",
+        help="override the load, e.g. files=100 uploaders=10",
+    )
     a = ap.parse_args()
-    run(a.quick, a.ingest_nice, prefilled=a.prefilled, profile=a.profile,
-        params={k: int(v) for k, v in (x.split("=") for x in a.set)})
+    run(
+        a.quick,
+        a.ingest_nice,
+        prefilled=a.prefilled,
+        profile=a.profile,
+        params={k: int(v) for k, v in (x.split("=") for x in a.set)},
+    )

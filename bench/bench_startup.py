@@ -37,8 +37,11 @@ def _cli() -> list[str]:
 
 
 def _command(cmd: list[str]) -> Any:
-    return seconds(lambda: subprocess.run(cmd, stdout=subprocess.DEVNULL,
-                                          stderr=subprocess.DEVNULL, check=True))
+    return seconds(
+        lambda: subprocess.run(
+            cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True
+        )
+    )
 
 
 def run(quick: bool = False, runs: int | None = None) -> dict[str, Any]:
@@ -54,8 +57,11 @@ def run(quick: bool = False, runs: int | None = None) -> dict[str, Any]:
         commands = {
             "bare": [sys.executable, "-c", "pass"],
             "lancedb_import": [sys.executable, "-c", "import lancedb"],
-            "lancedb_deferred": [sys.executable, "-c", "from omnireader.store.lance_import "
-                                 "import import_lancedb; import_lancedb()"],
+            "lancedb_deferred": [
+                sys.executable,
+                "-c",
+                "from omnireader.store.lance_import import import_lancedb; import_lancedb()",
+            ],
             "help": [*cli, "--help"],
             "stats": [*cli, "stats", "--db", str(db)],
             "search": [*cli, "search", "quarterly revenue", "--db", str(db)],
@@ -66,28 +72,59 @@ def run(quick: bool = False, runs: int | None = None) -> dict[str, Any]:
     out["ratios_to_lancedb_import"] = {
         k: spread(ratios(got[k], got["lancedb_import"])) for k in ("stats", "search")
     }
-    print(table(["command", "seconds (median, range)", "target"],
-                [[LABELS.get(k, k), out[k], f"≤ {TARGETS[k]} s" if k in TARGETS else ""]
-                 for k in commands]))
+    print(
+        table(
+            ["command", "seconds (median, range)", "target"],
+            [
+                [LABELS.get(k, k), out[k], f"≤ {TARGETS[k]} s" if k in TARGETS else ""]
+                for k in commands
+            ],
+        )
+    )
     return out
 
 
 def rows(result: dict[str, Any]) -> list[dict[str, Any]]:
     out = [
-        row("Start-up", label, result[key], f"≤ {TARGETS[key]} s",
-            at_most(result[key], TARGETS[key]), unit=" s")
+        row(
+            "Start-up",
+            label,
+            result[key],
+            f"≤ {TARGETS[key]} s",
+            at_most(result[key], TARGETS[key]),
+            unit=" s",
+        )
         for key, label in LABELS.items()
     ]
-    out.append(row("Start-up", "floor: `python -c 'import lancedb'`", result["lancedb_import"],
-                   unit=" s", note="every store command imports LanceDB"))
+    out.append(
+        row(
+            "Start-up",
+            "floor: `python -c 'import lancedb'`",
+            result["lancedb_import"],
+            unit=" s",
+            note="every store command imports LanceDB",
+        )
+    )
     if "lancedb_deferred" in result:  # runs before it was measured do not have it
-        out.append(row("Start-up", "LanceDB imported as omnireader does (REST client deferred)",
-                       result["lancedb_deferred"], unit=" s",
-                       note="information: `omnireader/store/lance_import.py`"))
+        out.append(
+            row(
+                "Start-up",
+                "LanceDB imported as omnireader does (REST client deferred)",
+                result["lancedb_deferred"],
+                unit=" s",
+                note="information: `omnireader/store/lance_import.py`",
+            )
+        )
     for key in ("stats", "search"):
-        out.append(row("Start-up", f"`{key}` / the `import lancedb` floor",
-                       result["ratios_to_lancedb_import"][key], unit="×",
-                       note="information: how much the command adds to its floor"))
+        out.append(
+            row(
+                "Start-up",
+                f"`{key}` / the `import lancedb` floor",
+                result["ratios_to_lancedb_import"][key],
+                unit="×",
+                note="information: how much the command adds to its floor",
+            )
+        )
     return out
 
 

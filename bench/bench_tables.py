@@ -67,9 +67,7 @@ def page_markdown(page: Any) -> tuple[str, int]:
     tables = find_tables(words, rules, width, height)
     pieces: list[tuple[float, str]] = [(t.y0, render_table(t)) for t in tables]
     rest = [
-        w
-        for w in words
-        if not any(t.x0 <= w.cx <= t.x1 and t.y0 <= w.cy <= t.y1 for t in tables)
+        w for w in words if not any(t.x0 <= w.cx <= t.x1 and t.y0 <= w.cy <= t.y1 for t in tables)
     ]
     for line in group_lines(rest):
         pieces.append((line[0].y0, " ".join(w.text for w in line)))
@@ -95,9 +93,7 @@ def markitdown_md(path: Path) -> str:
 
 
 def _scorer() -> Any:
-    spec = importlib.util.spec_from_file_location(
-        "score_tables", TABLES / "score_tables.py"
-    )
+    spec = importlib.util.spec_from_file_location("score_tables", TABLES / "score_tables.py")
     module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
     spec.loader.exec_module(module)  # type: ignore[union-attr]
     return module
@@ -111,25 +107,19 @@ def score(markdown: dict[str, str], verbose: bool = False) -> dict[str, float]:
     scorer = _scorer()
     expected: dict[str, dict[int, list[Counter]]] = {}
     for case in json.loads((TABLES / "tables.json").read_text())["cases"]:
-        options = expected.setdefault(case["pdf"], {}).setdefault(
-            case["table_index"], []
-        )
+        options = expected.setdefault(case["pdf"], {}).setdefault(case["table_index"], [])
         options.append(scorer.relations(case["rows"]))
     tp = n_out = n_exp = 0
     for pdf, tables in sorted(expected.items()):
         out = scorer.markdown_relations(markdown.get(pdf, ""))
         hit = exp = 0
         for options in tables.values():
-            best = max(
-                options, key=lambda e: (sum((out & e).values()), -sum(e.values()))
-            )
+            best = max(options, key=lambda e: (sum((out & e).values()), -sum(e.values())))
             hit += sum((out & best).values())
             exp += sum(best.values())
         tp, n_out, n_exp = tp + hit, n_out + sum(out.values()), n_exp + exp
         if verbose:
-            print(
-                f"  {pdf:34} expected {exp:4}  output {sum(out.values()):5}  matched {hit:4}"
-            )
+            print(f"  {pdf:34} expected {exp:4}  output {sum(out.values()):5}  matched {hit:4}")
     return _prf(tp, n_out, n_exp)
 
 
@@ -327,9 +317,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument(
-        "--quick", action="store_true", help="one speed round, no MarkItDown"
-    )
+    parser.add_argument("--quick", action="store_true", help="one speed round, no MarkItDown")
     parser.add_argument("-v", action="store_true", help="per-PDF rows")
     parser.add_argument("--out", type=Path, default=OUT)
     args = parser.parse_args()
@@ -338,9 +326,7 @@ def main() -> int:
         print("skipped:", result["skipped"])
         return 0
     for r in rows(result):
-        print(
-            f"{r['label']}: {r['measured']}  target {r['target'] or '-'}  {r['note']}"
-        )
+        print(f"{r['label']}: {r['measured']}  target {r['target'] or '-'}  {r['note']}")
     return 0
 
 

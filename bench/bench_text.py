@@ -70,6 +70,7 @@ from pathlib import Path
 from typing import Any
 
 from _util import OUT, ROOT, at_least, interleaved, ratios, row, seconds, spread, table
+
 from omnireader import IngestOptions
 from omnireader import ingest as ingest_batch
 
@@ -93,7 +94,7 @@ def baseline(path: Path) -> int:
 
 
 def ingest(path: Path) -> Any:
-    from omnireader import Reader, Store
+    from omnireader import Store
 
     db = Path(tempfile.mkdtemp(prefix="omni-bench-text-")) / "store.lance"
     try:
@@ -112,10 +113,10 @@ def stages(path: Path) -> dict[str, float]:
     import pickle
 
     from omnireader import Reader, Store
-    from omnireader.text.chunking import chunk_text
     from omnireader.formats.plain.text import decode_text
     from omnireader.llm.embed_hashing import HashingEmbedder
     from omnireader.reading.outcomes import read_fast
+    from omnireader.text.chunking import chunk_text
     from omnireader.units import match_text
 
     out: dict[str, float] = {}
@@ -175,13 +176,16 @@ def run(quick: bool = False, mb: int | None = None, repeat: int | None = None) -
     import lancedb  # noqa: F401
 
     baseline(path)  # warm the page cache
-    got = interleaved({"baseline": seconds(lambda: baseline(path)),
-                       "ingest": seconds(lambda: ingest(path))}, repeat=repeat)
+    got = interleaved(
+        {"baseline": seconds(lambda: baseline(path)), "ingest": seconds(lambda: ingest(path))},
+        repeat=repeat,
+    )
     mbps = {k: [mb / s for s in v] for k, v in got.items()}
     parts = stages(path)
     ingest_s = spread(got["ingest"])["median"]
     res: dict[str, Any] = {
-        "mb": mb, "repeat": repeat,
+        "mb": mb,
+        "repeat": repeat,
         "mb_per_s": {k: spread(v) for k, v in mbps.items()},
         "ratio_vs_baseline": spread(ratios(got["baseline"], got["ingest"])),
         "stages_mb_per_s": {k: mb / v for k, v in parts.items() if k != "items" and v > 0},
@@ -190,14 +194,25 @@ def run(quick: bool = False, mb: int | None = None, repeat: int | None = None) -
         "items": parts["items"],
     }
     m = res["mb_per_s"]
-    print(table(["measure", "MB/s", "ratio", "target"], [
-        ["read + decode + NFC + split (baseline)", m["baseline"], 1.0, ""],
-        ["omnireader ingest, 1 worker, end to end", m["ingest"], res["ratio_vs_baseline"],
-         f"≥ {VS_BASELINE}× baseline (≥ {TARGET_MB_S:g} MB/s)"],
-        *[[f"  stage: {k}", v, "", ""] for k, v in res["stages_mb_per_s"].items()],
-    ]))
-    print(f"one {mb} MB line, {res['items']} items, {repeat} rounds; share of the ingest: "
-          + ", ".join(f"{k} {v:.0%}" for k, v in res["share_of_ingest"].items()))
+    print(
+        table(
+            ["measure", "MB/s", "ratio", "target"],
+            [
+                ["read + decode + NFC + split (baseline)", m["baseline"], 1.0, ""],
+                [
+                    "omnireader ingest, 1 worker, end to end",
+                    m["ingest"],
+                    res["ratio_vs_baseline"],
+                    f"≥ {VS_BASELINE}× baseline (≥ {TARGET_MB_S:g} MB/s)",
+                ],
+                *[[f"  stage: {k}", v, "", ""] for k, v in res["stages_mb_per_s"].items()],
+            ],
+        )
+    )
+    print(
+        f"one {mb} MB line, {res['items']} items, {repeat} rounds; share of the ingest: "
+        + ", ".join(f"{k} {v:.0%}" for k, v in res["share_of_ingest"].items())
+    )
     return res
 
 
@@ -205,20 +220,38 @@ def rows(result: dict[str, Any]) -> list[dict[str, Any]]:
     t = "Ingest"
     mb = result["mb"]
     r = result["ratio_vs_baseline"]
-    stages_ = ", ".join(f"{k.replace('_', ' ')} {v:.0f}"
-                        for k, v in result["stages_mb_per_s"].items())
+    stages_ = ", ".join(
+        f"{k.replace('_', ' ')} {v:.0f}" for k, v in result["stages_mb_per_s"].items()
+    )
     shares = result.get("share_of_ingest")
-    where = ("; where the ingest's time goes (stages run alone, share of its median): "
-             + ", ".join(f"{k.replace('_', ' ')} {v:.0%}" for k, v in shares.items())
-             + _needed(result) if shares and result["mb_per_s"]["ingest"]["median"] < TARGET_MB_S
-             else "")
+    where = (
+        "; where the ingest's time goes (stages run alone, share of its median): "
+        + ", ".join(f"{k.replace('_', ' ')} {v:.0%}" for k, v in shares.items())
+        + _needed(result)
+        if shares and result["mb_per_s"]["ingest"]["median"] < TARGET_MB_S
+        else ""
+    )
     return [
-        row(t, f"one {mb} MB text line, ingest end to end (1 worker) / read + decode + NFC + "
-            "split of it", r, f"≥ {VS_BASELINE}×", at_least(r, VS_BASELINE), unit="×"),
-        row(t, "the same, ingest MB/s", result["mb_per_s"]["ingest"],
-            f"≥ {TARGET_MB_S:g} MB/s (information: absolute)", None, unit=" MB/s", digits=1,
+        row(
+            t,
+            f"one {mb} MB text line, ingest end to end (1 worker) / read + decode + NFC + "
+            "split of it",
+            r,
+            f"≥ {VS_BASELINE}×",
+            at_least(r, VS_BASELINE),
+            unit="×",
+        ),
+        row(
+            t,
+            "the same, ingest MB/s",
+            result["mb_per_s"]["ingest"],
+            f"≥ {TARGET_MB_S:g} MB/s (information: absolute)",
+            None,
+            unit=" MB/s",
+            digits=1,
             note=f"baseline {result['mb_per_s']['baseline']['median']:.0f} MB/s; "
-                 f"stages in MB/s: {stages_}{where}"),
+            f"stages in MB/s: {stages_}{where}",
+        ),
     ]
 
 
@@ -226,9 +259,11 @@ def _needed(result: dict[str, Any]) -> str:
     """What the absolute target asks of the chain, from the stages' own rates."""
     stages = result["stages_mb_per_s"]
     chain = sum(1 / stages[k] for k in result["share_of_ingest"] if k in stages)
-    return (f"; needed: {TARGET_MB_S:g} MB/s is {1 / TARGET_MB_S:.2f} s a MB for the whole chain, "
-            f"and its stages alone take {chain:.2f} s a MB one after another: each ~"
-            f"{chain * TARGET_MB_S:.0f}× faster, or the stages overlapped on more cores")
+    return (
+        f"; needed: {TARGET_MB_S:g} MB/s is {1 / TARGET_MB_S:.2f} s a MB for the whole chain, "
+        f"and its stages alone take {chain:.2f} s a MB one after another: each ~"
+        f"{chain * TARGET_MB_S:.0f}× faster, or the stages overlapped on more cores"
+    )
 
 
 if __name__ == "__main__":

@@ -34,8 +34,12 @@ def make_pdf_folder(folder: Path, files: int = 200, pages: int = 20, seed: int =
     for f in range(files):
         path = folder / f"doc_{f:04d}.pdf"
         if not path.exists():
-            write_text_pdf(path, [_page(rng, f, p + 1) for p in range(pages)],
-                           title=f"Benchmark document {f}", author=rng.choice(NAMES))
+            write_text_pdf(
+                path,
+                [_page(rng, f, p + 1) for p in range(pages)],
+                title=f"Benchmark document {f}",
+                author=rng.choice(NAMES),
+            )
         paths.append(path)
     return paths
 

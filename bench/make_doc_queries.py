@@ -53,8 +53,15 @@ def _places(corpus: Path) -> list[dict[str, Any]]:
             s = item.source
             if s is None or "needs_ocr" in item.metadata.flags:
                 continue
-            out.append({"file": str(path.relative_to(corpus)), "page": s.page, "member": s.member,
-                        "text": item.memory, "norm": _norm(item.memory)})
+            out.append(
+                {
+                    "file": str(path.relative_to(corpus)),
+                    "page": s.page,
+                    "member": s.member,
+                    "text": item.memory,
+                    "norm": _norm(item.memory),
+                }
+            )
     return out
 
 
@@ -73,8 +80,9 @@ def make(corpus: Path) -> list[dict[str, Any]]:
         if _SKIP.match(parts[-1]) or "expected_outputs" in parts:
             continue
         rng = random.Random(zlib.crc32(name.encode()))
-        candidates = [(p, s) for p in own for s in _SENTENCE.split(p["text"])
-                      if len(_WORD.findall(s)) >= 8]
+        candidates = [
+            (p, s) for p in own for s in _SENTENCE.split(p["text"]) if len(_WORD.findall(s)) >= 8
+        ]
         rng.shuffle(candidates)
         made = 0
         for place, sentence in candidates:
@@ -87,21 +95,45 @@ def make(corpus: Path) -> list[dict[str, Any]]:
             start = rng.randrange(0, len(words) - 5)
             phrase = " ".join(words[start : start + 6])
             picked = rng.sample(content, 4)
-            made += _keep(queries, places, place, phrase, "phrase",
-                          lambda p, ph=_norm(phrase): ph in p["norm"])
-            made += _keep(queries, places, place, " ".join(picked), "words",
-                          lambda p, ws=picked: all(re.search(rf"\b{re.escape(w)}\b", p["norm"])
-                                                   for w in ws))
+            made += _keep(
+                queries,
+                places,
+                place,
+                phrase,
+                "phrase",
+                lambda p, ph=_norm(phrase): ph in p["norm"],
+            )
+            made += _keep(
+                queries,
+                places,
+                place,
+                " ".join(picked),
+                "words",
+                lambda p, ws=picked: all(re.search(rf"\b{re.escape(w)}\b", p["norm"]) for w in ws),
+            )
     return queries
 
 
-def _keep(queries: list[dict[str, Any]], places: list[dict[str, Any]], place: dict[str, Any],
-          query: str, kind: str, occurs: Any) -> int:
+def _keep(
+    queries: list[dict[str, Any]],
+    places: list[dict[str, Any]],
+    place: dict[str, Any],
+    query: str,
+    kind: str,
+    occurs: Any,
+) -> int:
     where = {_key(p) for p in places if occurs(p)}
     if where != {_key(place)}:
         return 0  # ambiguous (or, after normalising, not found): no single right answer
-    queries.append({"query": query, "kind": kind, "file": place["file"], "page": place["page"],
-                    "member": place["member"]})
+    queries.append(
+        {
+            "query": query,
+            "kind": kind,
+            "file": place["file"],
+            "page": place["page"],
+            "member": place["member"],
+        }
+    )
     return 1
 
 

@@ -29,7 +29,7 @@ NOT_RUN = "not run: python3 dev.py bench --peers"
 #: name -> what the benchmarks page calls it.
 PEERS = {
     "llamaindex": "LlamaIndex `SimpleDirectoryReader` + `SentenceSplitter`",
-    "unstructured": "unstructured `partition(strategy=\"fast\")` + `chunk_elements`",
+    "unstructured": 'unstructured `partition(strategy="fast")` + `chunk_elements`',
 }
 #: How the peer was set up, for its row.
 HOW = {
@@ -56,8 +56,12 @@ class Peer:
         self._listing = listing.name
         self._proc = subprocess.Popen(
             [str(PEERS_PY), str(PEERS_DIR / "run_peer.py"), name, listing.name],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-            cwd=tempfile.gettempdir())
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            cwd=tempfile.gettempdir(),
+        )
 
     def ready(self) -> bool:
         """Wait for the warm-up; False (and ``error`` set) when the peer cannot run."""
@@ -89,8 +93,11 @@ class Peer:
         line = out.readline() if ready else ""
         if not line:
             code = self._proc.poll()
-            raise PeerFailed(f"no answer from the peer process (exit code {code})"
-                             if ready else f"no answer within {self.timeout:.0f} s")
+            raise PeerFailed(
+                f"no answer from the peer process (exit code {code})"
+                if ready
+                else f"no answer within {self.timeout:.0f} s"
+            )
         return json.loads(line)
 
     def close(self) -> None:

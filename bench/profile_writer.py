@@ -54,9 +54,12 @@ def parse_all(paths: list[Path], schema: Any) -> tuple[list[tuple[str, bytes]], 
         pickle.dumps(got, protocol=pickle.HIGHEST_PROTOCOL)
         cost["worker: pickle items (before)"] += time.process_time() - c
         c = time.process_time()
-        res = {"rows": items_to_rows(got["items"], schema),
-               "summary": ItemSummary.of(got["items"]), "failures": got["failures"],
-               "vectors": None}  # what parse_file returns given the schema
+        res = {
+            "rows": items_to_rows(got["items"], schema),
+            "summary": ItemSummary.of(got["items"]),
+            "failures": got["failures"],
+            "vectors": None,
+        }  # what parse_file returns given the schema
         blob = pickle.dumps(res, protocol=pickle.HIGHEST_PROTOCOL)
         cost["worker: rows + pickle"] += time.process_time() - c
         out.append((str(p.resolve()), blob))
@@ -83,7 +86,9 @@ def replay(results: list[tuple[str, bytes]], batch_size: int) -> tuple[dict[str,
         store = Store.open(db)
         reader = Reader(ocr="off")
         ctx = reader.context(None, "fast")
-        ledger = store.ledger(scope=f"{ctx.scope}/fast", settings=settings_key(ctx, store.embedder.name))
+        ledger = store.ledger(
+            scope=f"{ctx.scope}/fast", settings=settings_key(ctx, store.embedder.name)
+        )
         report = IngestReport(store=str(db), mode="fast")
         pending: list[tuple[str, Any]] = []
         n_items = 0
@@ -100,8 +105,15 @@ def replay(results: list[tuple[str, bytes]], batch_size: int) -> tuple[dict[str,
             data = with_vectors(unique, vecs, store.table.schema)
             t["rows (vectors added)"] += clock() - c
             c = clock()
-            retry_conflicts(lambda: store.table.merge_insert("id").when_matched_update_all()
-                            .when_not_matched_insert_all().execute(data), "add")
+            retry_conflicts(
+                lambda: (
+                    store.table.merge_insert("id")
+                    .when_matched_update_all()
+                    .when_not_matched_insert_all()
+                    .execute(data)
+                ),
+                "add",
+            )
             t["merge_insert"] += clock() - c
             c = clock()
             ledger.record([(p, "0" * 64, []) for p, _ in pending])
@@ -163,8 +175,10 @@ def main() -> None:
         else:
             runs.append(replay(results, a.batch))
     n_items = runs[0][1]
-    print(f"{pages} pages, {n_items} items ({n_items / pages:.2f}/page), "
-          f"{size / n_items:.0f} pickled bytes/item, batch {a.batch}, {a.repeat} runs")
+    print(
+        f"{pages} pages, {n_items} items ({n_items / pages:.2f}/page), "
+        f"{size / n_items:.0f} pickled bytes/item, batch {a.batch}, {a.repeat} runs"
+    )
     print(f"{'stage':24} {'ms/page (median of runs)':>26} {'range':>16}")
     total = []
     for stage in runs[0][0]:

@@ -44,21 +44,37 @@ def _status(r: dict[str, Any]) -> str:
 def _provenance(benchmarks: dict[str, Any]) -> list[str]:
     groups: dict[tuple, list[str]] = defaultdict(list)
     for name, e in benchmarks.items():
-        key = (e["when"][:10], e.get("commit", ""), e.get("dirty", False), e["quick"],
-               e.get("cpus"), e.get("python", ""), e.get("machine", ""))
+        key = (
+            e["when"][:10],
+            e.get("commit", ""),
+            e.get("dirty", False),
+            e["quick"],
+            e.get("cpus"),
+            e.get("python", ""),
+            e.get("machine", ""),
+        )
         groups[key].append(name)
     lines = []
     for (day, commit, dirty, quick, cpus, python, machine), names in groups.items():
         loads = [benchmarks[n].get("load_before") for n in names]
         loads = [x for x in loads if x is not None]
-        span = (f"{min(loads):g}" + (f"–{max(loads):g}" if max(loads) != min(loads) else "")
-                if loads else "")
+        span = (
+            f"{min(loads):g}" + (f"–{max(loads):g}" if max(loads) != min(loads) else "")
+            if loads
+            else ""
+        )
         load = f", load average {span} at start" if loads else ""
         where = f"commit `{commit}`" + (" with uncommitted changes" if dirty else "")
-        size = (" **`--quick` (smoke sizes): these show the pipeline works, they are not the "
-                "project's figures**" if quick else "")
-        lines.append(f"- {', '.join(names)}: {day}, {where}, Python {python}, {machine}, "
-                     f"{cpus} CPUs{load}.{size}")
+        size = (
+            " **`--quick` (smoke sizes): these show the pipeline works, they are not the "
+            "project's figures**"
+            if quick
+            else ""
+        )
+        lines.append(
+            f"- {', '.join(names)}: {day}, {where}, Python {python}, {machine}, "
+            f"{cpus} CPUs{load}.{size}"
+        )
     return lines
 
 
@@ -78,15 +94,25 @@ def render(results: dict[str, Any]) -> str:
         "by run. A target met by the median says *met*; one missed says **missed**.",
     ]
     for name, rows in tables.items():
-        out += ["", f"### {name}", "", "| benchmark | measured | target | result |",
-                "| --- | --- | --- | --- |"]
-        out += [f"| {_cell(r['label'])} | {_cell(r['measured'])} | {_cell(r['target'])} | "
-                f"{_cell(_status(r))} |" for r in rows]
+        out += [
+            "",
+            f"### {name}",
+            "",
+            "| benchmark | measured | target | result |",
+            "| --- | --- | --- | --- |",
+        ]
+        out += [
+            f"| {_cell(r['label'])} | {_cell(r['measured'])} | {_cell(r['target'])} | "
+            f"{_cell(_status(r))} |"
+            for r in rows
+        ]
     failed = [(n, e) for n, e in benchmarks.items() if e.get("error")]
     if failed:
         out += ["", "Benchmarks that failed on their last run (no figures):", ""]
-        out += [f"- {n} ({e['when']}): `{_cell(e['error'].strip().splitlines()[-1])}`"
-                for n, e in failed]
+        out += [
+            f"- {n} ({e['when']}): `{_cell(e['error'].strip().splitlines()[-1])}`"
+            for n, e in failed
+        ]
     if benchmarks:
         out += ["", "Runs (`python3 dev.py bench`):", "", *_provenance(benchmarks)]
     else:
@@ -106,9 +132,11 @@ def replace_block(text: str, block: str) -> str:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--results", type=Path, default=RESULTS)
-    ap.add_argument("--check", action="store_true",
-                    help=f"compare {PAGE.relative_to(ROOT)} with what "
-                         f"{KEPT.relative_to(ROOT)} renders to")
+    ap.add_argument(
+        "--check",
+        action="store_true",
+        help=f"compare {PAGE.relative_to(ROOT)} with what {KEPT.relative_to(ROOT)} renders to",
+    )
     args = ap.parse_args(argv)
     source = KEPT if args.check else args.results
     if not source.is_file():
@@ -119,9 +147,12 @@ def main(argv: list[str] | None = None) -> int:
     new = replace_block(text, render(results))
     if args.check:
         if new != text:
-            print(f"{PAGE.relative_to(ROOT)}'s measured tables are not what "
-                  f"{KEPT.relative_to(ROOT)} renders to: run python bench/render_docs.py "
-                  f"--results {KEPT.relative_to(ROOT)}", file=sys.stderr)
+            print(
+                f"{PAGE.relative_to(ROOT)}'s measured tables are not what "
+                f"{KEPT.relative_to(ROOT)} renders to: run python bench/render_docs.py "
+                f"--results {KEPT.relative_to(ROOT)}",
+                file=sys.stderr,
+            )
             return 1
         print(f"{PAGE.relative_to(ROOT)}'s measured tables match {KEPT.relative_to(ROOT)}")
         return 0

@@ -25,7 +25,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
-from omnireader import ingest, IngestOptions
+
+from omnireader import IngestOptions, ingest
 
 __all__ = ["FINANCE", "run_finance", "results_of"]
 
@@ -49,8 +50,9 @@ def results_of(found: list[Any]) -> list[dict[str, Any]]:
     for r in found:
         src = r.item.source
         pages = sorted({i.source.page for i in r.items if i.source and i.source.page is not None})
-        out.append({"text": r.text, "doc": (src.path or src.filename or "") if src else "",
-                    "pages": pages})
+        out.append(
+            {"text": r.text, "doc": (src.path or src.filename or "") if src else "", "pages": pages}
+        )
     return out
 
 
@@ -65,24 +67,35 @@ def _pages(pdfs: list[Path]) -> int:
     return total
 
 
-def run_finance(embedder: Any = None, quick: bool = False, results_dir: Path | None = None,
-                search: Callable[..., list[Any]] | None = None,
-                upgrade: Callable[[Any], Any] | None = None) -> dict[str, Any]:
+def run_finance(
+    embedder: Any = None,
+    quick: bool = False,
+    results_dir: Path | None = None,
+    search: Callable[..., list[Any]] | None = None,
+    upgrade: Callable[[Any], Any] | None = None,
+) -> dict[str, Any]:
     """Ingest the filings (timed), search every question in both settings and every view.
 
     ``search(store, query, view=, filters=)`` replaces ``store.search`` (the bench's variants);
     ``upgrade(store)`` runs after ingest, timed apart (a later pass over the stored items).
     """
-    from omnireader import Reader, Store
+    from omnireader import Store
 
     score = _score_module()
-    questions = [json.loads(line) for line in (FINANCE / "questions.jsonl").read_text().splitlines()
-                 if line.strip()]
+    questions = [
+        json.loads(line)
+        for line in (FINANCE / "questions.jsonl").read_text().splitlines()
+        if line.strip()
+    ]
     if quick:
         questions = questions[::3]
     pdfs = sorted((FINANCE / "pdfs").glob("*.pdf"))
-    out: dict[str, Any] = {"questions": len(questions), "filings": len(pdfs),
-                           "pages": _pages(pdfs), "settings": {}}
+    out: dict[str, Any] = {
+        "questions": len(questions),
+        "filings": len(pdfs),
+        "pages": _pages(pdfs),
+        "settings": {},
+    }
     run = search or (lambda store, q, **kw: store.search(q, k=50, max_chars=BUDGET, **kw))
     with tempfile.TemporaryDirectory(prefix="omnireader-finance-") as tmp:
         store = Store.open(Path(tmp) / "finance.lance", embedder=embedder)
@@ -102,18 +115,23 @@ def run_finance(embedder: Any = None, quick: bool = False, results_dir: Path | N
 
         default_weight = headings.HEADING_WEIGHT
         variants = [(v, v, default_weight) for v in VIEWS]
-        variants += [(f"hybrid, heading w={w}", "hybrid", w) for w in HEADING_WEIGHTS
-                     if w != default_weight]
+        variants += [
+            (f"hybrid, heading w={w}", "hybrid", w) for w in HEADING_WEIGHTS if w != default_weight
+        ]
         for setting in ("filtered", "whole store"):
             for name, view, weight in variants:
                 answers: dict[str, list[dict[str, Any]]] = {}
                 headings.HEADING_WEIGHT = weight  # read by every BM25 query it builds
                 try:
                     for q in questions:
-                        filters = ({"path": str(FINANCE / "pdfs" / f"{q['doc_name']}.pdf")}
-                                   if setting == "filtered" else None)
+                        filters = (
+                            {"path": str(FINANCE / "pdfs" / f"{q['doc_name']}.pdf")}
+                            if setting == "filtered"
+                            else None
+                        )
                         answers[q["financebench_id"]] = results_of(
-                            run(store, q["question"], view=view, filters=filters))
+                            run(store, q["question"], view=view, filters=filters)
+                        )
                 finally:
                     headings.HEADING_WEIGHT = default_weight
                 out["settings"].setdefault(setting, {})[name] = _figures(score, questions, answers)
@@ -126,10 +144,14 @@ def run_finance(embedder: Any = None, quick: bool = False, results_dir: Path | N
     return out
 
 
-def _figures(score: Any, questions: list[dict[str, Any]], answers: dict[str, Any]) -> dict[str, Any]:
+def _figures(
+    score: Any, questions: list[dict[str, Any]], answers: dict[str, Any]
+) -> dict[str, Any]:
     got = [score.score(q, answers.get(q["financebench_id"], [])) for q in questions]
-    out: dict[str, Any] = {"page@6k": round(statistics.fmean(a for a, _ in got), 3),
-                           "cov@6k": round(statistics.fmean(b for _, b in got), 3)}
+    out: dict[str, Any] = {
+        "page@6k": round(statistics.fmean(a for a, _ in got), 3),
+        "cov@6k": round(statistics.fmean(b for _, b in got), 3),
+    }
     for kind in sorted({q["question_type"] for q in questions}):
         sub = [g for q, g in zip(questions, got) if q["question_type"] == kind]
         out[f"page@6k {kind}"] = round(statistics.fmean(a for a, _ in sub), 3)

@@ -56,8 +56,10 @@ def check_rows(name: str, rows: Any) -> list[dict[str, Any]]:
         raise TypeError(f"bench_{name}.rows() returned {type(rows).__name__}, not a list")
     for r in rows:
         if not isinstance(r, dict) or set(r) != ROW_KEYS:
-            raise TypeError(f"bench_{name}.rows(): a row must have exactly the keys "
-                            f"{sorted(ROW_KEYS)}, got {r!r}")
+            raise TypeError(
+                f"bench_{name}.rows(): a row must have exactly the keys "
+                f"{sorted(ROW_KEYS)}, got {r!r}"
+            )
         if r["met"] not in (True, False, None):
             raise TypeError(f"bench_{name}.rows(): 'met' must be True, False or None: {r!r}")
     return rows
@@ -65,24 +67,44 @@ def check_rows(name: str, rows: Any) -> list[dict[str, Any]]:
 
 def environment() -> dict[str, Any]:
     try:
-        commit = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], cwd=ROOT,
-                                capture_output=True, text=True, timeout=30).stdout.strip()
-        dirty = bool(subprocess.run(["git", "status", "--porcelain"], cwd=ROOT,
-                                    capture_output=True, text=True, timeout=30).stdout.strip())
+        commit = subprocess.run(
+            ["git", "rev-parse", "--short=12", "HEAD"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=30,
+        ).stdout.strip()
+        dirty = bool(
+            subprocess.run(
+                ["git", "status", "--porcelain"],
+                cwd=ROOT,
+                capture_output=True,
+                text=True,
+                timeout=30,
+            ).stdout.strip()
+        )
     except OSError:
         commit, dirty = "", False
     try:
         load1 = round(os.getloadavg()[0], 2)
     except OSError:
         load1 = None
-    return {"commit": commit, "dirty": dirty, "python": platform.python_version(),
-            "machine": f"{platform.system()} {platform.machine()}", "cpus": os.cpu_count(),
-            "load_before": load1}
+    return {
+        "commit": commit,
+        "dirty": dirty,
+        "python": platform.python_version(),
+        "machine": f"{platform.system()} {platform.machine()}",
+        "cpus": os.cpu_count(),
+        "load_before": load1,
+    }
 
 
 def run_one(name: str, quick: bool) -> dict[str, Any]:
-    entry: dict[str, Any] = {"when": time.strftime("%Y-%m-%d %H:%M"), "quick": quick,
-                             **environment()}
+    entry: dict[str, Any] = {
+        "when": time.strftime("%Y-%m-%d %H:%M"),
+        "quick": quick,
+        **environment(),
+    }
     started = time.perf_counter()
     try:
         module = load(name)
@@ -108,8 +130,12 @@ def run_isolated(name: str, quick: bool) -> dict[str, Any]:
         if out.is_file():
             return json.loads(out.read_text())
     entry = {"when": time.strftime("%Y-%m-%d %H:%M"), "quick": quick, **environment()}
-    return entry | {"result": None, "rows": [], "seconds": None,
-                    "error": f"bench_{name} ended with exit status {code} before its result"}
+    return entry | {
+        "result": None,
+        "rows": [],
+        "seconds": None,
+        "error": f"bench_{name} ended with exit status {code} before its result",
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -117,8 +143,9 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="small sizes, for a smoke run")
     ap.add_argument("--only", default="", help=f"comma list of {', '.join(names)}")
-    ap.add_argument("--fresh", action="store_true",
-                    help="drop the results of benchmarks not run this time")
+    ap.add_argument(
+        "--fresh", action="store_true", help="drop the results of benchmarks not run this time"
+    )
     ap.add_argument("--one", help=argparse.SUPPRESS)  # internal: one benchmark, in this process
     ap.add_argument("--to", type=Path, help=argparse.SUPPRESS)  # where --one writes its entry
     args = ap.parse_args(argv)
@@ -150,8 +177,10 @@ def main(argv: list[str] | None = None) -> int:
             met = {True: "met", False: "MISSED", None: ""}[r["met"]]
             lines.append([name, r["label"][:60], r["measured"], f"{r['target']} {met}".strip()])
     print("\n" + table(["bench", "figure", "measured (median, range)", "target"], lines))
-    print(f"\nwritten to {RESULTS.relative_to(ROOT)}; render docs/benchmarks.md with "
-          "python bench/render_docs.py")
+    print(
+        f"\nwritten to {RESULTS.relative_to(ROOT)}; render docs/benchmarks.md with "
+        "python bench/render_docs.py"
+    )
     return 1 if any(results["benchmarks"][n]["error"] for n in chosen) else 0
 
 

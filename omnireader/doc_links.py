@@ -6,7 +6,14 @@
 from __future__ import annotations
 
 __all__ = [
-    "HEADING_PATH", "PAGE_HEAD", "SECTION", "INDEX", "PREV", "NEXT", "TABLE", "TABLE_IDS",
+    "HEADING_PATH",
+    "PAGE_HEAD",
+    "SECTION",
+    "INDEX",
+    "PREV",
+    "NEXT",
+    "TABLE",
+    "TABLE_IDS",
     "MAX_TABLE_LINKS",
 ]
 

@@ -7,11 +7,10 @@ Input shapes follow the OpenAI chat format agents already speak (messages with `
 
 from __future__ import annotations
 
-from enum import StrEnum
-
 import time
-from datetime import datetime, timezone
-from typing import Annotated, Any, Literal, TypeVar, Union
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -57,7 +56,7 @@ def utc_now() -> str:
     global _NOW
     second = int(time.time())
     if _NOW[0] != second:  # formatted once a second: every item asks twice
-        _NOW = (second, datetime.fromtimestamp(second, timezone.utc).isoformat())
+        _NOW = (second, datetime.fromtimestamp(second, UTC).isoformat())
     return _NOW[1]
 
 
@@ -103,8 +102,12 @@ def _plan(cls: type[BaseModel]) -> Any:
     extras or hooks."""
     from pydantic._internal._fields import takes_validated_data_argument
 
-    if (cls.model_config.get("extra") == "allow" or cls.__pydantic_post_init__
-            or cls.__pydantic_root_model__ or cls.__private_attributes__):
+    if (
+        cls.model_config.get("extra") == "allow"
+        or cls.__pydantic_post_init__
+        or cls.__pydantic_root_model__
+        or cls.__private_attributes__
+    ):
         return None
     static: dict[str, Any] = {}
     factories: list[tuple[str, Any]] = []
@@ -265,9 +268,7 @@ class AudioPart(_Part):
     input_audio: InputAudio
 
 
-ContentPart = Annotated[
-    Union[TextPart, FilePart, ImagePart, AudioPart], Field(discriminator="type")
-]
+ContentPart = Annotated[TextPart | FilePart | ImagePart | AudioPart, Field(discriminator="type")]
 
 
 class ToolCallFunction(BaseModel):

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import re
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from functools import lru_cache
 
 __all__ = ["guess_lang", "normalize_time"]
+
 
 def guess_lang(text: str) -> str:
     """The language of ``text`` (ISO 639-1 where there is one, ``"und"`` when it has no
@@ -56,7 +57,7 @@ def _normalize(value: str | int | float) -> str | None:
         if seconds > 1e11:  # milliseconds: no one chats in the year 5138
             seconds /= 1000
         try:
-            return datetime.fromtimestamp(seconds, timezone.utc).isoformat()
+            return datetime.fromtimestamp(seconds, UTC).isoformat()
         except (OverflowError, OSError, ValueError):
             return None
     try:

@@ -14,9 +14,12 @@ os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
 
 
 def add_llm_args(ap: Any) -> None:
-    ap.add_argument("--llm", default=None,
-                    help="openai:MODEL or ollama:MODEL (default: env OMNIREADER_LLM or the "
-                         "config file); fine mode needs it")
+    ap.add_argument(
+        "--llm",
+        default=None,
+        help="openai:MODEL or ollama:MODEL (default: env OMNIREADER_LLM or the "
+        "config file); fine mode needs it",
+    )
     ap.add_argument("--vision-llm", default=None, help="vision model (default: --llm)")
     ap.add_argument("--speech-model", default=None, help="speech-to-text model")
 

@@ -32,8 +32,9 @@ def main() -> int:
 
     llm = _common.make_llm(args)
     if args.mode == "fine" and llm is None:
-        print("fine mode needs an LLM: pass --llm openai:MODEL or --llm ollama:MODEL",
-              file=sys.stderr)
+        print(
+            "fine mode needs an LLM: pass --llm openai:MODEL or --llm ollama:MODEL", file=sys.stderr
+        )
         return 2
     make_all()
     reader = Reader(llm=llm)
@@ -45,17 +46,21 @@ def main() -> int:
         seconds = time.perf_counter() - started
         failed += bool(result.failures)
         if args.format == "json":
-            records.append({
-                "name": case.name,
-                "description": case.description,
-                "duration": round(seconds, 4),
-                "item_count": len(result.items),
-                "items": [i.model_dump(mode="json") for i in result.items],
-                "failures": [f.model_dump() for f in result.failures],
-            })
+            records.append(
+                {
+                    "name": case.name,
+                    "description": case.description,
+                    "duration": round(seconds, 4),
+                    "item_count": len(result.items),
+                    "items": [i.model_dump(mode="json") for i in result.items],
+                    "failures": [f.model_dump() for f in result.failures],
+                }
+            )
             continue
-        print(f"\n=== {case.name}: {case.description} "
-              f"({len(result.items)} items, {seconds * 1000:.0f} ms)")
+        print(
+            f"\n=== {case.name}: {case.description} "
+            f"({len(result.items)} items, {seconds * 1000:.0f} ms)"
+        )
         _common.show(result.items)
         for f in result.failures:
             print(f"  ✗ [{f.error}] {f.message}")

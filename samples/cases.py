@@ -63,12 +63,24 @@ def chat_cases() -> list[Case]:
             name="chat_simple",
             description="a user / assistant exchange with times and message ids",
             input=[
-                {"role": "user", "content": "My sister Ana lives in Porto.", "chat_time": t,
-                 "message_id": "c1"},
-                {"role": "assistant", "content": "Porto is lovely! Do you visit her often?",
-                 "chat_time": t, "message_id": "c2"},
-                {"role": "user", "content": "Every Christmas, and I'll fly there on 20 Dec.",
-                 "chat_time": "2025-01-10T09:16:00", "message_id": "c3"},
+                {
+                    "role": "user",
+                    "content": "My sister Ana lives in Porto.",
+                    "chat_time": t,
+                    "message_id": "c1",
+                },
+                {
+                    "role": "assistant",
+                    "content": "Porto is lovely! Do you visit her often?",
+                    "chat_time": t,
+                    "message_id": "c2",
+                },
+                {
+                    "role": "user",
+                    "content": "Every Christmas, and I'll fly there on 20 Dec.",
+                    "chat_time": "2025-01-10T09:16:00",
+                    "message_id": "c3",
+                },
             ],
         ),
         Case(
@@ -88,14 +100,22 @@ def chat_cases() -> list[Case]:
         Case(
             name="user_only",
             description="a single user message",
-            input={"role": "user", "name": "Bob", "content": "I'm allergic to peanuts.",
-                   "chat_time": "2025-02-01T12:00:00", "message_id": "u1"},
+            input={
+                "role": "user",
+                "name": "Bob",
+                "content": "I'm allergic to peanuts.",
+                "chat_time": "2025-02-01T12:00:00",
+                "message_id": "u1",
+            },
         ),
         Case(
             name="assistant_only",
             description="a single assistant message",
-            input={"role": "assistant", "content": "Your order #4417 ships on Monday.",
-                   "message_id": "a1"},
+            input={
+                "role": "assistant",
+                "content": "Your order #4417 ships on Monday.",
+                "message_id": "a1",
+            },
         ),
         Case(
             name="chat_file",
@@ -118,8 +138,10 @@ def multimodal_cases() -> list[Case]:
                     "content": [
                         {"type": "text", "text": "Here is the Q3 report and a photo from Paris."},
                         {"type": "file", "file": {"path": str(FILES / "quarterly_report.pdf")}},
-                        {"type": "image_url",
-                         "image_url": {"url": _data_url("eiffel_photo.jpg", "image/jpeg")}},
+                        {
+                            "type": "image_url",
+                            "image_url": {"url": _data_url("eiffel_photo.jpg", "image/jpeg")},
+                        },
                     ],
                 }
             ],
@@ -127,15 +149,18 @@ def multimodal_cases() -> list[Case]:
         Case(
             name="image_part",
             description="a bare image part (PNG data URL)",
-            input={"type": "image_url",
-                   "image_url": {"url": _data_url("whiteboard.png", "image/png"),
-                                 "detail": "low"}},
+            input={
+                "type": "image_url",
+                "image_url": {"url": _data_url("whiteboard.png", "image/png"), "detail": "low"},
+            },
         ),
         Case(
             name="audio_part",
             description="a bare input_audio part (base64 WAV)",
-            input={"type": "input_audio",
-                   "input_audio": {"data": _b64("voice_note.wav"), "format": "wav"}},
+            input={
+                "type": "input_audio",
+                "input_audio": {"data": _b64("voice_note.wav"), "format": "wav"},
+            },
         ),
         Case(
             name="docx_path",
@@ -152,23 +177,48 @@ def multimodal_cases() -> list[Case]:
 
 def raw_input_cases() -> list[Case]:
     return [
-        Case(name="file_id_only", description="a file part with only a file_id",
-             input={"type": "file", "file": {"file_id": "file-abc123"}}),
-        Case(name="filename_only", description="a file part with only a filename",
-             input={"type": "file", "file": {"filename": "minutes.docx"}}),
-        Case(name="base64_data_url", description="a file part with a base64 PDF data URL",
-             input={"type": "file",
-                    "file": {"file_data": _data_url("quarterly_report.pdf", "application/pdf"),
-                             "filename": "quarterly_report.pdf"}}),
-        Case(name="plain_text_file_data", description="file_data holding plain text",
-             input={"type": "file",
-                    "file": {"file_data": "Meeting moved to room 4B on Tuesday."}}),
-        Case(name="file_data_with_filename", description="file_data plus a filename",
-             input={"type": "file",
-                    "file": {"file_data": "name,team\nIris,Search\nOmar,Infra\n",
-                             "filename": "teams.csv"}}),
-        Case(name="text_part", description="a bare text part",
-             input={"type": "text", "text": "Remember: the VPN password rotates monthly."}),
+        Case(
+            name="file_id_only",
+            description="a file part with only a file_id",
+            input={"type": "file", "file": {"file_id": "file-abc123"}},
+        ),
+        Case(
+            name="filename_only",
+            description="a file part with only a filename",
+            input={"type": "file", "file": {"filename": "minutes.docx"}},
+        ),
+        Case(
+            name="base64_data_url",
+            description="a file part with a base64 PDF data URL",
+            input={
+                "type": "file",
+                "file": {
+                    "file_data": _data_url("quarterly_report.pdf", "application/pdf"),
+                    "filename": "quarterly_report.pdf",
+                },
+            },
+        ),
+        Case(
+            name="plain_text_file_data",
+            description="file_data holding plain text",
+            input={"type": "file", "file": {"file_data": "Meeting moved to room 4B on Tuesday."}},
+        ),
+        Case(
+            name="file_data_with_filename",
+            description="file_data plus a filename",
+            input={
+                "type": "file",
+                "file": {
+                    "file_data": "name,team\nIris,Search\nOmar,Infra\n",
+                    "filename": "teams.csv",
+                },
+            },
+        ),
+        Case(
+            name="text_part",
+            description="a bare text part",
+            input={"type": "text", "text": "Remember: the VPN password rotates monthly."},
+        ),
     ]
 
 
@@ -183,10 +233,18 @@ def tool_cases() -> list[Case]:
             description="a weather lookup that succeeds",
             input=[
                 {"role": "user", "content": "What's the weather in Paris tomorrow?"},
-                {"role": "assistant", "content": None,
-                 "tool_calls": [_call("w1", "get_weather", '{"city": "Paris", "day": "tomorrow"}')]},
-                {"role": "tool", "tool_call_id": "w1",
-                 "content": '{"city": "Paris", "forecast": "light rain", "high_c": 14}'},
+                {
+                    "role": "assistant",
+                    "content": None,
+                    "tool_calls": [
+                        _call("w1", "get_weather", '{"city": "Paris", "day": "tomorrow"}')
+                    ],
+                },
+                {
+                    "role": "tool",
+                    "tool_call_id": "w1",
+                    "content": '{"city": "Paris", "forecast": "light rain", "high_c": 14}',
+                },
                 {"role": "assistant", "content": "Tomorrow Paris has light rain, high 14°C."},
             ],
         ),
@@ -195,9 +253,14 @@ def tool_cases() -> list[Case]:
             description="two calls to a data API",
             input=[
                 {"role": "user", "content": "How many orders did ACME place in 2024?"},
-                {"role": "assistant", "content": None, "tool_calls": [
-                    _call("d1", "find_customer", '{"name": "ACME"}'),
-                    _call("d2", "count_orders", '{"customer_id": 88, "year": 2024}')]},
+                {
+                    "role": "assistant",
+                    "content": None,
+                    "tool_calls": [
+                        _call("d1", "find_customer", '{"name": "ACME"}'),
+                        _call("d2", "count_orders", '{"customer_id": 88, "year": 2024}'),
+                    ],
+                },
                 {"role": "tool", "tool_call_id": "d1", "content": '{"customer_id": 88}'},
                 {"role": "tool", "tool_call_id": "d2", "content": '{"count": 312}'},
                 {"role": "assistant", "content": "ACME placed 312 orders in 2024."},
@@ -208,11 +271,22 @@ def tool_cases() -> list[Case]:
             description="a SQL query tool",
             input=[
                 {"role": "user", "content": "List the newest three signups."},
-                {"role": "assistant", "content": None, "tool_calls": [
-                    _call("q1", "run_sql",
-                          '{"sql": "SELECT email FROM users ORDER BY created DESC LIMIT 3"}')]},
-                {"role": "tool", "tool_call_id": "q1",
-                 "content": '[["ana@example.com"], ["li@example.com"], ["sam@example.com"]]'},
+                {
+                    "role": "assistant",
+                    "content": None,
+                    "tool_calls": [
+                        _call(
+                            "q1",
+                            "run_sql",
+                            '{"sql": "SELECT email FROM users ORDER BY created DESC LIMIT 3"}',
+                        )
+                    ],
+                },
+                {
+                    "role": "tool",
+                    "tool_call_id": "q1",
+                    "content": '[["ana@example.com"], ["li@example.com"], ["sam@example.com"]]',
+                },
                 {"role": "assistant", "content": "ana@, li@ and sam@example.com signed up last."},
             ],
         ),
@@ -221,10 +295,18 @@ def tool_cases() -> list[Case]:
             description="a tool that fails with an HTTP error",
             input=[
                 {"role": "user", "content": "Book a table for two at Lumen tonight."},
-                {"role": "assistant", "content": None, "tool_calls": [
-                    _call("b1", "book_table", '{"restaurant": "Lumen", "people": 2}')]},
-                {"role": "tool", "tool_call_id": "b1",
-                 "content": '{"error": "Service Unavailable", "status": 503}'},
+                {
+                    "role": "assistant",
+                    "content": None,
+                    "tool_calls": [
+                        _call("b1", "book_table", '{"restaurant": "Lumen", "people": 2}')
+                    ],
+                },
+                {
+                    "role": "tool",
+                    "tool_call_id": "b1",
+                    "content": '{"error": "Service Unavailable", "status": 503}',
+                },
                 {"role": "assistant", "content": "Sorry, the booking service is down right now."},
             ],
         ),
@@ -246,5 +328,7 @@ def load_cases(example: str = "all") -> list[Case]:
     if example == "all":
         return [c for make in CASE_SETS.values() for c in make()]
     if example not in CASE_SETS:
-        raise SystemExit(f"unknown example {example!r}; choose all or one of {', '.join(CASE_SETS)}")
+        raise SystemExit(
+            f"unknown example {example!r}; choose all or one of {', '.join(CASE_SETS)}"
+        )
     return CASE_SETS[example]()

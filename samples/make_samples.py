@@ -262,8 +262,15 @@ def make_all(out: Path = OUT) -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=out.parent, prefix=".samples-") as tmp:
         staging = Path(tmp)
-        for make in (make_pdf, make_docx, make_images, make_wav, make_text_files, make_zip,
-                     make_chat):
+        for make in (
+            make_pdf,
+            make_docx,
+            make_images,
+            make_wav,
+            make_text_files,
+            make_zip,
+            make_chat,
+        ):
             make(staging)
         for made in staging.iterdir():
             os.replace(made, out / made.name)

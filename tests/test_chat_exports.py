@@ -19,36 +19,81 @@ def lines(items) -> list[str]:
 # ------------------------------------------------------------------------ ChatGPT
 
 
-def node(nid: str, parent: str | None, children: list[str], role: str | None = None,
-         parts: list[object] | None = None, t: float | None = None, **message: object) -> dict:
-    msg = None if role is None else {
-        "id": nid, "author": {"role": role}, "create_time": t,
-        "content": {"content_type": "text", "parts": parts or []}, "recipient": "all",
-        "status": "finished_successfully", **message}
+def node(
+    nid: str,
+    parent: str | None,
+    children: list[str],
+    role: str | None = None,
+    parts: list[object] | None = None,
+    t: float | None = None,
+    **message: object,
+) -> dict:
+    msg = (
+        None
+        if role is None
+        else {
+            "id": nid,
+            "author": {"role": role},
+            "create_time": t,
+            "content": {"content_type": "text", "parts": parts or []},
+            "recipient": "all",
+            "status": "finished_successfully",
+            **message,
+        }
+    )
     return {"id": nid, "message": msg, "parent": parent, "children": children}
 
 
 def chatgpt_export() -> list[dict]:
     """Two conversations; the first has a hidden system node and an edited question."""
-    mapping = {n["id"]: n for n in [
-        node("root", None, ["sys"]),
-        node("sys", "root", ["u1"], "system", [""],
-             metadata={"is_visually_hidden_from_conversation": True}),
-        node("u1", "sys", ["a1"], "user", ["How long should dough proof?"], 1700000000.5),
-        node("a1", "u1", ["old", "u2"], "assistant", ["12 to 16 hours in the fridge."],
-             1700000020),
-        node("old", "a1", [], "user", ["An abandoned question about rye."], 1700000060),
-        node("u2", "a1", [], "user", [
-            {"content_type": "image_asset_pointer", "asset_pointer": "file-service://f1"},
-            "Is this crumb underproofed?"], 1700000090),
-    ]}
+    mapping = {
+        n["id"]: n
+        for n in [
+            node("root", None, ["sys"]),
+            node(
+                "sys",
+                "root",
+                ["u1"],
+                "system",
+                [""],
+                metadata={"is_visually_hidden_from_conversation": True},
+            ),
+            node("u1", "sys", ["a1"], "user", ["How long should dough proof?"], 1700000000.5),
+            node(
+                "a1",
+                "u1",
+                ["old", "u2"],
+                "assistant",
+                ["12 to 16 hours in the fridge."],
+                1700000020,
+            ),
+            node("old", "a1", [], "user", ["An abandoned question about rye."], 1700000060),
+            node(
+                "u2",
+                "a1",
+                [],
+                "user",
+                [
+                    {"content_type": "image_asset_pointer", "asset_pointer": "file-service://f1"},
+                    "Is this crumb underproofed?",
+                ],
+                1700000090,
+            ),
+        ]
+    }
     return [
-        {"title": "Sourdough", "create_time": 1700000000, "mapping": mapping,
-         "current_node": "u2"},
-        {"title": "Ferry", "mapping": {n["id"]: n for n in [
-            node("r", None, ["q"]),
-            node("q", "r", [], "user", ["Which company runs the Porto ferry?"], 1710000000)]},
-         "current_node": "q"},
+        {"title": "Sourdough", "create_time": 1700000000, "mapping": mapping, "current_node": "u2"},
+        {
+            "title": "Ferry",
+            "mapping": {
+                n["id"]: n
+                for n in [
+                    node("r", None, ["q"]),
+                    node("q", "r", [], "user", ["Which company runs the Porto ferry?"], 1710000000),
+                ]
+            },
+            "current_node": "q",
+        },
     ]
 
 
@@ -68,13 +113,24 @@ def test_a_chatgpt_export_is_each_conversation_on_the_branch_last_seen(tmp_path:
 
 
 def test_chatgpt_tool_use_becomes_a_trajectory(tmp_path: Path) -> None:
-    mapping = {n["id"]: n for n in [
-        node("u", None, ["c"], "user", ["Add 2 and 2 in Python."], 1700000000),
-        node("c", "u", ["o"], "assistant", recipient="python",
-             content={"content_type": "code", "language": "python", "text": "print(2 + 2)"}),
-        node("o", "c", ["a"], "tool", content={"content_type": "execution_output", "text": "4"}),
-        node("a", "o", [], "assistant", ["It is 4."], 1700000010),
-    ]}
+    mapping = {
+        n["id"]: n
+        for n in [
+            node("u", None, ["c"], "user", ["Add 2 and 2 in Python."], 1700000000),
+            node(
+                "c",
+                "u",
+                ["o"],
+                "assistant",
+                recipient="python",
+                content={"content_type": "code", "language": "python", "text": "print(2 + 2)"},
+            ),
+            node(
+                "o", "c", ["a"], "tool", content={"content_type": "execution_output", "text": "4"}
+            ),
+            node("a", "o", [], "assistant", ["It is 4."], 1700000010),
+        ]
+    }
     export = tmp_path / "conversations.json"
     export.write_text(json.dumps([{"title": "Sums", "mapping": mapping, "current_node": "a"}]))
     items = Reader().read(export)
@@ -88,18 +144,38 @@ def test_chatgpt_tool_use_becomes_a_trajectory(tmp_path: Path) -> None:
 
 
 SLACK_DAY = [
-    {"type": "message", "subtype": "channel_join", "ts": "1709990000.000100", "user": "U1",
-     "text": "<@U1> has joined the channel"},
-    {"type": "message", "ts": "1710000100.000200", "user": "U1",
-     "user_profile": {"real_name": "Dana Whitfield", "display_name": "dana"},
-     "text": "Deploy on <!date^1710100000^{date_short}|Mar 10>, see "
-             "<https://example.com/runbook|the runbook> cc <@U2> <@U9> in <#C1|ops> <!here>"},
-    {"type": "message", "ts": "1710000200.000300", "user": "U2",
-     "user_profile": {"real_name": "Omar Reyes"}, "thread_ts": "1710000100.000200",
-     "text": "Rollback &amp; retry if p95 &gt; 300ms, docs at <https://example.com/p95>"},
-    {"type": "message", "subtype": "bot_message", "ts": "1710000300.000400", "bot_id": "B1",
-     "username": "deploybot", "text": "Deployment finished",
-     "attachments": [{"fallback": "build 1234 ok"}]},
+    {
+        "type": "message",
+        "subtype": "channel_join",
+        "ts": "1709990000.000100",
+        "user": "U1",
+        "text": "<@U1> has joined the channel",
+    },
+    {
+        "type": "message",
+        "ts": "1710000100.000200",
+        "user": "U1",
+        "user_profile": {"real_name": "Dana Whitfield", "display_name": "dana"},
+        "text": "Deploy on <!date^1710100000^{date_short}|Mar 10>, see "
+        "<https://example.com/runbook|the runbook> cc <@U2> <@U9> in <#C1|ops> <!here>",
+    },
+    {
+        "type": "message",
+        "ts": "1710000200.000300",
+        "user": "U2",
+        "user_profile": {"real_name": "Omar Reyes"},
+        "thread_ts": "1710000100.000200",
+        "text": "Rollback &amp; retry if p95 &gt; 300ms, docs at <https://example.com/p95>",
+    },
+    {
+        "type": "message",
+        "subtype": "bot_message",
+        "ts": "1710000300.000400",
+        "bot_id": "B1",
+        "username": "deploybot",
+        "text": "Deployment finished",
+        "attachments": [{"fallback": "build 1234 ok"}],
+    },
 ]
 
 
@@ -161,8 +237,10 @@ def test_an_ios_export_with_a_12_hour_clock_and_month_first_dates(tmp_path: Path
 
 def test_a_text_file_with_a_few_dated_lines_stays_text(tmp_path: Path) -> None:
     diary = tmp_path / "diary.txt"
-    diary.write_text("Notes from the trip.\n12/03/2024, 10:15 - Bob: left Lisbon\n"
-                     "Long drive, many stops.\nThe coast was beautiful.\n")
+    diary.write_text(
+        "Notes from the trip.\n12/03/2024, 10:15 - Bob: left Lisbon\n"
+        "Long drive, many stops.\nThe coast was beautiful.\n"
+    )
     assert [t.parser for t in route(diary)] == ["file"]
 
 
@@ -171,12 +249,17 @@ def test_a_text_file_with_a_few_dated_lines_stays_text(tmp_path: Path) -> None:
 
 def test_messages_may_name_their_time_as_other_tools_do(tmp_path: Path) -> None:
     log = tmp_path / "log.jsonl"
-    log.write_text("\n".join(json.dumps(m) for m in [
-        {"role": "user", "content": "iso", "timestamp": "2024-02-01T09:00:00Z"},
-        {"role": "user", "content": "epoch ms", "created_at": 1706778000000},
-        {"role": "user", "content": "epoch text", "ts": "1706778060.5"},
-        {"role": "user", "content": "not a time", "time": "morning"},
-    ]))
+    log.write_text(
+        "\n".join(
+            json.dumps(m)
+            for m in [
+                {"role": "user", "content": "iso", "timestamp": "2024-02-01T09:00:00Z"},
+                {"role": "user", "content": "epoch ms", "created_at": 1706778000000},
+                {"role": "user", "content": "epoch text", "ts": "1706778060.5"},
+                {"role": "user", "content": "not a time", "time": "morning"},
+            ]
+        )
+    )
     assert lines(Reader().read(log)) == [
         "[2024-02-01T09:00:00+00:00] user: iso",
         "[2024-02-01T09:00:00+00:00] user: epoch ms",

@@ -19,8 +19,9 @@ print("ok")
 
 def _passes(script: str) -> None:
     """Run ``script`` in a fresh interpreter (imports start from nothing): it prints ok."""
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                         timeout=300)
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=300
+    )
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "ok"
 

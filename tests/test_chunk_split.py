@@ -7,15 +7,28 @@ from __future__ import annotations
 import random
 
 import pytest
+from test_token_scan import ALPHABET
 
 from omnireader.text import chunk_split, token_scan
 from omnireader.text.chunking import _rules, chonkie_chunks, chunk_text
 
-from test_token_scan import ALPHABET
-
 _LINE = 'alpha, bravo; charlie (delta) echo-foxtrot 12.5% golf "hotel" india/juliet '
-_PARTS = [_LINE, "東京の天気は晴れ", "x" * 300, "Sentence one. Sentence two! ", "\n\n", "  ", "中文",
-          "\n", "word ", "a—b... ", "\r\n", "é", "😀", "\x1c"]
+_PARTS = [
+    _LINE,
+    "東京の天気は晴れ",
+    "x" * 300,
+    "Sentence one. Sentence two! ",
+    "\n\n",
+    "  ",
+    "中文",
+    "\n",
+    "word ",
+    "a—b... ",
+    "\r\n",
+    "é",
+    "😀",
+    "\x1c",
+]
 
 
 def _texts(seed: int, count: int) -> list[str]:
@@ -25,15 +38,18 @@ def _texts(seed: int, count: int) -> list[str]:
         if k % 3 == 0:  # every character class, in random order
             out.append("".join(rng.choice(ALPHABET) for _ in range(rng.randint(1, 3000))))
         else:  # structure: paragraphs, sentences, pauses, long words, CJK runs
-            out.append("".join(rng.choice(_PARTS) * rng.randint(1, 30)
-                               for _ in range(rng.randint(1, 40))))
+            out.append(
+                "".join(rng.choice(_PARTS) * rng.randint(1, 30) for _ in range(rng.randint(1, 40)))
+            )
     return out
 
 
 def _on_offsets(text: str, size: int) -> list[tuple[str, int, int, int]] | str:
     try:
-        return [(text[a:b], a, b, n)
-                for a, b, n in chunk_split.spans(chunk_split.scan(text), size, _rules())]
+        return [
+            (text[a:b], a, b, n)
+            for a, b, n in chunk_split.spans(chunk_split.scan(text), size, _rules())
+        ]
     except Exception as e:  # compared with what chonkie raises
         return type(e).__name__
 
@@ -66,16 +82,20 @@ def test_block_edges_change_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_chunk_text_matches_chonkie_also_where_it_hands_over() -> None:
-    texts = ["é " * 3000 + "\x1c" + "word " * 3000,  # non-ASCII with \x1c: chonkie's own
-             "word\x1c" * 5000,  # ASCII with \x1c: on offsets, pieces by Unicode classes
-             _LINE * 4000, "中文。" * 3000 + "\n\n" + "Sentence one. " * 500]
+    texts = [
+        "é " * 3000 + "\x1c" + "word " * 3000,  # non-ASCII with \x1c: chonkie's own
+        "word\x1c" * 5000,  # ASCII with \x1c: on offsets, pieces by Unicode classes
+        _LINE * 4000,
+        "中文。" * 3000 + "\n\n" + "Sentence one. " * 500,
+    ]
     for text in texts:
         for size in (64, 512):
             want = [c for c in chonkie_chunks(text, size) if c[0].strip()]
             got = [(c.text, c.char_start, c.char_end, c.tokens) for c in chunk_text(text, size)]
             assert got == want
-            assert all(c.index == i and c.total == len(want)
-                       for i, c in enumerate(chunk_text(text, size)))
+            assert all(
+                c.index == i and c.total == len(want) for i, c in enumerate(chunk_text(text, size))
+            )
 
 
 def test_lone_surrogates_fail_as_chonkie_fails() -> None:

@@ -12,8 +12,12 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def omni(*args: object, check: bool = True) -> subprocess.CompletedProcess[str]:
-    proc = subprocess.run([sys.executable, "-m", "omnireader", *map(str, args)], cwd=ROOT,
-                          capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, "-m", "omnireader", *map(str, args)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
     if check:
         assert proc.returncode == 0, proc.stderr
     return proc
@@ -27,11 +31,17 @@ def test_help_lists_every_command_without_loading_the_heavy_libraries() -> None:
     out = omni("--help").stdout
     for command in ("read", "ingest", "search", "stats", "export", "refine"):
         assert command in out
-    code = ("import sys, omnireader.cli.main as c; c.build_parser(); "
-            "print(sorted(m for m in ('markitdown','lancedb','openai','chonkie','pypdfium2') "
-            "if m in sys.modules))")
-    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          cwd=ROOT).stdout.strip() == "[]"
+    code = (
+        "import sys, omnireader.cli.main as c; c.build_parser(); "
+        "print(sorted(m for m in ('markitdown','lancedb','openai','chonkie','pypdfium2') "
+        "if m in sys.modules))"
+    )
+    assert (
+        subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT
+        ).stdout.strip()
+        == "[]"
+    )
 
 
 def test_read_prints_items_as_json_and_a_summary(sample_files: Path) -> None:
@@ -51,7 +61,8 @@ def test_read_of_the_markitdown_corpus_finds_every_fragment(corpus: Path) -> Non
     items = out["items"]
     assert proc.returncode == 1  # random.bin is not a format: one input failed
     assert {"input": str(folder / "random.bin"), "error": "unsupported"}.items() <= {
-        **next(f for f in out["failures"] if f["input"].endswith("random.bin"))}.items()
+        **next(f for f in out["failures"] if f["input"].endswith("random.bin"))
+    }.items()
     expected = json.loads((folder / "expected.json").read_text())["files"]
     by_file: dict[str, str] = {}
     for item in items:
@@ -76,17 +87,27 @@ def test_ocr_reads_the_text_in_an_image_offline_and_off_turns_it_off(sample_file
 
     image = sample_files / "whiteboard.png"
     # Any download would go through these proxies, which refuse every connection.
-    dead = {**os.environ, "HTTP_PROXY": "http://127.0.0.1:9", "HTTPS_PROXY": "http://127.0.0.1:9",
-            "ALL_PROXY": "http://127.0.0.1:9"}
-    proc = subprocess.run([sys.executable, "-m", "omnireader", "read", str(image), "--format",
-                           "json"], cwd=ROOT, capture_output=True, text=True, env=dead)
+    dead = {
+        **os.environ,
+        "HTTP_PROXY": "http://127.0.0.1:9",
+        "HTTPS_PROXY": "http://127.0.0.1:9",
+        "ALL_PROXY": "http://127.0.0.1:9",
+    }
+    proc = subprocess.run(
+        [sys.executable, "-m", "omnireader", "read", str(image), "--format", "json"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env=dead,
+    )
     assert proc.returncode == 0, proc.stderr
     # The text OCR read is the image's item: no "Image X (PNG, W×H)." placeholder beside it.
     [text] = json.loads(proc.stdout)["items"]
     assert "ocr" in text["metadata"]["flags"] and "ship v2 on friday" in norm(text["memory"])
     off = json.loads(omni("read", image, "--format", "json", "--ocr", "off").stdout)["items"]
     assert [(i["memory"].split(" (")[0], i["metadata"]["flags"]) for i in off] == [
-        ("Image whiteboard.png", ["needs_vision"])]
+        ("Image whiteboard.png", ["needs_vision"])
+    ]
     assert off[0]["id"] != text["id"]
 
 
@@ -97,15 +118,32 @@ def test_ingest_search_stats_and_export_work_end_to_end(sample_files: Path, tmp_
     assert "0 failed" in ingest.stdout
     assert json.loads(report.read_text())["files_read"] == len(list(sample_files.iterdir()))
 
-    hits = json.loads(omni("search", "Shinjuku hotel vegetarian", "--db", db, "--format", "json",
-                           "--user", "alice", "--view", "fts").stdout)
+    hits = json.loads(
+        omni(
+            "search",
+            "Shinjuku hotel vegetarian",
+            "--db",
+            db,
+            "--format",
+            "json",
+            "--user",
+            "alice",
+            "--view",
+            "fts",
+        ).stdout
+    )
     assert {"m3", "m4"} <= set(hits[0]["message_ids"]) and hits[0]["score"] > 0
     assert "Shinjuku" in hits[0]["text"]  # the passage: the hit and the messages around it
-    budgeted = json.loads(omni("search", "hotel", "--db", db, "--format", "json",
-                               "--max-chars", 300).stdout)
+    budgeted = json.loads(
+        omni("search", "hotel", "--db", db, "--format", "json", "--max-chars", 300).stdout
+    )
     assert budgeted and sum(len(h["text"]) for h in budgeted) <= 300
-    assert json.loads(omni("search", "Shinjuku", "--db", db, "--format", "json",
-                           "--user", "bob").stdout) == []
+    assert (
+        json.loads(
+            omni("search", "Shinjuku", "--db", db, "--format", "json", "--user", "bob").stdout
+        )
+        == []
+    )
 
     stats = json.loads(omni("stats", "--db", db, "--format", "json").stdout)
     exported = omni("export", "--db", db).stdout.splitlines()

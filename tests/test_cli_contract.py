@@ -41,8 +41,21 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("cli")
     (folder / "note.md").write_text("# Plan\n\nShip the Lisbon release in May.")
     path = folder / "db.lance"
-    assert main(["ingest", str(folder / "note.md"), "--db", str(path), "--workers", "1",
-                 "--no-progress", "-q"]) == 0
+    assert (
+        main(
+            [
+                "ingest",
+                str(folder / "note.md"),
+                "--db",
+                str(path),
+                "--workers",
+                "1",
+                "--no-progress",
+                "-q",
+            ]
+        )
+        == 0
+    )
     return path
 
 
@@ -103,8 +116,13 @@ def _base(command: str, db: Path, tmp: Path) -> list[Any]:
 
 @pytest.mark.parametrize(("command", "flag", "value"), _cases())
 def test_every_bad_value_of_every_option_is_one_error_line(
-    capsys: pytest.CaptureFixture[str], db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-    command: str, flag: str, value: str,
+    capsys: pytest.CaptureFixture[str],
+    db: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    command: str,
+    flag: str,
+    value: str,
 ) -> None:
     monkeypatch.chdir(ROOT)  # README.md is a file there: a --db that is not a directory
     monkeypatch.delenv("OMNIREADER_LLM", raising=False)
@@ -130,15 +148,22 @@ def test_the_issue_cases_are_one_line_errors_in_a_real_process(tmp_path: Path) -
         (["read", "report.pdf", "--mode", "fast", "--llm", "ollama:x"], "--llm is for fine mode"),
     ]
     for argv, expected in cases:
-        proc = subprocess.run([sys.executable, "-m", "omnireader", *argv], cwd=tmp_path,
-                              capture_output=True, text=True)
+        proc = subprocess.run(
+            [sys.executable, "-m", "omnireader", *argv],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+        )
         assert proc.returncode == 2, (argv, proc.stderr)
         assert proc.stderr.startswith("omnireader: error: "), proc.stderr
         assert expected in proc.stderr and "Traceback" not in proc.stderr, (argv, proc.stderr)
 
 
 def test_settings_from_the_environment_and_config_file_name_their_origin(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, db: Path,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    db: Path,
 ) -> None:
     monkeypatch.chdir(tmp_path)
     note = db.parent / "note.md"
@@ -146,7 +171,8 @@ def test_settings_from_the_environment_and_config_file_name_their_origin(
     code, _, err = run(capsys, "read", note, "--llm", "ollama:x")
     assert code == 2 and one_error_line(err) == (
         "omnireader: error: environment variable OMNIREADER_CONCURRENCY: invalid value 'abc': "
-        "expected a whole number")
+        "expected a whole number"
+    )
     monkeypatch.delenv("OMNIREADER_CONCURRENCY")
 
     (tmp_path / "omnireader.toml").write_text('lm = "ollama:x"\n')
@@ -159,15 +185,27 @@ def test_settings_from_the_environment_and_config_file_name_their_origin(
     assert code == 2 and "environment variable OMNIREADER_DB" in one_error_line(err)
 
 
-def test_an_embedder_mismatch_says_what_to_type(capsys: pytest.CaptureFixture[str], db: Path) -> None:
-    code, _, err = run(capsys, "ingest", db.parent / "note.md", "--db", db, "--embedder",
-                       "hashing-v1:512", "--workers", "1")
+def test_an_embedder_mismatch_says_what_to_type(
+    capsys: pytest.CaptureFixture[str], db: Path
+) -> None:
+    code, _, err = run(
+        capsys,
+        "ingest",
+        db.parent / "note.md",
+        "--db",
+        db,
+        "--embedder",
+        "hashing-v1:512",
+        "--workers",
+        "1",
+    )
     line = one_error_line(err)
     assert code == 2 and "--embedder hashing-v1" in line and "embedder=" not in line
 
 
-def test_exit_codes_follow_one_rule(capsys: pytest.CaptureFixture[str], db: Path,
-                                    tmp_path: Path) -> None:
+def test_exit_codes_follow_one_rule(
+    capsys: pytest.CaptureFixture[str], db: Path, tmp_path: Path
+) -> None:
     note = db.parent / "note.md"
     missing = tmp_path / "missing.pdf"
     assert run(capsys, "read", note)[0] == 0
@@ -178,8 +216,9 @@ def test_exit_codes_follow_one_rule(capsys: pytest.CaptureFixture[str], db: Path
     assert run(capsys, "frobnicate")[0] == 2
 
 
-def test_an_ingest_that_reads_nothing_creates_nothing(capsys: pytest.CaptureFixture[str],
-                                                      tmp_path: Path) -> None:
+def test_an_ingest_that_reads_nothing_creates_nothing(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     store = tmp_path / "new.lance"
     code, out, err = run(capsys, "ingest", tmp_path / "nothere", "--db", store, "--no-progress")
     assert code == 1 and not store.exists()
@@ -200,13 +239,18 @@ def test_an_ingest_where_a_file_failed_exits_1_and_the_rest_is_stored(
     assert run(capsys, "stats", "--db", store, "--format", "json")[1].count('"items": 1') == 1
 
 
-def test_output_formats_and_files(capsys: pytest.CaptureFixture[str], db: Path,
-                                  sample_files: Path, tmp_path: Path) -> None:
+def test_output_formats_and_files(
+    capsys: pytest.CaptureFixture[str], db: Path, sample_files: Path, tmp_path: Path
+) -> None:
     pdf = sample_files / "quarterly_report.pdf"
     code, out, _ = run(capsys, "read", pdf, "--format", "markdown")
     assert code == 0 and out.startswith("Northwind Traders") and "\n\nOperations" in out
     code, out, _ = run(capsys, "read", pdf, "--format", "jsonl")
-    assert [json.loads(line)["metadata"]["sources"][0]["page"] for line in out.splitlines()] == [1, 2, 3]
+    assert [json.loads(line)["metadata"]["sources"][0]["page"] for line in out.splitlines()] == [
+        1,
+        2,
+        3,
+    ]
     target = tmp_path / "hits.jsonl"
     code, out, err = run(capsys, "search", "Lisbon", "--db", db, "--format", "jsonl", "-o", target)
     assert code == 0 and out == ""
@@ -223,7 +267,12 @@ def test_output_formats_and_files(capsys: pytest.CaptureFixture[str], db: Path,
 def test_schema_prints_the_output_contract(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "schema")
     schemas = json.loads(out)
-    assert code == 0 and set(schemas) == {"MemoryItem", "SearchResult", "ReadFailure", "IngestReport"}
+    assert code == 0 and set(schemas) == {
+        "MemoryItem",
+        "SearchResult",
+        "ReadFailure",
+        "IngestReport",
+    }
     assert "memory" in schemas["MemoryItem"]["properties"]
     assert "score" in schemas["SearchResult"]["properties"]
 
@@ -244,8 +293,9 @@ def test_delete_needs_a_filter_and_a_dry_run_changes_nothing(
     assert code == 0 and out.startswith("would delete 0 items; would keep 1 item")
     code, out, _ = run(capsys, "delete", "--db", store, "--path", docs / "a.md")
     assert out.startswith("deleted 0 items; kept 1 item")
-    code, out, _ = run(capsys, "search", "bytes", "--db", store, "--path", docs / "a.md",
-                       "--format", "json")
+    code, out, _ = run(
+        capsys, "search", "bytes", "--db", store, "--path", docs / "a.md", "--format", "json"
+    )
     assert json.loads(out) == []
     code, out, _ = run(capsys, "delete", "--db", store, "--path", docs)
     assert out.startswith("deleted 2 items")
@@ -258,27 +308,52 @@ def test_read_takes_standard_input_and_urls(sample_files: Path, tmp_path: Path) 
 
     pdf = (sample_files / "quarterly_report.pdf").read_bytes()
     for name in ("-", "/dev/stdin"):
-        proc = subprocess.run([sys.executable, "-m", "omnireader", "read", name, "--format",
-                               "jsonl"], input=pdf, capture_output=True, cwd=ROOT)
+        proc = subprocess.run(
+            [sys.executable, "-m", "omnireader", "read", name, "--format", "jsonl"],
+            input=pdf,
+            capture_output=True,
+            cwd=ROOT,
+        )
         assert proc.returncode == 0, proc.stderr
-        pages = [json.loads(line)["metadata"]["sources"][0]["page"] for line in proc.stdout.splitlines()]
+        pages = [
+            json.loads(line)["metadata"]["sources"][0]["page"] for line in proc.stdout.splitlines()
+        ]
         assert pages == [1, 2, 3]
 
     class Quiet(SimpleHTTPRequestHandler):
         def log_message(self, *args: object) -> None:
             pass
 
-    srv = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(sample_files)))
+    srv = ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(Quiet, directory=str(sample_files))
+    )
     threading.Thread(target=srv.serve_forever, daemon=True).start()
     try:
         url = f"http://127.0.0.1:{srv.server_address[1]}/quarterly_report.pdf"
-        proc = subprocess.run([sys.executable, "-m", "omnireader", "read", url, "--format", "json",
-                               "--allow-private-urls"], capture_output=True, text=True, cwd=ROOT)
+        proc = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "omnireader",
+                "read",
+                url,
+                "--format",
+                "json",
+                "--allow-private-urls",
+            ],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+        )
         assert proc.returncode == 0, proc.stderr
         items = json.loads(proc.stdout)["items"]
         assert [i["metadata"]["sources"][0]["url"] for i in items] == [url] * 3
-        blocked = subprocess.run([sys.executable, "-m", "omnireader", "read", url],
-                                 capture_output=True, text=True, cwd=ROOT)
+        blocked = subprocess.run(
+            [sys.executable, "-m", "omnireader", "read", url],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+        )
         assert blocked.returncode == 1 and "[blocked_url]" in blocked.stderr
     finally:
         srv.shutdown()

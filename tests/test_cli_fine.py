@@ -25,13 +25,23 @@ def server() -> Iterator[LLMServer]:
 @pytest.fixture()
 def env(server: LLMServer) -> dict[str, str]:
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("OMNIREADER_", "OLLAMA"))}
-    return {**clean, "OPENAI_BASE_URL": server.openai_base_url, "OPENAI_API_KEY": "test-key",
-            "OMNIREADER_LLM_TIMEOUT": "10"}
+    return {
+        **clean,
+        "OPENAI_BASE_URL": server.openai_base_url,
+        "OPENAI_API_KEY": "test-key",
+        "OMNIREADER_LLM_TIMEOUT": "10",
+    }
 
 
 def run(args: list[object], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    proc = subprocess.run([sys.executable, *map(str, args)], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=240)
+    proc = subprocess.run(
+        [sys.executable, *map(str, args)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-3000:]
     return proc
 
@@ -44,37 +54,72 @@ def test_refine_upgrades_stored_fast_items_and_keeps_them(
     sample_files: Path, tmp_path: Path, env: dict[str, str]
 ) -> None:
     db = tmp_path / "db.lance"
-    omni("ingest", sample_files / "team_notes.md", sample_files / "chat_tokyo_trip.json",
-         "--db", db, env=env)
+    omni(
+        "ingest",
+        sample_files / "team_notes.md",
+        sample_files / "chat_tokyo_trip.json",
+        "--db",
+        db,
+        env=env,
+    )
     before = json.loads(omni("stats", "--db", db, "--format", "json", env=env).stdout)
     assert before["by_mode"]["fast"] >= 3  # the note, and the chat's messages one by one
     out = omni("refine", "--db", db, "--llm", "openai:test-model", env=env).stdout
     assert "refined into" in out and "0 left fast" in out
     stats = json.loads(omni("stats", "--db", db, "--format", "json", env=env).stdout)
     assert stats["by_mode"]["fast"] == before["by_mode"]["fast"] and stats["by_mode"]["fine"] >= 2
-    fine = json.loads(omni("search", "Tokyo", "--db", db, "--mode", "fine", "--format", "json",
-                           env=env).stdout)
+    fine = json.loads(
+        omni("search", "Tokyo", "--db", db, "--mode", "fine", "--format", "json", env=env).stdout
+    )
     assert fine and all(r["item"]["metadata"]["mode"] == "fine" for r in fine)
     again = omni("refine", "--db", db, "--llm", "openai:test-model", env=env).stdout
     assert again.startswith("0 fast items")
 
 
-def test_ingest_in_fine_mode_writes_fine_items(sample_files: Path, tmp_path: Path,
-                                               env: dict[str, str]) -> None:
+def test_ingest_in_fine_mode_writes_fine_items(
+    sample_files: Path, tmp_path: Path, env: dict[str, str]
+) -> None:
     db = tmp_path / "db.lance"
-    omni("ingest", sample_files / "quarterly_report.pdf", "--db", db, "--mode", "fine",
-         "--llm", "openai:test-model", "--report", tmp_path / "r.json", env=env)
+    omni(
+        "ingest",
+        sample_files / "quarterly_report.pdf",
+        "--db",
+        db,
+        "--mode",
+        "fine",
+        "--llm",
+        "openai:test-model",
+        "--report",
+        tmp_path / "r.json",
+        env=env,
+    )
     report = json.loads((tmp_path / "r.json").read_text())
     assert report["mode"] == "fine" and report["items_inserted"] >= 3
     exported = [json.loads(x) for x in omni("export", "--db", db, env=env).stdout.splitlines()]
-    pages = {s["page"] for i in exported if i["metadata"]["mode"] == "fine"
-             for s in i["metadata"]["sources"]}
+    pages = {
+        s["page"]
+        for i in exported
+        if i["metadata"]["mode"] == "fine"
+        for s in i["metadata"]["sources"]
+    }
     assert pages == {1, 2, 3}
 
 
 def test_run_multimodal_in_fine_mode_gives_fine_items_for_every_case(env: dict[str, str]) -> None:
-    out = run([ROOT / "runners" / "run_multimodal.py", "--example", "all", "--mode", "fine",
-               "--format", "json", "--llm", "openai:test-model"], env).stdout
+    out = run(
+        [
+            ROOT / "runners" / "run_multimodal.py",
+            "--example",
+            "all",
+            "--mode",
+            "fine",
+            "--format",
+            "json",
+            "--llm",
+            "openai:test-model",
+        ],
+        env,
+    ).stdout
     records = json.loads(out)
     assert records and all(r["item_count"] > 0 for r in records)
     modes = {i["metadata"]["mode"] for r in records for i in r["items"]}
@@ -96,10 +141,25 @@ def test_fine_mode_with_the_llm_down_says_so_once_and_creates_nothing(
         port = s.getsockname()[1]
     db = tmp_path / "db.lance"
     proc = subprocess.run(
-        [sys.executable, "-m", "omnireader", "ingest", sample_files / "team_notes.md", "--db", db,
-         "--mode", "fine", "--llm", "ollama:qwen2.5:7b"],
-        cwd=ROOT, env={**env, "OLLAMA_HOST": f"http://127.0.0.1:{port}"},
-        capture_output=True, text=True, timeout=120)
+        [
+            sys.executable,
+            "-m",
+            "omnireader",
+            "ingest",
+            sample_files / "team_notes.md",
+            "--db",
+            db,
+            "--mode",
+            "fine",
+            "--llm",
+            "ollama:qwen2.5:7b",
+        ],
+        cwd=ROOT,
+        env={**env, "OLLAMA_HOST": f"http://127.0.0.1:{port}"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 1
     assert proc.stderr.count(f"cannot connect to 127.0.0.1:{port} (is Ollama running?)") == 1
     assert "Traceback" not in proc.stderr and not db.exists()

@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 
 from omnireader.errors import UnsupportedFormatError
+from omnireader.intake.router import route
 from omnireader.models import MemoryItem
 from omnireader.options import ReadOptions
 from omnireader.parsers.base import ParseContext, get_parser
-from omnireader.intake.router import route
 
 ROOT = Path(__file__).resolve().parents[1]
 EXPECTED = ROOT.parent / "shared" / "corpus" / "markitdown" / "expected.json"
@@ -38,9 +38,14 @@ NO_OCR = ParseContext(options=ReadOptions(ocr="off"))
 # shared expected.json (it belongs to this project's tests, not to the shared corpus).
 OCR_MUST_FIND = {
     "MEDRPT-2024-PAT-3847_medical_report_scan.pdf": [
-        "SEATTLE GENERAL HOSPITAL", "COMPREHENSIVE MEDICAL REPORT", "MEDRPT-2024-PAT-3847",
-        "Jonathan Michael Harrison", "March 15, 1978", "142/88 mmHg",
-        "persistent headaches", "Lisinopril 10mg",
+        "SEATTLE GENERAL HOSPITAL",
+        "COMPREHENSIVE MEDICAL REPORT",
+        "MEDRPT-2024-PAT-3847",
+        "Jonathan Michael Harrison",
+        "March 15, 1978",
+        "142/88 mmHg",
+        "persistent headaches",
+        "Lisinopril 10mg",
     ],
     "test_llm.jpg": ["5bda1dd6", "primary color of the square"],
 }

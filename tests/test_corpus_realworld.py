@@ -37,8 +37,13 @@ def gathered(result: ReadResult) -> str:
     parts = []
     for item in result.items:
         meta = item.metadata
-        parts += [item.memory, meta.key or "", *meta.persons,
-                  str(meta.extra.get("sender", "")), str(meta.extra.get("recipients", ""))]
+        parts += [
+            item.memory,
+            meta.key or "",
+            *meta.persons,
+            str(meta.extra.get("sender", "")),
+            str(meta.extra.get("recipients", "")),
+        ]
     return norm("\n".join(parts))
 
 

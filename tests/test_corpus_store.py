@@ -6,8 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from omnireader import Reader, Store
-from omnireader import ingest, IngestOptions
+from omnireader import IngestOptions, Reader, Store, ingest
 
 
 def test_corpus_fragments_are_found_by_fts_and_reingest_writes_nothing(

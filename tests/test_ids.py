@@ -8,8 +8,13 @@ from omnireader.ids import _NAMESPACE, item_id
 
 
 def test_item_id_is_uuid5_of_the_joined_key() -> None:
-    cases = [("", ()), ("abc", ("file", "fast", 3)), ("h" * 64, ("string", "fast", "", "s2", 0)),
-             ("名前", ("chat", "fine", "é", 10**12)), ("x", ("a|b", None, 1.5))]
+    cases = [
+        ("", ()),
+        ("abc", ("file", "fast", 3)),
+        ("h" * 64, ("string", "fast", "", "s2", 0)),
+        ("名前", ("chat", "fine", "é", 10**12)),
+        ("x", ("a|b", None, 1.5)),
+    ]
     for source_hash, position in cases:
         for scope in (None, "u1/s1", "ü"):
             key = "|".join([scope or "", source_hash, *(str(p) for p in position)])

@@ -42,21 +42,30 @@ def files_server(sample_files: Path) -> Iterator[str]:
 
 
 def test_a_developer_message_is_read_like_a_system_message() -> None:
-    items = Reader().read([
-        {"role": "developer", "content": "Answer briefly."},
-        {"role": "user", "content": "I moved to Berlin in May."},
-    ])
+    items = Reader().read(
+        [
+            {"role": "developer", "content": "Answer briefly."},
+            {"role": "user", "content": "I moved to Berlin in May."},
+        ]
+    )
     assert "Berlin" in text_of(items)
 
 
 def test_responses_api_parts_are_read(sample_files: Path) -> None:
     png = "data:image/png;base64," + b64(sample_files / "whiteboard.png")
     pdf = "data:application/pdf;base64," + b64(sample_files / "quarterly_report.pdf")
-    items = Reader().read([{"role": "user", "content": [
-        {"type": "input_text", "text": "Here is the report and the board."},
-        {"type": "input_image", "image_url": png, "detail": "low"},
-        {"type": "input_file", "filename": "q3.pdf", "file_data": pdf},
-    ]}])
+    items = Reader().read(
+        [
+            {
+                "role": "user",
+                "content": [
+                    {"type": "input_text", "text": "Here is the report and the board."},
+                    {"type": "input_image", "image_url": png, "detail": "low"},
+                    {"type": "input_file", "filename": "q3.pdf", "file_data": pdf},
+                ],
+            }
+        ]
+    )
     kinds = [i.source.kind for i in items]
     assert kinds.count("chat") == 1 and "image" in kinds and kinds.count("file") >= 1
     pdf_items = [i for i in items if i.source.kind == "file"]
@@ -71,8 +80,10 @@ def test_image_url_as_a_plain_string_is_accepted(sample_files: Path) -> None:
 
 
 def test_a_file_part_with_bare_base64_is_read_as_the_file_it_is(sample_files: Path) -> None:
-    part = {"type": "file", "file": {"filename": "q3.pdf",
-                                     "file_data": b64(sample_files / "quarterly_report.pdf")}}
+    part = {
+        "type": "file",
+        "file": {"filename": "q3.pdf", "file_data": b64(sample_files / "quarterly_report.pdf")},
+    }
     items = Reader().read([part])
     assert "JVBERi" not in text_of(items)
     assert [i.source.page for i in items] == [1, 2, 3]
@@ -109,11 +120,14 @@ def test_a_missing_path_string_warns_and_is_kept_as_text() -> None:
 
 def test_a_bad_part_is_reported_and_the_rest_of_the_message_kept(sample_files: Path) -> None:
     png = "data:image/png;base64," + b64(sample_files / "whiteboard.png")
-    message = {"role": "user", "content": [
-        {"type": "text", "text": "Two pictures from the offsite in Lisbon."},
-        {"type": "image_url", "image_url": {"url": "http://127.0.0.1:9/gone.png"}},
-        {"type": "image_url", "image_url": {"url": png}},
-    ]}
+    message = {
+        "role": "user",
+        "content": [
+            {"type": "text", "text": "Two pictures from the offsite in Lisbon."},
+            {"type": "image_url", "image_url": {"url": "http://127.0.0.1:9/gone.png"}},
+            {"type": "image_url", "image_url": {"url": png}},
+        ],
+    }
     reader = Reader(ocr="off")  # one item per picture (OCR would add the whiteboard's text)
     with pytest.warns(OmniReaderWarning, match="blocked_url"):
         items = reader.read([message])

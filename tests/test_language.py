@@ -32,9 +32,19 @@ def test_text_too_short_or_without_words_is_undetermined(text: str) -> None:
     assert detect_language(text) == UNDETERMINED
 
 
-@pytest.mark.parametrize("tag,base", [("fr-CA", "fr"), ("EN_us", "en"), ("zh-Hant-TW", "zh"),
-                                      ("yue", "zh"), ("x-default", None), ("und", None),
-                                      ("", None), ("not a tag", None)])
+@pytest.mark.parametrize(
+    "tag,base",
+    [
+        ("fr-CA", "fr"),
+        ("EN_us", "en"),
+        ("zh-Hant-TW", "zh"),
+        ("yue", "zh"),
+        ("x-default", None),
+        ("und", None),
+        ("", None),
+        ("not a tag", None),
+    ],
+)
 def test_language_tags_give_their_primary_language(tag: str, base: str | None) -> None:
     assert language_tag(tag) == base
 
@@ -46,8 +56,13 @@ def test_a_declared_language_wins() -> None:
 
 def test_an_html_page_reports_the_language_it_declares() -> None:
     assert html_markdown('<html lang="fr-CA"><body><p>Hi</p></body></html>').lang == "fr-CA"
-    assert html_markdown('<html><head><meta http-equiv="Content-Language" content="es">'
-                         '</head><body><p>Hola</p></body></html>').lang == "es"
+    assert (
+        html_markdown(
+            '<html><head><meta http-equiv="Content-Language" content="es">'
+            "</head><body><p>Hola</p></body></html>"
+        ).lang
+        == "es"
+    )
     assert html_markdown("<p>No declaration</p>").lang is None
 
 
@@ -61,9 +76,11 @@ def test_items_carry_the_language_of_their_text(tmp_path: Path) -> None:
 
 def test_a_mail_content_language_header_wins_over_the_guess(tmp_path: Path) -> None:
     path = tmp_path / "note.eml"
-    path.write_bytes(b"From: a@example.org\r\nTo: b@example.org\r\nSubject: Hallo\r\n"
-                     b"Content-Language: de-DE\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n"
-                     b"Okay, see you at the station then, with the tickets.\r\n")
+    path.write_bytes(
+        b"From: a@example.org\r\nTo: b@example.org\r\nSubject: Hallo\r\n"
+        b"Content-Language: de-DE\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n"
+        b"Okay, see you at the station then, with the tickets.\r\n"
+    )
     [item] = Reader().read_report(path).items
     assert item.metadata.sources[0].lang == "de"
 
@@ -101,12 +118,15 @@ def test_an_unwritable_cache_falls_back_to_unpacking_in_memory(
     assert load_identifier().classify(SAMPLES["de"][0])[0] == "de"
 
 
-@pytest.mark.parametrize("text,lang", [
-    ("Die Besprechung wird auf Donnerstagnachmittag verschoben.", "de"),
-    ("Het is mooi weer vandaag, we gaan naar het strand.", "nl"),
-    ("Nous partons demain matin pour Lyon avec les enfants.", "fr"),
-    ("We meet next Wednesday with them.", "en"),
-])
+@pytest.mark.parametrize(
+    "text,lang",
+    [
+        ("Die Besprechung wird auf Donnerstagnachmittag verschoben.", "de"),
+        ("Het is mooi weer vandaag, we gaan naar het strand.", "nl"),
+        ("Nous partons demain matin pour Lyon avec les enfants.", "fr"),
+        ("We meet next Wednesday with them.", "en"),
+    ],
+)
 def test_plain_ascii_sentences_are_not_taken_for_english(text: str, lang: str) -> None:
     # Accents dropped (or none needed): the English shortcut must not catch these.
     assert detect_language(text) == lang

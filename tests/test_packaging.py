@@ -32,11 +32,16 @@ def dist(tmp_path_factory: pytest.TempPathFactory) -> Path:
     for name in TREE:
         shutil.copy2(ROOT / name, src / name)
     # A copy, so the build's egg-info and build/ never land in the working tree.
-    shutil.copytree(PACKAGE, src / "omnireader",
-                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    shutil.copytree(
+        PACKAGE, src / "omnireader", ignore=shutil.ignore_patterns("__pycache__", "*.pyc")
+    )
     out = src / "dist"
-    run = subprocess.run([sys.executable, "-m", "build", "--no-isolation", "--outdir", str(out),
-                          str(src)], capture_output=True, text=True, timeout=300)
+    run = subprocess.run(
+        [sys.executable, "-m", "build", "--no-isolation", "--outdir", str(out), str(src)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
     return out
 
@@ -47,14 +52,20 @@ def _one(dist: Path, pattern: str) -> Path:
 
 
 def _source_files(pattern: str) -> set[str]:
-    return {p.relative_to(ROOT).as_posix() for p in PACKAGE.rglob(pattern)
-            if "__pycache__" not in p.parts}
+    return {
+        p.relative_to(ROOT).as_posix()
+        for p in PACKAGE.rglob(pattern)
+        if "__pycache__" not in p.parts
+    }
 
 
 def test_twine_accepts_both(dist: Path) -> None:
-    run = subprocess.run([sys.executable, "-m", "twine", "check", "--strict",
-                          *map(str, sorted(dist.iterdir()))],
-                         capture_output=True, text=True, timeout=120)
+    run = subprocess.run(
+        [sys.executable, "-m", "twine", "check", "--strict", *map(str, sorted(dist.iterdir()))],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert run.returncode == 0, run.stdout + run.stderr
     assert run.stdout.count("PASSED") == 2, run.stdout
 
@@ -91,8 +102,11 @@ def test_the_sdist_holds_what_a_build_needs(dist: Path) -> None:
     with tarfile.open(sdist) as tar:
         names = {n.removeprefix(top) for n in tar.getnames()}
     assert set(TREE) <= names
-    assert {"omnireader/py.typed", "omnireader/server/static/index.html",
-            "omnireader/_version.py"} <= names
+    assert {
+        "omnireader/py.typed",
+        "omnireader/server/static/index.html",
+        "omnireader/_version.py",
+    } <= names
     assert _source_files("*.py") <= names
 
 
@@ -104,11 +118,18 @@ def test_the_version_lives_in_one_place() -> None:
     assert re.fullmatch(r"\d+\.\d+\.\d+((a|b|rc)\d+)?", omnireader.__version__)
     # No other module spells the version out (cli, server and MCP info import it).
     literal = re.compile(rf"""["']{re.escape(omnireader.__version__)}["']""")
-    spelled = [p.relative_to(ROOT).as_posix() for p in PACKAGE.rglob("*.py")
-               if p.name != "_version.py" and literal.search(p.read_text(encoding="utf-8"))]
+    spelled = [
+        p.relative_to(ROOT).as_posix()
+        for p in PACKAGE.rglob("*.py")
+        if p.name != "_version.py" and literal.search(p.read_text(encoding="utf-8"))
+    ]
     assert spelled == []
-    run = subprocess.run([sys.executable, "-m", "omnireader", "--version"],
-                         capture_output=True, text=True, timeout=60)
+    run = subprocess.run(
+        [sys.executable, "-m", "omnireader", "--version"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert run.stdout.strip() == f"omnireader {omnireader.__version__}", run.stderr
     changelog = (ROOT / "CHANGELOG.md").read_text()
     assert changelog.startswith("# Changelog") and "## [Unreleased]" in changelog

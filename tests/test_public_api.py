@@ -32,16 +32,20 @@ def test_every_module_declares_all() -> None:
 
 
 def test_importing_the_package_stays_light() -> None:
-    code = ("import sys, omnireader; heavy = ('markitdown', 'lancedb', 'openai', 'ollama', "
-            "'chonkie', 'pypdfium2', 'docx', 'PIL', 'numpy'); "
-            "print([m for m in heavy if m in sys.modules])")
+    code = (
+        "import sys, omnireader; heavy = ('markitdown', 'lancedb', 'openai', 'ollama', "
+        "'chonkie', 'pypdfium2', 'docx', 'PIL', 'numpy'); "
+        "print([m for m in heavy if m in sys.modules])"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.stdout.strip() == "[]", out.stderr
 
 
 def test_importing_the_package_leaves_the_environment_as_it_was() -> None:
-    code = ("import os, json; before = dict(os.environ); import omnireader; "
-            "from omnireader import Reader, Store, ingest; "
-            "print(json.dumps(dict(os.environ) == before))")
+    code = (
+        "import os, json; before = dict(os.environ); import omnireader; "
+        "from omnireader import Reader, Store, ingest; "
+        "print(json.dumps(dict(os.environ) == before))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.stdout.strip() == "true", out.stderr

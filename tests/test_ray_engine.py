@@ -24,16 +24,25 @@ import pytest
 if importlib.util.find_spec("ray") is None:
     pytest.skip("the [ray] extra is not installed", allow_module_level=True)
 
-from omnireader import Reader, Store  # noqa: E402
+from omnireader import IngestOptions, Reader, Store, ingest  # noqa: E402
 from tests.support.ray_cluster import LocalCluster  # noqa: E402
-from omnireader import ingest, IngestOptions
 
 CLI = Path(sys.executable).with_name("omnireader")
 # Text PDFs, an image-only one, a broken one and encrypted ones: items and typed failures.
-SUBSET = ["crazyones.pdf", "hello-world.pdf", "metadata.pdf", "two-different-pages.pdf",
-          "multilang.pdf", "jpeg.pdf", "issue-297.pdf", "outlines-with-invalid-destinations.pdf",
-          "crazyones-encrypted-256.pdf", "attachment.pdf", "missing_info.pdf",
-          "imagemagick-images.pdf"]
+SUBSET = [
+    "crazyones.pdf",
+    "hello-world.pdf",
+    "metadata.pdf",
+    "two-different-pages.pdf",
+    "multilang.pdf",
+    "jpeg.pdf",
+    "issue-297.pdf",
+    "outlines-with-invalid-destinations.pdf",
+    "crazyones-encrypted-256.pdf",
+    "attachment.pdf",
+    "missing_info.pdf",
+    "imagemagick-images.pdf",
+]
 
 
 def snapshot(db: Path) -> dict[str, tuple[str, tuple[str, ...], str | None]]:
@@ -46,8 +55,11 @@ def snapshot(db: Path) -> dict[str, tuple[str, tuple[str, ...], str | None]]:
     for item in Store.open(db).iter_items():
         assert item.id not in rows, f"duplicate id {item.id}"
         src = item.source
-        rows[item.id] = (item.memory, tuple(sorted(item.metadata.seen_at)),
-                         src.kind if src else None)
+        rows[item.id] = (
+            item.memory,
+            tuple(sorted(item.metadata.seen_at)),
+            src.kind if src else None,
+        )
     return rows
 
 
@@ -66,7 +78,9 @@ def cluster() -> Any:
 @pytest.fixture(scope="module")
 def local(files: list[Path], tmp_path_factory: pytest.TempPathFactory) -> Any:
     db = tmp_path_factory.mktemp("local") / "store.lance"
-    report = ingest(files, Store.open(db), reader=Reader(ocr="off"), options=IngestOptions(workers=2))
+    report = ingest(
+        files, Store.open(db), reader=Reader(ocr="off"), options=IngestOptions(workers=2)
+    )
     return db, report, snapshot(db)
 
 
@@ -75,32 +89,48 @@ def test_on_a_two_node_cluster_ray_keeps_every_promise_of_local_ingest(
 ) -> None:
     """One test for the three checks that share the cluster: under pytest-xdist a module's
     tests may go to several workers, and each would start a cluster of its own."""
-    for name, check in (("same-as-local", same_as_local), ("killed-worker", killed_worker),
-                        ("killed-driver", killed_driver), ("fine-mode", fine_mode)):
+    for name, check in (
+        ("same-as-local", same_as_local),
+        ("killed-worker", killed_worker),
+        ("killed-driver", killed_driver),
+        ("fine-mode", fine_mode),
+    ):
         folder = tmp_path / name
         folder.mkdir()
         check(cluster, local, files, folder)
 
 
-def same_as_local(
-    cluster: LocalCluster, local: Any, files: list[Path], tmp_path: Path
-) -> None:
+def same_as_local(cluster: LocalCluster, local: Any, files: list[Path], tmp_path: Path) -> None:
     """Identical ids, texts, sources and counts; indexes built; re-ingest writes nothing."""
     local_db, local_report, expected = local
     db = tmp_path / "ray.lance"
     store = Store.open(db)
-    report = ingest(files, store, reader=Reader(ocr="off"), options=IngestOptions(engine="ray", ray_address=cluster.address))
+    report = ingest(
+        files,
+        store,
+        reader=Reader(ocr="off"),
+        options=IngestOptions(engine="ray", ray_address=cluster.address),
+    )
     assert len(expected) > 10
     assert snapshot(db) == expected
     assert report.items_inserted == local_report.items_inserted == len(expected)
     assert report.failed_by_error == local_report.failed_by_error == {"encrypted": 1}
-    assert (report.files_read, report.files_failed) == (local_report.files_read,
-                                                        local_report.files_failed)
+    assert (report.files_read, report.files_failed) == (
+        local_report.files_read,
+        local_report.files_failed,
+    )
     # The indexes were built at the end, as local ingest does: keyword search works.
-    assert any("crazyones.pdf" in (h.item.source.path or "")
-               for h in store.search("Here's to the crazy ones", k=5, view="fts"))
+    assert any(
+        "crazyones.pdf" in (h.item.source.path or "")
+        for h in store.search("Here's to the crazy ones", k=5, view="fts")
+    )
 
-    again = ingest(files, store, reader=Reader(ocr="off"), options=IngestOptions(engine="ray", ray_address=cluster.address))
+    again = ingest(
+        files,
+        store,
+        reader=Reader(ocr="off"),
+        options=IngestOptions(engine="ray", ray_address=cluster.address),
+    )
     assert (again.items_inserted, again.items_updated, again.items_deleted) == (0, 0, 0)
     assert again.files_skipped == len(files)
     assert snapshot(db) == expected
@@ -116,18 +146,29 @@ def fine_mode(cluster: LocalCluster, local: Any, files: list[Path], tmp_path: Pa
     notes = []
     for n in range(4):  # several chunks each: each worker alone could fill the limit
         path = tmp_path / f"notes_{n}.md"
-        path.write_text("\n\n".join(f"Meeting {n}.{p}: Maria Santos reviewed the budget for "
-                                     f"project {n} with the supplier in section {p}." * 12
-                                     for p in range(6)))
+        path.write_text(
+            "\n\n".join(
+                f"Meeting {n}.{p}: Maria Santos reviewed the budget for "
+                f"project {n} with the supplier in section {p}." * 12
+                for p in range(6)
+            )
+        )
         notes.append(path)
     with LLMServer() as srv:
         srv.latency = 0.05
-        config = LLMConfig(openai_base_url=srv.openai_base_url, openai_api_key="k",
-                           concurrency=2, timeout=30)
+        config = LLMConfig(
+            openai_base_url=srv.openai_base_url, openai_api_key="k", concurrency=2, timeout=30
+        )
 
         def fine(db: Path, **engine: Any) -> Any:
             llm = make_chat_backend("openai:test-model", config=config)
-            return ingest(notes, Store.open(db), reader=Reader(llm=llm, chunk_tokens=128), mode="fine", options=IngestOptions(**engine))
+            return ingest(
+                notes,
+                Store.open(db),
+                reader=Reader(llm=llm, chunk_tokens=128),
+                mode="fine",
+                options=IngestOptions(**engine),
+            )
 
         expected_report = fine(tmp_path / "local.lance")
         expected = snapshot(tmp_path / "local.lance")
@@ -152,9 +193,7 @@ def _ray_workers() -> list[int]:
     return pids
 
 
-def killed_worker(
-    cluster: LocalCluster, local: Any, files: list[Path], tmp_path: Path
-) -> None:
+def killed_worker(cluster: LocalCluster, local: Any, files: list[Path], tmp_path: Path) -> None:
     """A Ray worker killed mid-ingest: Ray retries its task; nothing missing or doubled."""
     _, _, expected = local
     db = tmp_path / "ray.lance"
@@ -173,7 +212,12 @@ def killed_worker(
     killer = threading.Thread(target=kill_one_worker, daemon=True)
     killer.start()
     try:
-        report = ingest(files, Store.open(db), reader=Reader(ocr="off"), options=IngestOptions(engine="ray", ray_address=cluster.address))
+        report = ingest(
+            files,
+            Store.open(db),
+            reader=Reader(ocr="off"),
+            options=IngestOptions(engine="ray", ray_address=cluster.address),
+        )
     finally:
         done.set()
         killer.join()
@@ -194,14 +238,26 @@ def _recorded(db: Path) -> int:
         return 0
 
 
-def killed_driver(
-    cluster: LocalCluster, local: Any, files: list[Path], tmp_path: Path
-) -> None:
+def killed_driver(cluster: LocalCluster, local: Any, files: list[Path], tmp_path: Path) -> None:
     """The driver killed after its first commit, then run again: every file exactly once."""
     _, _, expected = local
     db = tmp_path / "ray.lance"
-    cmd = [str(CLI), "ingest", *map(str, files), "--db", str(db), "--engine", "ray",
-           "--ray-address", cluster.address, "--ocr", "off", "--batch-size", "1", "-q"]
+    cmd = [
+        str(CLI),
+        "ingest",
+        *map(str, files),
+        "--db",
+        str(db),
+        "--engine",
+        "ray",
+        "--ray-address",
+        cluster.address,
+        "--ocr",
+        "off",
+        "--batch-size",
+        "1",
+        "-q",
+    ]
     with open(tmp_path / "driver.log", "wb") as log:
         first = subprocess.Popen(cmd, env=cluster.env, stdout=log, stderr=log)
     # Killed as soon as the first file is committed and recorded in the ledger.
@@ -216,7 +272,12 @@ def killed_driver(
     assert 0 < len(part) < len(expected) and set(part) <= set(expected)
 
     # The re-run, from this process (a driver of the same cluster): only what is missing.
-    report = ingest(files, Store.open(db), reader=Reader(ocr="off"), options=IngestOptions(engine="ray", ray_address=cluster.address, batch_size=1))
+    report = ingest(
+        files,
+        Store.open(db),
+        reader=Reader(ocr="off"),
+        options=IngestOptions(engine="ray", ray_address=cluster.address, batch_size=1),
+    )
     assert snapshot(db) == expected
     assert report.files_skipped >= 1  # what the killed run had recorded is not re-read
     assert report.files_skipped + report.files_read + report.files_failed == len(files)
@@ -228,22 +289,27 @@ def _contacted(strace_log: str) -> Counter[str]:
     seen: Counter[str] = Counter()
     for line in strace_log.splitlines():
         if "AF_INET" in line:
-            m = (re.search(r'sin_addr=inet_addr\("([^"]+)"\)', line)
-                 or re.search(r'inet_pton\(AF_INET6, "([^"]+)"', line))
+            m = re.search(r'sin_addr=inet_addr\("([^"]+)"\)', line) or re.search(
+                r'inet_pton\(AF_INET6, "([^"]+)"', line
+            )
             seen[m.group(1) if m else line] += 1
     return seen
 
 
 def _can_unshare_network() -> bool:
     try:
-        return subprocess.run(["unshare", "-n", "true"], capture_output=True,
-                              timeout=30).returncode == 0
+        return (
+            subprocess.run(["unshare", "-n", "true"], capture_output=True, timeout=30).returncode
+            == 0
+        )
     except (OSError, subprocess.TimeoutExpired):
         return False
 
 
-@pytest.mark.skipif(os.geteuid() != 0 or not _can_unshare_network(),
-                    reason="a network namespace needs root and unshare -n (util-linux)")
+@pytest.mark.skipif(
+    os.geteuid() != 0 or not _can_unshare_network(),
+    reason="a network namespace needs root and unshare -n (util-linux)",
+)
 @pytest.mark.skipif(shutil.which("strace") is None, reason="strace is needed (.ci/run installs it)")
 def test_a_cluster_omnireader_starts_contacts_nothing_but_loopback(
     files: list[Path], tmp_path: Path
@@ -254,13 +320,39 @@ def test_a_cluster_omnireader_starts_contacts_nothing_but_loopback(
     log = tmp_path / "strace.log"
     env = {k: v for k, v in os.environ.items() if not k.startswith("RAY_")}
     env["HOME"] = str(tmp_path)  # Ray writes its auth token under ~/.ray
-    ingest = [str(CLI), "ingest", *map(str, files[:2]), "--db", str(tmp_path / "db.lance"),
-              "--engine", "ray", "--ocr", "off", "-q"]
-    traced = ["strace", "-f", "--seccomp-bpf", "-qq", "-e", "trace=connect,sendto,sendmsg",
-              "-e", "signal=none", "-o", str(log), *ingest]
+    ingest = [
+        str(CLI),
+        "ingest",
+        *map(str, files[:2]),
+        "--db",
+        str(tmp_path / "db.lance"),
+        "--engine",
+        "ray",
+        "--ocr",
+        "off",
+        "-q",
+    ]
+    traced = [
+        "strace",
+        "-f",
+        "--seccomp-bpf",
+        "-qq",
+        "-e",
+        "trace=connect,sendto,sendmsg",
+        "-e",
+        "signal=none",
+        "-o",
+        str(log),
+        *ingest,
+    ]
     script = 'ip link set lo up && exec "$@"'
-    run = subprocess.run(["unshare", "-n", "sh", "-c", script, "sh", *traced], env=env,
-                         capture_output=True, text=True, timeout=300)
+    run = subprocess.run(
+        ["unshare", "-n", "sh", "-c", script, "sh", *traced],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert run.returncode == 0, run.stderr[-2000:]
     assert Store.open(tmp_path / "db.lance").count() > 0
     seen = _contacted(log.read_text())
@@ -271,8 +363,8 @@ def test_a_cluster_omnireader_starts_contacts_nothing_but_loopback(
 
 def test_fine_mode_on_ray_needs_a_backend_it_can_rebuild_on_the_workers() -> None:
     from omnireader import EngineUnavailableError
-    from omnireader.llm.openai_backend import OpenAIChatBackend
     from omnireader.batch.ray_fine import recipe_of
+    from omnireader.llm.openai_backend import OpenAIChatBackend
 
     by_hand = OpenAIChatBackend("m", base_url="http://127.0.0.1:9/v1", api_key="k")
     with pytest.raises(EngineUnavailableError, match="make_chat_backend"):

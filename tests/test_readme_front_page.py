@@ -28,7 +28,7 @@ def test_the_format_table_is_the_one_the_registry_writes() -> None:
 
     start, end = "<!-- formats:start -->", "<!-- formats:end -->"
     assert README.count(start) == 1 and README.count(end) == 1
-    block = README[README.index(start) + len(start):README.index(end)].strip()
+    block = README[README.index(start) + len(start) : README.index(end)].strip()
     assert block == readme_table()
     assert len(block.splitlines()) > 10
 

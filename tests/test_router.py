@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from omnireader.errors import EmptyInputError, InvalidInputError, OmniReaderWarning
-from omnireader.options import ReadOptions
-from omnireader.payloads import Blob, Conversation, TextInput, Trajectory
 from omnireader.intake.router import route
 from omnireader.intake.walk import expand
+from omnireader.options import ReadOptions
+from omnireader.payloads import Blob, Conversation, TextInput, Trajectory
 
 
 def parsers(tasks) -> list[str]:
@@ -58,8 +58,12 @@ def test_a_single_message_and_a_conversation_go_to_the_chat_parser() -> None:
 def test_tool_calls_become_a_trajectory_and_the_request_and_answer_stay_in_the_chat() -> None:
     convo = [
         {"role": "user", "content": "weather in Oslo?"},
-        {"role": "assistant", "tool_calls": [
-            {"id": "c1", "type": "function", "function": {"name": "wx", "arguments": "{}"}}]},
+        {
+            "role": "assistant",
+            "tool_calls": [
+                {"id": "c1", "type": "function", "function": {"name": "wx", "arguments": "{}"}}
+            ],
+        },
         {"role": "tool", "tool_call_id": "c1", "content": '{"temp": 3}'},
         {"role": "assistant", "content": "3 degrees."},
     ]
@@ -72,8 +76,12 @@ def test_tool_calls_become_a_trajectory_and_the_request_and_answer_stay_in_the_c
 
 def test_a_tool_result_for_a_call_never_made_is_a_clear_error() -> None:
     convo = [
-        {"role": "assistant", "tool_calls": [
-            {"id": "c1", "type": "function", "function": {"name": "wx", "arguments": "{}"}}]},
+        {
+            "role": "assistant",
+            "tool_calls": [
+                {"id": "c1", "type": "function", "function": {"name": "wx", "arguments": "{}"}}
+            ],
+        },
         {"role": "tool", "tool_call_id": "zz", "content": "{}"},
     ]
     with pytest.raises(InvalidInputError, match="'zz'.*no assistant message"):
@@ -113,8 +121,10 @@ def test_a_json_chat_log_is_a_conversation_and_other_json_is_a_document(
     other.write_text('{"name": "x", "items": [1, 2]}')
     assert parsers(route(other)) == ["file"]
     jsonl = tmp_path / "chat.jsonl"
-    jsonl.write_text('{"role": "user", "content": "a", "message_id": "j1"}\n'
-                     '{"role": "assistant", "content": "b", "message_id": "j2"}\n')
+    jsonl.write_text(
+        '{"role": "user", "content": "a", "message_id": "j1"}\n'
+        '{"role": "assistant", "content": "b", "message_id": "j2"}\n'
+    )
     assert parsers(route(jsonl)) == ["chat"]
 
 
@@ -130,11 +140,15 @@ def test_zip_members_are_routed_by_their_own_content(sample_files: Path, tmp_pat
 
 def test_parts_of_a_message_go_to_their_parsers_with_the_message_text(sample_files: Path) -> None:
     png = base64.b64encode((sample_files / "whiteboard.png").read_bytes()).decode()
-    msg = {"role": "user", "message_id": "u9", "content": [
-        {"type": "text", "text": "see the board"},
-        {"type": "image_url", "image_url": {"url": f"data:image/png;base64,{png}"}},
-        {"type": "file", "file": {"file_data": "plain notes", "filename": "n.txt"}},
-    ]}
+    msg = {
+        "role": "user",
+        "message_id": "u9",
+        "content": [
+            {"type": "text", "text": "see the board"},
+            {"type": "image_url", "image_url": {"url": f"data:image/png;base64,{png}"}},
+            {"type": "file", "file": {"file_data": "plain notes", "filename": "n.txt"}},
+        ],
+    }
     tasks = route(msg)
     assert parsers(tasks) == ["chat", "image", "file"]
     assert tasks[1].payload.context == "see the board"
@@ -142,10 +156,13 @@ def test_parts_of_a_message_go_to_their_parsers_with_the_message_text(sample_fil
 
 
 def test_a_bad_attachment_is_reported_without_losing_the_rest_of_the_message() -> None:
-    msg = {"role": "user", "content": [
-        {"type": "text", "text": "two pictures"},
-        {"type": "image_url", "image_url": {"url": "http://127.0.0.1:9/x.png"}},
-    ]}
+    msg = {
+        "role": "user",
+        "content": [
+            {"type": "text", "text": "two pictures"},
+            {"type": "image_url", "image_url": {"url": "http://127.0.0.1:9/x.png"}},
+        ],
+    }
     chat, bad = route(msg)
     assert chat.parser == "chat"
     assert bad.failure is not None and bad.failure.error == "blocked_url"

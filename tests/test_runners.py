@@ -14,15 +14,21 @@ DEMOS = sorted((ROOT / "runners" / "parser_demos").glob("demo_*.py"))
 
 
 def run(script: Path, *args: str, env: dict[str, str] | None = None) -> str:
-    proc = subprocess.run([sys.executable, str(script), *args], cwd=ROOT, capture_output=True,
-                          text=True, env=env, timeout=240)
+    proc = subprocess.run(
+        [sys.executable, str(script), *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=240,
+    )
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
     return proc.stdout
 
 
 def test_there_is_a_demo_for_every_parser() -> None:
-    from omnireader.parsers.base import parser_names
     from omnireader.intake.router import route  # noqa: F401  (registers the parsers)
+    from omnireader.parsers.base import parser_names
 
     assert {p.stem.removeprefix("demo_") for p in DEMOS} == set(parser_names())
 
@@ -34,8 +40,9 @@ def test_each_parser_demo_shows_source_rebuild_and_items(demo: Path) -> None:
 
 
 def test_run_multimodal_gives_one_json_record_per_case_with_items() -> None:
-    records = json.loads(run(ROOT / "runners" / "run_multimodal.py", "--example", "all",
-                             "--format", "json"))
+    records = json.loads(
+        run(ROOT / "runners" / "run_multimodal.py", "--example", "all", "--format", "json")
+    )
     from samples.cases import load_cases
 
     assert [r["name"] for r in records] == [c.name for c in load_cases("all")]

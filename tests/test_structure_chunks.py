@@ -26,9 +26,13 @@ def prose(seed: int, words: int) -> str:
     return "".join(out)
 
 
-def table(rows: int, caption: str = "Consolidated Statements of Cash Flows") -> tuple[str, list[str]]:
-    body = [f"| Purchases of property, plant and equipment line {i} | {i * 7}.25 | -{i}.5 |"
-            for i in range(rows)]
+def table(
+    rows: int, caption: str = "Consolidated Statements of Cash Flows"
+) -> tuple[str, list[str]]:
+    body = [
+        f"| Purchases of property, plant and equipment line {i} | {i * 7}.25 | -{i}.5 |"
+        for i in range(rows)
+    ]
     return "\n".join([caption, "| Item | 2018 | 2017 |", "| --- | --- | --- |", *body]) + "\n", body
 
 
@@ -50,9 +54,12 @@ def test_a_chunk_stays_within_its_section() -> None:
         body = s.chunk.text
         assert not ("## Results" in body and "## Risks" in body)
         inside_risks = s.chunk.char_start >= text.index("## Risks")
-        assert s.heading_path == ["Report", "Risks" if inside_risks else "Results"] or \
-            s.heading_path == ["Report"] and s.chunk.char_start == 0
-        assert body == text[s.chunk.char_start:s.chunk.char_end]
+        assert (
+            s.heading_path == ["Report", "Risks" if inside_risks else "Results"]
+            or s.heading_path == ["Report"]
+            and s.chunk.char_start == 0
+        )
+        assert body == text[s.chunk.char_start : s.chunk.char_end]
     # Nothing is lost or repeated: the chunks cover the text's words in order.
     assert " ".join("".join(s.chunk.text for s in got).split()) == " ".join(text.split())
 
@@ -74,8 +81,11 @@ def test_a_table_is_split_only_between_rows_and_every_piece_repeats_caption_and_
     for s in pieces:
         lines = s.chunk.text.splitlines()
         if s.table_part:
-            assert lines[:3] == ["Consolidated Statements of Cash Flows", "| Item | 2018 | 2017 |",
-                                 "| --- | --- | --- |"]
+            assert lines[:3] == [
+                "Consolidated Statements of Cash Flows",
+                "| Item | 2018 | 2017 |",
+                "| --- | --- | --- |",
+            ]
         assert s.chunk.tokens <= 96
         seen.extend(line for line in lines if line.startswith("| Purchases"))
     assert seen == rows  # every row once, whole, in order: none cut, none dropped
@@ -83,8 +93,15 @@ def test_a_table_is_split_only_between_rows_and_every_piece_repeats_caption_and_
 
 def test_a_row_longer_than_a_chunk_is_kept_whole() -> None:
     wide = "| " + " | ".join(f"{i}.128364559" for i in range(300)) + " |"
-    text = "| " + " | ".join(f"c{i}" for i in range(300)) + " |\n| " + " | ".join(["---"] * 300) \
-        + " |\n" + "\n".join([wide] * 3) + "\n"
+    text = (
+        "| "
+        + " | ".join(f"c{i}" for i in range(300))
+        + " |\n| "
+        + " | ".join(["---"] * 300)
+        + " |\n"
+        + "\n".join([wide] * 3)
+        + "\n"
+    )
     got = structured_chunks(text, 64)
     assert sum(s.chunk.text.count(wide) for s in got) == 3
     assert count_tokens(wide) > 64  # longer than any chunk, yet one piece
@@ -92,8 +109,10 @@ def test_a_row_longer_than_a_chunk_is_kept_whole() -> None:
 
 def test_the_heading_path_is_capped() -> None:
     long_title = "Very long heading " * 40
-    text = "".join(f"{'#' * min(n + 1, 6)} {long_title if n == 5 else f'Level {n}'}\n\nText {n}.\n\n"
-                   for n in range(6))
+    text = "".join(
+        f"{'#' * min(n + 1, 6)} {long_title if n == 5 else f'Level {n}'}\n\nText {n}.\n\n"
+        for n in range(6)
+    )
     got = structured_chunks(text, 8, ["Outer", "Middle"])
     deepest = max(got, key=lambda s: len(s.heading_path))
     assert len(deepest.heading_path) == MAX_DEPTH
@@ -103,7 +122,9 @@ def test_the_heading_path_is_capped() -> None:
 def test_a_wide_csv_is_never_cut_inside_a_row(tmp_path: Path) -> None:
     """The issue's case: a CSV of 370 columns was split mid-number ("-0" / ".128364559")."""
     header = ",".join(f"col{i}" for i in range(370))
-    rows = [",".join(f"-0.{(r * 370 + c) % 997:03d}128364559" for c in range(370)) for r in range(6)]
+    rows = [
+        ",".join(f"-0.{(r * 370 + c) % 997:03d}128364559" for c in range(370)) for r in range(6)
+    ]
     path = tmp_path / "wide.csv"
     path.write_text("\n".join([header, *rows]) + "\n")
     items = FileParser().parse_fast(Blob(path=str(path)), ParseContext())
@@ -130,5 +151,6 @@ def test_document_items_carry_heading_path_and_section_links(tmp_path: Path) -> 
     assert setup[1].metadata.extra["doc_prev"] == setup[0].id
     assert setup[0].metadata.extra["doc_next"] == setup[1].id
     assert "doc_next" not in setup[-1].metadata.extra
-    assert all(i.metadata.extra["doc_section"] == setup[0].metadata.extra["doc_section"]
-               for i in setup)
+    assert all(
+        i.metadata.extra["doc_section"] == setup[0].metadata.extra["doc_section"] for i in setup
+    )

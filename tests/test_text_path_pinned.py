@@ -14,7 +14,6 @@ unchanged, and the items equal the old ones again with ``lang`` set by the old r
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 

@@ -13,18 +13,36 @@ from omnireader.text import token_scan, tokens
 # are \w but not decimal, combining marks, CJK / kana / hangul range edges, astral
 # characters, a lone surrogate, underscores.
 ALPHABET = (
-    list("abcXYZ019_") + list(" \t\n\r\x0b\x0c") + list("\x1c\x1d\x1e\x1f")
-    + list(".,;:!?-()\"'%/") + list("\x85\xa0\u2028\u3000\u200b")
-    + list("éßİ\u0307²½٣") + ["\u3040", "\u30ff", "\u3400", "\u4dbf", "\u4e00", "中", "\u9fff",
-                             "\uac00", "\ud7af", "\uf900", "\ufaff", "\u30a0", "\uff01"]
+    list("abcXYZ019_")
+    + list(" \t\n\r\x0b\x0c")
+    + list("\x1c\x1d\x1e\x1f")
+    + list(".,;:!?-()\"'%/")
+    + list("\x85\xa0\u2028\u3000\u200b")
+    + list("éßİ\u0307²½٣")
+    + [
+        "\u3040",
+        "\u30ff",
+        "\u3400",
+        "\u4dbf",
+        "\u4e00",
+        "中",
+        "\u9fff",
+        "\uac00",
+        "\ud7af",
+        "\uf900",
+        "\ufaff",
+        "\u30a0",
+        "\uff01",
+    ]
     + ["😀", "𝔸", "\U00020000", "\ud800", "—"]
 )
 
 
 def _texts(seed: int, count: int, longest: int, alphabet: list[str]) -> list[str]:
     rng = random.Random(seed)
-    return ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, longest)))
-            for _ in range(count)]
+    return [
+        "".join(rng.choice(alphabet) for _ in range(rng.randint(0, longest))) for _ in range(count)
+    ]
 
 
 def _regex_count(text: str) -> int:
@@ -40,10 +58,12 @@ def _regex_cuts(text: str, n: int) -> list[int]:
     return ends
 
 
-@pytest.mark.parametrize("alphabet", [ALPHABET, [c for c in ALPHABET if c.isascii()]],
-                         ids=["unicode", "ascii"])
-def test_counts_cuts_and_words_match_the_regexes(alphabet: list[str],
-                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(
+    "alphabet", [ALPHABET, [c for c in ALPHABET if c.isascii()]], ids=["unicode", "ascii"]
+)
+def test_counts_cuts_and_words_match_the_regexes(
+    alphabet: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(tokens, "_SCAN_MIN", 0)  # the scan for short non-ASCII text too
     for text in _texts(1, 400, 60, alphabet) + _texts(2, 20, 3000, alphabet):
         assert tokens.count_tokens(text) == _regex_count(text), repr(text)
@@ -54,7 +74,8 @@ def test_counts_cuts_and_words_match_the_regexes(alphabet: list[str],
 
 
 def test_long_text_is_scanned_in_blocks_with_the_same_result(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.setattr(token_scan, "_BLOCK", 7)  # word runs and pieces straddle blocks
     for text in _texts(3, 50, 200, ALPHABET) + [" " * 20 + "word " * 20, "x" * 30]:
         assert tokens.count_tokens(text) == _regex_count(text)
@@ -65,5 +86,8 @@ def test_long_text_is_scanned_in_blocks_with_the_same_result(
 def test_the_short_non_ascii_path_counts_like_the_scan() -> None:
     text = "東京の天気は晴れ。Berlin ist schön! " * 3
     assert len(text) < tokens._SCAN_MIN
-    assert tokens.count_tokens(text) == token_scan.count_marked(
-        token_scan.marks(text, ascii_classes=True)) == _regex_count(text)
+    assert (
+        tokens.count_tokens(text)
+        == token_scan.count_marked(token_scan.marks(text, ascii_classes=True))
+        == _regex_count(text)
+    )

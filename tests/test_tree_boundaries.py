@@ -57,13 +57,21 @@ def test_tests_do_not_import_the_benchmarks() -> None:
 
 
 def test_bench_imports_only_tests_support() -> None:
-    found = [(p, line, name) for p in _py(BENCH) for line, name in _imports(p)
-             if name.split(".")[0] == "tests"]
+    found = [
+        (p, line, name)
+        for p in _py(BENCH)
+        for line, name in _imports(p)
+        if name.split(".")[0] == "tests"
+    ]
     # The benches do use tests.support (the LLM server, the OCR pages): the walk sees them.
     assert any(name.startswith("tests.support") for _, _, name in found)
-    bad = [f"{p.relative_to(ROOT)}:{line}: {name}" for p, line, name in found
-           if name != "tests" and not name.startswith("tests.support")
-           and name.split(".")[:2] != ["tests", "support"]]
+    bad = [
+        f"{p.relative_to(ROOT)}:{line}: {name}"
+        for p, line, name in found
+        if name != "tests"
+        and not name.startswith("tests.support")
+        and name.split(".")[:2] != ["tests", "support"]
+    ]
     assert not bad, "bench imports test machinery beyond tests.support:\n" + "\n".join(bad)
 
 
@@ -71,9 +79,15 @@ def test_tests_support_stands_alone() -> None:
     # bench may import tests.support, so tests.support must not pull the rest of tests
     # (the fault kit, the plants) or bench in behind it.
     support = TESTS / "support"
-    bad = [f"{p.relative_to(ROOT)}:{line}: {name}" for p in _py(support)
-           for line, name in _imports(p)
-           if name.split(".")[0] in BENCH_NAMES
-           or (name.split(".")[0] == "tests" and name != "tests"
-               and name.split(".")[:2] != ["tests", "support"])]
+    bad = [
+        f"{p.relative_to(ROOT)}:{line}: {name}"
+        for p in _py(support)
+        for line, name in _imports(p)
+        if name.split(".")[0] in BENCH_NAMES
+        or (
+            name.split(".")[0] == "tests"
+            and name != "tests"
+            and name.split(".")[:2] != ["tests", "support"]
+        )
+    ]
     assert not bad, "tests.support imports beyond itself:\n" + "\n".join(bad)

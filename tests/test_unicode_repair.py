@@ -9,14 +9,15 @@ import subprocess
 import sys
 from pathlib import Path
 
-from omnireader import Reader, Store
+from omnireader import Reader, Store, ingest
 from omnireader.models import MemoryItem, MemoryMetadata, Source
 from omnireader.text.unicode_repair import repair_model, repair_surrogates
-from omnireader import ingest
 
 # What Word writes for "smile 😀": the emoji as two signed 16-bit halves.
-RTF_EMOJI = (r"{\rtf1\ansi\ansicpg1252\deff0{\fonttbl{\f0 Calibri;}}\uc1\pard\f0 "
-             r"Kite festival \u1055?\u1088?\u1080? smile \u-10179?\u-8704? done.\par}")
+RTF_EMOJI = (
+    r"{\rtf1\ansi\ansicpg1252\deff0{\fonttbl{\f0 Calibri;}}\uc1\pard\f0 "
+    r"Kite festival \u1055?\u1088?\u1080? smile \u-10179?\u-8704? done.\par}"
+)
 
 
 def test_a_pair_is_joined_and_a_lone_half_replaced() -> None:
@@ -28,10 +29,14 @@ def test_a_pair_is_joined_and_a_lone_half_replaced() -> None:
 
 
 def test_every_string_in_a_model_is_repaired_in_place() -> None:
-    item = MemoryItem(id="x", memory="half \ud83d",
-                      metadata=MemoryMetadata(keywords=["ok", "bad\udc80"],
-                                              sources=[Source(kind="file", content="\ud83d\ude00",
-                                                              filename="f\udcff.txt")]))
+    item = MemoryItem(
+        id="x",
+        memory="half \ud83d",
+        metadata=MemoryMetadata(
+            keywords=["ok", "bad\udc80"],
+            sources=[Source(kind="file", content="\ud83d\ude00", filename="f\udcff.txt")],
+        ),
+    )
     repair_model(item)
     json.dumps(item.model_dump(mode="json"), ensure_ascii=False).encode("utf-8")  # no error
     assert item.memory == "half \ufffd"
@@ -57,8 +62,21 @@ def test_an_rtf_emoji_and_a_json_half_emoji_are_read_and_stored(tmp_path: Path) 
 
 def test_the_cli_prints_them_as_utf8(tmp_path: Path) -> None:
     (tmp_path / "note.rtf").write_text(RTF_EMOJI, encoding="ascii")
-    proc = subprocess.run([sys.executable, "-m", "omnireader", "read", str(tmp_path / "note.rtf"),
-                           "--format", "json", "--no-progress"],
-                          capture_output=True, text=True, encoding="utf-8", timeout=120)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "omnireader",
+            "read",
+            str(tmp_path / "note.rtf"),
+            "--format",
+            "json",
+            "--no-progress",
+        ],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=120,
+    )
     assert proc.returncode == 0, proc.stderr
     assert "smile 😀 done" in proc.stdout

@@ -27,9 +27,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-for _k, _v in {"HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "SCARF_NO_ANALYTICS": "true",
-               "DO_NOT_TRACK": "true", "ORT_DISABLE_TELEMETRY": "1",
-               "TOKENIZERS_PARALLELISM": "false"}.items():
+for _k, _v in {
+    "HF_HUB_OFFLINE": "1",
+    "TRANSFORMERS_OFFLINE": "1",
+    "SCARF_NO_ANALYTICS": "true",
+    "DO_NOT_TRACK": "true",
+    "ORT_DISABLE_TELEMETRY": "1",
+    "TOKENIZERS_PARALLELISM": "false",
+}.items():
     os.environ.setdefault(_k, _v)
 
 CHUNK_TOKENS = 512  # the chunk size of every peer's splitter (omnireader's default too)
@@ -45,8 +50,9 @@ def _no_network() -> None:
 
     def connect(self: socket.socket, address: Any) -> Any:
         host = address[0] if isinstance(address, tuple) else address
-        if isinstance(host, str) and (host.startswith("127.") or host in ("localhost", "::1")
-                                      or self.family == socket.AF_UNIX):
+        if isinstance(host, str) and (
+            host.startswith("127.") or host in ("localhost", "::1") or self.family == socket.AF_UNIX
+        ):
             return real_connect(self, address)
         raise NetworkDisabled(f"network disabled by the benchmark (connect to {host})")
 
@@ -77,8 +83,14 @@ def llamaindex() -> tuple[str, Pass]:
     def one_pass(files: list[str]) -> dict[str, int]:
         docs = SimpleDirectoryReader(input_files=files).load_data(show_progress=False)
         nodes = splitter.get_nodes_from_documents(docs)
-        pages = sum(1 for d in docs if str(d.metadata.get("file_name", "")).lower().endswith(".pdf"))
-        return {"pages": pages, "chunks": len(nodes), "chars": sum(len(n.get_content()) for n in nodes)}
+        pages = sum(
+            1 for d in docs if str(d.metadata.get("file_name", "")).lower().endswith(".pdf")
+        )
+        return {
+            "pages": pages,
+            "chunks": len(nodes),
+            "chars": sum(len(n.get_content()) for n in nodes),
+        }
 
     return f"llama-index-core {version('llama-index-core')}", one_pass
 
@@ -94,9 +106,11 @@ def unstructured() -> tuple[str, Pass]:
     # from GitHub at first use (the model is not on the package index). Offline the
     # download fails inside partition, which then returns no elements at all, silently.
     if not spacy.util.is_package("en_core_web_sm"):
-        raise RuntimeError("unstructured needs the spaCy model en_core_web_sm, which it downloads "
-                           "from GitHub at first use (it is not on the package index); offline, "
-                           "partition returns no elements")
+        raise RuntimeError(
+            "unstructured needs the spaCy model en_core_web_sm, which it downloads "
+            "from GitHub at first use (it is not on the package index); offline, "
+            "partition returns no elements"
+        )
 
     def one_pass(files: list[str]) -> dict[str, int]:
         pages = chunks = chars = 0
@@ -114,7 +128,9 @@ def unstructured() -> tuple[str, Pass]:
 
 
 PEERS: dict[str, Callable[[], tuple[str, Pass]]] = {
-    "llamaindex": llamaindex, "unstructured": unstructured}
+    "llamaindex": llamaindex,
+    "unstructured": unstructured,
+}
 
 
 def _say(obj: dict[str, Any]) -> None:
@@ -125,7 +141,9 @@ def _say(obj: dict[str, Any]) -> None:
 def _why(e: BaseException) -> str:
     last = traceback.extract_tb(e.__traceback__)[-1] if e.__traceback__ else None
     where = f" (in {Path(last.filename).name}:{last.lineno})" if last else ""
-    return f"{type(e).__name__}: {str(e).strip().splitlines()[0] if str(e).strip() else ''}{where}"[:400]
+    return f"{type(e).__name__}: {str(e).strip().splitlines()[0] if str(e).strip() else ''}{where}"[
+        :400
+    ]
 
 
 def main(argv: list[str]) -> int:

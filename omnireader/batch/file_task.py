@@ -11,24 +11,36 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from omnireader.parsers.base import ParseContext
-from omnireader.units import match_text
 from omnireader.batch.report import ItemSummary
-from omnireader.reading.outcomes import read_fast
 from omnireader.batch.workers import prestart
+from omnireader.parsers.base import ParseContext
+from omnireader.reading.outcomes import read_fast
+from omnireader.units import match_text
 
 __all__ = ["parse_file", "local_embedder", "prestart_workers", "PRELOAD"]
 
 # Imported once by the server the workers fork from, not by each worker.
 # chonkie through omnireader.text.chonkie_import: without the OpenAI SDK it would load (~1 s).
-PRELOAD = ("omnireader.batch.file_task", "omnireader.intake.router", "pypdfium2", "pypdf",
-           "omnireader.text.chonkie_import", "numpy", "omnireader.llm.embed_hashing")
+PRELOAD = (
+    "omnireader.batch.file_task",
+    "omnireader.intake.router",
+    "pypdfium2",
+    "pypdf",
+    "omnireader.text.chonkie_import",
+    "numpy",
+    "omnireader.llm.embed_hashing",
+)
 
 _EMBEDDERS: dict[str, Any] = {}
 
 
-def parse_file(path: str, ctx: dict[str, Any], embedder: str | None,
-               ocr_threads: int | None = None, schema: Any = None) -> dict[str, Any]:
+def parse_file(
+    path: str,
+    ctx: dict[str, Any],
+    embedder: str | None,
+    ocr_threads: int | None = None,
+    schema: Any = None,
+) -> dict[str, Any]:
     """Read one file (and embed its items when ``embedder`` names a local one).
 
     With the store's ``schema``, the items come back as their rows (every column but the
@@ -48,9 +60,12 @@ def parse_file(path: str, ctx: dict[str, Any], embedder: str | None,
         from omnireader.store.row_writes import rows_to_bytes
         from omnireader.store.schema import items_to_rows
 
-        return {"rows": rows_to_bytes(items_to_rows(out.items, schema)),
-                "summary": ItemSummary.of(out.items), "failures": out.failures,
-                "vectors": vectors}
+        return {
+            "rows": rows_to_bytes(items_to_rows(out.items, schema)),
+            "summary": ItemSummary.of(out.items),
+            "failures": out.failures,
+            "vectors": vectors,
+        }
     # The models themselves: pickling them is ~3x cheaper than dumping them to dicts here
     # and validating the dicts again in the writer's process (no field changes on the way).
     return {"items": out.items, "failures": out.failures, "vectors": vectors}

@@ -23,22 +23,22 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from omnireader.errors import InvalidInputError
-from omnireader.models import MemoryItem, Mode, ReadFailure, ReadInfo
-from omnireader.options import IngestOptions
-from omnireader.reading.reader import ReadInput, Reader
-from omnireader.store.ledger import Ledger
-from omnireader.store.protocol import StoreLike
-from omnireader.parsers.base import ParseContext
-from omnireader.store.row_writes import rows_from_bytes
-from omnireader.intake.walk import expand
-from omnireader.batch.report import IngestReport, ItemSummary, is_transient
 from omnireader.batch import file_task
-from omnireader.reading.outcomes import log_internal
 from omnireader.batch.progress import Progress
+from omnireader.batch.report import IngestReport, ItemSummary, is_transient
 from omnireader.batch.sizing import default_workers, usable_cores
 from omnireader.batch.workers import Job, WorkerPool
 from omnireader.batch.writer import BatchWriter, Rows, WriteJob
+from omnireader.errors import InvalidInputError
+from omnireader.intake.walk import expand
+from omnireader.models import MemoryItem, Mode, ReadFailure, ReadInfo
+from omnireader.options import IngestOptions
+from omnireader.parsers.base import ParseContext
+from omnireader.reading.outcomes import log_internal
+from omnireader.reading.reader import Reader, ReadInput
+from omnireader.store.ledger import Ledger
+from omnireader.store.protocol import StoreLike
+from omnireader.store.row_writes import rows_from_bytes
 
 __all__ = ["IngestReport", "IngestOptions", "ingest", "aingest", "file_hash", "settings_key"]
 
@@ -46,8 +46,9 @@ __all__ = ["IngestReport", "IngestOptions", "ingest", "aingest", "file_hash", "s
 #: worker), their vectors when a worker embedded them, and its failures.
 FileResult = tuple[str, "list[MemoryItem] | Rows", Any, list[ReadFailure]]
 #: The engine's reader of the changed files: local worker processes, or Ray.
-Results = Callable[[Reader, ParseContext, StoreLike, dict[str, str], IngestOptions],
-                   Iterator[FileResult]]
+Results = Callable[
+    [Reader, ParseContext, StoreLike, dict[str, str], IngestOptions], Iterator[FileResult]
+]
 
 # The fine-mode hint names the command that finishes the job.
 _REFINE_HINT = "omnireader refine --db {db} (with the same --llm) once the LLM is reachable"
@@ -110,7 +111,9 @@ def ingest(
         # reads the ledger (a no-op when an earlier ingest started it).
         file_task.prestart_workers()
     report = IngestReport(store=str(store.path), mode=mode)
-    ledger = store.ledger(scope=f"{ctx.scope}/{mode}", settings=settings_key(ctx, store.embedder.name))
+    ledger = store.ledger(
+        scope=f"{ctx.scope}/{mode}", settings=settings_key(ctx, store.embedder.name)
+    )
     writer = BatchWriter(store, ledger, ctx, opts.batch_size)
     try:
         files = _read_non_files(reader, inputs, ctx, report, writer)
@@ -127,15 +130,23 @@ def ingest(
             # Done unless a failure may pass: a permanent one (a corrupt member, an
             # unsupported file) is recorded with the file, so a re-run reads nothing again.
             done = not any(is_transient(f) for f in failures)
-            writer.put(WriteJob(items=[] if rows is not None else got, rows=rows,
-                                vectors=vectors,
-                                path=path if done else None,
-                                file_hash=todo[path] if done else None,
-                                failures=failures,
-                                replaces=path in stored))
-            bar.update(done=1, items=summary.items,
-                       failed=1 if failures and not summary.items else 0,
-                       ocr_pages=summary.pages_ocr)
+            writer.put(
+                WriteJob(
+                    items=[] if rows is not None else got,
+                    rows=rows,
+                    vectors=vectors,
+                    path=path if done else None,
+                    file_hash=todo[path] if done else None,
+                    failures=failures,
+                    replaces=path in stored,
+                )
+            )
+            bar.update(
+                done=1,
+                items=summary.items,
+                failed=1 if failures and not summary.items else 0,
+                ocr_pages=summary.pages_ocr,
+            )
         bar.close()
     finally:
         totals = writer.close()
@@ -182,8 +193,9 @@ def _engine(engine: str, mode: Mode, address: str | None, verbose: bool) -> Resu
     return ray_runner(mode, address, verbose)
 
 
-def _sync(store: StoreLike, ctx: ParseContext, inputs: ReadInput, reader: Reader,
-          report: IngestReport) -> None:
+def _sync(
+    store: StoreLike, ctx: ParseContext, inputs: ReadInput, reader: Reader, report: IngestReport
+) -> None:
     """Remove the items of files gone from under the given roots (this user and session)."""
     from omnireader.store.filters import sql_string
     from omnireader.store.locations import outer_path
@@ -220,8 +232,9 @@ def _roots(inputs: ReadInput, reader: Reader) -> list[os.PathLike[str]]:
     return roots
 
 
-def _read_non_files(reader: Reader, inputs: ReadInput, ctx: ParseContext, report: IngestReport,
-                    writer: BatchWriter) -> list[str]:
+def _read_non_files(
+    reader: Reader, inputs: ReadInput, ctx: ParseContext, report: IngestReport, writer: BatchWriter
+) -> list[str]:
     """Read the inputs that are not regular files here (messages, strings, bytes, and paths
     that are links to nowhere, pipes...: the router reports those); return the files."""
     files: list[str] = []
@@ -248,8 +261,9 @@ def _regular_file(one: object) -> str | None:
         return None
 
 
-def _changed_files(files: list[str], ledger: Ledger, force: bool, report: IngestReport,
-                   bar: Progress) -> dict[str, str]:
+def _changed_files(
+    files: list[str], ledger: Ledger, force: bool, report: IngestReport, bar: Progress
+) -> dict[str, str]:
     """path -> content hash of the files to read: new or changed since they were recorded."""
     known = ledger.hashes(files)
     todo: dict[str, str] = {}
@@ -257,8 +271,10 @@ def _changed_files(files: list[str], ledger: Ledger, force: bool, report: Ingest
         try:
             digest = file_hash(path)
         except OSError as e:
-            report.account([], [ReadFailure(input=path, error="unreadable",
-                                            message=f"{path}: {e.strerror or e}")])
+            report.account(
+                [],
+                [ReadFailure(input=path, error="unreadable", message=f"{path}: {e.strerror or e}")],
+            )
             bar.update(done=1, failed=1)
             continue
         if not force and known.get(path) == digest:
@@ -269,8 +285,9 @@ def _changed_files(files: list[str], ledger: Ledger, force: bool, report: Ingest
     return todo
 
 
-def _results(reader: Reader, ctx: ParseContext, store: StoreLike, todo: dict[str, str],
-             opts: IngestOptions) -> Iterator[FileResult]:
+def _results(
+    reader: Reader, ctx: ParseContext, store: StoreLike, todo: dict[str, str], opts: IngestOptions
+) -> Iterator[FileResult]:
     """(path, items or their :class:`.writer.Rows`, vectors, failures) per file, as each
     is read."""
     if not todo:
@@ -287,23 +304,36 @@ def _results(reader: Reader, ctx: ParseContext, store: StoreLike, todo: dict[str
     # cost a worker less than they save the writer, which shares the cores with them).
     schema = store.table.schema if n > 1 and ROWS_IN_WORKERS else None
     # Each worker's OCR engine gets its share of the cores, so workers do not fight over them.
-    args = {"ctx": ctx.model_dump(exclude={"refiner"}), "embedder": embedder,
-            "ocr_threads": max(1, usable_cores() // n), "schema": schema}
+    args = {
+        "ctx": ctx.model_dump(exclude={"refiner"}),
+        "embedder": embedder,
+        "ocr_threads": max(1, usable_cores() // n),
+        "schema": schema,
+    }
     jobs = [Job(key=p, args={"path": p, **args}) for p in todo]
     # Looked up here, not bound at import: a test plant may wrap it (tests/plants).
-    pool = WorkerPool(file_task.parse_file, n, timeout=opts.timeout,
-                      memory_mb=opts.memory_mb, preload=file_task.PRELOAD)
+    pool = WorkerPool(
+        file_task.parse_file,
+        n,
+        timeout=opts.timeout,
+        memory_mb=opts.memory_mb,
+        preload=file_task.PRELOAD,
+    )
     for r in pool.run(jobs):
         if not r.ok:
-            failure = ReadFailure(input=r.key, error=r.error or "crashed",
-                                  message=r.message or r.key, detail=r.detail)
+            failure = ReadFailure(
+                input=r.key, error=r.error or "crashed", message=r.message or r.key, detail=r.detail
+            )
             log_internal([failure])
             yield r.key, [], None, [failure]
             continue
         failures: list[ReadFailure] = r.value["failures"]
         log_internal(failures)  # logged in the worker too, but a worker's log is not kept
-        got = (Rows(table=rows_from_bytes(r.value["rows"]), summary=r.value["summary"])
-               if "rows" in r.value else r.value["items"])
+        got = (
+            Rows(table=rows_from_bytes(r.value["rows"]), summary=r.value["summary"])
+            if "rows" in r.value
+            else r.value["items"]
+        )
         yield r.key, got, r.value["vectors"], failures
 
 

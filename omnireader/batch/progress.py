@@ -12,8 +12,14 @@ __all__ = ["Progress"]
 class Progress:
     """Counts files done, items and failures; prints rate and ETA to ``stream``."""
 
-    def __init__(self, total: int, *, stream: TextIO | None = None, label: str = "files",
-                 enabled: bool = True) -> None:
+    def __init__(
+        self,
+        total: int,
+        *,
+        stream: TextIO | None = None,
+        label: str = "files",
+        enabled: bool = True,
+    ) -> None:
         self.total = total
         self.stream = stream or sys.stderr
         self.label = label
@@ -23,8 +29,16 @@ class Progress:
         self.started = time.perf_counter()
         self._last = 0.0
 
-    def update(self, *, done: int = 0, items: int = 0, failed: int = 0, skipped: int = 0,
-               ocr_pages: int = 0, note: str = "") -> None:
+    def update(
+        self,
+        *,
+        done: int = 0,
+        items: int = 0,
+        failed: int = 0,
+        skipped: int = 0,
+        ocr_pages: int = 0,
+        note: str = "",
+    ) -> None:
         self.done += done
         self.ocr_pages += ocr_pages
         self.items += items

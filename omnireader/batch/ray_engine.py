@@ -31,13 +31,12 @@ import warnings
 from collections.abc import Iterator
 from typing import Any
 
+from omnireader.batch.ray_quiet import own_proxies, quiet_environment
 from omnireader.errors import EngineUnavailableError
-from omnireader.models import ReadFailure
-from omnireader.models import Mode
+from omnireader.models import Mode, ReadFailure
 from omnireader.options import IngestOptions
 from omnireader.parsers.base import ParseContext
 from omnireader.reading.outcomes import log_internal
-from omnireader.batch.ray_quiet import own_proxies, quiet_environment
 
 __all__ = ["RAY_EXTRA", "require_ray", "ray_runner", "ray_results", "TASK_RETRIES"]
 
@@ -84,14 +83,28 @@ class ParseFiles:
                 res = parse_file(path, self.ctx, self.embedder, self.ocr_threads)
                 value = (res["items"], res["vectors"], res["failures"])
             except MemoryError:
-                value = ([], None, [ReadFailure(input=path, error="too_large",
-                                                message=f"{path}: ran out of memory")])
+                value = (
+                    [],
+                    None,
+                    [
+                        ReadFailure(
+                            input=path, error="too_large", message=f"{path}: ran out of memory"
+                        )
+                    ],
+                )
             except Exception as e:  # reported for this file; the worker lives on
                 from omnireader.batch.workers import _internal
 
                 r = _internal(path, e)
-                value = ([], None, [ReadFailure(input=path, error="internal",
-                                                message=r.message or path, detail=r.detail)])
+                value = (
+                    [],
+                    None,
+                    [
+                        ReadFailure(
+                            input=path, error="internal", message=r.message or path, detail=r.detail
+                        )
+                    ],
+                )
             payloads.append(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
         return {"path": np.array(paths, dtype=object), "payload": np.array(payloads, dtype=object)}
 
@@ -106,8 +119,11 @@ def _connect(ray: Any, address: str | None, verbose: bool) -> bool:
     level = logging.INFO if verbose else logging.ERROR
     for name in ("ray", "ray.data"):
         logging.getLogger(name).setLevel(level)
-    common: dict[str, Any] = {"log_to_driver": verbose, "logging_level": level,
-                              "configure_logging": verbose}
+    common: dict[str, Any] = {
+        "log_to_driver": verbose,
+        "logging_level": level,
+        "configure_logging": verbose,
+    }
     # The processes Ray starts now inherit the quiet environment (ray_quiet).
     with quiet_environment():
         if not verbose:
@@ -125,19 +141,26 @@ def ray_runner(mode: str, address: str | None, verbose: bool) -> Any:
     missing. Fine mode reads and refines on the workers (:mod:`.ray_fine`)."""
     require_ray()
 
-    def results(reader: Any, ctx: ParseContext, store: Any, todo: dict[str, str],
-                opts: IngestOptions) -> Any:
+    def results(
+        reader: Any, ctx: ParseContext, store: Any, todo: dict[str, str], opts: IngestOptions
+    ) -> Any:
         # Ray sizes and times its own workers: the local pool's timeout and memory cap
         # do not apply there.
-        return ray_results(reader, ctx, store, todo, opts.workers, address=address,
-                           verbose=verbose)
+        return ray_results(reader, ctx, store, todo, opts.workers, address=address, verbose=verbose)
 
     return results
 
 
-def ray_results(reader: Any, ctx: ParseContext, store: Any, todo: dict[str, str],
-                workers: int | None, *, address: str | None = None,
-                verbose: bool = False) -> Iterator[Any]:
+def ray_results(
+    reader: Any,
+    ctx: ParseContext,
+    store: Any,
+    todo: dict[str, str],
+    workers: int | None,
+    *,
+    address: str | None = None,
+    verbose: bool = False,
+) -> Iterator[Any]:
     """(path, items, vectors, failures) per file, parsed on Ray, in completion order."""
     ray = require_ray()
     if not todo:
@@ -153,8 +176,10 @@ def ray_results(reader: Any, ctx: ParseContext, store: Any, todo: dict[str, str]
 def _worker(ray: Any, reader: Any, ctx: ParseContext, store: Any) -> tuple[type, dict[str, Any]]:
     """The Ray Data worker class for ``ctx.mode`` and its constructor's arguments."""
     local = getattr(store.embedder, "local", False)
-    common = {"ctx": ctx.model_dump(exclude={"refiner"}),
-              "embedder": store.embedder.name if local else None}
+    common = {
+        "ctx": ctx.model_dump(exclude={"refiner"}),
+        "embedder": store.embedder.name if local else None,
+    }
     if ctx.mode != Mode.FINE:
         # Each worker's OCR engine gets one core: Ray schedules one worker per CPU.
         return ParseFiles, {**common, "ocr_threads": 1}
@@ -164,8 +189,7 @@ def _worker(ray: Any, reader: Any, ctx: ParseContext, store: Any) -> tuple[type,
     config = recipe["config"]
     # One limit for the cluster; a permit outlives any request (timeout) before it lapses.
     permits = permits_actor(ray, int(config["concurrency"]), float(config["timeout"]) + 30)
-    return ReadFilesFine, {**common, "recipe": recipe, "permits": permits,
-                           "proxies": own_proxies()}
+    return ReadFilesFine, {**common, "recipe": recipe, "permits": permits, "proxies": own_proxies()}
 
 
 def files_per_block(files: int, workers: int) -> int:
@@ -174,8 +198,15 @@ def files_per_block(files: int, workers: int) -> int:
     return max(1, min(8, files // (workers * 8)))
 
 
-def _run(ray: Any, reader: Any, ctx: ParseContext, store: Any, paths: list[str],
-         workers: int | None, verbose: bool) -> Iterator[Any]:
+def _run(
+    ray: Any,
+    reader: Any,
+    ctx: ParseContext,
+    store: Any,
+    paths: list[str],
+    workers: int | None,
+    verbose: bool,
+) -> Iterator[Any]:
     import ray.data as rd
 
     data_ctx = rd.DataContext.get_current()
@@ -198,14 +229,24 @@ def _run(ray: Any, reader: Any, ctx: ParseContext, store: Any, paths: list[str],
         yield from _pass(rd, worker, fn_kwargs, left, size, n, seen)
     for path in paths:
         if path not in seen:  # its task failed after every retry
-            failure = ReadFailure(input=path, error="crashed",
-                                  message=f"{path}: the Ray task reading it failed "
-                                          f"{TASK_RETRIES + 1} times (a worker died)")
+            failure = ReadFailure(
+                input=path,
+                error="crashed",
+                message=f"{path}: the Ray task reading it failed "
+                f"{TASK_RETRIES + 1} times (a worker died)",
+            )
             yield path, [], None, [failure]
 
 
-def _pass(rd: Any, worker: type, fn_kwargs: dict[str, Any], paths: list[str], size: int,
-          n: int, seen: set[str]) -> Iterator[Any]:
+def _pass(
+    rd: Any,
+    worker: type,
+    fn_kwargs: dict[str, Any],
+    paths: list[str],
+    size: int,
+    n: int,
+    seen: set[str],
+) -> Iterator[Any]:
     """Read ``paths`` on ``n`` workers, ``size`` files a task; results as they come."""
     blocks = -(-len(paths) // size)
     ds = rd.from_items([{"path": p} for p in paths], override_num_blocks=blocks)
@@ -213,10 +254,16 @@ def _pass(rd: Any, worker: type, fn_kwargs: dict[str, Any], paths: list[str], si
         # Ray 2.60 deprecates remote args here, but its default is to retry a task
         # forever: a file that always kills its worker would never let the run end.
         warnings.simplefilter("ignore")
-        ds = ds.map_batches(worker, fn_constructor_kwargs=fn_kwargs, batch_size=size,
-                            compute=rd.ActorPoolStrategy(size=n), num_cpus=1,
-                            batch_format="numpy", max_restarts=-1,
-                            max_task_retries=TASK_RETRIES)
+        ds = ds.map_batches(
+            worker,
+            fn_constructor_kwargs=fn_kwargs,
+            batch_size=size,
+            compute=rd.ActorPoolStrategy(size=n),
+            num_cpus=1,
+            batch_format="numpy",
+            max_restarts=-1,
+            max_task_retries=TASK_RETRIES,
+        )
     for batch in ds.iter_batches(batch_size=None, batch_format="numpy", prefetch_batches=0):
         for path, payload in zip(batch["path"], batch["payload"]):
             path = str(path)

@@ -59,9 +59,11 @@ class _Permits:
                 if len(self.leases) < self.limit:
                     break
                 try:  # woken by a release, or in time to take back an expired lease
-                    await asyncio.wait_for(self.freed.wait(), timeout=min(self.leases.values())
-                                           - time.monotonic() + 0.01)
-                except asyncio.TimeoutError:
+                    await asyncio.wait_for(
+                        self.freed.wait(),
+                        timeout=min(self.leases.values()) - time.monotonic() + 0.01,
+                    )
+                except TimeoutError:
                     pass
             token = uuid.uuid4().hex
             self.leases[token] = time.monotonic() + self.lease_s
@@ -116,19 +118,26 @@ class ReadFilesFine:
     file never fails the batch: an exception becomes that file's ``internal`` failure.
     """
 
-    def __init__(self, ctx: dict[str, Any], recipe: dict[str, Any], permits: Any,
-                 embedder: str | None, proxies: dict[str, str | None]) -> None:
+    def __init__(
+        self,
+        ctx: dict[str, Any],
+        recipe: dict[str, Any],
+        permits: Any,
+        embedder: str | None,
+        proxies: dict[str, str | None],
+    ) -> None:
+        from omnireader.batch.ray_quiet import use_proxies
         from omnireader.llm.config import LLMConfig, make_chat_backend
         from omnireader.options import ReadOptions
         from omnireader.parsers.base import ParseContext
-        from omnireader.batch.ray_quiet import use_proxies
         from omnireader.reading.reader import Reader
 
         use_proxies(proxies)  # the LLM server is reached as the driver reaches it
 
         config = LLMConfig.model_validate(recipe["config"])
-        llm = make_chat_backend(recipe["spec"], vision=recipe["vision"],
-                                speech=recipe["speech"], config=config)
+        llm = make_chat_backend(
+            recipe["spec"], vision=recipe["vision"], speech=recipe["speech"], config=config
+        )
         limiter = ClusterLimiter(permits, config.concurrency)
         for backend in {id(b): b for b in (llm, llm.vision, llm.speech) if b}.values():
             backend.limiter = limiter
@@ -152,14 +161,21 @@ class ReadFilesFine:
             from omnireader.batch.workers import _internal
 
             r = _internal(path, e)
-            return [], None, [ReadFailure(input=path, error="internal",
-                                          message=r.message or path, detail=r.detail)]
+            return (
+                [],
+                None,
+                [
+                    ReadFailure(
+                        input=path, error="internal", message=r.message or path, detail=r.detail
+                    )
+                ],
+            )
         # The fast items the fine ones came from are stored too, as local fine ingest does.
         items = [*out.items, *out.refined_fast]
         vectors = None
         if self.embedder and items:
-            from omnireader.units import match_text
             from omnireader.batch.file_task import local_embedder
+            from omnireader.units import match_text
 
             vectors = local_embedder(self.embedder).embed([match_text(i) for i in items])
         return items, vectors, out.failures

@@ -14,10 +14,10 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from omnireader.batch.progress import Progress
 from omnireader.errors import FineModeUnavailableError
 from omnireader.models import MemoryItem
 from omnireader.options import ReadOptions
-from omnireader.batch.progress import Progress
 
 __all__ = ["RefineReport", "refine_store"]
 

@@ -21,7 +21,13 @@ from pydantic import BaseModel, Field
 from omnireader.models import MemoryItem, Mode, ReadFailure
 from omnireader.page_counts import page_counts
 
-__all__ = ["IngestReport", "ItemSummary", "TRANSIENT_ERRORS", "TRANSIENT_LLM_REASONS", "is_transient"]
+__all__ = [
+    "IngestReport",
+    "ItemSummary",
+    "TRANSIENT_ERRORS",
+    "TRANSIENT_LLM_REASONS",
+    "is_transient",
+]
 
 #: read failures worth retrying on the next run
 TRANSIENT_ERRORS = frozenset({"timeout", "crashed", "fetch_failed", "internal"})
@@ -47,9 +53,15 @@ class ItemSummary(BaseModel):
         ocr_read, unreadable = page_counts(items)
         reasons: Counter[str] = Counter(
             (item.metadata.refine_reason or "unknown").split(" (", 1)[0]
-            for item in items if item.metadata.refine_status == "failed")
-        return cls(items=len(items), pages_ocr=ocr_read, pages_unreadable=unreadable,
-                   refine_reasons=dict(reasons))
+            for item in items
+            if item.metadata.refine_status == "failed"
+        )
+        return cls(
+            items=len(items),
+            pages_ocr=ocr_read,
+            pages_unreadable=unreadable,
+            refine_reasons=dict(reasons),
+        )
 
 
 class IngestReport(BaseModel):
@@ -116,14 +128,18 @@ class IngestReport(BaseModel):
 
         read = f"{self.files_read} read"
         if self.files_partial:
-            read += (f" ({self.files_partial} with {_n(self.parts_failed, 'part')} not read: "
-                     f"{listed(self.parts_failed_by_error)})")
+            read += (
+                f" ({self.files_partial} with {_n(self.parts_failed, 'part')} not read: "
+                f"{listed(self.parts_failed_by_error)})"
+            )
         failed = f"{self.files_failed} failed"
         if self.failed_by_error:
             failed += f" ({listed(self.failed_by_error)})"
-        text = (f"{_n(self.inputs, 'input')}: {read}, {self.files_skipped} skipped (unchanged), "
-                f"{failed}; {self.items_inserted} items new, {self.items_updated} updated, "
-                f"{self.items_deleted} removed")
+        text = (
+            f"{_n(self.inputs, 'input')}: {read}, {self.files_skipped} skipped (unchanged), "
+            f"{failed}; {self.items_inserted} items new, {self.items_updated} updated, "
+            f"{self.items_deleted} removed"
+        )
         if self.files_removed:
             text += f" ({_n(self.files_removed, 'file')} gone from disk)"
         if self.refine_failed:
@@ -134,8 +150,10 @@ class IngestReport(BaseModel):
             text += f"; {_n(self.pages_unreadable, 'page')} unreadable"
         text += f" in {self.seconds:.1f}s → {self.store}"
         if self.files_to_retry:
-            text += (f"\n{_n(self.files_to_retry, 'input')} failed for a reason that may pass "
-                     "(timeout, crash, fetch): run the same command again to retry them")
+            text += (
+                f"\n{_n(self.files_to_retry, 'input')} failed for a reason that may pass "
+                "(timeout, crash, fetch): run the same command again to retry them"
+            )
         if self.next_step:
             text += f"\nnext: {self.next_step}"
         return text

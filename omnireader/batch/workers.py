@@ -51,9 +51,13 @@ class JobResult(BaseModel):
 
 def _internal(key: str, e: BaseException) -> JobResult:
     """The job raised: a bug, not a dead worker and not a bad file; keep the traceback."""
-    return JobResult(key=key, ok=False, error="internal",
-                     message=f"{key}: internal error ({type(e).__name__}: {e})",
-                     detail="".join(traceback.format_exception(e)))
+    return JobResult(
+        key=key,
+        ok=False,
+        error="internal",
+        message=f"{key}: internal error ({type(e).__name__}: {e})",
+        detail="".join(traceback.format_exception(e)),
+    )
 
 
 def _data_mb() -> float:
@@ -105,7 +109,10 @@ def _restart_log() -> None:
 
 
 def _worker_main(
-    conn: Connection, fn: Callable[..., Any], memory_mb: int | None, log_path: str,
+    conn: Connection,
+    fn: Callable[..., Any],
+    memory_mb: int | None,
+    log_path: str,
     nice: int = 0,
 ) -> None:
     from omnireader.niceness import at_least
@@ -126,13 +133,21 @@ def _worker_main(
             value = fn(**job.args)
             res = JobResult(key=job.key, ok=True, value=value)
         except MemoryError:
-            res = JobResult(key=job.key, ok=False, error="too_large",
-                            message=f"{job.key}: ran out of memory ({memory_mb} MB limit)")
+            res = JobResult(
+                key=job.key,
+                ok=False,
+                error="too_large",
+                message=f"{job.key}: ran out of memory ({memory_mb} MB limit)",
+            )
         except OSError as e:
             # An mmap or a native allocation refused by the limit surfaces as ENOMEM.
             if e.errno == errno.ENOMEM:
-                res = JobResult(key=job.key, ok=False, error="too_large",
-                                message=f"{job.key}: {type(e).__name__}: {e}")
+                res = JobResult(
+                    key=job.key,
+                    ok=False,
+                    error="too_large",
+                    message=f"{job.key}: {type(e).__name__}: {e}",
+                )
             else:
                 res = _internal(job.key, e)
         except Exception as e:  # reported for this file; the worker lives on
@@ -141,8 +156,14 @@ def _worker_main(
         try:
             conn.send(res)
         except MemoryError:
-            conn.send(JobResult(key=job.key, ok=False, error="too_large",
-                                message=f"{job.key}: result too large to return"))
+            conn.send(
+                JobResult(
+                    key=job.key,
+                    ok=False,
+                    error="too_large",
+                    message=f"{job.key}: result too large to return",
+                )
+            )
 
 
 def _has_data(conn: Connection) -> bool:
@@ -216,7 +237,8 @@ class _Worker:
 
         # The fork server's children do not inherit the asking thread's priority: pass it.
         self.proc = ctx.Process(
-            target=_worker_main, args=(child, fn, memory_mb, self.log_path, thread_nice()),
+            target=_worker_main,
+            args=(child, fn, memory_mb, self.log_path, thread_nice()),
             daemon=True,
         )
         with _without_main_script(fn):
@@ -317,9 +339,13 @@ class WorkerPool:
                         pending.extendleft(reversed(w.jobs))  # queued, not started: retry
                         w.jobs.clear()
                         w.stop(kill=True)
-                        yield JobResult(key=job.key, ok=False, error=failed[0],
-                                        message=f"{job.key}: {failed[1]}",
-                                        seconds=time.perf_counter() - w.started)
+                        yield JobResult(
+                            key=job.key,
+                            ok=False,
+                            error=failed[0],
+                            message=f"{job.key}: {failed[1]}",
+                            seconds=time.perf_counter() - w.started,
+                        )
                         workers[i] = w = _Worker(self._ctx, self.fn, self.memory_mb)
                         self._fill(w, pending)
         finally:

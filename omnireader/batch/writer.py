@@ -13,10 +13,10 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from omnireader.batch.report import ItemSummary
 from omnireader.models import MemoryItem, ReadFailure
 from omnireader.parsers.base import ParseContext
 from omnireader.store.maintenance import Checkpoints
-from omnireader.batch.report import ItemSummary
 
 __all__ = ["WriteJob", "Rows", "BatchWriter", "WriteTotals"]
 
@@ -63,8 +63,9 @@ class BatchWriter:
     ``close`` flushes, joins, and re-raises the first error the thread met.
     """
 
-    def __init__(self, store: Any, ledger: Any, ctx: ParseContext, batch_size: int,
-                 max_pending: int = 64) -> None:
+    def __init__(
+        self, store: Any, ledger: Any, ctx: ParseContext, batch_size: int, max_pending: int = 64
+    ) -> None:
         self.store = store
         self.ledger = ledger
         self.ctx = ctx
@@ -130,9 +131,11 @@ class BatchWriter:
         if tables:
             have_vectors = all(v is not None for v in vectors)
             # One commit per flush; the indexes catch up at checkpoints and at the end.
-            res = self.store.add_rows(pa.concat_tables(tables),
-                                      np.concatenate(vectors) if have_vectors else None,
-                                      refresh=False)
+            res = self.store.add_rows(
+                pa.concat_tables(tables),
+                np.concatenate(vectors) if have_vectors else None,
+                refresh=False,
+            )
             self.totals.inserted += res.inserted
             self.totals.updated += res.updated
             if self.checkpoints.wrote(res.inserted + res.updated):

@@ -78,8 +78,11 @@ def cmd_read(args: argparse.Namespace) -> int:
         if args.format == "json":
             data = {"items": items_json, "failures": [f.model_dump() for f in failures]}
             print(json.dumps(data, ensure_ascii=False, indent=2), file=out)
-    say(args, f"read {plural(n_inputs, 'input')}: {plural(n_items, 'item')}, "
-              f"{plural(len(failures), 'error')}")
+    say(
+        args,
+        f"read {plural(n_inputs, 'input')}: {plural(n_items, 'item')}, "
+        f"{plural(len(failures), 'error')}",
+    )
     print_failures(args, failures)
     return EXIT_FAILED if failures else EXIT_OK
 
@@ -102,7 +105,25 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     from omnireader.options import IngestOptions
 
     try:
-        report = ingest(inputs, store, reader=reader, info=info(args), mode=mode, options=IngestOptions(workers=args.workers, timeout=args.timeout, memory_mb=args.memory_mb, force=args.force, batch_size=args.batch_size, sync=args.sync, progress=not (args.quiet or args.no_progress), engine=args.engine, ray_address=args.ray_address, verbose=args.verbose))
+        report = ingest(
+            inputs,
+            store,
+            reader=reader,
+            info=info(args),
+            mode=mode,
+            options=IngestOptions(
+                workers=args.workers,
+                timeout=args.timeout,
+                memory_mb=args.memory_mb,
+                force=args.force,
+                batch_size=args.batch_size,
+                sync=args.sync,
+                progress=not (args.quiet or args.no_progress),
+                engine=args.engine,
+                ray_address=args.ray_address,
+                verbose=args.verbose,
+            ),
+        )
     finally:
         # Nothing is created when nothing could be read.
         if not existed and path.is_dir() and store.count() == 0:
@@ -113,8 +134,9 @@ def cmd_ingest(args: argparse.Namespace) -> int:
         try:
             args.report.write_text(report.model_dump_json(indent=2))
         except OSError as e:
-            raise ConfigError(f"--report {str(args.report)!r}: cannot write there: "
-                              f"{e.strerror or e}") from None
+            raise ConfigError(
+                f"--report {str(args.report)!r}: cannot write there: {e.strerror or e}"
+            ) from None
     if not args.quiet:
         print(report.summary())
         if not existed and not path.exists():
@@ -125,12 +147,17 @@ def cmd_ingest(args: argparse.Namespace) -> int:
 
 def cmd_search(args: argparse.Namespace) -> int:
     store = open_store(args)
-    results = store.search(args.query, k=args.k, view=args.view, filters=search_filters(args),
-                           max_chars=args.max_chars)
+    results = store.search(
+        args.query, k=args.k, view=args.view, filters=search_filters(args), max_chars=args.max_chars
+    )
     with output(args) as out:
         if args.format == "json":
-            print(json.dumps([r.model_dump(mode="json") for r in results],
-                             ensure_ascii=False, indent=2), file=out)
+            print(
+                json.dumps(
+                    [r.model_dump(mode="json") for r in results], ensure_ascii=False, indent=2
+                ),
+                file=out,
+            )
         elif args.format == "jsonl":
             for r in results:
                 print(r.model_dump_json(), file=out)
@@ -140,8 +167,10 @@ def cmd_search(args: argparse.Namespace) -> int:
             for r in results:
                 # The passage (the hit with its context), whole when a budget was asked for.
                 shown = r.item.model_copy(update={"memory": r.text or r.item.memory})
-                print(render_item(shown, width=10**9 if args.max_chars else 400,
-                                  score=r.score), file=out)
+                print(
+                    render_item(shown, width=10**9 if args.max_chars else 400, score=r.score),
+                    file=out,
+                )
     return EXIT_OK
 
 
@@ -167,17 +196,21 @@ def cmd_export(args: argparse.Namespace) -> int:
 def cmd_delete(args: argparse.Namespace) -> int:
     filters = search_filters(args)
     if filters.is_empty():
-        raise ConfigError("delete needs at least one filter (--path, --user, --session, --type, "
-                          "--mode, --since, --until, --person, --entity, --page); to empty a "
-                          "store, remove its directory")
+        raise ConfigError(
+            "delete needs at least one filter (--path, --user, --session, --type, "
+            "--mode, --since, --until, --person, --entity, --page); to empty a "
+            "store, remove its directory"
+        )
     store = open_store(args)
     result = store.delete_report(filters=filters, dry_run=args.dry_run)
     verb = "would delete" if args.dry_run else "deleted"
     text = f"{verb} {plural(result.deleted, 'item')}"
     if result.updated:
         kept = "would keep" if args.dry_run else "kept"
-        text += (f"; {kept} {plural(result.updated, 'item')} without that path (the same "
-                 "content is still at another path)")
+        text += (
+            f"; {kept} {plural(result.updated, 'item')} without that path (the same "
+            "content is still at another path)"
+        )
     if not args.quiet:
         print(text)
     if result.deleted and not args.dry_run:
@@ -189,14 +222,20 @@ def cmd_refine(args: argparse.Namespace) -> int:
     from omnireader.batch.refine_store import refine_store
 
     if args.refine_mode is not None:
-        raise ConfigError(f"refine does not take --mode {args.refine_mode!r}: it always turns "
-                          "fast items into fine ones; choose which with --user, --session, "
-                          "--type, --path, --since, --until, --person, --entity, --page")
+        raise ConfigError(
+            f"refine does not take --mode {args.refine_mode!r}: it always turns "
+            "fast items into fine ones; choose which with --user, --session, "
+            "--type, --path, --since, --until, --person, --entity, --page"
+        )
     store = open_store(args)
-    report = refine_store(store, llm=llm_backend(args, required=True),
-                          filters=search_filters(args),
-                          limit=args.limit, force=args.force,
-                          progress=not (args.quiet or args.no_progress))
+    report = refine_store(
+        store,
+        llm=llm_backend(args, required=True),
+        filters=search_filters(args),
+        limit=args.limit,
+        force=args.force,
+        progress=not (args.quiet or args.no_progress),
+    )
     if not args.quiet:
         print(report.summary())
     return EXIT_FAILED if report.failed else EXIT_OK
@@ -215,8 +254,8 @@ def cmd_mcp(args: argparse.Namespace) -> int:
 
 
 def cmd_schema(args: argparse.Namespace) -> int:
-    from omnireader.models import MemoryItem, ReadFailure
     from omnireader.batch.report import IngestReport
+    from omnireader.models import MemoryItem, ReadFailure
     from omnireader.store.results import SearchResult
 
     schemas = {

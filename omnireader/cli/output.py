@@ -44,8 +44,9 @@ def output(args: argparse.Namespace) -> Iterator[IO[str]]:
     except OSError as e:
         from omnireader.errors import ConfigError
 
-        raise ConfigError(f"-o/--output {str(target)!r}: cannot write there: "
-                          f"{e.strerror or e}") from None
+        raise ConfigError(
+            f"-o/--output {str(target)!r}: cannot write there: {e.strerror or e}"
+        ) from None
     with fp:
         yield fp
 
@@ -129,8 +130,11 @@ def stats_table(stats: Any) -> str:
         ("items", str(stats.items)),
         ("embedder", f"{stats.embedder} ({stats.dim} dimensions)"),
     ]
-    for title, counts in (("by type", stats.by_type), ("by mode", stats.by_mode),
-                          ("by source", stats.by_source_kind)):
+    for title, counts in (
+        ("by type", stats.by_type),
+        ("by mode", stats.by_mode),
+        ("by source", stats.by_source_kind),
+    ):
         for n, (name, count) in enumerate(counts.items()):
             rows.append((title if n == 0 else "", f"{count:>8}  {name}"))
     width = max(len(k) for k, _ in rows)

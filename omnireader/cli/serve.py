@@ -27,13 +27,19 @@ def config_from(args: argparse.Namespace) -> object:
         rate_per_minute=args.rate_per_minute,
         max_spool_bytes=int(args.max_spool_mb * MB),
     )
-    config = ServerConfig(db=path.resolve(), host=args.host, port=args.port,
-                          keys=keys_from(args.keys_file), insecure_no_auth=args.insecure_no_auth,
-                          allow_private_urls=args.allow_private_urls,
-                          spool=args.spool.resolve() if args.spool else None,
-                          workers=args.workers, ingest_nice=min(args.ingest_nice, 19),
-                          ingest_process=not getattr(args, "ingest_in_process", False),
-                          limits=limits)
+    config = ServerConfig(
+        db=path.resolve(),
+        host=args.host,
+        port=args.port,
+        keys=keys_from(args.keys_file),
+        insecure_no_auth=args.insecure_no_auth,
+        allow_private_urls=args.allow_private_urls,
+        spool=args.spool.resolve() if args.spool else None,
+        workers=args.workers,
+        ingest_nice=min(args.ingest_nice, 19),
+        ingest_process=not getattr(args, "ingest_in_process", False),
+        limits=limits,
+    )
     config.check_bind()
     return config
 
@@ -64,10 +70,18 @@ def cmd_serve(args: argparse.Namespace) -> int:
     app = create_app(config, llm=llm)  # type: ignore[arg-type]
     auth = f"{len(config.keys)} API keys" if config.keys else "no auth (loopback only)"  # type: ignore[attr-defined]
     if not args.quiet:
-        print(f"omnireader: serving {config.db} on http://{config.host}:{config.port} "  # type: ignore[attr-defined]
-              f"({auth}); docs at /docs", file=sys.stderr)
-    uvicorn.run(app, host=config.host, port=config.port,  # type: ignore[attr-defined]
-                log_level="warning" if args.quiet else "info", access_log=not args.quiet)
+        print(
+            f"omnireader: serving {config.db} on http://{config.host}:{config.port} "  # type: ignore[attr-defined]
+            f"({auth}); docs at /docs",
+            file=sys.stderr,
+        )
+    uvicorn.run(
+        app,
+        host=config.host,
+        port=config.port,  # type: ignore[attr-defined]
+        log_level="warning" if args.quiet else "info",
+        access_log=not args.quiet,
+    )
     return EXIT_OK
 
 

@@ -31,11 +31,23 @@ STDIN = ("-", "/dev/stdin")
 
 def reading_mode(args: argparse.Namespace) -> str:
     """The reading mode: ``--mode``, else fine when an LLM was named on the command line."""
-    llm_flag = next((f for f, v in (("--llm", args.llm), ("--vision-llm", args.vision_llm),
-                                    ("--speech-model", args.speech_model)) if v), None)
+    llm_flag = next(
+        (
+            f
+            for f, v in (
+                ("--llm", args.llm),
+                ("--vision-llm", args.vision_llm),
+                ("--speech-model", args.speech_model),
+            )
+            if v
+        ),
+        None,
+    )
     if args.mode == "fast" and llm_flag:
-        raise ConfigError(f"{llm_flag} is for fine mode, but --mode fast was given: drop "
-                          f"{llm_flag}, or use --mode fine")
+        raise ConfigError(
+            f"{llm_flag} is for fine mode, but --mode fast was given: drop "
+            f"{llm_flag}, or use --mode fine"
+        )
     return args.mode or ("fine" if llm_flag else "fast")
 
 
@@ -61,17 +73,29 @@ def reader_for(args: argparse.Namespace, mode: str) -> Any:
 def llm_backend(args: argparse.Namespace, *, required: bool) -> Any:
     from omnireader.llm.config import make_chat_backend
 
-    backend = make_chat_backend(args.llm, vision=args.vision_llm, speech=args.speech_model,
-                                concurrency=args.concurrency)
+    backend = make_chat_backend(
+        args.llm, vision=args.vision_llm, speech=args.speech_model, concurrency=args.concurrency
+    )
     if backend is None and required:
-        given = next((f"{f} {v!r}" for f, v in (("--vision-llm", args.vision_llm),
-                                                 ("--speech-model", args.speech_model)) if v), None)
+        given = next(
+            (
+                f"{f} {v!r}"
+                for f, v in (
+                    ("--vision-llm", args.vision_llm),
+                    ("--speech-model", args.speech_model),
+                )
+                if v
+            ),
+            None,
+        )
         if given:
-            raise FineModeUnavailableError(f"{given} needs a chat model too: add --llm "
-                                           "openai:MODEL or --llm ollama:MODEL")
+            raise FineModeUnavailableError(
+                f"{given} needs a chat model too: add --llm openai:MODEL or --llm ollama:MODEL"
+            )
         raise FineModeUnavailableError(
             "fine mode needs an LLM: --llm openai:MODEL or --llm ollama:MODEL (or "
-            "OMNIREADER_LLM, or llm = ... in omnireader.toml)")
+            "OMNIREADER_LLM, or llm = ... in omnireader.toml)"
+        )
     if backend is not None:
         from omnireader.llm.reachable import check_reachable
 
@@ -85,8 +109,8 @@ def info(args: argparse.Namespace) -> dict[str, Any]:
 
 def read_inputs(values: list[str]) -> list[Any]:
     """Command-line inputs: ``-`` is standard input, URLs stay URLs, the rest are paths."""
-    from omnireader.payloads import Blob
     from omnireader.intake.string_refs import file_url_path, is_url
+    from omnireader.payloads import Blob
 
     out: list[Any] = []
     for value in values:
@@ -116,22 +140,28 @@ def open_store(args: argparse.Namespace, embedder: str | None = None, create: bo
 
     path, origin = db_path(args)
     if path.exists() and not path.is_dir():
-        raise ConfigError(f"{origin} is a file, not a store directory: name a directory "
-                          f"(e.g. --db {path.with_suffix('.lance').name})")
+        raise ConfigError(
+            f"{origin} is a file, not a store directory: name a directory "
+            f"(e.g. --db {path.with_suffix('.lance').name})"
+        )
     if not create and not path.exists():
-        raise StoreError(f"no store at {path} ({origin}): run `omnireader ingest PATH --db "
-                         f"{path}` first")
+        raise StoreError(
+            f"no store at {path} ({origin}): run `omnireader ingest PATH --db {path}` first"
+        )
     try:
         return Store.open(path, embedder=embedder, create=create)
     except EmbedderMismatchError as e:
         built = str(e).split("built with embedder ", 1)[-1].split(" ", 1)[0]
-        raise ConfigError(f"{origin} was built with embedder {built}; --embedder "
-                          f"{embedder!r} makes vectors it cannot compare with. Use "
-                          f"--embedder {built}, leave --embedder out, or use another "
-                          "--db") from None
+        raise ConfigError(
+            f"{origin} was built with embedder {built}; --embedder "
+            f"{embedder!r} makes vectors it cannot compare with. Use "
+            f"--embedder {built}, leave --embedder out, or use another "
+            "--db"
+        ) from None
     except OSError as e:
-        raise ConfigError(f"{origin}: cannot open or create a store there: "
-                          f"{e.strerror or e}") from None
+        raise ConfigError(
+            f"{origin}: cannot open or create a store there: {e.strerror or e}"
+        ) from None
 
 
 def search_filters(args: argparse.Namespace) -> Any:

@@ -60,7 +60,8 @@ def at_least(low: int) -> Callable[[str], int]:
             value = int(text)
         except ValueError:
             raise argparse.ArgumentTypeError(
-                f"{text!r} is not a whole number (expected {low} or more)") from None
+                f"{text!r} is not a whole number (expected {low} or more)"
+            ) from None
         if value < low:
             raise argparse.ArgumentTypeError(f"{value} is too small: use {low} or more")
         return value

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, SkipValidation
@@ -162,7 +162,7 @@ def pdf_date_to_iso(value: str | None) -> str | None:
         )
         if sign in ("Z", "z"):
             # Some writers put "Z00'00'"; Z means UTC whatever follows.
-            moment = moment.replace(tzinfo=timezone.utc)
+            moment = moment.replace(tzinfo=UTC)
         elif sign in ("+", "-"):
             offset = timedelta(hours=int(tz_h or 0), minutes=int(tz_m or 0))
             moment = moment.replace(tzinfo=timezone(offset if sign == "+" else -offset))

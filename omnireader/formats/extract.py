@@ -33,8 +33,10 @@ def extract(blob: Blob, kind: str, options: ReadOptions) -> Extraction:
     """
     fmt = registry.get(kind) or registry.by_kind(kind)
     if fmt is None or fmt.extract is None:
-        hint = fmt.hint if fmt is not None and fmt.hint else (
-            f"not a supported format (sniffed as {blob.mime or 'application/octet-stream'})"
+        hint = (
+            fmt.hint
+            if fmt is not None and fmt.hint
+            else (f"not a supported format (sniffed as {blob.mime or 'application/octet-stream'})")
         )
         raise UnsupportedFormatError(blob.label, f"{hint}; supported: {supported()}")
     if fmt.zip_package:

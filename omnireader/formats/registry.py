@@ -248,8 +248,9 @@ def missing_package(fmt: Format, label: str, error: ImportError) -> UnsupportedF
     """The error for a format whose package is not installed: one line naming it."""
     hint = fmt.install_hint or (f"pip install {fmt.package}" if fmt.package else "")
     return UnsupportedFormatError(
-        label, f"reading {fmt.display} needs the package {fmt.package or error.name!r}"
-        + (f" ({hint})" if hint else "")
+        label,
+        f"reading {fmt.display} needs the package {fmt.package or error.name!r}"
+        + (f" ({hint})" if hint else ""),
     )
 
 

@@ -28,10 +28,19 @@ from omnireader.errors import InvalidInputError
 __all__ = ["CLAUDE_BLOCKS", "expand_message", "system_message"]
 
 #: Block types only Claude sends: a message holding one of these is rewritten.
-CLAUDE_BLOCKS = frozenset({
-    "tool_use", "server_tool_use", "tool_result", "image", "document",
-    "thinking", "redacted_thinking", "web_search_tool_result", "code_execution_tool_result",
-})
+CLAUDE_BLOCKS = frozenset(
+    {
+        "tool_use",
+        "server_tool_use",
+        "tool_result",
+        "image",
+        "document",
+        "thinking",
+        "redacted_thinking",
+        "web_search_tool_result",
+        "code_execution_tool_result",
+    }
+)
 _CALLS = ("tool_use", "server_tool_use")
 _SKIPPED = ("thinking", "redacted_thinking")
 # Document media types whose files a reader recognises by extension when named.
@@ -106,8 +115,11 @@ def _call(block: dict[str, Any], where: str) -> dict[str, Any]:
         raise InvalidInputError(
             f"{where}: input must be an object of arguments, got {type(args).__name__}"
         )
-    return {"id": block.get("id"), "type": "function",
-            "function": {"name": name, "arguments": args}}
+    return {
+        "id": block.get("id"),
+        "type": "function",
+        "function": {"name": name, "arguments": args},
+    }
 
 
 def _result(block: dict[str, Any], base: dict[str, Any], where: str) -> dict[str, Any]:
@@ -184,9 +196,7 @@ def _image(block: dict[str, Any], where: str) -> dict[str, Any]:
     if kind == "file":
         _need(source, ("file_id",), "image", where)
         return {"type": "file", "file": {"file_id": source["file_id"]}}
-    raise InvalidInputError(
-        f"{where}: an image source's type is base64, url or file, got {kind!r}"
-    )
+    raise InvalidInputError(f"{where}: an image source's type is base64, url or file, got {kind!r}")
 
 
 def _document(block: dict[str, Any], where: str) -> dict[str, Any]:
@@ -204,8 +214,10 @@ def _document(block: dict[str, Any], where: str) -> dict[str, Any]:
         return {"type": "file", "file": {"file_data": source["url"], "filename": title}}
     if kind == "text":
         _need(source, ("data",), "document", where)
-        return {"type": "file", "file": {"file_data": str(source["data"]),
-                                         "filename": title or "document.txt"}}
+        return {
+            "type": "file",
+            "file": {"file_data": str(source["data"]), "filename": title or "document.txt"},
+        }
     if kind == "content":
         text = _result_text(source.get("content"), where)
         return {"type": "file", "file": {"file_data": text, "filename": title or "document.txt"}}

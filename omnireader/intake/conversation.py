@@ -68,11 +68,7 @@ def route_conversation(
             if isinstance(m.content, list):
                 tasks.extend(route_parts(m.content, options, context=m, files=files))
         i += 1
-    if chat_msgs and (
-        any(m.text().strip() for m in chat_msgs) or not tasks
-    ):
+    if chat_msgs and (any(m.text().strip() for m in chat_msgs) or not tasks):
         convo = Conversation(messages=chat_msgs, title=title)
         tasks.insert(0, task("chat", convo, label))
     return tasks
-
-

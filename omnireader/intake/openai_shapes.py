@@ -18,9 +18,15 @@ from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
-from omnireader.intake.claude_shapes import expand_message, system_message
-from omnireader.intake.chat_exports import ChatLog, json_export, looks_like_whatsapp, message_time, text_export
 from omnireader.errors import CorruptError, InvalidInputError
+from omnireader.intake.chat_exports import (
+    ChatLog,
+    json_export,
+    looks_like_whatsapp,
+    message_time,
+    text_export,
+)
+from omnireader.intake.claude_shapes import expand_message, system_message
 from omnireader.models import AudioPart, ContentPart, FilePart, ImagePart, Message, TextPart
 
 __all__ = [
@@ -82,8 +88,11 @@ def normalize_part(raw: Any) -> Any:
     kind = raw.get("type")
     rest = {k: v for k, v in raw.items() if k != "type"}
     if kind in ("input_text", "output_text"):
-        return {"type": "text", "text": raw.get("text"),
-                **{k: v for k, v in rest.items() if k != "text" and k != "annotations"}}
+        return {
+            "type": "text",
+            "text": raw.get("text"),
+            **{k: v for k, v in rest.items() if k != "text" and k != "annotations"},
+        }
     if kind == "image_url" and isinstance(raw.get("image_url"), str):
         return {**raw, "image_url": {"url": raw["image_url"]}}
     if kind == "input_image":
@@ -96,8 +105,10 @@ def normalize_part(raw: Any) -> Any:
                 image["detail"] = raw["detail"]
             return {"type": "image_url", "image_url": image}
         if raw.get("file_id"):  # an uploaded image, by reference only
-            return {"type": "file", "file": {"file_id": raw["file_id"],
-                                             "filename": raw.get("filename")}}
+            return {
+                "type": "file",
+                "file": {"file_id": raw["file_id"], "filename": raw.get("filename")},
+            }
         return raw  # fails validation below, naming the part
     if kind == "input_file":
         spec = {k: raw[k] for k in ("file_data", "filename", "file_id") if raw.get(k)}
@@ -130,7 +141,8 @@ def _normalize_message(raw: Any, n: int) -> list[Any]:
     out = expand_message(_with_time(raw), n)
     return [
         {**m, "content": [normalize_part(p) for p in m["content"]]}
-        if isinstance(m, dict) and isinstance(m.get("content"), list) else m
+        if isinstance(m, dict) and isinstance(m.get("content"), list)
+        else m
         for m in out
     ]
 
@@ -172,7 +184,6 @@ def is_part(x: Any) -> bool:
     return isinstance(x, (TextPart, FilePart, ImagePart, AudioPart)) or (
         isinstance(x, dict) and "type" in x and "role" not in x
     )
-
 
 
 def check_tool_pairing(messages: list[Message], label: str) -> None:
@@ -235,8 +246,12 @@ def chat_logs(text: str, name: str) -> list[ChatLog] | None:
     if isinstance(data, dict) and isinstance(data.get("messages"), list):
         system = system_message(data.get("system"))  # a Claude request keeps it apart
         data = data["messages"]
-    if (isinstance(data, list) and data and all(isinstance(m, dict) for m in data)
-            and all("role" in m and ("content" in m or "tool_calls" in m) for m in data)):
+    if (
+        isinstance(data, list)
+        and data
+        and all(isinstance(m, dict) for m in data)
+        and all("role" in m and ("content" in m or "tool_calls" in m) for m in data)
+    ):
         return [ChatLog(parse_messages([system, *data] if system else data))]
     return json_export(data)
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from omnireader.net.dataurl import bare_base64, decode_data_url, is_data_url
 from omnireader.errors import InvalidInputError
 from omnireader.formats.sniff import sniff
+from omnireader.net.dataurl import bare_base64, decode_data_url, is_data_url
 from omnireader.options import ReadOptions
 from omnireader.payloads import Blob
 
@@ -49,6 +49,4 @@ def blob_from_url(url: str, options: ReadOptions, **fields: Any) -> Blob:
             mime=got.mime,
             **{**fields, "filename": fields.get("filename") or got.filename},
         )
-    raise InvalidInputError(
-        f"cannot read URL {url[:80]!r}: use http(s):// or a base64 data: URL"
-    )
+    raise InvalidInputError(f"cannot read URL {url[:80]!r}: use http(s):// or a base64 data: URL")

@@ -36,14 +36,20 @@ def route_parts(
     tasks: list[Task] = []
     for p in parts:
         try:
-            tasks.extend(_route_part(p, options, around, msg, files, in_message=context is not None))
+            tasks.extend(
+                _route_part(p, options, around, msg, files, in_message=context is not None)
+            )
         except ReadError as e:
             tasks.append(Task.failed(e))
     return tasks
 
 
 def _route_part(
-    p: Any, options: ReadOptions, around: str, msg: dict[str, Any], files: FileRoutes,
+    p: Any,
+    options: ReadOptions,
+    around: str,
+    msg: dict[str, Any],
+    files: FileRoutes,
     in_message: bool,
 ) -> list[Task]:
     if isinstance(p, TextPart):

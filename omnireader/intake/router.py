@@ -19,7 +19,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-
 from omnireader.errors import (
     EmptyInputError,
     InvalidInputError,
@@ -40,14 +39,14 @@ from omnireader.intake.openai_shapes import (
     parse_messages,
     parse_parts,
 )
+from omnireader.intake.part_blobs import blob_from_url
 from omnireader.intake.parts import route_parts
+from omnireader.intake.string_refs import is_url, local_path, looks_like_path
 from omnireader.intake.tasks import FileRoutes, Task, task
+from omnireader.intake.walk import Unreadable, link_problem, not_a_file
 from omnireader.models import Message
 from omnireader.options import ReadOptions
-from omnireader.intake.part_blobs import blob_from_url
 from omnireader.payloads import Blob, TextInput
-from omnireader.intake.string_refs import is_url, local_path, looks_like_path
-from omnireader.intake.walk import Unreadable, link_problem, not_a_file
 
 __all__ = ["Task", "route", "iter_route", "route_conversation"]
 
@@ -249,8 +248,6 @@ def _iter_mailbox(blob: Blob, options: ReadOptions) -> Iterator[Task]:
         yield from tasks
     if not count:
         raise EmptyInputError(blob.label, "the mailbox holds no messages")
-
-
 
 
 def route_conversation(

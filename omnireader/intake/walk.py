@@ -12,8 +12,8 @@ from typing import Any
 from pydantic import BaseModel
 
 from omnireader.intake.openai_shapes import is_message, is_part
-from omnireader.options import ReadOptions
 from omnireader.intake.string_refs import local_path
+from omnireader.options import ReadOptions
 
 __all__ = ["expand", "Unreadable", "not_a_file", "link_problem"]
 
@@ -30,7 +30,6 @@ class Unreadable(BaseModel):
     @property
     def label(self) -> str:
         return self.path
-
 
 
 def expand(inputs: Any, options: ReadOptions | None = None) -> Iterator[Any]:
@@ -63,7 +62,8 @@ def _walk(folder: Path) -> Iterator[Path | Unreadable]:
     for root, dirs, files in os.walk(folder, followlinks=False):
         # Hidden folders, caches and omnireader stores (*.lance) hold nothing to read.
         dirs[:] = sorted(
-            d for d in dirs
+            d
+            for d in dirs
             if not d.startswith(".") and d != "__pycache__" and not d.endswith(".lance")
         )
         for name in sorted(files):

@@ -34,7 +34,8 @@ def require_extra(module: str, package: str, extra: str, *, needed_by: str) -> A
     except ImportError as e:
         raise MissingExtraError(
             f"{needed_by} needs {package}, which is not installed ({e.name or module} is "
-            f"missing): pip install 'omnireader[{extra}]'", extra=extra
+            f"missing): pip install 'omnireader[{extra}]'",
+            extra=extra,
         ) from None
 
 

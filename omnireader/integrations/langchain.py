@@ -27,11 +27,11 @@ from langchain_core.documents import Document  # noqa: E402
 from langchain_core.retrievers import BaseRetriever  # noqa: E402
 from pydantic import ConfigDict, Field  # noqa: E402
 
+from omnireader.integrations import Source  # noqa: E402
 from omnireader.models import MemoryItem, Mode  # noqa: E402
 from omnireader.reading.outcomes import ReadResult, raise_or_items  # noqa: E402
 from omnireader.store.filters import SearchFilters, as_filters  # noqa: E402
 from omnireader.store.results import SearchResult, View  # noqa: E402
-from omnireader.integrations import Source  # noqa: E402
 
 __all__ = ["OmniReaderLoader", "OmniReaderRetriever", "to_document", "result_document"]
 
@@ -44,10 +44,15 @@ def to_document(item: MemoryItem) -> Document:
 def result_document(result: SearchResult) -> Document:
     """A LangChain document for one search result: the passage (the item with its context),
     the best item's provenance, the score, and the ids of every item the passage covers."""
-    metadata = {**provenance(result.item), "score": result.score, "view": result.view,
-                "item_ids": [i.id for i in result.items] or [result.item.id]}
-    return Document(id=result.item.id, page_content=result.text or result.item.memory,
-                    metadata=metadata)
+    metadata = {
+        **provenance(result.item),
+        "score": result.score,
+        "view": result.view,
+        "item_ids": [i.id for i in result.items] or [result.item.id],
+    }
+    return Document(
+        id=result.item.id, page_content=result.text or result.item.memory, metadata=metadata
+    )
 
 
 class OmniReaderLoader(BaseLoader):
@@ -137,6 +142,7 @@ class OmniReaderRetriever(BaseRetriever):
         filters: SearchFilters | dict[str, Any] | None = None,
     ) -> list[Document]:
         chosen = self.filters if filters is None else as_filters(filters)
-        found = open_store(self.store).search(query, k=self.k, view=self.view, filters=chosen,
-                                              max_chars=self.max_chars)
+        found = open_store(self.store).search(
+            query, k=self.k, view=self.view, filters=chosen, max_chars=self.max_chars
+        )
         return [result_document(r) for r in found]

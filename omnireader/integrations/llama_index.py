@@ -20,8 +20,12 @@ from typing import Any, Literal
 
 from omnireader.integrations import Source, as_inputs, open_store, provenance, require_extra
 
-require_extra("llama_index.core", "llama-index-core", "llama-index",
-              needed_by="omnireader.integrations.llama_index")
+require_extra(
+    "llama_index.core",
+    "llama-index-core",
+    "llama-index",
+    needed_by="omnireader.integrations.llama_index",
+)
 
 from llama_index.core.readers.base import BaseReader  # noqa: E402
 from llama_index.core.retrievers import BaseRetriever  # noqa: E402
@@ -33,13 +37,24 @@ from omnireader.reading.outcomes import ReadResult, raise_or_items  # noqa: E402
 from omnireader.store.filters import SearchFilters, as_filters  # noqa: E402
 from omnireader.store.results import SearchResult, View  # noqa: E402
 
-__all__ = ["OmniReaderReader", "OmniReaderRetriever", "to_document", "result_node",
-           "HIDDEN_KEYS"]
+__all__ = ["OmniReaderReader", "OmniReaderRetriever", "to_document", "result_node", "HIDDEN_KEYS"]
 
 #: Bookkeeping keys kept out of the text an embedding model or an LLM is shown: they say
 #: nothing about the content and would only add noise to both.
-HIDDEN_KEYS = ["item_id", "item_ids", "chunk_index", "chunk_total", "mime", "mode",
-               "memory_type", "flags", "time_source", "source_kind", "score", "view"]
+HIDDEN_KEYS = [
+    "item_id",
+    "item_ids",
+    "chunk_index",
+    "chunk_total",
+    "mime",
+    "mode",
+    "memory_type",
+    "flags",
+    "time_source",
+    "source_kind",
+    "score",
+    "view",
+]
 
 
 def _hidden(metadata: dict[str, Any]) -> list[str]:
@@ -49,18 +64,29 @@ def _hidden(metadata: dict[str, Any]) -> list[str]:
 def to_document(item: MemoryItem, extra_info: dict[str, Any] | None = None) -> Document:
     """A LlamaIndex document for one memory item; its ``id_`` is the item's id."""
     metadata = {**(extra_info or {}), **provenance(item)}
-    return Document(id_=item.id, text=item.memory, metadata=metadata,
-                    excluded_embed_metadata_keys=_hidden(metadata),
-                    excluded_llm_metadata_keys=_hidden(metadata))
+    return Document(
+        id_=item.id,
+        text=item.memory,
+        metadata=metadata,
+        excluded_embed_metadata_keys=_hidden(metadata),
+        excluded_llm_metadata_keys=_hidden(metadata),
+    )
 
 
 def result_node(result: SearchResult) -> NodeWithScore:
     """A scored node for one search result: the passage, the best item's provenance and id."""
-    metadata = {**provenance(result.item), "view": result.view,
-                "item_ids": [i.id for i in result.items] or [result.item.id]}
-    node = TextNode(id_=result.item.id, text=result.text or result.item.memory, metadata=metadata,
-                    excluded_embed_metadata_keys=_hidden(metadata),
-                    excluded_llm_metadata_keys=_hidden(metadata))
+    metadata = {
+        **provenance(result.item),
+        "view": result.view,
+        "item_ids": [i.id for i in result.items] or [result.item.id],
+    }
+    node = TextNode(
+        id_=result.item.id,
+        text=result.text or result.item.memory,
+        metadata=metadata,
+        excluded_embed_metadata_keys=_hidden(metadata),
+        excluded_llm_metadata_keys=_hidden(metadata),
+    )
     return NodeWithScore(node=node, score=result.score)
 
 
@@ -113,7 +139,8 @@ class OmniReaderReader(BaseReader):
         document's metadata (omnireader's provenance keys win on a clash)."""
         if sources is None and file is None:
             raise InvalidInputError(
-                "load_data needs sources: a path, a URL or a folder (or a list of them)")
+                "load_data needs sources: a path, a URL or a folder (or a list of them)"
+            )
         inputs = as_inputs(sources if sources is not None else file)  # type: ignore[arg-type]
         self.failures = []
         for outcome in self.reader.iter_read(inputs, info=self.info, mode=self.mode):
@@ -156,7 +183,8 @@ class OmniReaderRetriever(BaseRetriever):
             raise InvalidInputError(f"k must be an integer of at least 1, not {k!r}")
         if view not in ("hybrid", "vector", "fts"):
             raise InvalidInputError(
-                f"unknown search view {view!r}; valid views: hybrid, vector, fts")
+                f"unknown search view {view!r}; valid views: hybrid, vector, fts"
+            )
         if max_chars is not None and max_chars < 1:
             raise InvalidInputError(f"max_chars must be at least 1, not {max_chars}")
         self.store = open_store(store)
@@ -167,6 +195,11 @@ class OmniReaderRetriever(BaseRetriever):
         super().__init__(**kwargs)  # callback_manager, verbose, ...
 
     def _retrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
-        found = self.store.search(query_bundle.query_str, k=self.k, view=self.view,
-                                  filters=self.filters, max_chars=self.max_chars)
+        found = self.store.search(
+            query_bundle.query_str,
+            k=self.k,
+            view=self.view,
+            filters=self.filters,
+            max_chars=self.max_chars,
+        )
         return [result_node(r) for r in found]

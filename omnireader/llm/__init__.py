@@ -16,7 +16,13 @@ from omnireader.llm.limits import Limiter
 from omnireader.llm.ollama_backend import OllamaChatBackend
 from omnireader.llm.openai_backend import OpenAIChatBackend
 from omnireader.llm.retry import RetryPolicy
-from omnireader.llm.schemas import ExtractedMemory, Extraction, ImageReading, ToolVerdict, TrajectoryReview
+from omnireader.llm.schemas import (
+    ExtractedMemory,
+    Extraction,
+    ImageReading,
+    ToolVerdict,
+    TrajectoryReview,
+)
 
 __all__ = [
     "ChatBackend",

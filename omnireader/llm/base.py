@@ -50,8 +50,11 @@ class Usage(BaseModel):
     completion_tokens: int = 0
 
     def __add__(self, other: Usage) -> Usage:
-        return Usage(calls=self.calls + other.calls, prompt_tokens=self.prompt_tokens + other.prompt_tokens,
-                     completion_tokens=self.completion_tokens + other.completion_tokens)
+        return Usage(
+            calls=self.calls + other.calls,
+            prompt_tokens=self.prompt_tokens + other.prompt_tokens,
+            completion_tokens=self.completion_tokens + other.completion_tokens,
+        )
 
 
 class Segment(BaseModel):
@@ -122,7 +125,9 @@ class ChatBackend(ABC):
     def total_usage(self) -> Usage:
         """``usage`` plus that of the attached vision and speech backends."""
         total = self.usage
-        for other in {id(b): b for b in (self.vision, self.speech) if b is not None and b is not self}.values():
+        for other in {
+            id(b): b for b in (self.vision, self.speech) if b is not None and b is not self
+        }.values():
             total = total + other.usage
         return total
 
@@ -143,7 +148,9 @@ class ChatBackend(ABC):
 
         Subclasses close their own client, then call this.
         """
-        for other in {id(b): b for b in (self.vision, self.speech) if b is not None and b is not self}.values():
+        for other in {
+            id(b): b for b in (self.vision, self.speech) if b is not None and b is not self
+        }.values():
             await other.aclose()
 
     # -- structured chat and vision ------------------------------------------------------
@@ -171,10 +178,14 @@ class ChatBackend(ABC):
                 return parse_reply(reply.content, schema), usage
             except ReplyError as e:
                 if ask == 2:
-                    raise LLMError(f"{self.label}: unusable reply after a re-ask: {e.detail}",
-                                   reason=e.reason) from None
-                convo = [*convo, {"role": "assistant", "content": reply.content or ""},
-                         {"role": "user", "content": retry_instruction(e)}]
+                    raise LLMError(
+                        f"{self.label}: unusable reply after a re-ask: {e.detail}", reason=e.reason
+                    ) from None
+                convo = [
+                    *convo,
+                    {"role": "assistant", "content": reply.content or ""},
+                    {"role": "user", "content": retry_instruction(e)},
+                ]
         raise AssertionError("unreachable")  # pragma: no cover
 
     async def _call(self, fn: Callable[[], Awaitable[ChatReply]], usage: Usage) -> ChatReply:
@@ -189,7 +200,9 @@ class ChatBackend(ABC):
         reply = await call_with_retries(attempt, self.retry, label=self.label, on_attempt=count)
         usage.prompt_tokens += reply.prompt_tokens
         usage.completion_tokens += reply.completion_tokens
-        self._add_usage(Usage(prompt_tokens=reply.prompt_tokens, completion_tokens=reply.completion_tokens))
+        self._add_usage(
+            Usage(prompt_tokens=reply.prompt_tokens, completion_tokens=reply.completion_tokens)
+        )
         return reply
 
     def _add_usage(self, extra: Usage) -> None:
@@ -198,7 +211,12 @@ class ChatBackend(ABC):
 
     # -- speech ----------------------------------------------------------------------------
     async def atranscribe(
-        self, audio: bytes, filename: str = "audio.wav", fmt: str | None = None, *, language: str | None = None
+        self,
+        audio: bytes,
+        filename: str = "audio.wav",
+        fmt: str | None = None,
+        *,
+        language: str | None = None,
     ) -> Transcript:
         """Speech to text with segment times, through the speech backend if one is set.
 
@@ -215,18 +233,31 @@ class ChatBackend(ABC):
             async with self.limiter:
                 return await self._transcribe(audio, filename, language)
 
-        return await call_with_retries(attempt, self.retry, label=self.label,
-                                       on_attempt=lambda: self._add_usage(Usage(calls=1)))
+        return await call_with_retries(
+            attempt,
+            self.retry,
+            label=self.label,
+            on_attempt=lambda: self._add_usage(Usage(calls=1)),
+        )
 
     # -- sync wrappers ---------------------------------------------------------------------
     def complete_json(
-        self, messages: Sequence[dict[str, Any]], schema: type[M], *, images: Sequence[ImageInput] = ()
+        self,
+        messages: Sequence[dict[str, Any]],
+        schema: type[M],
+        *,
+        images: Sequence[ImageInput] = (),
     ) -> tuple[M, Usage]:
         """Blocking :meth:`acomplete_json` (safe to call from inside a running event loop)."""
         return self.run_sync(self.acomplete_json(messages, schema, images=images))
 
     def transcribe(
-        self, audio: bytes, filename: str = "audio.wav", fmt: str | None = None, *, language: str | None = None
+        self,
+        audio: bytes,
+        filename: str = "audio.wav",
+        fmt: str | None = None,
+        *,
+        language: str | None = None,
     ) -> Transcript:
         """Blocking :meth:`atranscribe`."""
         return self.run_sync(self.atranscribe(audio, filename, fmt, language=language))

@@ -64,7 +64,9 @@ class LLMConfig(BaseModel):
     concurrency: int = Field(8, ge=1, description="LLM requests in flight at once")
     timeout: float = Field(120.0, gt=0, description="seconds for one LLM request")
     max_attempts: int = Field(4, ge=1, description="tries per request, retries included")
-    temperature: float | None = Field(None, description="sampling temperature (server default if unset)")
+    temperature: float | None = Field(
+        None, description="sampling temperature (server default if unset)"
+    )
 
     @classmethod
     def load(
@@ -93,8 +95,7 @@ class LLMConfig(BaseModel):
             err = e.errors()[0]
             field = str(err["loc"][0]) if err["loc"] else ""
             raise ConfigError(
-                f"{origin.get(field, field)}: invalid value {values.get(field)!r}: "
-                f"{_plain(err)}"
+                f"{origin.get(field, field)}: invalid value {values.get(field)!r}: {_plain(err)}"
             ) from None
 
 
@@ -108,22 +109,32 @@ def find_config_file(env: Mapping[str, str], cwd: Path | None = None) -> Path | 
     local = (cwd or Path.cwd()) / "omnireader.toml"
     if local.is_file():
         return local
-    base = Path(env["XDG_CONFIG_HOME"]) if env.get("XDG_CONFIG_HOME") else (
-        Path(env["HOME"]) / ".config" if env.get("HOME") else None)
+    base = (
+        Path(env["XDG_CONFIG_HOME"])
+        if env.get("XDG_CONFIG_HOME")
+        else (Path(env["HOME"]) / ".config" if env.get("HOME") else None)
+    )
     user = base / "omnireader" / "config.toml" if base else None
     return user if user is not None and user.is_file() else None
 
 
-_FILE_KEYS = ("llm", "vision_llm", "speech_model", "concurrency", "timeout", "max_attempts",
-              "temperature")
+_FILE_KEYS = (
+    "llm",
+    "vision_llm",
+    "speech_model",
+    "concurrency",
+    "timeout",
+    "max_attempts",
+    "temperature",
+)
 _FILE_TABLES = {"openai": ("base_url", "api_key"), "ollama": ("host",)}
 
 
 def _file_key(field: str) -> str:
     """The config file's name for an LLMConfig field (``ollama_host`` -> ``[ollama] host``)."""
     for table, keys in _FILE_TABLES.items():
-        if field.startswith(table + "_") and field[len(table) + 1:] in keys:
-            return f"[{table}] {field[len(table) + 1:]}"
+        if field.startswith(table + "_") and field[len(table) + 1 :] in keys:
+            return f"[{table}] {field[len(table) + 1 :]}"
     return field
 
 
@@ -149,8 +160,9 @@ def _unknown(path: Path, name: str, valid: list[str]) -> ConfigError:
 
     close = difflib.get_close_matches(name, valid, n=1)
     hint = f" (did you mean {close[0]!r}?)" if close else ""
-    return ConfigError(f"config file {path}: unknown setting {name!r}{hint}; valid settings: "
-                       f"{', '.join(valid)}")
+    return ConfigError(
+        f"config file {path}: unknown setting {name!r}{hint}; valid settings: {', '.join(valid)}"
+    )
 
 
 def _read_file(path: Path) -> dict[str, Any]:
@@ -185,8 +197,12 @@ def parse_spec(spec: str, what: str = "--llm") -> tuple[str, str]:
 
 
 def _build(provider: str, model: str, cfg: LLMConfig, limiter: Limiter) -> ChatBackend:
-    common: dict[str, Any] = {"timeout": cfg.timeout, "limiter": limiter, "temperature": cfg.temperature,
-                              "retry": RetryPolicy(max_attempts=cfg.max_attempts)}
+    common: dict[str, Any] = {
+        "timeout": cfg.timeout,
+        "limiter": limiter,
+        "temperature": cfg.temperature,
+        "retry": RetryPolicy(max_attempts=cfg.max_attempts),
+    }
     if provider == "openai":
         if not cfg.openai_api_key and not cfg.openai_base_url:
             raise ConfigError(
@@ -195,7 +211,9 @@ def _build(provider: str, model: str, cfg: LLMConfig, limiter: Limiter) -> ChatB
             )
         from omnireader.llm.openai_backend import OpenAIChatBackend
 
-        return OpenAIChatBackend(model, base_url=cfg.openai_base_url, api_key=cfg.openai_api_key, **common)
+        return OpenAIChatBackend(
+            model, base_url=cfg.openai_base_url, api_key=cfg.openai_api_key, **common
+        )
     from omnireader.llm.ollama_backend import OllamaChatBackend
 
     return OllamaChatBackend(model, host=cfg.ollama_host, **common)
@@ -235,8 +253,11 @@ def make_chat_backend(
 
     speech_spec = speech or cfg.speech_model
     if speech_spec:
-        s_provider, s_model = (parse_spec(speech_spec, "--speech-model")
-                               if speech_spec.split(":", 1)[0] in _PROVIDERS else ("openai", speech_spec.strip()))
+        s_provider, s_model = (
+            parse_spec(speech_spec, "--speech-model")
+            if speech_spec.split(":", 1)[0] in _PROVIDERS
+            else ("openai", speech_spec.strip())
+        )
         if s_provider != "openai":
             raise ConfigError(
                 f"--speech-model {speech_spec!r}: speech-to-text needs an OpenAI-compatible server "

@@ -28,8 +28,8 @@ from itertools import chain
 from typing import TYPE_CHECKING, ClassVar
 
 from omnireader.errors import ConfigError
-from omnireader.text.tokens import words
 from omnireader.llm.embedder_base import Embedder
+from omnireader.text.tokens import words
 
 if TYPE_CHECKING:
     import numpy as np
@@ -146,8 +146,11 @@ class HashingEmbedder(Embedder):
         lengths = np.fromiter(map(len, token_lists), dtype=np.int64, count=n)
         # map over the bound lookup: about twice as fast as a comprehension per token; read
         # straight into an array (no list of a Python int per token).
-        tok = np.fromiter(map(vocab.__getitem__, chain.from_iterable(token_lists)),
-                          dtype=np.int64, count=int(lengths.sum()))
+        tok = np.fromiter(
+            map(vocab.__getitem__, chain.from_iterable(token_lists)),
+            dtype=np.int64,
+            count=int(lengths.sum()),
+        )
         if not tok.size:
             return _without_zero_rows(np.zeros((n, self._dim)))
         vocab.flush()
@@ -159,7 +162,9 @@ class HashingEmbedder(Embedder):
         pairs, counts = np.unique(row * size + tok, return_counts=True)
         p_row, p_word, p_weight = pairs // size, pairs % size, 1.0 + np.log(counts)
 
-        word_bag = self._word_bag(n, row, vocab.unigram[tok], p_row, vocab.unigram[p_word], p_weight)
+        word_bag = self._word_bag(
+            n, row, vocab.unigram[tok], p_row, vocab.unigram[p_word], p_weight
+        )
         char_bag = self._char_bag(n, vocab, p_row, p_word, p_weight)
         # Texts of single characters only (e.g. all CJK) have no character bag: words alone.
         has_chars = char_bag.any(axis=1, keepdims=True)
@@ -180,9 +185,7 @@ class HashingEmbedder(Embedder):
 
         same = row[:-1] == row[1:]  # bigrams never span two texts
         left, right = token_hashes[:-1][same], token_hashes[1:][same]
-        bigram = (left * np.uint64(0x9E3779B1) + (right ^ np.uint64(0x5BD1E995))) & np.uint64(
-            _U32
-        )
+        bigram = (left * np.uint64(0x9E3779B1) + (right ^ np.uint64(0x5BD1E995))) & np.uint64(_U32)
         keyed = (row[:-1][same].astype(np.uint64) << np.uint64(32)) | bigram
         b_keys, b_counts = np.unique(keyed, return_counts=True)
         hashes = _fmix32(np.concatenate([p_hashes, b_keys & np.uint64(_U32)]))

@@ -39,8 +39,9 @@ def _require(module: str, why: str) -> Any:
     try:
         return importlib.import_module(module)
     except ImportError:
-        raise MissingExtraError(f"{why} needs the {module} package: {_EXTRA}",
-                                extra="local-embed") from None
+        raise MissingExtraError(
+            f"{why} needs the {module} package: {_EXTRA}", extra="local-embed"
+        ) from None
 
 
 class OnnxEmbedder(Embedder):
@@ -52,8 +53,14 @@ class OnnxEmbedder(Embedder):
 
     def __init__(self, folder: str | Path) -> None:
         self.folder = Path(folder).expanduser().resolve()
-        model = next((p for p in (self.folder / "model.onnx", self.folder / "onnx" / "model.onnx")
-                      if p.is_file()), None)
+        model = next(
+            (
+                p
+                for p in (self.folder / "model.onnx", self.folder / "onnx" / "model.onnx")
+                if p.is_file()
+            ),
+            None,
+        )
         tokenizer = self.folder / "tokenizer.json"
         if model is None or not tokenizer.is_file():
             raise ConfigError(
@@ -64,7 +71,9 @@ class OnnxEmbedder(Embedder):
         tokenizers = _require("tokenizers", f"embedder onnx:{self.folder}")
         options = ort.SessionOptions()
         options.log_severity_level = 3
-        self._session = ort.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
+        self._session = ort.InferenceSession(
+            str(model), options, providers=["CPUExecutionProvider"]
+        )
         self._inputs = {i.name for i in self._session.get_inputs()}
         self._tokenizer = tokenizers.Tokenizer.from_file(str(tokenizer))
         self._tokenizer.enable_truncation(MAX_TOKENS)
@@ -91,8 +100,10 @@ class OnnxEmbedder(Embedder):
         feed = {"input_ids": ids, "attention_mask": mask}
         if "token_type_ids" in self._inputs:
             feed["token_type_ids"] = np.array([e.type_ids for e in encoded], dtype=np.int64)
-        out = np.asarray(self._session.run(None, {k: v for k, v in feed.items() if k in self._inputs})[0],
-                         dtype=np.float32)
+        out = np.asarray(
+            self._session.run(None, {k: v for k, v in feed.items() if k in self._inputs})[0],
+            dtype=np.float32,
+        )
         if out.ndim == 3:  # token vectors: mean over the real tokens
             weights = mask[:, :, None].astype(np.float32)
             out = (out * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)

@@ -54,7 +54,11 @@ def make_embedder(spec: str | Embedder | None = None) -> Embedder:
     if kind in ("onnx", "st") and rest.strip():
         from omnireader.llm.embed_local import OnnxEmbedder, SentenceTransformerEmbedder
 
-        return OnnxEmbedder(rest.strip()) if kind == "onnx" else SentenceTransformerEmbedder(rest.strip())
+        return (
+            OnnxEmbedder(rest.strip())
+            if kind == "onnx"
+            else SentenceTransformerEmbedder(rest.strip())
+        )
     raise ConfigError(_invalid(text))
 
 

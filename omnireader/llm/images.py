@@ -9,13 +9,13 @@ from __future__ import annotations
 import base64
 import copy
 from collections.abc import Sequence
-from typing import Any, Union
+from typing import Any
 
 from omnireader.errors import InvalidInputError
 
 __all__ = ["ImageInput", "image_url", "attach_images", "image_bytes"]
 
-ImageInput = Union[bytes, str]  # raw image bytes, a data: URL, or an http(s) URL
+ImageInput = bytes | str  # raw image bytes, a data: URL, or an http(s) URL
 
 _MAGIC = [
     (b"\x89PNG\r\n\x1a\n", "image/png"),
@@ -43,7 +43,9 @@ def image_url(image: ImageInput) -> str:
     )
 
 
-def attach_images(messages: Sequence[dict[str, Any]], images: Sequence[ImageInput]) -> list[dict[str, Any]]:
+def attach_images(
+    messages: Sequence[dict[str, Any]], images: Sequence[ImageInput]
+) -> list[dict[str, Any]]:
     """A copy of ``messages`` whose last user message also carries ``images`` as image parts."""
     out = [copy.copy(m) for m in messages]
     if not images:
@@ -54,7 +56,8 @@ def attach_images(messages: Sequence[dict[str, Any]], images: Sequence[ImageInpu
         idx = len(out) - 1
     content = out[idx].get("content")
     parts: list[dict[str, Any]] = (
-        [{"type": "text", "text": content}] if isinstance(content, str) and content
+        [{"type": "text", "text": content}]
+        if isinstance(content, str) and content
         else list(content or [])
     )
     parts += [{"type": "image_url", "image_url": {"url": image_url(img)}} for img in images]

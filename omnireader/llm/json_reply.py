@@ -22,13 +22,30 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-__all__ = ["ReplyError", "json_schema", "strict_json_schema", "parse_reply", "schema_instruction", "retry_instruction"]
+__all__ = [
+    "ReplyError",
+    "json_schema",
+    "strict_json_schema",
+    "parse_reply",
+    "schema_instruction",
+    "retry_instruction",
+]
 
 M = TypeVar("M", bound=BaseModel)
 
 # Keywords OpenAI's strict mode rejects; they only describe, so dropping them is harmless.
-_STRICT_DROP = ("default", "format", "minLength", "maxLength", "pattern", "minimum", "maximum",
-                "minItems", "maxItems", "examples")
+_STRICT_DROP = (
+    "default",
+    "format",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "minimum",
+    "maximum",
+    "minItems",
+    "maxItems",
+    "examples",
+)
 
 
 class ReplyError(ValueError):
@@ -118,11 +135,14 @@ def parse_reply(content: str | None, model: type[M]) -> M:
         data = json.loads(text)
     except json.JSONDecodeError as e:
         preview = " ".join(content.split())[:120]
-        raise ReplyError("bad_json", f"{e.msg} at char {e.pos} (reply began: {preview!r})") from None
+        raise ReplyError(
+            "bad_json", f"{e.msg} at char {e.pos} (reply began: {preview!r})"
+        ) from None
     try:
         return model.model_validate(data)
     except ValidationError as e:
         problems = "; ".join(
-            f"{'.'.join(str(p) for p in err['loc']) or '(root)'}: {err['msg']}" for err in e.errors()[:8]
+            f"{'.'.join(str(p) for p in err['loc']) or '(root)'}: {err['msg']}"
+            for err in e.errors()[:8]
         )
         raise ReplyError("wrong_schema", problems) from None

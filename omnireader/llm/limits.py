@@ -25,7 +25,9 @@ class LoopLocal(Generic[T]):
 
     def __init__(self, factory: Callable[[], T]) -> None:
         self._factory = factory
-        self._items: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, T] = weakref.WeakKeyDictionary()
+        self._items: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, T] = (
+            weakref.WeakKeyDictionary()
+        )
         self._lock = threading.Lock()
 
     def get(self) -> T:

@@ -17,8 +17,8 @@ from pydantic import BaseModel
 
 from omnireader.errors import InvalidInputError, LLMError
 from omnireader.llm.base import ChatBackend, ChatReply, Transcript
-from omnireader.llm.images import image_bytes
 from omnireader.llm.http import shared_ssl_context
+from omnireader.llm.images import image_bytes
 from omnireader.llm.json_reply import json_schema
 from omnireader.llm.limits import LoopLocal
 from omnireader.llm.transport_errors import classify_ollama_error
@@ -62,15 +62,23 @@ class OllamaChatBackend(ChatBackend):
             raise LLMError(f"{self.label}: {e}", reason="unsupported") from None
         options = {"temperature": self.temperature} if self.temperature is not None else None
         try:
-            resp = await self._clients.get().chat(model=self.model, messages=msgs, stream=False,
-                                                  format=json_schema(schema), options=options)
+            resp = await self._clients.get().chat(
+                model=self.model,
+                messages=msgs,
+                stream=False,
+                format=json_schema(schema),
+                options=options,
+            )
         except Exception as e:
             mapped = classify_ollama_error(e, self.label)
             if mapped is e:
                 raise
             raise mapped from e
-        return ChatReply(content=resp.message.content, prompt_tokens=resp.prompt_eval_count or 0,
-                         completion_tokens=resp.eval_count or 0)
+        return ChatReply(
+            content=resp.message.content,
+            prompt_tokens=resp.prompt_eval_count or 0,
+            completion_tokens=resp.eval_count or 0,
+        )
 
     async def _transcribe(self, audio: bytes, filename: str, language: str | None) -> Transcript:
         raise LLMError(
@@ -93,7 +101,11 @@ def to_ollama_messages(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 if part.get("type") == "text":
                     texts.append(part.get("text", ""))
                 elif part.get("type") == "image_url":
-                    url = part["image_url"]["url"] if isinstance(part["image_url"], dict) else part["image_url"]
+                    url = (
+                        part["image_url"]["url"]
+                        if isinstance(part["image_url"], dict)
+                        else part["image_url"]
+                    )
                     images.append(image_bytes(url))
             msg["content"] = "\n".join(texts)
             if images:

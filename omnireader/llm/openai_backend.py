@@ -22,8 +22,8 @@ from pydantic import BaseModel
 
 from omnireader.errors import BadReplyError, ConfigError, LLMError
 from omnireader.llm.base import ChatBackend, ChatReply, Segment, Transcript
-from omnireader.llm.json_reply import schema_instruction, strict_json_schema
 from omnireader.llm.http import shared_ssl_context
+from omnireader.llm.json_reply import schema_instruction, strict_json_schema
 from omnireader.llm.limits import LoopLocal
 from omnireader.llm.transport_errors import classify_openai_error, is_format_rejection
 
@@ -42,8 +42,15 @@ class OpenAIChatBackend(ChatBackend):
 
     provider = "openai"
 
-    def __init__(self, model: str, *, base_url: str | None = None, api_key: str | None = None,
-                 json_mode: str = "json_schema", **kwargs: Any) -> None:
+    def __init__(
+        self,
+        model: str,
+        *,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        json_mode: str = "json_schema",
+        **kwargs: Any,
+    ) -> None:
         super().__init__(model, **kwargs)
         if json_mode not in JSON_MODES:
             raise ConfigError(f"json_mode must be one of {JSON_MODES}, not {json_mode!r}")
@@ -58,9 +65,13 @@ class OpenAIChatBackend(ChatBackend):
 
         # A local server needs no key, but the client insists on one.
         api_key = self.api_key or os.environ.get("OPENAI_API_KEY") or "not-needed"
-        client = openai.AsyncOpenAI(base_url=self.base_url, api_key=api_key,
-                                    timeout=self.timeout, max_retries=0,
-                                    http_client=openai.DefaultAsyncHttpxClient(verify=shared_ssl_context()))
+        client = openai.AsyncOpenAI(
+            base_url=self.base_url,
+            api_key=api_key,
+            timeout=self.timeout,
+            max_retries=0,
+            http_client=openai.DefaultAsyncHttpxClient(verify=shared_ssl_context()),
+        )
         # A new client looks its platform up (for a header) in a worker thread on its first
         # request, once per request already waiting: a cold event loop with 16 calls in flight
         # started 16 threads before the first byte was sent. It is one value per process.
@@ -78,11 +89,19 @@ class OpenAIChatBackend(ChatBackend):
             await client.close()
         await super().aclose()
 
-    def _request(self, messages: list[dict[str, Any]], schema: type[BaseModel], mode: str) -> dict[str, Any]:
+    def _request(
+        self, messages: list[dict[str, Any]], schema: type[BaseModel], mode: str
+    ) -> dict[str, Any]:
         kwargs: dict[str, Any] = {"model": self.model, "messages": messages}
         if mode == "json_schema":
-            kwargs["response_format"] = {"type": "json_schema", "json_schema": {
-                "name": schema.__name__, "schema": strict_json_schema(schema), "strict": True}}
+            kwargs["response_format"] = {
+                "type": "json_schema",
+                "json_schema": {
+                    "name": schema.__name__,
+                    "schema": strict_json_schema(schema),
+                    "strict": True,
+                },
+            }
         else:
             # The server cannot enforce the shape (and json_object requires "JSON" in the prompt).
             kwargs["messages"] = _with_system_note(messages, schema_instruction(schema))
@@ -105,8 +124,11 @@ class OpenAIChatBackend(ChatBackend):
                 # bodies it is the identity (tests/llm/test_chat_backends.py checks that).
                 # The raw response, read here: openai's model construction for a
                 # ChatCompletion (~1 ms of CPU a reply) is more than the two fields used.
-                resp = await client.post("/chat/completions", cast_to=_raw_response_type(),
-                                         body=self._request(messages, schema, mode))
+                resp = await client.post(
+                    "/chat/completions",
+                    cast_to=_raw_response_type(),
+                    body=self._request(messages, schema, mode),
+                )
                 reply = _chat_reply(await resp.aread())
                 break
             except openai.APIStatusError as e:
@@ -128,7 +150,10 @@ class OpenAIChatBackend(ChatBackend):
             verbose = self.verbose_transcripts
             kwargs: dict[str, Any] = {"model": self.model, "file": (filename, audio)}
             if verbose:
-                kwargs |= {"response_format": "verbose_json", "timestamp_granularities": ["segment"]}
+                kwargs |= {
+                    "response_format": "verbose_json",
+                    "timestamp_granularities": ["segment"],
+                }
             if language:
                 kwargs["language"] = language
             try:
@@ -137,14 +162,19 @@ class OpenAIChatBackend(ChatBackend):
             except openai.APIStatusError as e:
                 mapped = classify_openai_error(e, self.label)
                 text = str(mapped).lower()
-                if verbose and e.status_code in (400, 422) and ("verbose_json" in text or "response_format" in text
-                                                                or "timestamp" in text):
+                if (
+                    verbose
+                    and e.status_code in (400, 422)
+                    and ("verbose_json" in text or "response_format" in text or "timestamp" in text)
+                ):
                     self.verbose_transcripts = False  # e.g. gpt-4o-transcribe: text only
                     continue
                 if e.status_code == 404:
-                    raise LLMError(f"{self.label}: the server has no speech-to-text model {self.model!r} "
-                                   f"({e.status_code}); set --speech-model to one it serves",
-                                   reason="unsupported") from e
+                    raise LLMError(
+                        f"{self.label}: the server has no speech-to-text model {self.model!r} "
+                        f"({e.status_code}); set --speech-model to one it serves",
+                        reason="unsupported",
+                    ) from e
                 raise mapped from e
             except Exception as e:
                 _raise_classified(e, self.label)
@@ -183,8 +213,11 @@ def _chat_reply(raw: bytes) -> ChatReply:
     if content is not None and not isinstance(content, str):
         raise BadReplyError(f"the reply's content is {type(content).__name__}, not text")
     usage = data.get("usage") if isinstance(data.get("usage"), dict) else {}
-    return ChatReply(content=content, prompt_tokens=int(usage.get("prompt_tokens") or 0),
-                     completion_tokens=int(usage.get("completion_tokens") or 0))
+    return ChatReply(
+        content=content,
+        prompt_tokens=int(usage.get("prompt_tokens") or 0),
+        completion_tokens=int(usage.get("completion_tokens") or 0),
+    )
 
 
 def _raise_classified(exc: Exception, label: str) -> NoReturn:
@@ -208,8 +241,14 @@ def _with_system_note(messages: list[dict[str, Any]], note: str) -> list[dict[st
 def _transcript(resp: Any) -> Transcript:
     text = resp if isinstance(resp, str) else (getattr(resp, "text", "") or "")
     raw_segments = getattr(resp, "segments", None) or []
-    segments = [Segment(start=float(s.start), end=float(s.end), text=s.text.strip()) for s in raw_segments]
+    segments = [
+        Segment(start=float(s.start), end=float(s.end), text=s.text.strip()) for s in raw_segments
+    ]
     if not segments and text.strip():
         segments = [Segment(start=0.0, end=getattr(resp, "duration", None), text=text.strip())]
-    return Transcript(text=text.strip(), segments=segments, language=getattr(resp, "language", None),
-                      duration=getattr(resp, "duration", None))
+    return Transcript(
+        text=text.strip(),
+        segments=segments,
+        language=getattr(resp, "language", None),
+        duration=getattr(resp, "duration", None),
+    )

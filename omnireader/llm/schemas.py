@@ -13,26 +13,45 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-__all__ = ["ExtractedMemory", "Extraction", "ImageReading", "ToolVerdict", "TrajectoryReview", "SCHEMA_FOR_TASK"]
+__all__ = [
+    "ExtractedMemory",
+    "Extraction",
+    "ImageReading",
+    "ToolVerdict",
+    "TrajectoryReview",
+    "SCHEMA_FOR_TASK",
+]
 
 
 class ExtractedMemory(BaseModel):
     """One self-contained fact, readable without the conversation or document it came from."""
 
-    memory: str = Field(description="one fact, self-contained: names instead of pronouns, absolute dates")
+    memory: str = Field(
+        description="one fact, self-contained: names instead of pronouns, absolute dates"
+    )
     key: str = Field("", description="a short title for the fact, at most ten words")
     memory_type: Literal["UserMemory", "LongTermMemory"] = Field(
-        "LongTermMemory", description="UserMemory: about the user (preferences, plans, life); "
-        "LongTermMemory: world or document knowledge")
+        "LongTermMemory",
+        description="UserMemory: about the user (preferences, plans, life); "
+        "LongTermMemory: world or document knowledge",
+    )
     tags: list[str] = Field(default_factory=list, description="a few broad category labels")
-    keywords: list[str] = Field(default_factory=list, description="exact words a search should match")
+    keywords: list[str] = Field(
+        default_factory=list, description="exact words a search should match"
+    )
     persons: list[str] = Field(default_factory=list, description="people named in the fact")
-    entities: list[str] = Field(default_factory=list, description="organisations, products, places, works")
+    entities: list[str] = Field(
+        default_factory=list, description="organisations, products, places, works"
+    )
     location: str | None = Field(None, description="where the fact happens, if stated")
     topic: str | None = Field(None, description="the subject area, in two or three words")
-    timestamp: str | None = Field(None, description="when the fact happens, ISO 8601, absolute; null if unknown")
+    timestamp: str | None = Field(
+        None, description="when the fact happens, ISO 8601, absolute; null if unknown"
+    )
     source_indexes: list[int] = Field(
-        default_factory=list, description="the [n] numbers of the input messages or segments it comes from")
+        default_factory=list,
+        description="the [n] numbers of the input messages or segments it comes from",
+    )
 
 
 class Extraction(BaseModel):
@@ -46,7 +65,9 @@ class ImageReading(BaseModel):
     """What a vision model saw: a description, the text it read, and the memories it supports."""
 
     description: str = Field(description="what the image shows, in two or three sentences")
-    text_in_image: str = Field("", description="all legible text in the image, verbatim, in reading order")
+    text_in_image: str = Field(
+        "", description="all legible text in the image, verbatim, in reading order"
+    )
     memories: list[ExtractedMemory] = Field(description="empty when nothing is worth remembering")
 
 
@@ -55,14 +76,18 @@ class ToolVerdict(BaseModel):
 
     name: str
     success: bool
-    error_type: str | None = Field(None, description="e.g. timeout, not_found, bad_arguments; null on success")
+    error_type: str | None = Field(
+        None, description="e.g. timeout, not_found, bad_arguments; null on success"
+    )
 
 
 class TrajectoryReview(BaseModel):
     """A tool-use trajectory judged: did it work, and what should be done next time."""
 
     correctness: Literal["success", "failed", "partial"]
-    experience: str = Field(description="a reusable lesson phrased 'when <situation>, then <action>'")
+    experience: str = Field(
+        description="a reusable lesson phrased 'when <situation>, then <action>'"
+    )
     tools: list[ToolVerdict] = Field(default_factory=list)
     memories: list[ExtractedMemory] = Field(default_factory=list)
 

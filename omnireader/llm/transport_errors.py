@@ -11,10 +11,21 @@ from __future__ import annotations
 from omnireader.errors import LLMError
 from omnireader.llm.retry import RetryableError, parse_retry_after
 
-__all__ = ["classify_openai_error", "classify_ollama_error", "classify_status", "is_format_rejection"]
+__all__ = [
+    "classify_openai_error",
+    "classify_ollama_error",
+    "classify_status",
+    "is_format_rejection",
+]
 
 # Words a server uses when it refuses a response_format it does not implement.
-_FORMAT_WORDS = ("response_format", "json_schema", "json_object", "structured output", "guided_json")
+_FORMAT_WORDS = (
+    "response_format",
+    "json_schema",
+    "json_object",
+    "structured output",
+    "guided_json",
+)
 
 
 def is_format_rejection(status: int, message: str) -> bool:
@@ -26,12 +37,15 @@ def is_format_rejection(status: int, message: str) -> bool:
 def classify_status(status: int, message: str, retry_after: str | None, label: str) -> Exception:
     """The exception for an HTTP error status: retryable or final."""
     if status == 429:
-        return RetryableError("rate_limited", f"HTTP 429: {message}", retry_after=parse_retry_after(retry_after))
+        return RetryableError(
+            "rate_limited", f"HTTP 429: {message}", retry_after=parse_retry_after(retry_after)
+        )
     if status == 408:
         return RetryableError("timeout", f"HTTP 408: {message}")
     if status >= 500:
-        return RetryableError("server_error", f"HTTP {status}: {message}",
-                              retry_after=parse_retry_after(retry_after))
+        return RetryableError(
+            "server_error", f"HTTP {status}: {message}", retry_after=parse_retry_after(retry_after)
+        )
     reason = {401: "auth", 403: "auth", 404: "not_found"}.get(status, "bad_request")
     return LLMError(f"{label}: HTTP {status}: {message}", reason=reason)
 
@@ -45,8 +59,9 @@ def classify_openai_error(exc: BaseException, label: str) -> Exception:
     if isinstance(exc, openai.APIConnectionError):
         return RetryableError("transport", f"connection failed: {exc}")
     if isinstance(exc, openai.APIStatusError):
-        return classify_status(exc.status_code, _openai_message(exc),
-                               exc.response.headers.get("retry-after"), label)
+        return classify_status(
+            exc.status_code, _openai_message(exc), exc.response.headers.get("retry-after"), label
+        )
     if isinstance(exc, openai.APIResponseValidationError):
         return RetryableError("bad_response", f"the server's reply was not valid: {exc}")
     if isinstance(exc, ValueError):  # e.g. a 200 whose body is not JSON (a proxy's HTML page)

@@ -42,8 +42,14 @@ if TYPE_CHECKING:
     import httpx
 
 __all__ = [
-    "fetch_for", "Fetched", "fetch_url", "post_url", "check_url", "blocked_reason",
-    "DEFAULT_MAX_BYTES"]
+    "fetch_for",
+    "Fetched",
+    "fetch_url",
+    "post_url",
+    "check_url",
+    "blocked_reason",
+    "DEFAULT_MAX_BYTES",
+]
 
 DEFAULT_MAX_BYTES = 50 * 1024 * 1024
 
@@ -221,8 +227,9 @@ def _send(
     raise FetchError(url, f"cannot connect to {host} ({last})")
 
 
-def check_url(url: str, *, allow_private: bool = False,
-              allow_addresses: Collection[str] = ()) -> None:
+def check_url(
+    url: str, *, allow_private: bool = False, allow_addresses: Collection[str] = ()
+) -> None:
     """Raise what :func:`fetch_url` would raise before connecting: a scheme other than
     http(s), no host, a host that does not resolve, or one that resolves to a blocked address."""
     trusted = {ipaddress.ip_address(a) for a in allow_addresses}
@@ -250,12 +257,22 @@ def post_url(
     deadline = time.monotonic() + timeout
     trusted = {ipaddress.ip_address(a) for a in allow_addresses}
     sent = {"User-Agent": "omnireader", "Accept-Encoding": "identity", **(headers or {})}
-    client = httpx.Client(follow_redirects=False, trust_env=False,
-                          limits=httpx.Limits(max_keepalive_connections=0))
+    client = httpx.Client(
+        follow_redirects=False, trust_env=False, limits=httpx.Limits(max_keepalive_connections=0)
+    )
     with client:
         target, addresses = _checked_target(url, url, allow_private, trusted)
-        response = _send(client, target, addresses, url, deadline, timeout,
-                         method="POST", content=body, headers=sent)
+        response = _send(
+            client,
+            target,
+            addresses,
+            url,
+            deadline,
+            timeout,
+            method="POST",
+            content=body,
+            headers=sent,
+        )
         try:
             try:
                 data = _read_body(response, url, deadline, timeout, max_bytes)

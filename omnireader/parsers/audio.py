@@ -17,7 +17,6 @@ from typing import ClassVar
 
 from omnireader.formats.media.metadata import AudioInfo, audio_info
 from omnireader.models import MemoryItem, Source
-from omnireader.payloads import Blob
 from omnireader.parsers.base import ParseContext, Parser, register
 from omnireader.parsers.blob_common import (
     blob_bytes,
@@ -28,6 +27,7 @@ from omnireader.parsers.blob_common import (
     reference_item,
     with_message,
 )
+from omnireader.payloads import Blob
 
 __all__ = ["AudioParser", "describe_audio", "format_duration"]
 

@@ -15,15 +15,21 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from omnireader.text.chunking import Chunk
 from omnireader.errors import FineModeUnavailableError, InvalidInputError
 from omnireader.ids import item_id
 from omnireader.models import MemoryItem, MemoryMetadata, MemoryType, Mode, Source, trusted
 from omnireader.normalize import guess_lang
 from omnireader.options import ReadOptions
+from omnireader.text.chunking import Chunk
 
 __all__ = [
-    "ParseContext", "Parser", "register", "get_parser", "parser_names", "chunk_source", "PARSE_LOCK",
+    "ParseContext",
+    "Parser",
+    "register",
+    "get_parser",
+    "parser_names",
+    "chunk_source",
+    "PARSE_LOCK",
 ]
 
 #: Held while a parser runs in a worker thread (the async API). PDFium is not thread-safe,
@@ -106,7 +112,9 @@ class Parser(ABC, Generic[P]):
             )
 
     def _fast_for_llm(self, input: P, ctx: ParseContext) -> list[MemoryItem]:
-        return self.parse_fast(input, ctx.model_copy(update={"mode": Mode.FAST, "large_windows": True}))
+        return self.parse_fast(
+            input, ctx.model_copy(update={"mode": Mode.FAST, "large_windows": True})
+        )
 
     @staticmethod
     def _fine_items(result: Any) -> list[MemoryItem]:
@@ -155,7 +163,6 @@ class Parser(ABC, Generic[P]):
             ),
         )
 
-
     def make_chunk_items(
         self,
         chunks: list[Chunk],
@@ -176,8 +183,13 @@ class Parser(ABC, Generic[P]):
         """
         anchor = source.content_hash or ""
         copied = [k for k, v in metadata.items() if isinstance(v, (list, dict))]
-        base = dict(user_id=ctx.user_id, session_id=ctx.session_id,
-                    memory_type="LongTermMemory", mode=ctx.mode, **metadata)
+        base = dict(
+            user_id=ctx.user_id,
+            session_id=ctx.session_id,
+            memory_type="LongTermMemory",
+            mode=ctx.mode,
+            **metadata,
+        )
         name, mode, scope = self.name, ctx.mode, ctx.scope
         items = []
         # No cyclic garbage collection while building: each item allocates a dozen
@@ -190,12 +202,14 @@ class Parser(ABC, Generic[P]):
                 fields = dict(base, sources=[chunk_source(source, chunk, **source_update)])
                 for k in copied:
                     fields[k] = fields[k].copy()
-                items.append(trusted(
-                    MemoryItem,
-                    id=item_id(anchor, name, mode, *where, chunk.index, scope=scope),
-                    memory=chunk.text,
-                    metadata=trusted(MemoryMetadata, **fields),
-                ))
+                items.append(
+                    trusted(
+                        MemoryItem,
+                        id=item_id(anchor, name, mode, *where, chunk.index, scope=scope),
+                        memory=chunk.text,
+                        metadata=trusted(MemoryMetadata, **fields),
+                    )
+                )
         finally:
             if collecting:
                 gc.enable()
@@ -209,9 +223,16 @@ def chunk_source(source: Source, chunk: Chunk, **update: Any) -> Source:
     """``source`` narrowed to one chunk: its place among the chunks, its span and language
     (the chunk's own, unless ``update`` carries one the document declared)."""
     lang = update.pop("lang", None) or guess_lang(chunk.text)
-    return source.model_copy(update=dict(
-        chunk_index=chunk.index, chunk_total=chunk.total, char_start=chunk.char_start,
-        char_end=chunk.char_end, lang=lang, **update))
+    return source.model_copy(
+        update=dict(
+            chunk_index=chunk.index,
+            chunk_total=chunk.total,
+            char_start=chunk.char_start,
+            char_end=chunk.char_end,
+            lang=lang,
+            **update,
+        )
+    )
 
 
 def register(cls: type[Parser[Any]]) -> type[Parser[Any]]:

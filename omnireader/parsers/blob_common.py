@@ -12,10 +12,10 @@ from typing import Any
 from omnireader.errors import ReadError
 from omnireader.ids import content_hash
 from omnireader.models import MemoryItem, MemoryType, Source, SourceKind
-from omnireader.options import ReadOptions
-from omnireader.payloads import Blob
-from omnireader.parsers.base import ParseContext, Parser
 from omnireader.normalize import normalize_time
+from omnireader.options import ReadOptions
+from omnireader.parsers.base import ParseContext, Parser
+from omnireader.payloads import Blob
 
 __all__ = [
     "blob_bytes",

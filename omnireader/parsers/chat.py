@@ -31,10 +31,8 @@ from pydantic import ValidationError
 from omnireader.errors import EmptyInputError, InvalidInputError
 from omnireader.ids import content_hash
 from omnireader.models import MemoryItem, MemoryType, Message, Source, trusted
-from omnireader.payloads import Conversation
-from omnireader.units import link_units
-from omnireader.parsers.base import ParseContext, Parser, register
 from omnireader.normalize import guess_lang, normalize_time
+from omnireader.parsers.base import ParseContext, Parser, register
 from omnireader.parsers.chat_windows import (
     SITTING_GAP,
     Turn,
@@ -44,6 +42,8 @@ from omnireader.parsers.chat_windows import (
     sittings,
     windows,
 )
+from omnireader.payloads import Conversation
+from omnireader.units import link_units
 
 __all__ = [
     "Turn",
@@ -182,8 +182,7 @@ class ChatParser(Parser[Conversation]):
             ]
         extra = _context(system, input.title)
         return [
-            self._window_item(g, k, len(groups), ctx, None, [], extra)
-            for k, g in enumerate(groups)
+            self._window_item(g, k, len(groups), ctx, None, [], extra) for k, g in enumerate(groups)
         ]
 
     def _message_items(

@@ -8,18 +8,25 @@ of its own, so no window is bigger than an LLM prompt or an embedding can take.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import PurePosixPath
 
 from pydantic import BaseModel
 
-from omnireader.text.chunking import chunk_text
 from omnireader.models import AudioPart, FilePart, ImagePart, Message, trusted
 from omnireader.normalize import normalize_time
+from omnireader.text.chunking import chunk_text
 from omnireader.text.tokens import count_tokens
 
-__all__ = ["Turn", "attachment_notes", "render_line", "message_turns", "windows", "sittings",
-           "SITTING_GAP"]
+__all__ = [
+    "Turn",
+    "attachment_notes",
+    "render_line",
+    "message_turns",
+    "windows",
+    "sittings",
+    "SITTING_GAP",
+]
 
 #: A silence longer than this between two messages starts a new sitting: search context
 #: (the messages shown around a hit) never reaches across it.
@@ -28,6 +35,7 @@ SITTING_GAP = timedelta(hours=3)
 # A message this many windows long is split into window-sized pieces instead of becoming
 # one giant window that no LLM prompt or embedding could take whole.
 _ENORMOUS = 4
+
 
 class Turn(BaseModel):
     """One message (or one piece of an enormous one) as it sits in a window."""
@@ -86,7 +94,9 @@ def message_turns(messages: Sequence[Message], max_tokens: int) -> list[Turn]:
         if tokens <= _ENORMOUS * max_tokens:
             # trusted: every value is built here (the message validated on the way in);
             # validating 300 turns again costs a 300-message chat's first LLM call ~1 ms.
-            turns.append(trusted(Turn, message=m, position=pos, text=text, line=line, tokens=tokens))
+            turns.append(
+                trusted(Turn, message=m, position=pos, text=text, line=line, tokens=tokens)
+            )
             continue
         prefix = count_tokens(render_line(m, "x")) - 1
         pieces = chunk_text(text, max(16, max_tokens - prefix))
@@ -146,8 +156,11 @@ def sittings(turns: Sequence[Turn]) -> list[list[Turn]]:
     last: datetime | None = None
     for turn in turns:
         when = _moment(turn.message.chat_time)
-        if out and when is not None and last is not None and not (
-            timedelta(0) <= when - last <= SITTING_GAP
+        if (
+            out
+            and when is not None
+            and last is not None
+            and not (timedelta(0) <= when - last <= SITTING_GAP)
         ):
             out.append([])
         if not out:
@@ -166,4 +179,4 @@ def _moment(value: str | None) -> datetime | None:
     except ValueError:
         return None
     # Naive times are taken as UTC, like the store does.
-    return moment if moment.tzinfo is None else moment.astimezone(timezone.utc).replace(tzinfo=None)
+    return moment if moment.tzinfo is None else moment.astimezone(UTC).replace(tzinfo=None)

@@ -22,11 +22,19 @@ plain text file's items stay as they were (``tests/test_text_path_pinned.py``).
 from __future__ import annotations
 
 import re
-
 from collections.abc import Sequence
 
-from omnireader.doc_links import (HEADING_PATH, INDEX, MAX_TABLE_LINKS, NEXT, PAGE_HEAD, PREV,
-                                  SECTION, TABLE, TABLE_IDS)
+from omnireader.doc_links import (
+    HEADING_PATH,
+    INDEX,
+    MAX_TABLE_LINKS,
+    NEXT,
+    PAGE_HEAD,
+    PREV,
+    SECTION,
+    TABLE,
+    TABLE_IDS,
+)
 from omnireader.formats.document import Section
 from omnireader.models import MemoryItem
 from omnireader.text.chunking import Chunk, chunk_text
@@ -38,7 +46,10 @@ _MD_HEADING = re.compile(r"^#{1,6}[ \t]+(.+?)[ \t]*#*[ \t]*$", re.M)
 _HEAD_LINES = 3  # a page's first lines that may be its title ("Consolidated Balance Sheets")
 _HEAD_CHARS = 100  # a longer line is prose, not a title
 
-def section_chunks(section: Section, chunk_size: int) -> tuple[list[Chunk], list[StructChunk] | None]:
+
+def section_chunks(
+    section: Section, chunk_size: int
+) -> tuple[list[Chunk], list[StructChunk] | None]:
     """The section's chunks, and their structure (None when it has none: chunked as before)."""
     base = list(section.heading_path)
     # A laid-out PDF page's path ends with the headings printed on the page itself, which

@@ -20,7 +20,6 @@ import hashlib
 from pathlib import Path, PurePosixPath
 from typing import Any, NamedTuple
 
-from omnireader.text.language import language_tag
 from omnireader.errors import CorruptError, EmptyInputError
 from omnireader.formats.document import (
     EMPTY,
@@ -37,12 +36,13 @@ from omnireader.formats.sniff import Sniffed, resniff_whole, sniff
 from omnireader.ids import content_hash
 from omnireader.models import MemoryItem, Source
 from omnireader.options import ReadOptions
-from omnireader.payloads import Blob
 from omnireader.parsers.base import ParseContext, Parser, register
 from omnireader.parsers.blob_common import rebuild_blob
 from omnireader.parsers.doc_chunks import link_chunks, section_chunks
 from omnireader.parsers.layout_items import layout_blocks
 from omnireader.parsers.ocr_items import ocr_items
+from omnireader.payloads import Blob
+from omnireader.text.language import language_tag
 
 __all__ = ["FileParser"]
 
@@ -242,8 +242,11 @@ class FileParser(Parser[Blob]):
     def _ocr_item(self, r: _Reading, section: Section, n: int) -> MemoryItem:
         where = f"Page {section.page}" if section.page is not None else "A part"
         if section.ocr is None:
-            layer = ("has a text layer that does not decode to text (a font without a "
-                     "Unicode map)" if GARBLED in section.flags else "has no text layer")
+            layer = (
+                "has a text layer that does not decode to text (a font without a Unicode map)"
+                if GARBLED in section.flags
+                else "has no text layer"
+            )
             text = f"{where} of {r.blob.display_name} {layer}; it needs OCR or a vision model to be read."
         else:
             text = (

@@ -25,9 +25,7 @@ from typing import Any, ClassVar
 
 from omnireader.formats.media.metadata import ImageInfo, image_info
 from omnireader.models import MemoryItem, Source
-from omnireader.payloads import Blob
 from omnireader.parsers.base import ParseContext, Parser, register
-from omnireader.parsers.ocr_items import ocr_items
 from omnireader.parsers.blob_common import (
     blob_bytes,
     blob_source,
@@ -37,6 +35,8 @@ from omnireader.parsers.blob_common import (
     reference_item,
     with_message,
 )
+from omnireader.parsers.ocr_items import ocr_items
+from omnireader.payloads import Blob
 
 __all__ = ["ImageParser", "describe_image"]
 
@@ -60,10 +60,17 @@ def describe_image(name: str, info: ImageInfo) -> str:
 
 def _article(word: str) -> str:
     return "an" if word[:1].lower() in "aeiou" else "a"
+
+
 def _bare(item: MemoryItem, input: Blob, info: ImageInfo) -> bool:
     """Whether the image's own item says nothing but its name, format and size."""
-    return not (input.context.strip() or info.taken_at or info.camera or info.gps
-                or "ocr_unreadable_pages" in item.metadata.extra)
+    return not (
+        input.context.strip()
+        or info.taken_at
+        or info.camera
+        or info.gps
+        or "ocr_unreadable_pages" in item.metadata.extra
+    )
 
 
 def _ocr_extra(extra: dict[str, Any]) -> dict[str, Any]:
@@ -123,8 +130,9 @@ class ImageParser(Parser[Blob]):
             return read
         return [item, *read]
 
-    def _ocr(self, data: bytes, input: Blob, ctx: ParseContext, item: MemoryItem,
-             frames: int) -> list[MemoryItem]:
+    def _ocr(
+        self, data: bytes, input: Blob, ctx: ParseContext, item: MemoryItem, frames: int
+    ) -> list[MemoryItem]:
         """Items for the text OCR finds on each frame; frames it could not decode or read
         are listed on ``item`` (``ocr_unreadable_pages``) rather than dropped silently."""
         from omnireader.formats.ocr import image_frames, ocr_image
@@ -155,7 +163,9 @@ class ImageParser(Parser[Blob]):
             number = frame.number if frames > 1 else None
             out.extend(
                 ocr_items(
-                    self, ctx, page,
+                    self,
+                    ctx,
+                    page,
                     source=item.metadata.sources[0].model_copy(update={"page": number}),
                     position=("image", "ocr", frame.number),
                     memory_type=item.metadata.memory_type,

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from omnireader.text.chunking import chunk_text
 from omnireader.formats.ocr import LOW_CONFIDENCE, OCR, OcrPage
 from omnireader.models import MemoryItem, Source
 from omnireader.parsers.base import ParseContext, Parser, chunk_source
+from omnireader.text.chunking import chunk_text
 
 __all__ = ["ocr_items", "LOW_CONFIDENCE_FLAG"]
 
@@ -70,7 +70,9 @@ def ocr_items(
     return items
 
 
-def _line_spans(page: OcrPage) -> list[tuple[int, dict[str, Any], list[tuple[int, int, dict[str, Any]]]]]:
+def _line_spans(
+    page: OcrPage,
+) -> list[tuple[int, dict[str, Any], list[tuple[int, int, dict[str, Any]]]]]:
     """For each block: its index, its fields, and each line's character span in ``page.text``."""
     out = []
     at = 0
@@ -95,8 +97,11 @@ def _line_spans(page: OcrPage) -> list[tuple[int, dict[str, Any], list[tuple[int
     return out
 
 
-def _blocks_in(spans: list[tuple[int, dict[str, Any], list[tuple[int, int, dict[str, Any]]]]],
-               start: int, end: int) -> list[dict[str, Any]]:
+def _blocks_in(
+    spans: list[tuple[int, dict[str, Any], list[tuple[int, int, dict[str, Any]]]]],
+    start: int,
+    end: int,
+) -> list[dict[str, Any]]:
     """The blocks (with only their lines) that overlap the character span [start, end)."""
     blocks = []
     for _, fields, lines in spans:

@@ -1,26 +1,27 @@
 """Plain strings: one item per chunk of the text, each chunk tracing back to its span.
 
-    >>> from omnireader.parsers.base import ParseContext
-    >>> from omnireader.payloads import TextInput
-    >>> text = TextInput(text="Paris is lovely in May.")
-    >>> [item] = StringParser().parse_fast(text, ParseContext())
-    >>> item.memory, item.source.kind
-    ('Paris is lovely in May.', 'string')
+>>> from omnireader.parsers.base import ParseContext
+>>> from omnireader.payloads import TextInput
+>>> text = TextInput(text="Paris is lovely in May.")
+>>> [item] = StringParser().parse_fast(text, ParseContext())
+>>> item.memory, item.source.kind
+('Paris is lovely in May.', 'string')
 """
 
 from __future__ import annotations
 
 from typing import ClassVar
 
-from omnireader.text.chunking import chunk_text
 from omnireader.errors import EmptyInputError, InvalidInputError
 from omnireader.ids import content_hash
+from omnireader.models import MemoryItem, MemoryType, Source, SourceKind
 from omnireader.normalize import guess_lang, normalize_time
-from omnireader.models import MemoryItem, MemoryType, SourceKind, Source
-from omnireader.payloads import TextInput
 from omnireader.parsers.base import ParseContext, Parser, chunk_source, register
+from omnireader.payloads import TextInput
+from omnireader.text.chunking import chunk_text
 
 __all__ = ["StringParser"]
+
 
 @register
 class StringParser(Parser[TextInput]):

@@ -17,9 +17,9 @@ from __future__ import annotations
 from typing import ClassVar
 
 from omnireader.models import MemoryType, SourceKind
-from omnireader.payloads import TextInput
 from omnireader.parsers.base import register
 from omnireader.parsers.string import StringParser
+from omnireader.payloads import TextInput
 
 __all__ = ["TextPartParser"]
 

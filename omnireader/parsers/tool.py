@@ -25,10 +25,10 @@ from typing import Any, ClassVar
 from omnireader.errors import EmptyInputError, InvalidInputError
 from omnireader.ids import content_hash
 from omnireader.models import MemoryItem, Message, Source, ToolCall, ToolUse
-from omnireader.payloads import Trajectory
-from omnireader.parsers.base import ParseContext, Parser, register
 from omnireader.normalize import guess_lang, normalize_time
+from omnireader.parsers.base import ParseContext, Parser, register
 from omnireader.parsers.tool_errors import detect_error, diagnose_result
+from omnireader.payloads import Trajectory
 
 __all__ = ["ToolParser", "detect_error", "diagnose_result", "parse_arguments"]
 

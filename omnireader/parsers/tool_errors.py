@@ -141,7 +141,7 @@ def diagnose_result(result_text: str) -> tuple[str, str | None] | None:
     s = result_text.strip()
     if not s:
         return None
-    if s[0] in "{\"":
+    if s[0] in '{"':
         try:
             return _json_error(json.loads(s))
         except ValueError:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import cache, cached_property
 from importlib import resources
 from string import Template
 from typing import TYPE_CHECKING
@@ -30,13 +30,26 @@ if TYPE_CHECKING:
 
 __all__ = ["TASKS", "LANGS", "PromptTemplate", "load_prompt", "detect_lang", "DATA_TAGS"]
 
-TASKS = ("chat_window", "document_chunk", "general_text", "image", "tool_trajectory", "audio_transcript")
+TASKS = (
+    "chat_window",
+    "document_chunk",
+    "general_text",
+    "image",
+    "tool_trajectory",
+    "audio_transcript",
+)
 LANGS = ("en", "zh")
 #: Tags that delimit data in the templates; values may not contain them.
 DATA_TAGS = ("messages", "document", "text", "context", "trajectory", "transcript")
 #: Used when a caller leaves these out: they are optional context, not data.
-DEFAULTS = {"earlier_memories": "(none)", "reference_time": "unknown", "source": "unknown",
-            "image_name": "unnamed image", "audio_name": "unnamed recording", "context": "(none)"}
+DEFAULTS = {
+    "earlier_memories": "(none)",
+    "reference_time": "unknown",
+    "source": "unknown",
+    "image_name": "unnamed image",
+    "audio_name": "unnamed recording",
+    "context": "(none)",
+}
 
 _SECTION = re.compile(r"^=== (system|user) ===\n", re.M)
 _TAG_IN_VALUE = re.compile(rf"<(/?)\s*({'|'.join(DATA_TAGS)})\s*>", re.I)
@@ -99,7 +112,7 @@ class PromptTemplate:
         ]
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_prompt(task: str, lang: str = "en") -> PromptTemplate:
     """The template for ``task`` in ``lang`` (``zh-CN`` → ``zh``; other languages use English,
     whose rules already say to answer in the input's language)."""
@@ -113,7 +126,9 @@ def load_prompt(task: str, lang: str = "en") -> PromptTemplate:
     # parts: ["", "system", <text>, "user", <text>]
     sections = dict(zip(parts[1::2], parts[2::2]))
     if set(sections) != {"system", "user"}:
-        raise ConfigError(f"prompt file {task}.{base}.txt needs '=== system ===' and '=== user ===' sections")
+        raise ConfigError(
+            f"prompt file {task}.{base}.txt needs '=== system ===' and '=== user ===' sections"
+        )
     return PromptTemplate(task, base, Template(sections["system"]), Template(sections["user"]))
 
 

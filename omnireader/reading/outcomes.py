@@ -10,6 +10,7 @@ import traceback
 import warnings
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
+from datetime import UTC
 from typing import Any
 
 from pydantic import BaseModel, Field, ValidationError
@@ -21,9 +22,9 @@ from omnireader.errors import (
     OmniReaderWarning,
     ReadError,
 )
+from omnireader.intake.router import Task, iter_route
 from omnireader.models import MemoryItem, ReadFailure, ReadInfo
 from omnireader.parsers.base import ParseContext, get_parser
-from omnireader.intake.router import Task, iter_route
 from omnireader.text.unicode_repair import repair_model
 
 log = logging.getLogger("omnireader")
@@ -73,8 +74,10 @@ class ReadOutcome(BaseModel):
         # Short on purpose: asyncio.run formats the repr of the task's result when it
         # restores its SIGINT handler (twice, Python 3.11), and pydantic's repr of hundreds
         # of items costs tens of milliseconds.
-        return (f"ReadOutcome(input={self.input!r}, items={len(self.items)}, "
-                f"failures={len(self.failures)}, refined_fast={len(self.refined_fast)})")
+        return (
+            f"ReadOutcome(input={self.input!r}, items={len(self.items)}, "
+            f"failures={len(self.failures)}, refined_fast={len(self.refined_fast)})"
+        )
 
 
 class ReadResult(BaseModel):
@@ -103,8 +106,10 @@ class ReadResult(BaseModel):
         return result
 
     def __repr__(self) -> str:  # short: see ReadOutcome.__repr__
-        return (f"ReadResult(inputs={self.inputs}, items={len(self.items)}, "
-                f"failures={len(self.failures)}, lost={len(self.lost)})")
+        return (
+            f"ReadResult(inputs={self.inputs}, items={len(self.items)}, "
+            f"failures={len(self.failures)}, lost={len(self.lost)})"
+        )
 
 
 def validate_info(info: dict[str, Any] | ReadInfo | None) -> ReadInfo:
@@ -120,9 +125,7 @@ def validate_info(info: dict[str, Any] | ReadInfo | None) -> ReadInfo:
     try:
         return ReadInfo.model_validate(info)
     except ValidationError as e:
-        bad = ", ".join(
-            f"{'.'.join(map(str, err['loc']))} ({err['msg']})" for err in e.errors()
-        )
+        bad = ", ".join(f"{'.'.join(map(str, err['loc']))} ({err['msg']})" for err in e.errors())
         raise InvalidInputError(
             f"invalid info: {bad}; valid keys are {', '.join(ReadInfo.model_fields)}"
         ) from None
@@ -244,13 +247,13 @@ def name_file(items: list[MemoryItem], input: Any) -> None:
 
 
 def _mtime(path: str) -> str | None:
-    from datetime import datetime, timezone
+    from datetime import datetime
 
     try:
         seconds = os.stat(path).st_mtime
     except OSError:
         return None
-    return datetime.fromtimestamp(int(seconds), timezone.utc).isoformat()
+    return datetime.fromtimestamp(int(seconds), UTC).isoformat()
 
 
 def raise_or_items(result: ReadResult, on_error: str) -> list[MemoryItem]:
@@ -285,7 +288,5 @@ def _failure(label: str, e: BaseException) -> ReadFailure:
     if isinstance(e, RecursionError):
         return ReadFailure(input=label, error="too_large", message=f"{label}: nested too deeply")
     if isinstance(e, OSError):
-        return ReadFailure(
-            input=label, error="unreadable", message=f"{label}: {e.strerror or e}"
-        )
+        return ReadFailure(input=label, error="unreadable", message=f"{label}: {e.strerror or e}")
     return ReadFailure(input=label, error="error", message=f"{label}: {e}")

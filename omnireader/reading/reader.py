@@ -1,9 +1,9 @@
 """The Reader: what users call to turn inputs into memory items.
 
-    >>> from omnireader import Reader
-    >>> items = Reader().read("Alice moved to Berlin in 2021.", info={"user_id": "u1"})
-    >>> items[0].metadata.mode
-    'fast'
+>>> from omnireader import Reader
+>>> items = Reader().read("Alice moved to Berlin in 2021.", info={"user_id": "u1"})
+>>> items[0].metadata.mode
+'fast'
 """
 
 from __future__ import annotations
@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 from pydantic import BaseModel, ValidationError
 
 from omnireader.errors import FineModeUnavailableError, InvalidInputError
+from omnireader.intake.walk import expand
 from omnireader.models import MemoryItem, Mode, ReadInfo
 from omnireader.options import ReadOptions
-from omnireader.payloads import Blob
 from omnireader.parsers.base import ParseContext, Parser, get_parser
-from omnireader.intake.walk import expand
+from omnireader.payloads import Blob
 from omnireader.reading.outcomes import (
     ReadOutcome,
     ReadResult,
@@ -43,8 +43,15 @@ __all__ = ["Reader", "ReadInput", "ReadOutcome", "ReadResult"]
 #: bytes, a :class:`~omnireader.payloads.Blob`, a chat message or content part (a dict or
 #: a model), or a list of any of these (a list of messages is one conversation).
 ReadInput: TypeAlias = (
-    str | os.PathLike[str] | bytes | bytearray | memoryview | Blob | BaseModel
-    | Mapping[str, Any] | Sequence[Any]
+    str
+    | os.PathLike[str]
+    | bytes
+    | bytearray
+    | memoryview
+    | Blob
+    | BaseModel
+    | Mapping[str, Any]
+    | Sequence[Any]
 )
 
 
@@ -190,8 +197,9 @@ class Reader:
                     result = await job
                     part.items = get_parser(part.task.parser)._fine_items(result)
                     if result.fine:
-                        part.refined_fast = [i for i in result.fast
-                                             if i.metadata.refine_status == "refined"]
+                        part.refined_fast = [
+                            i for i in result.fast if i.metadata.refine_status == "refined"
+                        ]
         return out.finish(parts, input, started)
 
     async def aread_report(
@@ -202,7 +210,9 @@ class Reader:
     ) -> ReadResult:
         """:meth:`read_report` for async callers; inputs are read concurrently."""
         ctx = self.context(info, mode)
-        return ReadResult.of(await asyncio.gather(*(self.aread_one(x, ctx) for x in expand(inputs, self.options))))
+        return ReadResult.of(
+            await asyncio.gather(*(self.aread_one(x, ctx) for x in expand(inputs, self.options)))
+        )
 
     async def aread(
         self,

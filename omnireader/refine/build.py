@@ -56,11 +56,15 @@ def fine_items(
     for n, m in enumerate(memories, start=first_index):
         text = m.memory.strip()
         if not verbatim and (is_injection_echo(text) or is_injection_echo(m.key)):
-            raise LLMError("the reply repeats instructions found in the input", reason="injection_echo")
+            raise LLMError(
+                "the reply repeats instructions found in the input", reason="injection_echo"
+            )
         if is_error_text(text):
             errors += 1
             continue
-        chosen = _pick_sources(base_sources, m.source_indexes) if sources is not None else base_sources
+        chosen = (
+            _pick_sources(base_sources, m.source_indexes) if sources is not None else base_sources
+        )
         fields: dict[str, Any] = dict(
             user_id=fm.user_id,
             session_id=fm.session_id,
@@ -78,8 +82,11 @@ def fine_items(
             refined_from=[fast.id],
         )
         fields.update(metadata)
-        out.append(MemoryItem(id=item_id(fast.id, "fine", n), memory=text,
-                              metadata=MemoryMetadata(**fields)))
+        out.append(
+            MemoryItem(
+                id=item_id(fast.id, "fine", n), memory=text, metadata=MemoryMetadata(**fields)
+            )
+        )
     if errors and not out:
         raise LLMError("the reply holds only error messages or refusals", reason="error_text")
     return out
@@ -91,7 +98,9 @@ def check_written(text: str, what: str) -> str:
     Raises ``LLMError`` for an obeyed injection; returns "" for error text or a refusal.
     """
     if is_injection_echo(text):
-        raise LLMError(f"the {what} repeats instructions found in the input", reason="injection_echo")
+        raise LLMError(
+            f"the {what} repeats instructions found in the input", reason="injection_echo"
+        )
     return "" if is_error_text(text) else " ".join(text.split())
 
 
@@ -119,8 +128,12 @@ def mark_failed(fast: MemoryItem, reason: str) -> MemoryItem:
     return fast.model_copy(
         update={
             "metadata": fast.metadata.model_copy(
-                update={"refine_status": "failed", "refine_reason": reason,
-                        "refined_into": [], "updated_at": utc_now()}
+                update={
+                    "refine_status": "failed",
+                    "refine_reason": reason,
+                    "refined_into": [],
+                    "updated_at": utc_now(),
+                }
             )
         }
     )

@@ -24,12 +24,17 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from omnireader.errors import LLMError, ReadError
 from omnireader.llm.limits import LoopLocal
-from omnireader.units import THREAD
 from omnireader.models import MemoryItem, Source
 from omnireader.options import ReadOptions
 from omnireader.refine.build import mark_failed, mark_refined
-from omnireader.refine.media_kinds import refine_audio, refine_image, refine_scanned_page, source_bytes
+from omnireader.refine.media_kinds import (
+    refine_audio,
+    refine_image,
+    refine_scanned_page,
+    source_bytes,
+)
 from omnireader.refine.text_kinds import refine_chat, refine_document, refine_text, refine_tool
+from omnireader.units import THREAD
 
 __all__ = ["Refiner", "RefineResult", "RefineTotals", "refine_kind"]
 
@@ -46,8 +51,10 @@ class RefineResult(BaseModel):
     reasons: dict[str, int] = Field(default_factory=dict)  # failure reason -> count
 
     def __repr__(self) -> str:  # short: see omnireader.reading.outcomes.ReadOutcome.__repr__
-        return (f"RefineResult(fine={len(self.fine)}, fast={len(self.fast)}, refined={self.refined}, "
-                f"failed={self.failed}, reasons={self.reasons})")
+        return (
+            f"RefineResult(fine={len(self.fine)}, fast={len(self.fast)}, refined={self.refined}, "
+            f"failed={self.failed}, reasons={self.reasons})"
+        )
 
 
 class RefineTotals(BaseModel):
@@ -116,7 +123,9 @@ class Refiner:
     wait before the async reader parses the next input (see :meth:`admission`).
     """
 
-    def __init__(self, llm: Any, options: ReadOptions | None = None, *, parse_ahead: int | None = None) -> None:
+    def __init__(
+        self, llm: Any, options: ReadOptions | None = None, *, parse_ahead: int | None = None
+    ) -> None:
         self.llm = llm
         self.options = options or ReadOptions()
         self.totals = RefineTotals()
@@ -132,7 +141,9 @@ class Refiner:
         """
         return await self.start(items, payload)
 
-    def start(self, items: Sequence[MemoryItem], payload: Any = None) -> asyncio.Future[RefineResult]:
+    def start(
+        self, items: Sequence[MemoryItem], payload: Any = None
+    ) -> asyncio.Future[RefineResult]:
         """:meth:`arefine` as a task started now (call it inside a running event loop);
         its LLM tasks count as pending at once, which :meth:`admission` waits on."""
         state = self._loops.get()
@@ -194,7 +205,9 @@ class Refiner:
             return item, [], f"error ({type(e).__name__})"
         return item, fine, None
 
-    async def _run(self, kind: str, item: MemoryItem, payload: Any, overlap: int) -> list[MemoryItem]:
+    async def _run(
+        self, kind: str, item: MemoryItem, payload: Any, overlap: int
+    ) -> list[MemoryItem]:
         if kind == "chat":
             return await refine_chat(self.llm, item, overlap)
         if kind == "document":
@@ -267,7 +280,9 @@ def chat_overlaps(items: Sequence[MemoryItem]) -> dict[str, int]:
     as they do from a store.
     """
     windows = [i for i in items if refine_kind(i) == "chat"]
-    keys = {w.id: [_message_key(s) for s in w.metadata.sources if s.kind == "chat"] for w in windows}
+    keys = {
+        w.id: [_message_key(s) for s in w.metadata.sources if s.kind == "chat"] for w in windows
+    }
     by_place: dict[tuple[Any, ...], list[MemoryItem]] = defaultdict(list)
     for w in windows:
         m = w.metadata

@@ -19,9 +19,9 @@ from omnireader.options import ReadOptions
 from omnireader.parsers.base import PARSE_LOCK
 from omnireader.payloads import Blob
 from omnireader.prompts import load_prompt
-from omnireader.text.tokens import count_tokens
 from omnireader.refine.build import check_written, fine_items
 from omnireader.refine.text_kinds import reference_time
+from omnireader.text.tokens import count_tokens
 
 __all__ = ["source_bytes", "render_page", "refine_image", "refine_scanned_page", "refine_audio"]
 
@@ -55,8 +55,10 @@ def source_bytes(item: MemoryItem, payload: Any, options: ReadOptions) -> bytes:
         from omnireader.net.fetch import fetch_for
 
         return fetch_for(s.url, options).data
-    raise ReadError(label, "the original bytes were not kept (inline data); read it again "
-                           "in fine mode to refine it")
+    raise ReadError(
+        label,
+        "the original bytes were not kept (inline data); read it again in fine mode to refine it",
+    )
 
 
 def _name(s: Source | None, default: str) -> str:
@@ -76,8 +78,11 @@ async def refine_image(llm: Any, item: MemoryItem, data: bytes) -> list[MemoryIt
     message = ((s.content if s else None) or item.metadata.extra.get("context") or "").strip()
     prompt = load_prompt("image", guess_lang(message) if message else "en")
     reading, _ = await llm.acomplete_json(
-        prompt.render(image_name=name, context=message or "(none)", reference_time=reference_time(item)),
-        ImageReading, images=[data],
+        prompt.render(
+            image_name=name, context=message or "(none)", reference_time=reference_time(item)
+        ),
+        ImageReading,
+        images=[data],
     )
     description = check_written(reading.description, "image description")
     if not description and not reading.text_in_image.strip() and not reading.memories:
@@ -87,11 +92,19 @@ async def refine_image(llm: Any, item: MemoryItem, data: bytes) -> list[MemoryIt
         parts.append(f"Text in the image: {reading.text_in_image.strip()}")
     if message:
         parts.append(f"Message: {message}")
-    fused = ExtractedMemory(memory=" ".join(parts), key=item.metadata.key or name,
-                            tags=[*item.metadata.tags, "vision"])
+    fused = ExtractedMemory(
+        memory=" ".join(parts), key=item.metadata.key or name, tags=[*item.metadata.tags, "vision"]
+    )
     m = item.metadata
-    head = fine_items(item, [fused], verbatim=True, memory_type=m.memory_type,
-                      timestamp=m.timestamp, location=m.location, extra=dict(m.extra))
+    head = fine_items(
+        item,
+        [fused],
+        verbatim=True,
+        memory_type=m.memory_type,
+        timestamp=m.timestamp,
+        location=m.location,
+        extra=dict(m.extra),
+    )
     return [*head, *fine_items(item, reading.memories, first_index=1)]
 
 
@@ -133,8 +146,9 @@ def _pieces(text: str, budget: int) -> list[str]:
     return [p.strip() for p in pieces if p.strip()]
 
 
-async def refine_scanned_page(llm: Any, item: MemoryItem, data: bytes,
-                              options: ReadOptions) -> list[MemoryItem]:
+async def refine_scanned_page(
+    llm: Any, item: MemoryItem, data: bytes, options: ReadOptions
+) -> list[MemoryItem]:
     """A page with no text layer: render it and let the vision model read it.
 
     The page's text becomes items tagged ``ocr`` (cut like document chunks), then the
@@ -146,22 +160,32 @@ async def refine_scanned_page(llm: Any, item: MemoryItem, data: bytes,
     name = f"page {page} of {_name(s, 'a document')}"
     prompt = load_prompt("image", "en")
     reading, _ = await llm.acomplete_json(
-        prompt.render(image_name=name, reference_time=item.metadata.timestamp or "unknown",
-                      context="A scanned document page: read all of its text, in reading order."),
-        ImageReading, images=[png],
+        prompt.render(
+            image_name=name,
+            reference_time=item.metadata.timestamp or "unknown",
+            context="A scanned document page: read all of its text, in reading order.",
+        ),
+        ImageReading,
+        images=[png],
     )
     key = item.metadata.key or ""
-    text_memories = [ExtractedMemory(memory=p, key=key, tags=["ocr"])
-                     for p in _pieces(reading.text_in_image, options.chunk_tokens)]
+    text_memories = [
+        ExtractedMemory(memory=p, key=key, tags=["ocr"])
+        for p in _pieces(reading.text_in_image, options.chunk_tokens)
+    ]
     # The vision model's reading replaces OCR's: its items carry neither OCR flags nor boxes.
-    kept = dict(flags=[f for f in item.metadata.flags if f not in _OCR_FLAGS],
-                extra={k: v for k, v in item.metadata.extra.items() if not k.startswith("ocr_")})
+    kept = dict(
+        flags=[f for f in item.metadata.flags if f not in _OCR_FLAGS],
+        extra={k: v for k, v in item.metadata.extra.items() if not k.startswith("ocr_")},
+    )
     ocr = fine_items(item, text_memories, verbatim=True, memory_type="LongTermMemory", **kept)
     facts = fine_items(item, reading.memories, first_index=len(ocr), **kept)
     return [*ocr, *facts]
 
 
-async def refine_audio(llm: Any, item: MemoryItem, data: bytes, options: ReadOptions) -> list[MemoryItem]:
+async def refine_audio(
+    llm: Any, item: MemoryItem, data: bytes, options: ReadOptions
+) -> list[MemoryItem]:
     """Transcribe, then extract like a chat; items keep their segments' times.
 
     The transcript itself becomes items (runs of segments of about a chunk's size), then
@@ -194,10 +218,20 @@ async def refine_audio(llm: Any, item: MemoryItem, data: bytes, options: ReadOpt
         first, last = segments[run[0]], segments[run[-1]]
         end = last.end if last.end is not None else last.start
         text = " ".join(segments[i].text.strip() for i in run)
-        memory = ExtractedMemory(memory=f"Transcript of {name} ({first.start:.1f}–{end:.1f} s): {text}",
-                                 tags=["transcript"], source_indexes=run)
-        said += fine_items(item, [memory], sources=seg_sources, first_index=len(said), verbatim=True,
-                           memory_type=item.metadata.memory_type, extra=dict(item.metadata.extra))
+        memory = ExtractedMemory(
+            memory=f"Transcript of {name} ({first.start:.1f}–{end:.1f} s): {text}",
+            tags=["transcript"],
+            source_indexes=run,
+        )
+        said += fine_items(
+            item,
+            [memory],
+            sources=seg_sources,
+            first_index=len(said),
+            verbatim=True,
+            memory_type=item.metadata.memory_type,
+            extra=dict(item.metadata.extra),
+        )
 
     lines = "\n".join(
         f"[{n}] {g.start:.1f}–{(g.end if g.end is not None else g.start):.1f}: {g.text}"

@@ -79,7 +79,9 @@ async def refine_document(llm: Any, item: MemoryItem) -> list[MemoryItem]:
     """A document chunk: facts with table rows and numbers exact; page provenance kept."""
     prompt = load_prompt("document_chunk", guess_lang(item.memory))
     messages = prompt.render(
-        document=item.memory, source=_where(item), reference_time=item.metadata.timestamp or "unknown"
+        document=item.memory,
+        source=_where(item),
+        reference_time=item.metadata.timestamp or "unknown",
     )
     got, _ = await llm.acomplete_json(messages, Extraction)
     # Title, heading, format and page count stay with the facts, like the page itself.
@@ -124,12 +126,20 @@ async def refine_tool(llm: Any, item: MemoryItem) -> list[MemoryItem]:
     verdict = ExtractedMemory(
         memory=f"{item.memory}\nOutcome: {review.correctness}."
         + (f" Experience: {experience}" if experience else ""),
-        key=item.metadata.key or "", tags=item.metadata.tags, keywords=item.metadata.keywords,
+        key=item.metadata.key or "",
+        tags=item.metadata.tags,
+        keywords=item.metadata.keywords,
     )
     [head] = fine_items(
-        item, [verdict], verbatim=True, memory_type="ToolTrajectoryMemory",
-        tools=_merge_verdicts(item.metadata.tools, review), correctness=review.correctness,
-        experience=experience or None, persons=item.metadata.persons, timestamp=item.metadata.timestamp,
+        item,
+        [verdict],
+        verbatim=True,
+        memory_type="ToolTrajectoryMemory",
+        tools=_merge_verdicts(item.metadata.tools, review),
+        correctness=review.correctness,
+        experience=experience or None,
+        persons=item.metadata.persons,
+        timestamp=item.metadata.timestamp,
     )
     facts = fine_items(item, review.memories, sources=sources, first_index=1)
     return [head, *facts]
@@ -148,14 +158,24 @@ def _merge_verdicts(tools: Sequence[ToolUse], review: TrajectoryReview) -> list[
         if n < len(merged) and n not in judged and merged[n].name == verdict.name:
             idx: int | None = n
         else:
-            idx = next((i for i, t in enumerate(merged) if t.name == verdict.name and i not in judged), None)
+            idx = next(
+                (i for i, t in enumerate(merged) if t.name == verdict.name and i not in judged),
+                None,
+            )
         if idx is None:
             if not tools:
-                merged.append(ToolUse(name=verdict.name, success=verdict.success,
-                                      error_type=None if verdict.success else verdict.error_type))
+                merged.append(
+                    ToolUse(
+                        name=verdict.name,
+                        success=verdict.success,
+                        error_type=None if verdict.success else verdict.error_type,
+                    )
+                )
             continue
         judged.add(idx)
         use = merged[idx]
         use.success = verdict.success
-        use.error_type = None if verdict.success else (verdict.error_type or use.error_type or "unknown")
+        use.error_type = (
+            None if verdict.success else (verdict.error_type or use.error_type or "unknown")
+        )
     return merged

@@ -21,8 +21,7 @@ def missing_extra(extra_modules: dict[str, str] | None = None) -> str | None:
     missing = [pkg for mod, pkg in needed.items() if not _importable(mod)]
     if not missing:
         return None
-    return (f"the server needs {', '.join(missing)}, which are not installed: "
-            f"run {INSTALL_HINT}")
+    return f"the server needs {', '.join(missing)}, which are not installed: run {INSTALL_HINT}"
 
 
 def _importable(module: str) -> bool:

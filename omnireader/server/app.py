@@ -14,7 +14,12 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse, Response
 
 from omnireader._version import __version__
-from omnireader.errors import ConfigError, FineModeUnavailableError, InvalidInputError, OmniReaderError
+from omnireader.errors import (
+    ConfigError,
+    FineModeUnavailableError,
+    InvalidInputError,
+    OmniReaderError,
+)
 from omnireader.server.auth import Caller
 from omnireader.server.config import ServerConfig
 from omnireader.server.limits import BodyLimit
@@ -33,8 +38,9 @@ __all__ = ["create_app"]
 
 
 class HTTPProblem(Exception):
-    def __init__(self, status: int, error: str, message: str,
-                 headers: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, status: int, error: str, message: str, headers: dict[str, str] | None = None
+    ) -> None:
         super().__init__(message)
         self.status, self.error, self.message, self.headers = status, error, message, headers
 
@@ -58,13 +64,21 @@ def create_app(config: ServerConfig, llm: Any = None) -> FastAPI:
             yield
         await run_in_threadpool(service.close)
 
-    app = FastAPI(title="omnireader", version=__version__, lifespan=lifespan,
-                  description="Read anything into memory items, store them, search them.")
-    app.add_middleware(BodyLimit, max_bytes=config.limits.max_request_bytes,
-                       upload_bytes=(config.limits.max_upload_bytes
-                                     * config.limits.max_files_per_request
-                                     + config.limits.max_request_bytes),
-                       upload_paths=("/v1/ingest",))
+    app = FastAPI(
+        title="omnireader",
+        version=__version__,
+        lifespan=lifespan,
+        description="Read anything into memory items, store them, search them.",
+    )
+    app.add_middleware(
+        BodyLimit,
+        max_bytes=config.limits.max_request_bytes,
+        upload_bytes=(
+            config.limits.max_upload_bytes * config.limits.max_files_per_request
+            + config.limits.max_request_bytes
+        ),
+        upload_paths=("/v1/ingest",),
+    )
 
     def service() -> Service:
         if "service" not in holder:
@@ -81,19 +95,28 @@ def create_app(config: ServerConfig, llm: Any = None) -> FastAPI:
                 presented = auth[7:].strip()
             user = svc.keys.user_for(presented)
             if user is None or presented is None:
-                raise HTTPProblem(401, "unauthorized", "send a valid API key as "
-                                  "'Authorization: Bearer KEY' or 'X-API-Key: KEY'",
-                                  {"WWW-Authenticate": "Bearer"})
-        bucket = f"user:{user}" if user else f"client:{request.client.host if request.client else '?'}"
+                raise HTTPProblem(
+                    401,
+                    "unauthorized",
+                    "send a valid API key as 'Authorization: Bearer KEY' or 'X-API-Key: KEY'",
+                    {"WWW-Authenticate": "Bearer"},
+                )
+        bucket = (
+            f"user:{user}" if user else f"client:{request.client.host if request.client else '?'}"
+        )
         ok, wait = svc.limiter.allow(bucket)
         if not ok:
-            raise HTTPProblem(429, "rate_limited", f"more than {svc.limiter.per_minute} "
-                              f"requests a minute: retry in {wait:.0f} s",
-                              {"Retry-After": str(max(1, round(wait)))})
+            raise HTTPProblem(
+                429,
+                "rate_limited",
+                f"more than {svc.limiter.per_minute} requests a minute: retry in {wait:.0f} s",
+                {"Retry-After": str(max(1, round(wait)))},
+            )
         from omnireader.server.auth import key_id
 
-        return Caller(user_id=user, bucket=bucket,
-                      key_id=key_id(presented) if user and presented else None)
+        return Caller(
+            user_id=user, bucket=bucket, key_id=key_id(presented) if user and presented else None
+        )
 
     app.state.caller = caller
     app.state.service_dep = service
@@ -130,14 +153,17 @@ def create_app(config: ServerConfig, llm: Any = None) -> FastAPI:
     def read(body: ReadRequest, who: Caller = Depends(caller)) -> Any:
         """Read inputs into items (nothing is stored). Local paths are never read."""
         got = service().read(who.user_id, body.inputs, body.mode, body.info)
-        return {"items": [i.model_dump(mode="json") for i in got.items],
-                "failures": [f.model_dump(mode="json") for f in got.failures]}
+        return {
+            "items": [i.model_dump(mode="json") for i in got.items],
+            "failures": [f.model_dump(mode="json") for f in got.failures],
+        }
 
     @app.post("/v1/search", response_model=SearchResponse, tags=["store"])
     def search(body: SearchRequest, who: Caller = Depends(caller)) -> Any:
         """The k best passages for the query, in the caller's own items only."""
-        results = service().search(who.user_id, body.query, body.view, body.k,
-                                   body.max_chars, body.filters)
+        results = service().search(
+            who.user_id, body.query, body.view, body.k, body.max_chars, body.filters
+        )
         return Response(search_response_json(results), media_type="application/json")
 
     @app.get("/v1/items/{item_id}", tags=["store"])
@@ -163,20 +189,34 @@ def create_app(config: ServerConfig, llm: Any = None) -> FastAPI:
     @app.delete("/v1/items", response_model=DeleteResponse, tags=["store"])
     def delete_items(
         who: Caller = Depends(caller),
-        user_id: str | None = None, session_id: str | None = None,
-        memory_type: str | None = None, mode: str | None = None,
-        since: str | None = None, until: str | None = None,
+        user_id: str | None = None,
+        session_id: str | None = None,
+        memory_type: str | None = None,
+        mode: str | None = None,
+        since: str | None = None,
+        until: str | None = None,
         persons: list[str] = Query(default_factory=list),
         entities: list[str] = Query(default_factory=list),
-        path: str | None = None, page: int | None = None, source_kind: str | None = None,
+        path: str | None = None,
+        page: int | None = None,
+        source_kind: str | None = None,
         dry_run: bool = False,
     ) -> Any:
         """Delete the caller's items matching the filters (at least one is needed)."""
         try:
-            filters = FilterFields(user_id=user_id, session_id=session_id,
-                                   memory_type=memory_type, mode=mode, since=since,
-                                   until=until, persons=persons, entities=entities, path=path,
-                                   page=page, source_kind=source_kind)
+            filters = FilterFields(
+                user_id=user_id,
+                session_id=session_id,
+                memory_type=memory_type,
+                mode=mode,
+                since=since,
+                until=until,
+                persons=persons,
+                entities=entities,
+                path=path,
+                page=page,
+                source_kind=source_kind,
+            )
         except ValueError as e:
             raise InvalidInputError(f"invalid filters: {e}") from None
         result = service().delete(who.user_id, filters, dry_run)
@@ -189,8 +229,7 @@ def create_app(config: ServerConfig, llm: Any = None) -> FastAPI:
         from omnireader.server.mcp_http import PATH
 
         # A plain route (not a mount): /mcp answers without a redirect to /mcp/.
-        app.router.add_route(PATH, mcp, methods=["GET", "POST", "DELETE"],
-                             include_in_schema=False)
+        app.router.add_route(PATH, mcp, methods=["GET", "POST", "DELETE"], include_in_schema=False)
     return app
 
 
@@ -206,10 +245,12 @@ def _mcp_endpoint(service: Any, host: str) -> Any:
 
 
 def _errors(app: FastAPI) -> None:
-    def body(status: int, error: str, message: str,
-             headers: dict[str, str] | None = None) -> JSONResponse:
-        return JSONResponse({"error": error, "message": message}, status_code=status,
-                            headers=headers)
+    def body(
+        status: int, error: str, message: str, headers: dict[str, str] | None = None
+    ) -> JSONResponse:
+        return JSONResponse(
+            {"error": error, "message": message}, status_code=status, headers=headers
+        )
 
     @app.exception_handler(HTTPProblem)
     async def _problem(_: Request, e: HTTPProblem) -> JSONResponse:

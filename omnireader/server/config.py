@@ -61,7 +61,8 @@ class ServerConfig(BaseModel):
             raise ConfigError(
                 f"--host {self.host!r} is not a loopback address and no API keys are set: "
                 f"set {KEYS_ENV} (key:user,...) or --keys-file, bind to 127.0.0.1, or pass "
-                "--insecure-no-auth to serve everyone who can reach it")
+                "--insecure-no-auth to serve everyone who can reach it"
+            )
 
 
 def is_loopback_host(host: str) -> bool:
@@ -83,11 +84,14 @@ def parse_keys(text: str, origin: str) -> dict[str, str]:
         key, sep, user = entry.partition(":")
         key, user = key.strip(), user.strip()
         if not sep or not key or not user:
-            raise ConfigError(f"{origin}: {entry[:20]!r}… is not KEY:USER_ID (e.g. "
-                              "s3cret:alice,0ther:bob)")
+            raise ConfigError(
+                f"{origin}: {entry[:20]!r}… is not KEY:USER_ID (e.g. s3cret:alice,0ther:bob)"
+            )
         if len(key) < 8:
-            raise ConfigError(f"{origin}: the key for user {user!r} is shorter than 8 "
-                              "characters: use a long random key")
+            raise ConfigError(
+                f"{origin}: the key for user {user!r} is shorter than 8 "
+                "characters: use a long random key"
+            )
         keys[key] = user
     return keys
 
@@ -99,8 +103,9 @@ def keys_from(keys_file: Path | None) -> dict[str, str]:
         try:
             keys.update(parse_keys(keys_file.read_text(), f"--keys-file {str(keys_file)!r}"))
         except OSError as e:
-            raise ConfigError(f"--keys-file {str(keys_file)!r}: cannot read it: "
-                              f"{e.strerror or e}") from None
+            raise ConfigError(
+                f"--keys-file {str(keys_file)!r}: cannot read it: {e.strerror or e}"
+            ) from None
     if os.environ.get(KEYS_ENV):
         keys.update(parse_keys(os.environ[KEYS_ENV], f"environment variable {KEYS_ENV}"))
     return keys

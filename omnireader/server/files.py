@@ -21,8 +21,9 @@ class StoredFile(BaseModel):
     name: str = Field(description="the last part of the path, to show")
     items: int
     pages: int = Field(description="distinct pages with items (0: the format has no pages)")
-    last_ingested: str | None = Field(None, description="when an item of it was last "
-                                                        "written (ISO 8601, UTC)")
+    last_ingested: str | None = Field(
+        None, description="when an item of it was last written (ISO 8601, UTC)"
+    )
     source_kind: str | None = None
 
 
@@ -35,20 +36,30 @@ def list_files(store: Any, where: str | None, limit: int) -> FileList:
     """The files of the items matching ``where``, most recently ingested first."""
     from omnireader.store.filters import combine
 
-    cols = store._columns(["path", "page", "updated_at", "source_kind"],
-                          combine("path IS NOT NULL", where))
+    cols = store._columns(
+        ["path", "page", "updated_at", "source_kind"], combine("path IS NOT NULL", where)
+    )
     groups: dict[str, dict[str, Any]] = {}
-    for path, page, updated, kind in zip(cols["path"], cols["page"], cols["updated_at"],
-                                         cols["source_kind"]):
+    for path, page, updated, kind in zip(
+        cols["path"], cols["page"], cols["updated_at"], cols["source_kind"]
+    ):
         g = groups.setdefault(path, {"items": 0, "pages": set(), "last": None, "kind": kind})
         g["items"] += 1
         if page is not None:
             g["pages"].add(page)
         if updated is not None and (g["last"] is None or updated > g["last"]):
             g["last"] = updated
-    rows = [StoredFile(path=path, name=_name(path), items=g["items"], pages=len(g["pages"]),
-                       last_ingested=_iso(g["last"]), source_kind=g["kind"])
-            for path, g in groups.items()]
+    rows = [
+        StoredFile(
+            path=path,
+            name=_name(path),
+            items=g["items"],
+            pages=len(g["pages"]),
+            last_ingested=_iso(g["last"]),
+            source_kind=g["kind"],
+        )
+        for path, g in groups.items()
+    ]
     rows.sort(key=lambda r: (r.last_ingested or "", r.path), reverse=True)
     return FileList(files=rows[:limit], total=len(rows))
 

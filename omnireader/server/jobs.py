@@ -41,12 +41,18 @@ class JobManager:
     one-file uploads becomes one batch ingest and one commit instead of one each.
     """
 
-    def __init__(self, spool: Path, max_jobs: int,
-                 ingest_file: Callable[[JobState, list[Path]], dict[str, Any]],
-                 ingest_inputs: Callable[[JobState], dict[str, Any]], group: int = 8,
-                 nice: int = 0, ingest_jobs: GroupIngest | None = None,
-                 joinable: Callable[[JobState], bool] | None = None,
-                 burst_files: int = 256) -> None:
+    def __init__(
+        self,
+        spool: Path,
+        max_jobs: int,
+        ingest_file: Callable[[JobState, list[Path]], dict[str, Any]],
+        ingest_inputs: Callable[[JobState], dict[str, Any]],
+        group: int = 8,
+        nice: int = 0,
+        ingest_jobs: GroupIngest | None = None,
+        joinable: Callable[[JobState], bool] | None = None,
+        burst_files: int = 256,
+    ) -> None:
         self.group = max(1, group)
         self._ingest_jobs = ingest_jobs
         self._joinable = joinable or (lambda job: False)
@@ -70,9 +76,12 @@ class JobManager:
         # the writer threads and parser processes they start.
         from omnireader.niceness import lower_this_thread
 
-        self._pool = ThreadPoolExecutor(max_workers=min(max_jobs, 2),
-                                        thread_name_prefix="omnireader-job",
-                                        initializer=lower_this_thread, initargs=(nice,))
+        self._pool = ThreadPoolExecutor(
+            max_workers=min(max_jobs, 2),
+            thread_name_prefix="omnireader-job",
+            initializer=lower_this_thread,
+            initargs=(nice,),
+        )
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -100,8 +109,10 @@ class JobManager:
             with self._lock:
                 if missing:
                     job.status = "failed"
-                    job.error = ("the server stopped during this job and these uploads were "
-                                 "lost: " + ", ".join(missing) + "; upload them again")
+                    job.error = (
+                        "the server stopped during this job and these uploads were "
+                        "lost: " + ", ".join(missing) + "; upload them again"
+                    )
                 else:
                     job.resumed += 1
                     job.status = "queued"
@@ -154,8 +165,13 @@ class JobManager:
 
         with self._lock:
             known = set(self._jobs)
-            total = sum(f.size for j in self._jobs.values() if j.status not in _DONE
-                        for f in j.files if not f.done)
+            total = sum(
+                f.size
+                for j in self._jobs.values()
+                if j.status not in _DONE
+                for f in j.files
+                if not f.done
+            )
         with os.scandir(self.root) as entries:
             for entry in entries:
                 if entry.name not in known and entry.is_dir():
@@ -196,7 +212,8 @@ class JobManager:
         """The job once its version is past ``version`` (or after ``timeout``)."""
         with self._changed:
             self._changed.wait_for(
-                lambda: (j := self._jobs.get(job_id)) is None or j.version > version, timeout)
+                lambda: (j := self._jobs.get(job_id)) is None or j.version > version, timeout
+            )
             job = self._jobs.get(job_id)
             return job.model_copy(deep=True) if job else None
 
@@ -230,9 +247,13 @@ class JobManager:
                 return []
             burst, files = [], 0
             for job in [first, *(j for j in self._jobs.values() if j is not first)]:
-                if (job.id in self._taken or job.status != "queued"
-                        or not self._burst_member(job) or job.mode != first.mode
-                        or job.info != first.info):
+                if (
+                    job.id in self._taken
+                    or job.status != "queued"
+                    or not self._burst_member(job)
+                    or job.mode != first.mode
+                    or job.info != first.info
+                ):
                     continue
                 todo = sum(1 for f in job.files if not f.done)
                 if burst and files + todo > self.burst_files:
@@ -248,8 +269,9 @@ class JobManager:
             self._update(job, save=False, status="running", started=job.started or now)
         todo = {job.id: [f for f in job.files if not f.done] for job in burst}
         try:
-            got = self._ingest_jobs([(job, [self.root / job.id / f.path for f in todo[job.id]])
-                                     for job in burst])  # type: ignore[misc]
+            got = self._ingest_jobs(
+                [(job, [self.root / job.id / f.path for f in todo[job.id]]) for job in burst]
+            )  # type: ignore[misc]
         except Exception:  # noqa: BLE001 - each job alone: one's fault fails only that one
             for job in burst:
                 self._run_alone(job)
@@ -259,8 +281,13 @@ class JobManager:
             for f in todo[job.id]:
                 f.done = True
                 (folder / f.path).unlink(missing_ok=True)
-            self._update(job, files_done=job.files_done + len(todo[job.id]),
-                         **self._added(job, got[job.id]), status="done", finished=time.time())
+            self._update(
+                job,
+                files_done=job.files_done + len(todo[job.id]),
+                **self._added(job, got[job.id]),
+                status="done",
+                finished=time.time(),
+            )
             shutil.rmtree(folder / "files", ignore_errors=True)
 
     def _run_alone(self, job: JobState) -> None:
@@ -274,25 +301,27 @@ class JobManager:
             # A few files per batch ingest: one worker pool and one index refresh for the
             # group, and progress after each group.
             for start in range(0, len(todo), self.group):
-                group = todo[start:start + self.group]
+                group = todo[start : start + self.group]
                 got = self._ingest_file(job, [folder / f.path for f in group])
                 for f in group:
                     f.done = True
                     (folder / f.path).unlink(missing_ok=True)
-                self._update(job, files_done=job.files_done + len(group),
-                             **self._added(job, got))
+                self._update(job, files_done=job.files_done + len(group), **self._added(job, got))
             self._update(job, status="done", finished=time.time())
         except Exception as e:  # the job fails with its reason; the server goes on
-            self._update(job, status="failed", finished=time.time(),
-                         error=f"{type(e).__name__}: {e}")
+            self._update(
+                job, status="failed", finished=time.time(), error=f"{type(e).__name__}: {e}"
+            )
         finally:
             if job.status in _DONE:
                 shutil.rmtree(folder / "files", ignore_errors=True)
 
     @staticmethod
     def _added(job: JobState, got: dict[str, Any]) -> dict[str, Any]:
-        return {"items_written": job.items_written + got["items"],
-                "failures": [*job.failures, *got["failures"]]}
+        return {
+            "items_written": job.items_written + got["items"],
+            "failures": [*job.failures, *got["failures"]],
+        }
 
     def _update(self, job: JobState, *, save: bool = True, **changes: Any) -> None:
         """Apply ``changes``, tell the waiters, and record the job on disk unless ``save`` is
@@ -319,5 +348,6 @@ class JobManager:
 
 
 def job_files(spooled: list[Any], folder: Path) -> list[JobFile]:
-    return [JobFile(name=s.name, path=str(s.path.relative_to(folder)), size=s.size)
-            for s in spooled]
+    return [
+        JobFile(name=s.name, path=str(s.path.relative_to(folder)), size=s.size) for s in spooled
+    ]

@@ -14,8 +14,9 @@ class _TooLarge(Exception):
 
 
 class BodyLimit:
-    def __init__(self, app: Any, max_bytes: int, upload_bytes: int,
-                 upload_paths: tuple[str, ...]) -> None:
+    def __init__(
+        self, app: Any, max_bytes: int, upload_bytes: int, upload_paths: tuple[str, ...]
+    ) -> None:
         self.app = app
         self.max_bytes = max_bytes
         self.upload_bytes = upload_bytes
@@ -66,9 +67,17 @@ async def _drain(receive: Any) -> None:
 
 
 async def _answer(send: Any, limit: int) -> None:
-    body = json.dumps({"error": "too_large",
-                       "message": f"the request body is larger than {limit} bytes"}).encode()
-    await send({"type": "http.response.start", "status": 413,
-                "headers": [(b"content-type", b"application/json"),
-                            (b"content-length", str(len(body)).encode())]})
+    body = json.dumps(
+        {"error": "too_large", "message": f"the request body is larger than {limit} bytes"}
+    ).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 413,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+            ],
+        }
+    )
     await send({"type": "http.response.body", "body": body})

@@ -38,9 +38,15 @@ SMALL_FRAGMENTS = 8
 class DeferredOptimize:
     """The store as the jobs see it: everything passes through except ``optimize``."""
 
-    def __init__(self, store: Any, every: float = 2.0, nice: int = 0,
-                 quiet: float = QUIET_SECONDS, tail_rows: int = TAIL_ROWS,
-                 small_fragments: int = SMALL_FRAGMENTS) -> None:
+    def __init__(
+        self,
+        store: Any,
+        every: float = 2.0,
+        nice: int = 0,
+        quiet: float = QUIET_SECONDS,
+        tail_rows: int = TAIL_ROWS,
+        small_fragments: int = SMALL_FRAGMENTS,
+    ) -> None:
         self._store = store
         self._nice = nice
         self._every = every
@@ -50,8 +56,7 @@ class DeferredOptimize:
         self._last_write = time.monotonic()
         self._dirty = threading.Event()
         self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._loop, name="omnireader-optimize",
-                                        daemon=True)
+        self._thread = threading.Thread(target=self._loop, name="omnireader-optimize", daemon=True)
         self._thread.start()
 
     def __getattr__(self, name: str) -> Any:
@@ -64,8 +69,7 @@ class DeferredOptimize:
     def _due(self) -> bool:
         if time.monotonic() - self._last_write >= self._quiet:
             return True
-        return (self._uncovered() >= self._tail_rows
-                or self._small() >= self._small_fragments)
+        return self._uncovered() >= self._tail_rows or self._small() >= self._small_fragments
 
     def _small(self) -> int:
         """Small fragments in the table (0 when that cannot be told)."""
@@ -80,8 +84,9 @@ class DeferredOptimize:
 
         table = self._store.table
         try:
-            name = next((c.name for c in table.list_indices() if c.columns[0] == FTS_COLUMNS[0]),
-                        None)
+            name = next(
+                (c.name for c in table.list_indices() if c.columns[0] == FTS_COLUMNS[0]), None
+            )
             stats = table.index_stats(name) if name else None
         except Exception:  # noqa: BLE001 - a racing optimize; the next check sees it
             return 0

@@ -34,8 +34,9 @@ class McpEndpoint:
         from omnireader.server.mcp_server import build_server
 
         mcp = build_server(service=self._service())
-        mcp.streamable_http_app(streamable_http_path=PATH, stateless_http=True,
-                                json_response=True, host=self._host)
+        mcp.streamable_http_app(
+            streamable_http_path=PATH, stateless_http=True, json_response=True, host=self._host
+        )
         self._manager = mcp.session_manager
         async with self._manager.run():
             yield
@@ -45,8 +46,9 @@ class McpEndpoint:
         if self._manager is None:
             return await _reply(send, 503, "not_ready", "the MCP server is still starting")
         svc = self._service()
-        headers = {k.decode("latin-1").lower(): v.decode("latin-1")
-                   for k, v in scope.get("headers", [])}
+        headers = {
+            k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])
+        }
         user = None
         if svc.keys.enabled:
             presented = headers.get("x-api-key")
@@ -55,23 +57,40 @@ class McpEndpoint:
                 presented = auth[7:].strip()
             user = svc.keys.user_for(presented)
             if user is None:
-                return await _reply(send, 401, "unauthorized", "send a valid API key as "
-                                    "'Authorization: Bearer KEY' or 'X-API-Key: KEY'",
-                                    [(b"www-authenticate", b"Bearer")])
+                return await _reply(
+                    send,
+                    401,
+                    "unauthorized",
+                    "send a valid API key as 'Authorization: Bearer KEY' or 'X-API-Key: KEY'",
+                    [(b"www-authenticate", b"Bearer")],
+                )
         client = scope.get("client") or ("?", 0)
         ok, wait = svc.limiter.allow(f"user:{user}" if user else f"client:{client[0]}")
         if not ok:
-            return await _reply(send, 429, "rate_limited",
-                                f"more than {svc.limiter.per_minute} requests a minute",
-                                [(b"retry-after", str(max(1, round(wait))).encode())])
+            return await _reply(
+                send,
+                429,
+                "rate_limited",
+                f"more than {svc.limiter.per_minute} requests a minute",
+                [(b"retry-after", str(max(1, round(wait))).encode())],
+            )
         scope.setdefault("state", {})["omnireader_user"] = user
         await self._manager.handle_request(scope, receive, send)
 
 
-async def _reply(send: Any, status: int, error: str, message: str,
-                 extra: list[tuple[bytes, bytes]] | None = None) -> None:
+async def _reply(
+    send: Any, status: int, error: str, message: str, extra: list[tuple[bytes, bytes]] | None = None
+) -> None:
     body = json.dumps({"error": error, "message": message}).encode()
-    await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"application/json"),
-                            (b"content-length", str(len(body)).encode()), *(extra or [])]})
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                *(extra or []),
+            ],
+        }
+    )
     await send({"type": "http.response.body", "body": body})

@@ -15,18 +15,23 @@ import base64
 import binascii
 from pathlib import Path
 from typing import Any, Literal
-from omnireader.batch.ingest import ingest as ingest_batch
-from omnireader.options import IngestOptions
 
 from omnireader._version import __version__
+from omnireader.batch.ingest import ingest as ingest_batch
+from omnireader.options import IngestOptions
 
 __all__ = ["build_server", "run_stdio"]
 
 _DEFAULT_DB = Path("./omnireader.lance")
 
 
-def _inputs(text: str | None, messages: list[dict[str, Any]] | None, file_url: str | None,
-            file_base64: str | None, filename: str | None) -> list[Any]:
+def _inputs(
+    text: str | None,
+    messages: list[dict[str, Any]] | None,
+    file_url: str | None,
+    file_base64: str | None,
+    filename: str | None,
+) -> list[Any]:
     from omnireader.errors import InvalidInputError
     from omnireader.payloads import Blob
     from omnireader.server.service import refuse_local_paths
@@ -39,8 +44,10 @@ def _inputs(text: str | None, messages: list[dict[str, Any]] | None, file_url: s
         out.append(messages)
     if file_url:
         if not file_url.lower().startswith(("http://", "https://")):
-            raise InvalidInputError("file_url must be an http(s):// URL (local paths and "
-                                    "file:// URLs are not read): send file_base64 instead")
+            raise InvalidInputError(
+                "file_url must be an http(s):// URL (local paths and "
+                "file:// URLs are not read): send file_base64 instead"
+            )
         out.append(file_url)
     if file_base64:
         try:
@@ -56,8 +63,11 @@ def _inputs(text: str | None, messages: list[dict[str, Any]] | None, file_url: s
 def _where(item: Any) -> dict[str, Any]:
     """The item's provenance, in the few fields an agent cites."""
     src = item.metadata.sources[0] if item.metadata.sources else None
-    out: dict[str, Any] = {"id": item.id, "memory_type": item.metadata.memory_type,
-                           "key": item.metadata.key}
+    out: dict[str, Any] = {
+        "id": item.id,
+        "memory_type": item.metadata.memory_type,
+        "key": item.metadata.key,
+    }
     if src is not None:
         for field in ("kind", "path", "url", "filename", "page", "message_id", "role"):
             value = getattr(src, field, None)
@@ -69,8 +79,9 @@ def _where(item: Any) -> dict[str, Any]:
     return out
 
 
-def build_server(db: Path | None = None, *, allow_private_urls: bool = False,
-                 service: Any = None) -> Any:
+def build_server(
+    db: Path | None = None, *, allow_private_urls: bool = False, service: Any = None
+) -> Any:
     """The MCP server over the store at ``db`` (stdio), or over a running ``serve``'s
     ``service`` (streamable HTTP): then it shares that server's Reader and Store, and each
     call acts as the user of the API key its HTTP request carried (see :mod:`.mcp_http`)."""
@@ -88,8 +99,7 @@ def build_server(db: Path | None = None, *, allow_private_urls: bool = False,
         if "reader" not in state:
             from omnireader.reading.reader import Reader
 
-            state["reader"] = Reader(allow_path_parts=False,
-                                     allow_private_urls=allow_private_urls)
+            state["reader"] = Reader(allow_path_parts=False, allow_private_urls=allow_private_urls)
         return state["reader"]
 
     def store() -> Any:
@@ -129,52 +139,81 @@ def build_server(db: Path | None = None, *, allow_private_urls: bool = False,
         # (``serve``) log every HTTP request its libraries make.
         log_level="WARNING",
         instructions="Read files, chats and text into memory items, store them, and search "
-                     "them. Use search before answering questions about stored documents; "
-                     "cite the id, file and page of what you use.")
+        "them. Use search before answering questions about stored documents; "
+        "cite the id, file and page of what you use.",
+    )
 
-    @server.tool(description="Read text, chat messages (OpenAI format) or one file (http(s) "
-                 "URL or base64) into memory items, without storing them. Returns the items' "
-                 "text and provenance, and what could not be read.")
-    async def read(ctx: Context, text: str | None = None,
-                   messages: list[dict[str, Any]] | None = None,
-                   file_url: str | None = None, file_base64: str | None = None,
-                   filename: str | None = None) -> dict[str, Any]:
+    @server.tool(
+        description="Read text, chat messages (OpenAI format) or one file (http(s) "
+        "URL or base64) into memory items, without storing them. Returns the items' "
+        "text and provenance, and what could not be read."
+    )
+    async def read(
+        ctx: Context,
+        text: str | None = None,
+        messages: list[dict[str, Any]] | None = None,
+        file_url: str | None = None,
+        file_base64: str | None = None,
+        filename: str | None = None,
+    ) -> dict[str, Any]:
         info = {"user_id": user(ctx, None)}
 
         def run() -> dict[str, Any]:
-            got = reader().read_report(_inputs(text, messages, file_url, file_base64, filename),
-                                       info=info)
-            return {"items": [{"memory": i.memory, **_where(i)} for i in got.items],
-                    "failures": [f.model_dump(mode="json") for f in got.failures]}
+            got = reader().read_report(
+                _inputs(text, messages, file_url, file_base64, filename), info=info
+            )
+            return {
+                "items": [{"memory": i.memory, **_where(i)} for i in got.items],
+                "failures": [f.model_dump(mode="json") for f in got.failures],
+            }
 
         return await call(run)
 
-    @server.tool(description="Read the same inputs as `read` and store the items (upsert: "
-                 "the same content twice is stored once) under user_id / session_id. "
-                 "Returns counts and failures.")
-    async def ingest(ctx: Context, text: str | None = None,
-                     messages: list[dict[str, Any]] | None = None,
-                     file_url: str | None = None, file_base64: str | None = None,
-                     filename: str | None = None, user_id: str | None = None,
-                     session_id: str | None = None) -> dict[str, Any]:
+    @server.tool(
+        description="Read the same inputs as `read` and store the items (upsert: "
+        "the same content twice is stored once) under user_id / session_id. "
+        "Returns counts and failures."
+    )
+    async def ingest(
+        ctx: Context,
+        text: str | None = None,
+        messages: list[dict[str, Any]] | None = None,
+        file_url: str | None = None,
+        file_base64: str | None = None,
+        filename: str | None = None,
+        user_id: str | None = None,
+        session_id: str | None = None,
+    ) -> dict[str, Any]:
         info = {"user_id": user(ctx, user_id), "session_id": session_id}
 
         def run() -> dict[str, Any]:
             inputs = _inputs(text, messages, file_url, file_base64, filename)
-            report = ingest_batch(inputs, writes(), reader=reader(), info=info, options=IngestOptions(workers=1))
-            return {"inputs": report.inputs, "items_inserted": report.items_inserted,
-                    "items_updated": report.items_updated,
-                    "failures": [f.model_dump(mode="json") for f in report.failures]}
+            report = ingest_batch(
+                inputs, writes(), reader=reader(), info=info, options=IngestOptions(workers=1)
+            )
+            return {
+                "inputs": report.inputs,
+                "items_inserted": report.items_inserted,
+                "items_updated": report.items_updated,
+                "failures": [f.model_dump(mode="json") for f in report.failures],
+            }
 
         return await call(run)
 
-    @server.tool(description="Search stored items by meaning and keywords. Returns the best "
-                 "passages (text with context) and where each came from, keeping only as "
-                 "many as fit in max_chars characters together.")
-    async def search(ctx: Context, query: str, k: int = 5,
-                     view: Literal["hybrid", "vector", "fts"] = "hybrid",
-                     max_chars: int = 4000, user_id: str | None = None,
-                     session_id: str | None = None) -> dict[str, Any]:
+    @server.tool(
+        description="Search stored items by meaning and keywords. Returns the best "
+        "passages (text with context) and where each came from, keeping only as "
+        "many as fit in max_chars characters together."
+    )
+    async def search(
+        ctx: Context,
+        query: str,
+        k: int = 5,
+        view: Literal["hybrid", "vector", "fts"] = "hybrid",
+        max_chars: int = 4000,
+        user_id: str | None = None,
+        session_id: str | None = None,
+    ) -> dict[str, Any]:
         who = user(ctx, user_id)
 
         def run() -> dict[str, Any]:
@@ -183,10 +222,19 @@ def build_server(db: Path | None = None, *, allow_private_urls: bool = False,
 
                 raise InvalidInputError("k and max_chars must be 1 or more")
             filters = {"user_id": who, "session_id": session_id}
-            results = store().search(query, k=k, view=view, max_chars=max_chars,
-                                     filters={a: b for a, b in filters.items() if b})
-            return {"results": [{"score": round(r.score, 4), "text": r.text or r.item.memory,
-                                 **_where(r.item)} for r in results]}
+            results = store().search(
+                query,
+                k=k,
+                view=view,
+                max_chars=max_chars,
+                filters={a: b for a, b in filters.items() if b},
+            )
+            return {
+                "results": [
+                    {"score": round(r.score, 4), "text": r.text or r.item.memory, **_where(r.item)}
+                    for r in results
+                ]
+            }
 
         return await call(run)
 

@@ -43,29 +43,39 @@ def add_job_routes(app: FastAPI, service: Any, caller: Any, problem: Any) -> Non
         svc = service()
         limits = svc.config.limits
         if svc.jobs.active() >= limits.max_concurrent_jobs:
-            raise problem(429, "too_many_jobs", f"{limits.max_concurrent_jobs} ingest jobs are "
-                          "already queued or running: retry when one has finished",
-                          {"Retry-After": str(svc.jobs.retry_after())})
+            raise problem(
+                429,
+                "too_many_jobs",
+                f"{limits.max_concurrent_jobs} ingest jobs are "
+                "already queued or running: retry when one has finished",
+                {"Retry-After": str(svc.jobs.retry_after())},
+            )
         ctype = request.headers.get("content-type", "")
         job_id, folder = svc.jobs.new_folder()
         try:
             if ctype.startswith("multipart/"):
                 room = limits.max_spool_bytes - await run_in_threadpool(svc.jobs.spooled_bytes)
                 if room <= 0:
-                    raise SpoolLimitError(507, "the upload spool is full: retry when running "
-                                               "jobs have finished")
+                    raise SpoolLimitError(
+                        507, "the upload spool is full: retry when running jobs have finished"
+                    )
                 form = await receive_multipart(
-                    request.stream(), ctype, folder / "files",
+                    request.stream(),
+                    ctype,
+                    folder / "files",
                     max_file_bytes=limits.max_upload_bytes,
-                    max_files=limits.max_files_per_request, spool_room=room,
-                    max_field_bytes=_FIELD_BYTES)
+                    max_files=limits.max_files_per_request,
+                    spool_room=room,
+                    max_field_bytes=_FIELD_BYTES,
+                )
                 fields, files = form.fields, form.files
             else:
                 try:
                     data = await request.json()
                 except ValueError:
-                    raise InvalidInputError("send multipart/form-data with files, or a JSON "
-                                            "object with inputs") from None
+                    raise InvalidInputError(
+                        "send multipart/form-data with files, or a JSON object with inputs"
+                    ) from None
                 if not isinstance(data, dict):
                     raise InvalidInputError("the JSON body must be an object")
                 fields = {k: v if isinstance(v, str) else json.dumps(v) for k, v in data.items()}
@@ -73,8 +83,9 @@ def add_job_routes(app: FastAPI, service: Any, caller: Any, problem: Any) -> Non
             from omnireader.server.webhooks import check_callback_url
 
             # before the job exists: a refused callback is a 400, not a job that cannot report
-            callback = await run_in_threadpool(check_callback_url, fields.get("callback_url"),
-                                               svc.config.allow_private_urls)
+            callback = await run_in_threadpool(
+                check_callback_url, fields.get("callback_url"), svc.config.allow_private_urls
+            )
             job = _job(svc, who, job_id, fields, files, folder)
             if callback is not None:
                 job.callback, job.key_id = Delivery(url=callback), who.key_id
@@ -90,8 +101,13 @@ def add_job_routes(app: FastAPI, service: Any, caller: Any, problem: Any) -> Non
             while (cur := svc.jobs.get(job_id)) and cur.status not in ("done", "failed"):
                 await run_in_threadpool(svc.jobs.wait_change, job_id, cur.version, 5.0)
             return (cur or job).public()
-        return {"job_id": job_id, "status": "queued", "files": len(job.files),
-                "status_url": f"/v1/jobs/{job_id}", "events_url": f"/v1/jobs/{job_id}/events"}
+        return {
+            "job_id": job_id,
+            "status": "queued",
+            "files": len(job.files),
+            "status_url": f"/v1/jobs/{job_id}",
+            "events_url": f"/v1/jobs/{job_id}/events",
+        }
 
     @app.get("/v1/jobs/{job_id}", tags=["ingest"])
     def job_status(job_id: str, who: Caller = Depends(caller)) -> Any:
@@ -102,11 +118,14 @@ def add_job_routes(app: FastAPI, service: Any, caller: Any, problem: Any) -> Non
     def webhook_secret(who: Caller = Depends(caller)) -> Any:
         """The secret that signs the callbacks of jobs sent with this key, and how."""
         secret = service().webhook_secret(who.key_id)
-        return {"secret": secret, "algorithm": "HMAC-SHA256",
-                "signature_header": "X-OmniReader-Signature",
-                "timestamp_header": "X-OmniReader-Timestamp",
-                "signed": "TIMESTAMP + '.' + BODY (the raw request body)",
-                "format": "sha256=HEX"}
+        return {
+            "secret": secret,
+            "algorithm": "HMAC-SHA256",
+            "signature_header": "X-OmniReader-Signature",
+            "timestamp_header": "X-OmniReader-Timestamp",
+            "signed": "TIMESTAMP + '.' + BODY (the raw request body)",
+            "format": "sha256=HEX",
+        }
 
     @app.get("/v1/jobs/{job_id}/events", tags=["ingest"])
     async def job_events(job_id: str, who: Caller = Depends(caller)) -> StreamingResponse:
@@ -129,18 +148,21 @@ def add_job_routes(app: FastAPI, service: Any, caller: Any, problem: Any) -> Non
                 if cur is not None and cur.version == version:
                     yield ": keep-alive\n\n"
 
-        return StreamingResponse(events(), media_type="text/event-stream",
-                                 headers={"Cache-Control": "no-cache"})
+        return StreamingResponse(
+            events(), media_type="text/event-stream", headers={"Cache-Control": "no-cache"}
+        )
 
 
-def _job(svc: Any, who: Caller, job_id: str, fields: dict[str, str], files: list[Any],
-         folder: Any) -> JobState:
+def _job(
+    svc: Any, who: Caller, job_id: str, fields: dict[str, str], files: list[Any], folder: Any
+) -> JobState:
     try:
         info = Info.model_validate_json(fields.get("info") or "{}")
         inputs = json.loads(fields["inputs"]) if fields.get("inputs") else []
     except ValueError as e:
-        raise InvalidInputError(f"info and inputs must be JSON: {' '.join(str(e).split())[:200]}"
-                                ) from None
+        raise InvalidInputError(
+            f"info and inputs must be JSON: {' '.join(str(e).split())[:200]}"
+        ) from None
     if not isinstance(inputs, list):
         inputs = [inputs]
     refuse_local_paths(inputs)
@@ -150,11 +172,17 @@ def _job(svc: Any, who: Caller, job_id: str, fields: dict[str, str], files: list
     if mode == "fine" and svc.reader.llm is None:
         raise InvalidInputError("fine mode needs the server to be started with --llm")
     if not files and not inputs:
-        raise InvalidInputError("nothing to ingest: send files (multipart field 'files') "
-                                "or inputs")
+        raise InvalidInputError("nothing to ingest: send files (multipart field 'files') or inputs")
     pinned = Info(user_id=svc.pinned(who.user_id, info.user_id), session_id=info.session_id)
-    return JobState(id=job_id, owner=who.user_id, mode=mode, info=pinned,
-                    files=job_files(files, folder), inputs=inputs, created=time.time())
+    return JobState(
+        id=job_id,
+        owner=who.user_id,
+        mode=mode,
+        info=pinned,
+        files=job_files(files, folder),
+        inputs=inputs,
+        created=time.time(),
+    )
 
 
 def _remove(folder: Any) -> None:

@@ -9,14 +9,27 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from omnireader.models import MemoryItem, ReadFailure
 
-__all__ = ["ReadRequest", "ReadResponse", "SearchRequest", "SearchResponse", "DeleteResponse",
-           "JobFile", "Delivery", "JobState", "JobAccepted", "Info", "FilterFields", "ErrorBody"]
+__all__ = [
+    "ReadRequest",
+    "ReadResponse",
+    "SearchRequest",
+    "SearchResponse",
+    "DeleteResponse",
+    "JobFile",
+    "Delivery",
+    "JobState",
+    "JobAccepted",
+    "Info",
+    "FilterFields",
+    "ErrorBody",
+]
 
 
 class Info(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    user_id: str | None = Field(None, description="ignored when the server has API keys: "
-                                                  "the key's user is used")
+    user_id: str | None = Field(
+        None, description="ignored when the server has API keys: the key's user is used"
+    )
     session_id: str | None = None
 
 
@@ -140,8 +153,7 @@ class JobState(BaseModel):
     def public(self) -> dict[str, Any]:
         """What a client sees: no spool paths."""
         data = self.model_dump(mode="json", exclude={"owner", "inputs", "key_id"})
-        data["files"] = [{k: f[k] for k in ("name", "size", "done")}
-                         for f in data["files"]]
+        data["files"] = [{k: f[k] for k in ("name", "size", "done")} for f in data["files"]]
         data["files_total"] = len(self.files)
         data["inputs"] = len(self.inputs)
         return data

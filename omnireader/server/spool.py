@@ -15,8 +15,14 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["SpoolLimitError", "SpooledFile", "UploadForm", "safe_name", "spool_bytes",
-           "receive_multipart"]
+__all__ = [
+    "SpoolLimitError",
+    "SpooledFile",
+    "UploadForm",
+    "safe_name",
+    "spool_bytes",
+    "receive_multipart",
+]
 
 _UNSAFE = re.compile(r"[^\w.\- ]+")
 
@@ -126,35 +132,45 @@ async def receive_multipart(
             spooled.size += len(chunk)
             total[0] += len(chunk)
             if spooled.size > max_file_bytes:
-                raise SpoolLimitError(413, f"file {spooled.name!r} is larger than "
-                                           f"{max_file_bytes} bytes")
+                raise SpoolLimitError(
+                    413, f"file {spooled.name!r} is larger than {max_file_bytes} bytes"
+                )
             if total[0] > spool_room:
-                raise SpoolLimitError(507 if spool_room <= 0 else 413,
-                                      "the upload spool is full: try again when running "
-                                      "jobs have finished")
+                raise SpoolLimitError(
+                    507 if spool_room <= 0 else 413,
+                    "the upload spool is full: try again when running jobs have finished",
+                )
             current["fp"].write(chunk)  # type: ignore[union-attr]
         else:
             buf = current["buf"]
             assert isinstance(buf, bytearray)
             buf.extend(chunk)
             if len(buf) > max_field_bytes:
-                raise SpoolLimitError(413, f"form field {current['field']!r} is larger than "
-                                           f"{max_field_bytes} bytes")
+                raise SpoolLimitError(
+                    413, f"form field {current['field']!r} is larger than {max_field_bytes} bytes"
+                )
 
     def on_part_end() -> None:
         if "fp" in current:
             current["fp"].close()  # type: ignore[union-attr]
         elif "field" in current:
             form.fields[str(current["field"])] = bytes(current["buf"]).decode(  # type: ignore[arg-type]
-                "utf-8", "replace")
+                "utf-8", "replace"
+            )
         current.clear()
         state["headers"] = {}
 
-    parser = MultipartParser(boundary, {
-        "on_header_field": on_header_field, "on_header_value": on_header_value,
-        "on_header_end": on_header_end, "on_headers_finished": on_headers_finished,
-        "on_part_data": on_part_data, "on_part_end": on_part_end,
-    })
+    parser = MultipartParser(
+        boundary,
+        {
+            "on_header_field": on_header_field,
+            "on_header_value": on_header_value,
+            "on_header_end": on_header_end,
+            "on_headers_finished": on_headers_finished,
+            "on_part_data": on_part_data,
+            "on_part_end": on_part_end,
+        },
+    )
     try:
         async for chunk in stream:
             if errors:

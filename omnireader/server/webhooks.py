@@ -97,8 +97,9 @@ def check_callback_url(url: Any, allow_private: bool) -> str | None:
     if url is None or url == "":
         return None
     if not isinstance(url, str) or len(url) > MAX_URL_CHARS:
-        raise CallbackURLError(f"callback_url must be an http(s) URL of at most "
-                               f"{MAX_URL_CHARS} characters")
+        raise CallbackURLError(
+            f"callback_url must be an http(s) URL of at most {MAX_URL_CHARS} characters"
+        )
     try:
         check_url(url, allow_private=allow_private)
     except FetchError as e:  # its detail says what is wrong and, when blocked, what to pass
@@ -109,8 +110,16 @@ def check_callback_url(url: Any, allow_private: bool) -> str | None:
 class Webhooks:
     """Sends the final status of finished jobs to their ``callback_url`` (module docstring)."""
 
-    def __init__(self, jobs: Any, secret_for: Callable[[str | None], str | None], *,
-                 allow_private: bool, attempts: int, timeout: float, backoff: float) -> None:
+    def __init__(
+        self,
+        jobs: Any,
+        secret_for: Callable[[str | None], str | None],
+        *,
+        allow_private: bool,
+        attempts: int,
+        timeout: float,
+        backoff: float,
+    ) -> None:
         self._jobs = jobs
         self._secret_for = secret_for
         self.allow_private = allow_private
@@ -119,10 +128,10 @@ class Webhooks:
         self._sending: set[str] = set()  # one attempt per job at a time, however scheduled
         self._wake = threading.Condition()
         self._stopped = False
-        self._senders = ThreadPoolExecutor(max_workers=_SENDERS,
-                                           thread_name_prefix="omnireader-webhook")
-        self._thread = threading.Thread(target=self._loop, name="omnireader-webhooks",
-                                        daemon=True)
+        self._senders = ThreadPoolExecutor(
+            max_workers=_SENDERS, thread_name_prefix="omnireader-webhook"
+        )
+        self._thread = threading.Thread(target=self._loop, name="omnireader-webhooks", daemon=True)
         self._thread.start()
         jobs.on_finished = self.schedule
 
@@ -137,8 +146,11 @@ class Webhooks:
         down counts as the wait); how many."""
         n = 0
         for job in self._jobs.all():
-            if job.status in ("done", "failed") and job.callback and \
-                    job.callback.state == "pending":
+            if (
+                job.status in ("done", "failed")
+                and job.callback
+                and job.callback.state == "pending"
+            ):
                 self.schedule(job.id)
                 n += 1
         return n
@@ -154,8 +166,7 @@ class Webhooks:
     def _loop(self) -> None:
         while True:
             with self._wake:
-                while not self._stopped and (
-                        not self._due or self._due[0][0] > time.time()):
+                while not self._stopped and (not self._due or self._due[0][0] > time.time()):
                     wait = self._due[0][0] - time.time() if self._due else None
                     self._wake.wait(wait)
                 if self._stopped:
@@ -182,8 +193,12 @@ class Webhooks:
     def _attempt_one(self, job_id: str) -> float | None:
         """One attempt, recorded in the job; when to try again (None: done with it)."""
         job = self._jobs.get(job_id)
-        if job is None or job.callback is None or job.callback.state != "pending" \
-                or job.status not in ("done", "failed"):
+        if (
+            job is None
+            or job.callback is None
+            or job.callback.state != "pending"
+            or job.status not in ("done", "failed")
+        ):
             return None
         record = job.callback.model_copy()
         record.attempts += 1
@@ -196,8 +211,9 @@ class Webhooks:
         elif record.attempts >= self.attempts or not retry:
             record.state = "failed"
         else:
-            record.next_attempt_at = now + min(_MAX_DELAY,
-                                               self.backoff * 2 ** (record.attempts - 1))
+            record.next_attempt_at = now + min(
+                _MAX_DELAY, self.backoff * 2 ** (record.attempts - 1)
+            )
         self._jobs.record_delivery(job_id, record)
         return record.next_attempt_at if record.state == "pending" else None
 
@@ -209,19 +225,32 @@ class Webhooks:
         assert job.callback is not None
         secret = self._secret_for(job.key_id)
         if secret is None:
-            return None, ("the API key this job was sent with is no longer configured, so "
-                          "there is no secret to sign the callback with"), False
+            return (
+                None,
+                (
+                    "the API key this job was sent with is no longer configured, so "
+                    "there is no secret to sign the callback with"
+                ),
+                False,
+            )
         body = payload(job)
         stamp = int(time.time())
-        headers = {"Content-Type": "application/json",
-                   "X-OmniReader-Event": f"job.{job.status}",
-                   "X-OmniReader-Job": job.id,
-                   "X-OmniReader-Attempt": str(attempt),
-                   "X-OmniReader-Timestamp": str(stamp),
-                   "X-OmniReader-Signature": sign(secret, stamp, body)}
+        headers = {
+            "Content-Type": "application/json",
+            "X-OmniReader-Event": f"job.{job.status}",
+            "X-OmniReader-Job": job.id,
+            "X-OmniReader-Attempt": str(attempt),
+            "X-OmniReader-Timestamp": str(stamp),
+            "X-OmniReader-Signature": sign(secret, stamp, body),
+        }
         try:
-            status, _ = post_url(job.callback.url, body, headers=headers,
-                                 allow_private=self.allow_private, timeout=self.timeout)
+            status, _ = post_url(
+                job.callback.url,
+                body,
+                headers=headers,
+                allow_private=self.allow_private,
+                timeout=self.timeout,
+            )
         except BlockedURLError as e:  # the address is refused: asking again changes nothing
             return None, " ".join(str(e).split())[:500], False
         except OmniReaderError as e:  # refused connection, timeout, bad answer: may pass
@@ -232,8 +261,7 @@ class Webhooks:
             return status, None, False
         # 408 / 429 / 5xx may pass; any other 4xx is the receiver's refusal, and a redirect
         # is not followed (a POST is not replayed elsewhere), so asking again changes nothing.
-        return status, f"the receiver answered HTTP {status}", status in (408, 429) or \
-            status >= 500
+        return status, f"the receiver answered HTTP {status}", status in (408, 429) or status >= 500
 
 
 def payload(job: JobState) -> bytes:
@@ -243,6 +271,4 @@ def payload(job: JobState) -> bytes:
     data = job.public()
     data.pop("callback", None)
     data.pop("version", None)
-    return json.dumps({"event": f"job.{job.status}", "job": data},
-                      separators=(",", ":")).encode()
-
+    return json.dumps({"event": f"job.{job.status}", "job": data}, separators=(",", ":")).encode()

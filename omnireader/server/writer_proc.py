@@ -30,8 +30,9 @@ import sys
 import threading
 from pathlib import Path
 from typing import Any
-from omnireader.errors import ServiceError
+
 from omnireader.batch.ingest import ingest
+from omnireader.errors import ServiceError
 from omnireader.options import IngestOptions
 
 __all__ = ["WriterDiedError", "WriterProcess", "WriterPool"]
@@ -56,7 +57,10 @@ class WriterProcess:
         env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "omnireader.server.writer_proc"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            env=env,
+        )
         self._send(self.settings)
         ready = self._receive()
         if not ready.get("ok"):
@@ -89,16 +93,18 @@ class WriterProcess:
                 code: int | str = self.proc.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 code = "unknown"
-            raise WriterDiedError(f"the ingest process ended (exit status {code}) before "
-                                  f"it took the request ({e})") from None
+            raise WriterDiedError(
+                f"the ingest process ended (exit status {code}) before it took the request ({e})"
+            ) from None
 
     def _receive(self) -> dict[str, Any]:
         assert self.proc is not None and self.proc.stdout is not None
         line = self.proc.stdout.readline()
         if not line:
             code = self.proc.wait()
-            raise WriterDiedError(f"the ingest process ended (exit status {code}) before "
-                                  "it answered")
+            raise WriterDiedError(
+                f"the ingest process ended (exit status {code}) before it answered"
+            )
         return dict(json.loads(line))
 
     def stop(self, timeout: float = 120) -> None:
@@ -154,6 +160,7 @@ class WriterPool:
     def prestart(self) -> None:
         """Start one child now, in the background: its imports take seconds, which the first
         upload should not wait for."""
+
         def start() -> None:
             with self._free:  # a job arriving meanwhile waits for this child
                 with self._lock:
@@ -207,11 +214,12 @@ def main() -> None:
 
     try:
         from omnireader.reading.reader import Reader
-        from omnireader.store import Store
         from omnireader.server.maintenance import DeferredOptimize
+        from omnireader.store import Store
 
-        reader = Reader(allow_path_parts=False,
-                        allow_private_urls=bool(settings.get("allow_private_urls")))
+        reader = Reader(
+            allow_path_parts=False, allow_private_urls=bool(settings.get("allow_private_urls"))
+        )
         store = DeferredOptimize(Store.open(Path(settings["db"]), create=True))
     except Exception as e:  # noqa: BLE001 - told to the server, which reports it
         answer({"ok": False, "error": f"{type(e).__name__}: {e}"})
@@ -239,15 +247,23 @@ def _handle(reader: Any, store: Any, request: dict[str, Any], workers: int) -> d
             return {"ok": True, "jobs": _ingest_jobs(reader, store, request, workers)}
         files = [Path(p) for p in request.get("paths") or []]
         inputs = files if files else request.get("inputs") or []
-        report = ingest(inputs, store, reader=reader, info=request.get("info") or {}, mode=request.get("mode") or "fast", options=IngestOptions(workers=workers))
+        report = ingest(
+            inputs,
+            store,
+            reader=reader,
+            info=request.get("info") or {},
+            mode=request.get("mode") or "fast",
+            options=IngestOptions(workers=workers),
+        )
         got = counts_of(report, files[0].parent.parent if files else None)
         return {"ok": True, **got}
     except Exception as e:  # noqa: BLE001 - the job fails with this reason
         return {"ok": False, "error": f"{type(e).__name__}: {e}"}
 
 
-def _ingest_jobs(reader: Any, store: Any, request: dict[str, Any],
-                 workers: int) -> dict[str, dict[str, Any]]:
+def _ingest_jobs(
+    reader: Any, store: Any, request: dict[str, Any], workers: int
+) -> dict[str, dict[str, Any]]:
     """Several jobs' uploads (same info and mode) in ONE batch ingest, so a burst of small
     uploads is one commit, not one each: every commit is a new fragment that each search
     scans on its own until the next compaction, ~1 ms of CPU a fragment at 100k items
@@ -257,14 +273,29 @@ def _ingest_jobs(reader: Any, store: Any, request: dict[str, Any],
 
     jobs = {j["id"]: [Path(p) for p in j["paths"]] for j in request["jobs"]}
     items: dict[str, int] = {}
-    report = ingest([p for paths in jobs.values() for p in paths], store, reader=reader, info=request.get("info") or {}, mode=request.get("mode") or "fast", on_file=lambda path, n: items.__setitem__(
-                               os.path.realpath(path), items.get(os.path.realpath(path), 0) + n), options=IngestOptions(workers=workers))
+    report = ingest(
+        [p for paths in jobs.values() for p in paths],
+        store,
+        reader=reader,
+        info=request.get("info") or {},
+        mode=request.get("mode") or "fast",
+        on_file=lambda path, n: items.__setitem__(
+            os.path.realpath(path), items.get(os.path.realpath(path), 0) + n
+        ),
+        options=IngestOptions(workers=workers),
+    )
     out = {}
     for job_id, paths in jobs.items():
         folder = paths[0].parent.parent if paths else None  # <spool>/jobs/<id>/files
-        mine = report.model_copy(update={"failures": [
-            f for f in report.failures
-            if folder is not None and str(folder) + "/" in f"{f.input} {f.message}"]})
+        mine = report.model_copy(
+            update={
+                "failures": [
+                    f
+                    for f in report.failures
+                    if folder is not None and str(folder) + "/" in f"{f.input} {f.message}"
+                ]
+            }
+        )
         got = counts_of(mine, folder)
         got["items"] = sum(items.get(os.path.realpath(p), 0) for p in paths)
         out[job_id] = got

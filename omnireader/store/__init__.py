@@ -1,8 +1,8 @@
 """The three-view store: semantic (vectors), lexical (BM25) and symbolic (typed columns).
 
-    >>> from omnireader.store import Store, SearchFilters
-    >>> store = Store.open("./omnireader.lance")                             # doctest: +SKIP
-    >>> store.search("Berlin", filters=SearchFilters(user_id="u1"))          # doctest: +SKIP
+>>> from omnireader.store import Store, SearchFilters
+>>> store = Store.open("./omnireader.lance")                             # doctest: +SKIP
+>>> store.search("Berlin", filters=SearchFilters(user_id="u1"))          # doctest: +SKIP
 """
 
 from omnireader.store.filters import SearchFilters

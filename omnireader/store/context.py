@@ -25,9 +25,9 @@ from typing import Any
 
 from omnireader.models import MemoryItem
 from omnireader.store.doc_passages import doc_links, expand, header_of, passed_over
-from omnireader.units import unit_links
 from omnireader.store.results import SearchResult
 from omnireader.store.schema import item_from_row
+from omnireader.units import unit_links
 
 __all__ = ["Hit", "assemble", "render"]
 
@@ -83,7 +83,11 @@ class _Passage:
 
 
 def assemble(
-    hits: Sequence[Hit], fetch: Fetch, k: int, view: str, max_chars: int | None = None,
+    hits: Sequence[Hit],
+    fetch: Fetch,
+    k: int,
+    view: str,
+    max_chars: int | None = None,
     more: Callable[[], Sequence[Hit]] | None = None,
 ) -> list[SearchResult]:
     """At most ``k`` passages from ``hits`` (best first), neighbours fetched with ``fetch``.
@@ -139,8 +143,12 @@ def assemble(
     if max_chars is not None and not passages:
         first = next((h for h in hits if h.present()), None)
         if first is not None:  # nothing fit whole: the best hit, cut to the budget
-            return [_cut(_result(_Passage(hit=first, thread=None, units={0: first.item}),
-                                 view), max_chars)]
+            return [
+                _cut(
+                    _result(_Passage(hit=first, thread=None, units={0: first.item}), view),
+                    max_chars,
+                )
+            ]
     return [_cut(_result(p, view), p.cut) if p.cut else _result(p, view) for p in passages]
 
 
@@ -217,9 +225,15 @@ def _result(p: _Passage, view: str) -> SearchResult:
     items = [p.units[i] for i in sorted(p.units)]
     header = header_of(p.hit.item)
     body = render(items)
-    return SearchResult(score=p.hit.score, item=p.hit.item, view=view,  # type: ignore[arg-type]
-                        ranks=p.hit.ranks, text=f"{header}\n{body}" if header else body,
-                        items=items, header=header)
+    return SearchResult(
+        score=p.hit.score,
+        item=p.hit.item,
+        view=view,  # type: ignore[arg-type]
+        ranks=p.hit.ranks,
+        text=f"{header}\n{body}" if header else body,
+        items=items,
+        header=header,
+    )
 
 
 def _cut(result: SearchResult, max_chars: int) -> SearchResult:
@@ -236,7 +250,7 @@ def render(items: Sequence[MemoryItem]) -> str:
         m = _TIME_PREFIX.match(text)
         prefix = m.group(0) if m else None
         if prefix is not None and prefix == last_prefix:
-            text = text[len(prefix):]
+            text = text[len(prefix) :]
         last_prefix = prefix
         lines.append(text)
     return "\n".join(lines)

@@ -96,7 +96,9 @@ class Deleting:
         """
         parts = [_path_clause(path)]
         for column, value in (("user_id", user_id), ("session_id", session_id), ("mode", mode)):
-            parts.append(f"{column} IS NULL" if value is None else f"{column} = {sql_string(value)}")
+            parts.append(
+                f"{column} IS NULL" if value is None else f"{column} = {sql_string(value)}"
+            )
         keep = list(dict.fromkeys(keep_ids))
         if keep:
             parts.append(f"id NOT IN ({', '.join(sql_string(i) for i in keep)})")
@@ -119,7 +121,8 @@ class Deleting:
     def _detach(self, where: str, gone: Any, *, dry_run: bool = False) -> DetachResult:
         with write_lock(self.path):
             return retry_conflicts(
-                lambda: detach_locations(self.table, where, gone, dry_run=dry_run), "delete")
+                lambda: detach_locations(self.table, where, gone, dry_run=dry_run), "delete"
+            )
 
 
 def _path_clause(path: str) -> str:

@@ -31,8 +31,9 @@ class DetachResult(BaseModel):
     updated: int = 0
 
     def __add__(self, other: DetachResult) -> DetachResult:
-        return DetachResult(deleted=self.deleted + other.deleted,
-                            updated=self.updated + other.updated)
+        return DetachResult(
+            deleted=self.deleted + other.deleted, updated=self.updated + other.updated
+        )
 
 
 def stored_locations(table: Any, ids: Iterable[str]) -> dict[str, list[str]]:
@@ -47,8 +48,9 @@ def stored_locations(table: Any, ids: Iterable[str]) -> dict[str, list[str]]:
     return found
 
 
-def merge_locations(items: list[MemoryItem], stored: dict[str, list[str]],
-                    batch_seen: dict[str, list[str]]) -> list[MemoryItem]:
+def merge_locations(
+    items: list[MemoryItem], stored: dict[str, list[str]], batch_seen: dict[str, list[str]]
+) -> list[MemoryItem]:
     """``items`` (copies) recording every location: stored ones first, then new ones."""
     out = []
     for item in items:
@@ -57,8 +59,9 @@ def merge_locations(items: list[MemoryItem], stored: dict[str, list[str]],
     return out
 
 
-def detach_locations(table: Any, where: str, gone: Callable[[str], bool], *,
-                     dry_run: bool = False) -> DetachResult:
+def detach_locations(
+    table: Any, where: str, gone: Callable[[str], bool], *, dry_run: bool = False
+) -> DetachResult:
     """Take the locations ``gone`` says are gone away from the items matching ``where``.
 
     The caller holds the store's write lock. Returns how many items were deleted and how
@@ -91,6 +94,10 @@ def detach_locations(table: Any, where: str, gone: Callable[[str], bool], *,
 
         vectors = np.asarray(data.column("vector").take(kept_rows).to_pylist(), dtype="float32")
         rows = items_to_table(kept, vectors, table.schema)
-        (table.merge_insert("id").when_matched_update_all().when_not_matched_insert_all()
-         .execute(rows))
+        (
+            table.merge_insert("id")
+            .when_matched_update_all()
+            .when_not_matched_insert_all()
+            .execute(rows)
+        )
     return DetachResult(deleted=len(doomed), updated=len(kept))

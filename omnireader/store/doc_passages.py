@@ -92,8 +92,12 @@ def _wanted(units: dict[int, MemoryItem]) -> list[str]:
     return ids
 
 
-def expand(passages: Sequence[Any], fetch: Callable[[Sequence[str]], Iterable[MemoryItem]],
-           room: int | None, render: Callable[[list[MemoryItem]], str]) -> int:
+def expand(
+    passages: Sequence[Any],
+    fetch: Callable[[Sequence[str]], Iterable[MemoryItem]],
+    room: int | None,
+    render: Callable[[list[MemoryItem]], str],
+) -> int:
     """Grow the document passages among ``passages`` (``.thread``, ``.units``: index ->
     item), best first, within ``room`` characters (None: no limit); the characters used."""
     docs = [p for p in passages if p.thread is not None and doc_links(p.hit.item)[0] == p.thread]
@@ -109,13 +113,19 @@ def expand(passages: Sequence[Any], fetch: Callable[[Sequence[str]], Iterable[Me
     return used
 
 
-def _grow(p: Any, found: dict[str, MemoryItem], shown: set[str], room: int | None,
-          render: Callable[[list[MemoryItem]], str]) -> int:
+def _grow(
+    p: Any,
+    found: dict[str, MemoryItem],
+    shown: set[str],
+    room: int | None,
+    render: Callable[[list[MemoryItem]], str],
+) -> int:
     from omnireader.doc_links import NEXT, PREV, TABLE_IDS
 
     def cost(units: dict[int, MemoryItem]) -> int:
-        return len(render([units[i] for i in sorted(units)])) - len(render(
-            [p.units[i] for i in sorted(p.units)]))
+        return len(render([units[i] for i in sorted(units)])) - len(
+            render([p.units[i] for i in sorted(p.units)])
+        )
 
     def indexed(ids: Iterable[str]) -> dict[int, MemoryItem]:
         out = {}

@@ -11,7 +11,7 @@ Nothing a user typed reaches the SQL text except inside a quoted literal.
 
 from __future__ import annotations
 
-from datetime import date, datetime, time, timezone
+from datetime import UTC, date, datetime, time
 from typing import Any, Literal
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, ValidationError, field_validator
@@ -32,7 +32,7 @@ def sql_string(value: str) -> str:
 
 def sql_timestamp(moment: datetime) -> str:
     """An aware datetime as a UTC ``TIMESTAMP`` literal (built from numbers, not user text)."""
-    utc = moment.astimezone(timezone.utc)
+    utc = moment.astimezone(UTC)
     return f"TIMESTAMP '{utc:%Y-%m-%d %H:%M:%S.%f}'"
 
 
@@ -63,8 +63,8 @@ def parse_bound(value: str | date | datetime, *, end_of_day: bool = False) -> da
         assert isinstance(value, datetime)
         moment = value
     if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=timezone.utc)
-    return moment.astimezone(timezone.utc)
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC)
 
 
 class SearchFilters(BaseModel):

@@ -74,8 +74,10 @@ def convex(
     sem = {i: max(0.0, s) for i, s in semantic.items()}
     sem_top = max(sem.values(), default=0.0)
     fused: dict[str, Fused] = {}
-    for view, scores, top, w in (("fts", lexical, lex_top, 1.0 - weight),
-                                 ("vector", sem, sem_top, weight)):
+    for view, scores, top, w in (
+        ("fts", lexical, lex_top, 1.0 - weight),
+        ("vector", sem, sem_top, weight),
+    ):
         ranked = sorted(scores, key=lambda i: (-scores[i], i))
         for rank, item_id in enumerate(ranked, start=1):
             entry = fused.get(item_id) or fused.setdefault(item_id, _new(item_id))
@@ -84,8 +86,9 @@ def convex(
                 entry.score += w * scores[item_id] / top
     # Equal scores: the closer in meaning first (then the best rank, then the id), so the
     # order of BM25's hits does not depend on which other candidates the vector view found.
-    return sorted(fused.values(),
-                  key=lambda f: (-f.score, -sem.get(f.id, 0.0), min(f.ranks.values()), f.id))
+    return sorted(
+        fused.values(), key=lambda f: (-f.score, -sem.get(f.id, 0.0), min(f.ranks.values()), f.id)
+    )
 
 
 def _new(item_id: str) -> Fused:

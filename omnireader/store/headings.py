@@ -54,14 +54,19 @@ def heading_text(item: MemoryItem) -> str | None:
     # words: "3M_2018_10K.pdf" says "3M 2018 10K" (the tokenizer keeps "a_b" as one word).
     name = _SEPARATORS.sub(" ", src.filename.rsplit(".", 1)[0]).strip() if src.filename else ""
     head = meta.extra.get(PAGE_HEAD)  # a page without marked headings: its first lines
-    parts = [meta.topic or "", name, *(path if isinstance(path, list) else []),
-             *(head if isinstance(head, list) else [])]
+    parts = [
+        meta.topic or "",
+        name,
+        *(path if isinstance(path, list) else []),
+        *(head if isinstance(head, list) else []),
+    ]
     text = "\n".join(p for p in parts if isinstance(p, str) and p.strip())
     return text[:_MAX_CHARS] or None
 
 
-def add_heading_scores(main: pa.Table, headings: Sequence[pa.Table], n: int,
-                       weight: float) -> pa.Table:
+def add_heading_scores(
+    main: pa.Table, headings: Sequence[pa.Table], n: int, weight: float
+) -> pa.Table:
     """``main``'s rows (best first, one per id) re-scored with their headings' BM25 added,
     and the rows only ``headings`` found; the best ``n``."""
     import pyarrow as pa
@@ -75,23 +80,40 @@ def add_heading_scores(main: pa.Table, headings: Sequence[pa.Table], n: int,
     top = max(scores, default=0.0) or 1.0
     h_scores: dict[str, float] = {}
     h_rows: dict[str, int] = {}
-    for i, (key, s) in enumerate(zip(extra.column("id").to_pylist(),
-                                     extra.column("_score").to_pylist())):
+    for i, (key, s) in enumerate(
+        zip(extra.column("id").to_pylist(), extra.column("_score").to_pylist())
+    ):
         if s > h_scores.get(key, -1.0):
             h_scores[key], h_rows[key] = s, i
     h_top = max(h_scores.values(), default=0.0) or 1.0
-    combined = {key: s + weight * top * h_scores.get(key, 0.0) / h_top
-                for key, s in zip(ids, scores)}
+    combined = {
+        key: s + weight * top * h_scores.get(key, 0.0) / h_top for key, s in zip(ids, scores)
+    }
     only = [key for key in h_scores if key not in combined]
     for key in only:
         combined[key] = weight * top * h_scores[key] / h_top
-    rows = pa.concat_tables([main, extra.take(pa.array([h_rows[k] for k in only], pa.int64()))
-                             .select(main.column_names)]) if only else main
-    order = sorted(range(rows.num_rows),
-                   key=lambda i: (-combined[ids[i] if i < len(ids) else only[i - len(ids)]],
-                                  ids[i] if i < len(ids) else only[i - len(ids)]))[:n]
+    rows = (
+        pa.concat_tables(
+            [
+                main,
+                extra.take(pa.array([h_rows[k] for k in only], pa.int64())).select(
+                    main.column_names
+                ),
+            ]
+        )
+        if only
+        else main
+    )
+    order = sorted(
+        range(rows.num_rows),
+        key=lambda i: (
+            -combined[ids[i] if i < len(ids) else only[i - len(ids)]],
+            ids[i] if i < len(ids) else only[i - len(ids)],
+        ),
+    )[:n]
     rows = rows.take(pa.array(order, pa.int64()))
     at = rows.schema.get_field_index("_score")
-    new = pa.array([combined[k] for k in rows.column("id").to_pylist()],
-                   type=rows.schema.field("_score").type)
+    new = pa.array(
+        [combined[k] for k in rows.column("id").to_pylist()], type=rows.schema.field("_score").type
+    )
     return rows.set_column(at, rows.schema.field("_score"), new)

@@ -23,13 +23,13 @@ from typing import IO, TYPE_CHECKING, Any
 from omnireader.errors import InvalidInputError
 from omnireader.models import MemoryItem
 from omnireader.page_counts import page_counts
+from omnireader.store.deleting import Deleting
 from omnireader.store.filters import SearchFilters, as_filters, sql_string
 from omnireader.store.ledger import Ledger
-from omnireader.store.deleting import Deleting
-from omnireader.store.path_queries import PathQueries
 from omnireader.store.locking import write_lock
 from omnireader.store.maintenance import optimize_table, refresh_indexes, retry_conflicts
 from omnireader.store.opening import open_items_table
+from omnireader.store.path_queries import PathQueries
 from omnireader.store.results import AddResult, SearchResult, StoreStats
 from omnireader.store.row_writes import match_texts, unique_rows
 from omnireader.store.schema import ITEM_COLUMNS, item_from_row, items_to_rows, with_vectors
@@ -114,11 +114,13 @@ class Store(PathQueries, Deleting):
         self, batch: list[MemoryItem], total: AddResult, refresh: bool, given: np.ndarray | None
     ) -> AddResult:
         rows = items_to_rows(batch, self.table.schema)
-        return self._write_rows(rows, total, refresh,
-                                given if given is not None and len(given) == len(batch) else None)
+        return self._write_rows(
+            rows, total, refresh, given if given is not None and len(given) == len(batch) else None
+        )
 
-    def add_rows(self, rows: pa.Table, vectors: np.ndarray | None = None, *,
-                 refresh: bool = True) -> AddResult:
+    def add_rows(
+        self, rows: pa.Table, vectors: np.ndarray | None = None, *, refresh: bool = True
+    ) -> AddResult:
         """Upsert rows made by :func:`.schema.items_to_rows` for this store's schema, in one
         commit, as :meth:`add` does items (batch ingest builds them in its workers)."""
         return self._write_rows(rows, AddResult(), refresh, vectors)
@@ -185,8 +187,15 @@ class Store(PathQueries, Deleting):
         chat message with the messages around it; overlapping hits merged). ``max_chars``
         keeps the results, best first, whose texts fit together in that many characters.
         """
-        return run_search(self.table, self.embedder, query, k, view, as_filters(filters).where(),
-                          max_chars=max_chars)
+        return run_search(
+            self.table,
+            self.embedder,
+            query,
+            k,
+            view,
+            as_filters(filters).where(),
+            max_chars=max_chars,
+        )
 
     def get(self, item_id: str) -> MemoryItem | None:
         """The item with this id, or None."""

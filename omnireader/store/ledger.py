@@ -93,11 +93,15 @@ class Ledger:
         table = self._table()
         if table is None:
             return {}
-        where = (f"scope = {_quote(self.scope)} AND settings = {_quote(self.settings)} "
-                 "AND failures IS NOT NULL")
+        where = (
+            f"scope = {_quote(self.scope)} AND settings = {_quote(self.settings)} "
+            "AND failures IS NOT NULL"
+        )
         rows = table.search().where(where).select(["path", "failures"]).limit(None).to_list()
-        return {r["path"]: [ReadFailure.model_validate(f) for f in json.loads(r["failures"])]
-                for r in rows}
+        return {
+            r["path"]: [ReadFailure.model_validate(f) for f in json.loads(r["failures"])]
+            for r in rows
+        }
 
     def forget_everywhere(self, paths: Iterable[str]) -> None:
         """Drop the records of ``paths`` in every scope and settings (the files are gone)."""

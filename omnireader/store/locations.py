@@ -118,11 +118,13 @@ def move_source(source: Source, location: str) -> Source:
     """``source`` pointing at another location of the same content."""
     base, member = split_location(location)
     is_url = "://" in base
-    return source.model_copy(update={
-        "path": None if is_url else base,
-        "url": base if is_url else None,
-        "member": member,
-    })
+    return source.model_copy(
+        update={
+            "path": None if is_url else base,
+            "url": base if is_url else None,
+            "member": member,
+        }
+    )
 
 
 def with_locations(item: MemoryItem, locations: list[str]) -> MemoryItem:

@@ -43,8 +43,8 @@ from datetime import timedelta
 from typing import Any, TypeVar
 
 from omnireader.errors import StoreError
-from omnireader.store.lexicon import fts_config
 from omnireader.store.headings import HEADING_COLUMN
+from omnireader.store.lexicon import fts_config
 from omnireader.store.schema import FTS_COLUMNS
 
 __all__ = [
@@ -110,8 +110,9 @@ def create_indexes(table: Any) -> None:
 
 def _create(table: Any, column: str, config: Any) -> None:
     try:
-        retry_conflicts(lambda: table.create_index(column, config=config, replace=False),
-                        f"index on {column}")
+        retry_conflicts(
+            lambda: table.create_index(column, config=config, replace=False), f"index on {column}"
+        )
     except Exception as exc:  # noqa: BLE001 - another process may have just made it
         if column not in _index_names(_fresh(table)):
             raise StoreError(f"could not create the index on {column}: {exc}") from exc
@@ -158,8 +159,12 @@ class Checkpoints:
     optimize at the end of the ingest, or theirs.
     """
 
-    def __init__(self, rows: int = CHECKPOINT_ROWS, seconds: float = CHECKPOINT_SECONDS,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        rows: int = CHECKPOINT_ROWS,
+        seconds: float = CHECKPOINT_SECONDS,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.rows, self.seconds, self._clock = rows, seconds, clock
         self.pending = 0
         self._since = clock()

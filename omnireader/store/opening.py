@@ -15,8 +15,14 @@ from omnireader.errors import EmbedderMismatchError, StoreError
 from omnireader.llm.embedding import make_embedder
 from omnireader.store.lance_import import import_lancedb
 from omnireader.store.maintenance import create_indexes
-from omnireader.store.schema import (META_DIM, META_EMBEDDER, META_VERSION, READABLE_VERSIONS, TABLE_NAME,
-                     items_schema)
+from omnireader.store.schema import (
+    META_DIM,
+    META_EMBEDDER,
+    META_VERSION,
+    READABLE_VERSIONS,
+    TABLE_NAME,
+    items_schema,
+)
 
 if TYPE_CHECKING:
     from omnireader.llm.embedder_base import Embedder
@@ -41,8 +47,9 @@ def open_items_table(
             raise StoreError(f"no omnireader store at {path}") from None
         chosen = make_embedder(embedder)
         # exist_ok: another process may create it between our look and our create.
-        table = db.create_table(TABLE_NAME, schema=items_schema(chosen.dim, chosen.name),
-                                exist_ok=True)
+        table = db.create_table(
+            TABLE_NAME, schema=items_schema(chosen.dim, chosen.name), exist_ok=True
+        )
         create_indexes(table)
         embedder = chosen
     return db, table, check_embedder(path, table, embedder)
@@ -62,8 +69,11 @@ def check_embedder(path: Path, table: Any, wanted: Embedder | str | None) -> Emb
     embedder = make_embedder(built_name if wanted is None else wanted)
     # Names first: a remote embedder learns its dimension with a request.
     if embedder.name != built_name or embedder.dim != built_dim:
-        other = (embedder.name if embedder.name != built_name
-                 else f"{embedder.name} ({embedder.dim} dimensions)")
+        other = (
+            embedder.name
+            if embedder.name != built_name
+            else f"{embedder.name} ({embedder.dim} dimensions)"
+        )
         raise EmbedderMismatchError(
             f"the store at {path} was built with embedder {built_name} ({built_dim} dimensions) "
             f"and cannot be used with {other}: their vectors are not comparable. Open it with "

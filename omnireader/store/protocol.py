@@ -38,7 +38,11 @@ class StoreLike(Protocol):
     def stored_paths(self, paths: Iterable[str]) -> set[str]: ...
 
     def add(
-        self, items: Iterable[MemoryItem], batch_size: int = 1024, *, refresh: bool = True,
+        self,
+        items: Iterable[MemoryItem],
+        batch_size: int = 1024,
+        *,
+        refresh: bool = True,
         vectors: np.ndarray | None = None,
     ) -> AddResult: ...
 
@@ -47,8 +51,13 @@ class StoreLike(Protocol):
     ) -> AddResult: ...
 
     def delete_stale(
-        self, path: str, *, keep_ids: Iterable[str], user_id: str | None = None,
-        session_id: str | None = None, mode: str | None = None,
+        self,
+        path: str,
+        *,
+        keep_ids: Iterable[str],
+        user_id: str | None = None,
+        session_id: str | None = None,
+        mode: str | None = None,
     ) -> int: ...
 
     def locations_under(self, folder: str, where: str | None = None) -> set[str]: ...

@@ -44,9 +44,16 @@ def vector_query(vector: np.ndarray, n: int, where: str | None, columns: list[st
     (a no-op while the search is flat), under ``where`` applied before ranking."""
     from lancedb.query import Query
 
-    return Query(vector_column="vector", vector=vector.tolist(), filter=where,
-                 postfilter=_prefilter(where), limit=n, distance_type="cosine", columns=columns,
-                 refine_factor=REFINE_FACTOR)
+    return Query(
+        vector_column="vector",
+        vector=vector.tolist(),
+        filter=where,
+        postfilter=_prefilter(where),
+        limit=n,
+        distance_type="cosine",
+        columns=columns,
+        refine_factor=REFINE_FACTOR,
+    )
 
 
 @dataclass(frozen=True)
@@ -67,18 +74,26 @@ class FtsQuery:
         main = list(tables[: len(tables) - self.headings])
         rows = pa.concat_tables(main).sort_by([("_score", "descending"), ("id", "ascending")])
         seen: set[str] = set()
-        first = [i for i, key in enumerate(rows.column("id").to_pylist())
-                 if not (key in seen or seen.add(key))]
+        first = [
+            i
+            for i, key in enumerate(rows.column("id").to_pylist())
+            if not (key in seen or seen.add(key))
+        ]
         if not self.headings:
-            return rows.take(pa.array(first[:self.n], type=pa.int64()))
+            return rows.take(pa.array(first[: self.n], type=pa.int64()))
         from omnireader.store.headings import add_heading_scores
 
-        return add_heading_scores(rows.take(pa.array(first, type=pa.int64())),
-                                  tables[len(main):], self.n, self.heading_weight)
+        return add_heading_scores(
+            rows.take(pa.array(first, type=pa.int64())),
+            tables[len(main) :],
+            self.n,
+            self.heading_weight,
+        )
 
 
-def fts_query(text: str, n: int, where: str | None, columns: list[str],
-              searched: Sequence[str] = FTS_COLUMNS) -> FtsQuery:
+def fts_query(
+    text: str, n: int, where: str | None, columns: list[str], searched: Sequence[str] = FTS_COLUMNS
+) -> FtsQuery:
     """BM25 over the full-text columns ``searched``, under ``where`` applied before ranking
     (``columns`` must include ``id`` and ``_score``, which the merge orders by)."""
     from lancedb.query import FullTextSearchQuery, MatchQuery, Query
@@ -90,11 +105,21 @@ def fts_query(text: str, n: int, where: str | None, columns: list[str],
     # The heading column last: its scores are added to the others' maximum.
     ordered = [c for c in searched if c != headings.HEADING_COLUMN]
     boosted = len(searched) - len(ordered)
-    return FtsQuery(tuple(
-        Query(filter=where, postfilter=_prefilter(where), limit=n, columns=columns,
-              full_text_query=FullTextSearchQuery(columns=[], query=MatchQuery(text, column)))
-        for column in [*ordered, *[headings.HEADING_COLUMN] * boosted]), n, boosted,
-        headings.HEADING_WEIGHT)
+    return FtsQuery(
+        tuple(
+            Query(
+                filter=where,
+                postfilter=_prefilter(where),
+                limit=n,
+                columns=columns,
+                full_text_query=FullTextSearchQuery(columns=[], query=MatchQuery(text, column)),
+            )
+            for column in [*ordered, *[headings.HEADING_COLUMN] * boosted]
+        ),
+        n,
+        boosted,
+        headings.HEADING_WEIGHT,
+    )
 
 
 def filter_query(where: str, n: int, columns: list[str]) -> Any:
@@ -112,11 +137,18 @@ def _prefilter(where: str | None) -> bool | None:
 def run_queries(table: Any, queries: Sequence[Any]) -> list[pa.Table]:
     """Each query's rows, the queries (an :class:`FtsQuery`'s included) run concurrently in
     one call into LanceDB."""
-    flat = [q for query in queries
-            for q in (query.per_column if isinstance(query, FtsQuery) else (query,))]
+    flat = [
+        q
+        for query in queries
+        for q in (query.per_column if isinstance(query, FtsQuery) else (query,))
+    ]
     tables = iter(_run(table, flat))
-    return [query.merge([next(tables) for _ in query.per_column])
-            if isinstance(query, FtsQuery) else next(tables) for query in queries]
+    return [
+        query.merge([next(tables) for _ in query.per_column])
+        if isinstance(query, FtsQuery)
+        else next(tables)
+        for query in queries
+    ]
 
 
 def _run(table: Any, queries: Sequence[Any]) -> list[pa.Table]:

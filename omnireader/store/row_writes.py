@@ -39,8 +39,9 @@ def rows_from_bytes(data: bytes) -> pa.Table:
     return pa.ipc.open_stream(pa.py_buffer(data)).read_all()
 
 
-def unique_rows(table: Any, rows: pa.Table, vectors: np.ndarray | None
-                ) -> tuple[pa.Table, np.ndarray | None]:
+def unique_rows(
+    table: Any, rows: pa.Table, vectors: np.ndarray | None
+) -> tuple[pa.Table, np.ndarray | None]:
     """``rows`` with each id once (the last row of an id wins) and every location recorded
     (the stored ones first, then this write's), with their ``vectors`` in the same order.
 

@@ -14,13 +14,13 @@ vector space it holds.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from omnireader.models import MemoryItem
-from omnireader.units import NEIGHBOUR_TEXT
 from omnireader.store.headings import HEADING_COLUMN, heading_text
 from omnireader.store.locations import locations_of, path_keys, with_locations
+from omnireader.units import NEIGHBOUR_TEXT
 
 if TYPE_CHECKING:
     import numpy as np
@@ -119,7 +119,8 @@ def with_vectors(rows: pa.Table, vectors: np.ndarray, schema: pa.Schema) -> pa.T
     flat = pa.array(vectors.astype("float32", copy=False).reshape(-1))
     vector = pa.FixedSizeListArray.from_arrays(flat, dim)
     return pa.Table.from_arrays(
-        [vector if f.name == "vector" else rows.column(f.name) for f in schema], schema=schema)
+        [vector if f.name == "vector" else rows.column(f.name) for f in schema], schema=schema
+    )
 
 
 def rows_schema(schema: pa.Schema) -> pa.Schema:
@@ -150,7 +151,8 @@ def items_to_rows(items: Sequence[MemoryItem], schema: pa.Schema) -> pa.Table:
                 columns[name].append(value)
     return pa.Table.from_arrays(
         [pa.array(values, type=schema.field(name).type) for name, values in columns.items()],
-        schema=rows_schema(schema))
+        schema=rows_schema(schema),
+    )
 
 
 class _Memo:
@@ -266,5 +268,5 @@ def parse_time(value: str | datetime | None) -> datetime | None:
         except ValueError:
             return None
     if moment.tzinfo is None:
-        return moment.replace(tzinfo=timezone.utc)
-    return moment.astimezone(timezone.utc)
+        return moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC)

@@ -98,8 +98,9 @@ def run_search(
         hits = [_hit(r, r["_score"], {"fts": i}) for i, r in enumerate(rows, 1)]
     elif embedder.fusion_weight == 0 and not (time_weight > 0 and periods(query)):
         hits, more = _lexical_first(table, embedder, query, n, where)
-        return assemble(hits, lambda ids: _fetch(table, ids, where), wanted, view, max_chars,
-                        more=more)
+        return assemble(
+            hits, lambda ids: _fetch(table, ids, where), wanted, view, max_chars, more=more
+        )
     else:
         hits = boost(_hybrid(table, embedder, query, n, where), query, time_weight)
     return assemble(hits, lambda ids: _fetch(table, ids, where), wanted, view, max_chars)
@@ -115,10 +116,13 @@ def candidates(
     """
     vector = embedder.embed_query(query)
     vector_columns = ["id", "_distance"] if embedder.fusion_weight == 0 else _VECTOR_COLUMNS
-    by_vector, by_text = run_queries(table, [
-        vector_query(vector, n, where, vector_columns),
-        fts_query(query, n, where, _TEXT_COLUMNS, text_columns(table)),
-    ])
+    by_vector, by_text = run_queries(
+        table,
+        [
+            vector_query(vector, n, where, vector_columns),
+            fts_query(query, n, where, _TEXT_COLUMNS, text_columns(table)),
+        ],
+    )
     return _text_rows(by_text), _with_similarity(_rows(by_vector)), vector
 
 
@@ -137,12 +141,16 @@ def _hybrid(table: Any, embedder: Embedder, query: str, n: int, where: str | Non
     semantic = {r["id"]: r["_sim"] for r in vector_rows}
     lexical = _rescored(text_rows, vector, semantic)
     fused = convex(lexical, semantic, embedder.fusion_weight)
-    return hits_of(table, {r["id"]: r for r in (*text_rows, *vector_rows)},
-                   [(f.id, f.score, f.ranks) for f in fused])
+    return hits_of(
+        table,
+        {r["id"]: r for r in (*text_rows, *vector_rows)},
+        [(f.id, f.score, f.ranks) for f in fused],
+    )
 
 
-def _rescored(text_rows: list[dict[str, Any]], vector: np.ndarray,
-              semantic: dict[str, float]) -> dict[str, float]:
+def _rescored(
+    text_rows: list[dict[str, Any]], vector: np.ndarray, semantic: dict[str, float]
+) -> dict[str, float]:
     """BM25's scores by id; each BM25 candidate's cosine similarity is added to ``semantic``."""
     import numpy as np
 
@@ -153,8 +161,9 @@ def _rescored(text_rows: list[dict[str, Any]], vector: np.ndarray,
     return {r["id"]: float(r["_score"]) for r in text_rows}
 
 
-def _lexical_first(table: Any, embedder: Embedder, query: str, n: int,
-                   where: str | None) -> tuple[list[Hit], Callable[[], list[Hit]]]:
+def _lexical_first(
+    table: Any, embedder: Embedder, query: str, n: int, where: str | None
+) -> tuple[list[Hit], Callable[[], list[Hit]]]:
     """Hybrid at fusion weight 0: BM25's hits, and the vector view's only if asked for.
 
     Returns the hits ranked from BM25's candidates and a function that runs the vector
@@ -162,13 +171,17 @@ def _lexical_first(table: Any, embedder: Embedder, query: str, n: int,
     them (after every BM25 hit, whose ``ranks`` it brings up to date).
     """
     vector = embedder.embed_query(query)
-    (by_text,) = run_queries(table, [fts_query(query, n, where, _TEXT_COLUMNS,
-                                               text_columns(table))])
+    (by_text,) = run_queries(
+        table, [fts_query(query, n, where, _TEXT_COLUMNS, text_columns(table))]
+    )
     text_rows = _text_rows(by_text)
     semantic: dict[str, float] = {}
     lexical = _rescored(text_rows, vector, semantic)
-    hits = hits_of(table, {r["id"]: r for r in text_rows},
-                   [(f.id, f.score, f.ranks) for f in convex(lexical, semantic, 0.0)])
+    hits = hits_of(
+        table,
+        {r["id"]: r for r in text_rows},
+        [(f.id, f.score, f.ranks) for f in convex(lexical, semantic, 0.0)],
+    )
 
     def more() -> list[Hit]:
         (by_vector,) = run_queries(table, [vector_query(vector, n, where, ["id", "_distance"])])
@@ -178,20 +191,27 @@ def _lexical_first(table: Any, embedder: Embedder, query: str, n: int,
         fused = {f.id: f for f in convex(lexical, semantic, 0.0)}
         for h in hits:
             h.ranks.update(fused.pop(h.id).ranks)
-        return hits_of(table, {r["id"]: r for r in vector_rows},
-                       [(f.id, f.score, f.ranks) for f in fused.values()])
+        return hits_of(
+            table,
+            {r["id"]: r for r in vector_rows},
+            [(f.id, f.score, f.ranks) for f in fused.values()],
+        )
 
     return hits, more
 
 
-def hits_of(table: Any, rows: dict[str, dict[str, Any]],
-            ranked: list[tuple[str, float, dict[str, int]]]) -> list[Hit]:
+def hits_of(
+    table: Any, rows: dict[str, dict[str, Any]], ranked: list[tuple[str, float, dict[str, int]]]
+) -> list[Hit]:
     """Hits for ``ranked`` (id, score, ranks); rows without their item's columns are
     fetched, all at once, the first time one of them is needed."""
-    hits = [Hit(id=i, row=_item_row(rows[i]), score=float(score), ranks=ranks)
-            for i, score, ranks in ranked]
+    hits = [
+        Hit(id=i, row=_item_row(rows[i]), score=float(score), ranks=ranks)
+        for i, score, ranks in ranked
+    ]
     lazy = [h for h in hits if h.row is None]
     if lazy:
+
         def load() -> None:
             missing = [h for h in lazy if h.row is None]
             found = _item_rows(table, [h.id for h in missing])
@@ -222,8 +242,9 @@ def _with_similarity(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _fts_rows(table: Any, query: str, n: int, where: str | None) -> list[dict[str, Any]]:
-    (data,) = run_queries(table, [fts_query(query, n, where, ["id", *ITEM_COLUMNS, "_score"],
-                                            text_columns(table))])
+    (data,) = run_queries(
+        table, [fts_query(query, n, where, ["id", *ITEM_COLUMNS, "_score"], text_columns(table))]
+    )
     return _rows(data)
 
 

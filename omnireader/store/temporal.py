@@ -49,13 +49,45 @@ __all__ = ["TIME_WEIGHT", "Period", "periods", "item_date", "boost"]
 #: all five 0.5 and 1 tied (ties go to the smaller weight), so 0.5.
 TIME_WEIGHT = 0.5
 
-_FULL = ("january", "february", "march", "april", "may", "june", "july", "august", "september",
-         "october", "november", "december")
+_FULL = (
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+)
 _MONTHS = {
-    "january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6, "july": 7,
-    "august": 8, "september": 9, "october": 10, "november": 11, "december": 12,
-    "jan": 1, "feb": 2, "mar": 3, "apr": 4, "jun": 6, "jul": 7, "aug": 8, "sep": 9,
-    "sept": 9, "oct": 10, "nov": 11, "dec": 12,
+    "january": 1,
+    "february": 2,
+    "march": 3,
+    "april": 4,
+    "may": 5,
+    "june": 6,
+    "july": 7,
+    "august": 8,
+    "september": 9,
+    "october": 10,
+    "november": 11,
+    "december": 12,
+    "jan": 1,
+    "feb": 2,
+    "mar": 3,
+    "apr": 4,
+    "jun": 6,
+    "jul": 7,
+    "aug": 8,
+    "sep": 9,
+    "sept": 9,
+    "oct": 10,
+    "nov": 11,
+    "dec": 12,
 }
 _MONTH = r"(?P<{}>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
 _YEAR = r"(?P<{}>(?:19|20)\d\d)"
@@ -64,16 +96,35 @@ _PATTERNS = [
     # 2023-05-07, 2023-05
     re.compile(r"\b(?P<y>(?:19|20)\d\d)-(?P<m>[01]\d)(?:-(?P<d>[0-3]\d))?\b"),
     # 7 May 2023, 7 May, 2023, 7th of May 2023, 7 May
-    re.compile(r"\b" + _DAY.format("d") + r"\s+(?:of\s+)?" + _MONTH.format("mn")
-               + r"(?:,?\s+" + _YEAR.format("y") + r")?\b", re.IGNORECASE),
+    re.compile(
+        r"\b"
+        + _DAY.format("d")
+        + r"\s+(?:of\s+)?"
+        + _MONTH.format("mn")
+        + r"(?:,?\s+"
+        + _YEAR.format("y")
+        + r")?\b",
+        re.IGNORECASE,
+    ),
     # May 7, 2023, May 7 2023, May 7
-    re.compile(r"\b" + _MONTH.format("mn") + r"\s+" + _DAY.format("d")
-               + r"(?:,?\s+" + _YEAR.format("y") + r")?\b(?!\d)", re.IGNORECASE),
+    re.compile(
+        r"\b"
+        + _MONTH.format("mn")
+        + r"\s+"
+        + _DAY.format("d")
+        + r"(?:,?\s+"
+        + _YEAR.format("y")
+        + r")?\b(?!\d)",
+        re.IGNORECASE,
+    ),
     # May 2023, May, 2023
     re.compile(r"\b" + _MONTH.format("mn") + r",?\s+" + _YEAR.format("y") + r"\b", re.IGNORECASE),
     # June (capitalised; not "May" opening a sentence, as in "May I ..."), 2023
-    re.compile(r"(?<![.!?]\s)(?<=[\s(])(?P<mn>May)\b|(?<!\w)(?P<mn2>"
-               + "|".join(n.capitalize() for n in _FULL if n != "may") + r")\b"),
+    re.compile(
+        r"(?<![.!?]\s)(?<=[\s(])(?P<mn>May)\b|(?<!\w)(?P<mn2>"
+        + "|".join(n.capitalize() for n in _FULL if n != "may")
+        + r")\b"
+    ),
     re.compile(r"\b" + _YEAR.format("y") + r"\b"),
 ]
 
@@ -87,9 +138,11 @@ class Period:
     day: int | None = None
 
     def __contains__(self, when: date) -> bool:
-        return ((self.year is None or when.year == self.year)
-                and (self.month is None or when.month == self.month)
-                and (self.day is None or when.day == self.day))
+        return (
+            (self.year is None or when.year == self.year)
+            and (self.month is None or when.month == self.month)
+            and (self.day is None or when.day == self.day)
+        )
 
     def __str__(self) -> str:
         parts = [f"{self.year:04d}" if self.year else "*"]
@@ -118,7 +171,11 @@ def periods(query: str) -> list[Period]:
 def _period(groups: dict[str, str | None]) -> Period | None:
     year = int(groups["y"]) if groups.get("y") else None
     name = groups.get("mn") or groups.get("mn2")
-    month = _MONTHS[name.lower().rstrip(".")] if name else (int(groups["m"]) if groups.get("m") else None)
+    month = (
+        _MONTHS[name.lower().rstrip(".")]
+        if name
+        else (int(groups["m"]) if groups.get("m") else None)
+    )
     day = int(groups["d"]) if groups.get("d") else None
     if month is not None and not 1 <= month <= 12:
         return None
@@ -138,8 +195,13 @@ def item_date(item: MemoryItem) -> date | None:
     """The calendar date of what ``item`` says (its own time, as written), or None."""
     meta, src = item.metadata, item.source
     fmt = meta.extra.get("format")  # what the file parser read it as
-    if src is not None and src.kind == "file" and not src.chat_time and fmt is not None \
-            and fmt not in DATED_FORMATS:
+    if (
+        src is not None
+        and src.kind == "file"
+        and not src.chat_time
+        and fmt is not None
+        and fmt not in DATED_FORMATS
+    ):
         return None  # a document's creation date is not the time of its content
     if meta.timestamp and meta.time_source != "mtime":
         stamp: str | None = meta.timestamp

@@ -18,8 +18,8 @@ import threading
 from typing import Any
 from weakref import WeakKeyDictionary
 
-from omnireader.store.queries import filter_query, run_queries
 from omnireader.store.headings import HEADING_COLUMN
+from omnireader.store.queries import filter_query, run_queries
 from omnireader.store.schema import FTS_COLUMNS
 
 __all__ = ["text_columns"]
@@ -49,14 +49,18 @@ def text_columns(table: Any) -> tuple[str, ...]:
             if version != seen.version:
                 present = set(table.schema.names)  # a version-4 store has no heading column
                 for column in _ALL:
-                    if column not in seen.filled and column in present \
-                            and _holds_text(table, column):
+                    if (
+                        column not in seen.filled
+                        and column in present
+                        and _holds_text(table, column)
+                    ):
                         seen.filled.add(column)
                 seen.version = version
     return tuple(c for c in _ALL if c in seen.filled)
 
 
 def _holds_text(table: Any, column: str) -> bool:
-    (rows,) = run_queries(table, [filter_query(f"{column} IS NOT NULL AND {column} != ''", 1,
-                                               ["id"])])
+    (rows,) = run_queries(
+        table, [filter_query(f"{column} IS NOT NULL AND {column} != ''", 1, ["id"])]
+    )
     return len(rows) > 0

@@ -27,8 +27,7 @@ def _import() -> ModuleType:
         # With other threads running, one of them could import openai while it is marked
         # missing and fail; the marker is only safe in a single-threaded process (the fork
         # server, a CLI before its first thread).
-        if ("chonkie" in sys.modules or "openai" in sys.modules
-                or threading.active_count() > 1):
+        if "chonkie" in sys.modules or "openai" in sys.modules or threading.active_count() > 1:
             import chonkie as module  # already loaded, openai costs nothing more, or unsafe
 
             return module

@@ -64,8 +64,11 @@ class _Text:
         self.starts = token_starts(self.marked)
         self.words = np.frombuffer(self.marked, dtype=np.uint8) == ord(WORD)
         # Non-continuation bytes: counting them up to a byte offset gives the char offset.
-        self.lead = (None if self.ascii else
-                     ((np.frombuffer(self.data, dtype=np.uint8) & 0xC0) != 0x80).view(np.uint8))
+        self.lead = (
+            None
+            if self.ascii
+            else ((np.frombuffer(self.data, dtype=np.uint8) & 0xC0) != 0x80).view(np.uint8)
+        )
 
     @property
     def total(self) -> int:
@@ -124,14 +127,27 @@ def _split_bytes(data: bytes, level: Any) -> list[tuple[int, int]]:
     include = level.include_delim or "prev"
     if any(len(d) > 1 or not d.isascii() for d in delimiters):
         return chonkie_core.split_pattern_offsets(
-            data, patterns=encoded, include_delim=include,
-            min_chars=_MIN_CHARS)
-    return chonkie_core.split_offsets(data, delimiters="".join(delimiters).encode("utf-8"),
-                                      include_delim=include, min_chars=_MIN_CHARS)
+            data, patterns=encoded, include_delim=include, min_chars=_MIN_CHARS
+        )
+    return chonkie_core.split_offsets(
+        data,
+        delimiters="".join(delimiters).encode("utf-8"),
+        include_delim=include,
+        min_chars=_MIN_CHARS,
+    )
 
 
-def _chunk(t: _Text, levels: list[Any], size: int, level: int, c0: int, c1: int, b0: int,
-           b1: int, out: list[tuple[int, int, int]]) -> None:
+def _chunk(
+    t: _Text,
+    levels: list[Any],
+    size: int,
+    level: int,
+    c0: int,
+    c1: int,
+    b0: int,
+    b1: int,
+    out: list[tuple[int, int, int]],
+) -> None:
     """chonkie's ``_recursive_chunk`` on the span ``[c0, c1)`` (bytes ``[b0, b1)``)."""
     import numpy as np
 
@@ -154,8 +170,7 @@ def _chunk(t: _Text, levels: list[Any], size: int, level: int, c0: int, c1: int,
         if not (counts > size).all():  # chonkie merges unless every split is too long
             import chonkie_core
 
-            ends = np.array(chonkie_core.find_merge_indices(counts.tolist(), size),
-                            dtype=np.int64)
+            ends = np.array(chonkie_core.find_merge_indices(counts.tolist(), size), dtype=np.int64)
             firsts = np.concatenate([[0], ends[:-1]])
             counts = np.add.reduceat(counts, firsts)
             keep = np.append(firsts, len(bounds) - 1)

@@ -70,16 +70,19 @@ def _rules() -> Any:
 def _chonkie_chunker(chunk_size: int) -> Any:
     from omnireader.text.chonkie_import import chonkie
 
-    return chonkie.RecursiveChunker(tokenizer=_tokenizer_class()(), chunk_size=chunk_size,
-                                    rules=_rules())
+    return chonkie.RecursiveChunker(
+        tokenizer=_tokenizer_class()(), chunk_size=chunk_size, rules=_rules()
+    )
 
 
 def chonkie_chunks(text: str, chunk_size: int) -> list[tuple[str, int, int, int]]:
     """What chonkie's own recursive chunker makes of ``text``, as ``(text, start, end,
     tokens)``: the definition :func:`omnireader.text.chunk_split.spans` computes on offsets (and
     its fallback; its token level encodes piece by piece, ~1 MB/s)."""
-    return [(c.text, c.start_index, c.end_index, c.token_count)
-            for c in _chonkie_chunker(chunk_size).chunk(text)]
+    return [
+        (c.text, c.start_index, c.end_index, c.token_count)
+        for c in _chonkie_chunker(chunk_size).chunk(text)
+    ]
 
 
 _SCAN_FIRST = 1 << 16  # longer texts almost always need chunks: scanned before counting

@@ -58,10 +58,13 @@ _SCRIPTS: list[tuple[str, str]] = [
     ("ka", "\u10a0-\u10ff"),
 ]
 _CJK = {"ko", "kana", "han"}
-_SCRIPT_RUNS = re.compile("|".join(
-    f"(?P<{'s' + str(i)}>[{chars}]{'' if name in _CJK else '+'})"
-    for i, (name, chars) in enumerate(_SCRIPTS)
-) + r"|(?P<other>[^\W\d_]+)")
+_SCRIPT_RUNS = re.compile(
+    "|".join(
+        f"(?P<{'s' + str(i)}>[{chars}]{'' if name in _CJK else '+'})"
+        for i, (name, chars) in enumerate(_SCRIPTS)
+    )
+    + r"|(?P<other>[^\W\d_]+)"
+)
 _NAMES = [name for name, _ in _SCRIPTS]
 _ASCII_WORD = re.compile(r"[a-z]+")
 # English function words that are not also common words of another language written in
@@ -80,8 +83,18 @@ _ONLY_ENGLISH = frozenset(
 _ENGLISH_SHARE = 0.2
 # A plain-ASCII text of fewer words is English on one word only English has.
 _FEW_WORDS = 8
-_MACRO = {"ary": "ar", "arz": "ar", "yue": "zh", "wuu": "zh", "hbo": "he", "grc": "el",
-          "uzs": "uz", "gug": "gn", "nn": "no", "zxx": UNDETERMINED}
+_MACRO = {
+    "ary": "ar",
+    "arz": "ar",
+    "yue": "zh",
+    "wuu": "zh",
+    "hbo": "he",
+    "grc": "el",
+    "uzs": "uz",
+    "gug": "gn",
+    "nn": "no",
+    "zxx": UNDETERMINED,
+}
 _TAG = re.compile(r"^([a-zA-Z]{2,3})(?:[-_][a-zA-Z0-9]{1,8})*$")
 _LOCK = threading.Lock()
 
@@ -126,7 +139,8 @@ def detect_language(text: str, declared: str | None = None) -> str:
         # English needs a word only English has ("is" and "we" are Dutch too), and in a
         # longer text function words at the rate English prose has them.
         if any(w in _ONLY_ENGLISH for w in words) and (
-                len(words) < _FEW_WORDS or hits >= _ENGLISH_SHARE * len(words)):
+            len(words) < _FEW_WORDS or hits >= _ENGLISH_SHARE * len(words)
+        ):
             return "en"
     return _classify(sample[:SAMPLE_CHARS])
 

@@ -79,13 +79,19 @@ def _from_cache(folder: Path) -> Any:
     from py3langid.langid import LanguageIdentifier
     from py3langid.modelio import _to_array
 
-    arrays = {name: np.load(folder / f"{name}.npy", mmap_mode="r", allow_pickle=False)
-              for name in _ARRAYS}
+    arrays = {
+        name: np.load(folder / f"{name}.npy", mmap_mode="r", allow_pickle=False) for name in _ARRAYS
+    }
     classes = json.loads((folder / "classes.json").read_text(encoding="utf-8"))
     return LanguageIdentifier(
-        np.asarray(arrays["ptc"]), np.asarray(arrays["pc"]), classes,
-        _to_array(arrays["nextmove"]), np.asarray(arrays["out_feat"]).tolist(),
-        norm_probs=True, tk_row=_to_array(arrays["nextmove_row"]))
+        np.asarray(arrays["ptc"]),
+        np.asarray(arrays["pc"]),
+        classes,
+        _to_array(arrays["nextmove"]),
+        np.asarray(arrays["out_feat"]).tolist(),
+        norm_probs=True,
+        tk_row=_to_array(arrays["nextmove_row"]),
+    )
 
 
 def load_identifier() -> Any:

@@ -28,8 +28,14 @@ from typing import NamedTuple
 from omnireader.text.chunking import Chunk, chunk_text
 from omnireader.text.tokens import count_tokens
 
-__all__ = ["StructChunk", "structured_chunks", "has_structure", "cap_path", "MAX_DEPTH",
-           "MAX_TITLE"]
+__all__ = [
+    "StructChunk",
+    "structured_chunks",
+    "has_structure",
+    "cap_path",
+    "MAX_DEPTH",
+    "MAX_TITLE",
+]
 
 MAX_DEPTH = 6  # titles in a heading path (Section.heading_path allows as many)
 MAX_TITLE = 120  # characters of one title: a "heading" that is a whole paragraph is cut
@@ -115,7 +121,7 @@ def _blocks(text: str) -> list[_Block]:
             assert m is not None
             blocks.append(_Block("heading", a, b, len(m.group(1)), m.group(2)))
         elif kind == "table":
-            rule = j - i >= 2 and _TABLE_RULE.match(text[lines[i + 1][0]:lines[i + 1][1]])
+            rule = j - i >= 2 and _TABLE_RULE.match(text[lines[i + 1][0] : lines[i + 1][1]])
             header_end = lines[i + 1][1] if rule else a
             caption = _caption(text, blocks)
             blocks.append(_Block("table", a, b, caption=caption, header_end=header_end))
@@ -129,7 +135,7 @@ def _caption(text: str, before: list[_Block]) -> str:
     """A table's caption: the last non-blank line above it (a heading's own line), blank
     lines between them skipped; none when another table is right above."""
     for last in reversed(before):
-        body = text[last.start:last.end].strip()
+        body = text[last.start : last.end].strip()
         if not body:
             continue
         if last.kind == "heading":
@@ -157,14 +163,14 @@ class _Piece(NamedTuple):
 def _table_pieces(text: str, block: _Block, number: int, size: int) -> list[_Piece]:
     """A table as one piece if it fits, else pieces of whole rows, each after the first
     starting with the caption and the header."""
-    whole = text[block.start:block.end]
+    whole = text[block.start : block.end]
     n = count_tokens(whole)
     if n <= size:
         return [_Piece(block.start, block.end, whole, n, number, 0, 1)]
-    header = text[block.start:block.header_end]
+    header = text[block.start : block.header_end]
     lead = (block.caption + "\n" if block.caption else "") + header
     lead_n = count_tokens(lead) if lead else 0
-    rows = _lines(text[block.header_end:block.end])
+    rows = _lines(text[block.header_end : block.end])
     groups: list[tuple[int, int, int]] = []  # (start, end, tokens) of the rows of a piece
     for a, b in rows:
         a, b = a + block.header_end, b + block.header_end
@@ -180,7 +186,7 @@ def _table_pieces(text: str, block: _Block, number: int, size: int) -> list[_Pie
     pieces = []
     for p, (a, b, k) in enumerate(groups):
         if p == 0:  # the table's own start: header, then its first rows, as written
-            piece_text = text[block.start:b]
+            piece_text = text[block.start : b]
             pieces.append(_Piece(block.start, b, piece_text, count_tokens(piece_text), number))
         else:
             piece_text = lead + text[a:b]
@@ -192,12 +198,15 @@ def _text_pieces(text: str, start: int, end: int, size: int) -> list[_Piece]:
     span = text[start:end]
     if not span.strip():
         return [_Piece(start, end, span, 0)]
-    return [_Piece(start + c.char_start, start + c.char_end, c.text, c.tokens)
-            for c in chunk_text(span, size)]
+    return [
+        _Piece(start + c.char_start, start + c.char_end, c.text, c.tokens)
+        for c in chunk_text(span, size)
+    ]
 
 
-def structured_chunks(text: str, chunk_size: int = 512,
-                      heading_path: Sequence[str] = ()) -> list[StructChunk]:
+def structured_chunks(
+    text: str, chunk_size: int = 512, heading_path: Sequence[str] = ()
+) -> list[StructChunk]:
     """``text``'s chunks, each within its section, with its heading path (``heading_path``:
     the path of the section the text is in, outermost first). Without headings or tables,
     :func:`chunk_text`'s chunks with ``heading_path``."""
@@ -216,7 +225,7 @@ def structured_chunks(text: str, chunk_size: int = 512,
                 stack.pop()
             stack.append((block.level, block.title))
             path = cap_path([*base, *(t for _, t in stack)])
-            line = text[block.start:block.end]
+            line = text[block.start : block.end]
             sections.append((path, [_Piece(block.start, block.end, line, count_tokens(line))]))
         elif block.kind == "table":
             sections[-1][1].extend(_table_pieces(text, block, tables, chunk_size))
@@ -231,15 +240,23 @@ def structured_chunks(text: str, chunk_size: int = 512,
             continue
         own: list[list[_Piece]] = []
         for p in pieces:
-            if own and not _is_continuation(p) and not _is_continuation(own[-1][-1]) \
-                    and sum(q.tokens for q in own[-1]) + p.tokens <= chunk_size:
+            if (
+                own
+                and not _is_continuation(p)
+                and not _is_continuation(own[-1][-1])
+                and sum(q.tokens for q in own[-1]) + p.tokens <= chunk_size
+            ):
                 own[-1].append(p)
             else:
                 own.append([p])
         # Small neighbouring sections merge: a section that is one chunk joins the chunk
         # before when that is a whole section too and both fit.
-        if len(own) == 1 and whole_section and not _is_continuation(own[0][0]) \
-                and sum(q.tokens for q in raw[-1][1]) + sum(q.tokens for q in own[0]) <= chunk_size:
+        if (
+            len(own) == 1
+            and whole_section
+            and not _is_continuation(own[0][0])
+            and sum(q.tokens for q in raw[-1][1]) + sum(q.tokens for q in own[0]) <= chunk_size
+        ):
             before = raw[-1][0]
             raw[-1] = (_common(before, path), raw[-1][1] + own[0])
             continue
@@ -254,9 +271,15 @@ def structured_chunks(text: str, chunk_size: int = 512,
         tabled = [p for p in group if p.table is not None]
         # Tagged with its table when it holds a piece of one table only (text around allowed)
         head = tabled[0] if tabled and len({p.table for p in tabled}) == 1 else None
-        out.append(StructChunk(Chunk(body, i, len(kept), a, b, tokens), path,
-                               head.table if head else None, head.part if head else 0,
-                               head.parts if head else 0))
+        out.append(
+            StructChunk(
+                Chunk(body, i, len(kept), a, b, tokens),
+                path,
+                head.table if head else None,
+                head.part if head else 0,
+                head.parts if head else 0,
+            )
+        )
     return out
 
 

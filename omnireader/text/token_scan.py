@@ -32,8 +32,14 @@ _BLOCK = 1 << 22  # characters per numpy block: bounds the scratch arrays (~40 M
 
 #: Code points counted one token each: kana, CJK ideographs, hangul (``tokens`` matches the
 #: same ranges with its regex).
-CJK_RANGES = ((0x3040, 0x30FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xAC00, 0xD7AF),
-              (0xF900, 0xFAFF))
+CJK_RANGES = (
+    (0x3040, 0x30FF),
+    (0x3400, 0x4DBF),
+    (0x4E00, 0x9FFF),
+    (0xAC00, 0xD7AF),
+    (0xF900, 0xFAFF),
+)
+
 
 def _ascii_table(ascii_classes: bool) -> bytes:
     """A ``bytes.translate`` table for ASCII text, built by asking the regex engine."""
@@ -55,7 +61,6 @@ def _unicode_table(astral: bool) -> np.ndarray:
     """Class mark of every code point of the BMP (64 KB, ~20 ms), or of all of Unicode
     (1.1 MB, ~0.3 s: built only for text that holds a character beyond the BMP)."""
     import numpy as np
-
 
     size = 0x110000 if astral else 0x10000
     every = "".join(map(chr, range(size)))
@@ -107,8 +112,9 @@ def piece_starts_every(marked: bytes, n: int) -> list[int]:
     seen = 0  # pieces that start before the current block
     prev_word = False
     for start in range(0, len(marked), _BLOCK):
-        m = np.frombuffer(marked, dtype=np.uint8, count=min(_BLOCK, len(marked) - start),
-                          offset=start)
+        m = np.frombuffer(
+            marked, dtype=np.uint8, count=min(_BLOCK, len(marked) - start), offset=start
+        )
         word = m == ord(WORD)
         after_other = np.empty_like(word)
         after_other[0] = not prev_word

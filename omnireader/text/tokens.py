@@ -57,8 +57,9 @@ def piece_cuts(text: str, n: int) -> list[int]:
 # Word tokens only (no symbols): what the hashing embedder hashes.
 _WORD = re.compile(rf"(?=\w)[{_CJK}]|[^\W{_CJK}]+")  # (unassigned CJK points are not \w)
 _NOT_SPACE_FOR_ASCII = "\x1c\x1d\x1e\x1f"  # \s in Unicode, a symbol to the ASCII regex
-_ASCII_WORDS = str.maketrans({chr(c): " " for c in range(128)
-                              if not re.match(r"\w", chr(c), re.ASCII)})
+_ASCII_WORDS = str.maketrans(
+    {chr(c): " " for c in range(128) if not re.match(r"\w", chr(c), re.ASCII)}
+)
 
 
 def words(text: str) -> list[str]:

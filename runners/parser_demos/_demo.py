@@ -11,8 +11,8 @@ import _common  # noqa: E402,F401  (puts the repo on sys.path)
 
 
 def demo(parser_name: str, inputs: list[Any]) -> int:
-    from omnireader.parsers.base import ParseContext, get_parser
     from omnireader.intake.router import route
+    from omnireader.parsers.base import ParseContext, get_parser
 
     parser = get_parser(parser_name)
     ctx = ParseContext(user_id="demo_user", session_id="demo")

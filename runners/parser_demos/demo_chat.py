@@ -7,4 +7,21 @@ from _demo import demo, sample_files  # noqa: I001
 
 if __name__ == "__main__":
     files = sample_files()
-    sys.exit(demo("chat", [[{"role": "system", "content": "Be brief."}, {"role": "user", "content": "I live in Porto.", "message_id": "m1", "chat_time": "2025-01-10T09:00:00"}, {"role": "assistant", "content": "Nice city!", "message_id": "m2"}], files / "chat_tokyo_trip.json"]))
+    sys.exit(
+        demo(
+            "chat",
+            [
+                [
+                    {"role": "system", "content": "Be brief."},
+                    {
+                        "role": "user",
+                        "content": "I live in Porto.",
+                        "message_id": "m1",
+                        "chat_time": "2025-01-10T09:00:00",
+                    },
+                    {"role": "assistant", "content": "Nice city!", "message_id": "m2"},
+                ],
+                files / "chat_tokyo_trip.json",
+            ],
+        )
+    )

@@ -7,4 +7,32 @@ from _demo import demo, sample_files  # noqa: I001
 
 if __name__ == "__main__":
     files = sample_files()
-    sys.exit(demo("tool", [[{"role": "user", "content": "Weather in Oslo?"}, {"role": "assistant", "tool_calls": [{"id": "t1", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\": \"Oslo\"}"}}]}, {"role": "tool", "tool_call_id": "t1", "content": "{\"error\": \"city not found\", \"status\": 404}"}, {"role": "assistant", "content": "I could not find Oslo."}]]))
+    sys.exit(
+        demo(
+            "tool",
+            [
+                [
+                    {"role": "user", "content": "Weather in Oslo?"},
+                    {
+                        "role": "assistant",
+                        "tool_calls": [
+                            {
+                                "id": "t1",
+                                "type": "function",
+                                "function": {
+                                    "name": "get_weather",
+                                    "arguments": '{"city": "Oslo"}',
+                                },
+                            }
+                        ],
+                    },
+                    {
+                        "role": "tool",
+                        "tool_call_id": "t1",
+                        "content": '{"error": "city not found", "status": 404}',
+                    },
+                    {"role": "assistant", "content": "I could not find Oslo."},
+                ]
+            ],
+        )
+    )

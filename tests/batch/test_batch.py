@@ -10,10 +10,7 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
-
-from omnireader import Reader, Store
-from omnireader import ingest, IngestOptions
+from omnireader import IngestOptions, Reader, Store, ingest
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -22,7 +19,9 @@ def _folder(tmp_path: Path, n: int = 6) -> Path:
     docs = tmp_path / "docs"
     docs.mkdir()
     for i in range(n):
-        (docs / f"note_{i}.md").write_text(f"# Note {i}\n\nProject code P-{i:03d} ships in week {i}.")
+        (docs / f"note_{i}.md").write_text(
+            f"# Note {i}\n\nProject code P-{i:03d} ships in week {i}."
+        )
     return docs
 
 
@@ -87,8 +86,19 @@ def test_an_ingest_killed_half_way_finishes_on_the_next_run_with_every_file_once
     for i in range(240):
         (docs / f"f{i:03d}.md").write_text(f"File {i}: the answer for case {i} is {i * 7}.")
     db = tmp_path / "db.lance"
-    cmd = [sys.executable, "-m", "omnireader", "ingest", str(docs), "--db", str(db),
-           "--workers", "1", "--batch-size", "4"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "omnireader",
+        "ingest",
+        str(docs),
+        "--db",
+        str(db),
+        "--workers",
+        "1",
+        "--batch-size",
+        "4",
+    ]
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and proc.poll() is None and _count(db) < 8:
@@ -99,8 +109,13 @@ def test_an_ingest_killed_half_way_finishes_on_the_next_run_with_every_file_once
     partial = _count(db)
     assert 0 < partial < 240
 
-    out = subprocess.run([*cmd, "--report", str(tmp_path / "r.json")], cwd=ROOT,
-                         capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [*cmd, "--report", str(tmp_path / "r.json")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     report = json.loads((tmp_path / "r.json").read_text())
     store = Store.open(db)
     paths = [i.source.path for i in store.iter_items()]
@@ -116,10 +131,22 @@ def test_on_file_tells_each_file_read_and_its_item_count(tmp_path: Path) -> None
     (docs / "empty.txt").write_text("")
     store = Store.open(tmp_path / "db.lance")
     told: dict[str, int] = {}
-    report = ingest(docs, store, reader=Reader(chunk_tokens=64), on_file=lambda p, n: told.__setitem__(Path(p).name, n), options=IngestOptions(workers=1))
+    report = ingest(
+        docs,
+        store,
+        reader=Reader(chunk_tokens=64),
+        on_file=lambda p, n: told.__setitem__(Path(p).name, n),
+        options=IngestOptions(workers=1),
+    )
     assert set(told) == {"note_0.md", "note_1.md", "note_2.md", "long.md", "empty.txt"}
     assert told["note_1.md"] == 1 and told["empty.txt"] == 0 and told["long.md"] > 3
     assert sum(told.values()) == report.items_inserted == store.count()
     again: dict[str, int] = {}
-    ingest(docs, store, reader=Reader(chunk_tokens=64), on_file=lambda p, n: again.__setitem__(p, n), options=IngestOptions(workers=1))
+    ingest(
+        docs,
+        store,
+        reader=Reader(chunk_tokens=64),
+        on_file=lambda p, n: again.__setitem__(p, n),
+        options=IngestOptions(workers=1),
+    )
     assert again == {}  # unchanged files are not read, so not told

@@ -6,17 +6,21 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from omnireader import Reader, Store
-from omnireader.models import MemoryItem, MemoryMetadata, Source
+from omnireader import IngestOptions, Reader, Store, ingest
 from omnireader.batch.writer import BatchWriter, WriteJob
+from omnireader.models import MemoryItem, MemoryMetadata, Source
 from omnireader.store.maintenance import REFRESH_MIN_ROWS, Checkpoints
-from omnireader import ingest, IngestOptions
 
 
 def _items(prefix: str, n: int, word: str) -> list[MemoryItem]:
-    return [MemoryItem(id=f"{prefix}{k}", memory=f"entry {k} of {prefix} about {word}",
-                       metadata=MemoryMetadata(sources=[Source(kind="file")]))
-            for k in range(n)]
+    return [
+        MemoryItem(
+            id=f"{prefix}{k}",
+            memory=f"entry {k} of {prefix} about {word}",
+            metadata=MemoryMetadata(sources=[Source(kind="file")]),
+        )
+        for k in range(n)
+    ]
 
 
 def _wait_for(store: Store, rows: int, limit: float = 60.0) -> None:
@@ -26,8 +30,7 @@ def _wait_for(store: Store, rows: int, limit: float = 60.0) -> None:
         time.sleep(0.05)
 
 
-def test_a_search_during_an_ingest_finds_rows_the_index_does_not_cover_yet(
-        tmp_path: Path) -> None:
+def test_a_search_during_an_ingest_finds_rows_the_index_does_not_cover_yet(tmp_path: Path) -> None:
     store = Store.open(tmp_path / "db.lance")
     ctx = Reader().context(None, "fast")
     writer = BatchWriter(store, store.ledger("s/fast", "k"), ctx, batch_size=10)
@@ -72,7 +75,8 @@ def test_a_checkpoint_is_due_by_rows_or_by_time_once_enough_rows_wait() -> None:
 
 
 def test_an_ingest_ends_with_every_row_indexed_also_when_it_only_replaced_rows(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     docs = tmp_path / "docs"
     docs.mkdir()
     for i in range(4):

@@ -8,11 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from omnireader import Reader, Store
+from omnireader import Reader, Store, ingest
 from omnireader.batch.refine_store import refine_store
 from tests.refine.conftest import build_backend
 from tests.support.llm_server import Fault, LLMServer
-from omnireader import ingest
 
 
 @pytest.fixture(scope="module")
@@ -26,7 +25,12 @@ def test_a_fine_ingest_keeps_the_fast_items_its_fine_items_came_from(
 ) -> None:
     server.reset()
     store = Store.open(tmp_path / "db.lance")
-    report = ingest(sample_files / "quarterly_report.pdf", store, reader=Reader(llm=build_backend("openai", server)), mode="fine")
+    report = ingest(
+        sample_files / "quarterly_report.pdf",
+        store,
+        reader=Reader(llm=build_backend("openai", server)),
+        mode="fine",
+    )
     assert report.ok and report.next_step is None
     fine = list(store.iter_items({"mode": "fine"}))
     fast = {i.id: i for i in store.iter_items({"mode": "fast"})}

@@ -8,8 +8,7 @@ import os
 import zipfile
 from pathlib import Path
 
-from omnireader import Reader, Store
-from omnireader import ingest, IngestOptions
+from omnireader import IngestOptions, Reader, Store, ingest
 
 
 def _mixed_folder(tmp_path: Path) -> Path:
@@ -23,17 +22,28 @@ def _mixed_folder(tmp_path: Path) -> Path:
         zf.writestr("hollow.txt", "")
     (docs / "bundle.zip").write_bytes(buf.getvalue())
     # A chat log whose picture cannot be fetched (nothing listens on port 9): transient.
-    (docs / "chat.json").write_text(json.dumps([{"role": "user", "content": [
-        {"type": "text", "text": "The photo from the Porto offsite."},
-        {"type": "image_url", "image_url": {"url": "http://127.0.0.1:9/photo.png"}},
-    ]}]))
+    (docs / "chat.json").write_text(
+        json.dumps(
+            [
+                {
+                    "role": "user",
+                    "content": [
+                        {"type": "text", "text": "The photo from the Porto offsite."},
+                        {"type": "image_url", "image_url": {"url": "http://127.0.0.1:9/photo.png"}},
+                    ],
+                }
+            ]
+        )
+    )
     return docs
 
 
 def test_the_summary_counts_inputs_and_parts_apart_and_adds_up(tmp_path: Path) -> None:
     docs = _mixed_folder(tmp_path)
     store = Store.open(tmp_path / "db.lance")
-    report = ingest(docs, store, reader=Reader(allow_private_urls=True), options=IngestOptions(workers=1))
+    report = ingest(
+        docs, store, reader=Reader(allow_private_urls=True), options=IngestOptions(workers=1)
+    )
     assert report.inputs == 4
     assert report.files_read + report.files_skipped + report.files_failed == report.inputs
     assert (report.files_read, report.files_failed) == (3, 1)
@@ -57,7 +67,9 @@ def test_a_rerun_reads_only_what_failed_transiently(tmp_path: Path) -> None:
     assert again.items_inserted == 0 and again.items_deleted == 0
     recorded = store.ledger(scope="//fast", settings=_settings(store, reader)).failures()
     assert {Path(p).name: [f.error for f in fs] for p, fs in recorded.items()} == {
-        "broken.pdf": ["corrupt"], "bundle.zip": ["empty"]}
+        "broken.pdf": ["corrupt"],
+        "bundle.zip": ["empty"],
+    }
 
 
 def _settings(store: Store, reader: Reader) -> str:

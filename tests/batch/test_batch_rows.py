@@ -8,10 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from omnireader import Reader, Store
-from omnireader.models import MemoryItem
+from omnireader import IngestOptions, Reader, Store, ingest
 from omnireader.batch import ingest as batch
-from omnireader import ingest, IngestOptions
+from omnireader.models import MemoryItem
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "samples" / "files"
@@ -20,8 +19,15 @@ SAMPLES = ROOT / "samples" / "files"
 def _folder(tmp_path: Path) -> Path:
     docs = tmp_path / "docs"
     docs.mkdir()
-    for name in ("quarterly_report.pdf", "project_plan.docx", "team_notes.md",
-                 "chat_tokyo_trip.json", "sales.csv", "archive.zip", "会议纪要.txt"):
+    for name in (
+        "quarterly_report.pdf",
+        "project_plan.docx",
+        "team_notes.md",
+        "chat_tokyo_trip.json",
+        "sales.csv",
+        "archive.zip",
+        "会议纪要.txt",
+    ):
         shutil.copy(SAMPLES / name, docs / name)
     # The same bytes at two more paths (one inside a folder): one item per content.
     (docs / "sub").mkdir()
@@ -40,8 +46,13 @@ def _stored(store: Store) -> dict[str, MemoryItem]:
     for item in store.iter_items():
         update: dict[str, object] = {"created_at": "", "updated_at": ""}
         if item.metadata.seen_at:
-            update.update(seen_at=sorted(item.metadata.seen_at), sources=[], key=None,
-                          timestamp=None, time_source=None)
+            update.update(
+                seen_at=sorted(item.metadata.seen_at),
+                sources=[],
+                key=None,
+                timestamp=None,
+                time_source=None,
+            )
         meta = item.metadata.model_copy(update=update)
         out[item.id] = item.model_copy(update={"metadata": meta})
     return out
@@ -55,8 +66,12 @@ def rows_in_workers(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_rows_from_the_workers_store_what_items_did(tmp_path: Path) -> None:
     docs = _folder(tmp_path)
     one, two = Store.open(tmp_path / "one.lance"), Store.open(tmp_path / "two.lance")
-    r1 = ingest(docs, one, reader=Reader(ocr="off"), options=IngestOptions(workers=1))  # items to the writer
-    r2 = ingest(docs, two, reader=Reader(ocr="off"), options=IngestOptions(workers=2, batch_size=8))  # rows
+    r1 = ingest(
+        docs, one, reader=Reader(ocr="off"), options=IngestOptions(workers=1)
+    )  # items to the writer
+    r2 = ingest(
+        docs, two, reader=Reader(ocr="off"), options=IngestOptions(workers=2, batch_size=8)
+    )  # rows
     assert r1.files_read == r2.files_read == 9 and r1.files_failed == r2.files_failed == 0
     # (Updates depend on where the flushes fall: a copy in a later flush updates its item.)
     assert r2.items_inserted == r1.items_inserted == one.count() == two.count()
@@ -67,12 +82,20 @@ def test_rows_from_the_workers_store_what_items_did(tmp_path: Path) -> None:
     copies = [i for i in b.values() if i.metadata.seen_at]
     assert copies and all(len(i.metadata.seen_at) == 2 for i in copies)
     assert {Path(p).name for i in copies for p in i.metadata.seen_at} >= {
-        "team_notes.md", "copy.md", "quarterly_report.pdf", "again.pdf"}
+        "team_notes.md",
+        "copy.md",
+        "quarterly_report.pdf",
+        "again.pdf",
+    }
     # The vectors agree too (the writer embeds for one worker, the workers for two).
-    va = {r["id"]: r["vector"] for r in one.table.search().select(["id", "vector"]).limit(None)
-          .to_list()}
-    vb = {r["id"]: r["vector"] for r in two.table.search().select(["id", "vector"]).limit(None)
-          .to_list()}
+    va = {
+        r["id"]: r["vector"]
+        for r in one.table.search().select(["id", "vector"]).limit(None).to_list()
+    }
+    vb = {
+        r["id"]: r["vector"]
+        for r in two.table.search().select(["id", "vector"]).limit(None).to_list()
+    }
     assert va.keys() == vb.keys() and all(va[k] == vb[k] for k in va)
 
 

@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from omnireader import EngineUnavailableError, Reader, Store
-from omnireader import ingest, IngestOptions
+from omnireader import EngineUnavailableError, IngestOptions, Store, ingest
 
 # `import ray` raises ImportError in the child: the extra looks uninstalled.
 _HIDE_RAY = "import sys; sys.modules['ray'] = None; sys.modules['ray.data'] = None"
@@ -30,11 +29,12 @@ def test_cli_engine_ray_without_the_extra_is_a_usage_error(
     sample_files: Path, tmp_path: Path
 ) -> None:
     db = tmp_path / "db.lance"
-    code = (f"{_HIDE_RAY}; from omnireader.cli.main import main; "
-            f"sys.exit(main(['ingest', {str(sample_files)!r}, '--db', {str(db)!r}, "
-            "'--engine', 'ray', '-q']))")
-    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         timeout=120)
+    code = (
+        f"{_HIDE_RAY}; from omnireader.cli.main import main; "
+        f"sys.exit(main(['ingest', {str(sample_files)!r}, '--db', {str(db)!r}, "
+        "'--engine', 'ray', '-q']))"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert run.returncode == 2, run.stderr
     assert "pip install 'omnireader[ray]'" in run.stderr
     assert run.stderr.startswith("omnireader: error: ")
@@ -45,7 +45,9 @@ def test_unknown_engine_is_refused(sample_files: Path, tmp_path: Path) -> None:
     from omnireader import InvalidInputError
 
     with pytest.raises(InvalidInputError, match="engine must be 'local' or 'ray'"):
-        ingest(sample_files, Store.open(tmp_path / "db.lance"), options=IngestOptions(engine="spark"))
+        ingest(
+            sample_files, Store.open(tmp_path / "db.lance"), options=IngestOptions(engine="spark")
+        )
 
 
 def test_quiet_env_sends_ray_http_to_a_closed_loopback_port_unless_stats_are_wanted() -> None:

@@ -9,14 +9,17 @@ from pathlib import Path
 import pytest
 
 from omnireader import Reader, Store
-from omnireader.models import MemoryItem, MemoryMetadata, Source
 from omnireader.batch.writer import BatchWriter, WriteJob
+from omnireader.models import MemoryItem, MemoryMetadata, Source
 
 
 def _unwritable() -> MemoryItem:
     # Built past the reader, which repairs such text: Arrow cannot encode a lone surrogate.
-    return MemoryItem(id="bad", memory="half an emoji \ud83d",
-                      metadata=MemoryMetadata(sources=[Source(kind="file")]))
+    return MemoryItem(
+        id="bad",
+        memory="half an emoji \ud83d",
+        metadata=MemoryMetadata(sources=[Source(kind="file")]),
+    )
 
 
 def _close_in_time(writer: BatchWriter) -> BaseException | None:
@@ -39,8 +42,9 @@ def _close_in_time(writer: BatchWriter) -> BaseException | None:
 @pytest.mark.parametrize("batch_size", [1, 1000], ids=["early-flush", "last-flush"])
 def test_a_failed_write_is_raised_by_close(tmp_path: Path, batch_size: int) -> None:
     store = Store.open(tmp_path / "db.lance")
-    writer = BatchWriter(store, store.ledger("s/fast", "k"), Reader().context(None, "fast"),
-                         batch_size=batch_size)
+    writer = BatchWriter(
+        store, store.ledger("s/fast", "k"), Reader().context(None, "fast"), batch_size=batch_size
+    )
     writer.put(WriteJob(items=[_unwritable()]))
     error = _close_in_time(writer)
     assert error is not None and "surrogate" in str(error)

@@ -6,7 +6,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 import render_docs
 import run_all
 from _util import row, spread
@@ -15,18 +14,49 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _results() -> dict:
-    entry = {"when": "2026-12-01 10:00", "quick": False, "commit": "abc", "dirty": False,
-             "python": "3.11.7", "machine": "Linux x86_64", "cpus": 2, "load_before": 0.1,
-             "error": None, "seconds": 1.0, "result": {}}
-    return {"benchmarks": {
-        "ingest": {**entry, "rows": [
-            row("Ingest", "1 worker / raw", spread([0.55, 0.57, 0.58]), "≥ 0.6×", False, unit="×"),
-            row("Ingest", "2 workers / 1 worker", spread([1.8, 1.9]), "≥ 1.7×", True, unit="×"),
-        ]},
-        "memory": {**entry, "rows": [row("Memory", "writer", 120.0, "≤ 300 MB", True,
-                                         unit=" MB", digits=0)]},
-        "ocr": {**entry, "rows": [], "error": "Traceback ...\nRuntimeError: no engine"},
-    }}
+    entry = {
+        "when": "2026-12-01 10:00",
+        "quick": False,
+        "commit": "abc",
+        "dirty": False,
+        "python": "3.11.7",
+        "machine": "Linux x86_64",
+        "cpus": 2,
+        "load_before": 0.1,
+        "error": None,
+        "seconds": 1.0,
+        "result": {},
+    }
+    return {
+        "benchmarks": {
+            "ingest": {
+                **entry,
+                "rows": [
+                    row(
+                        "Ingest",
+                        "1 worker / raw",
+                        spread([0.55, 0.57, 0.58]),
+                        "≥ 0.6×",
+                        False,
+                        unit="×",
+                    ),
+                    row(
+                        "Ingest",
+                        "2 workers / 1 worker",
+                        spread([1.8, 1.9]),
+                        "≥ 1.7×",
+                        True,
+                        unit="×",
+                    ),
+                ],
+            },
+            "memory": {
+                **entry,
+                "rows": [row("Memory", "writer", 120.0, "≤ 300 MB", True, unit=" MB", digits=0)],
+            },
+            "ocr": {**entry, "rows": [], "error": "Traceback ...\nRuntimeError: no engine"},
+        }
+    }
 
 
 def test_rows_are_grouped_by_table_and_a_missed_target_says_missed() -> None:
@@ -54,8 +84,9 @@ def test_the_benchmarks_page_shows_what_the_kept_results_render_to() -> None:
     assert render_docs.replace_block(page, render_docs.render(kept)) == page
 
 
-def test_check_mode_fails_on_a_page_edited_by_hand(tmp_path: Path,
-                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+def test_check_mode_fails_on_a_page_edited_by_hand(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     page = tmp_path / "benchmarks.md"
     kept = ROOT / "docs" / "bench-results.json"
     page.write_text((ROOT / "docs" / "benchmarks.md").read_text())

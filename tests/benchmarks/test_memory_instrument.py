@@ -8,6 +8,7 @@ from pathlib import Path
 
 from bench_memory import ingest_peaks
 from make_corpus import make_long_pdf
+
 from tests.plants import plant_env
 
 # Well above what the writer reaches on its own (~250-320 MB: LanceDB, the embedder),

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from _util import at_least, at_most, fmt, interleaved, ratios, row, spread
 
 
@@ -20,8 +19,12 @@ def test_measures_take_turns_round_by_round_after_the_warmup() -> None:
 
 
 def test_a_spread_is_the_median_with_the_range_and_every_run() -> None:
-    assert spread([3.0, 1.0, 2.0, 10.0]) == {"median": 2.5, "min": 1.0, "max": 10.0,
-                                              "runs": [3.0, 1.0, 2.0, 10.0]}
+    assert spread([3.0, 1.0, 2.0, 10.0]) == {
+        "median": 2.5,
+        "min": 1.0,
+        "max": 10.0,
+        "runs": [3.0, 1.0, 2.0, 10.0],
+    }
     with pytest.raises(ValueError):
         spread([])
 
@@ -47,5 +50,11 @@ def test_targets_are_judged_on_the_median_not_the_best_run() -> None:
 
 def test_a_row_has_the_keys_the_readme_needs() -> None:
     r = row("Ingest", "2 workers / 1 worker", spread([1.4, 1.5]), "≥ 1.7×", False, unit="×")
-    assert r == {"table": "Ingest", "label": "2 workers / 1 worker",
-                 "measured": "1.45× (1.40–1.50)", "target": "≥ 1.7×", "met": False, "note": ""}
+    assert r == {
+        "table": "Ingest",
+        "label": "2 workers / 1 worker",
+        "measured": "1.45× (1.40–1.50)",
+        "target": "≥ 1.7×",
+        "met": False,
+        "note": "",
+    }

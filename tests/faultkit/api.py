@@ -74,8 +74,12 @@ def check_invalid(cases: list[tuple[str, Any, tuple[str, ...]]], *, batch: bool 
     return out
 
 
-@fault("api", "api-wrong-info", "info as a string, an unknown key, a list as user_id; "
-       "an unknown Reader option", "invalid_input naming the key and the valid ones")
+@fault(
+    "api",
+    "api-wrong-info",
+    "info as a string, an unknown key, a list as user_id; an unknown Reader option",
+    "invalid_input naming the key and the valid ones",
+)
 def _wrong_info(env: RunEnv) -> Outcome:
     out = Outcome(via="api")
     for what, info, words in [
@@ -83,8 +87,9 @@ def _wrong_info(env: RunEnv) -> Outcome:
         ("unknown info key", {"user": "u1"}, ("user", "user_id, session_id")),
         ("user_id as a list", {"user_id": ["a"]}, ("user_id", "string")),
     ]:
-        out.problems += _shape_problems(_call(lambda: Reader().read(GOOD[0], info=info)),
-                                        what, words)
+        out.problems += _shape_problems(
+            _call(lambda: Reader().read(GOOD[0], info=info)), what, words
+        )
     for what, kwargs, words in [
         ("misspelt option", {"pasword": "x"}, ("pasword", "password")),
         ("negative chunk size", {"chunk_tokens": -5}, ("chunk_tokens",)),
@@ -94,47 +99,79 @@ def _wrong_info(env: RunEnv) -> Outcome:
     return out
 
 
-@fault("api", "api-unknown-part-types",
-       "parts of type video / video_url, a part missing its field, an empty file part, "
-       "a role 'robot'", "invalid_input naming the type; the batch's good inputs read")
+@fault(
+    "api",
+    "api-unknown-part-types",
+    "parts of type video / video_url, a part missing its field, an empty file part, a role 'robot'",
+    "invalid_input naming the type; the batch's good inputs read",
+)
 def _parts(env: RunEnv) -> Outcome:
-    return check_invalid([
-        ("unknown part type", [{"type": "video", "video": "x"}], ("'video'", "image_url")),
-        ("unknown part in a message",
-         [{"role": "user", "content": [{"type": "video_url", "video_url": {"url": "x"}}]}],
-         ("video_url", "content")),
-        ("image part without image_url", [{"type": "image_url"}], ("image_url", "required")),
-        ("file part with nothing", [{"type": "file", "file": {}}], ("file part", "file_data")),
-        ("unknown role", [{"role": "robot", "content": "hi"}], ("role", "robot")),
-    ])
+    return check_invalid(
+        [
+            ("unknown part type", [{"type": "video", "video": "x"}], ("'video'", "image_url")),
+            (
+                "unknown part in a message",
+                [{"role": "user", "content": [{"type": "video_url", "video_url": {"url": "x"}}]}],
+                ("video_url", "content"),
+            ),
+            ("image part without image_url", [{"type": "image_url"}], ("image_url", "required")),
+            ("file part with nothing", [{"type": "file", "file": {}}], ("file part", "file_data")),
+            ("unknown role", [{"role": "robot", "content": "hi"}], ("role", "robot")),
+        ]
+    )
 
 
-@fault("api", "api-broken-tool-pairing",
-       "a tool result for a call never made; two calls sharing one id",
-       "invalid_input naming the message and the id")
+@fault(
+    "api",
+    "api-broken-tool-pairing",
+    "a tool result for a call never made; two calls sharing one id",
+    "invalid_input naming the message and the id",
+)
 def _pairing(env: RunEnv) -> Outcome:
     call = {"type": "function", "function": {"name": "weather", "arguments": "{}"}}
-    return check_invalid([
-        ("result for an unknown call",
-         [{"role": "user", "content": "weather in Oslo?"},
-          {"role": "assistant", "tool_calls": [{"id": "c1", **call}]},
-          {"role": "tool", "tool_call_id": "c9", "content": "sunny"}],
-         ("tool_call_id 'c9'", "message 2", "c1")),
-        ("two calls, one id",
-         [{"role": "user", "content": "weather in Oslo and Rome?"},
-          {"role": "assistant", "tool_calls": [{"id": "c1", **call}, {"id": "c1", **call}]},
-          {"role": "tool", "tool_call_id": "c1", "content": "sunny"}],
-         ("same id 'c1'", "message 1")),
-    ])
+    return check_invalid(
+        [
+            (
+                "result for an unknown call",
+                [
+                    {"role": "user", "content": "weather in Oslo?"},
+                    {"role": "assistant", "tool_calls": [{"id": "c1", **call}]},
+                    {"role": "tool", "tool_call_id": "c9", "content": "sunny"},
+                ],
+                ("tool_call_id 'c9'", "message 2", "c1"),
+            ),
+            (
+                "two calls, one id",
+                [
+                    {"role": "user", "content": "weather in Oslo and Rome?"},
+                    {
+                        "role": "assistant",
+                        "tool_calls": [{"id": "c1", **call}, {"id": "c1", **call}],
+                    },
+                    {"role": "tool", "tool_call_id": "c1", "content": "sunny"},
+                ],
+                ("same id 'c1'", "message 1"),
+            ),
+        ]
+    )
 
 
-@fault("api", "api-not-an-input", "an int, None, a dict that is neither message nor part, "
-       "a URL with an unknown scheme", "invalid_input listing what can be read")
+@fault(
+    "api",
+    "api-not-an-input",
+    "an int, None, a dict that is neither message nor part, a URL with an unknown scheme",
+    "invalid_input listing what can be read",
+)
 def _not_input(env: RunEnv) -> Outcome:
-    return check_invalid([
-        ("an int", 5, ("int", "pass a string")),
-        ("None", None, ("NoneType",)),
-        ("a plain dict", {"foo": 1}, ("dict",)),
-        ("an ftp image URL", [{"type": "image_url", "image_url": {"url": "ftp://x/y.png"}}],
-         ("ftp://", "http")),
-    ])
+    return check_invalid(
+        [
+            ("an int", 5, ("int", "pass a string")),
+            ("None", None, ("NoneType",)),
+            ("a plain dict", {"foo": 1}, ("dict",)),
+            (
+                "an ftp image URL",
+                [{"type": "image_url", "image_url": {"url": "ftp://x/y.png"}}],
+                ("ftp://", "http"),
+            ),
+        ]
+    )

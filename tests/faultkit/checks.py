@@ -16,14 +16,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from omnireader import MemoryItem, Reader
-
 from tests.faultkit.fault_cases import CONTROL_TEXT
 
 from .harness import Outcome
 from .reading import Batch, failure_key, item_key
 
-__all__ = ["Readable", "check_batch", "control_readables", "error_text_problems",
-           "baseline_count"]
+__all__ = ["Readable", "check_batch", "control_readables", "error_text_problems", "baseline_count"]
 
 # What a leaked error looks like: a traceback, an exception repr, or an error line.
 _ERROR_TEXT = re.compile(
@@ -97,15 +95,23 @@ def _coverage(r: Readable, items: list[MemoryItem]) -> list[str]:
     assert r.covers is not None
     problems = []
     if spans[0][0] > 0 or spans[-1][1] < r.covers - 64 or covered < 0.99 * r.covers:
-        problems.append(f"{r.path}: chunks cover {covered} of {r.covers} characters "
-                        f"({spans[0][0]}..{spans[-1][1]})")
+        problems.append(
+            f"{r.path}: chunks cover {covered} of {r.covers} characters "
+            f"({spans[0][0]}..{spans[-1][1]})"
+        )
     # Provenance: each chunk's span must point at exactly its text in the file.
     text = Path(str(r.path)).read_text(encoding="utf-8")
-    off = [i for i in items for s in i.metadata.sources[:1]
-           if text[s.char_start or 0 : s.char_end or 0] != i.memory]
+    off = [
+        i
+        for i in items
+        for s in i.metadata.sources[:1]
+        if text[s.char_start or 0 : s.char_end or 0] != i.memory
+    ]
     if off:
-        problems.append(f"{r.path}: {len(off)} of {len(items)} chunks are not the text at "
-                        f"their span, e.g. {off[0].memory[:60]!r}")
+        problems.append(
+            f"{r.path}: {len(off)} of {len(items)} chunks are not the text at "
+            f"their span, e.g. {off[0].memory[:60]!r}"
+        )
     return problems
 
 
@@ -129,8 +135,9 @@ def check_batch(
         name = _name(r.path)
         if name in CONTROL_TEXT:
             if not r.contains:  # a control checked by count alone proves nothing lost
-                out.problems.append(f"{name}: a control checked without its text "
-                                    "(use control_readables)")
+                out.problems.append(
+                    f"{name}: a control checked without its text (use control_readables)"
+                )
             out.controls.append(name)
         else:
             read += len(items)
@@ -149,7 +156,9 @@ def _name(path: Path | str) -> str:
 
 
 def _check_bad(
-    batch: Batch, bad: dict[Path | str, str], by_input: dict[str, list[MemoryItem]],
+    batch: Batch,
+    bad: dict[Path | str, str],
+    by_input: dict[str, list[MemoryItem]],
     out: Outcome,
 ) -> list[str]:
     """Each bad input reported under its code, with no items; no failure unaccounted for.
@@ -186,23 +195,28 @@ def _check_readable(
     if r.twin is not None:
         want, twin_texts = baseline_count(r.twin, options)
         if len(items) == want and texts != twin_texts:
-            out.problems.append(f"{_name(r.path)}: its text differs from the same content "
-                                "read alone")
+            out.problems.append(
+                f"{_name(r.path)}: its text differs from the same content read alone"
+            )
     elif isinstance(r.path, Path) and r.path.is_file() and r.exact_items is None:
         want = max(want, baseline_count(r.path, options)[0])
     if len(items) < want:
         out.items_lost += want - len(items)
     elif len(items) > want and (r.exact_items is not None or r.twin is not None):
-        out.problems.append(f"{_name(r.path)}: {len(items)} items, expected {want} "
-                            "(duplicates?)")
+        out.problems.append(f"{_name(r.path)}: {len(items)} items, expected {want} (duplicates?)")
     joined = "\n".join(texts)
-    out.problems += [f"{_name(r.path)}: its items do not hold {w!r}" for w in r.contains
-                     if w not in joined]
-    out.problems += [f"{_name(r.path)}: its items hold {w!r}, which must not appear"
-                     for w in r.absent if w in joined]
+    out.problems += [
+        f"{_name(r.path)}: its items do not hold {w!r}" for w in r.contains if w not in joined
+    ]
+    out.problems += [
+        f"{_name(r.path)}: its items hold {w!r}, which must not appear"
+        for w in r.absent
+        if w in joined
+    ]
     if r.max_chars is not None and len(joined) > r.max_chars:
-        out.problems.append(f"{_name(r.path)}: {len(joined)} characters of text, "
-                            f"over {r.max_chars}")
+        out.problems.append(
+            f"{_name(r.path)}: {len(joined)} characters of text, over {r.max_chars}"
+        )
     for flag in r.flags:
         if not all(flag in i.metadata.flags for i in items):
             out.problems.append(f"{_name(r.path)}: not every item is flagged {flag}")

@@ -17,9 +17,9 @@ import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
+from samples.make_samples import write_text_pdf
 from tests.faultkit.zipbuild import deflated_member as _deflated
 from tests.faultkit.zipbuild import zip_of as _zip
-from samples.make_samples import write_text_pdf
 from tests.support.text_files import write_one_line_text
 
 __all__ = [
@@ -75,8 +75,10 @@ CONTROL_WORDS = ("kiwifruit", "pomegranate", "quince")
 # the end of a page's text loses them.
 CONTROL_TEXT: dict[str, tuple[str, ...]] = {
     "control_note.md": (f"The {CONTROL_WORDS[0]} harvest starts in May.",),
-    "control_report.pdf": (f"Page one: {CONTROL_WORDS[1]} sales rose.",
-                           f"Page two: {CONTROL_WORDS[2]} stock."),
+    "control_report.pdf": (
+        f"Page one: {CONTROL_WORDS[1]} sales rose.",
+        f"Page two: {CONTROL_WORDS[2]} stock.",
+    ),
     "control_table.csv": (CONTROL_WORDS[0], "120", CONTROL_WORDS[2], "40"),
 }
 
@@ -253,11 +255,11 @@ def write_invalid_utf8_text(path: Path) -> Path:
 def write_mixed_encoding_csv(path: Path) -> Path:
     """A CSV whose rows came from two systems: UTF-8 rows and a Windows-1252 row."""
     data = (
-        "name,city,note\n".encode()
-        + "José,São Paulo,naïve café\n".encode("utf-8")
+        b"name,city,note\n"
+        + "José,São Paulo,naïve café\n".encode()
         + "Zoë,Köln,Grüße\n".encode("cp1252")
-        + "田中,東京,会議\n".encode("utf-8")
-        + "Renée,Montréal,déjà vu\n".encode("utf-8")
+        + "田中,東京,会議\n".encode()
+        + "Renée,Montréal,déjà vu\n".encode()
     )
     path.write_bytes(data)
     return path

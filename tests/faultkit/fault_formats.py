@@ -45,8 +45,10 @@ def write_mime_bomb_nested(path: Path, depth: int) -> Path:
 
 def write_mime_bomb_wide(path: Path, parts: int) -> Path:
     """A message of ``parts`` tiny text parts side by side."""
-    head = (b"From: a@example.org\r\nSubject: wide\r\nMIME-Version: 1.0\r\n"
-            b'Content-Type: multipart/mixed; boundary="W"\r\n\r\n')
+    head = (
+        b"From: a@example.org\r\nSubject: wide\r\nMIME-Version: 1.0\r\n"
+        b'Content-Type: multipart/mixed; boundary="W"\r\n\r\n'
+    )
     path.write_bytes(head + b"--W\r\nContent-Type: text/plain\r\n\r\nx\r\n" * parts + b"--W--\r\n")
     return path
 
@@ -71,22 +73,31 @@ def write_climbing_attachment(path: Path, name: str, text: str) -> Path:
 def write_injected_attachment_name(path: Path, text: str) -> Path:
     """A message whose attachment's file name carries CR LF and a header (RFC 2231)."""
     encoded = "notes.txt%0D%0A" + INJECTED.replace(":", "%3A").replace(" ", "%20").replace(
-        "@", "%40")
+        "@", "%40"
+    )
     path.write_bytes(
         b"From: Ann Lee <ann@example.org>\r\nTo: Bo Chen <bo@example.org>\r\n"
         b"Subject: Injected name\r\nMIME-Version: 1.0\r\n"
         b"Content-Type: multipart/mixed; boundary=B\r\n\r\n"
         b"--B\r\nContent-Type: text/plain\r\n\r\nThe notes are attached.\r\n"
         b"--B\r\nContent-Type: text/plain\r\nContent-Disposition: attachment;"
-        b" filename*=utf-8''" + encoded.encode() + b"\r\n\r\n" + text.encode() + b"\r\n--B--\r\n")
+        b" filename*=utf-8''" + encoded.encode() + b"\r\n\r\n" + text.encode() + b"\r\n--B--\r\n"
+    )
     return path
 
 
 def write_rtf_control_run(path: Path, size: int, before: str, after: str) -> Path:
     """An RTF document whose text is split by ``size`` bytes of formatting control words."""
     run = b"\\b\\i\\ul\\b0\\i0\\ulnone"
-    path.write_bytes(b"{\\rtf1\\ansi\\deff0 " + before.encode() + b" "
-                     + run * (size // len(run)) + b" " + after.encode() + b"\\par}")
+    path.write_bytes(
+        b"{\\rtf1\\ansi\\deff0 "
+        + before.encode()
+        + b" "
+        + run * (size // len(run))
+        + b" "
+        + after.encode()
+        + b"\\par}"
+    )
     return path
 
 
@@ -108,8 +119,11 @@ def odt_bomb_bytes(unpacked: int) -> bytes:
                 cut = xml.index("<office:text>") + len("<office:text>")
                 para = b"<text:p>" + b"ha " * 300 + b"</text:p>"
                 block = para * (MiB // len(para))
-                members.append(deflated_member(info.filename, xml[:cut].encode(), block,
-                                               unpacked, xml[cut:].encode()))
+                members.append(
+                    deflated_member(
+                        info.filename, xml[:cut].encode(), block, unpacked, xml[cut:].encode()
+                    )
+                )
             else:
                 members.append(deflated_member(info.filename, data, b"x", len(data), b""))
     return zip_of(members)

@@ -105,8 +105,11 @@ def _truncated(folder: Path, twins: Path, sizes: Sizes) -> Spec:
     return Spec(bad={gen.write_truncated_pdf(folder / "truncated.pdf"): "corrupt"})
 
 
-@builder("broken-xref-pdf", "a PDF whose xref table points to the wrong offsets",
-         "read: xref rebuilt, same text as intact")
+@builder(
+    "broken-xref-pdf",
+    "a PDF whose xref table points to the wrong offsets",
+    "read: xref rebuilt, same text as intact",
+)
 def _xref(folder: Path, twins: Path, sizes: Sizes) -> Spec:
     broken = gen.write_broken_xref_pdf(folder / "broken_xref.pdf")
     intact = twins / "intact.pdf"
@@ -120,8 +123,11 @@ def _encryption() -> Path:
     return folder
 
 
-@builder("encrypted-pdf-no-password", "encrypted PDFs (RC4, AES-128, AES-256), no password",
-         "encrypted; the empty-password one read")
+@builder(
+    "encrypted-pdf-no-password",
+    "encrypted PDFs (RC4, AES-128, AES-256), no password",
+    "encrypted; the empty-password one read",
+)
 def _locked(folder: Path, twins: Path, sizes: Sizes) -> Spec:
     src = _encryption()
     spec = Spec()
@@ -132,13 +138,20 @@ def _locked(folder: Path, twins: Path, sizes: Sizes) -> Spec:
     return spec
 
 
-@builder("encrypted-pdf-with-password", "the same PDFs with the password for the batch",
-         "read, same text as unencrypted; wrong one: encrypted")
+@builder(
+    "encrypted-pdf-with-password",
+    "the same PDFs with the password for the batch",
+    "read, same text as unencrypted; wrong one: encrypted",
+)
 def _unlocked(folder: Path, twins: Path, sizes: Sizes) -> Spec:
     src = _encryption()
     spec = Spec(options={"password": USER_PASSWORD})
-    for name in ("r4-user-password.pdf", "r4-aes-user-password.pdf", "r6-user-password.pdf",
-                 "r2-empty-password.pdf"):
+    for name in (
+        "r4-user-password.pdf",
+        "r4-aes-user-password.pdf",
+        "r6-user-password.pdf",
+        "r2-empty-password.pdf",
+    ):
         copy = Path(shutil.copy(src / name, folder / name))
         spec.readable.append(Readable(copy, twin=src / "unencrypted.pdf"))
     # Its user password is "foo": the batch's password is wrong for it.
@@ -153,19 +166,24 @@ def _long_pdf(folder: Path, twins: Path, sizes: Sizes) -> Spec:
     path = folder / "long.pdf"
     gen.write_text_pdf(path, gen.pdf_pages_text(sizes.pdf_pages), title="Long report")
     last = f"Marker page-{sizes.pdf_pages}-end"
-    return Spec(readable=[Readable(path, exact_items=sizes.pdf_pages,
-                                   contains=("Marker page-1-end", last))])
+    return Spec(
+        readable=[Readable(path, exact_items=sizes.pdf_pages, contains=("Marker page-1-end", last))]
+    )
 
 
-@builder("image-only-pdf", "a 2-page PDF of images, no text layer",
-         "read: one needs_ocr item per page")
+@builder(
+    "image-only-pdf", "a 2-page PDF of images, no text layer", "read: one needs_ocr item per page"
+)
 def _scan(folder: Path, twins: Path, sizes: Sizes) -> Spec:
     path = gen.write_image_only_pdf(folder / "scan.pdf", pages=2)
     return Spec(readable=[Readable(path, exact_items=2, flags=("needs_ocr",))])
 
 
-@builder("wrong-extension", "a DOCX named .pdf, a PDF named .txt, text named .png",
-         "read by content, same text as correctly named")
+@builder(
+    "wrong-extension",
+    "a DOCX named .pdf, a PDF named .txt, text named .png",
+    "read by content, same text as correctly named",
+)
 def _disguised(folder: Path, twins: Path, sizes: Sizes) -> Spec:
     paragraphs = ["Quarterly plan for the orchard.", "Plant 40 plum trees in March."]
     docx_twin = gen.write_docx(twins / "plan.docx", paragraphs)
@@ -176,11 +194,13 @@ def _disguised(folder: Path, twins: Path, sizes: Sizes) -> Spec:
     text_twin = twins / "notes.txt"
     text_twin.write_text("Notes: the greenhouse needs a new door.\n")
     shutil.copy(text_twin, folder / "notes.png")
-    return Spec(readable=[
-        Readable(folder / "plan.pdf", twin=docx_twin),
-        Readable(folder / "report.txt", twin=pdf_twin),
-        Readable(folder / "notes.png", twin=text_twin),
-    ])
+    return Spec(
+        readable=[
+            Readable(folder / "plan.pdf", twin=docx_twin),
+            Readable(folder / "report.txt", twin=pdf_twin),
+            Readable(folder / "notes.png", twin=text_twin),
+        ]
+    )
 
 
 @builder("zip-bomb", "a ZIP of 3 MB that unpacks to 3 GiB (256 MiB in tests)", "too_large")
@@ -188,29 +208,40 @@ def _zip_bomb(folder: Path, twins: Path, sizes: Sizes) -> Spec:
     return Spec(bad={gen.write_zip_bomb(folder / "bomb.zip", sizes.zip_bomb): "too_large"})
 
 
-@builder("docx-bomb", "a DOCX whose document.xml unpacks to 2 GiB (128 MiB in tests)",
-         "too_large")
+@builder("docx-bomb", "a DOCX whose document.xml unpacks to 2 GiB (128 MiB in tests)", "too_large")
 def _docx_bomb(folder: Path, twins: Path, sizes: Sizes) -> Spec:
     return Spec(bad={gen.write_docx_bomb(folder / "bomb.docx", sizes.docx_bomb): "too_large"})
 
 
-@builder("zip-climbing-names", "a ZIP with members ../../etc/x, /tmp/x, docs/../../../x",
-         "corrupt ×3, nothing written; the good member read")
+@builder(
+    "zip-climbing-names",
+    "a ZIP with members ../../etc/x, /tmp/x, docs/../../../x",
+    "corrupt ×3, nothing written; the good member read",
+)
 def _climbing(folder: Path, twins: Path, sizes: Sizes) -> Spec:
     text = "Readme: the climbing archive also holds this harmless note about figs.\n"
     archive = gen.write_climbing_zip(folder / "climb.zip", text)
     twin = twins / "readme.txt"
     twin.write_text(text)
-    escaped = [Path("/etc/omnireader-fault-x"), Path("/tmp/omnireader-fault-abs"),
-               folder.parent / "escape.txt", folder / "escape.txt"]
+    escaped = [
+        Path("/etc/omnireader-fault-x"),
+        Path("/tmp/omnireader-fault-abs"),
+        folder.parent / "escape.txt",
+        folder / "escape.txt",
+    ]
 
     def nothing_written() -> list[str]:
         return [f"{p} was written" for p in escaped if p.exists()]
 
     return Spec(
-        bad={f"{archive}!{name}": "corrupt" for name in
-             ("../../etc/omnireader-fault-x", "/tmp/omnireader-fault-abs",
-              "docs/../../../escape.txt")},
+        bad={
+            f"{archive}!{name}": "corrupt"
+            for name in (
+                "../../etc/omnireader-fault-x",
+                "/tmp/omnireader-fault-abs",
+                "docs/../../../escape.txt",
+            )
+        },
         readable=[Readable(f"{archive}!docs/readme.txt", twin=twin)],
         after=nothing_written,
     )
@@ -221,25 +252,31 @@ def _png_bomb(folder: Path, twins: Path, sizes: Sizes) -> Spec:
     return Spec(bad={gen.write_png_bomb(folder / "bomb.png", sizes.png_side): "too_large"})
 
 
-@builder("invalid-utf8", "UTF-8 text with bytes valid in no encoding (0xFF 0xFE 0xC0)",
-         "read: the valid text intact")
+@builder(
+    "invalid-utf8",
+    "UTF-8 text with bytes valid in no encoding (0xFF 0xFE 0xC0)",
+    "read: the valid text intact",
+)
 def _invalid_utf8(folder: Path, twins: Path, sizes: Sizes) -> Spec:
     path = gen.write_invalid_utf8_text(folder / "stray_bytes.txt")
     words = ("café", "Straße", "Köln", "東京の会議")
     return Spec(readable=[Readable(path, contains=words)])
 
 
-@builder("mixed-encoding-csv", "a CSV with UTF-8 rows and a Windows-1252 row",
-         "read: every row readable")
+@builder(
+    "mixed-encoding-csv", "a CSV with UTF-8 rows and a Windows-1252 row", "read: every row readable"
+)
 def _mixed_csv(folder: Path, twins: Path, sizes: Sizes) -> Spec:
     path = gen.write_mixed_encoding_csv(folder / "people.csv")
-    words = ("José", "São Paulo", "Zoë", "Köln", "Grüße", "田中", "東京", "Montréal",
-             "déjà vu")
+    words = ("José", "São Paulo", "Zoë", "Köln", "Grüße", "田中", "東京", "Montréal", "déjà vu")
     return Spec(readable=[Readable(path, contains=words)])
 
 
-@builder("one-line-text", "a 50 MB text file on one line (1 MB in tests)",
-         "read: chunks cover the whole line")
+@builder(
+    "one-line-text",
+    "a 50 MB text file on one line (1 MB in tests)",
+    "read: chunks cover the whole line",
+)
 def _one_line(folder: Path, twins: Path, sizes: Sizes) -> Spec:
     path = gen.write_one_line_text(folder / "one_line.txt", sizes.one_line)
     line = 'alpha, bravo; charlie (delta) echo-foxtrot 12.5% golf "hotel" india/juliet'
@@ -251,18 +288,28 @@ def _deep_json(folder: Path, twins: Path, sizes: Sizes) -> Spec:
     return Spec(bad={gen.write_nested_json(folder / "deep.json", sizes.json_depth): "too_large"})
 
 
-@builder("billion-laughs", "XML and RSS with entity expansion (10^9 'lol's)",
-         "read: entities left unexpanded")
+@builder(
+    "billion-laughs",
+    "XML and RSS with entity expansion (10^9 'lol's)",
+    "read: entities left unexpanded",
+)
 def _laughs(folder: Path, twins: Path, sizes: Sizes) -> Spec:
     xml = gen.write_billion_laughs(folder / "laughs.xml")
     rss = gen.write_billion_laughs(folder / "laughs.rss", root="rss")
     keep = dict(absent=("lollol",), max_chars=2000)
-    return Spec(readable=[Readable(xml, contains=("Laughs",), **keep),
-                          Readable(rss, contains=("Laughs",), **keep)])
+    return Spec(
+        readable=[
+            Readable(xml, contains=("Laughs",), **keep),
+            Readable(rss, contains=("Laughs",), **keep),
+        ]
+    )
 
 
-@builder("link-maze", "a folder with link loops, a dangling link, a link to its parent, "
-         "a chmod 000 file", "loops/dangling: unreadable; every file read once")
+@builder(
+    "link-maze",
+    "a folder with link loops, a dangling link, a link to its parent, a chmod 000 file",
+    "loops/dangling: unreadable; every file read once",
+)
 def _maze(folder: Path, twins: Path, sizes: Sizes) -> Spec:
     paths = gen.write_link_maze(folder / "maze", "The maze holds one real note about dates.\n")
     spec = Spec(readable=[Readable(paths["readable"], exact_items=1, contains=("dates",))])
@@ -275,8 +322,11 @@ def _maze(folder: Path, twins: Path, sizes: Sizes) -> Spec:
     return spec
 
 
-@builder("special-files", "a named pipe (FIFO) with no writer and a Unix socket in the folder",
-         "unsupported ×2, never opened; the rest read")
+@builder(
+    "special-files",
+    "a named pipe (FIFO) with no writer and a Unix socket in the folder",
+    "unsupported ×2, never opened; the rest read",
+)
 def _special(folder: Path, twins: Path, sizes: Sizes) -> Spec:
     import socket
 
@@ -298,6 +348,7 @@ def _can_read(path: Path) -> bool:
 
 def _register() -> None:
     for b in BUILDERS:
+
         def run(env: RunEnv, b: Builder = b) -> Outcome:
             return run_folder(env, b.build, b.id)
 

@@ -34,8 +34,18 @@ from pydantic import BaseModel, Field
 
 from tests.faultkit.fault_cases import Sizes
 
-__all__ = ["Scale", "Via", "RunEnv", "Outcome", "FaultCase", "CASES", "fault", "run_case", "Skip",
-           "need_shared"]
+__all__ = [
+    "Scale",
+    "Via",
+    "RunEnv",
+    "Outcome",
+    "FaultCase",
+    "CASES",
+    "fault",
+    "run_case",
+    "Skip",
+    "need_shared",
+]
 
 Scale = Literal["test", "full"]
 Via = Literal["reader", "ingest"]

@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections import Counter
 
 from omnireader.batch.workers import Job, WorkerPool
-
 from tests.faultkit import fault_cases as gen
 
 from .checks import check_batch, control_readables
@@ -53,12 +52,17 @@ def run_pool(plan: Plan, *, timeout: float, memory_mb: int) -> Outcome:
         else:
             seen[res.error or "ok"] += 1
             if res.ok or res.error != code:
-                out.problems.append(f"{key}: expected {code}, got {res.error or 'a result'}"
-                                    f" ({res.message or res.value})")
+                out.problems.append(
+                    f"{key}: expected {code}, got {res.error or 'a result'}"
+                    f" ({res.message or res.value})"
+                )
             elif key not in (res.message or ""):
                 out.problems.append(f"{key}: the report does not name the job: {res.message}")
-            out.problems += [f"{key}: the report does not say {w!r}: {res.message}"
-                             for w in words if res.error == code and w not in (res.message or "")]
+            out.problems += [
+                f"{key}: the report does not say {w!r}: {res.message}"
+                for w in words
+                if res.error == code and w not in (res.message or "")
+            ]
     oks = sum(1 for c, _, _ in expected.values() if c is None)
     parts = [f"{c}" + (f" ×{n}" if n > 1 else "") for c, n in sorted(seen.items())]
     out.outcome = " + ".join(parts + [f"{oks - out.items_lost}/{oks} good jobs back"])
@@ -72,46 +76,77 @@ def _between_goods(bad: Plan) -> Plan:
     return plan
 
 
-@fault("limits", "worker-hangs", "a parser that sleeps forever / spins in a loop",
-       "timeout ×2; the other jobs come back")
+@fault(
+    "limits",
+    "worker-hangs",
+    "a parser that sleeps forever / spins in a loop",
+    "timeout ×2; the other jobs come back",
+)
 def _hangs(env: RunEnv) -> Outcome:
     timeout = 1.0 if env.scale == "test" else 3.0
-    return run_pool(_between_goods([("hang", 0, "timeout"), ("spin", 0, "timeout")]),
-                    timeout=timeout, memory_mb=256)
+    return run_pool(
+        _between_goods([("hang", 0, "timeout"), ("spin", 0, "timeout")]),
+        timeout=timeout,
+        memory_mb=256,
+    )
 
 
-@fault("limits", "worker-out-of-memory",
-       "a parser that allocates 2 GB (600 MB in tests) under a 256 MB limit: in Python, in C "
-       "(numpy), in shared memory, and in Rust (pydantic-core), which aborts when an "
-       "allocation fails", "too_large ×4, each caught where it happened; the other jobs come back")
+@fault(
+    "limits",
+    "worker-out-of-memory",
+    "a parser that allocates 2 GB (600 MB in tests) under a 256 MB limit: in Python, in C "
+    "(numpy), in shared memory, and in Rust (pydantic-core), which aborts when an "
+    "allocation fails",
+    "too_large ×4, each caught where it happened; the other jobs come back",
+)
 def _memory(env: RunEnv) -> Outcome:
     size = 2048 if env.scale == "full" else 600
-    plan = _between_goods([("python_memory", size, "too_large", "ran out of memory"),
-                           ("native_memory", size, "too_large", "ran out of memory"),
-                           ("shared_memory", size, "too_large", "used more than 256 MB"),
-                           ("native_oom_abort", size, "too_large",
-                            "in native code (memory allocation of")])
+    plan = _between_goods(
+        [
+            ("python_memory", size, "too_large", "ran out of memory"),
+            ("native_memory", size, "too_large", "ran out of memory"),
+            ("shared_memory", size, "too_large", "used more than 256 MB"),
+            ("native_oom_abort", size, "too_large", "in native code (memory allocation of"),
+        ]
+    )
     return run_pool(plan, timeout=30.0, memory_mb=256)
 
 
-@fault("limits", "worker-native-crash", "a parser that aborts, segfaults, or calls exit()",
-       "crashed ×3; the other jobs come back")
+@fault(
+    "limits",
+    "worker-native-crash",
+    "a parser that aborts, segfaults, or calls exit()",
+    "crashed ×3; the other jobs come back",
+)
 def _crash(env: RunEnv) -> Outcome:
-    plan = _between_goods([("abort", 0, "crashed"), ("segfault", 0, "crashed"),
-                           ("exit", 0, "crashed")])
+    plan = _between_goods(
+        [("abort", 0, "crashed"), ("segfault", 0, "crashed"), ("exit", 0, "crashed")]
+    )
     return run_pool(plan, timeout=30.0, memory_mb=256)
 
 
-@fault("limits", "worker-raises", "a parser with a bug (AttributeError), between good jobs",
-       "internal, naming the exception (never corrupt or crashed); the worker lives on")
+@fault(
+    "limits",
+    "worker-raises",
+    "a parser with a bug (AttributeError), between good jobs",
+    "internal, naming the exception (never corrupt or crashed); the worker lives on",
+)
 def _bug(env: RunEnv) -> Outcome:
-    return run_pool(_between_goods([("bug", 0, "internal", "AttributeError"),
-                                    ("bug", 1, "internal", "AttributeError")]),
-                    timeout=30.0, memory_mb=256)
+    return run_pool(
+        _between_goods(
+            [("bug", 0, "internal", "AttributeError"), ("bug", 1, "internal", "AttributeError")]
+        ),
+        timeout=30.0,
+        memory_mb=256,
+    )
 
 
-@fault("limits", "worker-big-parent", "the pool started by a process holding 600 MB "
-       "(300 MB in tests), with a 200 MB limit", "every job read: none blamed for the parent")
+@fault(
+    "limits",
+    "worker-big-parent",
+    "the pool started by a process holding 600 MB (300 MB in tests), with a 200 MB limit",
+    "every job read: none blamed for the parent",
+)
 def _big_parent(env: RunEnv) -> Outcome:
     ballast = [bytes(1 << 20) for _ in range(600 if env.scale == "full" else 300)]
     try:
@@ -138,17 +173,26 @@ def _ingest_limited(env: RunEnv, name: str, code: str, **limits: object) -> Outc
         big.unlink(missing_ok=True)  # 300 MB of scratch: gone as soon as it is read
 
 
-@fault("limits", "ingest-timeout", f"ingest with timeout=10 s: a real {_BIG_MB} MB text "
-       "file (minutes of work; no memory limit, so only the time limit can stop it)",
-       "timeout; the other files stored")
+@fault(
+    "limits",
+    "ingest-timeout",
+    f"ingest with timeout=10 s: a real {_BIG_MB} MB text "
+    "file (minutes of work; no memory limit, so only the time limit can stop it)",
+    "timeout; the other files stored",
+)
 def _ingest_timeout(env: RunEnv) -> Outcome:
     # 10 s, not less: a control CSV's first read in a worker imports MarkItDown, which took
     # over 5 s on a loaded two-core machine (load average 9).
     return _ingest_limited(env, "slow", "timeout", timeout=10.0, memory_mb=None)
 
 
-@fault("limits", "ingest-memory", f"ingest with memory_mb=256: a real {_BIG_MB} MB text "
-       "file (its bytes alone are more than the limit)", "too_large; the other files stored")
+@fault(
+    "limits",
+    "ingest-memory",
+    f"ingest with memory_mb=256: a real {_BIG_MB} MB text "
+    "file (its bytes alone are more than the limit)",
+    "too_large; the other files stored",
+)
 def _ingest_memory(env: RunEnv) -> Outcome:
     return _ingest_limited(env, "greedy", "too_large", memory_mb=256)
 
@@ -162,8 +206,12 @@ print(report.model_dump_json())
 """
 
 
-@fault("limits", "unguarded-script", "a user's script calling ingest with no "
-       "`if __name__ == '__main__':` guard", "every file read: workers do not re-run it")
+@fault(
+    "limits",
+    "unguarded-script",
+    "a user's script calling ingest with no `if __name__ == '__main__':` guard",
+    "every file read: workers do not re-run it",
+)
 def _unguarded(env: RunEnv) -> Outcome:
     import subprocess
     import sys
@@ -175,14 +223,26 @@ def _unguarded(env: RunEnv) -> Outcome:
     script = env.tmp / "my_script.py"  # run as a file: workers would import it again
     script.write_text(_SCRIPT)
     db = env.tmp / "db"
-    done = subprocess.run([sys.executable, str(script), str(folder), str(db)],
-                          capture_output=True, text=True, timeout=300, cwd=env.tmp)
+    done = subprocess.run(
+        [sys.executable, str(script), str(folder), str(db)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=env.tmp,
+    )
     if done.returncode != 0:
-        return Outcome(via="ingest from a script", outcome="the script failed",
-                       problems=[f"the script failed: {done.stderr[-1500:]}"])
+        return Outcome(
+            via="ingest from a script",
+            outcome="the script failed",
+            problems=[f"the script failed: {done.stderr[-1500:]}"],
+        )
     report = IngestReport.model_validate_json(done.stdout.strip().splitlines()[-1])
-    batch = Batch(items=list(Store.open(db).iter_items()), failures=report.failures,
-                  via="ingest from a script", report=report)
+    batch = Batch(
+        items=list(Store.open(db).iter_items()),
+        failures=report.failures,
+        via="ingest from a script",
+        report=report,
+    )
     out = check_batch(batch, bad={}, readable=control_readables(controls))
     if report.files_read != len(controls):
         out.problems.append(f"{report.files_read} of {len(controls)} files read")

@@ -27,20 +27,29 @@ def case(id: str, title: str, expected: str):  # noqa: ANN201 - a decorator
     return register
 
 
-@case("mime-bomb", "e-mails with 5000 nested multiparts and with 100000 parts",
-      "too_large ×2, refused before parsing")
+@case(
+    "mime-bomb",
+    "e-mails with 5000 nested multiparts and with 100000 parts",
+    "too_large ×2, refused before parsing",
+)
 def _mime_bomb(folder: Path, twins: Path, sizes: Sizes) -> Spec:
     deep = gen.write_mime_bomb_nested(folder / "deep.eml", 5000)
     wide = gen.write_mime_bomb_wide(folder / "wide.eml", 100_000)
     return Spec(bad={deep: "too_large", wide: "too_large"})
 
 
-CLIMBING = ("../../etc/omnireader-fault-mail.txt", "/tmp/omnireader-fault-mail-abs.txt",
-            "..\\..\\omnireader-fault-mail-win.txt")
+CLIMBING = (
+    "../../etc/omnireader-fault-mail.txt",
+    "/tmp/omnireader-fault-mail-abs.txt",
+    "..\\..\\omnireader-fault-mail-win.txt",
+)
 
 
-@case("mail-climbing-attachment", "e-mails whose attachments are named ../../etc/x, /tmp/x, "
-      "..\\..\\x", "read under the name's last part; nothing written")
+@case(
+    "mail-climbing-attachment",
+    "e-mails whose attachments are named ../../etc/x, /tmp/x, ..\\..\\x",
+    "read under the name's last part; nothing written",
+)
 def _climbing(folder: Path, twins: Path, sizes: Sizes) -> Spec:
     text = "Attached note: the cellar holds forty jars of plum jam.\n"
     twin = twins / "note.txt"
@@ -49,11 +58,16 @@ def _climbing(folder: Path, twins: Path, sizes: Sizes) -> Spec:
     for n, name in enumerate(CLIMBING):
         mail = gen.write_climbing_attachment(folder / f"climb{n}.eml", name, text)
         last = name.replace("\\", "/").rsplit("/", 1)[-1]
-        spec.readable += [Readable(f"{mail}!attachment/{last}", twin=twin),
-                          Readable(mail, exact_items=1, contains=("The note is attached.",))]
-    escaped = [Path("/etc/omnireader-fault-mail.txt"), Path("/tmp/omnireader-fault-mail-abs.txt"),
-               folder.parent / "omnireader-fault-mail-win.txt",
-               folder / "omnireader-fault-mail.txt"]
+        spec.readable += [
+            Readable(f"{mail}!attachment/{last}", twin=twin),
+            Readable(mail, exact_items=1, contains=("The note is attached.",)),
+        ]
+    escaped = [
+        Path("/etc/omnireader-fault-mail.txt"),
+        Path("/tmp/omnireader-fault-mail-abs.txt"),
+        folder.parent / "omnireader-fault-mail-win.txt",
+        folder / "omnireader-fault-mail.txt",
+    ]
 
     def nothing_written() -> list[str]:
         return [f"{p} was written" for p in escaped if p.exists()]
@@ -62,8 +76,11 @@ def _climbing(folder: Path, twins: Path, sizes: Sizes) -> Spec:
     return spec
 
 
-@case("mail-header-injection", "an attachment whose file name carries CR LF and a Bcc header",
-      "read; the name stays one line, no header injected")
+@case(
+    "mail-header-injection",
+    "an attachment whose file name carries CR LF and a Bcc header",
+    "read; the name stays one line, no header injected",
+)
 def _injection(folder: Path, twins: Path, sizes: Sizes) -> Spec:
     text = "Attached notes: prune the quince trees in February.\n"
     twin = twins / "notes.txt"
@@ -84,20 +101,36 @@ def _injection(folder: Path, twins: Path, sizes: Sizes) -> Spec:
                 problems.append("a Bcc header line appears in the message's text")
         return problems
 
-    return Spec(readable=[Readable(f"{mail}!{member}", twin=twin),
-                          Readable(mail, exact_items=1, contains=("The notes are attached.",))],
-                after=not_injected)
+    return Spec(
+        readable=[
+            Readable(f"{mail}!{member}", twin=twin),
+            Readable(mail, exact_items=1, contains=("The notes are attached.",)),
+        ],
+        after=not_injected,
+    )
 
 
-@case("rtf-control-words", "an RTF whose text is split by 8 MB of control words (1 MB in tests)",
-      "read: the text on both sides, no control words")
+@case(
+    "rtf-control-words",
+    "an RTF whose text is split by 8 MB of control words (1 MB in tests)",
+    "read: the text on both sides, no control words",
+)
 def _rtf_run(folder: Path, twins: Path, sizes: Sizes) -> Spec:
     size = min(sizes.one_line, 8 << 20)
-    path = gen.write_rtf_control_run(folder / "formatting.rtf", size,
-                                     "Before the run: apricots.", "After the run: medlars.")
-    return Spec(readable=[Readable(path, exact_items=1, max_chars=200, absent=("\\b", "\\ul"),
-                                   contains=("Before the run: apricots.",
-                                             "After the run: medlars."))])
+    path = gen.write_rtf_control_run(
+        folder / "formatting.rtf", size, "Before the run: apricots.", "After the run: medlars."
+    )
+    return Spec(
+        readable=[
+            Readable(
+                path,
+                exact_items=1,
+                max_chars=200,
+                absent=("\\b", "\\ul"),
+                contains=("Before the run: apricots.", "After the run: medlars."),
+            )
+        ]
+    )
 
 
 @case("odt-bomb", "an ODT whose content.xml unpacks to 2 GiB (128 MiB in tests)", "too_large")
@@ -107,6 +140,7 @@ def _odt_bomb(folder: Path, twins: Path, sizes: Sizes) -> Spec:
 
 def _register() -> None:
     for id, title, expected, build in CASES:
+
         def run(env: RunEnv, build: Build = build, id: str = id) -> Outcome:
             return run_folder(env, build, id)
 

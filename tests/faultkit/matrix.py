@@ -38,15 +38,30 @@ HEADERS = ("case", "input", "expected", "outcome", "items lost", "result")
 
 def _rows(results: list[tuple[FaultCase, Outcome]]) -> list[list[str]]:
     return [
-        [c.id, c.title, c.expected, o.outcome if not o.skipped else f"skipped: {o.skipped}",
-         str(o.items_lost), o.status]
+        [
+            c.id,
+            c.title,
+            c.expected,
+            o.outcome if not o.skipped else f"skipped: {o.skipped}",
+            str(o.items_lost),
+            o.status,
+        ]
         for c, o in results
     ]
 
 
 def plain_table(results: list[tuple[FaultCase, Outcome]]) -> str:
-    rows = [[c.id, c.expected, o.outcome if not o.skipped else "skipped", str(o.items_lost),
-             o.status, f"{o.seconds:.1f}s"] for c, o in results]
+    rows = [
+        [
+            c.id,
+            c.expected,
+            o.outcome if not o.skipped else "skipped",
+            str(o.items_lost),
+            o.status,
+            f"{o.seconds:.1f}s",
+        ]
+        for c, o in results
+    ]
     heads = ["case", "expected", "outcome", "lost", "result", "time"]
     widths = [min(48, max(len(r[i]) for r in [heads, *rows])) for i in range(len(heads))]
     lines = [" | ".join(h.ljust(w) for h, w in zip(heads, widths))]
@@ -113,9 +128,12 @@ def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("select", nargs="*", help="case ids or groups to run (default: all)")
     ap.add_argument("--scale", choices=("full", "test"), default="full")
-    ap.add_argument("--via", choices=("reader", "ingest"), default="ingest",
-                    help="read files through the batch ingest into a store (default) or "
-                    "in this process")
+    ap.add_argument(
+        "--via",
+        choices=("reader", "ingest"),
+        default="ingest",
+        help="read files through the batch ingest into a store (default) or in this process",
+    )
     ap.add_argument("--write-docs", action="store_true", help=f"write {DOCS.relative_to(ROOT)}")
     ap.add_argument("--json", type=Path, help="also write every row's outcome here")
     args = ap.parse_args(argv)
@@ -136,17 +154,31 @@ def main(argv: list[str]) -> int:
     print(plain_table(results))
     failed = [c.id for c, o in results if not o.passed and not o.skipped]
     skipped = [c.id for c, o in results if o.skipped]
-    print(f"\n{len(results) - len(failed) - len(skipped)} passed, {len(failed)} failed, "
-          f"{len(skipped)} skipped (scale {args.scale}, files via {via})")
+    print(
+        f"\n{len(results) - len(failed) - len(skipped)} passed, {len(failed)} failed, "
+        f"{len(skipped)} skipped (scale {args.scale}, files via {via})"
+    )
     if args.json:
-        args.json.write_text(json.dumps(
-            {"scale": args.scale, "via": via, "plant": os.environ.get("OMNIREADER_PLANT"),
-             "rows": [{"id": c.id, "group": c.group, "status": o.status, **o.model_dump()}
-                      for c, o in results]}, indent=2))
+        args.json.write_text(
+            json.dumps(
+                {
+                    "scale": args.scale,
+                    "via": via,
+                    "plant": os.environ.get("OMNIREADER_PLANT"),
+                    "rows": [
+                        {"id": c.id, "group": c.group, "status": o.status, **o.model_dump()}
+                        for c, o in results
+                    ],
+                },
+                indent=2,
+            )
+        )
     if args.write_docs:
         if os.environ.get("OMNIREADER_PLANT"):
-            print("a planted bug is on (OMNIREADER_PLANT): docs/faults.md not written",
-                  file=sys.stderr)
+            print(
+                "a planted bug is on (OMNIREADER_PLANT): docs/faults.md not written",
+                file=sys.stderr,
+            )
             return 2
         DOCS.parent.mkdir(parents=True, exist_ok=True)
         DOCS.write_text(markdown(results, args.scale, via))

@@ -120,17 +120,30 @@ def _message(urls: list[str], as_file: bool = False) -> list[Any]:
     """One user message: the text, then each URL as an image (or file) part; and a control."""
     parts: list[dict[str, Any]] = [{"type": "text", "text": TEXT}]
     for u in urls:
-        parts.append({"type": "file", "file": {"file_data": u}} if as_file
-                     else {"type": "image_url", "image_url": {"url": u}})
+        parts.append(
+            {"type": "file", "file": {"file_data": u}}
+            if as_file
+            else {"type": "image_url", "image_url": {"url": u}}
+        )
     return [[{"role": "user", "content": parts}], CONTROL]
 
 
-def _check_urls(env: RunEnv, srv: HostileServer, bad: dict[str, str], *,
-                options: dict[str, Any] | None = None, good: list[str] = (),
-                as_file: bool = False, contacted: bool = False, reason: str = "") -> Outcome:
+def _check_urls(
+    env: RunEnv,
+    srv: HostileServer,
+    bad: dict[str, str],
+    *,
+    options: dict[str, Any] | None = None,
+    good: list[str] = (),
+    as_file: bool = False,
+    contacted: bool = False,
+    reason: str = "",
+) -> Outcome:
     batch = read_batch(env, _message([*bad, *good], as_file), options=options)
-    readable = [Readable("<chat>", contains=("plum harvest",)),
-                Readable("<string>", contains=("apricot",))]
+    readable = [
+        Readable("<chat>", contains=("plum harvest",)),
+        Readable("<string>", contains=("apricot",)),
+    ]
     readable += [Readable(u, exact_items=1) for u in good]
     out = check_batch(batch, bad=bad, readable=readable)
     if not contacted and srv.seen:
@@ -149,50 +162,82 @@ def _resolves(host: str) -> bool:
         return False
 
 
-@fault("network", "url-loopback", "image and file URLs to 127.0.0.1 in a chat message",
-       "blocked_url before connecting; the text kept")
+@fault(
+    "network",
+    "url-loopback",
+    "image and file URLs to 127.0.0.1 in a chat message",
+    "blocked_url before connecting; the text kept",
+)
 def _loopback(env: RunEnv) -> Outcome:
     with hostile_server() as srv:
         out = _check_urls(env, srv, {srv.url("/ok.png"): "blocked_url"}, reason="loopback")
-        out2 = _check_urls(env, srv, {srv.url("/ok.png?as=file"): "blocked_url"}, as_file=True,
-                           reason="loopback")
+        out2 = _check_urls(
+            env, srv, {srv.url("/ok.png?as=file"): "blocked_url"}, as_file=True, reason="loopback"
+        )
     out.problems += out2.problems
     out.items_lost += out2.items_lost
     return out
 
 
-@fault("network", "url-loopback-in-disguise",
-       "localhost, 127.1, 2130706433, 0x7f.1, [::1], [::ffff:127.0.0.1]",
-       "blocked_url for each; nothing contacted")
+@fault(
+    "network",
+    "url-loopback-in-disguise",
+    "localhost, 127.1, 2130706433, 0x7f.1, [::1], [::ffff:127.0.0.1]",
+    "blocked_url for each; nothing contacted",
+)
 def _disguised(env: RunEnv) -> Outcome:
     with hostile_server() as srv:
-        hosts = [h for h in ("localhost", "127.1", "2130706433", "0x7f.1", "[::1]",
-                             "[::ffff:127.0.0.1]") if _resolves(h.strip("[]"))]
+        hosts = [
+            h
+            for h in ("localhost", "127.1", "2130706433", "0x7f.1", "[::1]", "[::ffff:127.0.0.1]")
+            if _resolves(h.strip("[]"))
+        ]
         bad = {srv.url(f"/ok.png?via={n}", host=h): "blocked_url" for n, h in enumerate(hosts)}
         return _check_urls(env, srv, bad, reason="loopback")
 
 
-@fault("network", "url-private-ranges", "10/8, 172.16/12, 192.168/16, 100.64/10, "
-       "169.254/16, fe80::, fc00::", "blocked_url for each, by address class")
+@fault(
+    "network",
+    "url-private-ranges",
+    "10/8, 172.16/12, 192.168/16, 100.64/10, 169.254/16, fe80::, fc00::",
+    "blocked_url for each, by address class",
+)
 def _private(env: RunEnv) -> Outcome:
     with hostile_server() as srv:
-        hosts = ["10.0.0.1", "172.16.5.4", "192.168.1.1", "100.64.0.1", "169.254.10.10",
-                 "[fe80::1]", "[fc00::5]", "0.0.0.0"]
+        hosts = [
+            "10.0.0.1",
+            "172.16.5.4",
+            "192.168.1.1",
+            "100.64.0.1",
+            "169.254.10.10",
+            "[fe80::1]",
+            "[fc00::5]",
+            "0.0.0.0",
+        ]
         return _check_urls(env, srv, {f"http://{h}/x.png": "blocked_url" for h in hosts})
 
 
-@fault("network", "url-cloud-metadata", "169.254.169.254 and fd00:ec2::254 (cloud metadata)",
-       "blocked_url as cloud metadata")
+@fault(
+    "network",
+    "url-cloud-metadata",
+    "169.254.169.254 and fd00:ec2::254 (cloud metadata)",
+    "blocked_url as cloud metadata",
+)
 def _metadata(env: RunEnv) -> Outcome:
     with hostile_server() as srv:
-        urls = ["http://169.254.169.254/latest/meta-data/iam/security-credentials/",
-                "http://[fd00:ec2::254]/latest/meta-data/"]
+        urls = [
+            "http://169.254.169.254/latest/meta-data/iam/security-credentials/",
+            "http://[fd00:ec2::254]/latest/meta-data/",
+        ]
         return _check_urls(env, srv, {u: "blocked_url" for u in urls}, reason="cloud metadata")
 
 
-@fault("network", "url-redirect-to-internal",
-       "a trusted server redirecting to 169.254.169.254, 10.0.0.5, 127.0.0.2",
-       "blocked_url at the redirect; the target never contacted")
+@fault(
+    "network",
+    "url-redirect-to-internal",
+    "a trusted server redirecting to 169.254.169.254, 10.0.0.5, 127.0.0.2",
+    "blocked_url at the redirect; the target never contacted",
+)
 def _redirect(env: RunEnv) -> Outcome:
     from omnireader.errors import BlockedURLError
     from omnireader.net.fetch import fetch_url
@@ -200,8 +245,11 @@ def _redirect(env: RunEnv) -> Outcome:
     out = Outcome(via="fetch_url")
     with hostile_server() as srv:
         port = srv.server_address[1]
-        targets = ["http://169.254.169.254/latest/meta-data/", "http://10.0.0.5/admin",
-                   f"http://127.0.0.2:{port}/ok.png?secret"]
+        targets = [
+            "http://169.254.169.254/latest/meta-data/",
+            "http://10.0.0.5/admin",
+            f"http://127.0.0.2:{port}/ok.png?secret",
+        ]
         # The first hop is allowed by address, as one trusted intranet server would be.
         ok = fetch_url(srv.url("/ok.png"), allow_addresses=["127.0.0.1"], timeout=5)
         if ok.data != srv.png:
@@ -209,8 +257,9 @@ def _redirect(env: RunEnv) -> Outcome:
         codes = []
         for target in targets:
             try:
-                fetch_url(srv.url(f"/redirect?to={target}"), allow_addresses=["127.0.0.1"],
-                          timeout=5)
+                fetch_url(
+                    srv.url(f"/redirect?to={target}"), allow_addresses=["127.0.0.1"], timeout=5
+                )
                 out.problems.append(f"redirect to {target} was followed")
             except BlockedURLError as e:
                 codes.append(e.code)
@@ -222,16 +271,24 @@ def _redirect(env: RunEnv) -> Outcome:
     return out
 
 
-@fault("network", "url-slow-and-endless",
-       "a trickling endless body, a stalled server, 10 GB declared, 1 GB streamed",
-       "timeout ×2 + too_large ×2; the good image and the text kept")
+@fault(
+    "network",
+    "url-slow-and-endless",
+    "a trickling endless body, a stalled server, 10 GB declared, 1 GB streamed",
+    "timeout ×2 + too_large ×2; the good image and the text kept",
+)
 def _slow(env: RunEnv) -> Outcome:
     # 1 s in the test suite: at 0.5 s a loaded machine (load average 14 on two cores) let
     # the server's answer to /huge-declared miss the limit, a timeout instead of too_large.
     limit = 1.0 if env.scale == "test" else 2.0
     options = {"allow_private_urls": True, "fetch_timeout": limit, "max_fetch_bytes": 4 * MiB}
     with hostile_server() as srv:
-        bad = {srv.url("/endless"): "timeout", srv.url("/stall"): "timeout",
-               srv.url("/huge-declared"): "too_large", srv.url("/huge-unsized"): "too_large"}
-        return _check_urls(env, srv, bad, options=options, good=[srv.url("/ok.png")],
-                           contacted=True)
+        bad = {
+            srv.url("/endless"): "timeout",
+            srv.url("/stall"): "timeout",
+            srv.url("/huge-declared"): "too_large",
+            srv.url("/huge-unsized"): "too_large",
+        }
+        return _check_urls(
+            env, srv, bad, options=options, good=[srv.url("/ok.png")], contacted=True
+        )

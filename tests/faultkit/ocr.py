@@ -47,13 +47,17 @@ def _huge_images(folder: Path, full: bool, sizes: Sizes) -> Spec:
     return spec
 
 
-@fault("files", "ocr-huge-image", "OCR of a 20,000 × 20,000 image (and, full size, "
-       "81- and 80-megapixel PNG / JPEG scans)",
-       "too_large before decoding; big JPEG decoded at 1/8 scale and read; big PNG: "
-       "metadata item, OCR refused and the page marked unreadable")
+@fault(
+    "files",
+    "ocr-huge-image",
+    "OCR of a 20,000 × 20,000 image (and, full size, 81- and 80-megapixel PNG / JPEG scans)",
+    "too_large before decoding; big JPEG decoded at 1/8 scale and read; big PNG: "
+    "metadata item, OCR refused and the page marked unreadable",
+)
 def _ocr_huge(env: RunEnv) -> Outcome:
-    return run_folder(env, lambda f, t, s: _huge_images(f, env.scale == "full", s),
-                      "ocr-huge-image")
+    return run_folder(
+        env, lambda f, t, s: _huge_images(f, env.scale == "full", s), "ocr-huge-image"
+    )
 
 
 def _corrupt_tiffs(folder: Path) -> Spec:
@@ -69,9 +73,12 @@ def _corrupt_tiffs(folder: Path) -> Spec:
     return Spec(bad={garbage: "corrupt"}, readable=[Readable(truncated, exact_items=1)])
 
 
-@fault("files", "ocr-corrupt-tiff", "a TIFF cut short after its header, and one of garbage "
-       "after the TIFF signature", "cut short: its metadata item, the page listed unreadable; "
-       "garbage: corrupt")
+@fault(
+    "files",
+    "ocr-corrupt-tiff",
+    "a TIFF cut short after its header, and one of garbage after the TIFF signature",
+    "cut short: its metadata item, the page listed unreadable; garbage: corrupt",
+)
 def _ocr_corrupt(env: RunEnv) -> Outcome:
     return run_folder(env, lambda f, t, s: _corrupt_tiffs(f), "ocr-corrupt-tiff")
 
@@ -81,19 +88,29 @@ def _long_tiff(folder: Path, pages: int) -> Spec:
 
     blank = Image.new("L", (850, 1100), 255)
     marked = {n for n in range(pages) if n % 100 == 99} or {pages - 1}
-    frames = [_text_image(850, 1100, [f"Page {n + 1} of the fax"]) if n in marked else blank
-              for n in range(pages)]
+    frames = [
+        _text_image(850, 1100, [f"Page {n + 1} of the fax"]) if n in marked else blank
+        for n in range(pages)
+    ]
     path = folder / "long-fax.tif"
-    frames[0].save(path, "TIFF", save_all=True, append_images=frames[1:],  # type: ignore[attr-defined]
-                   compression="tiff_lzw")
+    frames[0].save(
+        path,
+        "TIFF",
+        save_all=True,
+        append_images=frames[1:],  # type: ignore[attr-defined]
+        compression="tiff_lzw",
+    )
     words = tuple(f"Page {n + 1} of the fax" for n in sorted(marked))
     # One item per page with text: the image's bare placeholder gives way to what OCR read.
     return Spec(readable=[Readable(path, exact_items=len(marked), contains=words)])
 
 
-@fault("files", "ocr-tiff-1000-pages", "a TIFF of 1,000 pages, text on every 100th "
-       "(30 pages in tests)", "read frame by frame: one item per page with text, blank "
-       "pages skipped at the ink check")
+@fault(
+    "files",
+    "ocr-tiff-1000-pages",
+    "a TIFF of 1,000 pages, text on every 100th (30 pages in tests)",
+    "read frame by frame: one item per page with text, blank pages skipped at the ink check",
+)
 def _ocr_long_tiff(env: RunEnv) -> Outcome:
     pages = 1000 if env.scale == "full" else 30
     return run_folder(env, lambda f, t, s: _long_tiff(f, pages), "ocr-tiff-1000-pages")

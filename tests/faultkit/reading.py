@@ -8,15 +8,13 @@ from __future__ import annotations
 
 import itertools
 import os
-from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, Field
 
-from omnireader import MemoryItem, ReadFailure, Reader
+from omnireader import IngestOptions, MemoryItem, Reader, ReadFailure, ingest
 
 from .harness import RunEnv
-from omnireader import ingest, IngestOptions
 
 __all__ = ["Batch", "read_batch", "item_key", "failure_key"]
 
@@ -51,8 +49,9 @@ def read_batch(
     store = Store.open(env.tmp / f"store-{next(_counter)}")
     ingest_options.setdefault("workers", 2)
     report = ingest(inputs, store, reader=reader, options=IngestOptions(**ingest_options))
-    return Batch(items=list(store.iter_items()), failures=report.failures, via="ingest",
-                 report=report)
+    return Batch(
+        items=list(store.iter_items()), failures=report.failures, via="ingest", report=report
+    )
 
 
 def item_key(item: MemoryItem) -> str:

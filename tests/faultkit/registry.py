@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from . import api, files, limits, llm, mail_office, network, ocr, store, together  # noqa: F401  (register)
-
 from .harness import CASES, FaultCase
 
 __all__ = ["cases", "GROUPS"]

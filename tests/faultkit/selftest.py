@@ -38,20 +38,41 @@ MUST_FAIL = ("zero-byte", "truncated-pdf", "zip-bomb", "deep-json")
 __all__ = ["run_matrix", "judge", "PDF_CONTROL", "MUST_FAIL"]
 
 
-def run_matrix(select: list[str], *, scale: str = "test", via: str = "ingest",
-               planted: bool = False, chars: int = 10) -> list[dict[str, Any]]:
+def run_matrix(
+    select: list[str],
+    *,
+    scale: str = "test",
+    via: str = "ingest",
+    planted: bool = False,
+    chars: int = 10,
+) -> list[dict[str, Any]]:
     """Every selected row's outcome from ``tests/faultkit/matrix.py`` run in a child process."""
     env = plant_env("pdf_cut", chars=chars) if planted else None
     with tempfile.TemporaryDirectory(prefix="faults-selftest-") as tmp:
         out = Path(tmp) / "rows.json"
         done = subprocess.run(
-            [sys.executable, "-m", "tests.faultkit.matrix", "--scale", scale, "--via", via,
-             "--json", str(out), *select],
-            cwd=ROOT, env=env, capture_output=True, text=True,
+            [
+                sys.executable,
+                "-m",
+                "tests.faultkit.matrix",
+                "--scale",
+                scale,
+                "--via",
+                via,
+                "--json",
+                str(out),
+                *select,
+            ],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
         )
         if not out.is_file():  # the matrix itself did not run: that is no verdict at all
-            raise RuntimeError(f"tests/faultkit/matrix.py failed ({done.returncode}): "
-                               f"{done.stderr[-3000:] or done.stdout[-3000:]}")
+            raise RuntimeError(
+                f"tests/faultkit/matrix.py failed ({done.returncode}): "
+                f"{done.stderr[-3000:] or done.stdout[-3000:]}"
+            )
         got = json.loads(out.read_text())
     if got.get("plant") != ("pdf_cut" if planted else None):
         raise RuntimeError(f"the run's plant is {got.get('plant')!r}: PYTHONPATH did not apply")
@@ -66,11 +87,20 @@ def judge(clean: list[dict[str, Any]], planted: list[dict[str, Any]]) -> list[di
     for row in clean:
         other = cut.get(row["id"])
         has_pdf = PDF_CONTROL in row["controls"]
-        v = {"id": row["id"], "pdf_control": has_pdf, "clean": row["status"],
-             "planted": other["status"] if other else "not run", "ok": True, "why": ""}
+        v = {
+            "id": row["id"],
+            "pdf_control": has_pdf,
+            "clean": row["status"],
+            "planted": other["status"] if other else "not run",
+            "ok": True,
+            "why": "",
+        }
         if row["status"] == "FAIL":
-            v.update(ok=False, why="fails without the plant: " + "; ".join(
-                p.splitlines()[0] for p in row["problems"])[:300])
+            v.update(
+                ok=False,
+                why="fails without the plant: "
+                + "; ".join(p.splitlines()[0] for p in row["problems"])[:300],
+            )
         elif row["status"] == "skipped":
             v["why"] = row["skipped"] or ""
         elif row["id"] in MUST_FAIL and not has_pdf:
@@ -78,11 +108,16 @@ def judge(clean: list[dict[str, Any]], planted: list[dict[str, Any]]) -> list[di
         elif has_pdf and other is None:
             v.update(ok=False, why="not run with the plant")
         elif has_pdf and other["status"] != "FAIL":
-            v.update(ok=False, why="passes with PDF text cut short: it does not check the "
-                     "control PDF's text")
+            v.update(
+                ok=False,
+                why="passes with PDF text cut short: it does not check the control PDF's text",
+            )
         elif has_pdf and not any(PDF_CONTROL in p for p in other["problems"]):
-            v.update(ok=False, why="fails with the plant, but not on the control PDF's text: "
-                     + "; ".join(p.splitlines()[0] for p in other["problems"])[:300])
+            v.update(
+                ok=False,
+                why="fails with the plant, but not on the control PDF's text: "
+                + "; ".join(p.splitlines()[0] for p in other["problems"])[:300],
+            )
         elif has_pdf:
             v["why"] = next(p for p in other["problems"] if PDF_CONTROL in p).splitlines()[0]
         verdicts.append(v)
@@ -104,13 +139,17 @@ def main(argv: list[str]) -> int:
     print(f"\n{'case':{width}}  PDF control  clean    planted  verdict")
     for v in verdicts:
         mark = "ok" if v["ok"] else "BROKEN"
-        print(f"{v['id']:{width}}  {'yes' if v['pdf_control'] else '-':11}  {v['clean']:7}  "
-              f"{v['planted']:7}  {mark}  {v['why'][:110]}")
+        print(
+            f"{v['id']:{width}}  {'yes' if v['pdf_control'] else '-':11}  {v['clean']:7}  "
+            f"{v['planted']:7}  {mark}  {v['why'][:110]}"
+        )
     broken = [v["id"] for v in verdicts if not v["ok"]]
     pdf_rows = [v["id"] for v in verdicts if v["pdf_control"]]
-    print(f"\n{len(pdf_rows)} rows have a PDF control; with the plant, "
-          f"{sum(v['planted'] == 'FAIL' for v in verdicts if v['pdf_control'])} of them fail. "
-          + (f"Broken: {', '.join(broken)}" if broken else "The matrix notices lost text."))
+    print(
+        f"\n{len(pdf_rows)} rows have a PDF control; with the plant, "
+        f"{sum(v['planted'] == 'FAIL' for v in verdicts if v['pdf_control'])} of them fail. "
+        + (f"Broken: {', '.join(broken)}" if broken else "The matrix notices lost text.")
+    )
     return 1 if broken else 0
 
 

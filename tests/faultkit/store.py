@@ -15,12 +15,12 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from omnireader import ingest
 from tests.faultkit import fault_cases as gen
 
 from .checks import baseline_count, check_batch, control_readables
 from .harness import Outcome, RunEnv, fault
 from .reading import Batch, item_key
-from omnireader import ingest
 
 __all__ = ["write_corpus", "ingest_process"]
 
@@ -43,8 +43,9 @@ def write_corpus(folder: Path, files: int) -> list[Path]:
     for n in range(files):
         if n % 3 == 2:
             path = folder / f"doc{n:03}.pdf"
-            gen.write_text_pdf(path, [[f"Document {n}, page {p}: shipment {n * 10 + p}."]
-                                      for p in range(1, 4)])
+            gen.write_text_pdf(
+                path, [[f"Document {n}, page {p}: shipment {n * 10 + p}."] for p in range(1, 4)]
+            )
         elif n % 3 == 1:
             path = folder / f"table{n:03}.csv"
             path.write_text(f"item,count\nbolt-{n},{n}\nnut-{n},{n * 2}\n")
@@ -59,7 +60,10 @@ def ingest_process(db: Path, paths: list[Path], batch_size: int = 8) -> subproce
     """An ingest of ``paths`` into ``db`` in a new process group (so it can be killed whole)."""
     return subprocess.Popen(
         [sys.executable, "-c", _INGEST, str(db), str(batch_size), *map(str, paths)],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
         start_new_session=True,
     )
 
@@ -84,8 +88,12 @@ def _exactly_once(db: Path, files: list[Path], out: Outcome) -> int:
     return len(items)
 
 
-@fault("store", "store-sigkill-mid-write", "an ingest killed with SIGKILL after its first "
-       "write batch, then run again", "every file stored exactly once; the re-run resumes")
+@fault(
+    "store",
+    "store-sigkill-mid-write",
+    "an ingest killed with SIGKILL after its first write batch, then run again",
+    "every file stored exactly once; the re-run resumes",
+)
 def _sigkill(env: RunEnv) -> Outcome:
     from omnireader import Store
 
@@ -107,8 +115,10 @@ def _sigkill(env: RunEnv) -> Outcome:
     if proc.returncode != -signal.SIGKILL:  # nothing was tested: not a pass
         _, stderr = proc.communicate()
         out.outcome = f"not killed (exit {proc.returncode})"
-        out.problems.append(f"the ingest ended (exit {proc.returncode}) before it could be "
-                            f"killed mid-write, at {at_kill} of {total} items: {stderr[-1500:]}")
+        out.problems.append(
+            f"the ingest ended (exit {proc.returncode}) before it could be "
+            f"killed mid-write, at {at_kill} of {total} items: {stderr[-1500:]}"
+        )
         return out
     rerun = ingest_process(db, files, batch_size=3)
     stdout, stderr = rerun.communicate(timeout=300)
@@ -120,15 +130,23 @@ def _sigkill(env: RunEnv) -> Outcome:
     report = IngestReport.model_validate_json(stdout.strip().splitlines()[-1])
     stored = _exactly_once(db, files, out)
     if report.files_read + report.files_skipped != len(files):
-        out.problems.append(f"re-run: {report.files_read} read + {report.files_skipped} "
-                            f"skipped of {len(files)} files")
-    out.outcome = (f"killed at {at_kill} of {total} items; re-run read {report.files_read}, "
-                   f"skipped {report.files_skipped}; {stored} items, each once")
+        out.problems.append(
+            f"re-run: {report.files_read} read + {report.files_skipped} "
+            f"skipped of {len(files)} files"
+        )
+    out.outcome = (
+        f"killed at {at_kill} of {total} items; re-run read {report.files_read}, "
+        f"skipped {report.files_skipped}; {stored} items, each once"
+    )
     return out
 
 
-@fault("store", "store-two-ingests-at-once", "two ingest processes writing one store at "
-       "once, with overlapping folders", "every file stored exactly once, none lost")
+@fault(
+    "store",
+    "store-two-ingests-at-once",
+    "two ingest processes writing one store at once, with overlapping folders",
+    "every file stored exactly once, none lost",
+)
 def _concurrent(env: RunEnv) -> Outcome:
     files = write_corpus(env.folder("corpus"), 40 if env.scale == "full" else 15)
     third = len(files) // 3
@@ -145,11 +163,15 @@ def _concurrent(env: RunEnv) -> Outcome:
     return out
 
 
-@fault("store", "store-embedder-mismatch", "a store built with hashing-v1 (256) opened "
-       "with hashing:128 and with an OpenAI-compatible embedder",
-       "EmbedderMismatchError naming both; nothing written, no embedding call")
+@fault(
+    "store",
+    "store-embedder-mismatch",
+    "a store built with hashing-v1 (256) opened "
+    "with hashing:128 and with an OpenAI-compatible embedder",
+    "EmbedderMismatchError naming both; nothing written, no embedding call",
+)
 def _mismatch(env: RunEnv) -> Outcome:
-    from omnireader import EmbedderMismatchError, Reader, Store
+    from omnireader import EmbedderMismatchError, Store
     from tests.support import LLMServer
 
     db = env.tmp / "db"

@@ -28,8 +28,12 @@ __all__: list[str] = []
 NOBODY = 65534
 
 
-@fault("files", "all-files-one-ingest", "every file case above in one folder, one ingest",
-       "each bad file its code; the store holds exactly the readable items")
+@fault(
+    "files",
+    "all-files-one-ingest",
+    "every file case above in one folder, one ingest",
+    "each bad file its code; the store holds exactly the readable items",
+)
 def _together(env: RunEnv) -> Outcome:
     top = env.folder("everything")
     controls = gen.write_controls(top)
@@ -65,8 +69,13 @@ print(json.dumps({"failures": [f.model_dump() for f in r.failures],
 """
 
 
-@fault("files", "unreadable-file", "a chmod 000 file next to a readable one, read by a "
-       "user without rights (as nobody when run as root)", "unreadable; the other file read")
+@fault(
+    "files",
+    "unreadable-file",
+    "a chmod 000 file next to a readable one, read by a "
+    "user without rights (as nobody when run as root)",
+    "unreadable; the other file read",
+)
 def _unreadable(env: RunEnv) -> Outcome:
     # A folder of its own, open to all: the case's temporary folder may be private to root.
     folder = Path(tempfile.mkdtemp(prefix="omnireader-perm-"))
@@ -87,13 +96,19 @@ def _unreadable(env: RunEnv) -> Outcome:
             cmd = ["setpriv", "--bounding-set=-all", "--inh-caps=-all", *cmd]
         elif as_root:
             kwargs = {"user": NOBODY, "group": NOBODY, "extra_groups": []}
-        done = subprocess.run(cmd, capture_output=True, text=True, timeout=120,
-                              cwd=folder, **kwargs)
+        done = subprocess.run(
+            cmd, capture_output=True, text=True, timeout=120, cwd=folder, **kwargs
+        )
         if done.returncode != 0:
             return Outcome(outcome="child failed", problems=[done.stderr[-2000:]])
         got = json.loads(done.stdout.strip().splitlines()[-1])
-        out = Outcome(via="reader as nobody" if kwargs else
-                      "reader as root without capabilities" if as_root else "reader")
+        out = Outcome(
+            via="reader as nobody"
+            if kwargs
+            else "reader as root without capabilities"
+            if as_root
+            else "reader"
+        )
         codes = {f["input"]: f["error"] for f in got["failures"]}
         if codes != {str(locked): "unreadable"}:
             out.problems.append(f"failures {codes}, expected {{{str(locked)!r}: 'unreadable'}}")
@@ -101,7 +116,7 @@ def _unreadable(env: RunEnv) -> Outcome:
             out.problems.append("the failure does not say 'Permission denied'")
         out.items_lost = 0 if got["items"] == [str(ok)] else 1
         found = " + ".join(sorted(set(codes.values())))
-        n = len(got['items'])
+        n = len(got["items"])
         out.outcome = f"{found} + read ({n} item{'s' * (n != 1)})"
         return out
     finally:

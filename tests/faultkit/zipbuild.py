@@ -15,9 +15,7 @@ __all__ = ["deflated_member", "zip_of", "Member"]
 Member = tuple[str, bytes, int, int]  # name, deflated bytes, CRC-32, unpacked size
 
 
-def deflated_member(
-    name: str, head: bytes, block: bytes, total: int, tail: bytes
-) -> Member:
+def deflated_member(name: str, head: bytes, block: bytes, total: int, tail: bytes) -> Member:
     """``head`` + ``block`` repeated up to ``total`` bytes + ``tail``, deflated.
 
     After a full flush a deflate stream does not refer back, so the packed block can be
@@ -48,15 +46,42 @@ def zip_of(members: list[Member]) -> bytes:
         assert size < 0xFFFFFFFF, "member too large for a plain ZIP"
         offset = out.tell()
         raw = name.encode()
-        out.write(struct.pack("<IHHHHHIIIHH", 0x04034B50, 20, 0, 8, 0, 0x21, crc,
-                              len(packed), size, len(raw), 0) + raw)
+        out.write(
+            struct.pack(
+                "<IHHHHHIIIHH", 0x04034B50, 20, 0, 8, 0, 0x21, crc, len(packed), size, len(raw), 0
+            )
+            + raw
+        )
         out.write(packed)
-        central.append(struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, 20, 20, 0, 8, 0, 0x21,
-                                   crc, len(packed), size, len(raw), 0, 0, 0, 0, 0o644 << 16,
-                                   offset) + raw)
+        central.append(
+            struct.pack(
+                "<IHHHHHHIIIHHHHHII",
+                0x02014B50,
+                20,
+                20,
+                0,
+                8,
+                0,
+                0x21,
+                crc,
+                len(packed),
+                size,
+                len(raw),
+                0,
+                0,
+                0,
+                0,
+                0o644 << 16,
+                offset,
+            )
+            + raw
+        )
     start = out.tell()
     directory = b"".join(central)
     out.write(directory)
-    out.write(struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, len(members), len(members),
-                          len(directory), start, 0))
+    out.write(
+        struct.pack(
+            "<IHHHHIIH", 0x06054B50, 0, 0, len(members), len(members), len(directory), start, 0
+        )
+    )
     return out.getvalue()

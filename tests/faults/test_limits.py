@@ -8,8 +8,14 @@ from .conftest import explain
 
 
 @pytest.mark.parametrize(
-    "case", ["worker-hangs", "worker-out-of-memory", "worker-native-crash", "worker-raises",
-             "worker-big-parent"]
+    "case",
+    [
+        "worker-hangs",
+        "worker-out-of-memory",
+        "worker-native-crash",
+        "worker-raises",
+        "worker-big-parent",
+    ],
 )
 def test_a_misbehaving_worker_is_stopped_and_reported_while_the_other_jobs_come_back(
     run_fault, case: str

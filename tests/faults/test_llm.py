@@ -9,8 +9,7 @@ from .conftest import explain
 
 @pytest.mark.parametrize(
     "case",
-    ["llm-timeout", "llm-429", "llm-500", "llm-non-json", "llm-wrong-schema",
-     "llm-injection-echo"],
+    ["llm-timeout", "llm-429", "llm-500", "llm-non-json", "llm-wrong-schema", "llm-injection-echo"],
 )
 def test_a_failing_llm_leaves_every_fast_item_kept_and_marked_failed(run_fault, case: str) -> None:
     out = run_fault(case, via="ingest")

@@ -87,6 +87,8 @@ def with_outline(pdf: bytes, entries: list[tuple[str, int, int]]) -> bytes:
     return out.getvalue()
 
 
-def paragraph(x: float, y: float, lines: list[str], size: float = 10.0, leading: float = 12.0) -> list[Text]:
+def paragraph(
+    x: float, y: float, lines: list[str], size: float = 10.0, leading: float = 12.0
+) -> list[Text]:
     """Lines of one paragraph, ``leading`` points apart."""
     return [Text(x, y + i * leading, line, size) for i, line in enumerate(lines)]

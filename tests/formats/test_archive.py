@@ -13,12 +13,12 @@ from pathlib import Path
 import pytest
 
 from omnireader.errors import CorruptError, EncryptedError, ReadError, TooLargeError
+from omnireader.formats.archives.containers import read_member
 from omnireader.formats.archives.zip import (
     archive_depth,
     is_safe_member_name,
     iter_members,
 )
-from omnireader.formats.archives.containers import read_member
 from omnireader.options import ReadOptions
 from omnireader.payloads import Blob
 
@@ -69,9 +69,7 @@ def _zipcrypto(plain: bytes, password: bytes, check_byte: int) -> bytes:
     return bytes(out)
 
 
-def make_encrypted_zip(
-    name: str, plain: bytes, password: bytes, others: dict[str, bytes]
-) -> bytes:
+def make_encrypted_zip(name: str, plain: bytes, password: bytes, others: dict[str, bytes]) -> bytes:
     """A ZIP whose first member is ZipCrypto-encrypted (stored) and the others are not."""
     crc = zlib.crc32(plain)
     enc = _zipcrypto(plain, password, crc >> 24)
@@ -94,8 +92,12 @@ def read_all(blob: Blob, options: ReadOptions | None = None) -> tuple[list[Blob]
 def test_members_are_read_in_memory_and_carry_the_archives_provenance(tmp_path: Path) -> None:
     archive = tmp_path / "bundle.zip"
     archive.write_bytes(make_zip({"notes/a.txt": b"alpha", "b.csv": b"x,y\n1,2\n"}))
-    blob = Blob(path=str(archive), context="here are the files", chat_time="2025-01-02T03:04:05",
-                message_id="m1")
+    blob = Blob(
+        path=str(archive),
+        context="here are the files",
+        chat_time="2025-01-02T03:04:05",
+        message_id="m1",
+    )
     members, errors = read_all(blob)
     assert errors == []
     assert [(m.member, m.data) for m in members] == [
@@ -105,15 +107,24 @@ def test_members_are_read_in_memory_and_carry_the_archives_provenance(tmp_path: 
     first = members[0]
     assert first.path == str(archive) and first.label == f"{archive}!notes/a.txt"
     assert (first.context, first.chat_time, first.message_id) == (
-        "here are the files", "2025-01-02T03:04:05", "m1")
+        "here are the files",
+        "2025-01-02T03:04:05",
+        "m1",
+    )
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bundle.zip"]  # nothing unpacked
 
 
 def test_folders_macos_metadata_and_dotfiles_are_skipped() -> None:
-    data = make_zip({
-        "docs/": b"", "docs/report.txt": b"real", "__MACOSX/docs/._report.txt": b"junk",
-        ".DS_Store": b"junk", "docs/.hidden/x.txt": b"junk", "Thumbs.db": b"junk",
-    })
+    data = make_zip(
+        {
+            "docs/": b"",
+            "docs/report.txt": b"real",
+            "__MACOSX/docs/._report.txt": b"junk",
+            ".DS_Store": b"junk",
+            "docs/.hidden/x.txt": b"junk",
+            "Thumbs.db": b"junk",
+        }
+    )
     members, errors = read_all(Blob(data=data, filename="a.zip"))
     assert [m.member for m in members] == ["docs/report.txt"] and errors == []
 
@@ -249,8 +260,9 @@ def test_member_names_in_utf8_without_the_utf8_flag_read_as_utf8(tmp_path: Path)
 def test_members_that_pack_tightly_but_are_small_are_read_not_refused_as_bombs() -> None:
     """10 MB of zeros and 10 MB of spaces pack to ~10 kB each (1000x): sparse logs and CSVs
     do that too. Only a high ratio *and* a size past 100 MiB make a bomb."""
-    data = make_zip({"zeros.bin": bytes(10 * MB), "spaces.txt": b" " * (10 * MB),
-                     "readme.txt": b"read me"})
+    data = make_zip(
+        {"zeros.bin": bytes(10 * MB), "spaces.txt": b" " * (10 * MB), "readme.txt": b"read me"}
+    )
     assert len(data) < 100_000
     members, errors = read_all(Blob(data=data, filename="zeros.zip"))
     assert errors == [] and [len(m.data) for m in members] == [10 * MB, 10 * MB, 7]
@@ -269,8 +281,9 @@ def test_an_archive_nested_too_deep_is_reported_once_with_how_to_open_it(tmp_pat
 
     inner = make_zip({"deep.txt": b"deep"})
     path = tmp_path / "outer.zip"
-    path.write_bytes(make_zip({"l1.zip": make_zip({"l2.zip": inner, "l1.txt": b"one"}),
-                               "top.txt": b"top"}))
+    path.write_bytes(
+        make_zip({"l1.zip": make_zip({"l2.zip": inner, "l1.txt": b"one"}), "top.txt": b"top"})
+    )
     result = Reader(max_archive_depth=1).read_report(path)
     assert sorted(i.memory.strip() for i in result.items) == ["one", "top"]
     [failure] = result.failures

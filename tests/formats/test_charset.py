@@ -26,8 +26,10 @@ def no_c1(text: str) -> bool:
     return not any("\x80" <= ch <= "\x9f" for ch in text)
 
 
-@pytest.mark.parametrize("label", ["iso-8859-1", "us-ascii", "windows-1252", "iso-8859-2",
-                                   "windows-1250", "shift_jis", "koi8-r"])
+@pytest.mark.parametrize(
+    "label",
+    ["iso-8859-1", "us-ascii", "windows-1252", "iso-8859-2", "windows-1250", "shift_jis", "koi8-r"],
+)
 def test_valid_utf_8_beats_a_legacy_label(label: str) -> None:
     assert decide_charset(GERMAN.encode("utf-8"), label) == "utf-8"
     assert decode_declared(GERMAN.encode("utf-8"), label) == GERMAN
@@ -39,8 +41,10 @@ def test_a_latin_1_label_over_windows_bytes_reads_them_as_windows_1252() -> None
     assert text == "“Quoted” – dash … ellipsis, très" and no_c1(text)
 
 
-@pytest.mark.parametrize("text,page", [(FRENCH_SPANISH, "cp1252"), (GERMAN, "cp1252"),
-                                       (CZECH, "cp1250"), (POLISH, "cp1250")])
+@pytest.mark.parametrize(
+    "text,page",
+    [(FRENCH_SPANISH, "cp1252"), (GERMAN, "cp1252"), (CZECH, "cp1250"), (POLISH, "cp1250")],
+)
 @pytest.mark.parametrize("label", [None, "windows-1252", "windows-1250", "iso-8859-1"])
 def test_windows_1252_against_1250_is_decided_by_the_bytes(
     text: str, page: str, label: str | None
@@ -56,12 +60,22 @@ def test_a_genuine_iso_8859_2_page_keeps_its_label() -> None:
 
 
 def test_a_label_that_does_not_decode_leaves_it_to_the_bytes() -> None:
-    assert decode_declared("東京の天気は晴れです。".encode("cp932"), "utf-8") == "東京の天気は晴れです。"
+    assert (
+        decode_declared("東京の天気は晴れです。".encode("cp932"), "utf-8")
+        == "東京の天気は晴れです。"
+    )
 
 
-@pytest.mark.parametrize("original", [
-    "café crème", "it’s “quoted” — fine", "Zażółć gęślą jaźń", "日本語のテキスト", "naïve Ünïcödé ß",
-])
+@pytest.mark.parametrize(
+    "original",
+    [
+        "café crème",
+        "it’s “quoted” — fine",
+        "Zażółć gęślą jaźń",
+        "日本語のテキスト",
+        "naïve Ünïcödé ß",
+    ],
+)
 @pytest.mark.parametrize("misread", ["windows", "latin-1"])
 def test_double_encoded_text_is_repaired(original: str, misread: str) -> None:
     data = original.encode("utf-8")
@@ -73,17 +87,27 @@ def test_double_encoded_text_is_repaired(original: str, misread: str) -> None:
     assert repair_double_encoding(broken) == original
 
 
-@pytest.mark.parametrize("fine", [
-    "Ãx is not mojibake", "«ÉCOLE» et «Ça»", "Â la carte", "Ålesund ¼ mile", CZECH, POLISH,
-    "naïve café", "São Paulo ©2024", "5 × 3 ÷ 2 = 7½",
-])
+@pytest.mark.parametrize(
+    "fine",
+    [
+        "Ãx is not mojibake",
+        "«ÉCOLE» et «Ça»",
+        "Â la carte",
+        "Ålesund ¼ mile",
+        CZECH,
+        POLISH,
+        "naïve café",
+        "São Paulo ©2024",
+        "5 × 3 ÷ 2 = 7½",
+    ],
+)
 def test_text_that_is_not_double_encoded_is_left_alone(fine: str) -> None:
     assert repair_double_encoding(fine) == fine
 
 
 def test_a_double_encoded_text_file_is_read_repaired(tmp_path: Path) -> None:
     path = tmp_path / "notes.txt"
-    path.write_bytes("Le cafÃ© est trÃ¨s bon, itâ€™s true.".encode("utf-8"))
+    path.write_bytes("Le cafÃ© est trÃ¨s bon, itâ€™s true.".encode())
     [item] = Reader().read_report(path).items
     assert item.memory == "Le café est très bon, it’s true."
 
@@ -100,10 +124,16 @@ MESSAGE = (
 )
 
 
-@pytest.mark.parametrize("encoding,bom", [
-    ("utf-16-le", codecs.BOM_UTF16_LE), ("utf-16-be", codecs.BOM_UTF16_BE), ("utf-16-le", b""),
-    ("utf-16-be", b""), ("utf-32-le", codecs.BOM_UTF32_LE),
-])
+@pytest.mark.parametrize(
+    "encoding,bom",
+    [
+        ("utf-16-le", codecs.BOM_UTF16_LE),
+        ("utf-16-be", codecs.BOM_UTF16_BE),
+        ("utf-16-le", b""),
+        ("utf-16-be", b""),
+        ("utf-32-le", codecs.BOM_UTF32_LE),
+    ],
+)
 def test_an_email_saved_as_utf_16_or_32_is_read_as_an_email(
     tmp_path: Path, encoding: str, bom: bytes
 ) -> None:
@@ -120,9 +150,10 @@ def test_an_email_saved_as_utf_16_or_32_is_read_as_an_email(
 
 def test_a_mail_part_labelled_latin_1_that_holds_utf_8_is_not_mojibake(tmp_path: Path) -> None:
     body = "Grüße — “bis bald”, Jürgen"
-    raw = (MESSAGE.split("Content-Type")[0]
-           + "Content-Type: text/plain; charset=iso-8859-1\r\n"
-             "Content-Transfer-Encoding: 8bit\r\n\r\n").encode("utf-8") + body.encode("utf-8")
+    raw = (
+        MESSAGE.split("Content-Type")[0] + "Content-Type: text/plain; charset=iso-8859-1\r\n"
+        "Content-Transfer-Encoding: 8bit\r\n\r\n"
+    ).encode("utf-8") + body.encode("utf-8")
     path = tmp_path / "label.eml"
     path.write_bytes(raw)
     [item] = Reader().read_report(path).items

@@ -10,19 +10,32 @@ from omnireader import Reader
 from omnireader.formats.plain.delimited import delimited_markdown, sniff_delimiter
 
 DIALECTS = [
-    (",", "name,city,amount\nAnn,Oslo,12.5\nBo,\"Paris, TX\",7\nCy,Rome,3\n",
-     ["| Bo | Paris, TX | 7 |"]),
-    (";", "Jahr;Wert;Anteil\n2019;0,25;1,5\n2020;1,53e4;-0,75\n2021;3;4\n",
-     ["| 2019 | 0,25 | 1,5 |", "| 2020 | 1,53e4 | -0,75 |"]),
-    ("\t", "gene\tsample\tvalue\nTP53\tA1\t0.5\nBRCA1\tA2\t1.5\nEGFR\tA3\t2\n",
-     ["| BRCA1 | A2 | 1.5 |"]),
-    ("|", "venueid|venuename|venuecity\n1|Toyota Park|Bridgeview\n2|RFK Stadium|Washington\n",
-     ["| 2 | RFK Stadium | Washington |"]),
+    (
+        ",",
+        'name,city,amount\nAnn,Oslo,12.5\nBo,"Paris, TX",7\nCy,Rome,3\n',
+        ["| Bo | Paris, TX | 7 |"],
+    ),
+    (
+        ";",
+        "Jahr;Wert;Anteil\n2019;0,25;1,5\n2020;1,53e4;-0,75\n2021;3;4\n",
+        ["| 2019 | 0,25 | 1,5 |", "| 2020 | 1,53e4 | -0,75 |"],
+    ),
+    (
+        "\t",
+        "gene\tsample\tvalue\nTP53\tA1\t0.5\nBRCA1\tA2\t1.5\nEGFR\tA3\t2\n",
+        ["| BRCA1 | A2 | 1.5 |"],
+    ),
+    (
+        "|",
+        "venueid|venuename|venuecity\n1|Toyota Park|Bridgeview\n2|RFK Stadium|Washington\n",
+        ["| 2 | RFK Stadium | Washington |"],
+    ),
 ]
 
 
-@pytest.mark.parametrize("delimiter, text, rows", DIALECTS, ids=["comma", "semicolon", "tab",
-                                                                  "pipe"])
+@pytest.mark.parametrize(
+    "delimiter, text, rows", DIALECTS, ids=["comma", "semicolon", "tab", "pipe"]
+)
 def test_each_dialect_is_split_on_its_delimiter(delimiter: str, text: str, rows: list[str]) -> None:
     assert sniff_delimiter(text)[0] == delimiter
     table = delimited_markdown(text)
@@ -60,8 +73,10 @@ def test_a_pipe_inside_a_cell_is_escaped() -> None:
 
 def test_a_tab_table_named_txt_is_read_as_a_table(tmp_path: Path) -> None:
     path = tmp_path / "assay.txt"
-    path.write_text('"Sample Name"\t"Protocol REF"\n"s1"\t"protein extraction"\n'
-                    '"s2"\t"labeling"\n"s3"\t"labeling"\n')
+    path.write_text(
+        '"Sample Name"\t"Protocol REF"\n"s1"\t"protein extraction"\n'
+        '"s2"\t"labeling"\n"s3"\t"labeling"\n'
+    )
     [item] = Reader().read(path)
     assert "| s1 | protein extraction |" in item.memory
     assert item.metadata.tags == ["csv"]

@@ -29,20 +29,50 @@ def _aged(path: Path) -> Path:
     return path
 
 
-@pytest.mark.parametrize("name", [
-    "Shay Hill", "Ana Lima", "O'Brien, Mary", "李小龙", "José García-Márquez", "jdoe",
-    "Wordsworth", "Windsor Davies", "Dr. Ada Lovelace",
-])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Shay Hill",
+        "Ana Lima",
+        "O'Brien, Mary",
+        "李小龙",
+        "José García-Márquez",
+        "jdoe",
+        "Wordsworth",
+        "Windsor Davies",
+        "Dr. Ada Lovelace",
+    ],
+)
 def test_people_are_persons(name: str) -> None:
     assert is_person(name)
 
 
-@pytest.mark.parametrize("name", [
-    "python-docx", "openpyxl", "Microsoft Office User", "Administrator", "admin", "user",
-    "User1", "Windows User", "Acme Corp", "Initech GmbH", "Apache POI", "LibreOffice 7.3",
-    "Adobe Acrobat Pro DC", "Benutzer", "unknown", "", "   ", "12345", "Google Docs",
-    "Example University", "ReportLab PDF Library - www.reportlab.com",
-])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "python-docx",
+        "openpyxl",
+        "Microsoft Office User",
+        "Administrator",
+        "admin",
+        "user",
+        "User1",
+        "Windows User",
+        "Acme Corp",
+        "Initech GmbH",
+        "Apache POI",
+        "LibreOffice 7.3",
+        "Adobe Acrobat Pro DC",
+        "Benutzer",
+        "unknown",
+        "",
+        "   ",
+        "12345",
+        "Google Docs",
+        "Example University",
+        "ReportLab PDF Library - www.reportlab.com",
+    ],
+)
 def test_tools_defaults_and_companies_are_not_persons(name: str) -> None:
     assert not is_person(name)
 
@@ -139,11 +169,13 @@ def test_an_odt_is_dated_by_meta_xml(tmp_path: Path) -> None:
 
 
 def test_core_info_keeps_a_tool_creator_as_a_fact_not_a_person() -> None:
-    core = (b'<cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/'
-            b'metadata/core-properties" xmlns:dc="http://purl.org/dc/elements/1.1/" '
-            b'xmlns:dcterms="http://purl.org/dc/terms/"><dc:creator>python-pptx</dc:creator>'
-            b'<dc:language>fr-FR</dc:language><dcterms:modified>2022-02-02T02:02:02Z'
-            b'</dcterms:modified></cp:coreProperties>')
+    core = (
+        b'<cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/'
+        b'metadata/core-properties" xmlns:dc="http://purl.org/dc/elements/1.1/" '
+        b'xmlns:dcterms="http://purl.org/dc/terms/"><dc:creator>python-pptx</dc:creator>'
+        b"<dc:language>fr-FR</dc:language><dcterms:modified>2022-02-02T02:02:02Z"
+        b"</dcterms:modified></cp:coreProperties>"
+    )
     info = core_info(core)
     assert info.authors == [] and info.extra["creator"] == "python-pptx"
     assert info.modified == "2022-02-02T02:02:02+00:00" and info.extra["language"] == "fr-FR"
@@ -173,9 +205,11 @@ def test_an_xls_is_dated_by_its_summary_information() -> None:
 
 def test_an_rtf_is_dated_by_its_info_group(tmp_path: Path) -> None:
     path = tmp_path / "plan.rtf"
-    path.write_bytes(rb"{\rtf1\ansi{\info{\title Plan}{\author Ana Lima}{\operator Administrator}"
-                     rb"{\creatim\yr2004\mo3\dy5\hr10\min30}{\revtim\yr2005\mo1\dy2}}"
-                     rb"Hello world\par}")
+    path.write_bytes(
+        rb"{\rtf1\ansi{\info{\title Plan}{\author Ana Lima}{\operator Administrator}"
+        rb"{\creatim\yr2004\mo3\dy5\hr10\min30}{\revtim\yr2005\mo1\dy2}}"
+        rb"Hello world\par}"
+    )
     item = Reader().read(_aged(path))[0]
     assert item.metadata.timestamp == "2004-03-05T10:30:00+00:00"
     assert item.metadata.persons == ["Ana Lima"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 import json
 import zipfile
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import docx
@@ -16,8 +16,8 @@ from docx.opc.part import Part
 from docx.oxml import parse_xml
 
 from omnireader.errors import CorruptError
-from omnireader.formats.office.docx import extract_docx
 from omnireader.formats.document import EMPTY, DocInfo, Section
+from omnireader.formats.office.docx import extract_docx
 from omnireader.payloads import Blob
 
 NS = (
@@ -147,7 +147,7 @@ def test_nested_tables_and_merged_cells_are_flattened_into_their_cell() -> None:
 def test_text_boxes_hyperlinks_and_tracked_changes() -> None:
     document = docx.Document()
     rid = document.part.relate_to("https://example.org/trail", RT.HYPERLINK, is_external=True)
-    box = '<w:txbxContent><w:p><w:r><w:t>Boxed note</w:t></w:r></w:p></w:txbxContent>'
+    box = "<w:txbxContent><w:p><w:r><w:t>Boxed note</w:t></w:r></w:p></w:txbxContent>"
     body_xml(
         document,
         f"<w:p {NS}><w:r><w:t>Anchor text</w:t></w:r><w:r><mc:AlternateContent>"
@@ -171,7 +171,7 @@ def test_text_boxes_hyperlinks_and_tracked_changes() -> None:
 def test_cited_footnotes_are_listed_after_the_body() -> None:
     document = docx.Document()
     footnotes = (
-        f"<w:footnotes {NS}><w:footnote w:id=\"1\"><w:p><w:r><w:t>Measured in 2024."
+        f'<w:footnotes {NS}><w:footnote w:id="1"><w:p><w:r><w:t>Measured in 2024.'
         "</w:t></w:r></w:p></w:footnote></w:footnotes>"
     )
     part = Part(
@@ -183,7 +183,7 @@ def test_cited_footnotes_are_listed_after_the_body() -> None:
     document.part.relate_to(part, RT.FOOTNOTES)
     body_xml(
         document,
-        f'<w:p {NS}><w:r><w:t>The lake is deep.</w:t></w:r>'
+        f"<w:p {NS}><w:r><w:t>The lake is deep.</w:t></w:r>"
         '<w:r><w:footnoteReference w:id="1"/></w:r></w:p>',
     )
     _, _, text = full_text(saved(document))
@@ -207,8 +207,8 @@ def test_core_properties_become_document_info() -> None:
     document = docx.Document()
     props = document.core_properties
     props.title, props.author, props.last_modified_by = "Field Notes", "Ana Ruiz", "Ben Ode"
-    props.created = datetime(2024, 5, 1, 8, 30, tzinfo=timezone.utc)
-    props.modified = datetime(2024, 5, 2, 9, 0, tzinfo=timezone.utc)
+    props.created = datetime(2024, 5, 1, 8, 30, tzinfo=UTC)
+    props.modified = datetime(2024, 5, 2, 9, 0, tzinfo=UTC)
     props.subject = "Birds"
     document.add_paragraph("Saw a heron.")
     info, _, _ = full_text(saved(document))

@@ -47,13 +47,22 @@ def test_each_section_header_is_read_and_tracked_deletions_are_not() -> None:
     document = docx.Document()
     document.add_paragraph("Body.")
     p = document.sections[0].header.paragraphs[0]._p
-    p.append(parse_xml(f'<w:del {W} w:id="1" w:author="a"><w:r><w:delText>This is a header'
-                       "</w:delText></w:r></w:del>"))
-    p.append(parse_xml(f'<w:ins {W} w:id="2" w:author="a"><w:r><w:t>Another header i</w:t>'
-                       "</w:r></w:ins>"))
+    p.append(
+        parse_xml(
+            f'<w:del {W} w:id="1" w:author="a"><w:r><w:delText>This is a header'
+            "</w:delText></w:r></w:del>"
+        )
+    )
+    p.append(
+        parse_xml(
+            f'<w:ins {W} w:id="2" w:author="a"><w:r><w:t>Another header i</w:t></w:r></w:ins>'
+        )
+    )
     p.append(parse_xml(f"<w:r {W}><w:t>n bold</w:t></w:r>"))
     second = document.add_section()
     second.header.is_linked_to_previous = False
     second.header.paragraphs[0].text = "Second section header"
-    assert _parts(document) == [("header", "Another header in bold"),
-                                ("header", "Second section header")]
+    assert _parts(document) == [
+        ("header", "Another header in bold"),
+        ("header", "Second section header"),
+    ]

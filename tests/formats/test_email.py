@@ -50,9 +50,13 @@ def read(path: Path, **options):
 
 
 def test_headers_become_the_key_persons_time_and_thread(tmp_path: Path) -> None:
-    msg = message("=?utf-8?q?Caf=C3=A9_plans?=", Cc="Dee <dee@example.org>",
-                  Message_ID="<m2@example.org>", In_Reply_To="<m1@example.org>",
-                  References="<m0@example.org> <m1@example.org>")
+    msg = message(
+        "=?utf-8?q?Caf=C3=A9_plans?=",
+        Cc="Dee <dee@example.org>",
+        Message_ID="<m2@example.org>",
+        In_Reply_To="<m1@example.org>",
+        References="<m0@example.org> <m1@example.org>",
+    )
     path = tmp_path / "reply.eml"
     path.write_bytes(msg.as_bytes())
     [item] = read(path).items
@@ -70,8 +74,12 @@ def test_headers_become_the_key_persons_time_and_thread(tmp_path: Path) -> None:
 def test_a_folder_of_one_thread_shares_its_thread_id(tmp_path: Path) -> None:
     first = message("Trip", Message_ID="<t1@example.org>")
     second = message("Re: Trip", Message_ID="<t2@example.org>", In_Reply_To="<t1@example.org>")
-    third = message("Re: Re: Trip", Message_ID="<t3@example.org>",
-                    In_Reply_To="<t2@example.org>", References="<t1@example.org> <t2@example.org>")
+    third = message(
+        "Re: Re: Trip",
+        Message_ID="<t3@example.org>",
+        In_Reply_To="<t2@example.org>",
+        References="<t1@example.org> <t2@example.org>",
+    )
     for n, msg in enumerate((first, second, third)):
         (tmp_path / f"{n}.eml").write_bytes(msg.as_bytes())
     items = Reader().read(tmp_path)
@@ -101,15 +109,18 @@ def raw_message(charset: str, encoding: str, text: str, declared: str | None = N
         import quopri
 
         payload = quopri.encodestring(payload)
-    head = (f"From: a@example.org\r\nTo: b@example.org\r\nSubject: charset {charset}\r\n"
-            f"MIME-Version: 1.0\r\nContent-Type: text/plain; charset={declared or charset}\r\n"
-            f"Content-Transfer-Encoding: {encoding}\r\n\r\n").encode()
+    head = (
+        f"From: a@example.org\r\nTo: b@example.org\r\nSubject: charset {charset}\r\n"
+        f"MIME-Version: 1.0\r\nContent-Type: text/plain; charset={declared or charset}\r\n"
+        f"Content-Transfer-Encoding: {encoding}\r\n\r\n"
+    ).encode()
     return head + payload
 
 
 @pytest.mark.parametrize("charset, encoding, text", CHARSETS)
-def test_a_body_is_decoded_in_its_charset(tmp_path: Path, charset: str, encoding: str,
-                                          text: str) -> None:
+def test_a_body_is_decoded_in_its_charset(
+    tmp_path: Path, charset: str, encoding: str, text: str
+) -> None:
     path = tmp_path / "mail.eml"
     path.write_bytes(raw_message(charset, encoding, text))
     [item] = read(path).items
@@ -125,8 +136,11 @@ def test_a_mislabelled_charset_falls_back_to_what_the_bytes_are(tmp_path: Path) 
 
 
 def test_raw_8bit_and_encoded_headers_are_decoded(tmp_path: Path) -> None:
-    data = ("Subject: =?koi8-r?B?9SDXwdMg09fBxNjCwT8=?=\r\nFrom: ".encode()
-            + "Пётр <petr@example.ru>".encode("koi8-r") + b"\r\n\r\nbody\r\n")
+    data = (
+        b"Subject: =?koi8-r?B?9SDXwdMg09fBxNjCwT8=?=\r\nFrom: "
+        + "Пётр <petr@example.ru>".encode("koi8-r")
+        + b"\r\n\r\nbody\r\n"
+    )
     path = tmp_path / "koi8"
     path.write_bytes(data)
     [item] = read(path).items
@@ -139,8 +153,11 @@ def test_alternative_parts_are_read_once_and_html_only_bodies_as_html(tmp_path: 
     msg.add_alternative("<html><body><p>HTML: meet at noon.</p></body></html>", subtype="html")
     (tmp_path / "alt.eml").write_bytes(msg.as_bytes())
     html_only = message()
-    html_only.set_content("<html><body><h1>Agenda</h1><table><tr><td>Budget</td><td>42</td>"
-                          "</tr></table></body></html>", subtype="html")
+    html_only.set_content(
+        "<html><body><h1>Agenda</h1><table><tr><td>Budget</td><td>42</td>"
+        "</tr></table></body></html>",
+        subtype="html",
+    )
     (tmp_path / "html.eml").write_bytes(html_only.as_bytes())
     [alt] = read(tmp_path / "alt.eml").items
     assert "Plain: meet at noon." in alt.memory and "HTML:" not in alt.memory
@@ -154,9 +171,13 @@ def test_alternative_parts_are_read_once_and_html_only_bodies_as_html(tmp_path: 
 
 def test_attachments_are_read_as_the_files_they_are_and_named(tmp_path: Path) -> None:
     msg = message(body="The report is attached.")
-    msg.add_attachment(pdf_bytes(tmp_path, "Revenue rose 12 percent."), maintype="application",
-                       subtype="pdf", filename="report.pdf")
-    msg.add_attachment("a,b\n1,2\n".encode(), maintype="text", subtype="csv", filename="t.csv")
+    msg.add_attachment(
+        pdf_bytes(tmp_path, "Revenue rose 12 percent."),
+        maintype="application",
+        subtype="pdf",
+        filename="report.pdf",
+    )
+    msg.add_attachment(b"a,b\n1,2\n", maintype="text", subtype="csv", filename="t.csv")
     path = tmp_path / "mail.eml"
     path.write_bytes(msg.as_bytes())
     result = read(path)
@@ -173,8 +194,9 @@ def test_attachments_are_read_as_the_files_they_are_and_named(tmp_path: Path) ->
 
 def test_nested_attachments_three_deep_are_all_read(tmp_path: Path) -> None:
     inner = message("Level 3", "Third level body.")
-    inner.add_attachment(b"Deepest note about figs.\n", maintype="text", subtype="plain",
-                         filename="deep.txt")
+    inner.add_attachment(
+        b"Deepest note about figs.\n", maintype="text", subtype="plain", filename="deep.txt"
+    )
     middle = message("Level 2", "Second level body.")
     middle.add_attachment(inner)
     outer = message("Level 1", "First level body.")
@@ -184,9 +206,12 @@ def test_nested_attachments_three_deep_are_all_read(tmp_path: Path) -> None:
     result = read(path)
     assert not result.failures
     members = {i.source.member for i in result.items}
-    assert members == {None, "attachment/Level 2.eml",
-                       "attachment/Level 2.eml!attachment/Level 3.eml",
-                       "attachment/Level 2.eml!attachment/Level 3.eml!attachment/deep.txt"}
+    assert members == {
+        None,
+        "attachment/Level 2.eml",
+        "attachment/Level 2.eml!attachment/Level 3.eml",
+        "attachment/Level 2.eml!attachment/Level 3.eml!attachment/deep.txt",
+    }
     deep = next(i for i in result.items if (i.source.member or "").endswith("deep.txt"))
     assert "Deepest note about figs." in deep.memory
 
@@ -208,10 +233,15 @@ def test_an_attached_zip_holding_a_pdf_is_opened(tmp_path: Path) -> None:
 
 def test_a_bad_attachment_is_reported_and_the_good_one_read(tmp_path: Path) -> None:
     msg = message(body="Two files.")
-    msg.add_attachment(b"%PDF-1.7\n1 0 obj <<", maintype="application", subtype="pdf",
-                       filename="broken.pdf")
-    msg.add_attachment(b"The good file talks about quinces.\n", maintype="text",
-                       subtype="plain", filename="good.txt")
+    msg.add_attachment(
+        b"%PDF-1.7\n1 0 obj <<", maintype="application", subtype="pdf", filename="broken.pdf"
+    )
+    msg.add_attachment(
+        b"The good file talks about quinces.\n",
+        maintype="text",
+        subtype="plain",
+        filename="good.txt",
+    )
     path = tmp_path / "mixed.eml"
     path.write_bytes(msg.as_bytes())
     result = read(path)
@@ -239,8 +269,12 @@ def test_a_climbing_attachment_name_is_cut_to_its_last_part_and_nothing_is_writt
     tmp_path: Path,
 ) -> None:
     msg = message(body="Look.")
-    msg.add_attachment(b"Harmless note about plums.\n", maintype="text", subtype="plain",
-                       filename="../../../etc/omnireader-test-escape.txt")
+    msg.add_attachment(
+        b"Harmless note about plums.\n",
+        maintype="text",
+        subtype="plain",
+        filename="../../../etc/omnireader-test-escape.txt",
+    )
     path = tmp_path / "climb.eml"
     path.write_bytes(msg.as_bytes())
     items = read(path).items
@@ -250,12 +284,14 @@ def test_a_climbing_attachment_name_is_cut_to_its_last_part_and_nothing_is_writt
 
 
 def test_a_header_injected_through_a_file_name_stays_inside_the_name(tmp_path: Path) -> None:
-    data = (b"From: a@example.org\r\nTo: b@example.org\r\nSubject: inject\r\n"
-            b"MIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=B\r\n\r\n"
-            b"--B\r\nContent-Type: text/plain\r\n\r\nBody.\r\n"
-            b"--B\r\nContent-Type: text/plain\r\nContent-Disposition: attachment;"
-            b" filename*=utf-8''x.txt%0D%0ABcc%3A%20evil%40attacker.example\r\n\r\n"
-            b"Attached text.\r\n--B--\r\n")
+    data = (
+        b"From: a@example.org\r\nTo: b@example.org\r\nSubject: inject\r\n"
+        b"MIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=B\r\n\r\n"
+        b"--B\r\nContent-Type: text/plain\r\n\r\nBody.\r\n"
+        b"--B\r\nContent-Type: text/plain\r\nContent-Disposition: attachment;"
+        b" filename*=utf-8''x.txt%0D%0ABcc%3A%20evil%40attacker.example\r\n\r\n"
+        b"Attached text.\r\n--B--\r\n"
+    )
     path = tmp_path / "inject.eml"
     path.write_bytes(data)
     items = read(path).items
@@ -269,18 +305,25 @@ def test_a_header_injected_through_a_file_name_stays_inside_the_name(tmp_path: P
 
 
 def test_pgp_and_smime_ciphertext_is_encrypted_never_text(tmp_path: Path) -> None:
-    armored = "-----BEGIN PGP MESSAGE-----\n\nhQEMA5F2Q8lbn0xLAQf/YWJjZGVm\n=abcd\n" \
-              "-----END PGP MESSAGE-----\n"
+    armored = (
+        "-----BEGIN PGP MESSAGE-----\n\nhQEMA5F2Q8lbn0xLAQf/YWJjZGVm\n=abcd\n"
+        "-----END PGP MESSAGE-----\n"
+    )
     (tmp_path / "inline.eml").write_bytes(message(body=armored).as_bytes())
-    pgp = (b"From: a@example.org\r\nSubject: secret\r\nMIME-Version: 1.0\r\n"
-           b"Content-Type: multipart/encrypted; protocol=\"application/pgp-encrypted\"; "
-           b"boundary=E\r\n\r\n--E\r\nContent-Type: application/pgp-encrypted\r\n\r\n"
-           b"Version: 1\r\n--E\r\nContent-Type: application/octet-stream\r\n\r\n"
-           + armored.encode() + b"--E--\r\n")
+    pgp = (
+        b"From: a@example.org\r\nSubject: secret\r\nMIME-Version: 1.0\r\n"
+        b'Content-Type: multipart/encrypted; protocol="application/pgp-encrypted"; '
+        b"boundary=E\r\n\r\n--E\r\nContent-Type: application/pgp-encrypted\r\n\r\n"
+        b"Version: 1\r\n--E\r\nContent-Type: application/octet-stream\r\n\r\n"
+        + armored.encode()
+        + b"--E--\r\n"
+    )
     (tmp_path / "mime.eml").write_bytes(pgp)
-    smime = (b"From: a@example.org\r\nSubject: secret\r\nMIME-Version: 1.0\r\n"
-             b"Content-Type: application/pkcs7-mime; smime-type=enveloped-data; "
-             b"name=smime.p7m\r\nContent-Transfer-Encoding: base64\r\n\r\nMIAGCSqGSIb3DQEHA6CA\r\n")
+    smime = (
+        b"From: a@example.org\r\nSubject: secret\r\nMIME-Version: 1.0\r\n"
+        b"Content-Type: application/pkcs7-mime; smime-type=enveloped-data; "
+        b"name=smime.p7m\r\nContent-Transfer-Encoding: base64\r\n\r\nMIAGCSqGSIb3DQEHA6CA\r\n"
+    )
     (tmp_path / "smime.eml").write_bytes(smime)
     for name in ("inline.eml", "mime.eml", "smime.eml"):
         result = read(tmp_path / name)
@@ -292,8 +335,13 @@ def test_ciphertext_attached_beside_readable_text_is_reported_and_the_text_read(
     tmp_path: Path,
 ) -> None:
     msg = message(body="The key is attached, encrypted.")
-    msg.add_attachment(b"MIAGCSqGSIb3DQEHA6CA", maintype="application", subtype="pkcs7-mime",
-                       filename="secret.p7m", params={"smime-type": "enveloped-data"})
+    msg.add_attachment(
+        b"MIAGCSqGSIb3DQEHA6CA",
+        maintype="application",
+        subtype="pkcs7-mime",
+        filename="secret.p7m",
+        params={"smime-type": "enveloped-data"},
+    )
     path = tmp_path / "mixed.eml"
     path.write_bytes(msg.as_bytes())
     result = read(path)
@@ -313,13 +361,18 @@ def nested_multiparts(depth: int) -> bytes:
 
 
 def many_parts(n: int) -> bytes:
-    head = (b"From: a@example.org\r\nSubject: wide\r\nMIME-Version: 1.0\r\n"
-            b'Content-Type: multipart/mixed; boundary="W"\r\n\r\n')
+    head = (
+        b"From: a@example.org\r\nSubject: wide\r\nMIME-Version: 1.0\r\n"
+        b'Content-Type: multipart/mixed; boundary="W"\r\n\r\n'
+    )
     return head + b"--W\r\nContent-Type: text/plain\r\n\r\nx\r\n" * n + b"--W--\r\n"
 
 
-@pytest.mark.parametrize("data", [nested_multiparts(5000), many_parts(100_000)],
-                         ids=["5000 nested multiparts", "100000 parts"])
+@pytest.mark.parametrize(
+    "data",
+    [nested_multiparts(5000), many_parts(100_000)],
+    ids=["5000 nested multiparts", "100000 parts"],
+)
 def test_a_mime_bomb_is_refused_before_it_is_parsed(data: bytes) -> None:
     started = time.perf_counter()
     with pytest.raises(TooLargeError, match="MIME bomb"):

@@ -29,19 +29,23 @@ _OPF = """<?xml version="1.0" encoding="utf-8"?>
   </manifest>
   <spine><itemref idref="c1"/></spine>
 </package>"""
-_CHAPTER = ("<?xml version='1.0' encoding='utf-8'?><html xmlns='http://www.w3.org/1999/xhtml'>"
-            "<head><title>One</title></head><body><h1>The Loire</h1>"
-            "<p>We started at the source in spring.</p></body></html>")
+_CHAPTER = (
+    "<?xml version='1.0' encoding='utf-8'?><html xmlns='http://www.w3.org/1999/xhtml'>"
+    "<head><title>One</title></head><body><h1>The Loire</h1>"
+    "<p>We started at the source in spring.</p></body></html>"
+)
 
 
 def _epub(opf: str = _OPF) -> bytes:
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w") as z:
         z.writestr("mimetype", "application/epub+zip", compress_type=zipfile.ZIP_STORED)
-        z.writestr("META-INF/container.xml",
-                   '<?xml version="1.0"?><container version="1.0" xmlns="urn:oasis:names:tc:'
-                   'opendocument:xmlns:container"><rootfiles><rootfile full-path="OPS/book.opf"'
-                   ' media-type="application/oebps-package+xml"/></rootfiles></container>')
+        z.writestr(
+            "META-INF/container.xml",
+            '<?xml version="1.0"?><container version="1.0" xmlns="urn:oasis:names:tc:'
+            'opendocument:xmlns:container"><rootfiles><rootfile full-path="OPS/book.opf"'
+            ' media-type="application/oebps-package+xml"/></rootfiles></container>',
+        )
         z.writestr("OPS/book.opf", opf)
         z.writestr("OPS/text/c1.xhtml", _CHAPTER)
     return buf.getvalue()
@@ -86,7 +90,11 @@ def test_the_markitdown_corpus_book_keeps_what_must_be_found() -> None:
     if not path.is_file():
         pytest.skip("the shared MarkItDown corpus is absent")
     [section] = list(extract_epub(Blob(path=str(path))).sections)
-    for fragment in ("Test Author", "A test EPUB document for MarkItDown testing",
-                     "Chapter 1: Test Content", "This is a blockquote for testing"):
+    for fragment in (
+        "Test Author",
+        "A test EPUB document for MarkItDown testing",
+        "Chapter 1: Test Content",
+        "This is a blockquote for testing",
+    ):
         assert fragment in section.text
     assert "test-book-id" not in section.text

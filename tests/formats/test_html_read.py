@@ -33,12 +33,22 @@ def test_hidden_content_is_not_read(tmp_path: Path) -> None:
         "<template><p>template row</p></template>"
         "<div style='mso-hide:all;display:none;max-height:0'>preheader for Outlook</div>"
         "<span aria-hidden='true'>★</span>"
-        "<div aria-hidden='true'>" + "A long block marked aria-hidden is still on screen. " * 3
-        + "</div></body></html>", encoding="utf-8")
+        "<div aria-hidden='true'>"
+        + "A long block marked aria-hidden is still on screen. " * 3
+        + "</div></body></html>",
+        encoding="utf-8",
+    )
     text = read_text(page)
     assert "Visible annual report text." in text
-    for hidden in ("0000320193", "us-gaap", "attribute-hidden", "invisible span",
-                   "template row", "preheader", "★"):
+    for hidden in (
+        "0000320193",
+        "us-gaap",
+        "attribute-hidden",
+        "invisible span",
+        "template row",
+        "preheader",
+        "★",
+    ):
         assert hidden not in text, hidden
     assert "still on screen" in text  # aria-hidden hides from screen readers only
 
@@ -71,13 +81,19 @@ def test_a_layout_table_is_read_as_blocks_and_a_data_table_inside_it_stays_a_tab
     assert table_lines[0] == "| Opening hours | 9 to 5 |"
     assert "| Entry | free |" in table_lines
     assert all("newsletter" not in line and "Dear reader" not in line for line in table_lines)
-    assert text.index("Spring newsletter") < text.index("Bring your friends") < text.index(
-        "Opening hours") < text.index("Unsubscribe")
+    assert (
+        text.index("Spring newsletter")
+        < text.index("Bring your friends")
+        < text.index("Opening hours")
+        < text.index("Unsubscribe")
+    )
 
 
 def test_a_plain_data_table_stays_a_markdown_table() -> None:
-    page = ("<table><tr><th>City</th><th>Visits</th></tr><tr><td><p>Lisbon</p></td><td>12</td>"
-            "</tr><tr><td>Oslo</td><td>7</td></tr></table>")
+    page = (
+        "<table><tr><th>City</th><th>Visits</th></tr><tr><td><p>Lisbon</p></td><td>12</td>"
+        "</tr><tr><td>Oslo</td><td>7</td></tr></table>"
+    )
     text = html_markdown(page).text
     assert text.splitlines()[:2] == ["| City | Visits |", "| --- | --- |"]
     assert "| Lisbon | 12 |" in text
@@ -90,15 +106,18 @@ def test_a_single_cell_table_is_layout() -> None:
 
 def test_a_windows_1252_page_is_not_read_as_windows_1250(tmp_path: Path) -> None:
     page = tmp_path / "accents.html"
-    page.write_bytes("<html><body><p>Il était très content. El niño, señor.</p></body></html>"
-                     .encode("cp1252"))
+    page.write_bytes(
+        "<html><body><p>Il était très content. El niño, señor.</p></body></html>".encode("cp1252")
+    )
     assert "Il était très content. El niño, señor." in read_text(page)
 
 
 def test_a_latin_1_label_over_utf_8_bytes_loses_to_the_bytes(tmp_path: Path) -> None:
     page = tmp_path / "label.html"
-    page.write_bytes("<html><head><meta charset='iso-8859-1'></head><body><p>Grüße aus "
-                     "Köln — “bis bald”</p></body></html>".encode("utf-8"))
+    page.write_bytes(
+        "<html><head><meta charset='iso-8859-1'></head><body><p>Grüße aus "
+        "Köln — “bis bald”</p></body></html>".encode()
+    )
     text = read_text(page)
     assert "Grüße aus Köln — “bis bald”" in text
     assert not any("\x80" <= ch <= "\x9f" for ch in text)
@@ -106,19 +125,24 @@ def test_a_latin_1_label_over_utf_8_bytes_loses_to_the_bytes(tmp_path: Path) -> 
 
 def test_a_declared_charset_that_fits_is_kept(tmp_path: Path) -> None:
     page = tmp_path / "czech.html"
-    page.write_bytes("<html><head><meta http-equiv='Content-Type' content='text/html; "
-                     "charset=windows-1250'></head><body><p>Příliš žluťoučký kůň úpěl ďábelské "
-                     "ódy.</p></body></html>".encode("cp1250"))
+    page.write_bytes(
+        "<html><head><meta http-equiv='Content-Type' content='text/html; "
+        "charset=windows-1250'></head><body><p>Příliš žluťoučký kůň úpěl ďábelské "
+        "ódy.</p></body></html>".encode("cp1250")
+    )
     assert "Příliš žluťoučký kůň úpěl ďábelské ódy." in read_text(page)
 
 
 def test_reading_html_does_not_import_markitdown(tmp_path: Path) -> None:
     page = tmp_path / "tiny.html"
     page.write_text("<html><body><p>Hello tiny page.</p></body></html>", encoding="utf-8")
-    code = ("import sys; from omnireader import Reader; "
-            f"r = Reader().read_report({str(page)!r}); assert r.items, r.failures; "
-            "print(sorted(m for m in sys.modules if m.split('.')[0] in "
-            "('markitdown', 'magika', 'onnxruntime', 'rapidocr')))")
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
-                         text=True, check=True).stdout.strip()
+    code = (
+        "import sys; from omnireader import Reader; "
+        f"r = Reader().read_report({str(page)!r}); assert r.items, r.failures; "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in "
+        "('markitdown', 'magika', 'onnxruntime', 'rapidocr')))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.strip()
     assert out == "[]", out

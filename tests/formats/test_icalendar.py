@@ -29,18 +29,29 @@ def test_an_invitation_reads_as_one_event(tmp_path: Path) -> None:
     folded = description.encode()[:47] + b"\r\n " + description.encode()[47:]
     assert b"\xc3\r\n \xbc" in folded
     head = (
-        "BEGIN:VCALENDAR\nVERSION:2.0\nPRODID:-//Orchard//EN\nMETHOD:REQUEST\n" + TIMEZONE +
-        "BEGIN:VEVENT\nUID:zq90@example.com\nDTSTAMP:20240301T120000Z\n"
-        "DTSTART;TZID=Europe/Berlin:20240312T090000\nDTEND;TZID=Europe/Berlin:20240312T100000\n"
-        "RRULE:FREQ=WEEKLY;BYDAY=TU;COUNT=4\nSUMMARY:Budget review\\, Q2 planning\n"
-        "LOCATION:Raum 3.14\\; München\n"
-        "ORGANIZER;CN=\"Lee, Ann\":mailto:ann@example.com\n"
-        "ATTENDEE;CN=Bo Chen;PARTSTAT=ACCEPTED;ROLE=REQ-PARTICIPANT:mailto:bo@example.com\n"
-        "ATTENDEE;PARTSTAT=NEEDS-ACTION;ROLE=OPT-PARTICIPANT:mailto:cy@example.com\n"
-        "DESCRIPTION:"
-    ).replace("\n", "\r\n").encode()
-    tail = ("\nBEGIN:VALARM\nTRIGGER:-PT15M\nACTION:DISPLAY\nDESCRIPTION:Reminder\nEND:VALARM\n"
-            "END:VEVENT\nEND:VCALENDAR\n").replace("\n", "\r\n").encode()
+        (
+            "BEGIN:VCALENDAR\nVERSION:2.0\nPRODID:-//Orchard//EN\nMETHOD:REQUEST\n"
+            + TIMEZONE
+            + "BEGIN:VEVENT\nUID:zq90@example.com\nDTSTAMP:20240301T120000Z\n"
+            "DTSTART;TZID=Europe/Berlin:20240312T090000\nDTEND;TZID=Europe/Berlin:20240312T100000\n"
+            "RRULE:FREQ=WEEKLY;BYDAY=TU;COUNT=4\nSUMMARY:Budget review\\, Q2 planning\n"
+            "LOCATION:Raum 3.14\\; München\n"
+            'ORGANIZER;CN="Lee, Ann":mailto:ann@example.com\n'
+            "ATTENDEE;CN=Bo Chen;PARTSTAT=ACCEPTED;ROLE=REQ-PARTICIPANT:mailto:bo@example.com\n"
+            "ATTENDEE;PARTSTAT=NEEDS-ACTION;ROLE=OPT-PARTICIPANT:mailto:cy@example.com\n"
+            "DESCRIPTION:"
+        )
+        .replace("\n", "\r\n")
+        .encode()
+    )
+    tail = (
+        (
+            "\nBEGIN:VALARM\nTRIGGER:-PT15M\nACTION:DISPLAY\nDESCRIPTION:Reminder\nEND:VALARM\n"
+            "END:VEVENT\nEND:VCALENDAR\n"
+        )
+        .replace("\n", "\r\n")
+        .encode()
+    )
     path = tmp_path / "invite.ics"
     path.write_bytes(head + folded + tail)
     [item] = Reader().read(path)
@@ -54,25 +65,31 @@ def test_an_invitation_reads_as_one_event(tmp_path: Path) -> None:
         "Repeats: FREQ=WEEKLY;BYDAY=TU;COUNT=4\n"
         "Location: Raum 3.14; München\n"
         "Description: Agenda: review the numbers\n"
-        "bring the draft. Für alle, die es verpasst haben")
+        "bring the draft. Für alle, die es verpasst haben"
+    )
     assert item.metadata.key == "Budget review, Q2 planning"
     assert item.metadata.tags == ["icalendar"] and item.source.mime == "text/calendar"
 
 
 def test_each_entry_of_a_calendar_is_its_own_item(tmp_path: Path) -> None:
     attachment = base64.b64encode(b"%PDF-1.4 agenda" * 100).decode()
-    path = write(tmp_path, "orchard.ics", (
-        "BEGIN:VCALENDAR\nVERSION:2.0\nX-WR-CALNAME:Orchard\n"
-        "BEGIN:VEVENT\nUID:1\nDTSTART;VALUE=DATE:20240501\nDTEND;VALUE=DATE:20240502\n"
-        "SUMMARY:Blossom day\nCATEGORIES:Farm,Festival\nEND:VEVENT\n"
-        "BEGIN:VEVENT\nUID:2\nDTSTART;VALUE=DATE:20240610\nDTEND;VALUE=DATE:20240613\n"
-        "SUMMARY:Harvest\nSTATUS:TENTATIVE\n"
-        f"ATTACH;FMTTYPE=application/pdf;ENCODING=BASE64;VALUE=BINARY:{attachment}\n"
-        "END:VEVENT\n"
-        "BEGIN:VEVENT\nUID:3\nDTSTART:20240701T080000\nDURATION:PT2H\n"
-        "DESCRIPTION:Walk the rows.\nEND:VEVENT\n"
-        "BEGIN:VTODO\nUID:4\nSUMMARY:Order crates\nDUE:20240420T170000Z\nPRIORITY:1\n"
-        "STATUS:NEEDS-ACTION\nEND:VTODO\nEND:VCALENDAR\n"))
+    path = write(
+        tmp_path,
+        "orchard.ics",
+        (
+            "BEGIN:VCALENDAR\nVERSION:2.0\nX-WR-CALNAME:Orchard\n"
+            "BEGIN:VEVENT\nUID:1\nDTSTART;VALUE=DATE:20240501\nDTEND;VALUE=DATE:20240502\n"
+            "SUMMARY:Blossom day\nCATEGORIES:Farm,Festival\nEND:VEVENT\n"
+            "BEGIN:VEVENT\nUID:2\nDTSTART;VALUE=DATE:20240610\nDTEND;VALUE=DATE:20240613\n"
+            "SUMMARY:Harvest\nSTATUS:TENTATIVE\n"
+            f"ATTACH;FMTTYPE=application/pdf;ENCODING=BASE64;VALUE=BINARY:{attachment}\n"
+            "END:VEVENT\n"
+            "BEGIN:VEVENT\nUID:3\nDTSTART:20240701T080000\nDURATION:PT2H\n"
+            "DESCRIPTION:Walk the rows.\nEND:VEVENT\n"
+            "BEGIN:VTODO\nUID:4\nSUMMARY:Order crates\nDUE:20240420T170000Z\nPRIORITY:1\n"
+            "STATUS:NEEDS-ACTION\nEND:VTODO\nEND:VCALENDAR\n"
+        ),
+    )
     items = Reader().read(path)
     assert [i.memory for i in items] == [
         "Event: Blossom day\nStart: 2024-05-01 (all day)\nCategories: Farm, Festival",
@@ -83,23 +100,33 @@ def test_each_entry_of_a_calendar_is_its_own_item(tmp_path: Path) -> None:
         "To-do: Order crates\nDue: 2024-04-20T17:00:00Z\nStatus: NEEDS-ACTION\nPriority: 1",
     ]
     assert [i.metadata.extra["heading"] for i in items] == [
-        "Blossom day", "Harvest", "Event on 2024-07-01T08:00:00 (local time)", "Order crates"]
+        "Blossom day",
+        "Harvest",
+        "Event on 2024-07-01T08:00:00 (local time)",
+        "Order crates",
+    ]
     assert {i.metadata.key for i in items} == {"Orchard"}  # the calendar's name
 
 
 def test_a_free_busy_file_lists_its_periods(tmp_path: Path) -> None:
-    path = write(tmp_path, "ann.ifb", (
-        "BEGIN:VCALENDAR\nVERSION:2.0\nBEGIN:VFREEBUSY\n"
-        "ORGANIZER:mailto:ann@example.com\nDTSTART:20240312T000000Z\nDTEND:20240313T000000Z\n"
-        "FREEBUSY:20240312T090000Z/20240312T100000Z,20240312T140000Z/PT30M\n"
-        "FREEBUSY;FBTYPE=BUSY-TENTATIVE:20240312T160000Z/20240312T170000Z\n"
-        "END:VFREEBUSY\nEND:VCALENDAR\n"))
+    path = write(
+        tmp_path,
+        "ann.ifb",
+        (
+            "BEGIN:VCALENDAR\nVERSION:2.0\nBEGIN:VFREEBUSY\n"
+            "ORGANIZER:mailto:ann@example.com\nDTSTART:20240312T000000Z\nDTEND:20240313T000000Z\n"
+            "FREEBUSY:20240312T090000Z/20240312T100000Z,20240312T140000Z/PT30M\n"
+            "FREEBUSY;FBTYPE=BUSY-TENTATIVE:20240312T160000Z/20240312T170000Z\n"
+            "END:VFREEBUSY\nEND:VCALENDAR\n"
+        ),
+    )
     [item] = Reader().read(path)
     assert item.memory == (
         "Free/busy (no title)\nStart: 2024-03-12T00:00:00Z\nEnd: 2024-03-13T00:00:00Z\n"
         "Organizer: ann@example.com\n"
         "Busy: 2024-03-12T09:00:00Z – 2024-03-12T10:00:00Z, 2024-03-12T14:00:00Z – PT30M\n"
-        "Busy (tentative): 2024-03-12T16:00:00Z – 2024-03-12T17:00:00Z")
+        "Busy (tentative): 2024-03-12T16:00:00Z – 2024-03-12T17:00:00Z"
+    )
 
 
 def test_a_calendar_is_told_by_its_content_and_by_its_name() -> None:

@@ -24,9 +24,7 @@ from omnireader.formats.layout.words import page_words
 
 from .pdf_builders import raw_pdf, stream
 
-HELVETICA = (
-    "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>"
-)
+HELVETICA = "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>"
 SHARED_TABLES = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "tables"
 SHARED_MARKITDOWN = SHARED_TABLES.parent / "markitdown"
 
@@ -105,10 +103,7 @@ def test_ruled_table_keeps_an_empty_cell_and_joins_a_multiline_cell(
     )
     tables, rules = layout(pdf(body), tmp_path)
     # Twelve rectangles' edges merge into the grid's five row lines and four column lines.
-    assert (
-        sum(r.horizontal for r in rules) == 5
-        and sum(not r.horizontal for r in rules) == 4
-    )
+    assert sum(r.horizontal for r in rules) == 5 and sum(not r.horizontal for r in rules) == 4
     assert len(tables) == 1 and tables[0].ruled
     assert tables[0].rows == [
         ["Code", "Location", "Count"],
@@ -124,9 +119,7 @@ def test_ruled_table_with_a_missing_value(tmp_path: Path) -> None:
     xs, ys = [72, 200, 300], [100, 120, 140, 160]
     body = grid_cells(xs, ys)
     for r, (a, b) in enumerate([("Name", "Value"), ("alpha", ""), ("beta", "7")]):
-        body += text(xs[0] + 4, ys[r] + 14, a) + (
-            text(xs[1] + 4, ys[r] + 14, b) if b else ""
-        )
+        body += text(xs[0] + 4, ys[r] + 14, a) + (text(xs[1] + 4, ys[r] + 14, b) if b else "")
     (table,), _ = layout(pdf(body), tmp_path)
     assert table.rows == [["Name", "Value"], ["alpha", ""], ["beta", "7"]]
     assert "| alpha |  |" in render_table(table)
@@ -180,9 +173,7 @@ def test_borderless_numeric_columns_stay_apart(tmp_path: Path) -> None:
         body += right(250, y, price) if price else ""
         body += right(285, y, qty) if qty else ""
         body += right(400, y, total) if total else ""
-    body += text(
-        72, 200, "Prices are in euros and include every tax that applies to the goods."
-    )
+    body += text(72, 200, "Prices are in euros and include every tax that applies to the goods.")
     (table,), rules = layout(pdf(body), tmp_path)
     assert rules == [] and not table.ruled
     assert table.rows[0] == ["Item", "Price", "Qty", "Total"]
@@ -291,9 +282,7 @@ def test_a_heading_right_under_a_table_is_not_a_row(tmp_path: Path) -> None:
 
 
 def test_borderless_wrapped_cell_joins_its_row(tmp_path: Path) -> None:
-    body = (
-        text(72, 100, "Part") + text(200, 100, "Description") + right(460, 100, "Cost")
-    )
+    body = text(72, 100, "Part") + text(200, 100, "Description") + right(460, 100, "Cost")
     lines = [
         (112, "A-1", "Steel bracket, zinc plated", "12.00"),
         (124, "", "with two bolts", ""),
@@ -396,16 +385,13 @@ PROSE = [
 def _prose_lines(n: int, per_line: int, shift: int = 0) -> list[str]:
     words = PROSE[shift:] + PROSE[:shift]
     return [
-        " ".join(words[(i * per_line + k) % len(words)] for k in range(per_line))
-        for i in range(n)
+        " ".join(words[(i * per_line + k) % len(words)] for k in range(per_line)) for i in range(n)
     ]
 
 
 def test_two_column_text_is_not_a_table(tmp_path: Path) -> None:
     body = text(72, 60, "Annual report of the committee", 16)
-    for i, (left, right_) in enumerate(
-        zip(_prose_lines(36, 6), _prose_lines(36, 6, shift=7))
-    ):
+    for i, (left, right_) in enumerate(zip(_prose_lines(36, 6), _prose_lines(36, 6, shift=7))):
         body += text(72, 90 + 14 * i, left) + text(320, 90 + 14 * i, right_)
     tables, _ = layout(pdf(body), tmp_path)
     assert tables == []
@@ -414,9 +400,7 @@ def test_two_column_text_is_not_a_table(tmp_path: Path) -> None:
 def test_a_table_in_one_column_of_two_is_read_without_the_other(tmp_path: Path) -> None:
     body = ""
     for i, line in enumerate(_prose_lines(30, 5)):
-        body += text(
-            72, 90 + 14 * i, line
-        )  # the left column: running text, top to bottom
+        body += text(72, 90 + 14 * i, line)  # the left column: running text, top to bottom
     for i, line in enumerate(_prose_lines(8, 5, shift=4)):
         body += text(330, 90 + 14 * i, line)  # the right column: text, then a table
     rows = [
@@ -453,8 +437,7 @@ def test_a_list_of_short_items_is_not_a_table(tmp_path: Path) -> None:
         "yogurt and dairy;",
     ]
     body = "".join(
-        text(80, 100 + 14 * i, "-") + text(100, 100 + 14 * i, item)
-        for i, item in enumerate(items)
+        text(80, 100 + 14 * i, "-") + text(100, 100 + 14 * i, item) for i, item in enumerate(items)
     )
     tables, _ = layout(pdf(body), tmp_path)
     assert tables == []
@@ -548,9 +531,7 @@ def test_a_hatched_grid_is_not_a_table(tmp_path: Path) -> None:
     # then looked at for borderless tables only.
     lines = [f"{72 + i * 3} 100 m {72 + i * 3} 580 l S" for i in range(160)]
     lines += [f"72 {100 + i * 3} m 549 {100 + i * 3} l S" for i in range(160)]
-    body = (
-        "0.1 w\n" + "\n".join(lines) + "\n" + text(72, 60, "Figure 3: a hatched area")
-    )
+    body = "0.1 w\n" + "\n".join(lines) + "\n" + text(72, 60, "Figure 3: a hatched area")
     tables, rules = layout(pdf(body), tmp_path)
     assert len(rules) == 320 and tables == []
 
@@ -593,9 +574,7 @@ def test_render_table_escapes_pipes_and_marks_header_rows() -> None:
 
 def test_a_table_continues_on_the_next_page() -> None:
     head = [["Name", "Qty"]]
-    first = Table(
-        head + [["a", "1"], ["b", "2"]], 72, 500, 300, 760, 1, columns=[72, 200, 300]
-    )
+    first = Table(head + [["a", "1"], ["b", "2"]], 72, 500, 300, 760, 1, columns=[72, 200, 300])
     repeated = Table(head + [["c", "3"]], 72, 60, 300, 120, 1, columns=[72, 200, 300])
     moved = Table([["c", "3"], ["d", "4"]], 72, 60, 300, 120, 1, columns=[72, 203, 300])
     other = Table([["x", "y", "z"]], 72, 60, 300, 120, 1, columns=[72, 120, 200, 300])
@@ -631,17 +610,13 @@ def _tables_markdown(path: Path) -> str:
     return "\n\n".join(out)
 
 
-@pytest.mark.skipif(
-    not SHARED_TABLES.exists(), reason="../shared/corpus/tables is absent"
-)
+@pytest.mark.skipif(not SHARED_TABLES.exists(), reason="../shared/corpus/tables is absent")
 def test_camelot_corpus_adjacency_f1_holds() -> None:
     # The issue's measure (ICDAR 2013 cell adjacency) over camelot's PDFs; 0.88 when this
     # was written, 0.85 the target. A drop below says a change broke tables somewhere.
     import importlib.util
 
-    spec = importlib.util.spec_from_file_location(
-        "score_tables", SHARED_TABLES / "score_tables.py"
-    )
+    spec = importlib.util.spec_from_file_location("score_tables", SHARED_TABLES / "score_tables.py")
     score = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
     spec.loader.exec_module(score)  # type: ignore[union-attr]
     cases = json.loads((SHARED_TABLES / "tables.json").read_text())["cases"]
@@ -655,41 +630,30 @@ def test_camelot_corpus_adjacency_f1_holds() -> None:
         out = score.markdown_relations(_tables_markdown(SHARED_TABLES / name))
         n_out += sum(out.values())
         for options in tables.values():
-            best = max(
-                options, key=lambda e: (sum((out & e).values()), -sum(e.values()))
-            )
+            best = max(options, key=lambda e: (sum((out & e).values()), -sum(e.values())))
             hit += sum((out & best).values())
             n_exp += sum(best.values())
     precision, recall = hit / max(1, n_out), hit / max(1, n_exp)
     assert 2 * precision * recall / (precision + recall) >= 0.85
 
 
-@pytest.mark.skipif(
-    not SHARED_MARKITDOWN.exists(), reason="../shared/corpus/markitdown is absent"
-)
+@pytest.mark.skipif(not SHARED_MARKITDOWN.exists(), reason="../shared/corpus/markitdown is absent")
 def test_sparse_borderless_invoice_keeps_every_cell_in_its_column() -> None:
     # MarkItDown's own expected Markdown for its sparse borderless-table PDF: values at
     # staggered heights, many cells empty. Every expected adjacency, no other.
     import importlib.util
 
-    spec = importlib.util.spec_from_file_location(
-        "score_tables", SHARED_TABLES / "score_tables.py"
-    )
+    spec = importlib.util.spec_from_file_location("score_tables", SHARED_TABLES / "score_tables.py")
     score = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
     spec.loader.exec_module(score)  # type: ignore[union-attr]
     name = "SPARSE-2024-INV-1234_borderless_table"
     expected = score.markdown_relations(
         (SHARED_MARKITDOWN / "expected_outputs" / f"{name}.md").read_text()
     )
-    assert (
-        score.markdown_relations(_tables_markdown(SHARED_MARKITDOWN / f"{name}.pdf"))
-        == expected
-    )
+    assert score.markdown_relations(_tables_markdown(SHARED_MARKITDOWN / f"{name}.pdf")) == expected
 
 
-@pytest.mark.skipif(
-    not SHARED_TABLES.exists(), reason="../shared/corpus/tables is absent"
-)
+@pytest.mark.skipif(not SHARED_TABLES.exists(), reason="../shared/corpus/tables is absent")
 def test_camelot_two_ruled_tables_on_one_page(tmp_path: Path) -> None:
     expected = [
         c["rows"]

@@ -19,8 +19,12 @@ def _eml(tmp_path: Path, name: str, data: bytes) -> Path:
 
 
 def test_an_iso_8601_date_with_z_is_the_message_time(tmp_path: Path) -> None:
-    path = _eml(tmp_path, "export.eml", b"From: Ann Lee <ann@example.org>\r\nTo: bo@example.org"
-                b"\r\nSubject: Ferry\r\nDate: 2024-03-01T10:15:00Z\r\n\r\nBooked the ferry.\r\n")
+    path = _eml(
+        tmp_path,
+        "export.eml",
+        b"From: Ann Lee <ann@example.org>\r\nTo: bo@example.org"
+        b"\r\nSubject: Ferry\r\nDate: 2024-03-01T10:15:00Z\r\n\r\nBooked the ferry.\r\n",
+    )
     [item] = Reader().read(path)
     assert item.metadata.timestamp == "2024-03-01T10:15:00+00:00"
     assert item.metadata.time_source is None
@@ -34,12 +38,15 @@ def test_an_iso_date_with_an_offset_and_a_bad_date_are_told_apart() -> None:
 
 
 def test_bcc_recipients_are_persons(tmp_path: Path) -> None:
-    path = _eml(tmp_path, "sent.eml", b"From: Ann Lee <ann@example.org>\r\nTo: bo@example.org"
-                b"\r\nBcc: Carl Dee <carl@example.org>, dana@example.org\r\nSubject: Plan\r\n"
-                b"Date: Tue, 06 May 2025 10:30:00 +0200\r\n\r\nSee you there.\r\n")
+    path = _eml(
+        tmp_path,
+        "sent.eml",
+        b"From: Ann Lee <ann@example.org>\r\nTo: bo@example.org"
+        b"\r\nBcc: Carl Dee <carl@example.org>, dana@example.org\r\nSubject: Plan\r\n"
+        b"Date: Tue, 06 May 2025 10:30:00 +0200\r\n\r\nSee you there.\r\n",
+    )
     [item] = Reader().read(path)
-    for person in ("Ann Lee", "bo@example.org", "Carl Dee", "carl@example.org",
-                   "dana@example.org"):
+    for person in ("Ann Lee", "bo@example.org", "Carl Dee", "carl@example.org", "dana@example.org"):
         assert person in item.metadata.persons
 
 
@@ -47,11 +54,13 @@ def test_smime_ciphertext_labelled_octet_stream_is_encrypted_and_not_stored(
     tmp_path: Path,
 ) -> None:
     cipher = b"MIAGCSqGSIb3DQEHA6CAMIACAQAxggFXMIIBUwIBADA7MDYxCzAJBgNVBAYTAlVT"
-    data = (b"From: a@example.org\r\nTo: b@example.org\r\nSubject: secret\r\n"
-            b"MIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=B\r\n\r\n"
-            b"--B\r\nContent-Type: application/octet-stream; name=smime.p7m\r\n"
-            b"Content-Disposition: attachment; filename=smime.p7m\r\n"
-            b"Content-Transfer-Encoding: base64\r\n\r\n" + cipher + b"\r\n--B--\r\n")
+    data = (
+        b"From: a@example.org\r\nTo: b@example.org\r\nSubject: secret\r\n"
+        b"MIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=B\r\n\r\n"
+        b"--B\r\nContent-Type: application/octet-stream; name=smime.p7m\r\n"
+        b"Content-Disposition: attachment; filename=smime.p7m\r\n"
+        b"Content-Transfer-Encoding: base64\r\n\r\n" + cipher + b"\r\n--B--\r\n"
+    )
     result = Reader().read_report(_eml(tmp_path, "locked.eml", data))
     assert result.items == []
     assert [f.error for f in result.failures] == ["encrypted"]
@@ -86,8 +95,11 @@ def _with_message_class(msg: bytes, message_class: str) -> bytes:
 
 
 def test_an_smime_outlook_message_is_encrypted_and_nothing_is_stored(tmp_path: Path) -> None:
-    source = (Path(__file__).resolve().parents[2].parent / "shared/corpus/realworld"
-              / "HTML mail with replyto and attachment and embedded image.msg")
+    source = (
+        Path(__file__).resolve().parents[2].parent
+        / "shared/corpus/realworld"
+        / "HTML mail with replyto and attachment and embedded image.msg"
+    )
     if not source.is_file():
         pytest.skip("the shared real-world corpus is absent")
     path = tmp_path / "locked.msg"

@@ -150,9 +150,7 @@ def test_a_kind_markitdown_is_not_used_for_is_refused() -> None:
 
 
 def test_an_rss_feed_with_entity_bombs_is_not_expanded() -> None:
-    lol = "".join(
-        f'<!ENTITY lol{i} "{("&lol" + str(i - 1) + ";") * 10}">' for i in range(1, 10)
-    )
+    lol = "".join(f'<!ENTITY lol{i} "{("&lol" + str(i - 1) + ";") * 10}">' for i in range(1, 10))
     feed = (
         f'<?xml version="1.0"?><!DOCTYPE rss [<!ENTITY lol0 "lol">{lol}]>'
         '<rss version="2.0"><channel><title>Feed</title><item><title>&lol9;</title>'

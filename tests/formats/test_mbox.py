@@ -11,9 +11,9 @@ import pytest
 from omnireader import Reader
 from omnireader.formats.archives.containers import read_member
 from omnireader.formats.mail.mbox import iter_messages
+from omnireader.intake.router import iter_route
 from omnireader.options import ReadOptions
 from omnireader.payloads import Blob
-from omnireader.intake.router import iter_route
 
 
 def write_mbox(path: Path, n: int) -> Path:
@@ -57,8 +57,7 @@ def test_the_router_hands_out_messages_as_it_reads_them(big_mbox: Path) -> None:
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
-    assert [t.payload.member for t in first] == ["message/1.eml", "message/2.eml",
-                                                  "message/3.eml"]
+    assert [t.payload.member for t in first] == ["message/1.eml", "message/2.eml", "message/3.eml"]
     # The 1 MiB head read to tell what the file is, and three messages: never the file.
     assert peak < 3 * 1024 * 1024 < big_mbox.stat().st_size // 2
 
@@ -76,13 +75,16 @@ def test_every_message_is_read_with_its_headers_and_thread(tmp_path: Path) -> No
     assert "From the cellar" in seventh.memory  # not a new message: no blank line before
     assert {i.metadata.extra["thread"] for i in result.items} == {"<m1@example.org>"}
     assert read_member(Blob(path=str(path), member="message/7.eml"), ReadOptions()).startswith(
-        b"From: Sender 7")
+        b"From: Sender 7"
+    )
 
 
 def test_a_single_message_with_a_from_line_and_an_empty_mailbox(tmp_path: Path) -> None:
     one = tmp_path / "one"
-    one.write_bytes(b"From a@example.org Mon Jun 01 04:28:28 2009\nFrom: a@example.org\n"
-                    b"Subject: Only\n\nOnly message.\n")
+    one.write_bytes(
+        b"From a@example.org Mon Jun 01 04:28:28 2009\nFrom: a@example.org\n"
+        b"Subject: Only\n\nOnly message.\n"
+    )
     [item] = Reader().read(one)
     assert item.metadata.key == "Only" and item.source.member == "message/1.eml"
     empty = tmp_path / "empty.mbox"

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from tests.support import ocr_pages as pages
 from omnireader.formats.ocr import get_engine, image_frames, ocr_image
+from tests.support import ocr_pages as pages
 
 LINES = ["Invoice 2291 is due on the fourth of June.", "Please pay by bank transfer."]
 

@@ -44,11 +44,14 @@ def test_a_word_file_no_converter_reads_is_corrupt_and_says_what_was_tried(
     assert "msdoc2docx" in failure.message and "soffice" in failure.message
 
 
-@pytest.mark.parametrize("name, password, text", [
-    ("example_password.docx", "Password1234_", "Lorem ipsum"),
-    ("ecma376standard_password.docx", "Password1234_", "lorem ipsum"),
-    ("testWORD_protected_passtika.docx", "tika", "This is an encrypted Word 2007 File."),
-])
+@pytest.mark.parametrize(
+    "name, password, text",
+    [
+        ("example_password.docx", "Password1234_", "Lorem ipsum"),
+        ("ecma376standard_password.docx", "Password1234_", "lorem ipsum"),
+        ("testWORD_protected_passtika.docx", "tika", "This is an encrypted Word 2007 File."),
+    ],
+)
 def test_protected_office_files_open_with_their_password(
     realworld: Path, name: str, password: str, text: str
 ) -> None:

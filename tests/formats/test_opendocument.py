@@ -45,12 +45,16 @@ def test_each_slide_is_its_own_section() -> None:
     doc.body.clear()
     for n in range(1, 4):
         page = DrawPage(f"p{n}", name=f"Slide {n}")
-        page.append(Frame.text_frame(f"Harvest plan part {n}", size=("10cm", "2cm"),
-                                     position=("1cm", "1cm")))
+        page.append(
+            Frame.text_frame(
+                f"Harvest plan part {n}", size=("10cm", "2cm"), position=("1cm", "1cm")
+            )
+        )
         doc.body.append(page)
     items = Reader().read(Blob(data=saved(doc), filename="plan.odp"))
     assert [(i.source.page, i.memory) for i in items] == [
-        (n, f"Harvest plan part {n}") for n in (1, 2, 3)]
+        (n, f"Harvest plan part {n}") for n in (1, 2, 3)
+    ]
     assert items[0].metadata.extra["page_count"] == 3
 
 

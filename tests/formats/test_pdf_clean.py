@@ -19,8 +19,29 @@ def _by_regex(text: str) -> str:
 
 def test_same_as_the_regexes_on_random_text() -> None:
     rnd = random.Random(12)
-    alphabet = ["a", "b", " ", "\t", "\n", "\r", "\r\n", "\x0c", "\x00", "\x02", "\x0b", "\x1f",
-                "\ufffe", "é", "\u00a0", "\u3000", "中", "-", "\n\n\n", " \x02\n", "\x7f"]
+    alphabet = [
+        "a",
+        "b",
+        " ",
+        "\t",
+        "\n",
+        "\r",
+        "\r\n",
+        "\x0c",
+        "\x00",
+        "\x02",
+        "\x0b",
+        "\x1f",
+        "\ufffe",
+        "é",
+        "\u00a0",
+        "\u3000",
+        "中",
+        "-",
+        "\n\n\n",
+        " \x02\n",
+        "\x7f",
+    ]
     for n in range(3000):
         parts = alphabet if n % 2 else alphabet[:13]  # half of them ASCII only
         text = "".join(rnd.choice(parts) for _ in range(rnd.randint(0, 60)))

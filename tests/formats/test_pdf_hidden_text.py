@@ -17,14 +17,16 @@ CATALOG = "<< /Type /Catalog /Pages 2 0 R >>"
 SCAN = "q 612 0 0 792 0 0 cm BI /W 2 /H 2 /CS /G /BPC 8 ID \x80\x90\xa0\xb0 EI Q "
 
 
-
 def _words(text: str) -> str:
     # The page's words in order: laid out (blocks, reflowed lines) or plain, the same words.
     return " ".join(text.split())
 
+
 def _page(content: str) -> bytes:
-    page = ("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R"
-            " /Resources << /Font << /F1 3 0 R >> >> >>")
+    page = (
+        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R"
+        " /Resources << /Font << /F1 3 0 R >> >> >>"
+    )
     return raw_pdf([CATALOG, PAGES, HELVETICA, stream(content), page])
 
 
@@ -40,8 +42,11 @@ def _line(text: str, y: int, mode: int | None = None) -> str:
 
 @pytest.mark.parametrize("mode", [3, 7])
 def test_invisible_text_beside_visible_text_is_not_stored(mode: int) -> None:
-    pdf = _page(_line("Minutes of the meeting", 720) + _line("SEO keywords cheap pills", 700, mode)
-                + _line("The budget was approved", 680))
+    pdf = _page(
+        _line("Minutes of the meeting", 720)
+        + _line("SEO keywords cheap pills", 700, mode)
+        + _line("The budget was approved", 680)
+    )
     [section] = _sections(pdf)
     assert _words(section.text) == "Minutes of the meeting The budget was approved"
 
@@ -81,12 +86,15 @@ def test_a_plain_page_keeps_all_its_text() -> None:
     assert _words(_sections(pdf)[0].text) == "One Two"
 
 
-@pytest.mark.parametrize("text", [
-    "Le conseil municipal a voté le budget à l'unanimité, y compris 12 000 € pour la ville.",
-    "Die Straße wurde im Mai 2023 erneuert; Kosten: 1.200.000 Euro, sagte der Bürgermeister.",
-    "הוועדה אישרה את התקציב לשנת 2024 לאחר דיון ארוך בכנסת ובממשלה ובעירייה ובמועצה",
-    "Invoice 2024-05-01: 3 items, total $1,250.00 (VAT 20%), due on 31 May, thank you.",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Le conseil municipal a voté le budget à l'unanimité, y compris 12 000 € pour la ville.",
+        "Die Straße wurde im Mai 2023 erneuert; Kosten: 1.200.000 Euro, sagte der Bürgermeister.",
+        "הוועדה אישרה את התקציב לשנת 2024 לאחר דיון ארוך בכנסת ובממשלה ובעירייה ובמועצה",
+        "Invoice 2024-05-01: 3 items, total $1,250.00 (VAT 20%), due on 31 May, thank you.",
+    ],
+)
 def test_read_text_in_several_languages_is_no_bad_ocr_layer(text: str) -> None:
     assert not is_bad_ocr_layer(text)
 
@@ -106,8 +114,9 @@ def test_a_long_layer_is_judged_from_pieces_throughout() -> None:
 
 
 def test_clipped_text_at_the_end_of_a_long_page_is_found() -> None:
-    lines = "".join(_line(f"Line {n} of the visible report body text", 760 - 14 * n)
-                    for n in range(40))
+    lines = "".join(
+        _line(f"Line {n} of the visible report body text", 760 - 14 * n) for n in range(40)
+    )
     clipped = "q 0 0 40 40 re W n BT /F1 12 Tf 300 30 Td (Clipped tail draft words) Tj ET Q "
     [section] = _sections(_page(lines + clipped + clipped + clipped))
     assert "Clipped tail" not in section.text and "Line 39 of the visible" in section.text

@@ -48,8 +48,10 @@ def two_columns() -> bytes:
     # lines up across the columns must not interleave them.
     items += paragraph(72, 190, ["Alpha four is the second left paragraph."])
     items += paragraph(320, 190, ["Bravo four is the second right paragraph."])
-    closing = ("A closing line that runs across the whole page width, "
-               "below both of the columns, read last of all.")
+    closing = (
+        "A closing line that runs across the whole page width, "
+        "below both of the columns, read last of all."
+    )
     items += paragraph(72, 260, [closing])
     return build_pdf([items])
 
@@ -57,8 +59,19 @@ def two_columns() -> bytes:
 def test_two_columns_are_read_one_after_the_other_and_full_width_blocks_stay_in_place() -> None:
     [page] = body(two_columns())
     text = page.text
-    order = [text.index(s) for s in ("A Title", "Alpha one", "alpha three", "Alpha four",
-                                     "Bravo one", "bravo three", "Bravo four", "A closing")]
+    order = [
+        text.index(s)
+        for s in (
+            "A Title",
+            "Alpha one",
+            "alpha three",
+            "Alpha four",
+            "Bravo one",
+            "bravo three",
+            "Bravo four",
+            "A closing",
+        )
+    ]
     assert order == sorted(order), text
     assert text.startswith("# A Title Across Both Columns\n\n")
     # Each column's lines are one paragraph again.
@@ -112,8 +125,10 @@ def test_line_end_hyphens_go_only_where_the_joined_word_is_a_word() -> None:
 def test_ligatures_are_expanded() -> None:
     if not DEJAVU.exists():
         pytest.skip("DejaVu Sans is not installed")
-    pdf = build_pdf([[Text(72, 100, "Some di\ufb03culties with the \ufb02ow of \ufb01les.", 12)]],
-                    font_file=DEJAVU.read_bytes())
+    pdf = build_pdf(
+        [[Text(72, 100, "Some di\ufb03culties with the \ufb02ow of \ufb01les.", 12)]],
+        font_file=DEJAVU.read_bytes(),
+    )
     [page] = body(pdf)
     assert "difficulties with the flow of files" in page.text
 
@@ -121,11 +136,23 @@ def test_ligatures_are_expanded() -> None:
 def test_headings_come_from_size_weight_and_numbering_with_levels() -> None:
     items: list[Text | Line] = [Text(72, 72, "Annual Report", 22, bold=True)]
     items += [Text(72, 110, "1 Introduction", 14, bold=True)]
-    items += paragraph(72, 130, ["Body text of the introduction, set in the body size,",
-                                 "running over two lines of the page here."])
+    items += paragraph(
+        72,
+        130,
+        [
+            "Body text of the introduction, set in the body size,",
+            "running over two lines of the page here.",
+        ],
+    )
     items += [Text(72, 175, "1.2 Scope", 11, bold=True)]
-    items += paragraph(72, 195, ["Body text of the scope section, set in the body size,",
-                                 "which also runs over two lines of the page."])
+    items += paragraph(
+        72,
+        195,
+        [
+            "Body text of the scope section, set in the body size,",
+            "which also runs over two lines of the page.",
+        ],
+    )
     [page] = body(build_pdf([items]))
     text = page.text
     assert "# Annual Report" in text.splitlines()
@@ -136,11 +163,13 @@ def test_headings_come_from_size_weight_and_numbering_with_levels() -> None:
 
 
 def test_the_outline_gives_headings_and_the_path_carries_across_pages() -> None:
-    page1 = [Text(72, 72, "Overview", 10)] + paragraph(72, 100, [
-        "Plain body text under the overview heading, in one size."] * 3)
+    page1 = [Text(72, 72, "Overview", 10)] + paragraph(
+        72, 100, ["Plain body text under the overview heading, in one size."] * 3
+    )
     page2 = paragraph(72, 72, ["More body text on the second page, still the overview."] * 3)
-    page3 = [Text(72, 72, "Details", 10)] + paragraph(72, 100, [
-        "Body text of the details part on the third page."] * 3)
+    page3 = [Text(72, 72, "Details", 10)] + paragraph(
+        72, 100, ["Body text of the details part on the third page."] * 3
+    )
     pdf = with_outline(build_pdf([page1, page2, page3]), [("Overview", 1, 0), ("Details", 2, 2)])
     pages = body(pdf)
     assert pages[0].text.startswith("# Overview\n\n")
@@ -153,8 +182,14 @@ def report(pages: int = 6) -> bytes:
     out = []
     for n in range(1, pages + 1):
         items: list[Text | Line] = [Text(72, 40, "ACME Corporation - Annual Report 2024", 8)]
-        items += paragraph(72, 120, [f"Body text of page {n}, which is different on each",
-                                     f"page of the report (this is page number {n})."])
+        items += paragraph(
+            72,
+            120,
+            [
+                f"Body text of page {n}, which is different on each",
+                f"page of the report (this is page number {n}).",
+            ],
+        )
         items.append(Text(300, 760, f"Page {n} of {pages}", 8))
         out.append(items)
     return build_pdf(out)
@@ -205,15 +240,18 @@ def test_a_page_of_too_many_glyphs_keeps_its_plain_text_flagged() -> None:
 
 
 def test_a_page_of_ten_thousand_rules_is_still_read() -> None:
-    items: list[Text | Line] = [Line(20 + (i % 100) * 5, 20 + (i // 100) * 7,
-                                     22 + (i % 100) * 5, 20 + (i // 100) * 7)
-                                for i in range(10_000)]
+    items: list[Text | Line] = [
+        Line(20 + (i % 100) * 5, 20 + (i // 100) * 7, 22 + (i % 100) * 5, 20 + (i // 100) * 7)
+        for i in range(10_000)
+    ]
     items += paragraph(72, 740, ["Text under a page of hatching."])
     [page] = body(build_pdf([items]))
     assert "Text under a page of hatching." in page.text
 
 
-def ruled_table(x0: float, y0: float, rows: list[list[str]], col: float = 100, row: float = 20) -> list[Text | Line]:
+def ruled_table(
+    x0: float, y0: float, rows: list[list[str]], col: float = 100, row: float = 20
+) -> list[Text | Line]:
     items: list[Text | Line] = []
     ncols = max(len(r) for r in rows)
     for r in range(len(rows) + 1):
@@ -229,8 +267,11 @@ def ruled_table(x0: float, y0: float, rows: list[list[str]], col: float = 100, r
 
 def test_a_table_running_onto_the_next_page_repeats_its_header_there() -> None:
     first = paragraph(72, 80, ["Stock at the end of the year, by item, in the table below."])
-    first += ruled_table(72, 600, [["Item", "Count"], ["Bolts", "40"], ["Nuts", "12"],
-                                   ["Screws", "7"], ["Washers", "90"]])
+    first += ruled_table(
+        72,
+        600,
+        [["Item", "Count"], ["Bolts", "40"], ["Nuts", "12"], ["Screws", "7"], ["Washers", "90"]],
+    )
     second = ruled_table(72, 60, [["Rivets", "3"], ["Pins", "5"], ["Clips", "8"]])
     second += paragraph(72, 200, ["That is the whole stock at the end of the year, all items."])
     pages = body(build_pdf([first, second]))
@@ -239,7 +280,9 @@ def test_a_table_running_onto_the_next_page_repeats_its_header_there() -> None:
         pytest.skip("no table finder")
     text = pages[1].text
     assert text.startswith("*(table continued from page 1)*")
-    assert "| Item | Count |" in text and text.index("| Item | Count |") < text.index("| Rivets | 3 |")
+    assert "| Item | Count |" in text and text.index("| Item | Count |") < text.index(
+        "| Rivets | 3 |"
+    )
 
 
 def test_read_markdown_shows_the_structure_and_layout_off_the_plain_text(tmp_path: Path) -> None:
@@ -252,9 +295,22 @@ def test_read_markdown_shows_the_structure_and_layout_off_the_plain_text(tmp_pat
 
     def read(*extra: str) -> str:
         done = subprocess.run(
-            [sys.executable, "-m", "omnireader", "read", str(path), "--format", "markdown",
-             "--no-progress", *extra],
-            capture_output=True, text=True, cwd=root, check=True, timeout=120,
+            [
+                sys.executable,
+                "-m",
+                "omnireader",
+                "read",
+                str(path),
+                "--format",
+                "markdown",
+                "--no-progress",
+                *extra,
+            ],
+            capture_output=True,
+            text=True,
+            cwd=root,
+            check=True,
+            timeout=120,
         )
         return done.stdout
 
@@ -265,8 +321,9 @@ def test_read_markdown_shows_the_structure_and_layout_off_the_plain_text(tmp_pat
 
 
 def test_the_heading_path_reaches_item_metadata() -> None:
-    page1 = [Text(72, 72, "Overview", 16, bold=True)] + paragraph(72, 100, [
-        "Plain body text under the overview heading, in one size."] * 3)
+    page1 = [Text(72, 72, "Overview", 16, bold=True)] + paragraph(
+        72, 100, ["Plain body text under the overview heading, in one size."] * 3
+    )
     page2 = paragraph(72, 72, ["More body text on the second page, still the overview."] * 3)
     items = FileParser().parse_fast(Blob(data=build_pdf([page1, page2])), ParseContext())
     assert [i.metadata.extra.get("heading_path") for i in items] == [["Overview"], ["Overview"]]

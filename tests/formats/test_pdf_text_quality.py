@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from omnireader.formats.document import NEEDS_OCR, Section
+from omnireader.formats.document import GARBLED, NEEDS_OCR, Section
 from omnireader.formats.pdf.extract import extract_pdf
-from omnireader.formats.document import GARBLED
 from omnireader.formats.pdf.text_quality import not_text_share
 from omnireader.options import ReadOptions
 from omnireader.parsers.base import ParseContext

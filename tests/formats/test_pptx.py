@@ -41,8 +41,13 @@ def _deck() -> Blob:
     slide.shapes.title.text = "Quarterly plan"
     body = slide.placeholders[1].text_frame
     body.text = "Hire"
-    for text, level in (("two engineers", 1), ("one designer", 1), ("Ship", 0),
-                        ("the reader", 1), ("its tests", 2)):
+    for text, level in (
+        ("two engineers", 1),
+        ("one designer", 1),
+        ("Ship", 0),
+        ("the reader", 1),
+        ("its tests", 2),
+    ):
         p = body.add_paragraph()
         p.text, p.level = text, level
     slide.notes_slide.notes_text_frame.text = "Say the budget is fixed."
@@ -79,8 +84,10 @@ def test_one_section_per_slide_title_heading_and_notes_apart() -> None:
 
 def test_bullet_levels_are_nested_markdown_lists() -> None:
     body = next(iter(extract_pptx(_deck()).sections)).text
-    assert "- Hire\n  - two engineers\n  - one designer\n- Ship\n  - the reader\n" \
-           "    - its tests" in body
+    assert (
+        "- Hire\n  - two engineers\n  - one designer\n- Ship\n  - the reader\n"
+        "    - its tests" in body
+    )
 
 
 def test_numbered_items_count_and_a_plain_text_box_is_no_list() -> None:

@@ -27,14 +27,21 @@ from omnireader.payloads import Blob
 def _read_toy(blob: Blob, options: ReadOptions) -> Extraction:
     # A toy file is "TOYF" and then lines of "key=value".
     body = blob.read_bytes()[4:].decode("utf-8")
-    lines = [f"{k.strip()} is {v.strip()}" for k, v in
-             (line.split("=", 1) for line in body.splitlines() if "=" in line)]
+    lines = [
+        f"{k.strip()} is {v.strip()}"
+        for k, v in (line.split("=", 1) for line in body.splitlines() if "=" in line)
+    ]
     return Extraction(info=DocInfo(title="toy"), sections=iter([Section(text="\n".join(lines))]))
 
 
 TOY = Format(
-    name="toy", display="TOY", extensions=(".toy",), mimes=("application/x-toy",),
-    magic=(Magic(5, lambda probe: probe.head.startswith(b"TOYF")),), extract=_read_toy, rank=0,
+    name="toy",
+    display="TOY",
+    extensions=(".toy",),
+    mimes=("application/x-toy",),
+    magic=(Magic(5, lambda probe: probe.head.startswith(b"TOYF")),),
+    extract=_read_toy,
+    rank=0,
 )
 
 

@@ -10,9 +10,11 @@ from omnireader.formats.office.rtf import rtf_text
 
 
 def test_code_page_escapes_and_unicode_escapes_are_decoded() -> None:
-    data = (b"{\\rtf1\\ansi\\ansicpg1250\\deff0{\\fonttbl{\\f0 Arial;}}"
-            b"{\\info{\\title Klauzula}{\\author Jan Nowak}}"
-            b"\\f0 Prosz\\'ea o zapoznanie si\\'ea\\par Caf\\u233? cr\\u232?me\\par}")
+    data = (
+        b"{\\rtf1\\ansi\\ansicpg1250\\deff0{\\fonttbl{\\f0 Arial;}}"
+        b"{\\info{\\title Klauzula}{\\author Jan Nowak}}"
+        b"\\f0 Prosz\\'ea o zapoznanie si\\'ea\\par Caf\\u233? cr\\u232?me\\par}"
+    )
     text, info = rtf_text(data)
     assert text == "Proszę o zapoznanie się\nCafé crème"
     assert info.title == "Klauzula" and info.authors == ["Jan Nowak"]
@@ -20,8 +22,11 @@ def test_code_page_escapes_and_unicode_escapes_are_decoded() -> None:
 
 def test_table_cells_are_kept_apart_and_pictures_dropped(tmp_path: Path) -> None:
     picture = b"{\\pict\\pngblip " + b"89504e470d0a1a0a" * 400 + b"}"
-    data = (b"{\\rtf1\\ansi\\trowd\\cellx1000\\cellx2000 Plums\\cell 40 kg\\cell\\row "
-            + picture + b"\\par Done.}")
+    data = (
+        b"{\\rtf1\\ansi\\trowd\\cellx1000\\cellx2000 Plums\\cell 40 kg\\cell\\row "
+        + picture
+        + b"\\par Done.}"
+    )
     path = tmp_path / "menu.rtf"
     path.write_bytes(data)
     [item] = Reader().read(path)
@@ -55,7 +60,8 @@ def test_headers_footers_footnotes_and_comments_are_kept_like_docx_ones(tmp_path
         b"\\sect\\sectd{\\headerr \\pard Orchard report\\par}"
         b"\\pard Pickers: {\\f1 \\'cf\\'e5\\'f2\\'f0}"
         b"{\\super\\chftn}{\\*\\footnote\\pard{\\super\\chftn} {\\f1 \\'cf\\'e5\\'f2\\'f0} leads.}"
-        b" and Bo.\\par}")
+        b" and Bo.\\par}"
+    )
     path = tmp_path / "report.rtf"
     path.write_bytes(data)
     items = Reader().read(path)
@@ -63,8 +69,10 @@ def test_headers_footers_footnotes_and_comments_are_kept_like_docx_ones(tmp_path
     for item in items:
         by_part.setdefault(item.metadata.extra.get("section"), []).append(item.memory)
     assert by_part == {
-        None: ["Harvest starts in May[^1].\n\nPickers: Петр[^2] and Bo.\n\n"
-               "[^1]: Weather permitting.\n[^2]: Петр leads."],
+        None: [
+            "Harvest starts in May[^1].\n\nPickers: Петр[^2] and Bo.\n\n"
+            "[^1]: Weather permitting.\n[^2]: Петр leads."
+        ],
         "header": ["Orchard report (even pages)", "Orchard report", "Orchard report, cover"],
         "footer": ["Confidential: staff only"],
         "comments": ["- Ann Lee: Check the date with Bo."],
@@ -77,12 +85,14 @@ def test_headers_footers_footnotes_and_comments_are_kept_like_docx_ones(tmp_path
 def test_parts_inside_unprinted_groups_and_junk_groups_stay_out() -> None:
     # A "header" inside a picture or a {\*\...} group is never on the page; the font table,
     # colours, styles, document info and list text are never text.
-    data = (b"{\\rtf1\\ansi{\\fonttbl{\\f0\\fcharset0 Arial;}}"
-            b"{\\colortbl;\\red255\\green0\\blue0;}"
-            b"{\\stylesheet{\\s1 Heading 1;}}{\\info{\\title T}{\\company Acme}}"
-            b"{\\*\\generator Writer}"
-            b"{\\*\\listtable{\\list{\\listlevel{\\leveltext \\'01\\u-3913 ?;}}}}"
-            b"{\\pict\\pngblip 0a0b{\\header Hidden header}}{\\*\\shpinst{\\footer Hidden footer}}"
-            b"\\pard Body only\\par{\\footnote}}")
+    data = (
+        b"{\\rtf1\\ansi{\\fonttbl{\\f0\\fcharset0 Arial;}}"
+        b"{\\colortbl;\\red255\\green0\\blue0;}"
+        b"{\\stylesheet{\\s1 Heading 1;}}{\\info{\\title T}{\\company Acme}}"
+        b"{\\*\\generator Writer}"
+        b"{\\*\\listtable{\\list{\\listlevel{\\leveltext \\'01\\u-3913 ?;}}}}"
+        b"{\\pict\\pngblip 0a0b{\\header Hidden header}}{\\*\\shpinst{\\footer Hidden footer}}"
+        b"\\pard Body only\\par{\\footnote}}"
+    )
     text, _ = rtf_text(data)
     assert text == "Body only"

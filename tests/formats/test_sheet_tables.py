@@ -48,21 +48,31 @@ def _workbook(rows: list[list[object]]) -> bytes:
 
 def test_xlsx_sub_tables_parted_by_blank_rows_are_separate_tables(tmp_path: Path) -> None:
     path = tmp_path / "report.xlsx"
-    path.write_bytes(_workbook([
-        ["Item", "Qty"], ["Pens", 3], ["Ink", 2], [], [],
-        ["Staff", "Hours", "Rate"], ["Ana", 30, 12.5], [],
-        ["Notes for the board"], ["Owner", "Due"], ["Bo", "May"],
-    ]))
+    path.write_bytes(
+        _workbook(
+            [
+                ["Item", "Qty"],
+                ["Pens", 3],
+                ["Ink", 2],
+                [],
+                [],
+                ["Staff", "Hours", "Rate"],
+                ["Ana", 30, 12.5],
+                [],
+                ["Notes for the board"],
+                ["Owner", "Due"],
+                ["Bo", "May"],
+            ]
+        )
+    )
     [item] = Reader().read(path)
-    assert _tables(item.memory) == ["| Item | Qty |", "| Staff | Hours | Rate |",
-                                    "| Owner | Due |"]
+    assert _tables(item.memory) == ["| Item | Qty |", "| Staff | Hours | Rate |", "| Owner | Due |"]
     assert "Notes for the board\n\n| Owner | Due |" in item.memory
 
 
 def test_a_blank_row_inside_one_table_does_not_split_it() -> None:
     rows = [("Month\x00Total", True), ("Jan\x0010", False), GAP, ("Feb\x0012", False)]
-    assert sheet_markdown(rows) == ("| Month | Total |\n| --- | --- |\n| Jan | 10 |\n"
-                                    "| Feb | 12 |")
+    assert sheet_markdown(rows) == ("| Month | Total |\n| --- | --- |\n| Jan | 10 |\n| Feb | 12 |")
 
 
 def test_xls_sub_tables_are_separate_tables_too(tmp_path: Path) -> None:
@@ -70,8 +80,9 @@ def test_xls_sub_tables_are_separate_tables_too(tmp_path: Path) -> None:
 
     book = xlwt.Workbook()
     sheet = book.add_sheet("Q1")
-    for r, row in enumerate([["Item", "Qty"], ["Pens", 3], [], ["Staff", "Hours", "Rate"],
-                             ["Ana", 30, 12.5]]):
+    for r, row in enumerate(
+        [["Item", "Qty"], ["Pens", 3], [], ["Staff", "Hours", "Rate"], ["Ana", 30, 12.5]]
+    ):
         for c, value in enumerate(row):
             sheet.write(r, c, value)
     path = tmp_path / "q1.xls"

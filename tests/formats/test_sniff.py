@@ -43,12 +43,15 @@ def zip_with(members: dict[str, bytes]) -> bytes:
     return buf.getvalue()
 
 
-@pytest.mark.parametrize("mimetype, kind", [
-    ("application/vnd.oasis.opendocument.text", "odt"),
-    ("application/vnd.oasis.opendocument.spreadsheet", "ods"),
-    ("application/vnd.oasis.opendocument.presentation", "odp"),
-    ("application/epub+zip", "epub"),
-])
+@pytest.mark.parametrize(
+    "mimetype, kind",
+    [
+        ("application/vnd.oasis.opendocument.text", "odt"),
+        ("application/vnd.oasis.opendocument.spreadsheet", "ods"),
+        ("application/vnd.oasis.opendocument.presentation", "odp"),
+        ("application/epub+zip", "epub"),
+    ],
+)
 def test_opendocument_is_told_by_its_mimetype_member_not_as_a_zip(mimetype: str, kind: str) -> None:
     data = zip_with({"mimetype": mimetype.encode(), "content.xml": b"<x/>"})
     assert sniff(data, "file.zip").kind == kind
@@ -59,10 +62,16 @@ def test_a_zip_storing_a_pdf_uncompressed_is_a_zip() -> None:
     assert sniff(b"junk before\n%PDF-1.4\n", "x").kind == "pdf"
 
 
-@pytest.mark.parametrize("name, kind", [
-    ("testWORD.doc", "doc"), ("testPPT.ppt", "ppt"), ("testMSG.msg", "msg"),
-    ("example_password.docx", "office-encrypted"), ("testMSG_att_doc.msg", "msg"),
-])
+@pytest.mark.parametrize(
+    "name, kind",
+    [
+        ("testWORD.doc", "doc"),
+        ("testPPT.ppt", "ppt"),
+        ("testMSG.msg", "msg"),
+        ("example_password.docx", "office-encrypted"),
+        ("testMSG_att_doc.msg", "msg"),
+    ],
+)
 def test_ole_files_are_told_by_their_streams_not_their_names(name: str, kind: str) -> None:
     path = REALWORLD / name
     if not path.is_file():

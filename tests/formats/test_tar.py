@@ -15,8 +15,8 @@ import pytest
 from omnireader import Reader
 from omnireader.errors import CorruptError, ReadError, TooLargeError
 from omnireader.formats.archives.containers import read_member
-from omnireader.formats.sniff import sniff
 from omnireader.formats.archives.tar import tar_members
+from omnireader.formats.sniff import sniff
 from omnireader.options import ReadOptions
 from omnireader.payloads import Blob
 from tests.formats.test_archive import make_zip
@@ -25,7 +25,9 @@ MB = 1024 * 1024
 CODECS = {"": "tar", "gz": "tar.gz", "bz2": "tar.bz2", "xz": "tar.xz"}
 
 
-def make_tar(members: dict[str, bytes], codec: str = "", extra: list[tarfile.TarInfo] = ()) -> bytes:
+def make_tar(
+    members: dict[str, bytes], codec: str = "", extra: list[tarfile.TarInfo] = ()
+) -> bytes:
     """A TAR of regular files (``name: bytes``) plus ``extra`` entries with no data."""
     buf = io.BytesIO()
     with tarfile.open(fileobj=buf, mode=f"w:{codec}", format=tarfile.GNU_FORMAT) as tf:
@@ -84,7 +86,10 @@ def test_members_are_read_in_memory_with_the_archives_name(tmp_path: Path, codec
     assert sniff(path.read_bytes(), path.name).kind == "tar"
     members, errors = read_all(Blob(path=str(path)))
     assert errors == []
-    assert [(m.member, m.data) for m in members] == [("dir/file.txt", b"alpha"), ("b.csv", b"x,y\n1,2\n")]
+    assert [(m.member, m.data) for m in members] == [
+        ("dir/file.txt", b"alpha"),
+        ("b.csv", b"x,y\n1,2\n"),
+    ]
     assert members[0].label == f"{path}!dir/file.txt"
     assert sorted(p.name for p in tmp_path.iterdir()) == [path.name]  # nothing unpacked
 
@@ -95,13 +100,19 @@ def test_a_bare_gzip_file_is_not_a_tar() -> None:
 
 def test_links_devices_and_fifos_are_skipped_and_never_followed(tmp_path: Path) -> None:
     path = tmp_path / "links.tar.gz"
-    path.write_bytes(make_tar({"readme.txt": b"the real text"}, "gz", [
-        entry("link-to-etc", tarfile.SYMTYPE, "/etc/passwd"),
-        entry("hard", tarfile.LNKTYPE, "/etc/passwd"),
-        entry("tty", tarfile.CHRTYPE),
-        entry("disk", tarfile.BLKTYPE),
-        entry("pipe", tarfile.FIFOTYPE),
-    ]))
+    path.write_bytes(
+        make_tar(
+            {"readme.txt": b"the real text"},
+            "gz",
+            [
+                entry("link-to-etc", tarfile.SYMTYPE, "/etc/passwd"),
+                entry("hard", tarfile.LNKTYPE, "/etc/passwd"),
+                entry("tty", tarfile.CHRTYPE),
+                entry("disk", tarfile.BLKTYPE),
+                entry("pipe", tarfile.FIFOTYPE),
+            ],
+        )
+    )
     members, errors = read_all(Blob(path=str(path)))
     assert [m.member for m in members] == ["readme.txt"] and errors == []
     result = Reader().read_report(path)
@@ -120,7 +131,9 @@ def test_names_that_climb_out_or_are_absolute_are_refused_one_by_one(name: str) 
 
 def test_dotfiles_and_folders_are_not_content() -> None:
     folder = entry("docs", tarfile.DIRTYPE)
-    data = make_tar({"docs/a.txt": b"a", "docs/.hidden": b"x", "__MACOSX/._a.txt": b"x"}, "", [folder])
+    data = make_tar(
+        {"docs/a.txt": b"a", "docs/.hidden": b"x", "__MACOSX/._a.txt": b"x"}, "", [folder]
+    )
     members, _ = read_all(Blob(data=data, filename="d.tar"))
     assert [m.member for m in members] == ["docs/a.txt"]
 
@@ -195,7 +208,10 @@ def test_a_tar_inside_a_zip_is_named_level_by_level_and_read_again(tmp_path: Pat
     path.write_bytes(make_zip({"inner.tar.gz": make_tar({"deep.txt": b"deep text"}, "gz")}))
     [item] = Reader().read(path)
     assert item.source.member == "inner.tar.gz!deep.txt" and "deep text" in item.memory
-    assert read_member(Blob(path=str(path), member="inner.tar.gz!deep.txt"), ReadOptions()) == b"deep text"
+    assert (
+        read_member(Blob(path=str(path), member="inner.tar.gz!deep.txt"), ReadOptions())
+        == b"deep text"
+    )
 
 
 def test_a_tar_nested_past_the_depth_limit_says_how_to_open_it(tmp_path: Path) -> None:

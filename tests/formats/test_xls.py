@@ -49,7 +49,8 @@ def test_cells_read_as_the_sheet_shows_them(tmp_path: Path) -> None:
         "## Sales\nQuarterly kite sales\n\n"
         "| Region | Units | Share | Shipped | Comment |\n| --- | --- | --- | --- | --- |\n"
         "| North | 4 | 15% | 2024-03-15 | first shipment |\n"
-        "| South |  | 30% |  | late |")
+        "| South |  | 30% |  | late |"
+    )
     assert sections[1].text == "## Notes\nReorder string spools in May."
 
 

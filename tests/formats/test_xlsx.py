@@ -108,7 +108,11 @@ def test_numbers_show_as_written_without_float_noise() -> None:
     ws["B6"].number_format = "0.0%"
     [text] = read_sheets(wb)
     assert text.splitlines()[3:] == [
-        "| 1 | 12 |", "| 2 | 1500.5 |", "| 3 | -7 |", "| 4 | TRUE |", "| 5 | 12.3% |",
+        "| 1 | 12 |",
+        "| 2 | 1500.5 |",
+        "| 3 | -7 |",
+        "| 4 | TRUE |",
+        "| 5 | 12.3% |",
     ]
     # Excel keeps 17 digits of a sum like 0.1 + 0.2; it shows 15, and so do we.
     assert cell_text(0.1 + 0.2) == "0.3" and cell_text(1 / 3) == "0.333333333333333"
@@ -125,8 +129,14 @@ def test_a_formula_is_its_cached_value_not_its_source(tmp_path: Path) -> None:
     ws.append(["Total", "=SUM(B2:B3)"])
     # openpyxl writes formulas without a value; Excel stores the last result next to it.
     path = tmp_path / "budget.xlsx"
-    path.write_bytes(with_sheet_xml(saved(wb), lambda xml: re.sub(
-        rb"<f>SUM\(B2:B3\)</f>(<v\s*/>|<v></v>)?", b"<f>SUM(B2:B3)</f><v>1500.5</v>", xml)))
+    path.write_bytes(
+        with_sheet_xml(
+            saved(wb),
+            lambda xml: re.sub(
+                rb"<f>SUM\(B2:B3\)</f>(<v\s*/>|<v></v>)?", b"<f>SUM(B2:B3)</f><v>1500.5</v>", xml
+            ),
+        )
+    )
     [item] = Reader().read(path)
     assert "| Total | 1500.5 |" in item.memory and "SUM" not in item.memory
 
@@ -143,7 +153,8 @@ def test_empty_rows_and_columns_are_dropped_and_each_sheet_is_a_page() -> None:
     notes["A2"] = "ask about quinces"
     items = Reader().read(Blob(data=saved(wb), filename="stock.xlsx"))
     assert [(i.source.page, i.metadata.extra["heading"]) for i in items] == [
-        (1, "Stock"), (3, "Notes"),
+        (1, "Stock"),
+        (3, "Notes"),
     ]
     assert items[0].memory == "## Stock\n| fruit | kg |\n| --- | --- |\n| plums | 2 |"
     # One column of values is a list of lines, not a one-column table.
@@ -157,7 +168,10 @@ def test_a_first_row_of_numbers_is_data_under_a_blank_header() -> None:
     ws.append([2020, 1.5])
     [text] = read_sheets(wb)
     assert text.splitlines()[1:] == [
-        "|  |  |", "| --- | --- |", "| 2019 | 0.25 |", "| 2020 | 1.5 |",
+        "|  |  |",
+        "| --- | --- |",
+        "| 2019 | 0.25 |",
+        "| 2020 | 1.5 |",
     ]
 
 
@@ -178,8 +192,10 @@ def test_a_stale_sheet_size_does_not_pad_rows_to_the_whole_grid() -> None:
     ws.append(["a", "b"])
     ws.append([1, 2])
     # A format applied to whole columns leaves <dimension ref="A1:XFD1048576"> behind.
-    data = with_sheet_xml(saved(wb), lambda xml: xml.replace(
-        b'<dimension ref="A1:B2"', b'<dimension ref="A1:XFD1048576"'))
+    data = with_sheet_xml(
+        saved(wb),
+        lambda xml: xml.replace(b'<dimension ref="A1:B2"', b'<dimension ref="A1:XFD1048576"'),
+    )
     [item] = Reader().read(Blob(data=data, filename="wide.xlsx"))
     assert item.memory == "## Sheet\n| a | b |\n| --- | --- |\n| 1 | 2 |"
 

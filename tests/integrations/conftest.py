@@ -6,10 +6,10 @@ and each says something only it says, so a test can tell which file a hit came f
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import datetime
 from email.message import EmailMessage
 from email.policy import SMTP
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -24,10 +24,13 @@ MAIL_FACT = "The board meets in Utrecht on Thursday to approve the budget."
 def _pdf(path: Path) -> None:
     from samples.make_samples import write_text_pdf
 
-    write_text_pdf(path, [["Logistics review", "Quarter three in brief."],
-                          ["Warehouses", PDF_FACT]],
-                   title="Logistics review", author="Maria Santos",
-                   created=datetime(2024, 10, 1, 9, 0, 0))
+    write_text_pdf(
+        path,
+        [["Logistics review", "Quarter three in brief."], ["Warehouses", PDF_FACT]],
+        title="Logistics review",
+        author="Maria Santos",
+        created=datetime(2024, 10, 1, 9, 0, 0),
+    )
 
 
 def _docx(path: Path) -> None:

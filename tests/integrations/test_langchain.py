@@ -15,7 +15,7 @@ pytest.importorskip("langchain_core", reason="the langchain extra is not install
 from langchain_core.documents import Document  # noqa: E402
 from langchain_core.retrievers import BaseRetriever  # noqa: E402
 
-from omnireader import Reader, Store  # noqa: E402
+from omnireader import Reader, Store, ingest  # noqa: E402
 from omnireader.errors import (  # noqa: E402
     BlockedURLError,
     FineModeUnavailableError,
@@ -25,7 +25,6 @@ from omnireader.errors import (  # noqa: E402
 )
 from omnireader.integrations.langchain import OmniReaderLoader, OmniReaderRetriever  # noqa: E402
 from tests.integrations.conftest import DOCX_FACT, MAIL_FACT, PDF_FACT  # noqa: E402
-from omnireader import ingest
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -80,7 +79,10 @@ def test_lazy_load_streams_and_a_missing_path_raises_the_readers_error(
     assert isinstance(stream, Iterator)
     got = [next(stream) for _ in range(5)]  # the folder's five items come before the failure
     assert {Path(d.metadata["source"]).name for d in got} == {
-        "logistics.pdf", "osprey.docx", "board.eml"}
+        "logistics.pdf",
+        "osprey.docx",
+        "board.eml",
+    }
     with pytest.raises(ReadError) as raised:
         next(stream)
     assert type(raised.value) is type(direct.value)
@@ -157,8 +159,11 @@ def test_the_retriever_finds_each_file_and_keeps_store_search_filters(
 ) -> None:
     retriever = OmniReaderRetriever(store=store, k=3)
     assert isinstance(retriever, BaseRetriever)
-    for fact, name in ((PDF_FACT, "logistics.pdf"), (DOCX_FACT, "osprey.docx"),
-                       (MAIL_FACT, "board.eml")):
+    for fact, name in (
+        (PDF_FACT, "logistics.pdf"),
+        (DOCX_FACT, "osprey.docx"),
+        (MAIL_FACT, "board.eml"),
+    ):
         top = retriever.invoke(fact)[0]
         assert Path(top.metadata["source"]).name == name
         assert fact in top.page_content
@@ -171,12 +176,16 @@ def test_the_retriever_finds_each_file_and_keeps_store_search_filters(
     expected = store.search("warehouse crates", k=5, filters={"path": pdf})
     assert [d.id for d in scoped.invoke("warehouse crates")] == [r.item.id for r in expected]
     assert {Path(d.metadata["source"]).name for d in scoped.invoke("board budget")} == {
-        "logistics.pdf"}
+        "logistics.pdf"
+    }
     # invoke(..., filters=) replaces them for one call.
     [page2] = retriever.invoke("crates", filters={"path": pdf, "page": 2})
     assert page2.metadata["page"] == 2
-    assert retriever.invoke("budget", filters={"since": "2025-01-01"})[0].metadata[
-        "source"].endswith("board.eml")
+    assert (
+        retriever.invoke("budget", filters={"since": "2025-01-01"})[0]
+        .metadata["source"]
+        .endswith("board.eml")
+    )
 
 
 def test_max_chars_bounds_what_the_retriever_returns(store: Store, tmp_path: Path) -> None:
@@ -202,10 +211,12 @@ def test_the_retriever_opens_a_path_and_rejects_what_search_would(
 
 
 def test_without_langchain_core_the_import_error_is_one_line_naming_the_extra() -> None:
-    code = ("import sys; sys.modules['langchain_core'] = None\n"
-            "try:\n    import omnireader.integrations.langchain\n"
-            "except ImportError as e:\n"
-            "    print(type(e).__name__); print(e)\n")
+    code = (
+        "import sys; sys.modules['langchain_core'] = None\n"
+        "try:\n    import omnireader.integrations.langchain\n"
+        "except ImportError as e:\n"
+        "    print(type(e).__name__); print(e)\n"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     lines = out.stdout.splitlines()
     assert lines[0] == "MissingExtraError", out.stderr

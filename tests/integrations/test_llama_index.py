@@ -18,7 +18,7 @@ from llama_index.core.retrievers import BaseRetriever  # noqa: E402
 from llama_index.core.schema import MetadataMode  # noqa: E402
 from llama_index.core.storage.docstore import SimpleDocumentStore  # noqa: E402
 
-from omnireader import Reader, Store  # noqa: E402
+from omnireader import Reader, Store, ingest  # noqa: E402
 from omnireader.errors import (  # noqa: E402
     BlockedURLError,
     InvalidInputError,
@@ -31,7 +31,6 @@ from omnireader.integrations.llama_index import (  # noqa: E402
     OmniReaderRetriever,
 )
 from tests.integrations.conftest import DOCX_FACT, MAIL_FACT, PDF_FACT  # noqa: E402
-from omnireader import ingest
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -69,8 +68,9 @@ def test_reloading_is_idempotent(mixed_folder: Path) -> None:
 
     docstore = SimpleDocumentStore()
     # Without a vector store, a docstore de-duplicates by document id and hash.
-    pipeline = IngestionPipeline(transformations=[], docstore=docstore,
-                                 docstore_strategy=DocstoreStrategy.DUPLICATES_ONLY)
+    pipeline = IngestionPipeline(
+        transformations=[], docstore=docstore, docstore_strategy=DocstoreStrategy.DUPLICATES_ONLY
+    )
     assert len(pipeline.run(documents=first)) == len(first)
     assert pipeline.run(documents=again) == []  # nothing new the second time
     assert set(docstore.docs) == {d.id_ for d in first}
@@ -95,8 +95,9 @@ def test_a_missing_path_raises_the_readers_error(mixed_folder: Path, tmp_path: P
     assert type(raised.value) is type(direct.value) and str(raised.value) == str(direct.value)
     with pytest.raises(InvalidInputError):
         OmniReaderReader().load_data()
-    extra = OmniReaderReader(on_error="skip").load_data([missing, mixed_folder],
-                                                        extra_info={"collection": "ops"})
+    extra = OmniReaderReader(on_error="skip").load_data(
+        [missing, mixed_folder], extra_info={"collection": "ops"}
+    )
     assert len(extra) == 5 and all(d.metadata["collection"] == "ops" for d in extra)
 
 
@@ -130,8 +131,11 @@ def test_the_retriever_searches_the_store_with_its_filters(
 ) -> None:
     retriever = OmniReaderRetriever(store, k=3)
     assert isinstance(retriever, BaseRetriever)
-    for fact, name in ((PDF_FACT, "logistics.pdf"), (DOCX_FACT, "osprey.docx"),
-                       (MAIL_FACT, "board.eml")):
+    for fact, name in (
+        (PDF_FACT, "logistics.pdf"),
+        (DOCX_FACT, "osprey.docx"),
+        (MAIL_FACT, "board.eml"),
+    ):
         top = retriever.retrieve(fact)[0]
         assert top.node.metadata["filename"] == name and fact in top.node.get_content()
         assert top.node.node_id == top.node.metadata["item_id"] and top.score > 0
@@ -142,8 +146,7 @@ def test_the_retriever_searches_the_store_with_its_filters(
     got = scoped.retrieve("migration")
     assert [n.node.node_id for n in got] == [r.item.id for r in expected]
     assert [n.score for n in got] == [r.score for r in expected]
-    assert {n.node.metadata["filename"] for n in scoped.retrieve("board budget")} == {
-        "osprey.docx"}
+    assert {n.node.metadata["filename"] for n in scoped.retrieve("board budget")} == {"osprey.docx"}
     # Stored ids are the reader's ids: what the retriever returns is what load_data gave.
     loaded = {d.id_ for d in OmniReaderReader().load_data(mixed_folder)}
     assert {n.node.node_id for n in retriever.retrieve("Oslo Lisbon Utrecht")} <= loaded
@@ -156,8 +159,10 @@ def test_the_retriever_searches_the_store_with_its_filters(
 
 
 def test_the_retriever_rejects_what_search_would(store: Store, tmp_path: Path) -> None:
-    assert OmniReaderRetriever(str(store.path)).retrieve(MAIL_FACT)[0].node.metadata[
-        "filename"] == "board.eml"
+    assert (
+        OmniReaderRetriever(str(store.path)).retrieve(MAIL_FACT)[0].node.metadata["filename"]
+        == "board.eml"
+    )
     with pytest.raises(StoreError):
         OmniReaderRetriever(tmp_path / "none.lance")
     with pytest.raises(InvalidInputError, match="valid filters are"):
@@ -169,10 +174,12 @@ def test_the_retriever_rejects_what_search_would(store: Store, tmp_path: Path) -
 
 
 def test_without_llama_index_the_import_error_is_one_line_naming_the_extra() -> None:
-    code = ("import sys; sys.modules['llama_index'] = None\n"
-            "try:\n    import omnireader.integrations.llama_index\n"
-            "except ImportError as e:\n"
-            "    print(type(e).__name__); print(e)\n")
+    code = (
+        "import sys; sys.modules['llama_index'] = None\n"
+        "try:\n    import omnireader.integrations.llama_index\n"
+        "except ImportError as e:\n"
+        "    print(type(e).__name__); print(e)\n"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     lines = out.stdout.splitlines()
     assert lines[0] == "MissingExtraError", out.stderr

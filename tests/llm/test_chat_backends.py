@@ -39,7 +39,9 @@ def server() -> Iterator[LLMServer]:
 def make(kind: str, srv: LLMServer, **kwargs: object) -> ChatBackend:
     opts: dict = {"retry": FAST_RETRY, "timeout": 2.0} | kwargs
     if kind == "openai":
-        return OpenAIChatBackend("gpt-test", base_url=srv.openai_base_url, api_key="sk-test", **opts)
+        return OpenAIChatBackend(
+            "gpt-test", base_url=srv.openai_base_url, api_key="sk-test", **opts
+        )
     return OllamaChatBackend("qwen-test", host=srv.ollama_host, **opts)
 
 
@@ -48,15 +50,27 @@ BOTH = pytest.mark.parametrize("kind", ["openai", "ollama"])
 
 def berlin(req: ChatRequest) -> Extraction:
     """A responder that answers like a good model would, from the request's data."""
-    return Extraction(memories=[ExtractedMemory(memory="Alice moved to Berlin on 2024-05-03.", key="Alice moves",
-                                                persons=["Alice"], timestamp="2024-05-03", source_indexes=[0])],
-                      summary=req.data_text.strip()[:40])
+    return Extraction(
+        memories=[
+            ExtractedMemory(
+                memory="Alice moved to Berlin on 2024-05-03.",
+                key="Alice moves",
+                persons=["Alice"],
+                timestamp="2024-05-03",
+                source_indexes=[0],
+            )
+        ],
+        summary=req.data_text.strip()[:40],
+    )
 
 
 # -- structured output -------------------------------------------------------------------------
 
+
 @BOTH
-def test_structured_reply_is_validated_into_the_schema_with_token_usage(kind: str, server: LLMServer) -> None:
+def test_structured_reply_is_validated_into_the_schema_with_token_usage(
+    kind: str, server: LLMServer
+) -> None:
     server.responder = berlin
     result, usage = make(kind, server).complete_json(ASK, Extraction)
     assert result.memories[0].persons == ["Alice"]
@@ -67,12 +81,16 @@ def test_structured_reply_is_validated_into_the_schema_with_token_usage(kind: st
         rf = req.json["response_format"]
         assert rf["type"] == "json_schema" and rf["json_schema"]["strict"] is True
         item = rf["json_schema"]["schema"]["$defs"]["ExtractedMemory"]
-        assert item["additionalProperties"] is False and set(item["required"]) == set(ExtractedMemory.model_fields)
+        assert item["additionalProperties"] is False and set(item["required"]) == set(
+            ExtractedMemory.model_fields
+        )
     else:
         assert req.json["format"] == Extraction.model_json_schema() and req.json["stream"] is False
 
 
-def test_server_that_rejects_json_schema_gets_json_object_and_the_downgrade_is_remembered(server: LLMServer) -> None:
+def test_server_that_rejects_json_schema_gets_json_object_and_the_downgrade_is_remembered(
+    server: LLMServer,
+) -> None:
     server.json_schema_supported = False
     backend = make("openai", server)
     first, _ = backend.complete_json(ASK, Extraction)
@@ -87,23 +105,33 @@ def test_server_that_rejects_json_schema_gets_json_object_and_the_downgrade_is_r
 def test_server_without_any_response_format_is_asked_by_prompt_alone(server: LLMServer) -> None:
     server.json_schema_supported = server.json_object_supported = False
     backend = make("openai", server)
-    result, _ = backend.complete_json([{"role": "system", "content": "Be brief."}, *ASK], TrajectoryReview)
+    result, _ = backend.complete_json(
+        [{"role": "system", "content": "Be brief."}, *ASK], TrajectoryReview
+    )
     last = server.requests_to("chat")[-1].json
     assert backend.json_mode == "plain" and "response_format" not in last
-    assert last["messages"][0]["content"].startswith("Be brief.")  # merged into the one system message
+    assert last["messages"][0]["content"].startswith(
+        "Be brief."
+    )  # merged into the one system message
     assert result.correctness in ("success", "failed", "partial")
 
 
 def test_fenced_json_with_chatter_is_accepted_without_a_re_ask(server: LLMServer) -> None:
-    server.inject("chat", Fault.reply('Here you go:\n```json\n{"memories": [{"memory": "Tea is green."}]}\n```'))
+    server.inject(
+        "chat",
+        Fault.reply('Here you go:\n```json\n{"memories": [{"memory": "Tea is green."}]}\n```'),
+    )
     result, usage = make("openai", server).complete_json(ASK, Extraction)
     assert result.memories[0].memory == "Tea is green." and usage.calls == 1
 
 
 # -- re-asks ---------------------------------------------------------------------------------------
 
+
 @BOTH
-def test_wrong_schema_is_re_asked_once_with_the_validation_error(kind: str, server: LLMServer) -> None:
+def test_wrong_schema_is_re_asked_once_with_the_validation_error(
+    kind: str, server: LLMServer
+) -> None:
     server.responder = berlin
     server.inject("chat", Fault.wrong_schema('{"facts": ["Alice moved"]}'))
     result, usage = make(kind, server).complete_json(ASK, Extraction)
@@ -126,7 +154,10 @@ def test_non_json_reply_is_re_asked_and_twice_raises_bad_json(kind: str, server:
     backend = make(kind, server)
     server.inject("chat", Fault.non_json())
     result, usage = backend.complete_json(ASK, Extraction)
-    assert usage.calls == 2 and "not valid JSON" in server.requests_to("chat")[1].json["messages"][-1]["content"]
+    assert (
+        usage.calls == 2
+        and "not valid JSON" in server.requests_to("chat")[1].json["messages"][-1]["content"]
+    )
     server.inject("chat", [Fault.non_json(), Fault.non_json("")])
     with pytest.raises(LLMError) as err:
         backend.complete_json(ASK, Extraction)
@@ -134,6 +165,7 @@ def test_non_json_reply_is_re_asked_and_twice_raises_bad_json(kind: str, server:
 
 
 # -- retries ---------------------------------------------------------------------------------------
+
 
 @BOTH
 def test_rate_limit_waits_for_retry_after_then_succeeds(kind: str, server: LLMServer) -> None:
@@ -152,14 +184,18 @@ def test_server_errors_are_retried_then_succeed(kind: str, server: LLMServer) ->
 
 
 @BOTH
-@pytest.mark.parametrize("fault, reason", [
-    (Fault.rate_limited(retry_after=0.01), "rate_limited"),
-    (Fault.server_error(), "server_error"),
-    (Fault.broken_body(), "bad_response"),
-    (Fault.disconnect(), "transport"),
-])
-def test_persistent_failures_stop_after_the_attempt_limit(kind: str, fault: Fault, reason: str,
-                                                          server: LLMServer) -> None:
+@pytest.mark.parametrize(
+    "fault, reason",
+    [
+        (Fault.rate_limited(retry_after=0.01), "rate_limited"),
+        (Fault.server_error(), "server_error"),
+        (Fault.broken_body(), "bad_response"),
+        (Fault.disconnect(), "transport"),
+    ],
+)
+def test_persistent_failures_stop_after_the_attempt_limit(
+    kind: str, fault: Fault, reason: str, server: LLMServer
+) -> None:
     server.inject("chat", [fault] * 5)
     with pytest.raises(LLMError) as err:
         make(kind, server).complete_json(ASK, Extraction)
@@ -176,8 +212,12 @@ def test_timeouts_raise_timeout_after_bounded_retries(kind: str, server: LLMServ
 
 
 @BOTH
-@pytest.mark.parametrize("status, reason", [(401, "auth"), (404, "not_found"), (400, "bad_request")])
-def test_client_errors_fail_at_once_without_retrying(kind: str, status: int, reason: str, server: LLMServer) -> None:
+@pytest.mark.parametrize(
+    "status, reason", [(401, "auth"), (404, "not_found"), (400, "bad_request")]
+)
+def test_client_errors_fail_at_once_without_retrying(
+    kind: str, status: int, reason: str, server: LLMServer
+) -> None:
     server.inject("chat", Fault.status(status, message="model 'x' not available"))
     with pytest.raises(LLMError) as err:
         make(kind, server).complete_json(ASK, Extraction)
@@ -186,11 +226,16 @@ def test_client_errors_fail_at_once_without_retrying(kind: str, status: int, rea
 
 # -- images, speech, concurrency ------------------------------------------------------------------
 
+
 def test_openai_images_arrive_as_image_parts_of_the_last_user_message(server: LLMServer) -> None:
-    make("openai", server).complete_json(ASK, Extraction, images=[PNG, "https://example.org/cat.jpg"])
+    make("openai", server).complete_json(
+        ASK, Extraction, images=[PNG, "https://example.org/cat.jpg"]
+    )
     content = server.requests_to("chat")[0].json["messages"][-1]["content"]
     assert content[0] == {"type": "text", "text": ASK[0]["content"]}
-    assert content[1]["image_url"]["url"] == "data:image/png;base64," + base64.b64encode(PNG).decode()
+    assert (
+        content[1]["image_url"]["url"] == "data:image/png;base64," + base64.b64encode(PNG).decode()
+    )
     assert content[2]["image_url"]["url"] == "https://example.org/cat.jpg"
 
 
@@ -202,7 +247,9 @@ def test_ollama_images_arrive_as_base64_on_the_message(server: LLMServer) -> Non
 
 def test_ollama_refuses_image_links_it_cannot_fetch(server: LLMServer) -> None:
     with pytest.raises(LLMError) as err:
-        make("ollama", server).complete_json(ASK, Extraction, images=["https://example.org/cat.jpg"])
+        make("ollama", server).complete_json(
+            ASK, Extraction, images=["https://example.org/cat.jpg"]
+        )
     assert err.value.reason == "unsupported" and server.requests_to("chat") == []
 
 
@@ -217,12 +264,16 @@ def test_calls_with_images_go_to_the_vision_backend(server: LLMServer) -> None:
 
 def test_transcription_returns_the_segments_with_their_times(server: LLMServer) -> None:
     audio = b"ID3" + b"\x01" * 64
-    server.register_transcript(audio, [(0.0, 2.5, " Call Bob tomorrow. "), (2.5, 4.0, "Budget is 40 EUR.")])
+    server.register_transcript(
+        audio, [(0.0, 2.5, " Call Bob tomorrow. "), (2.5, 4.0, "Budget is 40 EUR.")]
+    )
     backend = OpenAIChatBackend("whisper-1", base_url=server.openai_base_url, retry=FAST_RETRY)
     tr = backend.transcribe(audio, "memo", "mp3")
     assert tr.text == "Call Bob tomorrow. Budget is 40 EUR."
-    assert [(s.start, s.end, s.text) for s in tr.segments] == [(0.0, 2.5, "Call Bob tomorrow."),
-                                                               (2.5, 4.0, "Budget is 40 EUR.")]
+    assert [(s.start, s.end, s.text) for s in tr.segments] == [
+        (0.0, 2.5, "Call Bob tomorrow."),
+        (2.5, 4.0, "Budget is 40 EUR."),
+    ]
     (req,) = server.requests_to("transcriptions")
     assert req.files["file"] == ("memo.mp3", audio)
     assert req.form["model"] == "whisper-1" and req.form["response_format"] == "verbose_json"
@@ -230,8 +281,13 @@ def test_transcription_returns_the_segments_with_their_times(server: LLMServer) 
 
 def test_transcription_is_retried_on_server_errors(server: LLMServer) -> None:
     server.inject("transcriptions", Fault.server_error())
-    tr = OpenAIChatBackend("whisper-1", base_url=server.openai_base_url, retry=FAST_RETRY).transcribe(b"RIFF", "a.wav")
-    assert tr.text == "transcript of 4 bytes from a.wav" and len(server.requests_to("transcriptions")) == 2
+    tr = OpenAIChatBackend(
+        "whisper-1", base_url=server.openai_base_url, retry=FAST_RETRY
+    ).transcribe(b"RIFF", "a.wav")
+    assert (
+        tr.text == "transcript of 4 bytes from a.wav"
+        and len(server.requests_to("transcriptions")) == 2
+    )
 
 
 def test_ollama_cannot_transcribe_and_says_what_to_configure(server: LLMServer) -> None:
@@ -242,13 +298,17 @@ def test_ollama_cannot_transcribe_and_says_what_to_configure(server: LLMServer) 
 
 
 @BOTH
-def test_requests_in_flight_never_exceed_the_concurrency_limit(kind: str, server: LLMServer) -> None:
+def test_requests_in_flight_never_exceed_the_concurrency_limit(
+    kind: str, server: LLMServer
+) -> None:
     server.latency = 0.1
     backend = make(kind, server, concurrency=3)
 
     async def many() -> list[tuple[BaseModel, object]]:
         try:
-            return await asyncio.gather(*(backend.acomplete_json(ASK, Extraction) for _ in range(10)))
+            return await asyncio.gather(
+                *(backend.acomplete_json(ASK, Extraction) for _ in range(10))
+            )
         finally:
             await backend.aclose()
 
@@ -279,9 +339,16 @@ def test_openai_body_is_what_chat_completions_create_would_send(mode: str) -> No
     from omnireader.llm.openai_backend import OpenAIChatBackend
 
     backend = OpenAIChatBackend("m", base_url="http://127.0.0.1:9/v1", api_key="x", temperature=0.2)
-    png = base64.b64decode("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==")
-    convo = attach_images([{"role": "system", "content": "Read."},
-                           {"role": "user", "content": "<text>Berlin</text>", "name": "u"}], [png])
+    png = base64.b64decode(
+        "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg=="
+    )
+    convo = attach_images(
+        [
+            {"role": "system", "content": "Read."},
+            {"role": "user", "content": "<text>Berlin</text>", "name": "u"},
+        ],
+        [png],
+    )
     body = backend._request(convo, Extraction, mode)
     assert asyncio.run(async_maybe_transform(body, CompletionCreateParamsNonStreaming)) == body
 
@@ -306,7 +373,9 @@ def test_openai_calls_on_a_cold_event_loop_start_no_worker_threads(server: LLMSe
     async def cold() -> list[tuple[Extraction, object]]:
         asyncio.get_running_loop().set_default_executor(CountingPool())
         try:
-            return await asyncio.gather(*(backend.acomplete_json(ASK, Extraction) for _ in range(8)))
+            return await asyncio.gather(
+                *(backend.acomplete_json(ASK, Extraction) for _ in range(8))
+            )
         finally:
             await backend.aclose()
 
@@ -317,7 +386,9 @@ def test_openai_calls_on_a_cold_event_loop_start_no_worker_threads(server: LLMSe
     assert sent.get("x-stainless-os")  # the header is still sent
 
 
-@pytest.mark.parametrize("body", [b"[1, 2]", b'{"choices": [{"message": {"content": 42}}]}', b"<html>"])
+@pytest.mark.parametrize(
+    "body", [b"[1, 2]", b'{"choices": [{"message": {"content": 42}}]}', b"<html>"]
+)
 def test_openai_reply_that_is_not_a_chat_completion_is_a_value_error(body: bytes) -> None:
     """The reply is read from the raw body; what is not a chat completion raises ValueError,
     which the retry layer treats as an unreadable reply (``bad_response``)."""
@@ -325,6 +396,8 @@ def test_openai_reply_that_is_not_a_chat_completion_is_a_value_error(body: bytes
 
     with pytest.raises(ValueError):
         _chat_reply(body)
-    reply = _chat_reply(b'{"choices": [{"message": {"content": "{}"}}], "usage": {"prompt_tokens": 7}}')
+    reply = _chat_reply(
+        b'{"choices": [{"message": {"content": "{}"}}], "usage": {"prompt_tokens": 7}}'
+    )
     assert (reply.content, reply.prompt_tokens, reply.completion_tokens) == ("{}", 7, 0)
     assert _chat_reply(b'{"choices": []}').content is None

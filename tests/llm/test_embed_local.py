@@ -33,19 +33,25 @@ def tiny_model(folder: Path, *, pooled: bool = False) -> np.ndarray:
         nodes.append(helper.make_node("ReduceMean", ["tokens", "axes"], ["pooled"], keepdims=0))
         out = "pooled"
     graph = helper.make_graph(
-        nodes, "tiny",
-        inputs=[helper.make_tensor_value_info("input_ids", TensorProto.INT64, ["b", "t"]),
-                helper.make_tensor_value_info("attention_mask", TensorProto.INT64, ["b", "t"])],
+        nodes,
+        "tiny",
+        inputs=[
+            helper.make_tensor_value_info("input_ids", TensorProto.INT64, ["b", "t"]),
+            helper.make_tensor_value_info("attention_mask", TensorProto.INT64, ["b", "t"]),
+        ],
         outputs=[helper.make_tensor_value_info(out, TensorProto.FLOAT, None)],
-        initializer=[numpy_helper.from_array(table, "table"),
-                     numpy_helper.from_array(np.array([1], dtype=np.int64), "axes")],
+        initializer=[
+            numpy_helper.from_array(table, "table"),
+            numpy_helper.from_array(np.array([1], dtype=np.int64), "axes"),
+        ],
     )
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)])
     model.ir_version = 8
     folder.mkdir(parents=True, exist_ok=True)
     onnx.save(model, folder / "model.onnx")
-    tok = tokenizers.Tokenizer(tokenizers.models.WordLevel({w: i for i, w in enumerate(WORDS)},
-                                                          unk_token="[UNK]"))
+    tok = tokenizers.Tokenizer(
+        tokenizers.models.WordLevel({w: i for i, w in enumerate(WORDS)}, unk_token="[UNK]")
+    )
     tok.pre_tokenizer = tokenizers.pre_tokenizers.Whitespace()
     tok.normalizer = tokenizers.normalizers.Lowercase()
     tok.enable_padding(pad_id=0, pad_token="[PAD]")
@@ -80,8 +86,12 @@ def test_a_store_built_with_it_reopens_with_the_same_model(tmp_path: Path) -> No
     from omnireader.models import MemoryItem, MemoryMetadata
 
     store = Store.open(tmp_path / "s.lance", embedder=f"onnx:{tmp_path / 'm'}")
-    store.add([MemoryItem(id=i, memory=t, metadata=MemoryMetadata())
-               for i, t in (("a", "the otter swims in the river"), ("b", "the tax form is due"))])
+    store.add(
+        [
+            MemoryItem(id=i, memory=t, metadata=MemoryMetadata())
+            for i, t in (("a", "the otter swims in the river"), ("b", "the tax form is due"))
+        ]
+    )
 
     again = Store.open(tmp_path / "s.lance")  # the recorded name rebuilds the embedder
 

@@ -54,8 +54,11 @@ def test_hashing_is_deterministic_across_processes() -> None:
         f"np.save(sys.stdout.buffer, HashingEmbedder().embed({TEXTS!r}))\n"
     )
     # A different hash seed would change Python's hash(); the vectors must not change.
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True,
-                         env={**os.environ, "PYTHONHASHSEED": "12345"})
+    out = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        env={**os.environ, "PYTHONHASHSEED": "12345"},
+    )
     assert out.returncode == 0, out.stderr.decode()
     there = np.load(io.BytesIO(out.stdout))
 
@@ -104,16 +107,19 @@ def test_hashing_dimension_is_configurable_and_named() -> None:
 # ---------------------------------------------------------------- make_embedder
 
 
-@pytest.mark.parametrize(("spec", "name"), [
-    (None, "hashing-v1"),
-    ("", "hashing-v1"),
-    ("hashing", "hashing-v1"),
-    ("hashing:512", "hashing-v1:512"),
-    ("hashing-v1:512", "hashing-v1:512"),  # a stored name is a valid spec
-    ("ollama:nomic-embed-text", "ollama:nomic-embed-text"),
-    ("ollama:nomic-embed-text:latest", "ollama:nomic-embed-text:latest"),
-    ("ollama:mxbai-embed-large@512", "ollama:mxbai-embed-large@512"),
-])
+@pytest.mark.parametrize(
+    ("spec", "name"),
+    [
+        (None, "hashing-v1"),
+        ("", "hashing-v1"),
+        ("hashing", "hashing-v1"),
+        ("hashing:512", "hashing-v1:512"),
+        ("hashing-v1:512", "hashing-v1:512"),  # a stored name is a valid spec
+        ("ollama:nomic-embed-text", "ollama:nomic-embed-text"),
+        ("ollama:nomic-embed-text:latest", "ollama:nomic-embed-text:latest"),
+        ("ollama:mxbai-embed-large@512", "ollama:mxbai-embed-large@512"),
+    ],
+)
 def test_specs_name_their_embedder(spec: str | None, name: str) -> None:
     assert make_embedder(spec).name == name
 
@@ -136,7 +142,9 @@ def test_openai_without_key_or_server_says_what_to_set(monkeypatch: pytest.Monke
         make_embedder("openai:text-embedding-3-small")
 
 
-@pytest.mark.parametrize("spec", ["bert", "openai:", "ollama", "hashing:big", "hashing:2", "sbert:x"])
+@pytest.mark.parametrize(
+    "spec", ["bert", "openai:", "ollama", "hashing:big", "hashing:2", "sbert:x"]
+)
 def test_unknown_specs_list_the_valid_forms(spec: str) -> None:
     with pytest.raises(ConfigError) as caught:
         make_embedder(spec)
@@ -155,10 +163,15 @@ def server() -> Iterator[LLMServer]:
 
 def remote(kind: str, srv: LLMServer, **kwargs: object) -> RemoteEmbedder:
     if kind == "openai":
-        return OpenAIEmbedder("test-embed", base_url=srv.openai_base_url, api_key="k",
-                              retry=FAST_RETRY, timeout=5, **kwargs)  # type: ignore[arg-type]
-    return OllamaEmbedder("test-embed", host=srv.ollama_host, retry=FAST_RETRY, timeout=5,
-                          **kwargs)  # type: ignore[arg-type]
+        return OpenAIEmbedder(
+            "test-embed",
+            base_url=srv.openai_base_url,
+            api_key="k",
+            retry=FAST_RETRY,
+            timeout=5,
+            **kwargs,
+        )  # type: ignore[arg-type]
+    return OllamaEmbedder("test-embed", host=srv.ollama_host, retry=FAST_RETRY, timeout=5, **kwargs)  # type: ignore[arg-type]
 
 
 KINDS = ["openai", "ollama"]
@@ -233,7 +246,9 @@ def test_a_store_built_with_a_remote_embedder_searches_and_refuses_others(
 ) -> None:
     path = tmp_path / "db"
     store = Store.open(path, embedder=remote(kind, server))
-    store.add([MemoryItem(id=f"i{n}", memory=t, metadata=MemoryMetadata()) for n, t in enumerate(TEXTS)])
+    store.add(
+        [MemoryItem(id=f"i{n}", memory=t, metadata=MemoryMetadata()) for n, t in enumerate(TEXTS)]
+    )
 
     hits = store.search("Quarterly revenue grew 12%.", k=1, view="vector")
 

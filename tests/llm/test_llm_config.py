@@ -46,11 +46,16 @@ def test_nothing_configured_means_no_backend(tmp_path: Path) -> None:
 
 def test_env_beats_the_config_file_and_arguments_beat_env(tmp_path: Path) -> None:
     (tmp_path / "omnireader.toml").write_text(
-        'llm = "ollama:from-file"\nconcurrency = 3\n'
-        '[ollama]\nhost = "http://file-host:1"\n', encoding="utf-8")
+        'llm = "ollama:from-file"\nconcurrency = 3\n[ollama]\nhost = "http://file-host:1"\n',
+        encoding="utf-8",
+    )
     env = {"OMNIREADER_LLM": "ollama:from-env", "HOME": str(tmp_path)}
     cfg = LLMConfig.load(env=env, cwd=tmp_path)
-    assert (cfg.llm, cfg.concurrency, cfg.ollama_host) == ("ollama:from-env", 3, "http://file-host:1")
+    assert (cfg.llm, cfg.concurrency, cfg.ollama_host) == (
+        "ollama:from-env",
+        3,
+        "http://file-host:1",
+    )
     cfg = LLMConfig.load(env=env, cwd=tmp_path, llm="openai:from-cli", concurrency=None)
     assert cfg.llm == "openai:from-cli" and cfg.concurrency == 3
 
@@ -63,8 +68,12 @@ def test_the_user_config_file_is_found_under_xdg_config_home(tmp_path: Path) -> 
     assert cfg.vision_llm == "ollama:llava"
 
 
-@pytest.mark.parametrize("text, problem", [("concurrency = 'lots'\n", "concurrency"), ("llm = [\n", "cannot read")])
-def test_a_bad_config_file_is_a_config_error_naming_the_file(tmp_path: Path, text: str, problem: str) -> None:
+@pytest.mark.parametrize(
+    "text, problem", [("concurrency = 'lots'\n", "concurrency"), ("llm = [\n", "cannot read")]
+)
+def test_a_bad_config_file_is_a_config_error_naming_the_file(
+    tmp_path: Path, text: str, problem: str
+) -> None:
     path = tmp_path / "omnireader.toml"
     path.write_text(text, encoding="utf-8")
     with pytest.raises(ConfigError, match=problem) as err:
@@ -78,8 +87,10 @@ def test_openai_without_key_or_base_url_says_which_to_set() -> None:
 
 
 def test_openai_chat_model_gets_whisper_on_the_same_server_for_speech(server: LLMServer) -> None:
-    cfg = LLMConfig.load(env={"OPENAI_BASE_URL": server.openai_base_url, "OMNIREADER_LLM": "openai:chat-m"},
-                         cwd=Path("/nonexistent"))
+    cfg = LLMConfig.load(
+        env={"OPENAI_BASE_URL": server.openai_base_url, "OMNIREADER_LLM": "openai:chat-m"},
+        cwd=Path("/nonexistent"),
+    )
     backend = make_chat_backend(config=cfg)
     assert isinstance(backend, OpenAIChatBackend) and backend.vision is None
     assert backend.speech is not None and backend.speech.name == "openai:whisper-1"
@@ -90,7 +101,9 @@ def test_openai_chat_model_gets_whisper_on_the_same_server_for_speech(server: LL
 
 
 def test_ollama_chat_model_has_no_speech_unless_one_is_configured(server: LLMServer) -> None:
-    backend = make_chat_backend("ollama:qwen2.5:7b", config=LLMConfig(ollama_host=server.ollama_host))
+    backend = make_chat_backend(
+        "ollama:qwen2.5:7b", config=LLMConfig(ollama_host=server.ollama_host)
+    )
     assert isinstance(backend, OllamaChatBackend) and backend.speech is None
     with pytest.raises(LLMError) as err:
         backend.transcribe(b"RIFF", "a.wav")
@@ -104,14 +117,18 @@ def test_ollama_chat_model_has_no_speech_unless_one_is_configured(server: LLMSer
 
 def test_speech_on_ollama_is_refused_at_configuration_time(server: LLMServer) -> None:
     with pytest.raises(ConfigError, match="OpenAI-compatible"):
-        make_chat_backend("ollama:q", speech="ollama:whisper", config=LLMConfig(ollama_host=server.ollama_host))
+        make_chat_backend(
+            "ollama:q", speech="ollama:whisper", config=LLMConfig(ollama_host=server.ollama_host)
+        )
 
 
 def test_vision_falls_back_to_the_chat_model_or_uses_its_own(server: LLMServer) -> None:
     cfg = LLMConfig(ollama_host=server.ollama_host, openai_base_url=server.openai_base_url)
     same = make_chat_backend("ollama:qwen2.5vl", vision="ollama:qwen2.5vl", config=cfg)
     assert same is not None and same.vision is None
-    split = make_chat_backend("ollama:qwen2.5:7b", vision="openai:gpt-4o", concurrency=2, config=cfg)
+    split = make_chat_backend(
+        "ollama:qwen2.5:7b", vision="openai:gpt-4o", concurrency=2, config=cfg
+    )
     assert split is not None and split.vision is not None
     split.complete_json(ASK, Extraction, images=[PNG])
     req = server.requests_to("chat")[0]
@@ -122,9 +139,11 @@ def test_vision_falls_back_to_the_chat_model_or_uses_its_own(server: LLMServer) 
 def test_an_unknown_setting_in_the_config_file_is_an_error_with_a_suggestion(
     tmp_path: Path,
 ) -> None:
-    for text, bad, near in (('lm = "ollama:x"\n', "'lm'", "'llm'"),
-                            ("concurency = 4\n", "'concurency'", "'concurrency'"),
-                            ('[ollama]\nhots = "x"\n', "'[ollama] hots'", "'[ollama] host'")):
+    for text, bad, near in (
+        ('lm = "ollama:x"\n', "'lm'", "'llm'"),
+        ("concurency = 4\n", "'concurency'", "'concurrency'"),
+        ('[ollama]\nhots = "x"\n', "'[ollama] hots'", "'[ollama] host'"),
+    ):
         (tmp_path / "omnireader.toml").write_text(text, encoding="utf-8")
         with pytest.raises(ConfigError) as e:
             LLMConfig.load(env={}, cwd=tmp_path)
@@ -136,7 +155,10 @@ def test_a_bad_value_names_the_setting_it_came_from(tmp_path: Path) -> None:
     with pytest.raises(ConfigError) as e:
         LLMConfig.load(env={"OMNIREADER_CONCURRENCY": "abc"}, cwd=tmp_path)
     assert str(e.value) == (
-        "environment variable OMNIREADER_CONCURRENCY: invalid value 'abc': expected a whole number")
+        "environment variable OMNIREADER_CONCURRENCY: invalid value 'abc': expected a whole number"
+    )
     (tmp_path / "omnireader.toml").write_text("concurrency = 0\n", encoding="utf-8")
-    with pytest.raises(ConfigError, match=r"concurrency in config file .*: invalid value 0: must be at least 1"):
+    with pytest.raises(
+        ConfigError, match=r"concurrency in config file .*: invalid value 0: must be at least 1"
+    ):
         LLMConfig.load(env={}, cwd=tmp_path)

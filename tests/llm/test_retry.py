@@ -4,13 +4,19 @@ from __future__ import annotations
 
 import asyncio
 import random
+from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime
-from datetime import datetime, timedelta, timezone
 
 import pytest
 
 from omnireader.errors import LLMError
-from omnireader.llm.retry import RetryableError, RetryPolicy, backoff_delay, call_with_retries, parse_retry_after
+from omnireader.llm.retry import (
+    RetryableError,
+    RetryPolicy,
+    backoff_delay,
+    call_with_retries,
+    parse_retry_after,
+)
 
 
 def test_backoff_doubles_up_to_the_cap_and_jitter_only_shortens() -> None:
@@ -25,7 +31,7 @@ def test_backoff_doubles_up_to_the_cap_and_jitter_only_shortens() -> None:
 def test_retry_after_accepts_seconds_and_http_dates() -> None:
     assert parse_retry_after("2") == 2.0
     assert parse_retry_after("0.5") == 0.5
-    soon = format_datetime(datetime.now(timezone.utc) + timedelta(seconds=30), usegmt=True)
+    soon = format_datetime(datetime.now(UTC) + timedelta(seconds=30), usegmt=True)
     assert 25 <= (parse_retry_after(soon) or 0) <= 30
     assert parse_retry_after("whenever") is None and parse_retry_after(None) is None
 
@@ -61,5 +67,7 @@ def test_the_last_retryable_reason_becomes_the_llm_error_reason() -> None:
         raise RetryableError("server_error", "HTTP 503")
 
     with pytest.raises(LLMError) as err:
-        asyncio.run(call_with_retries(always_down, RetryPolicy(max_attempts=2, base_delay=0), label="srv"))
+        asyncio.run(
+            call_with_retries(always_down, RetryPolicy(max_attempts=2, base_delay=0), label="srv")
+        )
     assert err.value.reason == "server_error" and str(err.value).startswith("srv: HTTP 503")

@@ -136,8 +136,7 @@ def test_fast_item_tells_format_duration_and_the_message(tmp_path: Path) -> None
     )
     [item] = parse(blob, user_id="u1")
     assert item.memory == (
-        "Audio recording voice_note.wav (WAV, 1.5 s, 16000 Hz, mono). "
-        "Message: notes from the call"
+        "Audio recording voice_note.wav (WAV, 1.5 s, 16000 Hz, mono). Message: notes from the call"
     )
     meta = item.metadata
     assert meta.flags == ["needs_transcription"] and meta.tags == ["audio"]
@@ -181,7 +180,9 @@ def test_rebuild_from_source_reads_the_same_recording_again(tmp_path: Path) -> N
     assert item.source is not None
     [again] = parser.parse_fast(parser.rebuild_from_source(item.source), ParseContext())
     assert (again.id, again.memory, again.metadata.timestamp) == (
-        item.id, item.memory, item.metadata.timestamp
+        item.id,
+        item.memory,
+        item.metadata.timestamp,
     )
 
 

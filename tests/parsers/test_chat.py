@@ -46,8 +46,9 @@ def long_chat(n: int = 24) -> list[Message]:
 
 
 def fast(messages: list[Message], window: int = 256, overlap: int = 1, **ctx: Any) -> list:
-    opts = ReadOptions(chat_window_tokens_fast=window, chat_overlap_messages=overlap,
-                       chat_units="window")
+    opts = ReadOptions(
+        chat_window_tokens_fast=window, chat_overlap_messages=overlap, chat_units="window"
+    )
     return PARSER.parse_fast(Conversation(messages=messages), ParseContext(options=opts, **ctx))
 
 

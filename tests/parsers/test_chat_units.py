@@ -16,8 +16,10 @@ PARSER = ChatParser()
 
 def chat(*turns: tuple[str, str, str], **ctx: Any) -> list:
     """(speaker, time, text) turns as user messages, read in fast mode."""
-    messages = [Message(role="user", name=who, chat_time=when, content=text, message_id=f"m{n}")
-                for n, (who, when, text) in enumerate(turns)]
+    messages = [
+        Message(role="user", name=who, chat_time=when, content=text, message_id=f"m{n}")
+        for n, (who, when, text) in enumerate(turns)
+    ]
     return PARSER.parse_fast(Conversation(messages=messages), ParseContext(**ctx))
 
 
@@ -44,7 +46,9 @@ def test_each_message_is_one_item_with_its_own_source() -> None:
 def test_messages_link_to_their_neighbours_and_carry_their_text() -> None:
     first, middle, last = chat(*DAY)
 
-    assert first.metadata.extra[THREAD] == middle.metadata.extra[THREAD] == last.metadata.extra[THREAD]
+    assert (
+        first.metadata.extra[THREAD] == middle.metadata.extra[THREAD] == last.metadata.extra[THREAD]
+    )
     assert [i.metadata.extra[INDEX] for i in (first, middle, last)] == [0, 1, 2]
     assert PREV not in first.metadata.extra and first.metadata.extra[NEXT] == middle.id
     assert (middle.metadata.extra[PREV], middle.metadata.extra[NEXT]) == (first.id, last.id)
@@ -54,8 +58,11 @@ def test_messages_link_to_their_neighbours_and_carry_their_text() -> None:
 
 
 def test_a_long_silence_starts_a_new_sitting_that_context_does_not_cross() -> None:
-    items = chat(*DAY, ("Ben", "2025-03-04T18:00:00", "Back home, the ferry was late."),
-                 ("Ana", "2025-03-04T18:05:00", "Ours too!"))
+    items = chat(
+        *DAY,
+        ("Ben", "2025-03-04T18:00:00", "Back home, the ferry was late."),
+        ("Ana", "2025-03-04T18:05:00", "Ours too!"),
+    )
 
     threads = [i.metadata.extra[THREAD] for i in items]
     assert threads[:3] == [threads[0]] * 3 and threads[3:] == [threads[3]] * 2

@@ -20,12 +20,12 @@ from omnireader.errors import (
 )
 from omnireader.formats.extract import extract
 from omnireader.formats.sniff import sniff
+from omnireader.intake.router import route
 from omnireader.models import MemoryItem
 from omnireader.options import ReadOptions
 from omnireader.parsers.base import ParseContext, get_parser
 from omnireader.parsers.file import FileParser
 from omnireader.payloads import Blob
-from omnireader.intake.router import route
 from samples.make_samples import write_text_pdf
 from tests.formats.test_archive import make_bomb, make_encrypted_zip, make_zip
 
@@ -172,9 +172,13 @@ def test_ids_are_deterministic_and_differ_by_content_and_by_user(tmp_path: Path)
 
 
 def test_the_message_around_a_file_is_kept_as_context_not_mixed_into_its_text() -> None:
-    blob = Blob(data=b"Flight LH123 departs 09:40.", filename="ticket.txt",
-                context="here is my ticket for Monday", chat_time="2025-03-01T08:00:00",
-                message_id="msg-7")
+    blob = Blob(
+        data=b"Flight LH123 departs 09:40.",
+        filename="ticket.txt",
+        context="here is my ticket for Monday",
+        chat_time="2025-03-01T08:00:00",
+        message_id="msg-7",
+    )
     [item] = parse(blob)
     assert item.memory == "Flight LH123 departs 09:40."
     assert item.metadata.extra["context"] == "here is my ticket for Monday"
@@ -227,8 +231,10 @@ def test_a_document_with_no_text_is_empty(tmp_path: Path) -> None:
 def test_xml_entity_bombs_are_read_without_expansion() -> None:
     lol = "".join(f'<!ENTITY l{i} "{("&l" + str(i - 1) + ";") * 10}">' for i in range(1, 10))
     for name, root in (("data.xml", "doc"), ("feed.xml", "rss")):
-        data = (f'<?xml version="1.0"?><!DOCTYPE {root} [<!ENTITY l0 "lol">{lol}]>'
-                f"<{root}><title>Kept title</title><body>&l9;</body></{root}>").encode()
+        data = (
+            f'<?xml version="1.0"?><!DOCTYPE {root} [<!ENTITY l0 "lol">{lol}]>'
+            f"<{root}><title>Kept title</title><body>&l9;</body></{root}>"
+        ).encode()
         [item] = parse(Blob(data=data, filename=name))
         assert "Kept title" in item.memory
         assert "lollol" not in item.memory and "<!ENTITY" not in item.memory
@@ -239,12 +245,16 @@ def test_xml_entity_bombs_are_read_without_expansion() -> None:
 
 def mixed_archive(tmp_path: Path) -> Path:
     path = tmp_path / "bundle.zip"
-    path.write_bytes(make_zip({
-        "report.docx": docx_bytes("Q3 report", "Revenue grew 12 percent."),
-        "data/names.csv": JAPANESE_CSV.encode("cp932"),
-        "../../etc/x": b"root:x:0:0",
-        "inner.zip": make_zip({"note.txt": b"The spare key is under the mat."}),
-    }))
+    path.write_bytes(
+        make_zip(
+            {
+                "report.docx": docx_bytes("Q3 report", "Revenue grew 12 percent."),
+                "data/names.csv": JAPANESE_CSV.encode("cp932"),
+                "../../etc/x": b"root:x:0:0",
+                "inner.zip": make_zip({"note.txt": b"The spare key is under the mat."}),
+            }
+        )
+    )
     return path
 
 

@@ -227,7 +227,9 @@ def test_fast_item_tells_size_time_place_and_the_message(tmp_path: Path) -> None
     assert (src.kind, src.path, src.mime) == ("image", str(path), "image/jpeg")
     assert src.content_hash == content_hash(path.read_bytes())
     assert (src.chat_time, src.message_id, src.content) == (
-        "2024-05-02T09:00:00", "m7", "Our first evening in Paris!"
+        "2024-05-02T09:00:00",
+        "m7",
+        "Our first evening in Paris!",
     )
 
 
@@ -340,4 +342,5 @@ def test_wording_for_a_nameless_image_and_a_camera_starting_with_a_vowel() -> No
     info = ImageInfo(format="PNG", width=4, height=3, mode="RGB", camera="OmniCam X1")
     assert describe_image("<bytes>", info) == "An image (PNG, 4×3), taken with an OmniCam X1."
     assert describe_image("a.png", info.model_copy(update={"camera": "Canon"})) == (
-        "Image a.png (PNG, 4×3), taken with a Canon.")
+        "Image a.png (PNG, 4×3), taken with a Canon."
+    )

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.support import ocr_pages as pages
 from omnireader.models import MemoryItem
 from omnireader.options import ReadOptions
 from omnireader.parsers.base import ParseContext
@@ -13,6 +12,7 @@ from omnireader.parsers.file import FileParser
 from omnireader.parsers.image import ImageParser
 from omnireader.payloads import Blob
 from tests.formats.test_ocr import LINES, small_page
+from tests.support import ocr_pages as pages
 
 OFF = ParseContext(options=ReadOptions(ocr="off"))
 
@@ -21,9 +21,12 @@ def read_file(path: Path, ctx: ParseContext = ParseContext()) -> list[MemoryItem
     return FileParser().parse_fast(Blob(path=str(path)), ctx)
 
 
-def test_a_scanned_pdf_page_is_read_with_its_page_boxes_confidence_and_engine(tmp_path: Path) -> None:
-    path = pages.write_pdf([small_page(), pages.blank_page(dpi=40).image], tmp_path / "scan.pdf",
-                           dpi=150)
+def test_a_scanned_pdf_page_is_read_with_its_page_boxes_confidence_and_engine(
+    tmp_path: Path,
+) -> None:
+    path = pages.write_pdf(
+        [small_page(), pages.blank_page(dpi=40).image], tmp_path / "scan.pdf", dpi=150
+    )
     [item] = read_file(path)  # the blank second page gives no item and no error
     meta = item.metadata
     assert item.memory == "\n".join(LINES)
@@ -39,7 +42,10 @@ def test_with_ocr_off_the_same_scan_reads_as_it_did_before_ocr(tmp_path: Path) -
     path = pages.write_pdf([small_page()], tmp_path / "scan.pdf", dpi=150)
     [item] = read_file(path, OFF)
     assert item.metadata.flags == ["needs_ocr"]
-    assert item.memory == "Page 1 of scan.pdf has no text layer; it needs OCR or a vision model to be read."
+    assert (
+        item.memory
+        == "Page 1 of scan.pdf has no text layer; it needs OCR or a vision model to be read."
+    )
 
 
 def test_a_page_of_pictures_without_text_stays_flagged_for_a_vision_model(tmp_path: Path) -> None:
@@ -57,8 +63,9 @@ def test_an_image_with_text_gives_its_ocr_items_and_no_placeholder_beside_them()
 
     buf = io.BytesIO()
     small_page().save(buf, "PNG")
-    [text_item] = ImageParser().parse_fast(Blob(data=buf.getvalue(), filename="note.png"),
-                                           ParseContext())
+    [text_item] = ImageParser().parse_fast(
+        Blob(data=buf.getvalue(), filename="note.png"), ParseContext()
+    )
     assert text_item.memory == "\n".join(LINES) and text_item.metadata.flags == ["ocr"]
     assert text_item.source.kind == "image" and text_item.source.page is None
     assert text_item.metadata.extra["format"] == "PNG"
@@ -72,7 +79,8 @@ def test_an_image_with_a_message_keeps_its_item_beside_the_text_on_it() -> None:
     small_page().save(buf, "PNG")
     meta_item, text_item = ImageParser().parse_fast(
         Blob(data=buf.getvalue(), filename="note.png", context="the note from the fridge"),
-        ParseContext())
+        ParseContext(),
+    )
     assert meta_item.metadata.flags == ["needs_vision"]
     assert "the note from the fridge" in meta_item.memory
     assert text_item.memory == "\n".join(LINES) and text_item.metadata.flags == ["ocr"]
@@ -87,8 +95,9 @@ def test_an_image_without_text_keeps_its_placeholder() -> None:
     ImageDraw.Draw(image).ellipse((40, 40, 360, 260), fill=30)
     buf = io.BytesIO()
     image.save(buf, "PNG")
-    [item] = ImageParser().parse_fast(Blob(data=buf.getvalue(), filename="blob.png"),
-                                      ParseContext())
+    [item] = ImageParser().parse_fast(
+        Blob(data=buf.getvalue(), filename="blob.png"), ParseContext()
+    )
     assert item.metadata.flags == ["needs_vision"] and item.memory.startswith("Image blob.png")
 
 
@@ -103,8 +112,9 @@ def test_an_icon_too_small_for_a_line_of_text_is_not_ocrd() -> None:
     ImageDraw.Draw(icon).text((2, 8), "Hi", fill="black")
     buf = io.BytesIO()
     icon.save(buf, "PNG")
-    [item] = ImageParser().parse_fast(Blob(data=buf.getvalue(), filename="icon.png"),
-                                      ParseContext())
+    [item] = ImageParser().parse_fast(
+        Blob(data=buf.getvalue(), filename="icon.png"), ParseContext()
+    )
     assert item.metadata.extra["ocr_skipped"] == "too_small"
     assert item.metadata.flags == ["needs_vision"]
     assert ocr_image(icon).note == "too_small"
@@ -113,16 +123,21 @@ def test_an_icon_too_small_for_a_line_of_text_is_not_ocrd() -> None:
 
 
 def test_each_page_of_a_multipage_tiff_is_read_as_its_page(tmp_path: Path) -> None:
-    frames = [small_page(["Fax page one: shipment arrives Tuesday"]),
-              pages.blank_page(dpi=30).image,
-              small_page(["Fax page three: sign and return"])]
+    frames = [
+        small_page(["Fax page one: shipment arrives Tuesday"]),
+        pages.blank_page(dpi=30).image,
+        small_page(["Fax page three: sign and return"]),
+    ]
     path = pages.write_tiff(frames, tmp_path / "fax.tif")
     texts = ImageParser().parse_fast(Blob(path=str(path)), ParseContext())
     assert all(i.metadata.extra["frames"] == 3 for i in texts)
     assert [(i.source.page, i.memory) for i in texts] == [
-        (1, "Fax page one: shipment arrives Tuesday"), (3, "Fax page three: sign and return")]
+        (1, "Fax page one: shipment arrives Tuesday"),
+        (3, "Fax page three: sign and return"),
+    ]
     assert [i.metadata.flags for i in ImageParser().parse_fast(Blob(path=str(path)), OFF)] == [
-        ["needs_vision"]]
+        ["needs_vision"]
+    ]
 
 
 ALWAYS = ParseContext(options=ReadOptions(ocr="always"))
@@ -194,11 +209,15 @@ def test_a_mail_with_an_icon_does_not_load_the_ocr_engine(tmp_path: Path) -> Non
         'Content-Type: multipart/mixed; boundary="b"\r\n\r\n--b\r\n'
         "Content-Type: text/plain\r\n\r\nSee the logo.\r\n--b\r\n"
         'Content-Type: image/png; name="logo.png"\r\nContent-Transfer-Encoding: base64\r\n'
-        f'Content-Disposition: attachment; filename="logo.png"\r\n\r\n{icon}\r\n--b--\r\n')
-    code = ("import sys; from omnireader import Reader; "
-            f"r = Reader().read_report({str(mail)!r}); assert len(r.items) == 2, r; "
-            "print(sorted(m for m in ('rapidocr', 'onnxruntime') if m in sys.modules))")
+        f'Content-Disposition: attachment; filename="logo.png"\r\n\r\n{icon}\r\n--b--\r\n'
+    )
+    code = (
+        "import sys; from omnireader import Reader; "
+        f"r = Reader().read_report({str(mail)!r}); assert len(r.items) == 2, r; "
+        "print(sorted(m for m in ('rapidocr', 'onnxruntime') if m in sys.modules))"
+    )
     root = Path(__file__).resolve().parents[2]
-    out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True,
-                         text=True, check=True).stdout.strip()
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True
+    ).stdout.strip()
     assert out == "[]", out

@@ -6,9 +6,9 @@ import pytest
 
 from omnireader.errors import EmptyInputError, FineModeUnavailableError
 from omnireader.ids import content_hash
+from omnireader.normalize import guess_lang, normalize_time
 from omnireader.options import ReadOptions
 from omnireader.parsers.base import ParseContext
-from omnireader.normalize import guess_lang, normalize_time
 from omnireader.parsers.string import StringParser
 from omnireader.payloads import TextInput
 from omnireader.text.tokens import count_tokens
@@ -144,6 +144,7 @@ def test_times_that_do_not_parse_give_none(raw: str | None) -> None:
 
 def test_a_string_routes_to_the_string_parser() -> None:
     import omnireader.intake.router as router
+
     [task] = router.route("Remember: the wifi password is on the fridge.")
     assert task.parser == "string"
     [item] = PARSER.parse_fast(task.payload, ParseContext())

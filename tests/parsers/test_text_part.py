@@ -67,6 +67,7 @@ def test_rebuild_keeps_the_message_it_came_from() -> None:
 
 def test_a_lone_text_part_routes_to_the_text_parser() -> None:
     import omnireader.intake.router as router
+
     [task] = router.route({"type": "text", "text": "The spare key is under the mat."})
     assert task.parser == "text"
     [item] = PARSER.parse_fast(task.payload, CTX)

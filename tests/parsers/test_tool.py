@@ -263,6 +263,7 @@ def test_fine_mode_without_an_llm_names_the_flag_to_pass() -> None:
 
 def test_a_routed_tool_result_without_its_call_becomes_a_lone_trajectory() -> None:
     import omnireader.intake.router as router
+
     [task] = router.route({"role": "tool", "tool_call_id": "c1", "name": "ping", "content": "pong"})
     assert task.parser == "tool"
     assert [u.name for u in parse(task.payload).metadata.tools] == ["ping"]

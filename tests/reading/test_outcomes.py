@@ -8,11 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from omnireader import InternalError, ReadFailure, Reader
+from omnireader import InternalError, Reader, ReadFailure
+from omnireader.batch.workers import Job, WorkerPool
 from omnireader.errors import error_for_code
 from omnireader.reading.outcomes import ReadOutcome, captured, log_internal
-from omnireader.batch.workers import Job, WorkerPool
-
 from tests.faultkit.jobs import run_job
 
 
@@ -59,9 +58,15 @@ def test_a_job_that_raises_in_a_worker_is_internal_and_the_worker_reads_on() -> 
 def test_internal_failures_from_a_worker_are_logged_with_their_traceback(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    failures = [ReadFailure(input="a.pdf", error="internal", message="a.pdf: internal error",
-                            detail="Traceback (most recent call last): ..."),
-                ReadFailure(input="b.pdf", error="corrupt", message="b.pdf: damaged")]
+    failures = [
+        ReadFailure(
+            input="a.pdf",
+            error="internal",
+            message="a.pdf: internal error",
+            detail="Traceback (most recent call last): ...",
+        ),
+        ReadFailure(input="b.pdf", error="corrupt", message="b.pdf: damaged"),
+    ]
     with caplog.at_level(logging.ERROR, logger="omnireader"):
         log_internal(failures)
     assert "a.pdf: internal error" in caplog.text and "Traceback" in caplog.text
@@ -92,13 +97,13 @@ def _odt_like() -> bytes:
     return buf.getvalue()
 
 
-@pytest.mark.parametrize("name, member", [("plan.docx", "_rels/.rels"),
-                                          ("notes.odt", "mimetype")])
+@pytest.mark.parametrize("name, member", [("plan.docx", "_rels/.rels"), ("notes.odt", "mimetype")])
 def test_a_package_with_damaged_compressed_data_is_corrupt_not_internal(
     sample_files: Path, tmp_path: Path, name: str, member: str
 ) -> None:
-    whole = (sample_files / "project_plan.docx").read_bytes() if name.endswith("docx") \
-        else _odt_like()
+    whole = (
+        (sample_files / "project_plan.docx").read_bytes() if name.endswith("docx") else _odt_like()
+    )
     path = tmp_path / name
     path.write_bytes(_damage_member(whole, member))
 
@@ -117,6 +122,5 @@ def test_result_reprs_stay_short_however_many_items():
     text = "\n\n".join(f"Paragraph {n} about the quarterly budget review." * 20 for n in range(200))
     result = Reader().read_report([text])
     assert len(result.items) > 1
-    assert repr(result) == (f"ReadResult(inputs=1, items={len(result.items)}, "
-                            f"failures=0, lost=0)")
+    assert repr(result) == (f"ReadResult(inputs=1, items={len(result.items)}, failures=0, lost=0)")
     assert len(repr(ReadResult(items=result.items * 50))) < 200

@@ -19,7 +19,11 @@ from omnireader import (
 def test_reading_a_string_gives_a_fast_item_with_the_callers_user_and_session() -> None:
     [item] = Reader().read("Alice moved to Berlin.", info={"user_id": "u1", "session_id": "s1"})
     assert item.memory == "Alice moved to Berlin."
-    assert (item.metadata.user_id, item.metadata.session_id, item.metadata.mode) == ("u1", "s1", "fast")
+    assert (item.metadata.user_id, item.metadata.session_id, item.metadata.mode) == (
+        "u1",
+        "s1",
+        "fast",
+    )
 
 
 def test_a_typo_in_info_fails_loudly_listing_the_valid_keys() -> None:
@@ -67,7 +71,9 @@ def test_read_raises_the_typed_error_of_the_first_failure_unless_told_to_skip(
     bad.write_bytes(bytes(range(256)) * 8)
     with pytest.raises(UnsupportedFormatError, match="x.bin"):
         Reader().read([Path(bad), "fine text"])
-    assert [i.memory for i in Reader().read([Path(bad), "fine text"], on_error="skip")] == ["fine text"]
+    assert [i.memory for i in Reader().read([Path(bad), "fine text"], on_error="skip")] == [
+        "fine text"
+    ]
 
 
 def test_an_encrypted_pdf_needs_its_password(corpus: Path) -> None:

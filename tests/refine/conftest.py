@@ -30,11 +30,18 @@ def server() -> Iterator[LLMServer]:
         yield srv
 
 
-def build_backend(kind: str, srv: LLMServer, *, timeout: float = 2.0, concurrency: int = 8,
-                  **spec: Any) -> ChatBackend:
+def build_backend(
+    kind: str, srv: LLMServer, *, timeout: float = 2.0, concurrency: int = 8, **spec: Any
+) -> ChatBackend:
     """``openai:test-model`` or ``ollama:test-model`` against ``srv``, as a user configures it."""
-    config = LLMConfig(openai_base_url=srv.openai_base_url, openai_api_key="k", ollama_host=srv.ollama_host,
-                       timeout=timeout, max_attempts=2, concurrency=concurrency)
+    config = LLMConfig(
+        openai_base_url=srv.openai_base_url,
+        openai_api_key="k",
+        ollama_host=srv.ollama_host,
+        timeout=timeout,
+        max_attempts=2,
+        concurrency=concurrency,
+    )
     backend = make_chat_backend(f"{kind}:test-model", config=config, **spec)
     assert backend is not None
     for b in (backend, backend.vision, backend.speech):
@@ -50,8 +57,12 @@ def kind(request: pytest.FixtureRequest) -> str:
 
 @pytest.fixture
 def make_reader(server: LLMServer) -> Callable[..., Reader]:
-    def make(kind: str = "openai", *, timeout: float = 2.0, concurrency: int = 8, **options: Any) -> Reader:
-        return Reader(llm=build_backend(kind, server, timeout=timeout, concurrency=concurrency), **options)
+    def make(
+        kind: str = "openai", *, timeout: float = 2.0, concurrency: int = 8, **options: Any
+    ) -> Reader:
+        return Reader(
+            llm=build_backend(kind, server, timeout=timeout, concurrency=concurrency), **options
+        )
 
     return make
 

@@ -17,7 +17,15 @@ from tests.support import Fault, LLMServer
 from .conftest import build_backend, memories
 
 FACT = "Alice moved to Berlin on 3 May 2024."
-ERROR_WORDS = ("error", "http 5", "timed out", "traceback", "schema", "not valid json", "sure! here")
+ERROR_WORDS = (
+    "error",
+    "http 5",
+    "timed out",
+    "traceback",
+    "schema",
+    "not valid json",
+    "sure! here",
+)
 
 
 def _assert_no_error_text(items: list[MemoryItem]) -> None:
@@ -35,7 +43,8 @@ FAULTS = {
 
 @pytest.mark.parametrize("reason", list(FAULTS))
 def test_llm_failure_keeps_the_fast_item_marked_with_the_reason(
-        server: LLMServer, kind: str, reason: str) -> None:
+    server: LLMServer, kind: str, reason: str
+) -> None:
     server.inject("chat", FAULTS[reason])
     backend = build_backend(kind, server, timeout=0.5)
     reader = Reader(llm=backend)
@@ -48,16 +57,21 @@ def test_llm_failure_keeps_the_fast_item_marked_with_the_reason(
     _assert_no_error_text([item])
 
 
-def test_a_rate_limit_that_clears_is_retried_and_the_item_refined(server: LLMServer, kind: str) -> None:
+def test_a_rate_limit_that_clears_is_retried_and_the_item_refined(
+    server: LLMServer, kind: str
+) -> None:
     server.inject("chat", Fault.rate_limited(retry_after=0.05))
     [item] = Reader(llm=build_backend(kind, server)).read(FACT, mode="fine")
     assert item.metadata.mode == "fine" and item.metadata.refined_from
     assert len(server.requests_to("chat")) == 2
 
 
-def test_a_reply_made_of_error_messages_is_a_failure_not_a_memory(server: LLMServer, kind: str) -> None:
-    server.responder = lambda req: memories("Error: the upstream model failed (HTTP 502)",
-                                            "I'm sorry, I cannot help with that.")
+def test_a_reply_made_of_error_messages_is_a_failure_not_a_memory(
+    server: LLMServer, kind: str
+) -> None:
+    server.responder = lambda req: memories(
+        "Error: the upstream model failed (HTTP 502)", "I'm sorry, I cannot help with that."
+    )
     refiner = Refiner(build_backend(kind, server))
     fast = Reader().read(FACT)
     result = refiner.refine(fast)
@@ -80,7 +94,9 @@ def test_nothing_worth_remembering_keeps_the_input_marked_no_memories(server: LL
 
 
 def test_failures_in_a_batch_are_counted_per_reason(server: LLMServer) -> None:
-    fast = Reader().read(["Fact one about Alice.", "Fact two about Bob.", "Fact three about Carol."])
+    fast = Reader().read(
+        ["Fact one about Alice.", "Fact two about Bob.", "Fact three about Carol."]
+    )
     server.inject("chat", [Fault.status(400, message="bad request: context too long")])
     result = Refiner(build_backend("openai", server, concurrency=1)).refine(fast)
     assert result.failed == 1 and result.reasons == {"bad_request": 1} and result.refined == 2
@@ -88,7 +104,9 @@ def test_failures_in_a_batch_are_counted_per_reason(server: LLMServer) -> None:
     assert sorted(i.metadata.refine_status for i in result.fast) == ["failed", "refined", "refined"]
 
 
-def test_unreadable_source_is_a_marked_failure(server: LLMServer, tmp_path: Path, sample_files: Path) -> None:
+def test_unreadable_source_is_a_marked_failure(
+    server: LLMServer, tmp_path: Path, sample_files: Path
+) -> None:
     photo = tmp_path / "photo.jpg"
     photo.write_bytes((sample_files / "eiffel_photo.jpg").read_bytes())
     fast = Reader().read(photo)
@@ -102,10 +120,18 @@ def test_unreadable_source_is_a_marked_failure(server: LLMServer, tmp_path: Path
 # -- fast→fine transfer -------------------------------------------------------------------------
 
 CHAT = [
-    {"role": "user", "content": "I'm flying to Tokyo on 3 March 2025.", "chat_time": "2025-01-10T09:15:00",
-     "message_id": "m1"},
-    {"role": "assistant", "content": "Shall I look for hotels in Shinjuku?", "chat_time": "2025-01-10T09:15:05",
-     "message_id": "m2"},
+    {
+        "role": "user",
+        "content": "I'm flying to Tokyo on 3 March 2025.",
+        "chat_time": "2025-01-10T09:15:00",
+        "message_id": "m1",
+    },
+    {
+        "role": "assistant",
+        "content": "Shall I look for hotels in Shinjuku?",
+        "chat_time": "2025-01-10T09:15:05",
+        "message_id": "m2",
+    },
 ]
 
 
@@ -115,7 +141,9 @@ def _transfer(server: LLMServer, sample_files: Path) -> tuple[list[MemoryItem], 
     return fast, out
 
 
-def test_transfer_marks_fast_items_refined_and_links_both_ways(server: LLMServer, sample_files: Path) -> None:
+def test_transfer_marks_fast_items_refined_and_links_both_ways(
+    server: LLMServer, sample_files: Path
+) -> None:
     fast, out = _transfer(server, sample_files)
     fine = [i for i in out if i.metadata.mode == "fine"]
     marked = [i for i in out if i.metadata.mode == "fast"]
@@ -141,7 +169,9 @@ def test_transfer_ids_are_the_same_on_every_run(server: LLMServer, sample_files:
 def test_already_fine_and_reference_items_pass_through_untouched(server: LLMServer) -> None:
     reader = Reader(llm=build_backend("openai", server))
     fine = reader.read(FACT, mode="fine")
-    reference = Reader().read([{"type": "file", "file": {"file_id": "file-123", "filename": "notes.pdf"}}])
+    reference = Reader().read(
+        [{"type": "file", "file": {"file_id": "file-123", "filename": "notes.pdf"}}]
+    )
     server.reset()
     out = reader.refine([*fine, *reference])
     assert out == [*fine, *reference]
@@ -158,7 +188,9 @@ def test_arefine_refines_concurrently_within_the_limit(server: LLMServer) -> Non
 
 
 def test_duplicate_fact_from_two_inputs_is_kept_once_and_cites_both(server: LLMServer) -> None:
-    server.responder = lambda req: Extraction(memories=[ExtractedMemory(memory="Alice lives in Lyon.")])
+    server.responder = lambda req: Extraction(
+        memories=[ExtractedMemory(memory="Alice lives in Lyon.")]
+    )
     fast = Reader().read(["Alice lives in Lyon.", "As said: Alice lives in Lyon!"])
     out = Reader(llm=build_backend("openai", server)).refine(fast)
     [fine] = [i for i in out if i.metadata.mode == "fine"]

@@ -21,16 +21,26 @@ PARIS_MESSAGE = "Our evening at the tower, first day of the trip!"
 
 def _image_message(path: Path) -> list[dict]:
     url = "data:image/jpeg;base64," + base64.b64encode(path.read_bytes()).decode()
-    return [{"role": "user", "chat_time": "2024-06-15T21:00:00", "message_id": "m1", "content": [
-        {"type": "text", "text": PARIS_MESSAGE},
-        {"type": "image_url", "image_url": {"url": url}},
-    ]}]
+    return [
+        {
+            "role": "user",
+            "chat_time": "2024-06-15T21:00:00",
+            "message_id": "m1",
+            "content": [
+                {"type": "text", "text": PARIS_MESSAGE},
+                {"type": "image_url", "image_url": {"url": url}},
+            ],
+        }
+    ]
 
 
 def see_tower(req: ChatRequest) -> ImageReading:
     assert req.images, "the vision call carries no image"
-    return ImageReading(description="The Eiffel Tower lit up at dusk.", text_in_image="",
-                        memories=[ExtractedMemory(memory="Alice visited the Eiffel Tower on 2024-06-15.")])
+    return ImageReading(
+        description="The Eiffel Tower lit up at dusk.",
+        text_in_image="",
+        memories=[ExtractedMemory(memory="Alice visited the Eiffel Tower on 2024-06-15.")],
+    )
 
 
 def _sent_image(req_json: dict, api: str) -> bytes:
@@ -45,7 +55,8 @@ def _sent_image(req_json: dict, api: str) -> bytes:
 
 
 def test_image_goes_to_the_vision_model_with_its_message_and_is_fused_with_it(
-        server: LLMServer, make_reader, sample_files: Path, kind: str) -> None:
+    server: LLMServer, make_reader, sample_files: Path, kind: str
+) -> None:
     photo = sample_files / "eiffel_photo.jpg"
     server.responder = by_task({"context": see_tower})
     items = make_reader(kind).read(_image_message(photo), mode="fine")
@@ -72,9 +83,11 @@ def read_scan(req: ChatRequest) -> ImageReading:
     """A vision model reading the page it was sent (the prompt names the page)."""
     assert req.images and ("data:image/png;base64," in req.images[0] or req.api == "ollama")
     page = re.search(r"Image: page (\d+) of", req.last_user_text).group(1)  # type: ignore[union-attr]
-    return ImageReading(description="A scanned page of a medical report.",
-                        text_in_image=SCAN_TEXT.format(page=page),
-                        memories=[ExtractedMemory(memory="Jane Roe was diagnosed with mild asthma.")])
+    return ImageReading(
+        description="A scanned page of a medical report.",
+        text_in_image=SCAN_TEXT.format(page=page),
+        memories=[ExtractedMemory(memory="Jane Roe was diagnosed with mild asthma.")],
+    )
 
 
 def _scanned_pdf(path: Path, pages: int = 2) -> Path:
@@ -94,9 +107,13 @@ def _check_scan(items: list, n_pages: int, server: LLMServer) -> None:
     ocr = [i for i in items if "ocr" in i.metadata.tags]
     assert {i.source.page for i in ocr} == set(range(1, n_pages + 1))
     for item in ocr:
-        assert item.metadata.mode == "fine" and item.memory == SCAN_TEXT.format(page=item.source.page)
+        assert item.metadata.mode == "fine" and item.memory == SCAN_TEXT.format(
+            page=item.source.page
+        )
         assert "needs_ocr" not in item.metadata.flags
-    assert sum(i.memory == "Jane Roe was diagnosed with mild asthma." for i in items) == 1  # deduped
+    assert (
+        sum(i.memory == "Jane Roe was diagnosed with mild asthma." for i in items) == 1
+    )  # deduped
     vision = [r for r in server.requests_to("chat") if r.json and _has_image(r.json)]
     assert len(vision) == n_pages
 
@@ -104,12 +121,15 @@ def _check_scan(items: list, n_pages: int, server: LLMServer) -> None:
 def _has_image(body: dict) -> bool:
     last = body["messages"][-1]
     return bool(last.get("images")) or any(
-        isinstance(p, dict) and p.get("type") == "image_url" for p in last.get("content") or [] if
-        isinstance(last.get("content"), list))
+        isinstance(p, dict) and p.get("type") == "image_url"
+        for p in last.get("content") or []
+        if isinstance(last.get("content"), list)
+    )
 
 
 def test_scanned_pdf_pages_are_rendered_and_read_by_the_vision_model(
-        server: LLMServer, make_reader, tmp_path: Path, kind: str) -> None:
+    server: LLMServer, make_reader, tmp_path: Path, kind: str
+) -> None:
     server.responder = by_task({"context": read_scan})
     scan = _scanned_pdf(tmp_path / "scan.pdf")
     items = make_reader(kind).read(scan, mode="fine")
@@ -128,7 +148,9 @@ def _sent_png(body: dict, api: str) -> bytes:
     return base64.b64decode(url.split(",", 1)[1])
 
 
-def test_scanned_corpus_report_gets_its_text_in_fine_mode(server: LLMServer, make_reader, corpus: Path) -> None:
+def test_scanned_corpus_report_gets_its_text_in_fine_mode(
+    server: LLMServer, make_reader, corpus: Path
+) -> None:
     scan = corpus / "markitdown" / "MEDRPT-2024-PAT-3847_medical_report_scan.pdf"
     if not scan.is_file():
         pytest.skip("the scanned report is not in the corpus")
@@ -139,17 +161,23 @@ def test_scanned_corpus_report_gets_its_text_in_fine_mode(server: LLMServer, mak
     _check_scan(items, 3, server)
 
 
-SEGMENTS = [(0.0, 4.5, "Remind me to call Dana on Friday."), (4.5, 9.0, "The kitchen budget is 12,000 euros.")]
+SEGMENTS = [
+    (0.0, 4.5, "Remind me to call Dana on Friday."),
+    (4.5, 9.0, "The kitchen budget is 12,000 euros."),
+]
 
 
 def extract_budget(req: ChatRequest) -> Extraction:
     lines = data_block(req.last_user_text, "transcript")
     assert "[1] 4.5–9.0: The kitchen budget is 12,000 euros." in lines
-    return Extraction(memories=[ExtractedMemory(memory="The kitchen budget is 12,000 EUR.", source_indexes=[1])])
+    return Extraction(
+        memories=[ExtractedMemory(memory="The kitchen budget is 12,000 EUR.", source_indexes=[1])]
+    )
 
 
 def test_audio_is_transcribed_then_extracted_and_items_keep_segment_times(
-        server: LLMServer, make_reader, sample_files: Path) -> None:
+    server: LLMServer, make_reader, sample_files: Path
+) -> None:
     wav = sample_files / "voice_note.wav"
     server.register_transcript(wav.read_bytes(), SEGMENTS)
     server.responder = by_task({"transcript": extract_budget})
@@ -161,11 +189,15 @@ def test_audio_is_transcribed_then_extracted_and_items_keep_segment_times(
     assert [(s.segment_start, s.segment_end) for s in fact.metadata.sources] == [(4.5, 9.0)]
     [said] = [i for i in items if "transcript" in i.metadata.tags]
     assert "Remind me to call Dana on Friday. The kitchen budget is 12,000 euros." in said.memory
-    assert [(s.segment_start, s.segment_end) for s in said.metadata.sources] == [(0.0, 4.5), (4.5, 9.0)]
+    assert [(s.segment_start, s.segment_end) for s in said.metadata.sources] == [
+        (0.0, 4.5),
+        (4.5, 9.0),
+    ]
 
 
 def test_audio_with_an_ollama_only_setup_stays_fast_marked_unsupported(
-        server: LLMServer, sample_files: Path) -> None:
+    server: LLMServer, sample_files: Path
+) -> None:
     reader = Reader(llm=build_backend("ollama", server))
     [item] = reader.read(sample_files / "voice_note.wav", mode="fine")
     assert item.metadata.mode == "fast"

@@ -16,14 +16,19 @@ from tests.support import LLMServer
 from .conftest import build_backend
 
 CHAT = [
-    {"role": "user", "content": f"Note {n}: the meeting room {n} seats {n + 4} people.",
-     "chat_time": f"2025-01-10T09:{n:02d}:00", "message_id": f"m{n}"}
+    {
+        "role": "user",
+        "content": f"Note {n}: the meeting room {n} seats {n + 4} people.",
+        "chat_time": f"2025-01-10T09:{n:02d}:00",
+        "message_id": f"m{n}",
+    }
     for n in range(30)
 ]
 
 
 def test_aread_reads_documents_and_a_chat_concurrently_within_the_limit(
-        server: LLMServer, sample_files: Path, kind: str) -> None:
+    server: LLMServer, sample_files: Path, kind: str
+) -> None:
     server.latency = 0.05
     reader = Reader(llm=build_backend(kind, server, concurrency=3), chat_window_tokens_fine=64)
     uploads = [
@@ -47,7 +52,9 @@ def test_one_chats_windows_are_all_in_flight_at_once(server: LLMServer) -> None:
     """A chat's windows do not wait on each other: with room under the limit, the server
     has every window's call open at the same moment, and the run takes about one round trip."""
     server.latency = 0.3
-    reader = Reader(llm=build_backend("openai", server, concurrency=16), chat_window_tokens_fine=200)
+    reader = Reader(
+        llm=build_backend("openai", server, concurrency=16), chat_window_tokens_fine=200
+    )
     items = reader.read([CHAT], mode="fine")
 
     calls = server.requests_to("chat")

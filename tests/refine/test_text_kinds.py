@@ -26,20 +26,22 @@ CONVERSATION = [
             "chat_time": f"2025-03-{10 + n // 6:02d}T09:{n:02d}:00",
             "message_id": f"m{n}",
         }
-        for n, text in enumerate([
-            "I am moving to Lisbon in June with my partner Ben.",
-            "Congratulations! Do you already have a flat there?",
-            "Not yet, we want two bedrooms near Alfama under 1500 euros a month.",
-            "I can list agencies that rent in Alfama.",
-            "Please do. Also, Ben is allergic to cats, so no flats with cats.",
-            "Noted: two-bedroom flats near Alfama, under 1500 EUR, no cats.",
-            "Tomorrow I sign the contract with my new employer, Tejo Labs.",
-            "Good luck with the signing at Tejo Labs!",
-            "My start date at Tejo Labs is 1 July 2025.",
-            "I will remember that your first day is 1 July 2025.",
-            "I prefer a tram commute over the metro.",
-            "Understood: you prefer trams.",
-        ])
+        for n, text in enumerate(
+            [
+                "I am moving to Lisbon in June with my partner Ben.",
+                "Congratulations! Do you already have a flat there?",
+                "Not yet, we want two bedrooms near Alfama under 1500 euros a month.",
+                "I can list agencies that rent in Alfama.",
+                "Please do. Also, Ben is allergic to cats, so no flats with cats.",
+                "Noted: two-bedroom flats near Alfama, under 1500 EUR, no cats.",
+                "Tomorrow I sign the contract with my new employer, Tejo Labs.",
+                "Good luck with the signing at Tejo Labs!",
+                "My start date at Tejo Labs is 1 July 2025.",
+                "I will remember that your first day is 1 July 2025.",
+                "I prefer a tram commute over the metro.",
+                "Understood: you prefer trams.",
+            ]
+        )
     ],
 ]
 _LINE = re.compile(r"^(?:\(already processed; context only\) )?(\S+), (\w+)(?: \((\w+)\))?: (.*)$")
@@ -51,8 +53,15 @@ def restate_each_message(req: ChatRequest) -> Extraction:
     for n, line in numbered_lines(data_block(req.last_user_text, "messages")):
         when, role, name, text = _LINE.match(line).groups()  # type: ignore[union-attr]
         who = name or role
-        out.append(ExtractedMemory(memory=f"{who} said on {when[:10]}: {text}", key=f"{who} {n}",
-                                   persons=[who], timestamp=when, source_indexes=[n]))
+        out.append(
+            ExtractedMemory(
+                memory=f"{who} said on {when[:10]}: {text}",
+                key=f"{who} {n}",
+                persons=[who],
+                timestamp=when,
+                source_indexes=[n],
+            )
+        )
     return Extraction(memories=out, summary="a window")
 
 
@@ -60,7 +69,9 @@ def _parse_dt(value: str) -> datetime:
     return datetime.fromisoformat(value)
 
 
-def test_chat_fine_items_cite_their_message_ids_with_absolute_times(server: LLMServer, make_reader, kind) -> None:
+def test_chat_fine_items_cite_their_message_ids_with_absolute_times(
+    server: LLMServer, make_reader, kind
+) -> None:
     server.responder = by_task({"messages": restate_each_message})
     reader = make_reader(kind, chat_window_tokens_fine=64)
     items = reader.read(CONVERSATION, info={"user_id": "alice"}, mode="fine")
@@ -88,9 +99,12 @@ def test_chat_windows_are_not_returned_when_refined(server: LLMServer, make_read
 
 
 def test_overlapping_window_message_is_labelled_already_processed_and_its_fact_kept_once(
-        server: LLMServer, make_reader) -> None:
+    server: LLMServer, make_reader
+) -> None:
     server.responder = by_task({"messages": restate_each_message})
-    items = make_reader(chat_window_tokens_fine=64, chat_overlap_messages=1).read(CONVERSATION, mode="fine")
+    items = make_reader(chat_window_tokens_fine=64, chat_overlap_messages=1).read(
+        CONVERSATION, mode="fine"
+    )
 
     prompts = [data_block(user_text(r.json), "messages") for r in server.requests_to("chat")]
     assert len(prompts) >= 3
@@ -108,16 +122,28 @@ def test_overlapping_window_message_is_labelled_already_processed_and_its_fact_k
 
 
 def test_relative_or_missing_model_times_fall_back_to_the_windows_absolute_time(
-        server: LLMServer, make_reader) -> None:
-    server.responder = by_task({"messages": lambda req: Extraction(memories=[
-        ExtractedMemory(memory="Alice signs the contract with Tejo Labs.", timestamp="tomorrow"),
-        ExtractedMemory(memory="Alice prefers trams.", timestamp=None)])})
+    server: LLMServer, make_reader
+) -> None:
+    server.responder = by_task(
+        {
+            "messages": lambda req: Extraction(
+                memories=[
+                    ExtractedMemory(
+                        memory="Alice signs the contract with Tejo Labs.", timestamp="tomorrow"
+                    ),
+                    ExtractedMemory(memory="Alice prefers trams.", timestamp=None),
+                ]
+            )
+        }
+    )
     msgs = [m for m in CONVERSATION if m["message_id"] in ("m6", "m7")]
     items = make_reader().read(msgs, mode="fine")
     assert {i.metadata.timestamp for i in items} == {"2025-03-11T09:07:00"}
 
 
-def test_document_chunks_keep_their_page(server: LLMServer, make_reader, sample_files: Path, kind) -> None:
+def test_document_chunks_keep_their_page(
+    server: LLMServer, make_reader, sample_files: Path, kind
+) -> None:
     items = make_reader(kind).read(sample_files / "quarterly_report.pdf", mode="fine")
     assert items and all(i.metadata.mode == "fine" for i in items)
     # The default test model restates the chunk it was sent: each fact sits on its page.
@@ -133,7 +159,9 @@ def test_document_chunks_keep_their_page(server: LLMServer, make_reader, sample_
     assert any("page 2" in p for p in prompts)  # the prompt says where the chunk is
 
 
-def test_document_table_rows_reach_the_prompt_exactly(server: LLMServer, make_reader, sample_files: Path) -> None:
+def test_document_table_rows_reach_the_prompt_exactly(
+    server: LLMServer, make_reader, sample_files: Path
+) -> None:
     make_reader().read(sample_files / "project_plan.docx", mode="fine")
     [req] = server.requests_to("chat")
     document = data_block(user_text(req.json), "document")
@@ -143,7 +171,9 @@ def test_document_table_rows_reach_the_prompt_exactly(server: LLMServer, make_re
     assert "table" in system_text(req.json).lower()  # the rules ask for rows kept exact
 
 
-def test_strings_and_text_parts_use_the_general_text_prompt(server: LLMServer, make_reader, kind) -> None:
+def test_strings_and_text_parts_use_the_general_text_prompt(
+    server: LLMServer, make_reader, kind
+) -> None:
     reader = make_reader(kind)
     a = reader.read("Alice moved to Berlin on 3 May 2024.", mode="fine")
     b = reader.read([{"type": "text", "text": "Bob adopted a cat named Miso."}], mode="fine")
@@ -156,15 +186,34 @@ def test_strings_and_text_parts_use_the_general_text_prompt(server: LLMServer, m
 
 
 TRAJECTORY = [
-    {"role": "user", "content": "What is the weather in Paris, and any news about the Louvre?",
-     "chat_time": "2025-02-01T10:00:00", "message_id": "u1"},
-    {"role": "assistant", "content": None, "tool_calls": [
-        {"id": "c1", "type": "function", "function": {"name": "get_weather", "arguments": '{"city": "Paris"}'}},
-        {"id": "c2", "type": "function", "function": {"name": "search_news", "arguments": '{"q": "Louvre"}'}},
-    ]},
+    {
+        "role": "user",
+        "content": "What is the weather in Paris, and any news about the Louvre?",
+        "chat_time": "2025-02-01T10:00:00",
+        "message_id": "u1",
+    },
+    {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [
+            {
+                "id": "c1",
+                "type": "function",
+                "function": {"name": "get_weather", "arguments": '{"city": "Paris"}'},
+            },
+            {
+                "id": "c2",
+                "type": "function",
+                "function": {"name": "search_news", "arguments": '{"q": "Louvre"}'},
+            },
+        ],
+    },
     {"role": "tool", "tool_call_id": "c1", "content": '{"temp_c": 9, "sky": "cloudy"}'},
     {"role": "tool", "tool_call_id": "c2", "content": "Error: upstream timed out after 30s"},
-    {"role": "assistant", "content": "It is 9 °C and cloudy in Paris; I could not fetch Louvre news."},
+    {
+        "role": "assistant",
+        "content": "It is 9 °C and cloudy in Paris; I could not fetch Louvre news.",
+    },
 ]
 
 
@@ -174,15 +223,20 @@ def review(req: ChatRequest) -> TrajectoryReview:
     return TrajectoryReview(
         correctness="partial",
         experience="When search_news times out, then retry once with a narrower query.",
-        tools=[ToolVerdict(name="get_weather", success=True),
-               ToolVerdict(name="search_news", success=False, error_type="timeout"),
-               ToolVerdict(name="invented_tool", success=True)],
-        memories=[ExtractedMemory(memory="On 2025-02-01 Paris was 9 °C and cloudy.", source_indexes=[2])],
+        tools=[
+            ToolVerdict(name="get_weather", success=True),
+            ToolVerdict(name="search_news", success=False, error_type="timeout"),
+            ToolVerdict(name="invented_tool", success=True),
+        ],
+        memories=[
+            ExtractedMemory(memory="On 2025-02-01 Paris was 9 °C and cloudy.", source_indexes=[2])
+        ],
     )
 
 
 def test_tool_trajectory_gets_correctness_experience_and_per_tool_verdicts(
-        server: LLMServer, make_reader, kind) -> None:
+    server: LLMServer, make_reader, kind
+) -> None:
     server.responder = by_task({"trajectory": review})
     items = make_reader(kind).read(TRAJECTORY, mode="fine")
     [traj] = [i for i in items if i.metadata.memory_type == "ToolTrajectoryMemory"]
@@ -200,9 +254,9 @@ def test_tool_trajectory_gets_correctness_experience_and_per_tool_verdicts(
     assert fact.metadata.sources[0].tool_call_id == "c1"
 
 
-
-
-def test_windows_refined_later_in_any_order_still_mark_their_overlap(server: LLMServer, make_reader) -> None:
+def test_windows_refined_later_in_any_order_still_mark_their_overlap(
+    server: LLMServer, make_reader
+) -> None:
     # Fast windows, as a store read with chat_units="window" holds them.
     fast = make_reader(chat_window_tokens_fast=64, chat_units="window").read(CONVERSATION)
     assert len(fast) >= 3

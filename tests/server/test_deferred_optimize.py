@@ -12,9 +12,15 @@ from omnireader.store import Store
 
 
 def _add(store: Store, start: int, n: int) -> None:
-    store.add([MemoryItem(id=f"n{i}", memory=f"note number {i} about herons",
-                          metadata=MemoryMetadata())
-               for i in range(start, start + n)], refresh=False)
+    store.add(
+        [
+            MemoryItem(
+                id=f"n{i}", memory=f"note number {i} about herons", metadata=MemoryMetadata()
+            )
+            for i in range(start, start + n)
+        ],
+        refresh=False,
+    )
 
 
 def _wait_until(check, seconds: float) -> bool:  # type: ignore[no-untyped-def]
@@ -62,8 +68,7 @@ def test_many_small_commits_are_compacted_while_writes_go_on(tmp_path: Path) -> 
     store = Store.open(tmp_path / "s.lance")
     _add(store, 0, 1)
     store.optimize()  # the indexes exist, over one fragment
-    deferred = DeferredOptimize(store, every=0.05, quiet=600, tail_rows=10_000,
-                                small_fragments=6)
+    deferred = DeferredOptimize(store, every=0.05, quiet=600, tail_rows=10_000, small_fragments=6)
     try:
         for i in range(1, 5):
             _add(store, i, 1)

@@ -69,9 +69,16 @@ def test_mcp_over_http_with_keys_pins_each_call_to_the_keys_user(serve) -> None:
     # Without a valid key the SDK never sees the request.
     import httpx
 
-    init = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
-            "params": {"protocolVersion": "2025-06-18", "capabilities": {},
-                       "clientInfo": {"name": "t", "version": "0"}}}
+    init = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "t", "version": "0"},
+        },
+    }
     accept = {"Accept": "application/json, text/event-stream"}
     for headers in ({}, {"Authorization": "Bearer wrong-key-000"}):
         r = httpx.post(url, json=init, headers={**accept, **headers}, timeout=30)
@@ -84,15 +91,22 @@ def test_mcp_over_http_without_keys_serves_loopback_and_refuses_paths(serve) -> 
     running: Running = serve()
 
     async def body(client: Any) -> None:
-        got = await client.call_tool("ingest", {"text": "Storm season starts in October.",
-                                                "user_id": "u1"})
+        got = await client.call_tool(
+            "ingest", {"text": "Storm season starts in October.", "user_id": "u1"}
+        )
         assert got.structured_content["items_inserted"] == 1
         got = await client.call_tool("search", {"query": "storm season", "user_id": "u1"})
         assert "October" in got.structured_content["results"][0]["text"]
         bad = await client.call_tool("read", {"file_url": "file:///etc/passwd"})
         assert bad.is_error and "local paths" in bad.content[0].text
-        bad = await client.call_tool("read", {"messages": [{"role": "user", "content": [
-            {"type": "file", "file": {"path": "/etc/passwd"}}]}]})
+        bad = await client.call_tool(
+            "read",
+            {
+                "messages": [
+                    {"role": "user", "content": [{"type": "file", "file": {"path": "/etc/passwd"}}]}
+                ]
+            },
+        )
         assert bad.is_error and "root:" not in bad.content[0].text
 
     asyncio.run(_with_client(f"{running.url}/mcp", {}, body))

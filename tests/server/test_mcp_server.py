@@ -19,36 +19,45 @@ async def _session(db: Path) -> None:
     from mcp.client.stdio import StdioServerParameters
 
     params = StdioServerParameters(
-        command=sys.executable, args=["-m", "omnireader", "mcp", "--db", str(db)],
-        env={"ORT_DISABLE_TELEMETRY": "1", "PATH": os.environ.get("PATH", "")})
+        command=sys.executable,
+        args=["-m", "omnireader", "mcp", "--db", str(db)],
+        env={"ORT_DISABLE_TELEMETRY": "1", "PATH": os.environ.get("PATH", "")},
+    )
     async with Client(params, read_timeout_seconds=120) as client:
         import omnireader
 
         assert client.server_info is not None
         assert (client.server_info.name, client.server_info.version) == (
-            "omnireader", omnireader.__version__)
+            "omnireader",
+            omnireader.__version__,
+        )
         tools = {t.name: t for t in (await client.list_tools()).tools}
         assert set(tools) == {"read", "ingest", "search", "stats"}
         for tool in tools.values():
             assert tool.description and tool.input_schema["type"] == "object"
         assert "query" in tools["search"].input_schema["required"]
 
-        got = await client.call_tool("read", {"messages": [
-            {"role": "user", "content": "My dentist is Dr. Okafor on Elm Street."}]})
+        got = await client.call_tool(
+            "read",
+            {"messages": [{"role": "user", "content": "My dentist is Dr. Okafor on Elm Street."}]},
+        )
         assert not got.is_error
         assert "Okafor" in got.structured_content["items"][0]["memory"]
 
         doc = base64.b64encode(b"The lighthouse keeper logs storms every night.").decode()
-        got = await client.call_tool("ingest", {"file_base64": doc, "filename": "log.txt",
-                                                "user_id": "u1"})
+        got = await client.call_tool(
+            "ingest", {"file_base64": doc, "filename": "log.txt", "user_id": "u1"}
+        )
         assert not got.is_error, got.content
         assert got.structured_content["items_inserted"] == 1
-        got = await client.call_tool("ingest", {"text": "Storm season starts in October.",
-                                                "user_id": "u1"})
+        got = await client.call_tool(
+            "ingest", {"text": "Storm season starts in October.", "user_id": "u1"}
+        )
         assert got.structured_content["items_inserted"] == 1
 
-        got = await client.call_tool("search", {"query": "lighthouse storms", "k": 3,
-                                                "max_chars": 2000, "user_id": "u1"})
+        got = await client.call_tool(
+            "search", {"query": "lighthouse storms", "k": 3, "max_chars": 2000, "user_id": "u1"}
+        )
         results = got.structured_content["results"]
         assert "lighthouse" in results[0]["text"] and results[0]["filename"] == "log.txt"
         assert sum(len(r["text"]) for r in results) <= 2000
@@ -58,8 +67,14 @@ async def _session(db: Path) -> None:
         # The errors a client sees: tool errors with omnireader's message.
         bad = await client.call_tool("read", {"file_url": "file:///etc/passwd"})
         assert bad.is_error and "local paths" in bad.content[0].text
-        bad = await client.call_tool("read", {"messages": [{"role": "user", "content": [
-            {"type": "file", "file": {"path": "/etc/passwd"}}]}]})
+        bad = await client.call_tool(
+            "read",
+            {
+                "messages": [
+                    {"role": "user", "content": [{"type": "file", "file": {"path": "/etc/passwd"}}]}
+                ]
+            },
+        )
         assert bad.is_error and "root:" not in bad.content[0].text
         bad = await client.call_tool("read", {})
         assert bad.is_error and "give text" in bad.content[0].text

@@ -14,8 +14,9 @@ from omnireader.niceness import lower_this_thread, thread_nice
 
 from .conftest import Running, wait_job
 
-pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
-                                reason="per-thread priorities are a Linux feature")
+pytestmark = pytest.mark.skipif(
+    not sys.platform.startswith("linux"), reason="per-thread priorities are a Linux feature"
+)
 
 
 def _in_thread(fn):  # type: ignore[no-untyped-def]
@@ -45,12 +46,13 @@ def test_a_lowered_thread_passes_its_priority_to_threads_and_worker_processes() 
     assert thread_nice() == before  # the calling thread is untouched
 
 
-def test_server_ingest_threads_run_niced_and_search_threads_do_not(
-        serve, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_server_ingest_threads_run_niced_and_search_threads_do_not(serve, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     running: Running = serve(ingest_nice=9)
     with running.client() as c:
-        r = c.post("/v1/ingest", files=[("files", ("a.txt", b"The heron nests by the lagoon.",
-                                                   "text/plain"))])
+        r = c.post(
+            "/v1/ingest",
+            files=[("files", ("a.txt", b"The heron nests by the lagoon.", "text/plain"))],
+        )
         assert r.status_code == 202, r.text
         assert wait_job(c, r.json()["job_id"])["status"] == "done"
         service = running.app.state.service

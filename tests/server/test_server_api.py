@@ -22,8 +22,11 @@ def keyed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
 def _ingest(client: Any, name: str, text: str, **info: Any) -> dict[str, Any]:
     import json
 
-    r = client.post("/v1/ingest", files=[("files", (name, text.encode(), "text/plain"))],
-                    data={"info": json.dumps(info)} if info else {})
+    r = client.post(
+        "/v1/ingest",
+        files=[("files", (name, text.encode(), "text/plain"))],
+        data={"info": json.dumps(info)} if info else {},
+    )
     assert r.status_code == 202, r.text
     return wait_job(client, r.json()["job_id"])
 
@@ -33,8 +36,16 @@ def test_health_ready_and_openapi(keyed: Running) -> None:
         assert c.get("/healthz").json() == {"status": "ok", "version": omnireader.__version__}
         assert c.get("/readyz").json()["status"] == "ready"
         spec = c.get("/openapi.json").json()
-        for path in ("/v1/read", "/v1/search", "/v1/ingest", "/v1/items/{item_id}",
-                     "/v1/stats", "/v1/items", "/v1/jobs/{job_id}", "/v1/jobs/{job_id}/events"):
+        for path in (
+            "/v1/read",
+            "/v1/search",
+            "/v1/ingest",
+            "/v1/items/{item_id}",
+            "/v1/stats",
+            "/v1/items",
+            "/v1/jobs/{job_id}",
+            "/v1/jobs/{job_id}/events",
+        ):
             assert path in spec["paths"], path
         assert "SearchRequest" in spec["components"]["schemas"]
         assert c.get("/docs").status_code == 200
@@ -50,25 +61,43 @@ def test_missing_or_wrong_key_is_401(keyed: Running) -> None:
 
 def test_read_returns_items_of_the_callers_user(keyed: Running) -> None:
     with keyed.client(ALICE) as c:
-        r = c.post("/v1/read", json={"inputs": [
-            {"role": "user", "content": "I moved to Berlin last May."}]})
+        r = c.post(
+            "/v1/read",
+            json={"inputs": [{"role": "user", "content": "I moved to Berlin last May."}]},
+        )
         assert r.status_code == 200, r.text
         body = r.json()
         assert body["failures"] == []
         assert body["items"][0]["memory"].endswith("I moved to Berlin last May.")
         assert body["items"][0]["metadata"]["user_id"] == "alice"  # pinned by the key
         # The Responses API shape is read too.
-        r = c.post("/v1/read", json={"inputs": [{"role": "user", "content": [
-            {"type": "input_text", "text": "My sister lives in Lyon."}]}]})
+        r = c.post(
+            "/v1/read",
+            json={
+                "inputs": [
+                    {
+                        "role": "user",
+                        "content": [{"type": "input_text", "text": "My sister lives in Lyon."}],
+                    }
+                ]
+            },
+        )
         assert "Lyon" in r.json()["items"][0]["memory"]
 
 
 def test_ingest_job_lifecycle_search_get_stats(keyed: Running) -> None:
     with keyed.client(ALICE) as c:
-        r = c.post("/v1/ingest", files=[
-            ("files", ("notes.txt", b"The pineapple harvest doubled in Ghana.", "text/plain")),
-            ("files", ("budget.md", b"# Budget\n\nTravel costs rose by a third.", "text/plain")),
-        ], data={"info": '{"session_id": "s1"}'})
+        r = c.post(
+            "/v1/ingest",
+            files=[
+                ("files", ("notes.txt", b"The pineapple harvest doubled in Ghana.", "text/plain")),
+                (
+                    "files",
+                    ("budget.md", b"# Budget\n\nTravel costs rose by a third.", "text/plain"),
+                ),
+            ],
+            data={"info": '{"session_id": "s1"}'},
+        )
         assert r.status_code == 202, r.text
         accepted = r.json()
         assert accepted["files"] == 2 and accepted["status"] == "queued"
@@ -92,7 +121,8 @@ def test_ingest_job_lifecycle_search_get_stats(keyed: Running) -> None:
         from omnireader.store import Store
 
         own = Store.open(keyed.config.db, create=False).search(
-            "pineapple harvest", k=3, filters={"user_id": "alice"})
+            "pineapple harvest", k=3, filters={"user_id": "alice"}
+        )
         assert hits["results"] == [r.model_dump(mode="json") for r in own]
         top = hits["results"][0]["item"]
         assert "pineapple" in top["memory"]
@@ -102,8 +132,16 @@ def test_ingest_job_lifecycle_search_get_stats(keyed: Running) -> None:
         assert got["id"] == top["id"] and got["memory"] == top["memory"]
         assert c.get("/v1/items/no-such-id").status_code == 404
         # Search with a view, a budget and a filter.
-        fts = c.post("/v1/search", json={"query": "travel costs", "view": "fts", "k": 5,
-                                         "max_chars": 500, "filters": {"session_id": "s1"}})
+        fts = c.post(
+            "/v1/search",
+            json={
+                "query": "travel costs",
+                "view": "fts",
+                "k": 5,
+                "max_chars": 500,
+                "filters": {"session_id": "s1"},
+            },
+        )
         assert fts.status_code == 200
         assert any("Travel" in x["text"] for x in fts.json()["results"])
         stats = c.get("/v1/stats").json()
@@ -111,8 +149,7 @@ def test_ingest_job_lifecycle_search_get_stats(keyed: Running) -> None:
     # The same file again: upsert by content, nothing duplicated.
     with keyed.client(ALICE) as c:
         before = c.get("/v1/stats").json()["items"]
-        again = _ingest(c, "notes.txt", "The pineapple harvest doubled in Ghana.",
-                        session_id="s1")
+        again = _ingest(c, "notes.txt", "The pineapple harvest doubled in Ghana.", session_id="s1")
         assert again["status"] == "done"
         assert c.get("/v1/stats").json()["items"] == before
 
@@ -128,8 +165,7 @@ def test_keys_isolate_users_even_with_forged_filters(keyed: Running) -> None:
         seen = bob.post("/v1/search", json={"query": "vault code mango"}).json()["results"]
         assert seen and all(r["item"]["metadata"]["user_id"] == "bob" for r in seen)
         assert not any("mango" in r["text"] for r in seen)
-        forged = bob.post("/v1/search", json={"query": "mango",
-                                              "filters": {"user_id": "alice"}})
+        forged = bob.post("/v1/search", json={"query": "mango", "filters": {"user_id": "alice"}})
         assert forged.status_code == 403
         assert bob.get(f"/v1/items/{secret['id']}").status_code == 404
         assert bob.delete("/v1/items", params={"user_id": "alice"}).status_code == 403
@@ -154,6 +190,7 @@ def test_delete_dry_run_then_delete(keyed: Running) -> None:
         dry = c.delete("/v1/items", params={"session_id": "tmp", "dry_run": "true"}).json()
         assert dry == {"deleted": 1, "updated": 0, "dry_run": True}
         assert c.delete("/v1/items", params={"session_id": "tmp"}).json()["deleted"] == 1
-        hits = c.post("/v1/search", json={"query": "walruses",
-                                          "filters": {"session_id": "tmp"}}).json()["results"]
+        hits = c.post(
+            "/v1/search", json={"query": "walruses", "filters": {"session_id": "tmp"}}
+        ).json()["results"]
         assert hits == []

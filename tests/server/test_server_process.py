@@ -20,11 +20,13 @@ from omnireader.server.schemas import JobFile, JobState
 ENV = {**os.environ, "ORT_DISABLE_TELEMETRY": "1"}
 
 
-def _cli(*args: str, env: dict[str, str] | None = None,
-         pre: str = "") -> subprocess.CompletedProcess[str]:
+def _cli(
+    *args: str, env: dict[str, str] | None = None, pre: str = ""
+) -> subprocess.CompletedProcess[str]:
     code = f"import sys; {pre}from omnireader.cli.main import main; sys.exit(main({list(args)!r}))"
-    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          env=env or ENV, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env or ENV, timeout=120
+    )
 
 
 def test_without_the_extra_serve_says_what_to_install(tmp_path: Path) -> None:
@@ -39,8 +41,14 @@ def test_no_keys_means_loopback_only(tmp_path: Path) -> None:
     got = _cli("serve", "--db", str(tmp_path / "db"), "--host", "0.0.0.0", env=env)
     assert got.returncode == 2
     assert "--insecure-no-auth" in got.stderr and "OMNIREADER_API_KEYS" in got.stderr
-    bad = _cli("serve", "--db", str(tmp_path / "db"), "--host", "0.0.0.0",
-               env={**env, "OMNIREADER_API_KEYS": "short:alice"})
+    bad = _cli(
+        "serve",
+        "--db",
+        str(tmp_path / "db"),
+        "--host",
+        "0.0.0.0",
+        env={**env, "OMNIREADER_API_KEYS": "short:alice"},
+    )
     assert bad.returncode == 2 and "shorter than 8" in bad.stderr
 
 
@@ -52,8 +60,21 @@ def _free_port() -> int:
 
 def _start(db: Path, port: int, log: Path) -> subprocess.Popen[bytes]:
     proc = subprocess.Popen(
-        [sys.executable, "-m", "omnireader", "serve", "--db", str(db), "--port", str(port),
-         "--quiet"], env=ENV, stdout=log.open("ab"), stderr=subprocess.STDOUT)
+        [
+            sys.executable,
+            "-m",
+            "omnireader",
+            "serve",
+            "--db",
+            str(db),
+            "--port",
+            str(port),
+            "--quiet",
+        ],
+        env=ENV,
+        stdout=log.open("ab"),
+        stderr=subprocess.STDOUT,
+    )
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline:
         try:
@@ -102,8 +123,13 @@ def test_kill_9_mid_job_then_restart_resumes(tmp_path: Path) -> None:
     n = 12
     proc = _start(db, port, log)
     try:
-        files = [("files", (f"f{i:02d}.txt", f"Unique fact {i}: zebra{i} eats clover.".encode(),
-                            "text/plain")) for i in range(n)]
+        files = [
+            (
+                "files",
+                (f"f{i:02d}.txt", f"Unique fact {i}: zebra{i} eats clover.".encode(), "text/plain"),
+            )
+            for i in range(n)
+        ]
         r = httpx.post(f"{url}/v1/ingest", files=files, timeout=30)
         assert r.status_code == 202
         job_id = r.json()["job_id"]
@@ -124,8 +150,9 @@ def test_kill_9_mid_job_then_restart_resumes(tmp_path: Path) -> None:
     # uploads were lost. The first goes; the second is reported with its files named.
     (jobs / "half-upload" / "files" / "0001").mkdir(parents=True)
     (jobs / "half-upload" / "files" / "0001" / "x.txt").write_text("partial")
-    lost = JobState(id="lostjob", status="running",
-                    files=[JobFile(name="gone.pdf", path="files/0001/gone.pdf")])
+    lost = JobState(
+        id="lostjob", status="running", files=[JobFile(name="gone.pdf", path="files/0001/gone.pdf")]
+    )
     (jobs / "lostjob").mkdir()
     (jobs / "lostjob" / "job.json").write_text(lost.model_dump_json())
 
@@ -133,14 +160,17 @@ def test_kill_9_mid_job_then_restart_resumes(tmp_path: Path) -> None:
     try:
         deadline = time.monotonic() + 120
         while (job := httpx.get(f"{url}/v1/jobs/{job_id}").json())["status"] not in (
-                "done", "failed") and time.monotonic() < deadline:
+            "done",
+            "failed",
+        ) and time.monotonic() < deadline:
             time.sleep(0.2)
         assert job["status"] == "done", job
         assert job["resumed"] == 1 and job["files_done"] == n and job["failures"] == []
         assert httpx.get(f"{url}/v1/stats").json()["items"] == n  # each file exactly once
         for i in (0, n - 1):
-            hits = httpx.post(f"{url}/v1/search", json={"query": f"zebra{i}", "view": "fts",
-                                                         "k": 3}).json()["results"]
+            hits = httpx.post(
+                f"{url}/v1/search", json={"query": f"zebra{i}", "view": "fts", "k": 3}
+            ).json()["results"]
             assert f"zebra{i} " in hits[0]["text"]
         gone = httpx.get(f"{url}/v1/jobs/lostjob").json()
         assert gone["status"] == "failed" and "gone.pdf" in gone["error"]
@@ -151,16 +181,20 @@ def test_kill_9_mid_job_then_restart_resumes(tmp_path: Path) -> None:
         proc.wait(timeout=30)
 
 
-def test_keys_file_and_environment_are_merged(tmp_path: Path,
-                                              monkeypatch: pytest.MonkeyPatch) -> None:
+def test_keys_file_and_environment_are_merged(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from omnireader.errors import ConfigError
     from omnireader.server.config import keys_from
 
     keys = tmp_path / "keys.txt"
     keys.write_text("# one key a line\nalice-key-0001:alice\nbob-key-000002 : bob  # team b\n")
     monkeypatch.setenv("OMNIREADER_API_KEYS", "carol-key-003:carol")
-    assert keys_from(keys) == {"alice-key-0001": "alice", "bob-key-000002": "bob",
-                               "carol-key-003": "carol"}
+    assert keys_from(keys) == {
+        "alice-key-0001": "alice",
+        "bob-key-000002": "bob",
+        "carol-key-003": "carol",
+    }
     keys.write_text("no-user-here\n")
     with pytest.raises(ConfigError, match="KEY:USER_ID"):
         keys_from(keys)

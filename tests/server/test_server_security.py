@@ -16,9 +16,11 @@ def test_local_paths_are_never_read(serve: Callable[..., Running], tmp_path: Pat
     secret.write_text("root:x:0:0 the server's own file")
     server = serve()
     with server.client() as c:
-        for part in ({"type": "file", "file": {"path": str(secret)}},
-                     {"type": "input_file", "path": str(secret)},
-                     {"type": "image_url", "image_url": {"url": f"file://{secret}"}}):
+        for part in (
+            {"type": "file", "file": {"path": str(secret)}},
+            {"type": "input_file", "path": str(secret)},
+            {"type": "image_url", "image_url": {"url": f"file://{secret}"}},
+        ):
             r = c.post("/v1/read", json={"inputs": [part]})
             assert r.status_code == 400, (part, r.text)
             assert "root:x" not in r.text
@@ -30,8 +32,14 @@ def test_local_paths_are_never_read(serve: Callable[..., Running], tmp_path: Pat
         r = c.post("/v1/read", json={"inputs": f"file://{secret}"})
         assert r.status_code == 400
         # Ingest's JSON inputs go through the same rules.
-        r = c.post("/v1/ingest", json={"inputs": [
-            {"role": "user", "content": [{"type": "file", "file": {"path": str(secret)}}]}]})
+        r = c.post(
+            "/v1/ingest",
+            json={
+                "inputs": [
+                    {"role": "user", "content": [{"type": "file", "file": {"path": str(secret)}}]}
+                ]
+            },
+        )
         assert r.status_code == 400
         job = c.post("/v1/ingest", json={"inputs": [str(secret)], "wait": True}).json()
         assert job["status"] == "done"
@@ -53,10 +61,13 @@ def test_urls_go_through_the_address_guard(serve: Callable[..., Running]) -> Non
 def test_upload_names_are_labels_not_paths(serve: Callable[..., Running], tmp_path: Path) -> None:
     server = serve()
     with server.client() as c:
-        r = c.post("/v1/ingest", files=[
-            ("files", ("../../escaped.txt", b"A note about otters.", "text/plain")),
-            ("files", ("/etc/cron.d/x.txt", b"A note about beavers.", "text/plain")),
-        ])
+        r = c.post(
+            "/v1/ingest",
+            files=[
+                ("files", ("../../escaped.txt", b"A note about otters.", "text/plain")),
+                ("files", ("/etc/cron.d/x.txt", b"A note about beavers.", "text/plain")),
+            ],
+        )
         job = wait_job(c, r.json()["job_id"])
         assert job["status"] == "done"
         assert [f["name"] for f in job["files"]] == ["escaped.txt", "x.txt"]
@@ -67,18 +78,28 @@ def test_upload_names_are_labels_not_paths(serve: Callable[..., Running], tmp_pa
 
 
 def test_size_and_count_limits_are_413(serve: Callable[..., Running]) -> None:
-    server = serve(limits={"max_request_bytes": 4096, "max_upload_bytes": 2000,
-                           "max_files_per_request": 2, "max_spool_bytes": 10_000_000})
+    server = serve(
+        limits={
+            "max_request_bytes": 4096,
+            "max_upload_bytes": 2000,
+            "max_files_per_request": 2,
+            "max_spool_bytes": 10_000_000,
+        }
+    )
     with server.client() as c:
         r = c.post("/v1/search", json={"query": "x" * 5000})
         assert r.status_code == 413 and r.json()["error"] == "too_large"
-        r = c.post("/v1/read", content=json.dumps({"inputs": "y" * 8000}).encode(),
-                   headers={"content-type": "application/json"})
+        r = c.post(
+            "/v1/read",
+            content=json.dumps({"inputs": "y" * 8000}).encode(),
+            headers={"content-type": "application/json"},
+        )
         assert r.status_code == 413
         r = c.post("/v1/ingest", files=[("files", ("big.txt", b"z" * 3000, "text/plain"))])
         assert r.status_code == 413 and "big.txt" in r.json()["message"]
-        r = c.post("/v1/ingest", files=[("files", (f"f{n}.txt", b"small", "text/plain"))
-                                        for n in range(3)])
+        r = c.post(
+            "/v1/ingest", files=[("files", (f"f{n}.txt", b"small", "text/plain")) for n in range(3)]
+        )
         assert r.status_code == 413 and "more than 2 files" in r.json()["message"]
         # Nothing of the refused uploads is left in the spool.
         assert not list((server.config.spool_dir / "jobs").iterdir())
@@ -88,8 +109,13 @@ def test_size_and_count_limits_are_413(serve: Callable[..., Running]) -> None:
 def test_spool_total_is_limited(serve: Callable[..., Running]) -> None:
     server = serve(limits={"max_upload_bytes": 100_000, "max_spool_bytes": 5000})
     with server.client() as c:
-        r = c.post("/v1/ingest", files=[("files", ("a.txt", b"a" * 3000, "text/plain")),
-                                        ("files", ("b.txt", b"b" * 3000, "text/plain"))])
+        r = c.post(
+            "/v1/ingest",
+            files=[
+                ("files", ("a.txt", b"a" * 3000, "text/plain")),
+                ("files", ("b.txt", b"b" * 3000, "text/plain")),
+            ],
+        )
         assert r.status_code == 413 and "spool" in r.json()["message"]
         ok = c.post("/v1/ingest", files=[("files", ("a.txt", b"fits " * 100, "text/plain"))])
         assert ok.status_code == 202
@@ -97,8 +123,9 @@ def test_spool_total_is_limited(serve: Callable[..., Running]) -> None:
 
 
 def test_rate_limit_is_429_per_key(serve: Callable[..., Running]) -> None:
-    server = serve(keys={"alice-key-0001": "alice", "bob-key-000002": "bob"},
-                   limits={"rate_per_minute": 5})
+    server = serve(
+        keys={"alice-key-0001": "alice", "bob-key-000002": "bob"}, limits={"rate_per_minute": 5}
+    )
     with server.client({"X-API-Key": "alice-key-0001"}) as alice:
         codes = [alice.get("/v1/stats").status_code for _ in range(6)]
         assert codes == [200] * 5 + [429]
@@ -110,8 +137,10 @@ def test_rate_limit_is_429_per_key(serve: Callable[..., Running]) -> None:
 
 def test_concurrent_jobs_limit_is_429(serve: Callable[..., Running]) -> None:
     server = serve(limits={"max_concurrent_jobs": 1})
-    files = [("files", (f"n{n}.txt", f"note number {n} about herons".encode(), "text/plain"))
-             for n in range(4)]
+    files = [
+        ("files", (f"n{n}.txt", f"note number {n} about herons".encode(), "text/plain"))
+        for n in range(4)
+    ]
     with server.client() as c:
         first = c.post("/v1/ingest", files=files)
         assert first.status_code == 202
@@ -122,7 +151,9 @@ def test_concurrent_jobs_limit_is_429(serve: Callable[..., Running]) -> None:
         assert third.status_code == 202
 
 
-def test_a_full_queue_says_when_to_retry_from_how_fast_jobs_end(serve: Callable[..., Running]) -> None:
+def test_a_full_queue_says_when_to_retry_from_how_fast_jobs_end(
+    serve: Callable[..., Running],
+) -> None:
     server = serve(limits={"max_concurrent_jobs": 2})
     jobs = server.app.state.service.jobs
     one = [("files", ("n.txt", b"note about herons", "text/plain"))]
@@ -144,8 +175,10 @@ def test_base64_file_part_is_read(serve: Callable[..., Running]) -> None:
     server = serve()
     data = base64.b64encode(b"Quarterly revenue grew by nine percent.").decode()
     with server.client() as c:
-        r = c.post("/v1/read", json={"inputs": [{"type": "file", "file": {
-            "filename": "q.txt", "file_data": data}}]})
+        r = c.post(
+            "/v1/read",
+            json={"inputs": [{"type": "file", "file": {"filename": "q.txt", "file_data": data}}]},
+        )
         assert r.status_code == 200, r.text
         assert "nine percent" in r.json()["items"][0]["memory"]
 
@@ -153,8 +186,10 @@ def test_base64_file_part_is_read(serve: Callable[..., Running]) -> None:
 def test_search_stays_fast_while_a_job_runs(serve: Callable[..., Running]) -> None:
     """A running ingest job does not hold up /v1/search (it runs off the event loop)."""
     server = serve()
-    files = [("files", (f"d{n}.txt", f"document {n} about cranes".encode() * 50, "text/plain"))
-             for n in range(6)]
+    files = [
+        ("files", (f"d{n}.txt", f"document {n} about cranes".encode() * 50, "text/plain"))
+        for n in range(6)
+    ]
     with server.client() as c:
         c.post("/v1/ingest", json={"inputs": ["warm up the store"], "wait": True})
         job = c.post("/v1/ingest", files=files).json()["job_id"]
@@ -175,9 +210,13 @@ def test_search_stays_fast_while_a_job_runs(serve: Callable[..., Running]) -> No
 def test_a_bad_upload_fails_alone_and_is_named(serve: Callable[..., Running]) -> None:
     server = serve()
     with server.client() as c:
-        r = c.post("/v1/ingest", files=[
-            ("files", ("broken.pdf", b"%PDF-1.7 this is not really a PDF", "application/pdf")),
-            ("files", ("good.txt", b"Flamingos stand on one leg.", "text/plain"))])
+        r = c.post(
+            "/v1/ingest",
+            files=[
+                ("files", ("broken.pdf", b"%PDF-1.7 this is not really a PDF", "application/pdf")),
+                ("files", ("good.txt", b"Flamingos stand on one leg.", "text/plain")),
+            ],
+        )
         job = wait_job(c, r.json()["job_id"])
         assert job["status"] == "done" and job["files_done"] == 2
         assert len(job["failures"]) == 1

@@ -12,12 +12,16 @@ from .conftest import ALICE, BOB, KEYS, Running, wait_job
 def two_page_pdf(first: str, second: str) -> bytes:
     """A valid two-page PDF (Helvetica text), written by hand."""
     pages = [f"BT /F1 12 Tf 72 720 Td ({t}) Tj ET".encode() for t in (first, second)]
-    objects = [b"<< /Type /Catalog /Pages 2 0 R >>",
-               b"<< /Type /Pages /Kids [4 0 R 6 0 R] /Count 2 >>",
-               b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"]
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [4 0 R 6 0 R] /Count 2 >>",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    ]
     for i, content in enumerate(pages):
-        objects.append(f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents "
-                       f"{5 + 2 * i} 0 R /Resources << /Font << /F1 3 0 R >> >> >>".encode())
+        objects.append(
+            f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents "
+            f"{5 + 2 * i} 0 R /Resources << /Font << /F1 3 0 R >> >> >>".encode()
+        )
         objects.append(b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream")
     out, offsets = bytearray(b"%PDF-1.4\n"), []
     for n, body in enumerate(objects, start=1):
@@ -27,7 +31,9 @@ def two_page_pdf(first: str, second: str) -> bytes:
     out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
     out += b"".join(b"%010d 00000 n \n" % off for off in offsets)
     out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
-        len(objects) + 1, xref)
+        len(objects) + 1,
+        xref,
+    )
     return bytes(out)
 
 
@@ -42,11 +48,17 @@ def upload(client, files: list[tuple[str, bytes, str]]) -> dict:  # type: ignore
 def test_the_listing_counts_items_and_pages_per_file_for_its_user(serve) -> None:  # type: ignore[no-untyped-def]
     running: Running = serve(keys=KEYS)
     before = time.time()
-    pdf = two_page_pdf("Tide tables for the harbour in March.",
-                       "Tide tables for the harbour in April.")
+    pdf = two_page_pdf(
+        "Tide tables for the harbour in March.", "Tide tables for the harbour in April."
+    )
     with running.client(ALICE) as alice, running.client(BOB) as bob:
-        upload(alice, [("tides.pdf", pdf, "application/pdf"),
-                       ("notes.txt", b"Buy rope and a new lantern wick.", "text/plain")])
+        upload(
+            alice,
+            [
+                ("tides.pdf", pdf, "application/pdf"),
+                ("notes.txt", b"Buy rope and a new lantern wick.", "text/plain"),
+            ],
+        )
         upload(bob, [("bob.txt", b"Bob's list: paint the shed.", "text/plain")])
 
         listing = alice.get("/v1/files").json()

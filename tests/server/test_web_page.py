@@ -12,30 +12,40 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import KEYS, Running
 from omnireader import ingest
+
+from .conftest import KEYS, Running
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
-INSTALL = ("install Debian's chromium and chromium-driver "
-           "(apt-get install -y chromium chromium-driver)")
+INSTALL = (
+    "install Debian's chromium and chromium-driver (apt-get install -y chromium chromium-driver)"
+)
 
 pytestmark = pytest.mark.skipif(
     not (os.access(CHROMIUM, os.X_OK) and os.access(CHROMEDRIVER, os.X_OK)),
-    reason=f"no headless browser: {INSTALL}")
+    reason=f"no headless browser: {INSTALL}",
+)
 
 
 @pytest.fixture
 def browser(tmp_path: Path):  # type: ignore[no-untyped-def]
     webdriver = pytest.importorskip(
-        "selenium.webdriver", reason="selenium is not installed: pip install -e '.[test]'")
+        "selenium.webdriver", reason="selenium is not installed: pip install -e '.[test]'"
+    )
     from selenium.webdriver.chrome.service import Service
 
     os.environ["SE_OFFLINE"] = "true"  # Selenium Manager must never download anything
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--window-size=1100,900", f"--user-data-dir={tmp_path / 'profile'}"):
+    for arg in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--window-size=1100,900",
+        f"--user-data-dir={tmp_path / 'profile'}",
+    ):
         options.add_argument(arg)
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
     driver.set_page_load_timeout(60)
@@ -44,7 +54,8 @@ def browser(tmp_path: Path):  # type: ignore[no-untyped-def]
 
 
 def test_page_uploads_waits_for_the_job_searches_and_opens_the_item(
-        serve, browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    serve, browser, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
     from selenium.webdriver.support import expected_conditions as EC
@@ -72,7 +83,8 @@ def test_page_uploads_waits_for_the_job_searches_and_opens_the_item(
     assert "lighthouse-log.txt" in row.text
     # It was fed by the job's event stream, not by polling the job.
     fetched = browser.execute_script(
-        "return performance.getEntriesByType('resource').map((e) => e.name)")
+        "return performance.getEntriesByType('resource').map((e) => e.name)"
+    )
     assert any(u.endswith("/events") for u in fetched), fetched
     assert not any("/v1/jobs/" in u and not u.endswith("/events") for u in fetched), fetched
 
@@ -132,8 +144,10 @@ def test_page_uploads_waits_for_the_job_searches_and_opens_the_item(
 
 
 HOSTILE_NAME = "<img src=x onerror=alert(1)>.txt"
-HOSTILE_TEXT = ("Harbour log <b>bold claim</b> <script>window.pwned = 1</script> "
-                "<img src=y onerror=\"window.pwned = 2\"> the storm broke the pier.")
+HOSTILE_TEXT = (
+    "Harbour log <b>bold claim</b> <script>window.pwned = 1</script> "
+    '<img src=y onerror="window.pwned = 2"> the storm broke the pier.'
+)
 
 
 def test_page_shows_file_names_and_item_text_as_text(serve, browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
@@ -141,7 +155,7 @@ def test_page_shows_file_names_and_item_text_as_text(serve, browser, tmp_path: P
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
 
-    from omnireader import Reader, Store
+    from omnireader import Store
 
     # A store written by the library (as `omnireader ingest` does) from a real file whose
     # name and text are markup, then served: uploads get a safe name, a file on disk need not.
@@ -171,7 +185,8 @@ def test_page_shows_file_names_and_item_text_as_text(serve, browser, tmp_path: P
 
     # Nothing of it became an element, ran, or raised a dialog.
     made = browser.execute_script(
-        "return [document.querySelectorAll('img, b').length, document.scripts.length]")
+        "return [document.querySelectorAll('img, b').length, document.scripts.length]"
+    )
     assert made == [0, 1]  # no image or bold element; the page's own script only
     assert browser.execute_script("return typeof window.pwned") == "undefined"
     try:
@@ -179,5 +194,8 @@ def test_page_shows_file_names_and_item_text_as_text(serve, browser, tmp_path: P
         raise AssertionError(f"the page raised a dialog: {text!r}")
     except NoAlertPresentException:
         pass
-    assert [m.text.lower() for m in hit.find_elements(By.TAG_NAME, "mark")] == \
-        ["harbour", "storm", "pier"]
+    assert [m.text.lower() for m in hit.find_elements(By.TAG_NAME, "mark")] == [
+        "harbour",
+        "storm",
+        "pier",
+    ]

@@ -18,8 +18,12 @@ import pytest
 
 from .conftest import ALICE, BOB, KEYS, Running
 
-FAST = {"allow_private_urls": True, "webhook_backoff": 0.05, "webhook_timeout": 0.5,
-        "webhook_attempts": 3}
+FAST = {
+    "allow_private_urls": True,
+    "webhook_backoff": 0.05,
+    "webhook_timeout": 0.5,
+    "webhook_attempts": 3,
+}
 
 
 class Receiver:
@@ -36,8 +40,9 @@ class Receiver:
             def do_POST(self) -> None:
                 body = self.rfile.read(int(self.headers.get("content-length", 0)))
                 with receiver.lock:
-                    receiver.calls.append({"headers": dict(self.headers), "body": body,
-                                           "at": time.time()})
+                    receiver.calls.append(
+                        {"headers": dict(self.headers), "body": body, "at": time.time()}
+                    )
                     n = len(receiver.calls)
                 if receiver.hang:
                     time.sleep(receiver.hang)
@@ -82,10 +87,13 @@ def closed_port_url() -> str:
     return f"http://127.0.0.1:{port}/hook"
 
 
-def ingest(client: Any, callback_url: str, text: str = "The ferry to Inishmore leaves at "
-           "nine from the stone pier.", **extra: Any) -> dict[str, Any]:
-    r = client.post("/v1/ingest", json={"inputs": [text], "callback_url": callback_url,
-                                        **extra})
+def ingest(
+    client: Any,
+    callback_url: str,
+    text: str = "The ferry to Inishmore leaves at nine from the stone pier.",
+    **extra: Any,
+) -> dict[str, Any]:
+    r = client.post("/v1/ingest", json={"inputs": [text], "callback_url": callback_url, **extra})
     assert r.status_code in (200, 202), r.text
     return r.json()
 
@@ -103,8 +111,9 @@ def settled(client: Any, job_id: str, timeout: float = 30) -> dict[str, Any]:
 
 def verify(call: dict[str, Any], secret: str) -> None:
     stamp = call["headers"]["X-OmniReader-Timestamp"]
-    want = hmac.new(secret.encode(), stamp.encode() + b"." + call["body"],
-                    hashlib.sha256).hexdigest()
+    want = hmac.new(
+        secret.encode(), stamp.encode() + b"." + call["body"], hashlib.sha256
+    ).hexdigest()
     assert call["headers"]["X-OmniReader-Signature"] == f"sha256={want}"
     assert abs(int(stamp) - time.time()) < 120
 
@@ -207,8 +216,11 @@ def test_the_url_guard_refuses_loopback_without_allow_private_urls(serve, receiv
             assert r.status_code == 400, r.text
         assert c.get("/readyz").json()["jobs_active"] == 0  # no job was made
         # Multipart uploads take the same field.
-        r = c.post("/v1/ingest", data={"callback_url": hook.url},
-                   files=[("files", ("a.txt", b"some text", "text/plain"))])
+        r = c.post(
+            "/v1/ingest",
+            data={"callback_url": hook.url},
+            files=[("files", ("a.txt", b"some text", "text/plain"))],
+        )
         assert r.status_code == 400 and r.json()["error"] == "blocked_url"
     time.sleep(0.2)
     assert hook.calls == []

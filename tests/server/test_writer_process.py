@@ -18,8 +18,9 @@ from omnireader.store import Store
 
 from .conftest import Running, wait_job
 
-linux = pytest.mark.skipif(not sys.platform.startswith("linux"),
-                           reason="per-thread priorities are a Linux feature")
+linux = pytest.mark.skipif(
+    not sys.platform.startswith("linux"), reason="per-thread priorities are a Linux feature"
+)
 
 
 def _files(root: Path, n: int) -> list[Path]:
@@ -50,8 +51,9 @@ def test_a_writer_killed_mid_call_is_replaced_and_nothing_doubles(tmp_path: Path
 
         def call() -> None:
             try:
-                result["got"] = pool.ingest({"paths": [str(f) for f in files], "info": {},
-                                             "mode": "fast"})
+                result["got"] = pool.ingest(
+                    {"paths": [str(f) for f in files], "info": {}, "mode": "fast"}
+                )
             except Exception as e:  # noqa: BLE001 - the test reads it
                 result["error"] = e
 
@@ -116,8 +118,10 @@ def test_server_jobs_run_in_a_niced_child_and_searches_see_them(serve) -> None: 
     running: Running = serve(ingest_nice=7)
     service = running.app.state.service
     with running.client() as c:
-        r = c.post("/v1/ingest", files=[("files", ("a.txt", b"The heron nests by the lagoon.",
-                                                   "text/plain"))])
+        r = c.post(
+            "/v1/ingest",
+            files=[("files", ("a.txt", b"The heron nests by the lagoon.", "text/plain"))],
+        )
         assert r.status_code == 202, r.text
         job = wait_job(c, r.json()["job_id"], timeout=120)
         assert job["status"] == "done" and job["items_written"] == 1, job
@@ -130,8 +134,9 @@ def test_server_jobs_run_in_a_niced_child_and_searches_see_them(serve) -> None: 
         assert hits and "heron" in hits[0]["item"]["memory"]
         # kill the child between jobs: the next job starts a new one
         os.kill(pids[0], signal.SIGKILL)
-        r = c.post("/v1/ingest", files=[("files", ("b.txt", b"An otter swims in the cove.",
-                                                   "text/plain"))])
+        r = c.post(
+            "/v1/ingest", files=[("files", ("b.txt", b"An otter swims in the cove.", "text/plain"))]
+        )
         job = wait_job(c, r.json()["job_id"], timeout=120)
         assert job["status"] == "done" and job["items_written"] == 1, job
         assert service.writers.pids() and service.writers.pids() != pids
@@ -147,24 +152,37 @@ def test_uploads_queued_together_are_one_ingest_and_each_job_keeps_its_counts(se
     service = running.app.state.service
     store = service.store
     with running.client() as c:
-        first = c.post("/v1/ingest", files=[("files", ("warm.txt", b"A warm-up note.",
-                                                       "text/plain"))])
+        first = c.post(
+            "/v1/ingest", files=[("files", ("warm.txt", b"A warm-up note.", "text/plain"))]
+        )
         wait_job(c, first.json()["job_id"], timeout=120)  # the child is up
         before = service.writers.calls
         ids: dict[str, str] = {}
         with service.jobs._burst:  # the writer is "busy": these uploads queue meanwhile
             for i in range(9):
-                r = c.post("/v1/ingest", files=[("files", (f"n{i}.txt",
-                                                           f"Note {i}: the token kiwi{i}.".encode(),
-                                                           "text/plain"))])
+                r = c.post(
+                    "/v1/ingest",
+                    files=[
+                        (
+                            "files",
+                            (f"n{i}.txt", f"Note {i}: the token kiwi{i}.".encode(), "text/plain"),
+                        )
+                    ],
+                )
                 assert r.status_code == 202, r.text
                 ids[f"n{i}.txt"] = r.json()["job_id"]
-            r = c.post("/v1/ingest", files=[("files", ("bad.pdf", b"%PDF-1.7 not really a pdf",
-                                                       "application/pdf"))])
+            r = c.post(
+                "/v1/ingest",
+                files=[("files", ("bad.pdf", b"%PDF-1.7 not really a pdf", "application/pdf"))],
+            )
             ids["bad.pdf"] = r.json()["job_id"]
-            r = c.post("/v1/ingest", data={"info": '{"session_id": "other"}'},
-                       files=[("files", ("s.txt", b"Another session's note about a walrus.",
-                                         "text/plain"))])
+            r = c.post(
+                "/v1/ingest",
+                data={"info": '{"session_id": "other"}'},
+                files=[
+                    ("files", ("s.txt", b"Another session's note about a walrus.", "text/plain"))
+                ],
+            )
             ids["s.txt"] = r.json()["job_id"]
         jobs = {name: wait_job(c, job_id, timeout=120) for name, job_id in ids.items()}
         for i in range(9):

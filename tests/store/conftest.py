@@ -26,9 +26,16 @@ def make_item(
     **metadata: Any,
 ) -> MemoryItem:
     """An item with one source; metadata keywords go straight to MemoryMetadata."""
-    source = Source(kind=kind, path=path, page=page, content_hash=content_hash,  # type: ignore[arg-type]
-                    chat_time=chat_time)
-    return MemoryItem(id=item_id, memory=text, metadata=MemoryMetadata(sources=[source], **metadata))
+    source = Source(
+        kind=kind,
+        path=path,
+        page=page,
+        content_hash=content_hash,  # type: ignore[arg-type]
+        chat_time=chat_time,
+    )
+    return MemoryItem(
+        id=item_id, memory=text, metadata=MemoryMetadata(sources=[source], **metadata)
+    )
 
 
 @pytest.fixture

@@ -8,12 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from omnireader import Reader, Store
+from omnireader import IngestOptions, Reader, Store, ingest
 from omnireader.store.headings import HEADING_COLUMN
-from omnireader import ingest, IngestOptions
 
-FILLER = ("The committee reviewed the quarterly figures and noted the usual seasonal pattern "
-          "in every region. ")
+FILLER = (
+    "The committee reviewed the quarterly figures and noted the usual seasonal pattern "
+    "in every region. "
+)
 
 
 def _section(marker: str, n: int) -> str:
@@ -28,9 +29,11 @@ def doc_store(tmp_path: Path) -> tuple[Store, Path]:
     report = tmp_path / "annual_report.md"
     rows = "\n".join(f"| Purchases of equipment, line {i} | {i * 3}.5 |" for i in range(40))
     report.write_text(
-        "# Annual report\n\n## Board decisions\n\n" + _section("zanzibar budget", 5)
+        "# Annual report\n\n## Board decisions\n\n"
+        + _section("zanzibar budget", 5)
         + "\n\n## Consolidated Statements of Cash Flows\n\nCash flows for the year\n\n"
-        "| Item | 2018 |\n| --- | --- |\n" + rows + "\n\n## Outlook\n\nSteady.\n")
+        "| Item | 2018 |\n| --- | --- |\n" + rows + "\n\n## Outlook\n\nSteady.\n"
+    )
     store = Store.open(tmp_path / "store.lance")
     ingest([report], store, reader=Reader(chunk_tokens=128), options=IngestOptions(workers=1))
     return store, report
@@ -42,19 +45,23 @@ def test_headings_are_searched_apart_and_shown_as_the_header(doc_store: tuple[St
     # "statement" and "flow" are in the heading only, never in a table row.
     hits = store.search("cash flow statement equipment", k=3, view="fts")
     assert hits and hits[0].item.metadata.extra["heading_path"] == [
-        "Annual report", "Consolidated Statements of Cash Flows"]
+        "Annual report",
+        "Consolidated Statements of Cash Flows",
+    ]
     assert hits[0].header == "Annual report › Consolidated Statements of Cash Flows"
     assert hits[0].text.startswith(hits[0].header + "\n")
 
 
 def test_a_hit_comes_with_its_section_neighbours_within_the_budget(
-        doc_store: tuple[Store, Path]) -> None:
+    doc_store: tuple[Store, Path],
+) -> None:
     store, _ = doc_store
     [wide] = store.search("zanzibar", k=1, max_chars=20_000)
     ids = [i.id for i in wide.items]
     assert len(ids) == 3 and ids[1] == wide.item.id  # the chunk before, it, the one after
-    assert all(i.metadata.extra["heading_path"] == ["Annual report", "Board decisions"]
-               for i in wide.items)
+    assert all(
+        i.metadata.extra["heading_path"] == ["Annual report", "Board decisions"] for i in wide.items
+    )
     [narrow] = store.search("zanzibar", k=1, max_chars=len(wide.item.memory) + 200)
     assert [i.id for i in narrow.items] == [wide.item.id]  # no room: the chunk alone
     assert len(narrow.text) <= len(wide.item.memory) + 200
@@ -79,8 +86,13 @@ def test_no_search_writes_the_store(doc_store: tuple[Store, Path]) -> None:
     for view in ("hybrid", "fts", "vector"):
         for max_chars in (None, 500, 6000):
             for filters in (None, {"path": str(doc_store[1])}):
-                store.search("cash flow statement zanzibar FY2018", k=5, view=view,
-                             max_chars=max_chars, filters=filters)
+                store.search(
+                    "cash flow statement zanzibar FY2018",
+                    k=5,
+                    view=view,
+                    max_chars=max_chars,
+                    filters=filters,
+                )
     assert (store.table.version, store.count()) == before
 
 

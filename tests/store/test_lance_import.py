@@ -26,8 +26,13 @@ print(json.dumps({"hits": [h.item.memory for h in hits], "api_before": api,
 def test_a_store_opens_writes_and_searches_without_the_rest_client_which_loads_when_asked(
     tmp_path: Path,
 ) -> None:
-    out = subprocess.run([sys.executable, "-c", PROBE, str(tmp_path / "db.lance")],
-                         capture_output=True, text=True, timeout=120, check=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-c", PROBE, str(tmp_path / "db.lance")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    ).stdout
     seen = json.loads(out.splitlines()[-1])
     assert seen["hits"] == ["The heron nests by the quartz lagoon."]
     assert seen["api_before"] == []

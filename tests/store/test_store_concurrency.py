@@ -26,8 +26,12 @@ WRITER = textwrap.dedent("""
 def test_two_processes_adding_distinct_items_store_all_of_them_once(tmp_path: Path) -> None:
     path = tmp_path / "shared.lance"  # both writers also race to create it
     writers = [
-        subprocess.Popen([sys.executable, "-c", WRITER, str(path), tag],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        subprocess.Popen(
+            [sys.executable, "-c", WRITER, str(path), tag],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         for tag in ("a", "b")
     ]
     outcomes = [w.communicate(timeout=120) for w in writers]
@@ -45,8 +49,12 @@ def test_two_processes_upserting_the_same_items_store_each_once(tmp_path: Path) 
     # two merge_inserts can each commit the row.
     path = tmp_path / "shared.lance"
     writers = [
-        subprocess.Popen([sys.executable, "-c", WRITER, str(path), "same"],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        subprocess.Popen(
+            [sys.executable, "-c", WRITER, str(path), "same"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         for _ in range(2)
     ]
     outcomes = [w.communicate(timeout=120) for w in writers]

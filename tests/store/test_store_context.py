@@ -24,9 +24,16 @@ TRIP = [  # one sitting
 
 
 def read_chat(turns: list[tuple[str, str]], user: str = "u1", one_time: bool = False) -> list:
-    messages = [{"role": "user", "name": who, "content": text, "message_id": f"{user}-m{n}",
-                 "chat_time": f"2025-06-01T10:{0 if one_time else n:02d}:00"}
-                for n, (who, text) in enumerate(turns)]
+    messages = [
+        {
+            "role": "user",
+            "name": who,
+            "content": text,
+            "message_id": f"{user}-m{n}",
+            "chat_time": f"2025-06-01T10:{0 if one_time else n:02d}:00",
+        }
+        for n, (who, text) in enumerate(turns)
+    ]
     return Reader().read(messages, info={"user_id": user})
 
 
@@ -71,8 +78,14 @@ def test_hits_that_overlap_or_touch_merge_into_one_passage(trip: Store) -> None:
 
 
 def test_a_budget_is_never_exceeded_and_keeps_the_best_first(trip: Store, item: MakeItem) -> None:
-    trip.add([item(f"doc{n}", f"Lisbon travel notes part {n}: trams, sardines and beaches. " * (n + 1))
-              for n in range(6)])
+    trip.add(
+        [
+            item(
+                f"doc{n}", f"Lisbon travel notes part {n}: trams, sardines and beaches. " * (n + 1)
+            )
+            for n in range(6)
+        ]
+    )
     full = trip.search("Lisbon tram sardines beach", k=20, view="hybrid")
     order = [r.item.id for r in full]
 
@@ -94,13 +107,20 @@ def test_a_budget_smaller_than_the_best_passage_cuts_it(store: Store, item: Make
 
 def test_filters_are_applied_before_ranking(store: Store) -> None:
     # Bob's chat matches the query far better, and there is much more of it.
-    store.add(read_chat([("Bob", "kayak kayak kayak rental by the kayak harbour")] * 30, user="bob"))
+    store.add(
+        read_chat([("Bob", "kayak kayak kayak rental by the kayak harbour")] * 30, user="bob")
+    )
     store.add(read_chat([("Eve", "I might rent a kayak someday")], user="eve"))
 
     for view in ("fts", "vector", "hybrid"):
         for budget in (None, 2000):
-            hits = store.search("kayak rental harbour", k=1, view=view,
-                                filters=SearchFilters(user_id="eve"), max_chars=budget)
+            hits = store.search(
+                "kayak rental harbour",
+                k=1,
+                view=view,
+                filters=SearchFilters(user_id="eve"),
+                max_chars=budget,
+            )
             assert [h.message_ids for h in hits] == [["eve-m0"]], view
 
 
@@ -119,10 +139,17 @@ def test_items_without_neighbours_are_their_own_passage(store: Store, item: Make
     assert all(r.text == r.item.memory and r.items == [r.item] for r in results)
 
 
-def test_common_words_that_other_languages_stop_are_searchable(store: Store, item: MakeItem) -> None:
+def test_common_words_that_other_languages_stop_are_searchable(
+    store: Store, item: MakeItem
+) -> None:
     # Lance's ICU tokenizer would drop these with its all-language stop word list.
-    store.add([item("dog", "we adopted a dog"), item("cat", "the cat sleeps"),
-               item("seven", "gate 7 closes early")])
+    store.add(
+        [
+            item("dog", "we adopted a dog"),
+            item("cat", "the cat sleeps"),
+            item("seven", "gate 7 closes early"),
+        ]
+    )
 
     assert [r.item.id for r in store.search("dog", view="fts")] == ["dog"]
     assert [r.item.id for r in store.search("cat", view="fts")] == ["cat"]

@@ -14,19 +14,49 @@ QUERY = "quarterly report"
 
 @pytest.fixture
 def filled(store: Store, item: MakeItem) -> Store:
-    store.add([
-        item("u1-doc", "quarterly report for the north region", user_id="u1", session_id="s1",
-             path="/data/reports/north.pdf", page=1, persons=["Alice", "Bob"],
-             entities=["ACME"], timestamp="2024-03-31T18:00:00+02:00"),
-        item("u1-chat", "we discussed the quarterly report", user_id="u1", session_id="s2",
-             kind="chat", chat_time="2024-05-02T09:00:00Z", memory_type="UserMemory",
-             persons=["Carol"]),
-        item("u2-doc", "quarterly report draft, south region", user_id="u2", mode="fine",
-             path="/data/other/south.pdf", page=2, entities=["Globex"],
-             refine_status="refined", timestamp="2023-12-01"),
-        item("o'neil", "quarterly report by O'Neil", user_id="x' OR '1'='1", persons=["O'Neil"],
-             path="/data/it's/odd.pdf"),
-    ])
+    store.add(
+        [
+            item(
+                "u1-doc",
+                "quarterly report for the north region",
+                user_id="u1",
+                session_id="s1",
+                path="/data/reports/north.pdf",
+                page=1,
+                persons=["Alice", "Bob"],
+                entities=["ACME"],
+                timestamp="2024-03-31T18:00:00+02:00",
+            ),
+            item(
+                "u1-chat",
+                "we discussed the quarterly report",
+                user_id="u1",
+                session_id="s2",
+                kind="chat",
+                chat_time="2024-05-02T09:00:00Z",
+                memory_type="UserMemory",
+                persons=["Carol"],
+            ),
+            item(
+                "u2-doc",
+                "quarterly report draft, south region",
+                user_id="u2",
+                mode="fine",
+                path="/data/other/south.pdf",
+                page=2,
+                entities=["Globex"],
+                refine_status="refined",
+                timestamp="2023-12-01",
+            ),
+            item(
+                "o'neil",
+                "quarterly report by O'Neil",
+                user_id="x' OR '1'='1",
+                persons=["O'Neil"],
+                path="/data/it's/odd.pdf",
+            ),
+        ]
+    )
     return store
 
 
@@ -69,17 +99,22 @@ def test_a_filter_applies_before_ranking_so_k_matching_items_come_back(
     store.add([item(f"b{i}", f"notes {i} mentioning solar", user_id="u2") for i in range(3)])
 
     for view in ("vector", "fts", "hybrid"):
-        hits = store.search("solar panel installation guide", k=3, view=view, filters={"user_id": "u2"})
+        hits = store.search(
+            "solar panel installation guide", k=3, view=view, filters={"user_id": "u2"}
+        )
         assert {r.item.id for r in hits} == {"b0", "b1", "b2"}
 
 
-@pytest.mark.parametrize("hostile", [
-    "x' OR '1'='1",
-    "u1' --",
-    "u1'; DROP TABLE items; --",
-    "u1\\' OR 1=1 --",
-    "') OR ('a'='a",
-])
+@pytest.mark.parametrize(
+    "hostile",
+    [
+        "x' OR '1'='1",
+        "u1' --",
+        "u1'; DROP TABLE items; --",
+        "u1\\' OR 1=1 --",
+        "') OR ('a'='a",
+    ],
+)
 def test_injection_like_values_match_nothing_and_do_not_error(filled: Store, hostile: str) -> None:
     filters = {"user_id": hostile + "?"}  # none of the stored users
 
@@ -105,13 +140,16 @@ def test_where_clause_quotes_values_and_uses_known_columns_only() -> None:
     assert SearchFilters().where() is None
 
 
-@pytest.mark.parametrize("bad", [
-    {"user": "u1"},  # unknown key
-    {"since": "last tuesday"},
-    {"memory_type": "Gossip"},
-    {"page": -1},
-    {"user_id": "nul\x00byte"},
-])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"user": "u1"},  # unknown key
+        {"since": "last tuesday"},
+        {"memory_type": "Gossip"},
+        {"page": -1},
+        {"user_id": "nul\x00byte"},
+    ],
+)
 def test_invalid_filters_raise_a_clear_error(filled: Store, bad: dict[str, object]) -> None:
     with pytest.raises(InvalidInputError):
         filled.count(bad)

@@ -10,14 +10,20 @@ from pathlib import Path
 
 import pytest
 
-from omnireader.models import Message, MemoryItem
+from omnireader.models import MemoryItem, Message
 from omnireader.parsers.base import ParseContext
 from omnireader.parsers.chat import ChatParser
 from omnireader.payloads import Conversation
 from omnireader.store import Store
 from omnireader.store.maintenance import create_indexes
-from omnireader.store.schema import (ITEM_COLUMNS, META_VERSION, TABLE_NAME, item_from_row,
-                                     items_schema, items_to_table)
+from omnireader.store.schema import (
+    ITEM_COLUMNS,
+    META_VERSION,
+    TABLE_NAME,
+    item_from_row,
+    items_schema,
+    items_to_table,
+)
 from omnireader.units import NEIGHBOUR_TEXT
 
 from .conftest import make_item
@@ -26,20 +32,34 @@ from .conftest import make_item
 def _items() -> list[MemoryItem]:
     """Chat units (with their neighbours' text), file chunks, an empty text, an explicit
     ``None`` neighbour text: every case the layout has to give back as it was."""
-    turns = [("Ana", "2025-03-01T09:00:00", "Did you book the ferry to Hydra?"),
-             ("Ben", "2025-03-01T09:02:00", "Yes, the 8 o'clock one on Friday."),
-             ("Ana", "2025-03-01T09:03:00", "Great, I will pack the snorkels.")]
-    messages = [Message(role="user", name=who, chat_time=when, content=text, message_id=f"m{n}")
-                for n, (who, when, text) in enumerate(turns)]
+    turns = [
+        ("Ana", "2025-03-01T09:00:00", "Did you book the ferry to Hydra?"),
+        ("Ben", "2025-03-01T09:02:00", "Yes, the 8 o'clock one on Friday."),
+        ("Ana", "2025-03-01T09:03:00", "Great, I will pack the snorkels."),
+    ]
+    messages = [
+        Message(role="user", name=who, chat_time=when, content=text, message_id=f"m{n}")
+        for n, (who, when, text) in enumerate(turns)
+    ]
     chat = ChatParser().parse_fast(Conversation(messages=messages), ParseContext(user_id="u1"))
     assert all(NEIGHBOUR_TEXT in i.metadata.extra for i in chat)
-    files = [make_item(f"f{n}", f"lantern harbor page {n} " * 40, path=f"/docs/f{n}.pdf", page=n,
-                       user_id="u1") for n in range(3)]
+    files = [
+        make_item(
+            f"f{n}", f"lantern harbor page {n} " * 40, path=f"/docs/f{n}.pdf", page=n, user_id="u1"
+        )
+        for n in range(3)
+    ]
     empty = make_item("empty", "", path="/docs/empty.txt", user_id="u1")
-    odd = make_item("odd", "quartz meadow", path="/docs/odd.txt", user_id="u1",
-                    extra={NEIGHBOUR_TEXT: None, "title": "x"})
-    blank = make_item("blank", "velvet orchid", path="/docs/blank.txt", user_id="u1",
-                      extra={NEIGHBOUR_TEXT: ""})
+    odd = make_item(
+        "odd",
+        "quartz meadow",
+        path="/docs/odd.txt",
+        user_id="u1",
+        extra={NEIGHBOUR_TEXT: None, "title": "x"},
+    )
+    blank = make_item(
+        "blank", "velvet orchid", path="/docs/blank.txt", user_id="u1", extra={NEIGHBOUR_TEXT: ""}
+    )
     return [*chat, *files, empty, odd, blank]
 
 
@@ -124,8 +144,18 @@ def test_a_version_3_store_written_again_keeps_its_layout(tmp_path: Path) -> Non
     assert json.loads(raw[changed.id])["memory"].endswith("(edited)")
     _reads_back(store, [changed, *items[1:], *extra])
     # Taking a location away rewrites the kept rows in the same layout.
-    store.add([make_item("f1", items[4].memory, path="/docs/f1.pdf", page=1, user_id="u1",
-                         seen_at=["/docs/f1.pdf", "/docs/copy.pdf"])])
+    store.add(
+        [
+            make_item(
+                "f1",
+                items[4].memory,
+                path="/docs/f1.pdf",
+                page=1,
+                user_id="u1",
+                seen_at=["/docs/f1.pdf", "/docs/copy.pdf"],
+            )
+        ]
+    )
     store.detach_paths(["/docs/copy.pdf"])
     assert json.loads(_raw_json(store)["f1"])["memory"] == items[4].memory
 
@@ -133,8 +163,11 @@ def test_a_version_3_store_written_again_keeps_its_layout(tmp_path: Path) -> Non
 @pytest.mark.parametrize("old", [True, False])
 def test_item_from_row_takes_either_layout(old: bool) -> None:
     item = _items()[1]
-    row = {"item_json": item.model_dump_json() if old else None,
-           "memory": item.memory, "context_text": item.metadata.extra[NEIGHBOUR_TEXT]}
+    row = {
+        "item_json": item.model_dump_json() if old else None,
+        "memory": item.memory,
+        "context_text": item.metadata.extra[NEIGHBOUR_TEXT],
+    }
     if not old:
         from omnireader.store.schema import stored_json
 

@@ -46,7 +46,9 @@ def test_opening_a_missing_store_without_create_is_a_store_error(tmp_path: Path)
     assert not (tmp_path / "nowhere" / "items.lance").exists()
 
 
-def test_get_and_get_many_return_stored_items_in_the_order_asked(store: Store, item: MakeItem) -> None:
+def test_get_and_get_many_return_stored_items_in_the_order_asked(
+    store: Store, item: MakeItem
+) -> None:
     store.add([item("a", "alpha"), item("b", "beta"), item("c", "gamma")])
 
     assert store.get("b").memory == "beta"  # type: ignore[union-attr]
@@ -56,15 +58,30 @@ def test_get_and_get_many_return_stored_items_in_the_order_asked(store: Store, i
 
 def test_export_round_trips_every_item_exactly(store: Store, item: MakeItem) -> None:
     items = [
-        item("doc", "page text", path="/a.pdf", page=3, content_hash="h1", keywords=["k"],
-             extra={"title": "A", "pages": 10}, flags=["needs_ocr"]),
-        MemoryItem.model_validate({
-            "id": "traj", "memory": "searched the web, then answered",
-            "metadata": {"memory_type": "ToolTrajectoryMemory", "mode": "fine",
-                         "tools": [ToolUse(name="search", arguments={"q": "x"}, success=True)],
-                         "correctness": "success", "experience": "when asked, search first",
-                         "sources": [Source(kind="tool", tool_call_id="c1", message_id="m7")]},
-        }),
+        item(
+            "doc",
+            "page text",
+            path="/a.pdf",
+            page=3,
+            content_hash="h1",
+            keywords=["k"],
+            extra={"title": "A", "pages": 10},
+            flags=["needs_ocr"],
+        ),
+        MemoryItem.model_validate(
+            {
+                "id": "traj",
+                "memory": "searched the web, then answered",
+                "metadata": {
+                    "memory_type": "ToolTrajectoryMemory",
+                    "mode": "fine",
+                    "tools": [ToolUse(name="search", arguments={"q": "x"}, success=True)],
+                    "correctness": "success",
+                    "experience": "when asked, search first",
+                    "sources": [Source(kind="tool", tool_call_id="c1", message_id="m7")],
+                },
+            }
+        ),
         item("zh", "中文内容", kind="string"),
     ]
     store.add(items)
@@ -87,8 +104,10 @@ def test_export_and_iteration_honour_filters(store: Store, item: MakeItem) -> No
 
 
 def test_delete_by_ids_and_by_filters_reports_how_many_went(store: Store, item: MakeItem) -> None:
-    store.add([item(f"u1-{i}", "a", user_id="u1") for i in range(3)]
-              + [item(f"u2-{i}", "b", user_id="u2") for i in range(2)])
+    store.add(
+        [item(f"u1-{i}", "a", user_id="u1") for i in range(3)]
+        + [item(f"u2-{i}", "b", user_id="u2") for i in range(2)]
+    )
 
     assert store.delete(ids=["u1-0", "nope"]) == 1
     assert store.delete(filters={"user_id": "u2"}) == 2
@@ -109,12 +128,14 @@ def test_delete_without_ids_or_filters_is_refused(store: Store, item: MakeItem) 
 def test_delete_by_path_removes_a_files_items_and_can_keep_the_new_version(
     store: Store, item: MakeItem
 ) -> None:
-    store.add([
-        item("old-1", "old page one", path="/docs/a.pdf", content_hash="v1"),
-        item("old-2", "old page two", path="/docs/a.pdf", content_hash="v1"),
-        item("new-1", "new page one", path="/docs/a.pdf", content_hash="v2"),
-        item("other", "other file", path="/docs/a.pdf.bak", content_hash="v9"),
-    ])
+    store.add(
+        [
+            item("old-1", "old page one", path="/docs/a.pdf", content_hash="v1"),
+            item("old-2", "old page two", path="/docs/a.pdf", content_hash="v1"),
+            item("new-1", "new page one", path="/docs/a.pdf", content_hash="v2"),
+            item("other", "other file", path="/docs/a.pdf.bak", content_hash="v9"),
+        ]
+    )
 
     assert store.delete_by_path("/docs/a.pdf", except_hash="v2") == 2
     assert store.content_hashes_by_path() == {"/docs/a.pdf": {"v2"}, "/docs/a.pdf.bak": {"v9"}}
@@ -125,14 +146,28 @@ def test_delete_by_path_removes_a_files_items_and_can_keep_the_new_version(
 
 
 def test_content_hash_helpers_tell_an_ingester_what_is_stored(store: Store, item: MakeItem) -> None:
-    store.add([
-        item("p1", "one", path="/x/a.txt", content_hash="ha"),
-        item("p2", "two", path="/x/a.txt", content_hash="ha"),
-        item("u1", "web", path=None, content_hash="hw", kind="string"),
-    ])
-    store.add([make_item("url", "page", kind="file", content_hash="hu").model_copy(update={
-        "metadata": make_item("url", "page").metadata.model_copy(update={
-            "sources": [Source(kind="file", url="https://example.org/p", content_hash="hu")]})})])
+    store.add(
+        [
+            item("p1", "one", path="/x/a.txt", content_hash="ha"),
+            item("p2", "two", path="/x/a.txt", content_hash="ha"),
+            item("u1", "web", path=None, content_hash="hw", kind="string"),
+        ]
+    )
+    store.add(
+        [
+            make_item("url", "page", kind="file", content_hash="hu").model_copy(
+                update={
+                    "metadata": make_item("url", "page").metadata.model_copy(
+                        update={
+                            "sources": [
+                                Source(kind="file", url="https://example.org/p", content_hash="hu")
+                            ]
+                        }
+                    )
+                }
+            )
+        ]
+    )
 
     assert store.content_hashes_by_path() == {"/x/a.txt": {"ha"}, "https://example.org/p": {"hu"}}
     assert sorted(store.ids_for_content_hash("ha")) == ["p1", "p2"]
@@ -140,11 +175,13 @@ def test_content_hash_helpers_tell_an_ingester_what_is_stored(store: Store, item
 
 
 def test_stats_count_items_by_type_mode_and_source_kind(store: Store, item: MakeItem) -> None:
-    store.add([
-        item("a", "x", memory_type="UserMemory"),
-        item("b", "y", kind="chat", mode="fine"),
-        item("c", "z", kind="chat"),
-    ])
+    store.add(
+        [
+            item("a", "x", memory_type="UserMemory"),
+            item("b", "y", kind="chat", mode="fine"),
+            item("c", "z", kind="chat"),
+        ]
+    )
 
     stats = store.stats()
 
@@ -164,15 +201,19 @@ def test_a_second_handle_sees_writes_made_through_the_first(tmp_path: Path, item
     assert [r.item.id for r in reader.search("writer", view="fts")] == ["a"]
 
 
-def test_delete_stale_drops_a_files_old_items_in_one_scope_only(store: Store, item: MakeItem) -> None:
-    store.add([
-        item("v1-a", "old chunk a", path="/d/f.txt", user_id="u1", content_hash="v1"),
-        item("v1-b", "old chunk b", path="/d/f.txt", user_id="u1", content_hash="v1"),
-        item("v2-a", "new chunk a", path="/d/f.txt", user_id="u1", content_hash="v2"),
-        item("u2-a", "other user's copy", path="/d/f.txt", user_id="u2", content_hash="v1"),
-        item("anon", "no user", path="/d/f.txt", content_hash="v1"),
-        item("fine", "fine-mode item", path="/d/f.txt", user_id="u1", mode="fine"),
-    ])
+def test_delete_stale_drops_a_files_old_items_in_one_scope_only(
+    store: Store, item: MakeItem
+) -> None:
+    store.add(
+        [
+            item("v1-a", "old chunk a", path="/d/f.txt", user_id="u1", content_hash="v1"),
+            item("v1-b", "old chunk b", path="/d/f.txt", user_id="u1", content_hash="v1"),
+            item("v2-a", "new chunk a", path="/d/f.txt", user_id="u1", content_hash="v2"),
+            item("u2-a", "other user's copy", path="/d/f.txt", user_id="u2", content_hash="v1"),
+            item("anon", "no user", path="/d/f.txt", content_hash="v1"),
+            item("fine", "fine-mode item", path="/d/f.txt", user_id="u1", mode="fine"),
+        ]
+    )
 
     gone = store.delete_stale("/d/f.txt", keep_ids=["v2-a"], user_id="u1", mode="fast")
 
@@ -181,7 +222,9 @@ def test_delete_stale_drops_a_files_old_items_in_one_scope_only(store: Store, it
 
 
 def test_the_ingest_ledger_lives_in_the_store_directory(tmp_path: Path) -> None:
-    Store.open(tmp_path / "db").ledger(scope="u1//fast", settings="k1").record([("/a.pdf", "h1", [])])
+    Store.open(tmp_path / "db").ledger(scope="u1//fast", settings="k1").record(
+        [("/a.pdf", "h1", [])]
+    )
 
     reopened = Store.open(tmp_path / "db")
 

@@ -16,7 +16,9 @@ def ids(store: Store, **filters: object) -> set[str]:
 
 def test_one_content_at_three_paths_is_one_item_found_under_each(store: Store, item) -> None:
     # Same id (content hash) read from three files, in one batch and in a later one.
-    store.add([item("same", "shared text", path="/d/x.md"), item("same", "shared text", path="/d/x.org")])
+    store.add(
+        [item("same", "shared text", path="/d/x.md"), item("same", "shared text", path="/d/x.org")]
+    )
     store.add([item("same", "shared text", path="/d/x.txt")])
     assert store.count() == 1
     [stored] = store.iter_items()
@@ -31,8 +33,13 @@ def test_one_content_at_three_paths_is_one_item_found_under_each(store: Store, i
 def test_a_path_never_matches_a_longer_name_and_a_folder_matches_on_a_separator(
     store: Store, item
 ) -> None:
-    store.add([item("doc", "a", path="/docs/a.doc"), item("docx", "b", path="/docs/a.docx"),
-               item("other", "c", path="/docs2/a.doc")])
+    store.add(
+        [
+            item("doc", "a", path="/docs/a.doc"),
+            item("docx", "b", path="/docs/a.docx"),
+            item("other", "c", path="/docs2/a.doc"),
+        ]
+    )
     assert ids(store, path="/docs/a.doc") == {"doc"}
     assert ids(store, path="/docs/a.docx") == {"docx"}
     assert ids(store, path="/docs") == ids(store, path="/docs/") == {"doc", "docx"}
@@ -50,8 +57,13 @@ def test_archive_members_are_found_by_the_archive_and_by_the_member(store: Store
 
 
 def test_deleting_one_path_keeps_the_item_while_another_path_holds_it(store: Store, item) -> None:
-    store.add([item("same", "shared", path="/d/x.md"), item("same", "shared", path="/d/x.txt"),
-               item("solo", "only here", path="/d/x.md.bak")])
+    store.add(
+        [
+            item("same", "shared", path="/d/x.md"),
+            item("same", "shared", path="/d/x.txt"),
+            item("solo", "only here", path="/d/x.md.bak"),
+        ]
+    )
     plan = store.delete_report(filters={"path": "/d/x.md"}, dry_run=True)
     assert (plan.deleted, plan.updated) == (0, 1) and store.count() == 2
 
@@ -81,7 +93,12 @@ def test_a_stale_read_of_one_path_does_not_remove_content_another_path_holds(
 
 
 def test_locations_under_a_folder_and_stored_paths(store: Store, item) -> None:
-    store.add([item("a", "a", path="/r/one.txt"), item("b", "b", path="/r/sub/two.txt"),
-               item("c", "c", path="/elsewhere/three.txt")])
+    store.add(
+        [
+            item("a", "a", path="/r/one.txt"),
+            item("b", "b", path="/r/sub/two.txt"),
+            item("c", "c", path="/elsewhere/three.txt"),
+        ]
+    )
     assert store.locations_under("/r") == {"/r/one.txt", "/r/sub/two.txt"}
     assert store.stored_paths(["/r/one.txt", "/r/nope.txt"]) == {"/r/one.txt"}

@@ -23,8 +23,10 @@ from omnireader.units import NEIGHBOUR_TEXT
 
 from .conftest import make_item
 
-WORDS = ("otter heron maple quartz lantern harbor meadow cobalt ember willow falcon copper "
-         "glacier saffron tundra velvet orchid basalt lagoon juniper").split()
+WORDS = (
+    "otter heron maple quartz lantern harbor meadow cobalt ember willow falcon copper "
+    "glacier saffron tundra velvet orchid basalt lagoon juniper"
+).split()
 
 
 @pytest.fixture(scope="module")
@@ -34,16 +36,23 @@ def fixed(tmp_path_factory: pytest.TempPathFactory) -> Store:
     items = []
     for i in range(300):
         words = rng.choice(WORDS, size=int(rng.integers(3, 9)))
-        items.append(make_item(f"i{i:03d}", " ".join(words), user_id=f"u{i % 3}",
-                               path=f"/d{i % 4}/f{i}.txt",
-                               timestamp=f"2024-{1 + i % 12:02d}-0{1 + i % 9}T10:00:00Z"))
+        items.append(
+            make_item(
+                f"i{i:03d}",
+                " ".join(words),
+                user_id=f"u{i % 3}",
+                path=f"/d{i % 4}/f{i}.txt",
+                timestamp=f"2024-{1 + i % 12:02d}-0{1 + i % 9}T10:00:00Z",
+            )
+        )
     store = Store.open(tmp_path_factory.mktemp("fixed") / "s.lance")
     store.add(items)
     return store
 
 
-def _builder_hybrid(store: Store, query: str, k: int, where: str | None,
-                    max_chars: int | None) -> list[tuple[str, float, str]]:
+def _builder_hybrid(
+    store: Store, query: str, k: int, where: str | None, max_chars: int | None
+) -> list[tuple[str, float, str]]:
     """Hybrid search through LanceDB's public query builders, every row read whole."""
     from lancedb.query import MultiMatchQuery
 
@@ -55,8 +64,13 @@ def _builder_hybrid(store: Store, query: str, k: int, where: str | None,
     fq = t.search(MultiMatchQuery(query, list(FTS_COLUMNS)), query_type="fts")
     if where:
         vq, fq = vq.where(where, prefilter=True), fq.where(where, prefilter=True)
-    vrows = vq.refine_factor(REFINE_FACTOR).select(["id", *ITEM_COLUMNS, "_distance"]) \
-        .limit(n).to_arrow().to_pylist()
+    vrows = (
+        vq.refine_factor(REFINE_FACTOR)
+        .select(["id", *ITEM_COLUMNS, "_distance"])
+        .limit(n)
+        .to_arrow()
+        .to_pylist()
+    )
     trows = fq.select(["id", *ITEM_COLUMNS, "_score", "vector"]).limit(n).to_arrow().to_pylist()
     semantic = {r["id"]: 1.0 - float(r["_distance"]) for r in vrows}
     if trows:
@@ -65,14 +79,24 @@ def _builder_hybrid(store: Store, query: str, k: int, where: str | None,
             semantic.setdefault(r["id"], float(s))
     fused = convex({r["id"]: float(r["_score"]) for r in trows}, semantic, emb.fusion_weight)
     rows = {r["id"]: r for r in (*trows, *vrows)}
-    hits = boost([Hit(id=f.id, row=rows[f.id], score=f.score, ranks=f.ranks)
-                  for f in fused], query, TIME_WEIGHT)
+    hits = boost(
+        [Hit(id=f.id, row=rows[f.id], score=f.score, ranks=f.ranks) for f in fused],
+        query,
+        TIME_WEIGHT,
+    )
     results = assemble(hits, lambda ids: se._fetch(t, ids, where), wanted, "hybrid", max_chars)
     return [(r.item.id, round(r.score, 6), r.text) for r in results]
 
 
-QUERIES = ["otter heron", "maple quartz lantern", "glacier", "velvet orchid in May 2024",
-           "juniper lagoon basalt tundra", "nothing shares these words", "falcon 2024-03"]
+QUERIES = [
+    "otter heron",
+    "maple quartz lantern",
+    "glacier",
+    "velvet orchid in May 2024",
+    "juniper lagoon basalt tundra",
+    "nothing shares these words",
+    "falcon 2024-03",
+]
 
 
 @pytest.mark.parametrize("where", [None, "user_id = 'u1'"])
@@ -81,8 +105,12 @@ def test_hybrid_ranks_exactly_as_the_builder_pipeline(
     fixed: Store, where: str | None, k: int, max_chars: int | None
 ) -> None:
     for query in QUERIES:
-        got = [(r.item.id, round(r.score, 6), r.text) for r in
-               se.run_search(fixed.table, fixed.embedder, query, k, "hybrid", where, max_chars)]
+        got = [
+            (r.item.id, round(r.score, 6), r.text)
+            for r in se.run_search(
+                fixed.table, fixed.embedder, query, k, "hybrid", where, max_chars
+            )
+        ]
         assert got == _builder_hybrid(fixed, query, k, where, max_chars), query
         assert got  # every query finds something (vector candidates at least)
 
@@ -101,7 +129,8 @@ def test_query_objects_are_the_ones_the_builders_make(fixed: Store) -> None:
         vq = vq.refine_factor(REFINE_FACTOR).select(["id", "_distance"]).limit(40)
         assert vector_query(vector, 40, where, ["id", "_distance"]) == vq.to_query_object()
         assert fts_query("otter", 40, where, ["id", "_score"]).per_column == tuple(
-            fq.select(["id", "_score"]).limit(40).to_query_object() for fq in fqs)
+            fq.select(["id", "_score"]).limit(40).to_query_object() for fq in fqs
+        )
     eq = t.search().where("id IN ('i001')").select(ITEM_COLUMNS).limit(1)
     assert filter_query("id IN ('i001')", 1, ITEM_COLUMNS) == eq.to_query_object()
 
@@ -118,15 +147,22 @@ def test_bm25_over_the_columns_gives_the_rows_and_scores_of_lancedbs_multi_match
     store = Store.open(tmp_path / "s.lance")
     items = []
     for i in range(400):
-        item = make_item(f"m{i:03d}", " ".join(rng.choice(WORDS, size=int(rng.integers(2, 12)))),
-                         user_id=f"u{i % 2}")
+        item = make_item(
+            f"m{i:03d}",
+            " ".join(rng.choice(WORDS, size=int(rng.integers(2, 12)))),
+            user_id=f"u{i % 2}",
+        )
         item.metadata.keywords = [str(w) for w in rng.choice(WORDS, size=int(rng.integers(0, 4)))]
         if i % 3:
             item.metadata.extra[NEIGHBOUR_TEXT] = " ".join(rng.choice(WORDS, size=20))
         items.append(item)
     store.add(items)
-    assert store.table.search().where("keywords_text != '' AND context_text IS NOT NULL") \
-        .limit(1).to_list()
+    assert (
+        store.table.search()
+        .where("keywords_text != '' AND context_text IS NOT NULL")
+        .limit(1)
+        .to_list()
+    )
     for query in ["otter", "maple quartz", "glacier saffron tundra velvet", "heron heron"]:
         for n in (5, 40, 400):
             fq = store.table.search(MultiMatchQuery(query, list(FTS_COLUMNS)), query_type="fts")
@@ -137,30 +173,38 @@ def test_bm25_over_the_columns_gives_the_rows_and_scores_of_lancedbs_multi_match
             ours_rows = ours.to_pylist()
             # the same scores in order; the same rows except where a tie crosses the cut
             assert [round(r["_score"], 5) for r in ours_rows] == [
-                round(r["_score"], 5) for r in theirs], (query, n)
+                round(r["_score"], 5) for r in theirs
+            ], (query, n)
             cut = theirs[-1]["_score"] if theirs else None
             assert {r["id"] for r in ours_rows if r["_score"] != cut} == {
-                r["id"] for r in theirs if r["_score"] != cut}, (query, n)
+                r["id"] for r in theirs if r["_score"] != cut
+            }, (query, n)
             assert ours_rows == sorted(ours_rows, key=lambda r: (-r["_score"], r["id"]))
 
 
 def test_queries_run_together_give_each_querys_own_rows(fixed: Store) -> None:
     vector = fixed.embedder.embed_query("cobalt ember")
-    queries = [vector_query(vector, 20, None, ["id", "_distance"]),
-               fts_query("cobalt ember", 20, "user_id = 'u0'", ["id", "_score"]),
-               filter_query("id IN ('i005', 'i006')", 2, ["id"])]
+    queries = [
+        vector_query(vector, 20, None, ["id", "_distance"]),
+        fts_query("cobalt ember", 20, "user_id = 'u0'", ["id", "_score"]),
+        filter_query("id IN ('i005', 'i006')", 2, ["id"]),
+    ]
     together = run_queries(fixed.table, queries)
     alone = [run_queries(fixed.table, [q])[0] for q in queries]
     assert [t.to_pylist() for t in together] == [a.to_pylist() for a in alone]
     assert len(together[0]) == 20 and sorted(together[2].column("id").to_pylist()) == [
-        "i005", "i006"]
+        "i005",
+        "i006",
+    ]
 
 
 def test_queries_give_the_rows_lancedbs_own_execution_path_gives(fixed: Store) -> None:
     vector = fixed.embedder.embed_query("maple quartz")
-    queries = [vector_query(vector, 20, "user_id = 'u1'", ["id", "_distance", *ITEM_COLUMNS]),
-               *fts_query("maple quartz", 20, None, ["id", "_score", "vector"]).per_column,
-               filter_query("id IN ('i005', 'i006')", 2, ["id", "memory"])]
+    queries = [
+        vector_query(vector, 20, "user_id = 'u1'", ["id", "_distance", *ITEM_COLUMNS]),
+        *fts_query("maple quartz", 20, None, ["id", "_score", "vector"]).per_column,
+        filter_query("id IN ('i005', 'i006')", 2, ["id", "memory"]),
+    ]
     ours = run_queries(fixed.table, queries)
     theirs = [fixed.table._execute_query(q).read_all() for q in queries]
     assert [o.to_pylist() for o in ours] == [t.to_pylist() for t in theirs]
@@ -169,8 +213,13 @@ def test_queries_give_the_rows_lancedbs_own_execution_path_gives(fixed: Store) -
 
 def test_a_candidate_found_only_by_vectors_is_fetched_when_shown(tmp_path: Path) -> None:
     store = Store.open(tmp_path / "s.lance")
-    store.add([make_item("words", "harbor lantern"), make_item("other", "quartz meadow"),
-               make_item("third", "velvet orchid")])
+    store.add(
+        [
+            make_item("words", "harbor lantern"),
+            make_item("other", "quartz meadow"),
+            make_item("third", "velvet orchid"),
+        ]
+    )
     assert store.embedder.fusion_weight == 0  # vector rows come without their items
     results = store.search("harbor", k=3)
     assert [r.item.id for r in results][0] == "words"
@@ -180,10 +229,17 @@ def test_a_candidate_found_only_by_vectors_is_fetched_when_shown(tmp_path: Path)
 
 def test_a_lazy_candidate_deleted_before_it_is_shown_is_left_out(tmp_path: Path) -> None:
     store = Store.open(tmp_path / "s.lance")
-    store.add([make_item("a", "harbor lantern"), make_item("b", "quartz meadow"),
-               make_item("c", "velvet orchid")])
-    rows: dict[str, dict[str, Any]] = {"a": {"id": "a", "item_json": None},
-                                       "b": {"id": "b", "item_json": None}}
+    store.add(
+        [
+            make_item("a", "harbor lantern"),
+            make_item("b", "quartz meadow"),
+            make_item("c", "velvet orchid"),
+        ]
+    )
+    rows: dict[str, dict[str, Any]] = {
+        "a": {"id": "a", "item_json": None},
+        "b": {"id": "b", "item_json": None},
+    }
     hits = se.hits_of(store.table, rows, [("a", 1.0, {"vector": 1}), ("b", 0.5, {"vector": 2})])
     store.table.delete("id = 'b'")  # between ranking and showing
     got = assemble(hits, lambda ids: [], 2, "hybrid")
@@ -193,8 +249,7 @@ def test_a_lazy_candidate_deleted_before_it_is_shown_is_left_out(tmp_path: Path)
 
 def _plain_hits(store: Store, ids: list[str]) -> list[Hit]:
     rows = se._item_rows(store.table, ids)
-    return [Hit(id=i, row=rows[i], score=1.0 / n, ranks={"fts": n}) for n, i in
-            enumerate(ids, 1)]
+    return [Hit(id=i, row=rows[i], score=1.0 / n, ranks={"fts": n}) for n, i in enumerate(ids, 1)]
 
 
 def test_later_hits_are_asked_for_only_when_the_passages_are_not_complete(tmp_path: Path) -> None:
@@ -206,15 +261,14 @@ def test_later_hits_are_asked_for_only_when_the_passages_are_not_complete(tmp_pa
         asked.append(1)
         return _plain_hits(store, ["i4", "i5"])
 
-    full = assemble(_plain_hits(store, ["i0", "i1", "i2"]), lambda ids: [], 2, "hybrid",
-                    more=later)
+    full = assemble(_plain_hits(store, ["i0", "i1", "i2"]), lambda ids: [], 2, "hybrid", more=later)
     assert [r.item.id for r in full] == ["i0", "i1"] and asked == []
     short = assemble(_plain_hits(store, ["i0", "i1"]), lambda ids: [], 4, "hybrid", more=later)
     assert [r.item.id for r in short] == ["i0", "i1", "i4", "i5"] and asked == [1]
 
 
 def test_hybrid_at_fusion_weight_0_reports_both_views_ranks_once_it_asked_the_vector_view(
-    fixed: Store
+    fixed: Store,
 ) -> None:
     # More passages than items BM25 finds: the vector view's candidates are needed.
     results = fixed.search("otter", k=300)

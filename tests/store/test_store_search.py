@@ -14,15 +14,17 @@ from .conftest import MakeItem
 
 
 def test_hybrid_ranks_first_an_item_that_both_views_find(store: Store, item: MakeItem) -> None:
-    store.add([
-        # Shares the query's words: both the lexical and the semantic view like it.
-        item("both", "the lighthouse keeper repaired the lamp"),
-        # Keyword-only: the rare word, buried in unrelated text.
-        item("lexical", "invoices, spreadsheets and a lighthouse postcard on the desk"),
-        # Near-duplicate wording without the query's exact words.
-        item("semantic", "the lighthouses keepers repairing lamps"),
-        item("noise", "recipes for lemon cake"),
-    ])
+    store.add(
+        [
+            # Shares the query's words: both the lexical and the semantic view like it.
+            item("both", "the lighthouse keeper repaired the lamp"),
+            # Keyword-only: the rare word, buried in unrelated text.
+            item("lexical", "invoices, spreadsheets and a lighthouse postcard on the desk"),
+            # Near-duplicate wording without the query's exact words.
+            item("semantic", "the lighthouses keepers repairing lamps"),
+            item("noise", "recipes for lemon cake"),
+        ]
+    )
 
     hits = store.search("lighthouse keeper lamp", k=3, view="hybrid")
 
@@ -34,10 +36,20 @@ def test_hybrid_ranks_first_an_item_that_both_views_find(store: Store, item: Mak
 def test_hybrid_scores_fuse_bm25_and_similarity_with_the_embedders_weight(
     store: Store, item: MakeItem
 ) -> None:
-    store.add([item(f"i{n}", text) for n, text in enumerate([
-        "river otters play in cold water", "otters eat fish", "cold water swimming",
-        "a report on river pollution", "the sea otter floats on its back",
-    ])])
+    store.add(
+        [
+            item(f"i{n}", text)
+            for n, text in enumerate(
+                [
+                    "river otters play in cold water",
+                    "otters eat fish",
+                    "cold water swimming",
+                    "a report on river pollution",
+                    "the sea otter floats on its back",
+                ]
+            )
+        ]
+    )
     query = "otters in cold river water"
 
     vector = {r.item.id: r.score for r in store.search(query, k=20, view="vector")}
@@ -62,11 +74,13 @@ def test_vector_scores_are_cosine_similarities_best_first(store: Store, item: Ma
 
 
 def test_chinese_text_is_found_by_word_in_full_text_search(store: Store, item: MakeItem) -> None:
-    store.add([
-        item("park", "我们今天去公园散步，天气很好。"),
-        item("stock", "股票市场今天大幅下跌。"),
-        item("tokyo", "東京で会議があります"),
-    ])
+    store.add(
+        [
+            item("park", "我们今天去公园散步，天气很好。"),
+            item("stock", "股票市场今天大幅下跌。"),
+            item("tokyo", "東京で会議があります"),
+        ]
+    )
 
     assert [r.item.id for r in store.search("公园", view="fts")] == ["park"]
     assert [r.item.id for r in store.search("股票市场", view="fts")] == ["stock"]
@@ -75,9 +89,16 @@ def test_chinese_text_is_found_by_word_in_full_text_search(store: Store, item: M
 
 
 def test_results_carry_the_whole_item(store: Store, item: MakeItem) -> None:
-    original = item("full", "Alice met Bob in Paris", path="/notes/a.md", page=4,
-                    content_hash="abc", persons=["Alice", "Bob"], keywords=["meeting"],
-                    extra={"title": "Notes"})
+    original = item(
+        "full",
+        "Alice met Bob in Paris",
+        path="/notes/a.md",
+        page=4,
+        content_hash="abc",
+        persons=["Alice", "Bob"],
+        keywords=["meeting"],
+        extra={"title": "Notes"},
+    )
     store.add([original])
 
     (hit,) = store.search("Paris", k=1, view="fts")

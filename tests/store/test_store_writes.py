@@ -8,7 +8,9 @@ from omnireader.store.maintenance import REFRESH_MIN_ROWS, refresh_indexes
 from .conftest import MakeItem
 
 
-def test_adding_the_same_items_twice_updates_instead_of_duplicating(store: Store, item: MakeItem) -> None:
+def test_adding_the_same_items_twice_updates_instead_of_duplicating(
+    store: Store, item: MakeItem
+) -> None:
     items = [item(f"id{i}", f"note number {i} about gardening") for i in range(5)]
 
     first = store.add(items)
@@ -69,8 +71,9 @@ def test_rows_written_after_the_index_was_built_are_found_and_later_folded_in(
 ) -> None:
     # Enough rows that the refresh policy folds them into the full-text index.
     n = REFRESH_MIN_ROWS + 50
-    store.add([item(f"bulk{i}", f"routine log line {i} about disk usage") for i in range(n)],
-              batch_size=n)
+    store.add(
+        [item(f"bulk{i}", f"routine log line {i} about disk usage") for i in range(n)], batch_size=n
+    )
     assert store.table.index_stats("memory_idx").num_indexed_rows == n  # the write refreshed it
 
     store.add([item("late", "a zeppelin landed on the roof")])  # one row: not folded in yet
@@ -90,7 +93,9 @@ def test_refresh_leaves_a_small_uncovered_tail_alone(store: Store, item: MakeIte
     assert [r.item.id for r in store.search("small", view="fts")] == ["x"]
 
 
-def test_each_write_batch_is_refreshed_not_only_the_end_of_a_call(store: Store, item: MakeItem) -> None:
+def test_each_write_batch_is_refreshed_not_only_the_end_of_a_call(
+    store: Store, item: MakeItem
+) -> None:
     items = [item(f"i{n}", f"batch entry {n}") for n in range(REFRESH_MIN_ROWS * 2 + 10)]
 
     store.add(items, batch_size=REFRESH_MIN_ROWS)  # two full batches, then 10 rows
@@ -102,8 +107,10 @@ def test_each_write_batch_is_refreshed_not_only_the_end_of_a_call(store: Store, 
 def test_without_refresh_rows_are_still_found_and_optimize_covers_them(
     store: Store, item: MakeItem
 ) -> None:
-    store.add([item(f"i{n}", f"entry {n} about kites") for n in range(REFRESH_MIN_ROWS + 1)],
-              refresh=False)
+    store.add(
+        [item(f"i{n}", f"entry {n} about kites") for n in range(REFRESH_MIN_ROWS + 1)],
+        refresh=False,
+    )
 
     assert store.table.index_stats("memory_idx").num_indexed_rows == 0
     assert store.count({"ids": ["i7"]}) == 1

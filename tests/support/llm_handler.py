@@ -64,8 +64,13 @@ class LLMRequestHandler(BaseHTTPRequestHandler):
                 self.rfile.readline()
         return self.rfile.read(int(self.headers.get("Content-Length") or 0))
 
-    def _send(self, status: int, body: bytes, ctype: str = "application/json",
-              headers: dict[str, str] | None = None) -> None:
+    def _send(
+        self,
+        status: int,
+        body: bytes,
+        ctype: str = "application/json",
+        headers: dict[str, str] | None = None,
+    ) -> None:
         try:
             self.send_response(status)
             self.send_header("Content-Type", ctype)
@@ -84,9 +89,14 @@ class LLMRequestHandler(BaseHTTPRequestHandler):
         if self.path.startswith("/api/"):
             self._json(status, {"error": message}, headers)  # Ollama's error shape
         else:
-            etype = {429: "rate_limit_error", 400: "invalid_request_error"}.get(status, "server_error")
-            self._json(status, {"error": {"message": message, "type": etype, "param": None,
-                                          "code": None}}, headers)
+            etype = {429: "rate_limit_error", 400: "invalid_request_error"}.get(
+                status, "server_error"
+            )
+            self._json(
+                status,
+                {"error": {"message": message, "type": etype, "param": None, "code": None}},
+                headers,
+            )
 
     def do_GET(self) -> None:
         self._handle("GET")
@@ -112,8 +122,11 @@ class LLMRequestHandler(BaseHTTPRequestHandler):
             except ValueError:
                 body = None
         owner = self.owner
-        fault = owner.record(RecordedRequest(method, path, kind_of_path(path), body,
-                                             dict(self.headers.items()), form, files))
+        fault = owner.record(
+            RecordedRequest(
+                method, path, kind_of_path(path), body, dict(self.headers.items()), form, files
+            )
+        )
         try:
             if owner.latency and owner.stopping.wait(owner.latency):
                 return
@@ -130,7 +143,11 @@ class LLMRequestHandler(BaseHTTPRequestHandler):
                 return True
             return False  # answer normally; a timed-out client has hung up by now
         if fault.kind == "status":
-            headers = {"Retry-After": _fmt_seconds(fault.retry_after)} if fault.retry_after is not None else {}
+            headers = (
+                {"Retry-After": _fmt_seconds(fault.retry_after)}
+                if fault.retry_after is not None
+                else {}
+            )
             self._error(fault.code, fault.content or f"injected HTTP {fault.code}", headers)
             return True
         if fault.kind == "broken_body":
@@ -146,8 +163,15 @@ class LLMRequestHandler(BaseHTTPRequestHandler):
             return True
         return False  # content faults on chat become the assistant's message content
 
-    def _route(self, method: str, path: str, body: dict[str, Any], form: dict[str, str],
-               files: dict[str, tuple[str, bytes]], fault: Fault | None) -> None:
+    def _route(
+        self,
+        method: str,
+        path: str,
+        body: dict[str, Any],
+        form: dict[str, str],
+        files: dict[str, tuple[str, bytes]],
+        fault: Fault | None,
+    ) -> None:
         if path == "/v1/chat/completions" and method == "POST":
             self._openai_chat(body, fault)
         elif path == "/api/chat" and method == "POST":
@@ -159,13 +183,33 @@ class LLMRequestHandler(BaseHTTPRequestHandler):
         elif path == "/v1/audio/transcriptions" and method == "POST":
             self._transcription(form, files)
         elif path == "/v1/models":
-            self._json(200, {"object": "list", "data": [
-                {"id": m, "object": "model", "created": 0, "owned_by": "omnireader-tests"}
-                for m in self.owner.models]})
+            self._json(
+                200,
+                {
+                    "object": "list",
+                    "data": [
+                        {"id": m, "object": "model", "created": 0, "owned_by": "omnireader-tests"}
+                        for m in self.owner.models
+                    ],
+                },
+            )
         elif path == "/api/tags":
-            self._json(200, {"models": [
-                {"name": m, "model": m, "modified_at": "2024-01-01T00:00:00Z", "size": 1,
-                 "digest": "0" * 64, "details": {}} for m in self.owner.models]})
+            self._json(
+                200,
+                {
+                    "models": [
+                        {
+                            "name": m,
+                            "model": m,
+                            "modified_at": "2024-01-01T00:00:00Z",
+                            "size": 1,
+                            "digest": "0" * 64,
+                            "details": {},
+                        }
+                        for m in self.owner.models
+                    ]
+                },
+            )
         else:
             self._error(404, f"no route for {method} {path}")
 
@@ -183,27 +227,56 @@ class LLMRequestHandler(BaseHTTPRequestHandler):
         rf = body.get("response_format") or {}
         mode = rf.get("type", "plain") if isinstance(rf, dict) else "plain"
         if mode == "json_schema" and not owner.json_schema_supported:
-            return self._error(400, "response_format type 'json_schema' is not supported by this server")
+            return self._error(
+                400, "response_format type 'json_schema' is not supported by this server"
+            )
         if mode == "json_object" and not owner.json_object_supported:
-            return self._error(400, "response_format type 'json_object' is not supported by this server")
+            return self._error(
+                400, "response_format type 'json_object' is not supported by this server"
+            )
         messages = body.get("messages") or []
-        images = [p["image_url"]["url"] if isinstance(p.get("image_url"), dict) else p.get("image_url")
-                  for m in messages if isinstance(m.get("content"), list)
-                  for p in m["content"] if isinstance(p, dict) and p.get("type") == "image_url"]
+        images = [
+            p["image_url"]["url"] if isinstance(p.get("image_url"), dict) else p.get("image_url")
+            for m in messages
+            if isinstance(m.get("content"), list)
+            for p in m["content"]
+            if isinstance(p, dict) and p.get("type") == "image_url"
+        ]
         schema = (rf.get("json_schema") or {}).get("schema") if mode == "json_schema" else None
-        req = ChatRequest("openai", body.get("model", ""), messages, schema,
-                          "json_object" if mode == "json_object" else mode, images, body)
+        req = ChatRequest(
+            "openai",
+            body.get("model", ""),
+            messages,
+            schema,
+            "json_object" if mode == "json_object" else mode,
+            images,
+            body,
+        )
         content = self._chat_content(req, fault)
         prompt_tokens = sum(word_count(message_text(m)) for m in messages)
         completion_tokens = word_count(content)
-        self._json(200, {
-            "id": f"chatcmpl-{len(owner.requests)}", "object": "chat.completion", "created": int(time.time()),
-            "model": body.get("model", ""),
-            "choices": [{"index": 0, "finish_reason": "stop", "logprobs": None,
-                         "message": {"role": "assistant", "content": content}}],
-            "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
-                      "total_tokens": prompt_tokens + completion_tokens},
-        })
+        self._json(
+            200,
+            {
+                "id": f"chatcmpl-{len(owner.requests)}",
+                "object": "chat.completion",
+                "created": int(time.time()),
+                "model": body.get("model", ""),
+                "choices": [
+                    {
+                        "index": 0,
+                        "finish_reason": "stop",
+                        "logprobs": None,
+                        "message": {"role": "assistant", "content": content},
+                    }
+                ],
+                "usage": {
+                    "prompt_tokens": prompt_tokens,
+                    "completion_tokens": completion_tokens,
+                    "total_tokens": prompt_tokens + completion_tokens,
+                },
+            },
+        )
 
     def _ollama_chat(self, body: dict[str, Any], fault: Fault | None) -> None:
         messages = body.get("messages") or []
@@ -214,10 +287,19 @@ class LLMRequestHandler(BaseHTTPRequestHandler):
         req = ChatRequest("ollama", body.get("model", ""), messages, schema, mode, images, body)
         content = self._chat_content(req, fault)
         prompt_tokens = sum(word_count(message_text(m)) for m in messages)
-        reply = {"model": body.get("model", ""), "created_at": "2024-01-01T00:00:00Z",
-                 "message": {"role": "assistant", "content": content}, "done": True, "done_reason": "stop",
-                 "total_duration": 1, "load_duration": 0, "prompt_eval_count": prompt_tokens,
-                 "prompt_eval_duration": 1, "eval_count": word_count(content), "eval_duration": 1}
+        reply = {
+            "model": body.get("model", ""),
+            "created_at": "2024-01-01T00:00:00Z",
+            "message": {"role": "assistant", "content": content},
+            "done": True,
+            "done_reason": "stop",
+            "total_duration": 1,
+            "load_duration": 0,
+            "prompt_eval_count": prompt_tokens,
+            "prompt_eval_duration": 1,
+            "eval_count": word_count(content),
+            "eval_duration": 1,
+        }
         if body.get("stream", True):
             # Streaming asked for: one content chunk, then the final "done" record (NDJSON).
             head = {**reply, "done": False, "done_reason": None}
@@ -234,23 +316,41 @@ class LLMRequestHandler(BaseHTTPRequestHandler):
             return self._error(400, "input must be a string or a list of strings")
         dim = int(body.get("dimensions") or self.owner.embed_dim)
         tokens = sum(word_count(t) for t in texts)
-        self._json(200, {
-            "object": "list", "model": body.get("model", ""),
-            "data": [{"object": "embedding", "index": i,
-                      "embedding": _encode(hashed_embedding(t, dim), body.get("encoding_format"))}
-                     for i, t in enumerate(texts)],
-            "usage": {"prompt_tokens": tokens, "total_tokens": tokens},
-        })
+        self._json(
+            200,
+            {
+                "object": "list",
+                "model": body.get("model", ""),
+                "data": [
+                    {
+                        "object": "embedding",
+                        "index": i,
+                        "embedding": _encode(hashed_embedding(t, dim), body.get("encoding_format")),
+                    }
+                    for i, t in enumerate(texts)
+                ],
+                "usage": {"prompt_tokens": tokens, "total_tokens": tokens},
+            },
+        )
 
     def _ollama_embed(self, path: str, body: dict[str, Any]) -> None:
         dim = int(body.get("dimensions") or self.owner.embed_dim)
         if path == "/api/embeddings":  # the legacy single-prompt endpoint
-            return self._json(200, {"embedding": hashed_embedding(str(body.get("prompt", "")), dim)})
+            return self._json(
+                200, {"embedding": hashed_embedding(str(body.get("prompt", "")), dim)}
+            )
         inputs = body.get("input", "")
         texts = [inputs] if isinstance(inputs, str) else list(inputs)
-        self._json(200, {"model": body.get("model", ""), "embeddings": [hashed_embedding(t, dim) for t in texts],
-                         "total_duration": 1, "load_duration": 0,
-                         "prompt_eval_count": sum(word_count(t) for t in texts)})
+        self._json(
+            200,
+            {
+                "model": body.get("model", ""),
+                "embeddings": [hashed_embedding(t, dim) for t in texts],
+                "total_duration": 1,
+                "load_duration": 0,
+                "prompt_eval_count": sum(word_count(t) for t in texts),
+            },
+        )
 
     def _transcription(self, form: dict[str, str], files: dict[str, tuple[str, bytes]]) -> None:
         if "file" not in files:
@@ -262,13 +362,30 @@ class LLMRequestHandler(BaseHTTPRequestHandler):
             return self._send(200, tr.text.encode(), ctype="text/plain; charset=utf-8")
         if fmt != "verbose_json":
             return self._json(200, {"text": tr.text})
-        self._json(200, {
-            "task": "transcribe", "language": tr.language,
-            "duration": tr.segments[-1][1] if tr.segments else 0.0, "text": tr.text,
-            "segments": [{"id": i, "seek": 0, "start": s, "end": e, "text": t, "tokens": [],
-                          "temperature": 0.0, "avg_logprob": -0.1, "compression_ratio": 1.0,
-                          "no_speech_prob": 0.0} for i, (s, e, t) in enumerate(tr.segments)],
-        })
+        self._json(
+            200,
+            {
+                "task": "transcribe",
+                "language": tr.language,
+                "duration": tr.segments[-1][1] if tr.segments else 0.0,
+                "text": tr.text,
+                "segments": [
+                    {
+                        "id": i,
+                        "seek": 0,
+                        "start": s,
+                        "end": e,
+                        "text": t,
+                        "tokens": [],
+                        "temperature": 0.0,
+                        "avg_logprob": -0.1,
+                        "compression_ratio": 1.0,
+                        "no_speech_prob": 0.0,
+                    }
+                    for i, (s, e, t) in enumerate(tr.segments)
+                ],
+            },
+        )
 
 
 def _encode(vector: list[float], encoding_format: str | None) -> list[float] | str:

@@ -70,7 +70,9 @@ def message_text(message: dict[str, Any]) -> str:
     if isinstance(content, str):
         return content
     if isinstance(content, list):
-        return "\n".join(p.get("text", "") for p in content if isinstance(p, dict) and p.get("type") == "text")
+        return "\n".join(
+            p.get("text", "") for p in content if isinstance(p, dict) and p.get("type") == "text"
+        )
     return ""
 
 
@@ -102,11 +104,20 @@ def _resolve(schema: dict[str, Any], root: dict[str, Any]) -> dict[str, Any]:
     return schema
 
 
-_TEXT_FIELDS = {"memory", "description", "experience", "summary", "text_in_image", "text", "content"}
+_TEXT_FIELDS = {
+    "memory",
+    "description",
+    "experience",
+    "summary",
+    "text_in_image",
+    "text",
+    "content",
+}
 
 
-def example_from_schema(schema: dict[str, Any], text: str, *, root: dict[str, Any] | None = None,
-                        name: str = "") -> Any:
+def example_from_schema(
+    schema: dict[str, Any], text: str, *, root: dict[str, Any] | None = None, name: str = ""
+) -> Any:
     """A value valid under ``schema`` built from ``text``: deterministic, minimal but non-empty."""
     root = root or schema
     schema = _resolve(schema, root)
@@ -133,8 +144,10 @@ def example_from_schema(schema: dict[str, Any], text: str, *, root: dict[str, An
         if items.get("type") == "string" and name not in {"tags", "keywords"}:
             n = int(schema.get("minItems", 0))  # persons / entities: unknown, so none
         if items.get("type") == "string":
-            distinct = list(dict.fromkeys(w.lower() for w in words if len(w) > 3 or not w.isascii()))
-            return (distinct or ["item"])[:max(n, 3)] if n else []
+            distinct = list(
+                dict.fromkeys(w.lower() for w in words if len(w) > 3 or not w.isascii())
+            )
+            return (distinct or ["item"])[: max(n, 3)] if n else []
         return [example_from_schema(items, text, root=root, name=name) for _ in range(n)]
     if typ == "string":
         clean = " ".join(text.split())
@@ -175,7 +188,9 @@ def hashed_embedding(text: str, dim: int = 64) -> list[float]:
     return [v / norm for v in vec]
 
 
-def parse_multipart(body: bytes, content_type: str) -> tuple[dict[str, str], dict[str, tuple[str, bytes]]]:
+def parse_multipart(
+    body: bytes, content_type: str
+) -> tuple[dict[str, str], dict[str, tuple[str, bytes]]]:
     """Form fields and files of a ``multipart/form-data`` body (the cgi module is gone in 3.13)."""
     m = re.search(r'boundary="?([^";]+)"?', content_type)
     if not m:
@@ -188,8 +203,14 @@ def parse_multipart(body: bytes, content_type: str) -> tuple[dict[str, str], dic
             break
         head, _, data = part.lstrip(b"\r\n").partition(b"\r\n\r\n")
         data = data[:-2] if data.endswith(b"\r\n") else data
-        disp = next((h for h in head.decode("utf-8", "replace").split("\r\n")
-                     if h.lower().startswith("content-disposition")), "")
+        disp = next(
+            (
+                h
+                for h in head.decode("utf-8", "replace").split("\r\n")
+                if h.lower().startswith("content-disposition")
+            ),
+            "",
+        )
         fname = re.search(r'name="([^"]*)"', disp)
         filename = re.search(r'filename="([^"]*)"', disp)
         if not fname:

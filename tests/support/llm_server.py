@@ -29,9 +29,10 @@ from __future__ import annotations
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import ThreadingHTTPServer
-from typing import Any, Callable
+from typing import Any
 
 from pydantic import BaseModel
 
@@ -146,7 +147,9 @@ class LLMServer:
     requests seen at once.
     """
 
-    def __init__(self, *, embed_dim: int = 64, models: tuple[str, ...] = ("test-model",), port: int = 0) -> None:
+    def __init__(
+        self, *, embed_dim: int = 64, models: tuple[str, ...] = ("test-model",), port: int = 0
+    ) -> None:
         self.embed_dim = embed_dim
         self._port = port
         self.models = list(models)
@@ -168,8 +171,12 @@ class LLMServer:
     def start(self) -> LLMServer:
         self._httpd = _Server(("127.0.0.1", self._port), LLMRequestHandler)
         self._httpd.owner = self
-        self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.01},
-                                        name="llm-test-server", daemon=True)
+        self._thread = threading.Thread(
+            target=self._httpd.serve_forever,
+            kwargs={"poll_interval": 0.01},
+            name="llm-test-server",
+            daemon=True,
+        )
         self._thread.start()
         return self
 
@@ -205,8 +212,9 @@ class LLMServer:
         queue = self._faults.setdefault(target, deque())
         queue.extend([faults] if isinstance(faults, Fault) else faults)
 
-    def register_transcript(self, key: str | bytes, segments: list[tuple[float, float, str]],
-                            language: str = "english") -> None:
+    def register_transcript(
+        self, key: str | bytes, segments: list[tuple[float, float, str]], language: str = "english"
+    ) -> None:
         """Answer transcriptions of this upload (its filename, or its exact bytes) with ``segments``."""
         self.transcripts[_transcript_key(key)] = Transcript(segments, language)
 

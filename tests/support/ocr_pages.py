@@ -27,9 +27,26 @@ if TYPE_CHECKING:
     from PIL import Image, ImageFont
 
 __all__ = [
-    "Page", "FONTS", "font", "available_fonts", "text_page", "two_column_page", "table_page",
-    "receipt", "picture_with_caption", "chinese_page", "blank_page", "rotated", "noisy",
-    "blurred", "jpeg", "write_pdf", "write_tiff", "word_f1", "words", "order_score",
+    "Page",
+    "FONTS",
+    "font",
+    "available_fonts",
+    "text_page",
+    "two_column_page",
+    "table_page",
+    "receipt",
+    "picture_with_caption",
+    "chinese_page",
+    "blank_page",
+    "rotated",
+    "noisy",
+    "blurred",
+    "jpeg",
+    "write_pdf",
+    "write_tiff",
+    "word_f1",
+    "words",
+    "order_score",
 ]
 
 FONT_DIR = Path(__file__).resolve().parent / "fonts"
@@ -85,8 +102,22 @@ CHINESE = [
 ]
 
 # Receipts and tables: short cells, so they read row by row.
-_ITEMS = ["Coffee beans", "Whole milk", "Rye bread", "Green apples", "Olive oil", "Eggs (12)",
-          "Cheddar", "Bananas", "Pasta", "Tomatoes", "Rice 1kg", "Butter", "Honey", "Tea"]
+_ITEMS = [
+    "Coffee beans",
+    "Whole milk",
+    "Rye bread",
+    "Green apples",
+    "Olive oil",
+    "Eggs (12)",
+    "Cheddar",
+    "Bananas",
+    "Pasta",
+    "Tomatoes",
+    "Rice 1kg",
+    "Butter",
+    "Honey",
+    "Tea",
+]
 
 
 @dataclass(frozen=True)
@@ -143,8 +174,15 @@ def _paper(size: tuple[int, int]) -> Image.Image:
     return Image.new("L", size, 255)
 
 
-def text_page(seed: int = 0, *, dpi: int = 150, font_name: str = "aileron", points: float = 11,
-              sentences: int = 8, size_in: tuple[float, float] = (8.27, 11.69)) -> Page:
+def text_page(
+    seed: int = 0,
+    *,
+    dpi: int = 150,
+    font_name: str = "aileron",
+    points: float = 11,
+    sentences: int = 8,
+    size_in: tuple[float, float] = (8.27, 11.69),
+) -> Page:
     """A page of prose (A4 by default): one column, 1-inch margins."""
     from PIL import ImageDraw
 
@@ -209,7 +247,9 @@ def table_page(seed: int = 0, *, dpi: int = 150, font_name: str = "aileron") -> 
     step = _px(22, dpi)
     for r, row in enumerate(rows):
         y = margin + r * step
-        draw.line((margin, y - step // 5, w - margin, y - step // 5), fill=90, width=max(1, dpi // 100))
+        draw.line(
+            (margin, y - step // 5, w - margin, y - step // 5), fill=90, width=max(1, dpi // 100)
+        )
         for x, cell in zip(xs, row):
             draw.text((x, y), cell, fill=0, font=face)
     lines = [heading, *(" ".join(row) for row in rows)]
@@ -301,11 +341,16 @@ def rotated(page: Page, degrees: int) -> Page:
     """The page turned ``degrees`` clockwise (as a sideways or upside-down scan)."""
     from PIL import Image
 
-    turns = {90: Image.Transpose.ROTATE_270, 180: Image.Transpose.ROTATE_180,
-             270: Image.Transpose.ROTATE_90}
+    turns = {
+        90: Image.Transpose.ROTATE_270,
+        180: Image.Transpose.ROTATE_180,
+        270: Image.Transpose.ROTATE_90,
+    }
     if degrees % 360 == 0:
         return page
-    return replace(page, name=f"{page.name}-r{degrees}", image=page.image.transpose(turns[degrees % 360]))
+    return replace(
+        page, name=f"{page.name}-r{degrees}", image=page.image.transpose(turns[degrees % 360])
+    )
 
 
 def noisy(page: Page, seed: int = 0, sigma: float = 18.0, speckle: float = 0.002) -> Page:
@@ -327,8 +372,9 @@ def noisy(page: Page, seed: int = 0, sigma: float = 18.0, speckle: float = 0.002
 def blurred(page: Page, radius: float = 1.2) -> Page:
     from PIL import ImageFilter
 
-    return replace(page, name=f"{page.name}-blur",
-                   image=page.image.filter(ImageFilter.GaussianBlur(radius)))
+    return replace(
+        page, name=f"{page.name}-blur", image=page.image.filter(ImageFilter.GaussianBlur(radius))
+    )
 
 
 def jpeg(page: Page, quality: int = 25) -> Page:

@@ -38,12 +38,21 @@ class LocalCluster:
         self.procs: list[subprocess.Popen[bytes]] = []
 
     def _start(self, *args: str) -> None:
-        cmd = [str(RAY), "start", "--block", "--num-cpus=1", "--node-ip-address=127.0.0.1",
-               f"--temp-dir={self.tmp}", "--object-store-memory=100000000",
-               "--disable-usage-stats", *args]
+        cmd = [
+            str(RAY),
+            "start",
+            "--block",
+            "--num-cpus=1",
+            "--node-ip-address=127.0.0.1",
+            f"--temp-dir={self.tmp}",
+            "--object-store-memory=100000000",
+            "--disable-usage-stats",
+            *args,
+        ]
         log = open(self.tmp / f"node{len(self.procs)}.log", "wb")
-        self.procs.append(subprocess.Popen(cmd, env=self.env, stdout=log, stderr=log,
-                                           start_new_session=True))
+        self.procs.append(
+            subprocess.Popen(cmd, env=self.env, stdout=log, stderr=log, start_new_session=True)
+        )
 
     def start(self, timeout: float = 120.0) -> LocalCluster:
         try:

@@ -21,15 +21,16 @@ from typing import Any
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "text_path_pinned.json"
 
-_WORDS = ("alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike "
-          "embedding embeddings Lyon moved 12.5% 2025-01-15 naïve Grüße").split()
-_PUNCT = [", ", "; ", ". ", "! ", "? ", " (", ") ", ": ", " - ", "—", "...", "\"", "'", " | "]
+_WORDS = (
+    "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike "
+    "embedding embeddings Lyon moved 12.5% 2025-01-15 naïve Grüße"
+).split()
+_PUNCT = [", ", "; ", ". ", "! ", "? ", " (", ") ", ": ", " - ", "—", "...", '"', "'", " | "]
 _CJK = list("我们明天去北京开会。今天天气很好，适合散步！こんにちは세계")
 _ODD = ["\x1c", "\x1f", "\xa0", "\u3000", "😀", "\U00020000", "\u2028", "\t", "\r\n"]
 
 
-def _prose(seed: int, words: int, *, cjk: float = 0.0, odd: float = 0.0,
-           para: float = 0.02) -> str:
+def _prose(seed: int, words: int, *, cjk: float = 0.0, odd: float = 0.0, para: float = 0.02) -> str:
     """Deterministic text: words, punctuation, paragraphs; some CJK and odd characters."""
     rng = random.Random(seed)
     out: list[str] = []
@@ -42,8 +43,9 @@ def _prose(seed: int, words: int, *, cjk: float = 0.0, odd: float = 0.0,
         else:
             out.append(rng.choice(_WORDS))
         r = rng.random()
-        out.append("\n\n" if r < para else "\n" if r < 2 * para else
-                   rng.choice(_PUNCT) if r < 0.3 else " ")
+        out.append(
+            "\n\n" if r < para else "\n" if r < 2 * para else rng.choice(_PUNCT) if r < 0.3 else " "
+        )
     return "".join(out)
 
 
@@ -76,8 +78,10 @@ def _vector_digest(m: Any) -> dict[str, str]:
     import numpy as np
 
     m = np.ascontiguousarray(m, dtype=np.float64)
-    return {"exact": hashlib.sha256(m.tobytes()).hexdigest(),
-            "rounded": hashlib.sha256(np.round(m, 9).tobytes()).hexdigest()}
+    return {
+        "exact": hashlib.sha256(m.tobytes()).hexdigest(),
+        "rounded": hashlib.sha256(np.round(m, 9).tobytes()).hexdigest(),
+    }
 
 
 def _item_view(item: Any) -> dict[str, Any]:
@@ -94,9 +98,9 @@ def _item_view(item: Any) -> dict[str, Any]:
 
 def snapshot(tmp: Path) -> dict[str, Any]:
     from omnireader import Reader
-    from omnireader.text.chunking import chunk_text
     from omnireader.llm.embed_hashing import HashingEmbedder
     from omnireader.reading.outcomes import read_fast
+    from omnireader.text.chunking import chunk_text
     from omnireader.units import match_text
 
     reader = Reader()
@@ -106,7 +110,8 @@ def snapshot(tmp: Path) -> dict[str, Any]:
         for size in (64, 512):
             chunks = chunk_text(text, size)
             entry[f"chunks_{size}"] = _digest(
-                [[c.index, c.total, c.char_start, c.char_end, c.tokens, c.text] for c in chunks])
+                [[c.index, c.total, c.char_start, c.char_end, c.tokens, c.text] for c in chunks]
+            )
             entry[f"n_chunks_{size}"] = len(chunks)
         path = tmp / f"{name}.txt"
         path.write_bytes(text.encode("utf-8", "surrogatepass"))
@@ -115,8 +120,9 @@ def snapshot(tmp: Path) -> dict[str, Any]:
         entry["ids"] = _digest([i.id for i in got.items])
         entry["items"] = _digest([_item_view(i) for i in got.items])
         entry["n_items"] = len(got.items)
-        entry["vectors"] = _vector_digest(HashingEmbedder().embed([match_text(i)
-                                                                  for i in got.items]))
+        entry["vectors"] = _vector_digest(
+            HashingEmbedder().embed([match_text(i) for i in got.items])
+        )
         out[name] = entry
     # The embedder on its own, in batches that mix texts of every kind.
     texts = [t[i : i + 700] for t in inputs().values() for i in range(0, min(len(t), 20_000), 650)]

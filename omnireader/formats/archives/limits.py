@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import posixpath
 import re
-
 from collections.abc import Callable
 
 from omnireader.errors import ReadError, TooLargeError

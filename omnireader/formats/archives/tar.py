@@ -28,10 +28,6 @@ from collections.abc import Callable, Iterator
 from typing import IO
 
 from omnireader.errors import CorruptError, ReadError, TooLargeError
-from omnireader.options import ReadOptions
-from omnireader.payloads import Blob
-from omnireader.formats.archives.member_names import member_blob
-from omnireader.formats.archives.tar_sniff import tar_codec, unpacking
 from omnireader.formats.archives.limits import (
     bomb_detail,
     check_depth,
@@ -40,9 +36,12 @@ from omnireader.formats.archives.limits import (
     is_safe_member_name,
     reporter,
 )
-from omnireader.formats.archives.tar_sniff import TAR_MIMES, looks_like_tar
-from omnireader.formats.registry import Format, Magic, OnError
+from omnireader.formats.archives.member_names import member_blob
+from omnireader.formats.archives.tar_sniff import TAR_MIMES, looks_like_tar, tar_codec, unpacking
 from omnireader.formats.probe import Probe
+from omnireader.formats.registry import Format, Magic, OnError
+from omnireader.options import ReadOptions
+from omnireader.payloads import Blob
 
 __all__ = ["tar_members", "tar_member"]
 
@@ -102,15 +101,19 @@ class _Unpacked(io.RawIOBase):
         self.count += more
         limit = self.options.max_archive_bytes
         if self.count > limit:
-            raise _Limit(TooLargeError(
-                self.label,
-                f"unpacks to more than the max_archive_bytes limit of {limit} bytes "
-                "(a TAR bomb?); stopped reading",
-            ))
+            raise _Limit(
+                TooLargeError(
+                    self.label,
+                    f"unpacks to more than the max_archive_bytes limit of {limit} bytes "
+                    "(a TAR bomb?); stopped reading",
+                )
+            )
         if is_bomb(self.count, self.packed.count):
-            raise _Limit(TooLargeError(
-                self.label, bomb_detail(self.count, self.packed.count, "unpacks to over", "TAR")
-            ))
+            raise _Limit(
+                TooLargeError(
+                    self.label, bomb_detail(self.count, self.packed.count, "unpacks to over", "TAR")
+                )
+            )
 
 
 def _packed_size(blob: Blob) -> int | None:
@@ -174,7 +177,9 @@ def _entries(blob: Blob, options: ReadOptions) -> Iterator[tuple[tarfile.TarFile
         except _BAD_TAR as e:
             error = CorruptError(blob.label, f"not a readable TAR archive ({e})")
             if seen:
-                error = CorruptError(blob.label, f"the archive breaks off after {seen} entries ({e})")
+                error = CorruptError(
+                    blob.label, f"the archive breaks off after {seen} entries ({e})"
+                )
                 raise _BrokenOff(error) from None
             raise error from None
 
@@ -219,8 +224,7 @@ def tar_members(
             # before a byte of it is unpacked.
             declared = info.offset_data + info.size
             if packed is not None and is_bomb(declared, packed):
-                raise TooLargeError(
-                    blob.label, bomb_detail(declared, packed, "declares", "TAR"))
+                raise TooLargeError(blob.label, bomb_detail(declared, packed, "declares", "TAR"))
             # Links, devices and FIFOs point at things outside the archive: never followed.
             if not info.isreg() or is_junk(info.name):
                 continue
@@ -228,16 +232,20 @@ def tar_members(
                 fail(CorruptError(label, "member name points outside the archive; not read"))
                 continue
             if info.size > options.max_file_bytes:
-                fail(TooLargeError(
-                    label, f"{info.size} bytes is over the {options.max_file_bytes} byte limit"
-                ))
+                fail(
+                    TooLargeError(
+                        label, f"{info.size} bytes is over the {options.max_file_bytes} byte limit"
+                    )
+                )
                 continue
             yield member_blob(blob, info.name, _read(tf, info, label))
     except _BrokenOff as broken:  # what was read before the break stands
         fail(broken.error)
 
 
-def tar_member(container: Blob, remaining: str, options: ReadOptions, label: str) -> tuple[str, bytes]:
+def tar_member(
+    container: Blob, remaining: str, options: ReadOptions, label: str
+) -> tuple[str, bytes]:
     """The member of the TAR ``container`` that ``remaining`` (``name`` or ``name!deeper``)
     starts with: its name and bytes. The longest matching name wins, so members whose names
     hold ``!`` still work; the archive is read once, front to back, to find it."""
@@ -260,6 +268,7 @@ def tar_member(container: Blob, remaining: str, options: ReadOptions, label: str
         raise ReadError(label, f"the archive has no member {remaining!r}")
     return name, found
 
+
 def _members(blob: Blob, options: ReadOptions, on_error: OnError) -> Iterator[Blob]:
     return tar_members(blob, options, on_error=on_error)
 
@@ -271,12 +280,15 @@ def _is_tar(p: Probe) -> str | None:
 
 FORMATS = (
     Format(
-        name="tar", rank=24, display="TAR (also .tar.gz / .bz2 / .xz)",
+        name="tar",
+        rank=24,
+        display="TAR (also .tar.gz / .bz2 / .xz)",
         extensions=(".tar", ".tgz", ".tar.gz", ".tar.bz2", ".tar.xz"),
         mimes=tuple(TAR_MIMES.values()),
         # before the looser PDF test: a TAR that stores a PDF has "%PDF-" early on too
         magic=(Magic(30, _is_tar),),
-        members=_members, find_member=tar_member,
+        members=_members,
+        find_member=tar_member,
         hint="a TAR archive: route it (omnireader.route) so each member is read",
         readme_group="ZIP, TAR (.tar, .tar.gz, .tar.bz2, .tar.xz)",
     ),

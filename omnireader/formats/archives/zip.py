@@ -32,9 +32,6 @@ from omnireader.errors import (
     TooLargeError,
     UnsupportedFormatError,
 )
-from omnireader.options import ReadOptions
-from omnireader.payloads import Blob
-from omnireader.formats.archives.member_names import member_blob
 from omnireader.formats.archives.limits import (
     MAX_RATIO,
     PACKAGE_RATIO_FLOOR,
@@ -45,7 +42,10 @@ from omnireader.formats.archives.limits import (
     is_safe_member_name,
     reporter,
 )
+from omnireader.formats.archives.member_names import member_blob
 from omnireader.formats.registry import Format, Magic, OnError
+from omnireader.options import ReadOptions
+from omnireader.payloads import Blob
 
 __all__ = [
     "iter_members",
@@ -203,15 +203,20 @@ def _read_member(
     return bytes(out)
 
 
-def zip_member(container: Blob, remaining: str, options: ReadOptions, label: str) -> tuple[str, bytes]:
+def zip_member(
+    container: Blob, remaining: str, options: ReadOptions, label: str
+) -> tuple[str, bytes]:
     """The member of the ZIP ``container`` that ``remaining`` (``name`` or ``name!deeper``)
     starts with: its name and bytes. The longest matching name wins, so members whose names
     hold ``!`` still work."""
     with _open_zip(container) as zf:
         names = set(zf.namelist())
         name = next(
-            (n for n in sorted(names, key=len, reverse=True)
-             if remaining == n or remaining.startswith(n + "!")),
+            (
+                n
+                for n in sorted(names, key=len, reverse=True)
+                if remaining == n or remaining.startswith(n + "!")
+            ),
             None,
         )
         if name is None or not is_safe_member_name(name):
@@ -255,15 +260,23 @@ def check_package(blob: Blob, options: ReadOptions) -> None:
                 f"{options.max_archive_bytes}",
             )
 
+
 def _members(blob: Blob, options: ReadOptions, on_error: OnError) -> Iterator[Blob]:
     return iter_members(blob, options, on_error=on_error)
 
 
 FORMATS = (
     Format(
-        name="zip", rank=23, display="ZIP", extensions=(".zip",), mimes=("application/zip",),
+        name="zip",
+        rank=23,
+        display="ZIP",
+        extensions=(".zip",),
+        mimes=("application/zip",),
         magic=(Magic(20, lambda p: p.head.startswith((b"PK\x03\x04", b"PK\x05\x06"))),),
-        refines="zip", members=_members, find_member=zip_member, resniff_whole=True,
+        refines="zip",
+        members=_members,
+        find_member=zip_member,
+        resniff_whole=True,
         hint="a ZIP archive: route it (omnireader.route) so each member is read",
         readme_group="ZIP, TAR (.tar, .tar.gz, .tar.bz2, .tar.xz)",
         readme="every member, each item naming its member (`bundle.tar.gz!dir/notes.md`); "

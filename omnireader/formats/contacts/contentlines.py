@@ -31,8 +31,16 @@ import quopri
 import re
 from dataclasses import dataclass, field
 
-__all__ = ["ContentLineError", "Property", "Component", "decode_content", "parse_components",
-           "unescape", "split_value", "iso_date"]
+__all__ = [
+    "ContentLineError",
+    "Property",
+    "Component",
+    "decode_content",
+    "parse_components",
+    "unescape",
+    "split_value",
+    "iso_date",
+]
 
 _NAME = re.compile(r"(?:([A-Za-z0-9-]+)\.)?([A-Za-z0-9-]+)")
 _QP = re.compile(r"[^:]*;\s*(?:ENCODING\s*=\s*)?QUOTED-PRINTABLE\s*[;:]", re.I)
@@ -221,11 +229,16 @@ def _property(line: str, number: int) -> Property:
     for piece in pieces[1:]:
         name, eq, value = piece.partition("=")
         if not eq:  # vCard 2.1: "TEL;CELL;VOICE" and "PHOTO;BASE64" are bare values
-            name, value = ("ENCODING" if piece.strip().upper() in ("BASE64", "QUOTED-PRINTABLE",
-                                                                   "8BIT", "7BIT") else "TYPE",
-                           piece)
-        values = [_CARET.sub(lambda m: {"n": "\n", "^": "^", "'": '"'}[m.group(1)], v.strip('" '))
-                  for v in re.findall(r'"[^"]*"|[^,]+', value)]
+            name, value = (
+                "ENCODING"
+                if piece.strip().upper() in ("BASE64", "QUOTED-PRINTABLE", "8BIT", "7BIT")
+                else "TYPE",
+                piece,
+            )
+        values = [
+            _CARET.sub(lambda m: {"n": "\n", "^": "^", "'": '"'}[m.group(1)], v.strip('" '))
+            for v in re.findall(r'"[^"]*"|[^,]+', value)
+        ]
         prop.params.setdefault(name.strip().upper(), []).extend(values)
     _decode(prop)
     return prop
@@ -251,15 +264,17 @@ def parse_components(text: str) -> list[Component]:
             name = prop.value.strip().upper()
             if not stack or stack[-1].name != name:
                 open_name = f"BEGIN:{stack[-1].name} of line {stack[-1].line}" if stack else "none"
-                raise ContentLineError(f"line {number}: END:{name} does not close the open "
-                                       f"block ({open_name})")
+                raise ContentLineError(
+                    f"line {number}: END:{name} does not close the open block ({open_name})"
+                )
             stack.pop()
         elif not stack:
-            raise ContentLineError(f"line {number}: {prop.name} stands outside any "
-                                   "BEGIN/END block")
+            raise ContentLineError(f"line {number}: {prop.name} stands outside any BEGIN/END block")
         else:
             stack[-1].properties.append(prop)
     if stack:
-        raise ContentLineError(f"the file ends inside BEGIN:{stack[-1].name} of line "
-                               f"{stack[-1].line} (no END:{stack[-1].name}): it is cut short")
+        raise ContentLineError(
+            f"the file ends inside BEGIN:{stack[-1].name} of line "
+            f"{stack[-1].line} (no END:{stack[-1].name}): it is cut short"
+        )
     return top

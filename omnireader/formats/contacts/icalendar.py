@@ -28,26 +28,49 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 from omnireader.errors import CorruptError, EmptyInputError
-from omnireader.payloads import Blob
-from omnireader.formats.contacts.contentlines import Component, ContentLineError, Property, decode_content, iso_date
-from omnireader.formats.contacts.contentlines import parse_components, split_value, unescape
+from omnireader.formats.contacts.contentlines import (
+    Component,
+    ContentLineError,
+    Property,
+    decode_content,
+    iso_date,
+    parse_components,
+    split_value,
+    unescape,
+)
 from omnireader.formats.document import DocInfo, Extraction, Section
 from omnireader.formats.registry import Format, Magic, by_extension
 from omnireader.options import ReadOptions
+from omnireader.payloads import Blob
 
 __all__ = ["extract_icalendar", "render_entry"]
 
 # Component -> how its entry is introduced. Others (VTIMEZONE, VALARM, X-...) are not read.
-_ENTRIES = {"VEVENT": "Event", "VTODO": "To-do", "VJOURNAL": "Journal entry",
-            "VFREEBUSY": "Free/busy"}
+_ENTRIES = {
+    "VEVENT": "Event",
+    "VTODO": "To-do",
+    "VJOURNAL": "Journal entry",
+    "VFREEBUSY": "Free/busy",
+}
 # Property -> label, in the order shown (SUMMARY, times and people are handled first).
 _FIELDS = {
-    "DURATION": "Duration", "RRULE": "Repeats", "RDATE": "Also on", "EXDATE": "Except on",
-    "RECURRENCE-ID": "Changes the occurrence of", "LOCATION": "Location",
-    "STATUS": "Status", "PRIORITY": "Priority", "PERCENT-COMPLETE": "Progress (%)",
-    "COMPLETED": "Completed", "CATEGORIES": "Categories", "URL": "Link",
-    "RESOURCES": "Resources", "CONTACT": "Contact", "ATTACH": "Attachment",
-    "DESCRIPTION": "Description", "COMMENT": "Comment",
+    "DURATION": "Duration",
+    "RRULE": "Repeats",
+    "RDATE": "Also on",
+    "EXDATE": "Except on",
+    "RECURRENCE-ID": "Changes the occurrence of",
+    "LOCATION": "Location",
+    "STATUS": "Status",
+    "PRIORITY": "Priority",
+    "PERCENT-COMPLETE": "Progress (%)",
+    "COMPLETED": "Completed",
+    "CATEGORIES": "Categories",
+    "URL": "Link",
+    "RESOURCES": "Resources",
+    "CONTACT": "Contact",
+    "ATTACH": "Attachment",
+    "DESCRIPTION": "Description",
+    "COMMENT": "Comment",
 }
 _DATES = {"RDATE", "EXDATE", "RECURRENCE-ID", "COMPLETED"}
 
@@ -94,8 +117,11 @@ def _person(prop: Property) -> str:
         notes.append(status.lower().replace("-", " "))
     role = (prop.param("ROLE") or "").upper()
     if role in ("OPT-PARTICIPANT", "NON-PARTICIPANT", "CHAIR"):
-        notes.append({"OPT-PARTICIPANT": "optional", "NON-PARTICIPANT": "for information",
-                      "CHAIR": "chair"}[role])
+        notes.append(
+            {"OPT-PARTICIPANT": "optional", "NON-PARTICIPANT": "for information", "CHAIR": "chair"}[
+                role
+            ]
+        )
     return f"{who} ({', '.join(notes)})" if notes else who
 
 
@@ -154,8 +180,9 @@ def extract_icalendar(blob: Blob) -> Extraction:
     summary."""
     text = decode_content(blob.read_bytes(), blob.label)
     if not text.lstrip("\ufeff \t\r\n")[:15].upper().startswith("BEGIN:VCALENDAR"):
-        raise CorruptError(blob.label,
-                           "not an iCalendar file (it does not start with BEGIN:VCALENDAR)")
+        raise CorruptError(
+            blob.label, "not an iCalendar file (it does not start with BEGIN:VCALENDAR)"
+        )
     try:
         calendars = parse_components(text)
     except ContentLineError as e:
@@ -164,21 +191,26 @@ def extract_icalendar(blob: Blob) -> Extraction:
     names = []
     for calendar in calendars:
         if calendar.name != "VCALENDAR":
-            raise CorruptError(blob.label, f"not a well-formed iCalendar file: line "
-                               f"{calendar.line} opens BEGIN:{calendar.name} outside "
-                               "BEGIN:VCALENDAR")
+            raise CorruptError(
+                blob.label,
+                f"not a well-formed iCalendar file: line "
+                f"{calendar.line} opens BEGIN:{calendar.name} outside "
+                "BEGIN:VCALENDAR",
+            )
         names.append(calendar.text("X-WR-CALNAME") or calendar.text("NAME"))
         for entry in _entries(calendar):
             heading, body = render_entry(entry)
             if body:
                 sections.append(Section(text=body, heading=heading))
     if not sections:
-        raise EmptyInputError(blob.label, "the iCalendar file holds no events, to-dos or "
-                              "journal entries")
+        raise EmptyInputError(
+            blob.label, "the iCalendar file holds no events, to-dos or journal entries"
+        )
     info = DocInfo(extra={"extractor": "icalendar", "entries": len(sections)})
     # One entry: the file is that event (an invitation). Several: the calendar's own name.
     info.title = sections[0].heading if len(sections) == 1 else next(filter(None, names), None)
     return Extraction(info=info, sections=iter(sections))
+
 
 def _read_icalendar(blob: Blob, options: ReadOptions) -> Extraction:
     return extract_icalendar(blob)
@@ -186,9 +218,16 @@ def _read_icalendar(blob: Blob, options: ReadOptions) -> Extraction:
 
 FORMATS = (
     Format(
-        name="icalendar", rank=22, display="ICS", extensions=(".ics", ".ifb"), mimes=("text/calendar",),
-        magic=(Magic(21, lambda p: p.lowered.startswith(b"begin:vcalendar"), "text"),
-               Magic(80, by_extension(".ics", ".ifb"), "text")),
-        extract=_read_icalendar, readme_group="vCard (.vcf), iCalendar (.ics)",
+        name="icalendar",
+        rank=22,
+        display="ICS",
+        extensions=(".ics", ".ifb"),
+        mimes=("text/calendar",),
+        magic=(
+            Magic(21, lambda p: p.lowered.startswith(b"begin:vcalendar"), "text"),
+            Magic(80, by_extension(".ics", ".ifb"), "text"),
+        ),
+        extract=_read_icalendar,
+        readme_group="vCard (.vcf), iCalendar (.ics)",
     ),
 )

@@ -25,23 +25,48 @@ from __future__ import annotations
 import re
 
 from omnireader.errors import CorruptError, EmptyInputError
-from omnireader.payloads import Blob
-from omnireader.formats.contacts.contentlines import Component, ContentLineError, Property, decode_content, iso_date
-from omnireader.formats.contacts.contentlines import parse_components, split_value, unescape
+from omnireader.formats.contacts.contentlines import (
+    Component,
+    ContentLineError,
+    Property,
+    decode_content,
+    iso_date,
+    parse_components,
+    split_value,
+    unescape,
+)
 from omnireader.formats.document import DocInfo, Extraction, Section
 from omnireader.formats.registry import Format, Magic, by_extension
 from omnireader.options import ReadOptions
+from omnireader.payloads import Blob
 
 __all__ = ["extract_vcard", "render_vcard"]
 
 # Property -> label, in the order fields are shown. Multi-valued ones are read every time.
 _LABELS = {
-    "NICKNAME": "Nickname", "TEL": "Phone", "EMAIL": "Email", "IMPP": "Chat",
-    "ORG": "Organization", "TITLE": "Title", "ROLE": "Role", "ADR": "Address",
-    "URL": "Website", "BDAY": "Birthday", "ANNIVERSARY": "Anniversary",
-    "GENDER": "Gender", "RELATED": "Related", "MEMBER": "Member", "CATEGORIES": "Categories",
-    "GEO": "Location", "TZ": "Time zone", "LANG": "Language", "NOTE": "Note",
-    "PHOTO": "Photo", "LOGO": "Logo", "SOUND": "Sound", "KEY": "Public key",
+    "NICKNAME": "Nickname",
+    "TEL": "Phone",
+    "EMAIL": "Email",
+    "IMPP": "Chat",
+    "ORG": "Organization",
+    "TITLE": "Title",
+    "ROLE": "Role",
+    "ADR": "Address",
+    "URL": "Website",
+    "BDAY": "Birthday",
+    "ANNIVERSARY": "Anniversary",
+    "GENDER": "Gender",
+    "RELATED": "Related",
+    "MEMBER": "Member",
+    "CATEGORIES": "Categories",
+    "GEO": "Location",
+    "TZ": "Time zone",
+    "LANG": "Language",
+    "NOTE": "Note",
+    "PHOTO": "Photo",
+    "LOGO": "Logo",
+    "SOUND": "Sound",
+    "KEY": "Public key",
 }
 # TYPE values that say nothing a reader needs ("internet" e-mail, a "pref" flag, ...).
 _QUIET_TYPES = {"internet", "pref", "voice", "x400", "text", "uri"}
@@ -141,8 +166,11 @@ def extract_vcard(blob: Blob) -> Extraction:
     sections = []
     for card in components:
         if card.name != "VCARD":
-            raise CorruptError(blob.label, f"not a well-formed vCard: line {card.line} opens "
-                               f"BEGIN:{card.name} where a BEGIN:VCARD belongs")
+            raise CorruptError(
+                blob.label,
+                f"not a well-formed vCard: line {card.line} opens "
+                f"BEGIN:{card.name} where a BEGIN:VCARD belongs",
+            )
         name, body = render_vcard(card)
         if body:
             sections.append(Section(text=body, heading=name))
@@ -153,17 +181,25 @@ def extract_vcard(blob: Blob) -> Extraction:
         info.title = sections[0].heading
     return Extraction(info=info, sections=iter(sections))
 
+
 def _read_vcard(blob: Blob, options: ReadOptions) -> Extraction:
     return extract_vcard(blob)
 
 
 FORMATS = (
     Format(
-        name="vcard", rank=21, display="VCF", extensions=(".vcf", ".vcard"), mimes=("text/vcard",),
+        name="vcard",
+        rank=21,
+        display="VCF",
+        extensions=(".vcf", ".vcard"),
+        mimes=("text/vcard",),
         # before mail: "BEGIN:" looks like a header
-        magic=(Magic(20, lambda p: p.lowered.startswith(b"begin:vcard"), "text"),
-               Magic(80, by_extension(".vcf", ".vcard"), "text")),
-        extract=_read_vcard, readme_group="vCard (.vcf), iCalendar (.ics)",
+        magic=(
+            Magic(20, lambda p: p.lowered.startswith(b"begin:vcard"), "text"),
+            Magic(80, by_extension(".vcf", ".vcard"), "text"),
+        ),
+        extract=_read_vcard,
+        readme_group="vCard (.vcf), iCalendar (.ics)",
         readme="one item per contact / event: labelled fields (name, phones, e-mails, address; "
         "summary, start and end, place, attendees), folded lines, quoted-printable and escapes "
         "undone, embedded photos noted by size",

@@ -21,14 +21,13 @@ import zlib
 from typing import Any
 
 from omnireader.errors import CorruptError, EmptyInputError
+from omnireader.formats.archives.zip import zip_member
 from omnireader.formats.document import DocInfo, Extraction, Section
 from omnireader.formats.office.properties import iso_date
 from omnireader.formats.people import people
-from omnireader.payloads import Blob
-
-from omnireader.formats.archives.zip import zip_member
 from omnireader.formats.registry import Format, Magic
 from omnireader.options import ReadOptions
+from omnireader.payloads import Blob
 
 __all__ = ["drop_metadata_block", "extract_epub", "opf_info"]
 
@@ -68,8 +67,7 @@ def opf_info(data: bytes) -> DocInfo:
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as package:
             opf = _opf_bytes(package)
-    except (zipfile.BadZipFile, zlib.error, OSError, ValueError, KeyError, RuntimeError,
-            EOFError):
+    except (zipfile.BadZipFile, zlib.error, OSError, ValueError, KeyError, RuntimeError, EOFError):
         return DocInfo()
     root = _xml(opf) if opf else None
     meta = root.find(f"{_OPF}metadata") if root is not None else None
@@ -96,8 +94,13 @@ def opf_info(data: bytes) -> DocInfo:
         if values:
             extra[key] = values[0] if key != "subject" else values
     title = next((t for t in texts("title") if t), None)
-    return DocInfo(title=title, authors=people(texts("creator")), created=created,
-                   modified=modified, extra=extra)
+    return DocInfo(
+        title=title,
+        authors=people(texts("creator")),
+        created=created,
+        modified=modified,
+        extra=extra,
+    )
 
 
 def drop_metadata_block(markdown: str) -> str:
@@ -146,9 +149,15 @@ def _read_epub(blob: Blob, options: ReadOptions) -> Extraction:
 
 FORMATS = (
     Format(
-        name="epub", rank=16, display="EPUB", extensions=(".epub",), mimes=("application/epub+zip",),
+        name="epub",
+        rank=16,
+        display="EPUB",
+        extensions=(".epub",),
+        mimes=("application/epub+zip",),
         magic=(Magic(10, lambda p: p.zip_mimetype == "application/epub+zip", "zip"),),
-        extract=_read_epub, zip_package=True, find_member=zip_member,
+        extract=_read_epub,
+        zip_package=True,
+        find_member=zip_member,
         readme="its chapters' text (MarkItDown); title, authors, dates and language from the "
         "OPF package as the item's metadata",
     ),

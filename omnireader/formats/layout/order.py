@@ -126,8 +126,11 @@ def _merge_bands(bands: list[list[TextBlock]]) -> list[list[TextBlock]]:
     gutter: tuple[float, float] | None = None
     for band in bands:
         own = _gutter(band)
-        if merged and gutter is not None and own is None and all(
-            b.x1 <= gutter[0] + 0.1 or b.x0 >= gutter[1] - 0.1 for b in band
+        if (
+            merged
+            and gutter is not None
+            and own is None
+            and all(b.x1 <= gutter[0] + 0.1 or b.x0 >= gutter[1] - 0.1 for b in band)
         ):
             merged[-1].extend(band)  # text in one column only: still those columns
             continue
@@ -153,6 +156,8 @@ def _gutter(band: list[TextBlock]) -> tuple[float, float] | None:
     for lo, hi in _gaps([(b.x0, b.x1) for b in band], _MIN_GUTTER):
         before = max((b.x1 - b.x0 for b in band if b.x1 <= lo + 0.1), default=0.0)
         after = max((b.x1 - b.x0 for b in band if b.x0 >= hi - 0.1), default=0.0)
-        if min(before, after) >= _MIN_COLUMN_SHARE * span and (best is None or hi - lo > best[1] - best[0]):
+        if min(before, after) >= _MIN_COLUMN_SHARE * span and (
+            best is None or hi - lo > best[1] - best[0]
+        ):
             best = (lo, hi)
     return best

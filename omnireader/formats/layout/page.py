@@ -30,7 +30,9 @@ BUDGET_S = 2.0
 _ANGLE_SAMPLE = 60
 
 # "*" is left out: at a line start it is a footnote mark more often than a bullet.
-_BULLET = re.compile(r"^(?:[\u2022\u25cf\u25aa\u25e6\u2013\u2014\u00b7\u2043\uf0b7\-]|\(?[a-z0-9]{1,3}[.)])\s+")
+_BULLET = re.compile(
+    r"^(?:[\u2022\u25cf\u25aa\u25e6\u2013\u2014\u00b7\u2043\uf0b7\-]|\(?[a-z0-9]{1,3}[.)])\s+"
+)
 _BULLET_MARK = re.compile(r"^[\u2022\u25cf\u25aa\u25e6\u2013\u2014\u00b7\u2043\uf0b7]\s*")
 _CAPTION = re.compile(r"^(?i:figure|fig\.|table|chart|exhibit)\s+(?:\d|[A-Z]\b|[IVX]+\b)")
 

@@ -50,7 +50,9 @@ def page_rules(page: Any) -> list[Rule]:
     """The ruling lines of a ``pypdfium2.PdfPage``, merged, in top-left page points."""
     import pypdfium2.raw as pdfium_c
 
-    from omnireader.formats.layout.words import _page_transform  # the words' frame, so rules and words line up
+    from omnireader.formats.layout.words import (
+        _page_transform,  # the words' frame, so rules and words line up
+    )
 
     to_page, (left, top) = _page_transform(page)
     raw: list[Rule] = []
@@ -248,11 +250,7 @@ def _thin_bounds(pdfium_c: Any, obj: Any, outer: _Matrix, out: list[Rule]) -> bo
 
 def _invisible(pdfium_c: Any, obj: Any, stroked: bool) -> bool:
     """White or fully transparent: a rule nobody sees is no cell border."""
-    get = (
-        pdfium_c.FPDFPageObj_GetStrokeColor
-        if stroked
-        else pdfium_c.FPDFPageObj_GetFillColor
-    )
+    get = pdfium_c.FPDFPageObj_GetStrokeColor if stroked else pdfium_c.FPDFPageObj_GetFillColor
     if not get(obj, *_RGBA_REFS):
         return False
     r, g, b, alpha = (v.value for v in _RGBA)
@@ -321,9 +319,7 @@ def merge_rules(rules: list[Rule], tol: float = _JOIN) -> list[Rule]:
                     end = max(end, b)
                     continue
                 merged.append(
-                    Rule(start, pos, end, pos)
-                    if horizontal
-                    else Rule(pos, start, pos, end)
+                    Rule(start, pos, end, pos) if horizontal else Rule(pos, start, pos, end)
                 )
                 start, end = a, b
     return merged

@@ -81,8 +81,7 @@ class LayoutStream:
         nothing is lost by laying a page out.
         """
         try:
-            laid = layout_page(page, textpage, index, self.headings, self.vocabulary,
-                               hidden=hidden)
+            laid = layout_page(page, textpage, index, self.headings, self.vocabulary, hidden=hidden)
             if plain is not None:
                 _check_kept(laid, plain)
             return laid
@@ -131,18 +130,20 @@ class LayoutStream:
                 offset += len(text) + 2
         path = self._trail.path if path is None else path
         text = "\n\n".join(parts)
-        extra = section.text[len(section.layout_source):] if section.layout_source else ""
+        extra = section.text[len(section.layout_source) :] if section.layout_source else ""
         if extra.strip():  # form values appended after the text layer
             text = f"{text}\n\n{extra.strip()}" if text else extra.strip()
-        yield section.model_copy(update={
-            "text": text,
-            "heading": path[-1] if path else None,
-            "heading_path": path,
-            "page_label": label,
-            "blocks": _describe(body, spans, layout),
-            "layout": None,
-            "layout_source": None,
-        })
+        yield section.model_copy(
+            update={
+                "text": text,
+                "heading": path[-1] if path else None,
+                "heading_path": path,
+                "page_label": label,
+                "blocks": _describe(body, spans, layout),
+                "layout": None,
+                "layout_source": None,
+            }
+        )
         last = body[-1] if body else None
         self._last_table = last.table if last is not None and last.kind == "table" else None
         self._last_page = section.page
@@ -165,8 +166,9 @@ class LayoutStream:
         head = prev.rows[: max(1, prev.header_rows)]
         table = first.table
         if table.rows[: len(head)] != head:
-            first.table = replace(table, rows=[list(r) for r in head] + table.rows,
-                                  header_rows=len(head))
+            first.table = replace(
+                table, rows=[list(r) for r in head] + table.rows, header_rows=len(head)
+            )
         return first
 
     def _furniture(self, part: str, blocks: list[Block], page: int | None) -> Iterator[Section]:

@@ -22,9 +22,7 @@ __all__ = ["continues", "find_tables", "merge_continued", "render_table"]
 _SAME_COLUMNS = 0.03
 
 
-def find_tables(
-    words: list[Word], rules: list[Rule], width: float, height: float
-) -> list[Table]:
+def find_tables(words: list[Word], rules: list[Rule], width: float, height: float) -> list[Table]:
     """The tables on a page, top to bottom.
 
     ``words`` and ``rules`` are in page points, top-left origin (``page_words`` and
@@ -58,19 +56,13 @@ def _header_above(table: Table, words: list[Word], taken: set[int]) -> set[int]:
         and edges[0] - SNAP <= w.cx <= edges[-1] + SNAP
     ]
     by_id = {id(w): i for i, w in free}
-    body = max(
-        1.0, min((em(w) for w in words if table.y0 < w.cy < table.y1), default=10.0)
-    )
+    body = max(1.0, min((em(w) for w in words if table.y0 < w.cy < table.y1), default=10.0))
     got: set[int] = set()
     heads: list[list[str]] = []
     top = table.y0
     for line in reversed(group_lines([w for _, w in free])):
         size = max(em(w) for w in line)
-        if (
-            top - max(w.y1 for w in line) > 1.5 * size
-            or size > 1.25 * body
-            or len(heads) == 3
-        ):
+        if top - max(w.y1 for w in line) > 1.5 * size or size > 1.25 * body or len(heads) == 3:
             break
         row = _header_row(line, edges, size)
         if row is None:
@@ -92,11 +84,7 @@ def _header_row(line: list[Word], edges: list[float], size: float) -> list[str] 
     for run in runs(line):
         x0, x1 = run[0].x0, run[-1].x1
         k = bisect_right(edges, (x0 + x1) / 2) - 1
-        if (
-            not 0 <= k < len(row)
-            or x0 < edges[k] - 0.5 * size
-            or x1 > edges[k + 1] + 0.5 * size
-        ):
+        if not 0 <= k < len(row) or x0 < edges[k] - 0.5 * size or x1 > edges[k + 1] + 0.5 * size:
             return None
         row[k] = (row[k] + " " + " ".join(w.text for w in run)).strip()
     return row
@@ -138,10 +126,7 @@ def continues(prev: Table, nxt: Table) -> bool:
         return True
     if len(prev.columns) == len(nxt.columns) >= 2:
         span = max(prev.x1 - prev.x0, nxt.x1 - nxt.x0, 1.0)
-        return all(
-            abs(a - b) <= _SAME_COLUMNS * span
-            for a, b in zip(prev.columns, nxt.columns)
-        )
+        return all(abs(a - b) <= _SAME_COLUMNS * span for a, b in zip(prev.columns, nxt.columns))
     return False
 
 

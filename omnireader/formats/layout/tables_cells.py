@@ -52,9 +52,7 @@ def records(row: list[list[Word]], xs: list[float]) -> list[list[list[Word]]]:
     stacked = 0
     for j, ws in enumerate(row):
         lines = group_lines(ws) if len(ws) > 1 else []
-        if len(lines) < 2 or all(
-            len(line) == 1 and len(line[0].text) <= 2 for line in lines
-        ):
+        if len(lines) < 2 or all(len(line) == 1 and len(line[0].text) <= 2 for line in lines):
             continue  # one line, or glyphs of text turned sideways
         if _short(lines, xs[j + 1] - xs[j]):
             stacked += 1
@@ -62,10 +60,7 @@ def records(row: list[list[Word]], xs: list[float]) -> list[list[list[Word]]]:
         return [row]
     lines = group_lines([w for ws in row for w in ws])
     line_of = {id(w): k for k, line in enumerate(lines) for w in line}
-    return [
-        [[w for w in ws if line_of[id(w)] == k] for ws in row]
-        for k in range(len(lines))
-    ]
+    return [[[w for w in ws if line_of[id(w)] == k] for ws in row] for k in range(len(lines))]
 
 
 def split_spans(
@@ -96,19 +91,12 @@ def split_spans(
             for run in runs(line):
                 x0, x1 = run[0].x0, run[-1].x1
                 y0, y1 = min(w.y0 for w in run), max(w.y1 for w in run)
-                if any(
-                    x0 < xs[k] - SNAP and x1 > xs[k] + SNAP for k in cols_in[1:]
-                ) or (
-                    records
-                    and any(
-                        y0 < ys[k] - SNAP and y1 > ys[k] + SNAP for k in rows_in[1:]
-                    )
+                if any(x0 < xs[k] - SNAP and x1 > xs[k] + SNAP for k in cols_in[1:]) or (
+                    records and any(y0 < ys[k] - SNAP and y1 > ys[k] + SNAP for k in rows_in[1:])
                 ):
                     cells.setdefault(a, []).extend(run)
                     continue
-                j = min(
-                    max(bisect_right(xs, (x0 + x1) / 2) - 1, cols_in[0]), cols_in[-1]
-                )
+                j = min(max(bisect_right(xs, (x0 + x1) / 2) - 1, cols_in[0]), cols_in[-1])
                 i = a[0]
                 if records:
                     i = min(

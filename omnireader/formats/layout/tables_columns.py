@@ -39,9 +39,7 @@ def text_columns(words: list[Word], depth: int = 0) -> list[list[Word]]:
             gaps.append((reach, w.x0))
         reach = max(reach, w.x1)
     gaps = [
-        g
-        for g in gaps
-        if left_edge + 0.25 * span <= (g[0] + g[1]) / 2 <= right_edge - 0.25 * span
+        g for g in gaps if left_edge + 0.25 * span <= (g[0] + g[1]) / 2 <= right_edge - 0.25 * span
     ]
     for g0, g1 in sorted(gaps, key=lambda g: g[0] - g[1])[:_GAPS]:
         middle = (g0 + g1) / 2
@@ -58,8 +56,6 @@ def _prose(words: list[Word]) -> bool:
         return False
     found = [run for line in lines for run in runs(line)]
     long = sum(
-        1
-        for run in found
-        if sum(any(ch.isalnum() for ch in w.text) for w in run) >= _PROSE_RUN
+        1 for run in found if sum(any(ch.isalnum() for ch in w.text) for w in run) >= _PROSE_RUN
     )
     return long >= _PROSE_SHARE * len(found)

@@ -131,9 +131,7 @@ def regions(lines: list[list[_Run]]) -> list[list[list[_Run]]]:
         # Rows may be spaced wider than text lines; what ends a table is a gap wider than
         # its own row spacing so far (or, before there is any, a blank line or two).
         size = line_size(line)
-        allowed = (
-            max(_LINE_GAP * size, 1.8 * median(gaps)) if gaps else FIRST_GAP * size
-        )
+        allowed = max(_LINE_GAP * size, 1.8 * median(gaps)) if gaps else FIRST_GAP * size
         # A one-run line in a larger font than the region's is a heading: the table ends.
         heading = len(line) < 2 and bool(current) and size > _HEADING_SIZE * biggest
         far = bool(current) and gap > allowed
@@ -165,18 +163,13 @@ def _aligned(line: list[_Run], region: list[list[_Run]], size: float) -> bool:
     if len(line) < 2:
         return False
     edges = [
-        (run[0].x0, run[-1].x1)
-        for other in region[-_RECENT:]
-        if len(other) >= 2
-        for run in other
+        (run[0].x0, run[-1].x1) for other in region[-_RECENT:] if len(other) >= 2 for run in other
     ]
     tol = 0.5 * size
     hits = sum(
         1
         for run in line
-        if any(
-            abs(run[0].x0 - a) <= tol or abs(run[-1].x1 - b) <= tol for a, b in edges
-        )
+        if any(abs(run[0].x0 - a) <= tol or abs(run[-1].x1 - b) <= tol for a, b in edges)
     )
     return hits >= max(2, 0.6 * len(line))
 

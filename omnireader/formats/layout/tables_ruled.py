@@ -16,7 +16,12 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 
 from omnireader.formats.layout.model import Rule, Table, Word
-from omnireader.formats.layout.tables_cells import records, split_columns, split_spans, whitespace_columns
+from omnireader.formats.layout.tables_cells import (
+    records,
+    split_columns,
+    split_spans,
+    whitespace_columns,
+)
 from omnireader.formats.layout.tables_text import SNAP, cell_text, group_lines, header_rows
 
 __all__ = ["SNAP", "ruled_tables"]
@@ -147,9 +152,7 @@ def _grid_table(
     # Grid rows of word lists; a drawn row that holds several records one per line (a
     # form's labels and values in two tall boxes) becomes one row per line.
     word_rows = [
-        row
-        for i in range(nr)
-        for row in records([cells.get((i, j), []) for j in range(nc)], xs)
+        row for i in range(nr) for row in records([cells.get((i, j), []) for j in range(nc)], xs)
     ]
     word_rows, edges = split_columns(word_rows, xs)
     grid = [[cell_text(ws) for ws in row] for row in word_rows]

@@ -83,12 +83,8 @@ def _tables_in(
     first_data = next((n for n, line in enumerate(region) if data_line(line)), 0)
     body = region[first_data:]
     spans = column_spans(body if sum(len(line) > 1 for line in body) >= 2 else region)
-    if spans and any(
-        column_of(run, spans)[1] < 0 for line in region[:first_data] for run in line
-    ):
-        spans = column_spans(
-            region
-        )  # header lines have columns the body lacks: use them all
+    if spans and any(column_of(run, spans)[1] < 0 for line in region[:first_data] for run in line):
+        spans = column_spans(region)  # header lines have columns the body lacks: use them all
     if len(spans) < 2:
         return []
     if above and first_data == 0 and len(body) > 1:
@@ -100,9 +96,7 @@ def _tables_in(
         # Header cells may span columns with a few words ("Year Ended December 31, 2019");
         # a sentence across columns is text, wherever it is.
         most = PROSE_WORDS if n >= first_data else 2 * PROSE_WORDS
-        prose = any(
-            crossed and run_words(run) >= most for run, (_, crossed) in zip(line, cols)
-        )
+        prose = any(crossed and run_words(run) >= most for run, (_, crossed) in zip(line, cols))
         if depth < 3 and (
             prose or (len(line) == 1 and cols[0][1] >= 1 and 0 < n < len(region) - 1)
         ):
@@ -163,9 +157,7 @@ def _build(
     x0 = min(b[0] for b in boxes)
     x1 = max(b[2] for b in boxes)
     edges = [spans[j][0] for j in keep] + [spans[keep[-1]][1]]
-    return Table(
-        rows, x0, boxes[0][1], x1, boxes[-1][3], head, ruled=False, columns=edges
-    )
+    return Table(rows, x0, boxes[0][1], x1, boxes[-1][3], head, ruled=False, columns=edges)
 
 
 def _contents(rows: list[list[str]]) -> bool:
@@ -180,9 +172,9 @@ def _contents(rows: list[list[str]]) -> bool:
         return False
     numbers = [int(p) for p in pages]
     titles = [r[-2] for r in lines]
-    return numbers == sorted(numbers) and sum(
-        not is_numeric(t) for t in titles
-    ) >= 0.8 * len(titles)
+    return numbers == sorted(numbers) and sum(not is_numeric(t) for t in titles) >= 0.8 * len(
+        titles
+    )
 
 
 def _looks_tabular(rows: list[list[str]]) -> bool:
@@ -193,9 +185,7 @@ def _looks_tabular(rows: list[list[str]]) -> bool:
         return False
     first = [r[0] for r in rows if r[0]]
     if nc == 2 and first and all(is_marker(c) for c in first):
-        return (
-            False  # a bulleted or numbered list, its markers in a column of their own
-        )
+        return False  # a bulleted or numbered list, its markers in a column of their own
     if _contents(rows):
         return False
     words_per_cell = [_text_words(c) for r in rows for c in r if c]

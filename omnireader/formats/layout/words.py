@@ -111,7 +111,12 @@ def page_words(
         if digit(text, lo, hi) is None:
             if upright:  # inline: this runs once per word, and calls cost
                 found = get_box(handle, lo, rect_ref)
-                x0, y0, x1, y1 = rect.left - left, top - rect.top, rect.right - left, top - rect.bottom
+                x0, y0, x1, y1 = (
+                    rect.left - left,
+                    top - rect.top,
+                    rect.right - left,
+                    top - rect.bottom,
+                )
                 if hi - lo == 1:
                     a0, b0, a1, b1 = x0, y0, x1, y1
                 elif found:
@@ -146,9 +151,7 @@ def _expand(chars: str) -> str:
     return "".join(_REPLACE.get(ch, ch) for ch in chars if ch not in _BREAKS)
 
 
-def _scan(
-    text: str, lo: int, hi: int, box: Any, style: _FontStyle, words: list[Word]
-) -> None:
+def _scan(text: str, lo: int, hi: int, box: Any, style: _FontStyle, words: list[Word]) -> None:
     """Chars ``lo..hi`` (no space among them) as words, split where a gap or a new line
     falls between two of them."""
     x0 = y0 = x1 = y1 = 0.0
@@ -187,7 +190,13 @@ def _scan(
 
 
 def _word(
-    text: str, start: int, end: int, x0: float, y0: float, x1: float, y1: float,
+    text: str,
+    start: int,
+    end: int,
+    x0: float,
+    y0: float,
+    x1: float,
+    y1: float,
     props: tuple[float, bool, str],
 ) -> Word:
     chars = text[start:end]
@@ -202,7 +211,9 @@ class _Calls:
     def __init__(self, pdfium_c: Any) -> None:
         address = lambda fn: ctypes.cast(fn, ctypes.c_void_p).value
         vp, ci = ctypes.c_void_p, ctypes.c_int
-        self.loose_box = ctypes.CFUNCTYPE(ci, vp, ci, vp)(address(pdfium_c.FPDFText_GetLooseCharBox))
+        self.loose_box = ctypes.CFUNCTYPE(ci, vp, ci, vp)(
+            address(pdfium_c.FPDFText_GetLooseCharBox)
+        )
         self.text_object = ctypes.CFUNCTYPE(vp, vp, ci)(address(pdfium_c.FPDFText_GetTextObject))
         self.font_of = ctypes.CFUNCTYPE(vp, vp)(address(pdfium_c.FPDFTextObj_GetFont))
         self.font_size = ctypes.CFUNCTYPE(ctypes.c_double, vp, ci)(

@@ -15,8 +15,7 @@ import re
 from email.message import Message
 
 from omnireader.formats.mail.headers import header_text
-from omnireader.formats.plain.text import decode_declared
-from omnireader.formats.plain.text import codec_for
+from omnireader.formats.plain.text import codec_for, decode_declared
 
 __all__ = ["payload", "part_text", "html_text", "best_alternative", "unflow"]
 
@@ -40,7 +39,9 @@ def part_text(part: Message) -> str:
     if isinstance(blocks, list):  # message/delivery-status: blocks of "Field: value" lines
         return "\n\n".join(
             "\n".join(f"{k}: {header_text(v)}" for k, v in block.items())
-            for block in blocks if isinstance(block, Message))
+            for block in blocks
+            if isinstance(block, Message)
+        )
     raw = payload(part) or b""
     declared = part.get_content_charset()
     if codec_for(declared) is None and part.get_content_type() == "text/html":
@@ -62,7 +63,7 @@ def unflow(text: str, delsp: bool = False) -> str:
     carry: tuple[str, str] | None = None  # (quote prefix, text so far) of a flowed line
     for line in text.splitlines():
         quote = re.match(r">*", line).group(0)  # type: ignore[union-attr]  (always matches)
-        body = line[len(quote):]
+        body = line[len(quote) :]
         if body.startswith(" "):
             body = body[1:]
         if carry is not None and carry[0] == quote:

@@ -16,7 +16,7 @@ import email
 import email.header
 import email.utils
 import re
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from email.message import Message
 
 from pydantic import BaseModel, Field
@@ -56,8 +56,13 @@ class MailHeaders(BaseModel):
 
     def lines(self) -> list[str]:
         """The fields worth reading, as ``Name: value`` lines."""
-        fields = [("Subject", self.subject), ("From", self.sender), ("To", self.to),
-                  ("Cc", self.cc), ("Date", self.date_text)]
+        fields = [
+            ("Subject", self.subject),
+            ("From", self.sender),
+            ("To", self.to),
+            ("Cc", self.cc),
+            ("Date", self.date_text),
+        ]
         return [f"{name}: {value}" for name, value in fields if value]
 
 
@@ -109,8 +114,11 @@ def header_text(value: object, charsets: tuple[str, ...] = ()) -> str:
 
 
 def _addresses(values: list[str]) -> list[tuple[str, str]]:
-    return [(name.strip(), addr.strip()) for name, addr in email.utils.getaddresses(values)
-            if name.strip() or addr.strip()]
+    return [
+        (name.strip(), addr.strip())
+        for name, addr in email.utils.getaddresses(values)
+        if name.strip() or addr.strip()
+    ]
 
 
 def _iso_date(value: str) -> str | None:
@@ -131,7 +139,7 @@ def _iso_8601(value: str) -> datetime | None:
     except ValueError:
         return None
     # A date with no zone is read as UTC, as parsedate_to_datetime reads "-0000".
-    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 def _ids(value: str) -> list[str]:

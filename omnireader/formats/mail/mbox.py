@@ -24,11 +24,11 @@ from collections.abc import Iterator
 from typing import IO
 
 from omnireader.errors import ReadError
-from omnireader.payloads import Blob
 from omnireader.formats.archives.member_names import member_blob
+from omnireader.formats.probe import Probe
 from omnireader.formats.registry import Format, Magic, OnError, by_extension
 from omnireader.options import ReadOptions
-from omnireader.formats.probe import Probe
+from omnireader.payloads import Blob
 
 __all__ = ["iter_messages", "message_member", "MESSAGE_PREFIX"]
 
@@ -73,6 +73,7 @@ def iter_messages(blob: Blob) -> Iterator[tuple[int, bytes]]:
         n += 1
         yield n, b"".join(lines)
 
+
 _MBOX_FROM = re.compile(rb"^From \S+")
 
 
@@ -87,9 +88,14 @@ def _members(blob: Blob, options: ReadOptions, on_error: OnError) -> Iterator[Bl
 
 FORMATS = (
     Format(
-        name="mbox", rank=18, display="MBOX", extensions=(".mbox",), mimes=("application/mbox",),
+        name="mbox",
+        rank=18,
+        display="MBOX",
+        extensions=(".mbox",),
+        mimes=("application/mbox",),
         magic=(Magic(40, _is_mbox, "text"), Magic(80, by_extension(".mbox"), "text")),
-        members=_members, readme_group="MBOX",
+        members=_members,
+        readme_group="MBOX",
         hint="a mailbox: route it (omnireader.route) so each message is read",
         readme="each message its own input (`box.mbox!message/7.eml`), streamed from the file",
     ),

@@ -32,16 +32,20 @@ from email.message import Message
 from typing import NamedTuple
 
 from omnireader.errors import EmptyInputError, EncryptedError, ReadError, TooLargeError
+from omnireader.formats.archives.member_names import member_blob, safe_member_name
+from omnireader.formats.document import DocInfo, Extraction, Section
+from omnireader.formats.mail.body import best_alternative, html_text, part_text, payload
+from omnireader.formats.mail.headers import MailHeaders, header_text, mail_headers
+from omnireader.formats.registry import Format, Magic, OnError, by_extension
 from omnireader.options import ReadOptions
 from omnireader.payloads import Blob
-from omnireader.formats.document import DocInfo, Extraction, Section
-from omnireader.formats.mail.headers import MailHeaders, header_text, mail_headers
-from omnireader.formats.mail.body import best_alternative, html_text, part_text, payload
-from omnireader.formats.archives.member_names import member_blob, safe_member_name
-from omnireader.formats.registry import Format, Magic, OnError, by_extension
 
 __all__ = [
-    "extract_email", "email_members", "parse_message", "message_text", "wide_text_to_utf8",
+    "extract_email",
+    "email_members",
+    "parse_message",
+    "message_text",
+    "wide_text_to_utf8",
     "MAX_MULTIPARTS",
 ]
 
@@ -52,14 +56,15 @@ MAX_MULTIPARTS = 200
 # :mod:`.mail_headers` instead.
 _POLICY = email.policy.compat32
 _BOUNDARY = re.compile(rb"""boundary\s*=\s*(?:"([^"\r\n]{1,200})"|([^\s;"]{1,200}))""", re.I)
-_PGP_BLOCK = re.compile(
-    r"-----BEGIN PGP MESSAGE-----.*?(?:-----END PGP MESSAGE-----|\Z)", re.S
-)
+_PGP_BLOCK = re.compile(r"-----BEGIN PGP MESSAGE-----.*?(?:-----END PGP MESSAGE-----|\Z)", re.S)
 _ENCRYPTED_TYPES = {
-    "application/pgp-encrypted", "application/pkcs7-mime", "application/x-pkcs7-mime",
+    "application/pgp-encrypted",
+    "application/pkcs7-mime",
+    "application/x-pkcs7-mime",
 }
 _SIGNATURE_TYPES = {
-    "application/pgp-signature", "application/pkcs7-signature",
+    "application/pgp-signature",
+    "application/pkcs7-signature",
     "application/x-pkcs7-signature",
 }
 _BODY_TEXT = {"text/plain", "text/html", "message/delivery-status", "text/rfc822-headers"}
@@ -77,17 +82,20 @@ def _check_structure(data: bytes, label: str, options: ReadOptions) -> None:
     count = len(_BOUNDARY.findall(data))
     if count > MAX_MULTIPARTS:
         raise TooLargeError(
-            label, f"declares {count} multipart containers, over the limit of "
-            f"{MAX_MULTIPARTS} (a MIME bomb); not parsed")
+            label,
+            f"declares {count} multipart containers, over the limit of "
+            f"{MAX_MULTIPARTS} (a MIME bomb); not parsed",
+        )
     if not declared:
         return
-    delimiter = re.compile(
-        rb"^--(?:" + b"|".join(re.escape(b) for b in declared) + rb")", re.M)
+    delimiter = re.compile(rb"^--(?:" + b"|".join(re.escape(b) for b in declared) + rb")", re.M)
     parts = sum(1 for _ in delimiter.finditer(data))
     if parts > 2 * options.max_archive_members + 2 * count:
         raise TooLargeError(
-            label, f"holds about {parts} MIME parts, over the max_archive_members limit of "
-            f"{options.max_archive_members} (a MIME bomb); not parsed")
+            label,
+            f"holds about {parts} MIME parts, over the max_archive_members limit of "
+            f"{options.max_archive_members} (a MIME bomb); not parsed",
+        )
 
 
 def wide_text_to_utf8(data: bytes) -> bytes:
@@ -170,8 +178,9 @@ def _layout(msg: Message) -> _Layout:
                 children = [c for c in children if c.get_content_type() not in _SIGNATURE_TYPES]
             elif sub == "related" and children:
                 root, resources = children[0], children[1:]
-                children = [root] + [r for r in resources if _is_attachment(r)
-                                     or r.get_content_maintype() == "image"]
+                children = [root] + [
+                    r for r in resources if _is_attachment(r) or r.get_content_maintype() == "image"
+                ]
             stack.extend((child, sub) for child in reversed(children))
             continue
         if _is_ciphertext(part, ctype):
@@ -201,7 +210,8 @@ def message_text(msg: Message, headers: MailHeaders, label: str) -> str:
             raise EncryptedError(label, "the message is PGP-encrypted; its text is not stored")
     if layout.encrypted and not body:
         raise EncryptedError(
-            label, "the message is encrypted (PGP / S/MIME); its text is not stored")
+            label, "the message is encrypted (PGP / S/MIME); its text is not stored"
+        )
     return "\n".join(headers.lines()) + ("\n\n" + body if body else "")
 
 
@@ -222,14 +232,20 @@ def extract_email(blob: Blob, options: ReadOptions) -> Extraction:
 def mail_info(headers: MailHeaders) -> DocInfo:
     """Document info from a message's headers: subject, people, date, thread."""
     extra: dict[str, object] = {"extractor": "email"}
-    for key, value in (("message_id", headers.message_id), ("in_reply_to", headers.in_reply_to),
-                       ("references", headers.references), ("thread", headers.thread),
-                       ("sender", headers.sender), ("recipients", headers.to),
-                       ("cc", headers.cc)):
+    for key, value in (
+        ("message_id", headers.message_id),
+        ("in_reply_to", headers.in_reply_to),
+        ("references", headers.references),
+        ("thread", headers.thread),
+        ("sender", headers.sender),
+        ("recipients", headers.to),
+        ("cc", headers.cc),
+    ):
         if value:
             extra[key] = value
-    return DocInfo(title=headers.subject or None, authors=headers.persons,
-                   created=headers.date, extra=extra)
+    return DocInfo(
+        title=headers.subject or None, authors=headers.persons, created=headers.date, extra=extra
+    )
 
 
 def _member_bytes(part: Message, whole_message: bool) -> bytes:
@@ -289,8 +305,10 @@ def email_members(
     layout = _layout(msg)
     if len(layout.members) > options.max_archive_members:
         raise TooLargeError(
-            blob.label, f"has {len(layout.members)} attachments, over the max_archive_members "
-            f"limit of {options.max_archive_members}")
+            blob.label,
+            f"has {len(layout.members)} attachments, over the max_archive_members "
+            f"limit of {options.max_archive_members}",
+        )
     taken: set[str] = set()
     for n, (part, whole) in enumerate(layout.members, 1):
         name = _unique(_member_name(part, whole, n), taken)
@@ -298,8 +316,9 @@ def email_members(
     if layout.body:  # ciphertext beside readable text: the text is read, this reported
         for n, part in enumerate(layout.encrypted, 1):
             name = safe_member_name(header_text(part.get_filename() or ""), f"encrypted-{n}")
-            error = EncryptedError(f"{blob.label}!attachment/{name}",
-                                   "PGP / S/MIME ciphertext; it is not stored")
+            error = EncryptedError(
+                f"{blob.label}!attachment/{name}", "PGP / S/MIME ciphertext; it is not stored"
+            )
             if on_error is None:
                 raise error
             on_error(error)
@@ -314,16 +333,26 @@ def _unique(name: str, taken: set[str]) -> str:
     taken.add(candidate)
     return candidate
 
+
 def _members(blob: Blob, options: ReadOptions, on_error: OnError) -> Iterator[Blob]:
     return email_members(blob, options, on_error=on_error)
 
 
 FORMATS = (
     Format(
-        name="eml", rank=17, display="EML", extensions=(".eml",), mimes=("message/rfc822",),
-        magic=(Magic(41, lambda p: p.mail_headers(), "text"),
-               Magic(80, by_extension(".eml"), "text")),
-        extract=extract_email, members=_members, has_body=True, readme_group="e-mail: EML (any name), `message/rfc822` parts",
+        name="eml",
+        rank=17,
+        display="EML",
+        extensions=(".eml",),
+        mimes=("message/rfc822",),
+        magic=(
+            Magic(41, lambda p: p.mail_headers(), "text"),
+            Magic(80, by_extension(".eml"), "text"),
+        ),
+        extract=extract_email,
+        members=_members,
+        has_body=True,
+        readme_group="e-mail: EML (any name), `message/rfc822` parts",
         readme="standard library `email`: Subject → key, Date → timestamp, From / To / Cc → "
         "persons (Bcc too), `In-Reply-To` / `References` → thread; a message saved as UTF-16 / "
         "UTF-32 decoded first; body decoded (base64, quoted-printable, `format=flowed` "

@@ -16,12 +16,11 @@ from __future__ import annotations
 
 import email.policy
 import email.utils
+from collections.abc import Iterator
 from email.message import EmailMessage
 from typing import Any
 
 from omnireader.errors import CorruptError, EncryptedError, TooLargeError
-from collections.abc import Iterator
-
 from omnireader.formats.document import Extraction
 from omnireader.formats.registry import Format, Magic, OnError
 from omnireader.options import ReadOptions
@@ -55,9 +54,17 @@ def _sender(message: Any) -> str:
 
     props = message.properties
     name = (props.str_prop_value(c.PID_SENDER_NAME) or "").strip()
-    address = next((a for a in (props.str_prop_value(c.PID_SENDER_EMAIL_ADDRESS),
-                                props.str_prop_value(c.PID_SENDER_SMTP_ADDRESS)) if a and "@" in a),
-                   None)
+    address = next(
+        (
+            a
+            for a in (
+                props.str_prop_value(c.PID_SENDER_EMAIL_ADDRESS),
+                props.str_prop_value(c.PID_SENDER_SMTP_ADDRESS),
+            )
+            if a and "@" in a
+        ),
+        None,
+    )
     if address:
         return email.utils.formataddr((name, address))
     return message.sender or name
@@ -90,9 +97,12 @@ def _attach(out: EmailMessage, attachment: Any, depth: int, label: str) -> None:
     from oxmsg.domain import constants as c
 
     props = attachment.properties
-    name = (props.str_prop_value(c.PID_ATTACH_LONG_FILENAME)
-            or props.str_prop_value(c.PID_ATTACH_FILENAME)
-            or props.str_prop_value(c.PID_DISPLAY_NAME) or "")
+    name = (
+        props.str_prop_value(c.PID_ATTACH_LONG_FILENAME)
+        or props.str_prop_value(c.PID_ATTACH_FILENAME)
+        or props.str_prop_value(c.PID_DISPLAY_NAME)
+        or ""
+    )
     inner = next((s for s in attachment._storage.storages if s.name == _EMBEDDED), None)
     if inner is not None:
         nested = _to_mime(_embedded(inner), depth + 1, label)
@@ -103,8 +113,12 @@ def _attach(out: EmailMessage, attachment: Any, depth: int, label: str) -> None:
     if not data:
         return  # attached by reference (a link or a path): nothing here to read
     maintype, _, subtype = (attachment.mime_type or "application/octet-stream").partition("/")
-    out.add_attachment(data, maintype=maintype or "application",
-                       subtype=subtype or "octet-stream", filename=name or "attachment")
+    out.add_attachment(
+        data,
+        maintype=maintype or "application",
+        subtype=subtype or "octet-stream",
+        filename=name or "attachment",
+    )
 
 
 def _embedded(storage: Any) -> Any:
@@ -132,8 +146,15 @@ def _encrypted(message: Any) -> bool:
         return False
     for attachment in message.attachments:
         props = attachment.properties
-        name = (props.str_prop_value(c.PID_ATTACH_LONG_FILENAME)
-                or props.str_prop_value(c.PID_ATTACH_FILENAME) or "").strip().lower()
+        name = (
+            (
+                props.str_prop_value(c.PID_ATTACH_LONG_FILENAME)
+                or props.str_prop_value(c.PID_ATTACH_FILENAME)
+                or ""
+            )
+            .strip()
+            .lower()
+        )
         mime = (attachment.mime_type or "").lower()
         if name.endswith(".p7m") or mime.endswith("pkcs7-mime"):
             return True
@@ -143,11 +164,12 @@ def _encrypted(message: Any) -> bool:
 def _to_mime(message: Any, depth: int, label: str) -> EmailMessage:
     if depth > MAX_EMBEDDED_DEPTH:
         raise TooLargeError(
-            label, f"Outlook messages attached {depth} levels deep; read up to "
-            f"{MAX_EMBEDDED_DEPTH}")
+            label, f"Outlook messages attached {depth} levels deep; read up to {MAX_EMBEDDED_DEPTH}"
+        )
     if _encrypted(message):
-        raise EncryptedError(label, "the Outlook message is S/MIME-encrypted; its text is "
-                                    "not stored")
+        raise EncryptedError(
+            label, "the Outlook message is S/MIME-encrypted; its text is not stored"
+        )
     out = EmailMessage(policy=email.policy.SMTP)
     _headers(out, message)
     body, html = message.body, message.html_body
@@ -172,15 +194,22 @@ def msg_to_mime(data: bytes, label: str) -> bytes:
     except (EncryptedError, TooLargeError):
         raise
     except Exception as e:  # noqa: BLE001 - a third-party boundary: name the input instead
-        raise CorruptError(label, f"cannot be read as an Outlook message "
-                                  f"({type(e).__name__}: {e})"[:300]) from None
+        raise CorruptError(
+            label, f"cannot be read as an Outlook message ({type(e).__name__}: {e})"[:300]
+        ) from None
     return mime.as_bytes()
+
 
 def _read_msg(blob: Blob, options: ReadOptions) -> Extraction:
     from omnireader.formats.mail.message import extract_email
 
-    mime = Blob(data=msg_to_mime(blob.read_bytes(), blob.label), path=blob.path,
-                member=blob.member, filename=blob.filename, url=blob.url)
+    mime = Blob(
+        data=msg_to_mime(blob.read_bytes(), blob.label),
+        path=blob.path,
+        member=blob.member,
+        filename=blob.filename,
+        url=blob.url,
+    )
     return extract_email(mime, options)
 
 
@@ -193,10 +222,18 @@ def _msg_members(blob: Blob, options: ReadOptions, on_error: OnError) -> Iterato
 
 FORMATS = (
     Format(
-        name="msg", rank=19, display="MSG", extensions=(".msg",), mimes=("application/vnd.ms-outlook",),
-        magic=(Magic(10, lambda p: p.ole_has("__substg1.0_"), "ole"),
-               Magic(50, lambda p: p.ole_names is None and p.ext == ".msg", "ole")),
-        extract=_read_msg, members=_msg_members, has_body=True,
+        name="msg",
+        rank=19,
+        display="MSG",
+        extensions=(".msg",),
+        mimes=("application/vnd.ms-outlook",),
+        magic=(
+            Magic(10, lambda p: p.ole_has("__substg1.0_"), "ole"),
+            Magic(50, lambda p: p.ole_names is None and p.ext == ".msg", "ole"),
+        ),
+        extract=_read_msg,
+        members=_msg_members,
+        has_body=True,
         readme_group="MSG (Outlook)",
         readme="python-oxmsg, then the same e-mail reading: sender, recipients, date, body, "
         "attachments, attached messages",

@@ -12,11 +12,13 @@ __all__ = ["FORMATS"]
 _IMAGE_HINT = "an image: the image parser reads it"
 _AUDIO_HINT = "audio: the audio parser reads it"
 _IMAGES = "image (JPEG, PNG, TIFF incl. multi-page, BMP, GIF, WebP, HEIC / HEIF, AVIF)"
-_IMAGE_README = ("format, size, EXIF time → timestamp, GPS → location, the message text; the "
-                 "text on it, by OCR (each TIFF page its own page; when OCR finds text, its "
-                 "items replace the bare \"Image X (PNG, W×H).\" item; an image too small to "
-                 "hold a line of text, an icon, is not OCR'd); HEIC / HEIF through pillow-heif, "
-                 "AVIF through Pillow")
+_IMAGE_README = (
+    "format, size, EXIF time → timestamp, GPS → location, the message text; the "
+    "text on it, by OCR (each TIFF page its own page; when OCR finds text, its "
+    'items replace the bare "Image X (PNG, W×H)." item; an image too small to '
+    "hold a line of text, an icon, is not OCR'd); HEIC / HEIF through pillow-heif, "
+    "AVIF through Pillow"
+)
 # ISO base media brands of still images (HEIF / HEIC from phones, AVIF).
 _HEIF_BRANDS = {
     b"heic": ("heic", "image/heic"), b"heix": ("heic", "image/heic"),
@@ -60,16 +62,34 @@ def _mpeg_frame(p: Probe) -> bool:
 
 def _image(name: str, mime: str, ext: tuple[str, ...], *magic: Magic) -> Format:
     return Format(
-        name=name, rank=90, display=name.upper(), kind="image", subtype=name, family="image",
-        extensions=ext, mimes=(mime,), magic=magic, hint=_IMAGE_HINT,
-        readme_group=_IMAGES, readme=_IMAGE_README,
+        name=name,
+        rank=90,
+        display=name.upper(),
+        kind="image",
+        subtype=name,
+        family="image",
+        extensions=ext,
+        mimes=(mime,),
+        magic=magic,
+        hint=_IMAGE_HINT,
+        readme_group=_IMAGES,
+        readme=_IMAGE_README,
     )
 
 
 def _audio(name: str, mime: str, ext: tuple[str, ...], *magic: Magic) -> Format:
     return Format(
-        name=name, rank=91, display=name.upper(), kind="audio", subtype=name, family="audio",
-        extensions=ext, mimes=(mime,), magic=magic, hint=_AUDIO_HINT, readme_group="audio",
+        name=name,
+        rank=91,
+        display=name.upper(),
+        kind="audio",
+        subtype=name,
+        family="audio",
+        extensions=ext,
+        mimes=(mime,),
+        magic=magic,
+        hint=_AUDIO_HINT,
+        readme_group="audio",
         readme="duration, sample rate, channels, format, the message text",
     )
 
@@ -87,8 +107,14 @@ FORMATS = (
     _image("heif", "image/heif", (".heif",), Magic(81, _heif("heif"))),
     _image("avif", "image/avif", (".avif",), Magic(81, _heif("avif"))),
     # Other ISO media (video): known, and not read.
-    Format(name="video", display="video", kind="unknown", mimes=("video/mp4",), listed=False,
-           magic=(Magic(82, lambda p: p.head[4:8] == b"ftyp"),)),
+    Format(
+        name="video",
+        display="video",
+        kind="unknown",
+        mimes=("video/mp4",),
+        listed=False,
+        magic=(Magic(82, lambda p: p.head[4:8] == b"ftyp"),),
+    ),
     _audio("mp3", "audio/mpeg", (".mp3",), Magic(90, _starts(b"ID3")), Magic(95, _mpeg_frame)),
     _audio("flac", "audio/flac", (".flac",), Magic(90, _starts(b"fLaC"))),
     _audio("ogg", "audio/ogg", (".ogg", ".oga"), Magic(90, _starts(b"OggS"))),

@@ -26,7 +26,6 @@ from omnireader.errors import (
     TooLargeError,
     UnsupportedFormatError,
 )
-
 from omnireader.formats.media.heif import HEIF_HINT, is_heif, register_heif
 
 __all__ = ["ImageInfo", "AudioInfo", "image_info", "audio_info", "MAX_IMAGE_PIXELS"]
@@ -244,9 +243,20 @@ def _altitude(gps: dict[int, Any]) -> float | None:
 # ------------------------------------------------------------------------------ audio
 
 _AUDIO_FORMATS = {
-    "MP3": "MP3", "EasyMP3": "MP3", "MP4": "M4A", "EasyMP4": "M4A", "WAVE": "WAV",
-    "FLAC": "FLAC", "OggVorbis": "OGG", "OggOpus": "OPUS", "OggFLAC": "OGG",
-    "OggSpeex": "OGG", "AIFF": "AIFF", "ASF": "WMA", "AAC": "AAC", "WavPack": "WV",
+    "MP3": "MP3",
+    "EasyMP3": "MP3",
+    "MP4": "M4A",
+    "EasyMP4": "M4A",
+    "WAVE": "WAV",
+    "FLAC": "FLAC",
+    "OggVorbis": "OGG",
+    "OggOpus": "OPUS",
+    "OggFLAC": "OGG",
+    "OggSpeex": "OGG",
+    "AIFF": "AIFF",
+    "ASF": "WMA",
+    "AAC": "AAC",
+    "WavPack": "WV",
 }
 
 

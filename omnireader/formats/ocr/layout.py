@@ -228,8 +228,10 @@ def _gutters(lines: list[_Line], line_h: float) -> list[tuple[float, float]]:
             j += 1
         g0, g1 = left + i * step, left + j * step
         wide_enough = g1 - g0 >= 0.5 * line_h
-        sides = (sum(1 for ln in lines if ln.x1 <= g0 + step),
-                 sum(1 for ln in lines if ln.x0 >= g1 - step))
+        sides = (
+            sum(1 for ln in lines if ln.x1 <= g0 + step),
+            sum(1 for ln in lines if ln.x0 >= g1 - step),
+        )
         if wide_enough and min(sides) >= _GUTTER_SIDE_LINES:
             gutters.append((g0, g1))
         i = j
@@ -260,8 +262,14 @@ def _block(lines: list[_Line], width: int, height: int) -> OcrBlock:
         for line in lines
     ]
     return OcrBlock(
-        bbox=_fraction(min(ln.x0 for ln in lines), min(ln.y0 for ln in lines),
-                       max(ln.x1 for ln in lines), max(ln.y1 for ln in lines), width, height),
+        bbox=_fraction(
+            min(ln.x0 for ln in lines),
+            min(ln.y0 for ln in lines),
+            max(ln.x1 for ln in lines),
+            max(ln.y1 for ln in lines),
+            width,
+            height,
+        ),
         lines=out,
         table=any(line.table for line in lines),
     )

@@ -11,7 +11,6 @@ an error that says to reinstall, never a network call.
 from __future__ import annotations
 
 import os
-
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 

@@ -24,8 +24,14 @@ if TYPE_CHECKING:
     import numpy as np
 
 __all__ = [
-    "ocr_image", "get_engine", "set_threads", "can_hold_text", "BLANK_INK", "DROP_BELOW",
-    "MIN_GLYPH_PIXELS", "MIN_LINE_PIXELS",
+    "ocr_image",
+    "get_engine",
+    "set_threads",
+    "can_hold_text",
+    "BLANK_INK",
+    "DROP_BELOW",
+    "MIN_GLYPH_PIXELS",
+    "MIN_LINE_PIXELS",
 ]
 
 #: Less ink than this share of the page (after speckle is averaged away) is a blank page:
@@ -59,6 +65,7 @@ def can_hold_text(width: int, height: int) -> bool:
     """Whether a ``width`` × ``height`` image is large enough to hold a line of text (see
     :data:`MIN_GLYPH_PIXELS`); when not, OCR is skipped before the engine is loaded."""
     return min(width, height) >= MIN_GLYPH_PIXELS and max(width, height) >= MIN_LINE_PIXELS
+
 
 _ENGINES: dict[str, OcrEngine] = {}
 _LOCK = threading.Lock()
@@ -97,26 +104,37 @@ def _env_threads() -> int | None:
     return int(value) if value.isdigit() and int(value) > 0 else None
 
 
-def ocr_image(image: Any, *, engine: OcrEngine | None = None, find_rotation: bool = True,
-              max_side: int = MAX_SIDE) -> OcrPage:
+def ocr_image(
+    image: Any,
+    *,
+    engine: OcrEngine | None = None,
+    find_rotation: bool = True,
+    max_side: int = MAX_SIDE,
+) -> OcrPage:
     """Read the text of one bitmap (a PIL image, or a uint8 BGR array).
 
     Returns an :class:`OcrPage` with no blocks and a ``note`` ("blank", "no_text",
     "too_small": see :func:`can_hold_text`) when there is nothing to read. The bitmap is scaled down to ``max_side`` pixels first.
     """
-    width, height = image.size if hasattr(image, "size") and not hasattr(image, "shape") \
+    width, height = (
+        image.size
+        if hasattr(image, "size") and not hasattr(image, "shape")
         else (image.shape[1], image.shape[0])
+    )
     if not can_hold_text(width, height):  # before the engine: loading it takes seconds
-        return OcrPage(engine=engine.name if engine else "rapidocr", width=width,
-                       height=height, note="too_small")
+        return OcrPage(
+            engine=engine.name if engine else "rapidocr",
+            width=width,
+            height=height,
+            note="too_small",
+        )
     engine = engine or get_engine()
     bgr = _prepare(image, max_side)
     if ink(bgr) < BLANK_INK:
         return OcrPage(engine=engine.name, width=bgr.shape[1], height=bgr.shape[0], note="blank")
     quads = engine.detect(bgr)
     if not quads:
-        return OcrPage(engine=engine.name, width=bgr.shape[1], height=bgr.shape[0],
-                       note="no_text")
+        return OcrPage(engine=engine.name, width=bgr.shape[1], height=bgr.shape[0], note="no_text")
     crops = [engine.crop(bgr, q) for q in quads]
     rotation = _rotation(engine, quads, crops) if find_rotation else 0
     if rotation:
@@ -130,9 +148,15 @@ def ocr_image(image: Any, *, engine: OcrEngine | None = None, find_rotation: boo
     kept = [b for b in boxes if not _noise(b)]
     height, width = bgr.shape[:2]
     blocks = arrange(kept, width, height)
-    return OcrPage(engine=engine.name, blocks=blocks, rotation=rotation, width=width,
-                   height=height, dropped=len(boxes) - len(kept),
-                   note=None if blocks else "no_text")
+    return OcrPage(
+        engine=engine.name,
+        blocks=blocks,
+        rotation=rotation,
+        width=width,
+        height=height,
+        dropped=len(boxes) - len(kept),
+        note=None if blocks else "no_text",
+    )
 
 
 def _noise(box: Box) -> bool:
@@ -159,8 +183,7 @@ def _rotation(engine: OcrEngine, quads: list[np.ndarray], crops: list[np.ndarray
     """The page's rotation, judged on its :data:`_VOTERS` longest boxes (enough to be sure,
     and the classifier's cost stays that of a short page however long the page is)."""
     longest = sorted(range(len(quads)), key=lambda n: -max(box_sides(quads[n])))[:_VOTERS]
-    return page_rotation([quads[n] for n in longest],
-                         _flipped(engine, [crops[n] for n in longest]))
+    return page_rotation([quads[n] for n in longest], _flipped(engine, [crops[n] for n in longest]))
 
 
 def _flipped(engine: OcrEngine, crops: list[np.ndarray]) -> list[float]:
@@ -187,13 +210,16 @@ def _flipped(engine: OcrEngine, crops: list[np.ndarray]) -> list[float]:
     return [s / c if c else 0.0 for s, c in zip(sums, counts)]
 
 
-def _upright(quads: list[np.ndarray], crops: list[np.ndarray], engine: OcrEngine, *,
-             trust_page: bool) -> list[np.ndarray]:
+def _upright(
+    quads: list[np.ndarray], crops: list[np.ndarray], engine: OcrEngine, *, trust_page: bool
+) -> list[np.ndarray]:
     """The crops turned upright. Once the page is upright, so are its lines: the classifier
     is asked only about the odd line that runs across the page's direction (a label along
     a table's side), because on its own it calls some straight lines upside down (a
     bulleted line of the corpus's medical report scan, at 0.94), which then read as noise."""
-    odd = [n for n, q in enumerate(quads) if _runs_down(q)] if trust_page else list(range(len(crops)))
+    odd = (
+        [n for n, q in enumerate(quads) if _runs_down(q)] if trust_page else list(range(len(crops)))
+    )
     out = list(crops)
     for n, p in zip(odd, _flipped(engine, [crops[n] for n in odd])):
         if p > 0.5:
@@ -214,5 +240,6 @@ def _turn(crop: np.ndarray) -> np.ndarray:
 
 def _box(quad: np.ndarray, text: str, score: float) -> Box:
     xs, ys = quad[:, 0], quad[:, 1]
-    return Box(float(xs.min()), float(ys.min()), float(xs.max()), float(ys.max()),
-               text.strip(), score)
+    return Box(
+        float(xs.min()), float(ys.min()), float(xs.max()), float(ys.max()), text.strip(), score
+    )

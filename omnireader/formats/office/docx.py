@@ -18,14 +18,14 @@ import zipfile
 import zlib
 
 from omnireader.errors import CorruptError, ReadError
-from omnireader.payloads import Blob
+from omnireader.formats.archives.zip import zip_member
 from omnireader.formats.document import EMPTY, Extraction, Section
 from omnireader.formats.office.docx_markdown import docx_sections
 from omnireader.formats.office.docx_parts import docx_part_sections
 from omnireader.formats.office.properties import core_info
-from omnireader.formats.archives.zip import zip_member
 from omnireader.formats.registry import Format, Magic
 from omnireader.options import ReadOptions
+from omnireader.payloads import Blob
 
 __all__ = ["extract_docx"]
 
@@ -49,8 +49,15 @@ def extract_docx(blob: Blob) -> Extraction:
             names = set(package.namelist())
             rels = package.read("_rels/.rels") if "_rels/.rels" in names else b""
             core = package.read("docProps/core.xml") if "docProps/core.xml" in names else b""
-    except (zipfile.BadZipFile, zlib.error, OSError, ValueError, KeyError, RuntimeError,
-            EOFError):  # zlib.error: a member's compressed data is damaged
+    except (
+        zipfile.BadZipFile,
+        zlib.error,
+        OSError,
+        ValueError,
+        KeyError,
+        RuntimeError,
+        EOFError,
+    ):  # zlib.error: a member's compressed data is damaged
         raise CorruptError(label, "not a readable DOCX (not a valid zip package)") from None
     if not rels and "word/document.xml" not in names:
         raise CorruptError(label, "not a Word document (no main document part)")
@@ -109,10 +116,15 @@ def _read_docx(blob: Blob, options: ReadOptions) -> Extraction:
 
 FORMATS = (
     Format(
-        name="docx", rank=2, display="DOCX", extensions=(".docx", ".docm"),
+        name="docx",
+        rank=2,
+        display="DOCX",
+        extensions=(".docx", ".docm"),
         mimes=("application/vnd.openxmlformats-officedocument.wordprocessingml.document",),
         magic=(Magic(20, lambda p: p.zip_has("word/document.xml"), layer="zip"),),
-        extract=_read_docx, zip_package=True, find_member=zip_member,
+        extract=_read_docx,
+        zip_package=True,
+        find_member=zip_member,
         readme="Markdown (headings, lists, nested tables, text boxes) via python-docx; page "
         "headers, footers, endnotes and comments as their own sections, marked `section: "
         "header` / `footer` / `endnotes` / `comments`",

@@ -16,8 +16,8 @@ import re
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
-from omnireader.formats.office.list_nesting import nest_list_items
 from omnireader.formats.document import Section
+from omnireader.formats.office.list_nesting import nest_list_items
 
 __all__ = ["docx_sections"]
 

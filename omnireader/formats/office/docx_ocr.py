@@ -12,9 +12,9 @@ import zipfile
 from collections.abc import Iterator
 from pathlib import PurePosixPath
 
-from omnireader.payloads import Blob
 from omnireader.formats.document import Section
 from omnireader.formats.ocr import OCR
+from omnireader.payloads import Blob
 
 __all__ = ["docx_picture_sections"]
 
@@ -35,10 +35,13 @@ def docx_picture_sections(blob: Blob) -> Iterator[Section]:
         return
     with package:
         members = sorted(
-            (info for info in package.infolist()
-             if info.filename.startswith(_MEDIA)
-             and PurePosixPath(info.filename).suffix.lower() in _PICTURES
-             and info.file_size <= _MAX_PICTURE_BYTES),
+            (
+                info
+                for info in package.infolist()
+                if info.filename.startswith(_MEDIA)
+                and PurePosixPath(info.filename).suffix.lower() in _PICTURES
+                and info.file_size <= _MAX_PICTURE_BYTES
+            ),
             key=lambda info: info.filename,
         )
         for number, info in enumerate(members, start=1):

@@ -48,8 +48,10 @@ def _text(element: Any) -> str:
 def _headers_footers(document: Any) -> list[Section]:
     seen: dict[tuple[str, str], None] = {}
     for section in document.sections:
-        for part, attrs in (("header", ("header", "first_page_header", "even_page_header")),
-                            ("footer", ("footer", "first_page_footer", "even_page_footer"))):
+        for part, attrs in (
+            ("header", ("header", "first_page_header", "even_page_header")),
+            ("footer", ("footer", "first_page_footer", "even_page_footer")),
+        ):
             for attr in attrs:
                 try:
                     block = getattr(section, attr)

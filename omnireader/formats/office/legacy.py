@@ -20,11 +20,11 @@ import tempfile
 from pathlib import Path
 
 from omnireader.errors import CorruptError, EncryptedError, ReadError, UnsupportedFormatError
-from omnireader.payloads import Blob
-from omnireader.formats.office.properties import with_ole_dates
 from omnireader.formats.document import Extraction
+from omnireader.formats.office.properties import with_ole_dates
 from omnireader.formats.registry import Format, Magic
 from omnireader.options import ReadOptions
+from omnireader.payloads import Blob
 
 __all__ = ["legacy_to_ooxml", "SOFFICE_TIMEOUT"]
 
@@ -56,9 +56,19 @@ def _soffice(source: Path, folder: Path, kind: str) -> Path | None:
         return None
     try:
         subprocess.run(
-            [exe, "--headless", "--norestore", "--convert-to", _TARGET[kind], "--outdir",
-             str(folder), str(source)],
-            check=True, capture_output=True, timeout=SOFFICE_TIMEOUT,
+            [
+                exe,
+                "--headless",
+                "--norestore",
+                "--convert-to",
+                _TARGET[kind],
+                "--outdir",
+                str(folder),
+                str(source),
+            ],
+            check=True,
+            capture_output=True,
+            timeout=SOFFICE_TIMEOUT,
             env={**os.environ, "HOME": str(folder)},  # a LibreOffice profile of its own
         )
     except (subprocess.SubprocessError, OSError):
@@ -83,8 +93,9 @@ def legacy_to_ooxml(blob: Blob, kind: str, password: str | None) -> bytes:
             _convert(source, target, kind, password)
         except _Locked as e:
             hint = "the password is wrong" if password else "pass the password (--password)"
-            raise EncryptedError(blob.label, f"the {_NAME[kind]} is encrypted; {hint} "
-                                             f"({e})"[:300]) from None
+            raise EncryptedError(
+                blob.label, f"the {_NAME[kind]} is encrypted; {hint} ({e})"[:300]
+            ) from None
         except RecursionError:
             why = "nested too deeply"
         except ReadError:
@@ -101,10 +112,16 @@ def legacy_to_ooxml(blob: Blob, kind: str, password: str | None) -> bytes:
     converter = "msdoc2docx" if kind == "doc" else "ppt2pptx"
     if why.startswith("Unsupported"):
         raise UnsupportedFormatError(
-            blob.label, f"{converter} cannot convert this {_NAME[kind]} ({why}); install "
-            "LibreOffice (soffice on PATH) to read it")
-    raise CorruptError(blob.label, f"cannot be read as a {_NAME[kind]} ({converter}: {why}; "
-                                   "LibreOffice's soffice is not on PATH to try instead)")
+            blob.label,
+            f"{converter} cannot convert this {_NAME[kind]} ({why}); install "
+            "LibreOffice (soffice on PATH) to read it",
+        )
+    raise CorruptError(
+        blob.label,
+        f"cannot be read as a {_NAME[kind]} ({converter}: {why}; "
+        "LibreOffice's soffice is not on PATH to try instead)",
+    )
+
 
 def _read_converted(kind: str):  # noqa: ANN202 - a reader for one kind
     """Legacy Word / PowerPoint converted to DOCX / PPTX, or a protected Office package
@@ -122,8 +139,10 @@ def _read_converted(kind: str):  # noqa: ANN202 - a reader for one kind
             inner = sniff(data, blob.display_name).kind
             if inner not in ("docx", "xlsx", "pptx"):
                 raise UnsupportedFormatError(
-                    blob.label, f"decrypted, but the package inside is not DOCX, XLSX or "
-                    f"PPTX (sniffed as {inner})")
+                    blob.label,
+                    f"decrypted, but the package inside is not DOCX, XLSX or "
+                    f"PPTX (sniffed as {inner})",
+                )
         else:
             data = legacy_to_ooxml(blob, kind, password)
             inner = "docx" if kind == "doc" else "pptx"
@@ -142,33 +161,53 @@ def _ole_extension(ext: str):  # noqa: ANN202
 _OLE = "application/x-ole-storage"
 FORMATS = (
     Format(
-        name="ole", display="OLE compound file", mimes=(_OLE,), listed=False,
+        name="ole",
+        display="OLE compound file",
+        mimes=(_OLE,),
+        listed=False,
         magic=(Magic(40, lambda p: p.head.startswith(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1")),),
-        refines="ole", resniff_whole=True,
+        refines="ole",
+        resniff_whole=True,
         hint="an OLE compound file that is none of Word, PowerPoint, Excel, Outlook or "
         "password-protected Office (no WordDocument, PowerPoint Document, Workbook, "
         "__substg1.0_ or EncryptedPackage stream)",
     ),
     Format(
-        name="office-encrypted", display="password-protected DOCX / XLSX / PPTX",
-        mimes=(_OLE,), listed=False,
+        name="office-encrypted",
+        display="password-protected DOCX / XLSX / PPTX",
+        mimes=(_OLE,),
+        listed=False,
         magic=(Magic(11, lambda p: p.ole_has("EncryptedPackage", "EncryptionInfo"), "ole"),),
         extract=_read_converted("office-encrypted"),
         readme="`encrypted`; with `--password` / `Reader(password=…)` decrypted in memory "
         "(msoffcrypto-tool) and read as usual",
     ),
     Format(
-        name="doc", rank=6, display="DOC", extensions=(".doc",), mimes=("application/msword",),
-        magic=(Magic(12, lambda p: p.ole_has("WordDocument"), "ole"),
-               Magic(52, _ole_extension(".doc"), "ole")),
-        extract=_read_converted("doc"), readme_group="DOC, PPT (Word / PowerPoint 97–2003)",
+        name="doc",
+        rank=6,
+        display="DOC",
+        extensions=(".doc",),
+        mimes=("application/msword",),
+        magic=(
+            Magic(12, lambda p: p.ole_has("WordDocument"), "ole"),
+            Magic(52, _ole_extension(".doc"), "ole"),
+        ),
+        extract=_read_converted("doc"),
+        readme_group="DOC, PPT (Word / PowerPoint 97–2003)",
         readme="converted in pure Python by msdoc2docx / ppt2pptx, then read as DOCX / PPTX; "
         "LibreOffice's `soffice`, when on PATH, for what they refuse",
     ),
     Format(
-        name="ppt", rank=7, display="PPT", extensions=(".ppt",), mimes=("application/vnd.ms-powerpoint",),
-        magic=(Magic(13, lambda p: p.ole_has("PowerPoint Document"), "ole"),
-               Magic(53, _ole_extension(".ppt"), "ole")),
-        extract=_read_converted("ppt"), readme_group="DOC, PPT (Word / PowerPoint 97–2003)",
+        name="ppt",
+        rank=7,
+        display="PPT",
+        extensions=(".ppt",),
+        mimes=("application/vnd.ms-powerpoint",),
+        magic=(
+            Magic(13, lambda p: p.ole_has("PowerPoint Document"), "ole"),
+            Magic(53, _ole_extension(".ppt"), "ole"),
+        ),
+        extract=_read_converted("ppt"),
+        readme_group="DOC, PPT (Word / PowerPoint 97–2003)",
     ),
 )

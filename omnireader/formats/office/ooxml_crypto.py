@@ -35,8 +35,8 @@ def decrypt_office(blob: Blob, password: str | None) -> bytes:
         office.decrypt(out)
     except (InvalidKeyError, DecryptionError):
         raise EncryptedError(
-            blob.label, "a password-protected Office file, and the password given does not "
-            "open it") from None
+            blob.label, "a password-protected Office file, and the password given does not open it"
+        ) from None
     except (FileFormatError, ValueError, KeyError, OSError, AssertionError) as e:
         raise CorruptError(
             blob.label, f"a damaged password-protected Office file ({type(e).__name__}: {e})"

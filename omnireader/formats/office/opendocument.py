@@ -19,13 +19,13 @@ import re
 from typing import Any
 
 from omnireader.errors import CorruptError, EmptyInputError, TooLargeError
-from omnireader.payloads import Blob
+from omnireader.formats.archives.zip import zip_member
 from omnireader.formats.document import DocInfo, Extraction, Section
 from omnireader.formats.office.properties import iso_date
 from omnireader.formats.people import people
-from omnireader.formats.archives.zip import zip_member
 from omnireader.formats.registry import Format, Magic
 from omnireader.options import ReadOptions
+from omnireader.payloads import Blob
 
 __all__ = ["extract_odf"]
 
@@ -35,14 +35,19 @@ _RULE = re.compile(r"\|-{3,}(?=\|)")
 _BLANK_LINES = re.compile(r"\n\s*\n\s*\n+")
 _SPACES = re.compile(r"[ \t]+")
 _MASTER_PARTS = {
-    "style:header": "header", "style:header-left": "header", "style:header-first": "header",
-    "style:footer": "footer", "style:footer-left": "footer", "style:footer-first": "footer",
+    "style:header": "header",
+    "style:header-left": "header",
+    "style:header-first": "header",
+    "style:footer": "footer",
+    "style:footer-left": "footer",
+    "style:footer-first": "footer",
 }
 
 
 def _tidy(text: str) -> str:
-    text = _IMAGE.sub(lambda m: f"[image: {m.group(1)}]" if m.group(1) not in ("", "image")
-                      else "", text)
+    text = _IMAGE.sub(
+        lambda m: f"[image: {m.group(1)}]" if m.group(1) not in ("", "image") else "", text
+    )
     lines = [_RULE.sub("| --- ", _PADDING.sub(" ", line.rstrip())) for line in text.split("\n")]
     return _BLANK_LINES.sub("\n\n", "\n".join(lines)).strip()
 
@@ -59,9 +64,18 @@ def _plain(element: Any) -> str:
 
 
 # Fields whose text in a template is a placeholder, not content ("Page 1 / 99", "???").
-_FIELDS = ("text:page-number", "text:page-count", "text:sheet-name", "text:date", "text:time",
-           "text:file-name", "text:chapter", "presentation:date-time", "presentation:footer",
-           "presentation:header")
+_FIELDS = (
+    "text:page-number",
+    "text:page-count",
+    "text:sheet-name",
+    "text:date",
+    "text:time",
+    "text:file-name",
+    "text:chapter",
+    "presentation:date-time",
+    "presentation:footer",
+    "presentation:header",
+)
 
 
 def _without_fields(element: Any) -> Any:
@@ -169,6 +183,7 @@ def extract_odf(blob: Blob, kind: str) -> Extraction:
         info.page_count = sum(1 for s in sections if s.page is not None)
     return Extraction(info=info, sections=iter(sections))
 
+
 def _odf(kind: str, display: str, mime: str, ext: str) -> Format:
     mimes = (mime, mime + "-template")
 
@@ -176,9 +191,15 @@ def _odf(kind: str, display: str, mime: str, ext: str) -> Format:
         return extract_odf(blob, kind)
 
     return Format(
-        name=kind, rank={"odt": 8, "ods": 9, "odp": 10}[kind], display=display, extensions=(ext,), mimes=mimes,
+        name=kind,
+        rank={"odt": 8, "ods": 9, "odp": 10}[kind],
+        display=display,
+        extensions=(ext,),
+        mimes=mimes,
         magic=(Magic(11, lambda p: p.zip_mimetype if p.zip_mimetype in mimes else None, "zip"),),
-        extract=read, zip_package=True, find_member=zip_member,
+        extract=read,
+        zip_package=True,
+        find_member=zip_member,
         readme_group="ODT, ODS, ODP",
         readme="odfdo: a document like a DOCX, one section per sheet / slide, master-page "
         "headers and footers, comments apart",

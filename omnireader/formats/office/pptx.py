@@ -25,13 +25,12 @@ from collections.abc import Iterator
 from typing import Any
 
 from omnireader.errors import CorruptError, ReadError
+from omnireader.formats.archives.zip import zip_member
 from omnireader.formats.document import Extraction, Section
 from omnireader.formats.office.properties import package_info
-from omnireader.payloads import Blob
-
-from omnireader.formats.archives.zip import zip_member
 from omnireader.formats.registry import Format, Magic
 from omnireader.options import ReadOptions
+from omnireader.payloads import Blob
 
 __all__ = ["extract_pptx"]
 
@@ -81,8 +80,9 @@ def _sections(slides: list[Any], label: str) -> Iterator[Section]:
         except (ReadError, MemoryError):
             raise
         except Exception as e:  # noqa: BLE001 - a damaged slide part deep in the package
-            raise CorruptError(label, f"slide {n} cannot be read ({type(e).__name__}: {e})"
-                               [:300]) from None
+            raise CorruptError(
+                label, f"slide {n} cannot be read ({type(e).__name__}: {e})"[:300]
+            ) from None
         if body:
             yield Section(text=body, page=n, heading=title or None)
         if notes:
@@ -121,16 +121,23 @@ def _largest_line(slide: Any) -> Any | None:
     for shape in slide.shapes:
         if not shape.has_text_frame or not shape.text_frame.text.strip():
             continue
-        runs = [int(r.get("sz")) for r in shape._element.iter(f"{_A}rPr", f"{_A}defRPr")
-                if (r.get("sz") or "").isdigit()]
+        runs = [
+            int(r.get("sz"))
+            for r in shape._element.iter(f"{_A}rPr", f"{_A}defRPr")
+            if (r.get("sz") or "").isdigit()
+        ]
         sizes.append((max(runs, default=0), shape))
     if len(sizes) < 2:
         return None
     sizes.sort(key=lambda pair: pair[0], reverse=True)
     (size, shape), runner_up = sizes[0], sizes[1][0]
     lines = [p for p in shape.text_frame.paragraphs if p.text.strip()]
-    if size >= _TITLE_SIZE and size > runner_up and len(lines) == 1 and \
-            len(lines[0].text) <= _TITLE_CHARS:
+    if (
+        size >= _TITLE_SIZE
+        and size > runner_up
+        and len(lines) == 1
+        and len(lines[0].text) <= _TITLE_CHARS
+    ):
         return shape
     return None
 
@@ -314,10 +321,15 @@ def _read_pptx(blob: Blob, options: ReadOptions) -> Extraction:
 
 FORMATS = (
     Format(
-        name="pptx", rank=3, display="PPTX", extensions=(".pptx", ".pptm"),
+        name="pptx",
+        rank=3,
+        display="PPTX",
+        extensions=(".pptx", ".pptm"),
         mimes=("application/vnd.openxmlformats-officedocument.presentationml.presentation",),
         magic=(Magic(21, lambda p: p.zip_has("ppt/presentation.xml"), "zip"),),
-        extract=_read_pptx, zip_package=True, find_member=zip_member,
+        extract=_read_pptx,
+        zip_package=True,
+        find_member=zip_member,
         readme="python-pptx: one section per slide, its title a heading, bullet levels and "
         "numbering as nested lists, tables as Markdown tables, speaker notes as `notes`",
     ),

@@ -111,8 +111,7 @@ def package_info(package: bytes | str | zipfile.ZipFile) -> DocInfo:
         source = io.BytesIO(package) if isinstance(package, bytes) else package
         with zipfile.ZipFile(source) as opened:
             return core_info(_member(opened, "docProps/core.xml"))
-    except (zipfile.BadZipFile, zlib.error, OSError, ValueError, KeyError, RuntimeError,
-            EOFError):
+    except (zipfile.BadZipFile, zlib.error, OSError, ValueError, KeyError, RuntimeError, EOFError):
         return DocInfo()  # the reader reports a damaged package; properties are optional
 
 
@@ -152,7 +151,8 @@ def ole_info(data: bytes) -> DocInfo:
 
     creator, editor = text("author"), text("last_saved_by")
     extra: dict[str, Any] = {
-        key: value for key in ("subject", "keywords", "comments", "category")
+        key: value
+        for key in ("subject", "keywords", "comments", "category")
         if (value := text(key))
     }
     if creator and not people([creator]):
@@ -223,10 +223,20 @@ def with_ole_dates(package: bytes, ole: bytes) -> bytes:
                 for member in src.infolist():
                     if member.filename != "docProps/core.xml":
                         dst.writestr(member, src.read(member))
-                dst.writestr("docProps/core.xml", etree.tostring(root, xml_declaration=True,
-                                                                encoding="UTF-8"))
+                dst.writestr(
+                    "docProps/core.xml",
+                    etree.tostring(root, xml_declaration=True, encoding="UTF-8"),
+                )
         # A package without the part lists it nowhere: readers here find it by name.
         return out.getvalue()
-    except (zipfile.BadZipFile, zlib.error, OSError, ValueError, KeyError, RuntimeError,
-            EOFError, etree.XMLSyntaxError):
+    except (
+        zipfile.BadZipFile,
+        zlib.error,
+        OSError,
+        ValueError,
+        KeyError,
+        RuntimeError,
+        EOFError,
+        etree.XMLSyntaxError,
+    ):
         return package  # the dates are a nicety; the converted text is what matters

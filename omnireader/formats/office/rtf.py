@@ -16,13 +16,13 @@ import codecs
 import re
 
 from omnireader.errors import CorruptError, EmptyInputError
-from omnireader.payloads import Blob
 from omnireader.formats.document import DocInfo, Extraction, Section
 from omnireader.formats.office.properties import iso_date
 from omnireader.formats.office.rtf_parts import split_parts
 from omnireader.formats.people import people
 from omnireader.formats.registry import Format, Magic
 from omnireader.options import ReadOptions
+from omnireader.payloads import Blob
 
 __all__ = ["extract_rtf", "rtf_text", "rtf_sections"]
 
@@ -85,8 +85,14 @@ def _rtf_time(value: str) -> str | None:
 
     parts = {k: int(v) for k, v in _TIME_PART.findall(value)}
     try:
-        moment = datetime(parts["yr"], parts.get("mo", 1), parts.get("dy", 1),
-                          parts.get("hr", 0), parts.get("min", 0), parts.get("sec", 0))
+        moment = datetime(
+            parts["yr"],
+            parts.get("mo", 1),
+            parts.get("dy", 1),
+            parts.get("hr", 0),
+            parts.get("min", 0),
+            parts.get("sec", 0),
+        )
     except (KeyError, ValueError, OverflowError):
         return None
     return iso_date(moment)
@@ -120,9 +126,10 @@ def rtf_sections(data: bytes) -> tuple[list[Section], DocInfo]:
     notes: list[str] = []
     pages: dict[tuple[str, str], None] = {}  # (part, text), in order, each once
     comments: list[str] = []
-    texts = _parts_text(split.prelude, [p.source for p in split.parts]
-                        + [p.author or "" for p in split.parts])
-    for part, text, author in zip(split.parts, texts, texts[len(split.parts):]):
+    texts = _parts_text(
+        split.prelude, [p.source for p in split.parts] + [p.author or "" for p in split.parts]
+    )
+    for part, text, author in zip(split.parts, texts, texts[len(split.parts) :]):
         if part.kind == "footnote":
             n = len(notes) + 1
             notes.append(f"[^{n}]: {_one_line(text)}" if text else "")
@@ -165,13 +172,18 @@ def extract_rtf(blob: Blob) -> Extraction:
         raise EmptyInputError(blob.label, "the RTF document holds no text")
     return Extraction(info=info, sections=iter(sections))
 
+
 def _read_rtf(blob: Blob, options: ReadOptions) -> Extraction:
     return extract_rtf(blob)
 
 
 FORMATS = (
     Format(
-        name="rtf", rank=11, display="RTF", extensions=(".rtf",), mimes=("application/rtf",),
+        name="rtf",
+        rank=11,
+        display="RTF",
+        extensions=(".rtf",),
+        mimes=("application/rtf",),
         magic=(Magic(10, lambda p: p.lowered.startswith(b"{\\rtf"), "text"),),  # before JSON
         extract=_read_rtf,
         readme="striprtf: text in the document's code page, table cells kept apart; headers "

@@ -28,8 +28,14 @@ __all__ = ["RtfPart", "RtfSplit", "split_parts"]
 
 # Control word -> the part it opens. Left / right / first-page variants are the same part.
 _PART_WORDS = {
-    "header": "header", "headerl": "header", "headerr": "header", "headerf": "header",
-    "footer": "footer", "footerl": "footer", "footerr": "footer", "footerf": "footer",
+    "header": "header",
+    "headerl": "header",
+    "headerr": "header",
+    "headerf": "header",
+    "footer": "footer",
+    "footerl": "footer",
+    "footerr": "footer",
+    "footerf": "footer",
     "footnote": "footnote",
     "annotation": "comment",
 }
@@ -107,8 +113,13 @@ def split_parts(source: str) -> RtfSplit:
             # Word writes {\*\atnauthor Name} just before the comment it belongs to.
             author = source[group.inner : token.start()]
         elif group.kind:
-            parts.append(RtfPart(group.kind, source[group.inner : token.start()],
-                                 author if group.kind == "comment" else None))
+            parts.append(
+                RtfPart(
+                    group.kind,
+                    source[group.inner : token.start()],
+                    author if group.kind == "comment" else None,
+                )
+            )
             if group.kind == "comment":
                 author = None
             # A group, never nothing, fills the hole: "\\chatn{...}text" must not become
@@ -132,5 +143,9 @@ def _prelude(source: str, fonttbl: str) -> str:
     head = source[:4096]
     codepage = _CODEPAGE.search(head)
     default_font = _DEFAULT_FONT.search(head)
-    return ("{\\rtf1\\ansi" + (codepage.group() if codepage else "")
-            + (default_font.group() if default_font else "") + fonttbl)
+    return (
+        "{\\rtf1\\ansi"
+        + (codepage.group() if codepage else "")
+        + (default_font.group() if default_font else "")
+        + fonttbl
+    )

@@ -114,8 +114,9 @@ def _block_markdown(rows: list[Row]) -> str:
     # Numbers or dates in the first row make it data, not column names: a blank header.
     header = cells_of(head) if all_text else [""] * width
     lines = [_table_line(header), _table_line(["---"] * width)]
-    lines.extend(_table_line(cells_of(joined)) for joined, _ in rows[start + 1 if all_text
-                                                                      else start:])
+    lines.extend(
+        _table_line(cells_of(joined)) for joined, _ in rows[start + 1 if all_text else start :]
+    )
     table = "\n".join(lines)
     return "\n".join(above) + "\n\n" + table if above else table
 

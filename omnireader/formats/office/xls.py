@@ -13,13 +13,13 @@ from collections.abc import Iterator
 from typing import Any
 
 from omnireader.errors import CorruptError, EncryptedError, ReadError
-from omnireader.payloads import Blob
 from omnireader.formats.document import Extraction, Section
 from omnireader.formats.office.properties import ole_info
 from omnireader.formats.office.sheet_tables import GAP, Row, buffered_row, sheet_markdown
 from omnireader.formats.office.xlsx import cell_text
 from omnireader.formats.registry import Format, Magic
 from omnireader.options import ReadOptions
+from omnireader.payloads import Blob
 
 __all__ = ["extract_xls"]
 
@@ -36,8 +36,9 @@ def extract_xls(blob: Blob) -> Extraction:
     try:
         # formatting_info: the cells' number formats (percent); on_demand: a sheet's
         # records are parsed when the sheet is read, one at a time.
-        book = xlrd.open_workbook(file_contents=data, formatting_info=True,
-                                  on_demand=True, logfile=_Quiet())
+        book = xlrd.open_workbook(
+            file_contents=data, formatting_info=True, on_demand=True, logfile=_Quiet()
+        )
     except (ReadError, MemoryError):
         raise
     except Exception as e:  # noqa: BLE001 - a third-party boundary: name the input instead
@@ -109,16 +110,24 @@ class _Quiet:
     def write(self, text: str) -> int:
         return len(text)
 
+
 def _read_xls(blob: Blob, options: ReadOptions) -> Extraction:
     return extract_xls(blob)
 
 
 FORMATS = (
     Format(
-        name="xls", rank=5, display="XLS", extensions=(".xls",), mimes=("application/vnd.ms-excel",),
-        magic=(Magic(14, lambda p: p.ole_has("Workbook"), "ole"),
-               Magic(15, lambda p: p.ole_has("Book"), "ole"),
-               Magic(51, lambda p: p.ole_names is None and p.ext == ".xls", "ole")),
-        extract=_read_xls, readme_group="XLSX, XLS",
+        name="xls",
+        rank=5,
+        display="XLS",
+        extensions=(".xls",),
+        mimes=("application/vnd.ms-excel",),
+        magic=(
+            Magic(14, lambda p: p.ole_has("Workbook"), "ole"),
+            Magic(15, lambda p: p.ole_has("Book"), "ole"),
+            Magic(51, lambda p: p.ole_names is None and p.ext == ".xls", "ole"),
+        ),
+        extract=_read_xls,
+        readme_group="XLSX, XLS",
     ),
 )

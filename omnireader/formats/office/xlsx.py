@@ -29,13 +29,13 @@ from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import Any
 
 from omnireader.errors import CorruptError, ReadError
-from omnireader.payloads import Blob
-from omnireader.formats.document import Extraction, Section
-from omnireader.formats.office.sheet_tables import GAP, Row, buffered_row, sheet_markdown
-from omnireader.formats.office.properties import package_info
 from omnireader.formats.archives.zip import zip_member
+from omnireader.formats.document import Extraction, Section
+from omnireader.formats.office.properties import package_info
+from omnireader.formats.office.sheet_tables import GAP, Row, buffered_row, sheet_markdown
 from omnireader.formats.registry import Format, Magic
 from omnireader.options import ReadOptions
+from omnireader.payloads import Blob
 
 __all__ = ["extract_xlsx", "cell_text", "sheet_markdown", "buffered_row", "Row"]
 
@@ -228,16 +228,22 @@ def _corrupt(blob: Blob, e: Exception) -> CorruptError:
     detail = (lines[0] if lines else "")[:200]
     return CorruptError(blob.label, f"cannot be read as XLSX ({type(e).__name__}: {detail})")
 
+
 def _read_xlsx(blob: Blob, options: ReadOptions) -> Extraction:
     return extract_xlsx(blob)
 
 
 FORMATS = (
     Format(
-        name="xlsx", rank=4, display="XLSX", extensions=(".xlsx", ".xlsm"),
+        name="xlsx",
+        rank=4,
+        display="XLSX",
+        extensions=(".xlsx", ".xlsm"),
         mimes=("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",),
         magic=(Magic(22, lambda p: p.zip_has("xl/workbook.xml"), layer="zip"),),
-        extract=_read_xlsx, zip_package=True, find_member=zip_member,
+        extract=_read_xlsx,
+        zip_package=True,
+        find_member=zip_member,
         readme_group="XLSX, XLS",
         readme="openpyxl / xlrd: one Markdown table per sheet, cells as the sheet shows them "
         "(empty cells empty, dates as ISO dates, percent as percent, formulas as their last "

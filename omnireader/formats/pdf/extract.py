@@ -25,17 +25,17 @@ import io
 import logging
 import warnings
 from collections.abc import Iterator
-from datetime import timezone
+from datetime import UTC
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from omnireader.errors import CorruptError, EncryptedError, ReadError
-from omnireader.payloads import Blob
-from omnireader.formats.people import people
 from omnireader.formats.document import DocInfo, Extraction, Section, pdf_date_to_iso
 from omnireader.formats.pdf.page import clean_pdf_text, read_page
+from omnireader.formats.people import people
 from omnireader.formats.registry import Format, Magic
 from omnireader.options import ReadOptions
+from omnireader.payloads import Blob
 
 if TYPE_CHECKING:
     import pypdfium2
@@ -241,7 +241,7 @@ def _xmp(reader: Any) -> dict[str, Any]:
         for key, attr in (("created", "xmp_create_date"), ("modified", "xmp_modify_date")):
             moment = getattr(xmp, attr)
             if moment is not None and moment.tzinfo is None:
-                moment = moment.replace(tzinfo=timezone.utc)  # pypdf gives naive UTC times
+                moment = moment.replace(tzinfo=UTC)  # pypdf gives naive UTC times
             out[key] = moment.isoformat() if moment is not None else None
         return out
     except Exception:  # noqa: BLE001 - malformed XMP is common and never fatal
@@ -264,13 +264,18 @@ def _split_authors(value: str | None) -> list[str]:
     names = [_meaningful(part) for part in (value or "").split(";")]
     return list(dict.fromkeys(name for name in names if name))
 
+
 def _read_pdf(blob: Blob, options: ReadOptions) -> Extraction:
     return extract_pdf(blob, options.password, options.ocr, options.layout)
 
 
 FORMATS = (
     Format(
-        name="pdf", rank=1, display="PDF", extensions=(".pdf",), mimes=("application/pdf",),
+        name="pdf",
+        rank=1,
+        display="PDF",
+        extensions=(".pdf",),
+        mimes=("application/pdf",),
         magic=(
             Magic(10, lambda p: p.head.startswith(b"%PDF-")),
             # A PDF after some junk, which readers accept; after ZIP and TAR, which may

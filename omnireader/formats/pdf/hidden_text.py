@@ -74,9 +74,7 @@ def visible_page_text(
     return seen.text, seen.bad_ocr_layer
 
 
-def visible_text(
-    page: pypdfium2.PdfPage, textpage: pypdfium2.PdfTextPage, text: str
-) -> Visible:
+def visible_text(page: pypdfium2.PdfPage, textpage: pypdfium2.PdfTextPage, text: str) -> Visible:
     """:func:`visible_page_text`, with the hidden text objects that were left out."""
     none: frozenset[int] = frozenset()
     if not text:
@@ -131,8 +129,11 @@ def _probe(page: pypdfium2.PdfPage, textpage: pypdfium2.PdfTextPage) -> tuple[bo
         seen.add(address)
         if pdfium_c.FPDFTextObj_GetTextRenderMode(obj) in _INVISIBLE_MODES:
             invisible = True
-        elif not clipped and k % clip_every == 0 and pdfium_c.FPDFPageObj_GetBounds(
-                obj, *(ctypes.byref(b) for b in bounds)):
+        elif (
+            not clipped
+            and k % clip_every == 0
+            and pdfium_c.FPDFPageObj_GetBounds(obj, *(ctypes.byref(b) for b in bounds))
+        ):
             area = _intersect(page_box, _clip_box(obj))
             clipped = area is None or not _overlaps(tuple(b.value for b in bounds), area)
     return invisible, clipped
@@ -151,8 +152,11 @@ def _is_scan(page: pypdfium2.PdfPage) -> bool:
     refs = [ctypes.byref(b) for b in bounds]
     for i in range(max(pdfium_c.FPDFPage_CountObjects(handle), 0)):
         obj = pdfium_c.FPDFPage_GetObject(handle, i)
-        if obj and pdfium_c.FPDFPageObj_GetType(obj) == pdfium_c.FPDF_PAGEOBJ_IMAGE and \
-                pdfium_c.FPDFPageObj_GetBounds(obj, *refs):
+        if (
+            obj
+            and pdfium_c.FPDFPageObj_GetType(obj) == pdfium_c.FPDF_PAGEOBJ_IMAGE
+            and pdfium_c.FPDFPageObj_GetBounds(obj, *refs)
+        ):
             left, bottom, right, top = (b.value for b in bounds)
             covered += max(0.0, right - left) * max(0.0, top - bottom)
             if covered >= _SCAN_COVER * width * height:
@@ -173,11 +177,17 @@ def scan_text_objects(page: pypdfium2.PdfPage) -> PageObjects:
     refs = [ctypes.byref(b) for b in bounds]
     while stack:
         owner, form, depth = stack.pop()
-        count = (pdfium_c.FPDFPage_CountObjects(owner) if form is None
-                 else pdfium_c.FPDFFormObj_CountObjects(form))
+        count = (
+            pdfium_c.FPDFPage_CountObjects(owner)
+            if form is None
+            else pdfium_c.FPDFFormObj_CountObjects(form)
+        )
         for i in range(max(count, 0)):
-            obj = (pdfium_c.FPDFPage_GetObject(owner, i) if form is None
-                   else pdfium_c.FPDFFormObj_GetObject(form, i))
+            obj = (
+                pdfium_c.FPDFPage_GetObject(owner, i)
+                if form is None
+                else pdfium_c.FPDFFormObj_GetObject(form, i)
+            )
             if not obj:
                 continue
             kind = pdfium_c.FPDFPageObj_GetType(obj)
@@ -223,8 +233,9 @@ def _clip_box(obj: object) -> tuple[float, float, float, float] | None:
         xs, ys = [], []
         for s in range(segments):
             segment = pdfium_c.FPDFClipPath_GetPathSegment(clip, p, s)
-            if segment and pdfium_c.FPDFPathSegment_GetPoint(segment, ctypes.byref(x),
-                                                             ctypes.byref(y)):
+            if segment and pdfium_c.FPDFPathSegment_GetPoint(
+                segment, ctypes.byref(x), ctypes.byref(y)
+            ):
                 xs.append(x.value)
                 ys.append(y.value)
         if not xs:
@@ -236,9 +247,9 @@ def _clip_box(obj: object) -> tuple[float, float, float, float] | None:
     return area
 
 
-def _intersect(a: tuple[float, float, float, float],
-               b: tuple[float, float, float, float] | None
-               ) -> tuple[float, float, float, float] | None:
+def _intersect(
+    a: tuple[float, float, float, float], b: tuple[float, float, float, float] | None
+) -> tuple[float, float, float, float] | None:
     if b is None:
         return a
     box = (max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3]))
@@ -246,8 +257,12 @@ def _intersect(a: tuple[float, float, float, float],
 
 
 def _overlaps(box: tuple[float, ...], area: tuple[float, ...]) -> bool:
-    return (box[0] < area[2] + _SLACK and box[2] > area[0] - _SLACK
-            and box[1] < area[3] + _SLACK and box[3] > area[1] - _SLACK)
+    return (
+        box[0] < area[2] + _SLACK
+        and box[2] > area[0] - _SLACK
+        and box[1] < area[3] + _SLACK
+        and box[3] > area[1] - _SLACK
+    )
 
 
 def _text_without(
@@ -256,7 +271,6 @@ def _text_without(
     """The page's text, in PDFium's order, without the characters of ``hidden`` objects
     (and, as ``get_text_bounded`` does, without characters off the page box)."""
     import pypdfium2.raw as pdfium_c
-
 
     handle = textpage.raw
     left, bottom, right, top = page.get_bbox()
@@ -274,7 +288,8 @@ def _text_without(
         after_hidden = False
         code = pdfium_c.FPDFText_GetUnicode(handle, i)
         if address is not None and pdfium_c.FPDFText_GetCharBox(
-                handle, i, *(ctypes.byref(b) for b in box)):
+            handle, i, *(ctypes.byref(b) for b in box)
+        ):
             c_left, c_right, c_bottom, c_top = (b.value for b in box)
             if c_right < left or c_left > right or c_top < bottom or c_bottom > top:
                 continue

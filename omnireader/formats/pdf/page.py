@@ -12,10 +12,17 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from omnireader.formats.document import EMPTY, GARBLED, LAYOUT_FAILED, NEEDS_OCR, UNREADABLE, Section
+from omnireader.formats.document import (
+    EMPTY,
+    GARBLED,
+    LAYOUT_FAILED,
+    NEEDS_OCR,
+    UNREADABLE,
+    Section,
+)
 from omnireader.formats.pdf.annotations import NO_NOTES, PageNotes, page_notes
-from omnireader.formats.pdf.forms import FormField, form_block
 from omnireader.formats.pdf.clean import clean_pdf_text
+from omnireader.formats.pdf.forms import FormField, form_block
 from omnireader.formats.pdf.hidden_text import visible_text
 from omnireader.formats.pdf.text_quality import is_garbled
 
@@ -30,6 +37,7 @@ __all__ = ["clean_pdf_text", "read_page"]
 # is a scan with a stray caption or an off-page label, not a real text layer.
 _FEW_CHARS = 32
 _IMAGE_COVER = 0.2
+
 
 def read_page(
     doc: pypdfium2.PdfDocument,
@@ -136,8 +144,13 @@ def _read_layer(
 
 
 def _layout(
-    stream: LayoutStream | None, page: Any, textpage: Any, index: int, text: str,
-    flags: list[str], hidden: frozenset[int],
+    stream: LayoutStream | None,
+    page: Any,
+    textpage: Any,
+    index: int,
+    text: str,
+    flags: list[str],
+    hidden: frozenset[int],
 ) -> Any:
     """The page's layout (without the ``hidden`` text objects); None when it is not laid
     out, False when that failed."""

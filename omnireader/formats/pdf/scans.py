@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from omnireader.formats.document import EMPTY, NEEDS_OCR, Section
-from omnireader.formats.ocr import OCR, MAX_OCR_PIXELS, OcrPage
+from omnireader.formats.ocr import MAX_OCR_PIXELS, OCR, OcrPage
 from omnireader.formats.ocr.bitmaps import MAX_SIDE
 
 if TYPE_CHECKING:

@@ -38,8 +38,13 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import pypdfium2
 
-__all__ = ["is_garbled", "not_text_share", "is_bad_ocr_layer", "odd_token_share",
-           "lone_letter_share"]
+__all__ = [
+    "is_garbled",
+    "not_text_share",
+    "is_bad_ocr_layer",
+    "odd_token_share",
+    "lone_letter_share",
+]
 
 
 # Characters asked about per page. A page with most characters unmapped shows none of
@@ -80,8 +85,7 @@ def _unmapped_share(textpage: pypdfium2.PdfTextPage) -> float:
         samples = min(count, wanted)
         # Evenly spread over the page, so one unmapped heading font cannot dominate.
         unmapped = sum(
-            pdfium_c.FPDFText_HasUnicodeMapError(handle, (2 * k + 1) * count // (2 * samples))
-            == 1
+            pdfium_c.FPDFText_HasUnicodeMapError(handle, (2 * k + 1) * count // (2 * samples)) == 1
             for k in range(samples)
         )
         share = unmapped / samples
@@ -157,9 +161,11 @@ def is_bad_ocr_layer(text: str) -> bool:
     """Whether an invisible OCR text layer is garbage rather than the page's text (then
     the page is OCR'd afresh, as a scan)."""
     sample = _spread_sample(text)
-    return (not_text_share(sample) >= _GARBLED_SHARE
-            or odd_token_share(sample) >= _BAD_OCR_SHARE
-            or lone_letter_share(sample) >= _LONE_LETTER_SHARE)
+    return (
+        not_text_share(sample) >= _GARBLED_SHARE
+        or odd_token_share(sample) >= _BAD_OCR_SHARE
+        or lone_letter_share(sample) >= _LONE_LETTER_SHARE
+    )
 
 
 def _spread_sample(text: str) -> str:
@@ -169,7 +175,7 @@ def _spread_sample(text: str) -> str:
         return text
     pieces = []
     for start in (0, (len(text) - _PIECE) // 2, len(text) - _PIECE):
-        piece = text[start:start + _PIECE]
+        piece = text[start : start + _PIECE]
         if start:
             piece = piece.split(None, 1)[-1]  # drop the word cut at the start
         pieces.append(piece.rsplit(None, 1)[0] if start + _PIECE < len(text) else piece)

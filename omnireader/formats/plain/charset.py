@@ -28,17 +28,29 @@ import codecs
 import re
 
 __all__ = [
-    "codec_for", "decide_charset", "repair_double_encoding", "western_or_central",
+    "codec_for",
+    "decide_charset",
+    "repair_double_encoding",
+    "western_or_central",
 ]
 
 _UTF = ("utf-8", "utf-16", "utf-32", "utf_8", "utf_16", "utf_32")
 # An ISO-8859 label over bytes 0x80-0x9F decodes them to C1 control characters, which no
 # text holds: the bytes are the Windows code page of the same script, which puts quotes,
 # dashes and letters there (browsers read Latin-1 and ASCII labels as Windows-1252 always).
-_WINDOWS_OF = {"iso8859-1": "cp1252", "ascii": "cp1252", "iso8859-15": "cp1252",
-               "iso8859-2": "cp1250", "iso8859-5": "cp1251", "iso8859-7": "cp1253",
-               "iso8859-9": "cp1254", "iso8859-8": "cp1255", "iso8859-6": "cp1256",
-               "iso8859-13": "cp1257", "iso8859-4": "cp1257"}
+_WINDOWS_OF = {
+    "iso8859-1": "cp1252",
+    "ascii": "cp1252",
+    "iso8859-15": "cp1252",
+    "iso8859-2": "cp1250",
+    "iso8859-5": "cp1251",
+    "iso8859-7": "cp1253",
+    "iso8859-9": "cp1254",
+    "iso8859-8": "cp1255",
+    "iso8859-6": "cp1256",
+    "iso8859-13": "cp1257",
+    "iso8859-4": "cp1257",
+}
 _WESTERN = {"cp1252", "iso8859-1", "iso8859-15", "ascii"}
 _CENTRAL = {"cp1250", "iso8859-2"}
 _C1_BYTES = re.compile(rb"[\x80-\x9f]")
@@ -47,10 +59,28 @@ _C1_BYTES = re.compile(rb"[\x80-\x9f]")
 # read in the right code page draws its accented letters from one language's set; read in
 # the wrong one, from several ("trčs" and "nińo": Czech č beside Polish ń).
 _LANG_LETTERS = {
-    "cp1252": ["àâæçéèêëîïôœùûüÿ", "áéíñóúü", "äöüß", "àáâãçéêíóôõú", "àèéìíîòóùú",
-               "éèëïöü", "æøåé", "åäöé", "áðéíóúýþæö", "àçèéíïòóúü"],
-    "cp1250": ["áčďéěíňóřšťúůýž", "áäčďéíĺľňóôŕšťúýž", "ąćęłńóśźż", "áéíóöőúüű", "čšž",
-               "čćđšž", "ăâîşţ", "áäéíóöúüß"],
+    "cp1252": [
+        "àâæçéèêëîïôœùûüÿ",
+        "áéíñóúü",
+        "äöüß",
+        "àáâãçéêíóôõú",
+        "àèéìíîòóùú",
+        "éèëïöü",
+        "æøåé",
+        "åäöé",
+        "áðéíóúýþæö",
+        "àçèéíïòóúü",
+    ],
+    "cp1250": [
+        "áčďéěíňóřšťúůýž",
+        "áäčďéíĺľňóôŕšťúýž",
+        "ąćęłńóśźż",
+        "áéíóöőúüű",
+        "čšž",
+        "čćđšž",
+        "ăâîşţ",
+        "áäéíóöúüß",
+    ],
 }
 _WORD = re.compile(r"[^\W\d_]+")
 
@@ -80,9 +110,13 @@ def codec_for(charset: str | None) -> str | None:
 
 
 def _bom(data: bytes) -> str | None:
-    for bom, name in ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
-                      (codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"),
-                      (codecs.BOM_UTF16_BE, "utf-16")):
+    for bom, name in (
+        (codecs.BOM_UTF32_LE, "utf-32"),
+        (codecs.BOM_UTF32_BE, "utf-32"),
+        (codecs.BOM_UTF8, "utf-8-sig"),
+        (codecs.BOM_UTF16_LE, "utf-16"),
+        (codecs.BOM_UTF16_BE, "utf-16"),
+    ):
         if data.startswith(bom):
             return name
     return None

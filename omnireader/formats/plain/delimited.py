@@ -16,13 +16,13 @@ from __future__ import annotations
 import csv
 import io
 from collections import Counter
+
 from omnireader.errors import EmptyInputError
 from omnireader.formats.document import DocInfo, Extraction
+from omnireader.formats.office.sheet_tables import leading_titles
 from omnireader.formats.registry import Format, Magic, by_extension
 from omnireader.options import ReadOptions
 from omnireader.payloads import Blob
-
-from omnireader.formats.office.sheet_tables import leading_titles
 
 __all__ = ["sniff_delimiter", "delimited_markdown", "DELIMITERS"]
 
@@ -105,6 +105,7 @@ def delimited_markdown(text: str, name: str = "", hint: str | None = None) -> st
     table = "\n".join(lines)
     return "\n".join(above) + "\n\n" + table if above else table
 
+
 def _read_csv(blob: Blob, options: ReadOptions) -> Extraction:
     from omnireader.formats.plain.text import decode_text
     from omnireader.formats.plain.text_file import one_section
@@ -120,11 +121,18 @@ def _read_csv(blob: Blob, options: ReadOptions) -> Extraction:
 _TSV = "text/tab-separated-values"
 FORMATS = (
     Format(
-        name="csv", rank=13, display="CSV/TSV", extensions=(".csv", ".tsv"), mimes=("text/csv", _TSV),
-        magic=(Magic(80, by_extension(".csv"), "text"),
-               Magic(80, by_extension(".tsv", mime=_TSV), "text"),
-               Magic(95, lambda p: _TSV if p.tab_table() else None, "text")),
-        extract=_read_csv, readme_group="CSV, TSV, `;` and `\\|` tables",
+        name="csv",
+        rank=13,
+        display="CSV/TSV",
+        extensions=(".csv", ".tsv"),
+        mimes=("text/csv", _TSV),
+        magic=(
+            Magic(80, by_extension(".csv"), "text"),
+            Magic(80, by_extension(".tsv", mime=_TSV), "text"),
+            Magic(95, lambda p: _TSV if p.tab_table() else None, "text"),
+        ),
+        extract=_read_csv,
+        readme_group="CSV, TSV, `;` and `\\|` tables",
         readme="delimiter and quoting sniffed (`,` `;` tab `\\|`), decimal commas kept, any "
         "encoding; a Markdown table",
     ),

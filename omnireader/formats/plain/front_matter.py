@@ -24,8 +24,17 @@ __all__ = ["front_matter"]
 _BLOCK = re.compile(r"\A---[ \t]*\n(.*?)\n(?:---|\.\.\.)[ \t]*(?:\n|\Z)", re.S)
 _DATES = ("date", "created", "published", "pubdate")
 _AUTHORS = ("author", "authors")
-_KEPT = ("subtitle", "description", "summary", "tags", "categories", "keywords", "aliases",
-         "location", "place")
+_KEPT = (
+    "subtitle",
+    "description",
+    "summary",
+    "tags",
+    "categories",
+    "keywords",
+    "aliases",
+    "location",
+    "place",
+)
 
 
 def front_matter(text: str) -> tuple[DocInfo, str]:
@@ -43,12 +52,17 @@ def front_matter(text: str) -> tuple[DocInfo, str]:
     if not isinstance(data, dict):
         return DocInfo(), text
     fields = {str(k).lower(): v for k, v in data.items()}
-    info = DocInfo(title=_text(fields.get("title")) or None,
-                   created=next((_when(fields[k]) for k in _DATES if _when(fields.get(k))), None),
-                   authors=[a for k in _AUTHORS for a in _list(fields.get(k))])
-    lines = [f"{name.capitalize()}: {', '.join(_list(fields[name]))}"
-             for name in _KEPT if _list(fields.get(name))]
-    body = text[found.end():].lstrip("\n")
+    info = DocInfo(
+        title=_text(fields.get("title")) or None,
+        created=next((_when(fields[k]) for k in _DATES if _when(fields.get(k))), None),
+        authors=[a for k in _AUTHORS for a in _list(fields.get(k))],
+    )
+    lines = [
+        f"{name.capitalize()}: {', '.join(_list(fields[name]))}"
+        for name in _KEPT
+        if _list(fields.get(name))
+    ]
+    body = text[found.end() :].lstrip("\n")
     return info, "\n".join(lines) + "\n\n" + body if lines else body
 
 

@@ -64,10 +64,17 @@ def _depth(value: object) -> int:
 
 FORMATS = (
     Format(
-        name="json", rank=14, display="JSON", extensions=(".json", ".jsonl"), mimes=("application/json",),
-        magic=(Magic(80, by_extension(".json"), "text"),
-               Magic(80, by_extension(".jsonl", mime="application/jsonl"), "text"),
-               Magic(90, lambda p: p.lowered.startswith((b"{", b"[")), "text")),
-        extract=read_json, readme_group="text, Markdown, JSON, XML",
+        name="json",
+        rank=14,
+        display="JSON",
+        extensions=(".json", ".jsonl"),
+        mimes=("application/json",),
+        magic=(
+            Magic(80, by_extension(".json"), "text"),
+            Magic(80, by_extension(".jsonl", mime="application/jsonl"), "text"),
+            Magic(90, lambda p: p.lowered.startswith((b"{", b"[")), "text"),
+        ),
+        extract=read_json,
+        readme_group="text, Markdown, JSON, XML",
     ),
 )

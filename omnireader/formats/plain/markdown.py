@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import html
 import re
+
 from omnireader.formats.document import Extraction
 from omnireader.formats.registry import Format, Magic, by_extension
 from omnireader.options import ReadOptions
@@ -66,8 +67,11 @@ def markdown_text(text: str) -> str:
         out.append(fence.group(0))
         last = fence.end()
     out.append(_prose(text[last:]))
-    lines = "\n".join(line.rstrip() if not line.strip() else line for line in "".join(out).split("\n"))
+    lines = "\n".join(
+        line.rstrip() if not line.strip() else line for line in "".join(out).split("\n")
+    )
     return _BLANK_LINES.sub("\n\n", lines).strip()
+
 
 _H1 = re.compile(r"^#\s+(.+?)\s*#*\s*$", re.M)
 
@@ -86,8 +90,12 @@ def _read_markdown(blob: Blob, options: ReadOptions) -> Extraction:
 
 FORMATS = (
     Format(
-        name="markdown", display="Markdown", extensions=(".md", ".markdown", ".mdown", ".mkd"),
-        mimes=("text/markdown",), listed=False, readme_group="text, Markdown, JSON, XML",
+        name="markdown",
+        display="Markdown",
+        extensions=(".md", ".markdown", ".mdown", ".mkd"),
+        mimes=("text/markdown",),
+        listed=False,
+        readme_group="text, Markdown, JSON, XML",
         # the name breaks the tie: Markdown with HTML in it stays Markdown
         magic=(Magic(50, by_extension(".md", ".markdown", ".mdown", ".mkd"), "text"),),
         extract=_read_markdown,

@@ -10,10 +10,16 @@ import codecs
 import re
 
 from omnireader.errors import UnsupportedFormatError
-
 from omnireader.formats.plain.charset import codec_for, decide_charset, repair_double_encoding
 
-__all__ = ["decode_text", "detect_encoding", "bomless_unicode", "unicode_head", "codec_for", "decode_declared"]
+__all__ = [
+    "decode_text",
+    "detect_encoding",
+    "bomless_unicode",
+    "unicode_head",
+    "codec_for",
+    "decode_declared",
+]
 
 # Longest BOM first: the UTF-32 LE BOM starts with the UTF-16 LE one.
 _BOMS: list[tuple[bytes, str]] = [
@@ -159,8 +165,19 @@ def _guess_legacy(data: bytes) -> str | None:
 _HIGH_PAIR = re.compile(rb"[\x80-\xff]{2}")
 
 
-_MULTIBYTE = ("cp932", "cp949", "cp950", "shift_jis", "euc_", "gb", "big5", "hz", "iso2022",
-              "johab", "utf")
+_MULTIBYTE = (
+    "cp932",
+    "cp949",
+    "cp950",
+    "shift_jis",
+    "euc_",
+    "gb",
+    "big5",
+    "hz",
+    "iso2022",
+    "johab",
+    "utf",
+)
 
 
 def _mostly_ascii(data: bytes) -> bool:

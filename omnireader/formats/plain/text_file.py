@@ -23,11 +23,17 @@ def _read_text(blob: Blob, options: ReadOptions) -> Extraction:
 
 FORMATS = (
     Format(
-        name="text", rank=25, display="TXT/MD", extensions=(".txt", ".text", ".log"), mimes=("text/plain",),
+        name="text",
+        rank=25,
+        display="TXT/MD",
+        extensions=(".txt", ".text", ".log"),
+        mimes=("text/plain",),
         # last of the byte tests: whatever decodes as text is text, unless a text test
         # (RTF, mail, HTML, JSON, ...) says which text it is
         magic=(Magic(1000, lambda p: p.decodes_as_text()),),
-        refines="text", extract=_read_text, readme_group="text, Markdown, JSON, XML",
+        refines="text",
+        extract=_read_text,
+        readme_group="text, Markdown, JSON, XML",
         readme="any encoding (BOM-less UTF-16 / UTF-32 too, legacy code pages via "
         "charset-normalizer, Windows-1252 against -1250 by which reading spells one language; "
         "text double-encoded at its source repaired); Markdown keeps its code and drops raw HTML, its YAML front matter "

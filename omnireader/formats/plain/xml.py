@@ -15,12 +15,12 @@ import re
 from typing import Any
 
 from omnireader.errors import EmptyInputError
-from omnireader.formats.plain.text import decode_text
 from omnireader.formats.document import Extraction
+from omnireader.formats.plain.text import decode_text
+from omnireader.formats.probe import Probe
 from omnireader.formats.registry import Format, Magic, by_extension
 from omnireader.options import ReadOptions
 from omnireader.payloads import Blob
-from omnireader.formats.probe import Probe
 
 __all__ = ["xml_text"]
 
@@ -81,6 +81,7 @@ def xml_text(data: bytes, label: str) -> str:
         raise EmptyInputError(label, "the XML document holds no text")
     return text
 
+
 def read_xml(blob: Blob, options: ReadOptions | None = None) -> Extraction:
     """The text of an XML file, as one section."""
     from omnireader.formats.plain.text_file import one_section
@@ -94,8 +95,13 @@ def _is_xml(p: Probe) -> bool:
 
 FORMATS = (
     Format(
-        name="xml", rank=20, display="RSS/XML", extensions=(".xml",), mimes=("application/xml",),
+        name="xml",
+        rank=20,
+        display="RSS/XML",
+        extensions=(".xml",),
+        mimes=("application/xml",),
         magic=(Magic(71, _is_xml, "text"), Magic(80, by_extension(".xml"), "text")),
-        extract=read_xml, readme_group="text, Markdown, JSON, XML",
+        extract=read_xml,
+        readme_group="text, Markdown, JSON, XML",
     ),
 )

@@ -21,13 +21,32 @@ __all__ = ["main_content_html", "main_content", "is_hidden"]
 
 # Elements that are interface, never content.
 _CHROME_TAGS = [
-    "script", "style", "noscript", "template", "nav", "aside", "footer", "form", "button",
-    "iframe", "svg", "select", "input", "dialog", "link", "meta",
+    "script",
+    "style",
+    "noscript",
+    "template",
+    "nav",
+    "aside",
+    "footer",
+    "form",
+    "button",
+    "iframe",
+    "svg",
+    "select",
+    "input",
+    "dialog",
+    "link",
+    "meta",
 ]
 _CHROME_ROLES = {"navigation", "search", "menu", "menubar", "toolbar", "complementary", "dialog"}
 # MediaWiki furniture inside the article: "[edit]" links, jump links, navboxes, categories.
 _CHROME_CLASSES = {
-    "mw-editsection", "mw-jump-link", "navbox", "vector-dropdown", "noprint", "catlinks",
+    "mw-editsection",
+    "mw-jump-link",
+    "navbox",
+    "vector-dropdown",
+    "noprint",
+    "catlinks",
     "mw-cite-backlink",
 }
 # A landmark holding less than this share of the page's text is probably mislabelled.
@@ -35,7 +54,8 @@ _MIN_MAIN_SHARE = 0.25
 # Inline XBRL's header: hidden facts, schema references and contexts, never shown.
 _HIDDEN_TAGS = ["ix:header", "ix:hidden", "ix:references", "ix:resources"]
 _HIDDEN_STYLE = re.compile(
-    r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden|mso-hide\s*:\s*all)\b", re.I)
+    r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden|mso-hide\s*:\s*all)\b", re.I
+)
 # aria-hidden only hides from screen readers: what it marks is still on screen. Short
 # marked text is decoration (an icon font's glyph, a label said twice); a long block is
 # content the page shows, and stays.
@@ -91,8 +111,12 @@ def _main_element(soup: Any) -> Any:
     total = _text_len(body) or 1
     # find_all, not CSS selectors: soupsieve compiles its grammar on first use (~0.3 s
     # in a fresh process), more than reading a small page costs.
-    for found in (soup.find_all("main"), soup.find_all(attrs={"role": "main"}),
-                  soup.find_all(id="mw-content-text"), soup.find_all("article")):
+    for found in (
+        soup.find_all("main"),
+        soup.find_all(attrs={"role": "main"}),
+        soup.find_all(id="mw-content-text"),
+        soup.find_all("article"),
+    ):
         if len(found) == 1 and _text_len(found[0]) >= _MIN_MAIN_SHARE * total:
             return found[0]
     return body

@@ -87,9 +87,9 @@ def html_markdown(data: bytes | str, label: str = "<html>") -> Converted:
     """The page's main content as Markdown, and its title (see the module)."""
     from bs4 import BeautifulSoup
 
+    from omnireader.formats.web.converted import Converted
     from omnireader.formats.web.html import main_content
     from omnireader.formats.web.html_tables import unwrap_layout_tables
-    from omnireader.formats.web.converted import Converted
 
     soup = BeautifulSoup(html_to_text(data, label), "html.parser")
     lang = declared_language(soup)
@@ -100,8 +100,9 @@ def html_markdown(data: bytes | str, label: str = "<html>") -> Converted:
     except RecursionError:
         # markdownify walks the tree recursively; a page nested thousands deep still has
         # its text, read iteratively (what MarkItDown does too).
-        warnings.warn(f"{label}: HTML nested too deeply for Markdown; read as plain text",
-                      stacklevel=2)
+        warnings.warn(
+            f"{label}: HTML nested too deeply for Markdown; read as plain text", stacklevel=2
+        )
         text = root.get_text("\n", strip=True)
     text = "\n".join(line.rstrip() for line in text.split("\n"))
     return Converted(text=_BLANKS.sub("\n\n", text).strip(), title=title or None, lang=lang)

@@ -25,8 +25,7 @@ __all__ = ["is_layout_table", "unwrap_layout_tables"]
 _SECTIONS = ("thead", "tbody", "tfoot")
 _CELLS = ("td", "th")
 # Blocks no data cell holds.
-_BLOCKS = ["h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "dl", "blockquote", "pre", "hr",
-           "table"]
+_BLOCKS = ["h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "dl", "blockquote", "pre", "hr", "table"]
 _PARAGRAPHS = ("p", "div")
 
 

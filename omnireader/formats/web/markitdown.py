@@ -20,18 +20,22 @@ import re
 from functools import lru_cache
 from typing import Any
 
-
-from omnireader.errors import CorruptError, ReadError, UnsupportedFormatError
-from omnireader.payloads import Blob
-from omnireader.formats.web.converted import Converted
-from omnireader.formats.plain.text import decode_text
-from omnireader.errors import EmptyInputError
+from omnireader.errors import CorruptError, EmptyInputError, ReadError, UnsupportedFormatError
 from omnireader.formats.document import DocInfo, Extraction, Section
-from omnireader.formats.registry import Format, Magic, by_extension
-from omnireader.options import ReadOptions
+from omnireader.formats.plain.text import decode_text
 from omnireader.formats.probe import Probe
+from omnireader.formats.registry import Format, Magic, by_extension
+from omnireader.formats.web.converted import Converted
+from omnireader.options import ReadOptions
+from omnireader.payloads import Blob
 
-__all__ = ["Converted", "clean_markdown", "convert_with_markitdown", "markitdown_convert", "MARKITDOWN_KINDS"]
+__all__ = [
+    "Converted",
+    "clean_markdown",
+    "convert_with_markitdown",
+    "markitdown_convert",
+    "MARKITDOWN_KINDS",
+]
 
 # Sniffed kind -> (extension, MIME type) MarkItDown's converters select on.
 MARKITDOWN_KINDS: dict[str, tuple[str, str]] = {
@@ -93,8 +97,9 @@ def markitdown_convert(blob: Blob, kind: str, data: bytes | None = None) -> Conv
         from omnireader.formats.web.html_markdown import html_markdown
 
         converted = html_markdown(data, blob.label)
-        return Converted(text=clean_markdown(converted.text), title=converted.title,
-                         lang=converted.lang)
+        return Converted(
+            text=clean_markdown(converted.text), title=converted.title, lang=converted.lang
+        )
     payload, charset = _prepare(blob, kind, data)
     ext, mime = MARKITDOWN_KINDS[kind]
     md = _markitdown()
@@ -109,7 +114,9 @@ def markitdown_convert(blob: Blob, kind: str, data: bytes | None = None) -> Conv
         raise
     except Exception as e:  # noqa: BLE001 - a third-party boundary: name the input instead
         raise _map_error(blob.label, kind, e) from e
-    return Converted(text=clean_markdown(result.markdown or ""), title=(result.title or "").strip() or None)
+    return Converted(
+        text=clean_markdown(result.markdown or ""), title=(result.title or "").strip() or None
+    )
 
 
 def clean_markdown(markdown: str) -> str:
@@ -163,7 +170,6 @@ def _first_line(e: BaseException) -> str:
     return (lines[0] if lines else type(e).__name__)[:200]
 
 
-
 def _reader(kind: str):  # noqa: ANN202 - a reader for one kind
     def read(blob: Blob, options: ReadOptions) -> Extraction:
         converted = markitdown_convert(blob, kind)
@@ -202,7 +208,11 @@ def _is_notebook(p: Probe) -> bool:
 
 FORMATS = (
     Format(
-        name="html", rank=12, display="HTML", extensions=(".html", ".htm"), mimes=("text/html",),
+        name="html",
+        rank=12,
+        display="HTML",
+        extensions=(".html", ".htm"),
+        mimes=("text/html",),
         magic=(Magic(60, _is_html, "text"), Magic(80, by_extension(".html", ".htm"), "text")),
         extract=_reader("html"),
         readme="BeautifulSoup + markdownify (MarkItDown's HTML converter, without importing "
@@ -213,15 +223,28 @@ FORMATS = (
         "the bytes; `<html lang>` → `lang`",
     ),
     Format(
-        name="ipynb", rank=15, display="IPYNB", extensions=(".ipynb",), mimes=("application/x-ipynb+json",),
+        name="ipynb",
+        rank=15,
+        display="IPYNB",
+        extensions=(".ipynb",),
+        mimes=("application/x-ipynb+json",),
         magic=(Magic(30, _is_notebook, "text"),),
-        extract=_reader("ipynb"), readme_group="IPYNB, RSS", readme="MarkItDown",
+        extract=_reader("ipynb"),
+        readme_group="IPYNB, RSS",
+        readme="MarkItDown",
     ),
     Format(
-        name="rss", display="RSS", extensions=(".rss", ".atom"), mimes=("application/rss+xml",),
+        name="rss",
+        display="RSS",
+        extensions=(".rss", ".atom"),
+        mimes=("application/rss+xml",),
         listed=False,
-        magic=(Magic(70, _is_feed, "text"), Magic(80, by_extension(".rss"), "text"),
-               Magic(80, by_extension(".atom", mime="application/atom+xml"), "text")),
-        extract=_reader("rss"), readme_group="IPYNB, RSS",
+        magic=(
+            Magic(70, _is_feed, "text"),
+            Magic(80, by_extension(".rss"), "text"),
+            Magic(80, by_extension(".atom", mime="application/atom+xml"), "text"),
+        ),
+        extract=_reader("rss"),
+        readme_group="IPYNB, RSS",
     ),
 )

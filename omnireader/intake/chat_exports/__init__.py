@@ -13,11 +13,11 @@ from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Any
 
-from omnireader.models import Message
 from omnireader.intake.chat_exports.chatgpt import chatgpt_conversations, is_chatgpt_export
 from omnireader.intake.chat_exports.slack import is_slack_export, slack_messages
 from omnireader.intake.chat_exports.times import message_time
 from omnireader.intake.chat_exports.whatsapp import looks_like_whatsapp, whatsapp_messages
+from omnireader.models import Message
 
 __all__ = ["ChatLog", "json_export", "text_export", "looks_like_whatsapp", "message_time"]
 

@@ -13,15 +13,21 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from omnireader.models import Message, ToolCall, ToolCallFunction
 from omnireader.intake.chat_exports.times import message_time
+from omnireader.models import Message, ToolCall, ToolCallFunction
 
 __all__ = ["is_chatgpt_export", "chatgpt_conversations"]
 
 # Content types whose text is conversation; the rest (thoughts, model context, user
 # instructions...) is the app's machinery.
-_SHOWN = ("text", "multimodal_text", "code", "execution_output", "tether_quote",
-          "tether_browsing_display")
+_SHOWN = (
+    "text",
+    "multimodal_text",
+    "code",
+    "execution_output",
+    "tether_quote",
+    "tether_browsing_display",
+)
 
 
 def is_chatgpt_export(data: Any) -> bool:
@@ -85,14 +91,21 @@ def _messages(nodes: list[dict[str, Any]]) -> list[Message]:
             function = ToolCallFunction(name=recipient, arguments=_args(text, content))
             call = ToolCall(id=mid or f"call_{len(out)}", function=function)
             pending.append(call)
-            out.append(Message(role="assistant", tool_calls=[call], chat_time=when,
-                               message_id=mid))
+            out.append(Message(role="assistant", tool_calls=[call], chat_time=when, message_id=mid))
         elif role == "tool":
             if not pending:
                 continue  # the app talking to itself (e.g. a memory update), not a reply
             call = pending.pop(0)
-            out.append(Message(role="tool", content=text, tool_call_id=call.id,
-                               name=call.function.name, chat_time=when, message_id=mid))
+            out.append(
+                Message(
+                    role="tool",
+                    content=text,
+                    tool_call_id=call.id,
+                    name=call.function.name,
+                    chat_time=when,
+                    message_id=mid,
+                )
+            )
         elif role in ("user", "assistant"):
             out.append(Message(role=role, content=text, chat_time=when, message_id=mid))
     return out

@@ -11,18 +11,38 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from omnireader.models import Message
 from omnireader.intake.chat_exports.times import message_time
+from omnireader.models import Message
 
 __all__ = ["is_slack_export", "slack_messages", "slack_text"]
 
-_HOUSEKEEPING = frozenset({
-    "channel_join", "channel_leave", "group_join", "group_leave", "channel_topic",
-    "channel_purpose", "channel_name", "channel_archive", "channel_unarchive", "group_topic",
-    "group_purpose", "group_name", "group_archive", "group_unarchive", "pinned_item",
-    "unpinned_item", "bot_add", "bot_remove", "channel_convert_to_private", "tombstone",
-    "message_deleted", "reminder_add", "joiner_notification",
-})
+_HOUSEKEEPING = frozenset(
+    {
+        "channel_join",
+        "channel_leave",
+        "group_join",
+        "group_leave",
+        "channel_topic",
+        "channel_purpose",
+        "channel_name",
+        "channel_archive",
+        "channel_unarchive",
+        "group_topic",
+        "group_purpose",
+        "group_name",
+        "group_archive",
+        "group_unarchive",
+        "pinned_item",
+        "unpinned_item",
+        "bot_add",
+        "bot_remove",
+        "channel_convert_to_private",
+        "tombstone",
+        "message_deleted",
+        "reminder_add",
+        "joiner_notification",
+    }
+)
 _MARKUP = re.compile(r"<([^<>\n]+)>")
 
 
@@ -41,18 +61,23 @@ def slack_messages(data: list[dict[str, Any]]) -> list[Message]:
     for e in data:
         if e.get("type") != "message" or e.get("subtype") in _HOUSEKEEPING:
             continue
-        text = "\n".join(s for s in (slack_text(str(e.get("text") or ""), names),
-                                     *_extras(e, names)) if s.strip())
+        text = "\n".join(
+            s
+            for s in (slack_text(str(e.get("text") or ""), names), *_extras(e, names))
+            if s.strip()
+        )
         if not text.strip():
             continue
         bot = e.get("subtype") == "bot_message" or ("bot_id" in e and "user" not in e)
-        out.append(Message(
-            role="assistant" if bot else "user",  # a bot speaks for software, not a person
-            name=_speaker(e, names),
-            content=text,
-            chat_time=message_time(e.get("ts")),
-            message_id=str(e.get("client_msg_id") or e.get("ts") or "") or None,
-        ))
+        out.append(
+            Message(
+                role="assistant" if bot else "user",  # a bot speaks for software, not a person
+                name=_speaker(e, names),
+                content=text,
+                chat_time=message_time(e.get("ts")),
+                message_id=str(e.get("client_msg_id") or e.get("ts") or "") or None,
+            )
+        )
     return out
 
 
@@ -88,8 +113,12 @@ def _names(data: list[dict[str, Any]]) -> dict[str, str]:
 
 def _profile_name(e: dict[str, Any]) -> str | None:
     profile = e.get("user_profile") if isinstance(e.get("user_profile"), dict) else {}
-    for value in (profile.get("real_name"), profile.get("display_name"), profile.get("name"),
-                  e.get("user_name")):
+    for value in (
+        profile.get("real_name"),
+        profile.get("display_name"),
+        profile.get("name"),
+        e.get("user_name"),
+    ):
         if isinstance(value, str) and value.strip():
             return value.strip()
     return None
@@ -98,8 +127,14 @@ def _profile_name(e: dict[str, Any]) -> str | None:
 def _speaker(e: dict[str, Any], names: dict[str, str]) -> str:
     user = e.get("user") if isinstance(e.get("user"), str) else None
     bot = e.get("bot_profile") if isinstance(e.get("bot_profile"), dict) else {}
-    for value in (_profile_name(e), names.get(user or ""), e.get("username"), bot.get("name"),
-                  user, e.get("bot_id")):
+    for value in (
+        _profile_name(e),
+        names.get(user or ""),
+        e.get("username"),
+        bot.get("name"),
+        user,
+        e.get("bot_id"),
+    ):
         if isinstance(value, str) and value.strip():
             return value.strip()
     return "unknown"

@@ -87,8 +87,10 @@ def _body(body: str) -> str:
     if _MEDIA.match(first):
         rest = body.split("\n", 1)[1] if "\n" in body else ""  # a caption on later lines
         return "\n".join(s for s in ("[media]", rest.strip()) if s)
-    if _DELETED.match(body) or _SYSTEM.search(first) and body.startswith(
-        ("Messages and calls", "Messages to this", "Your security code")
+    if (
+        _DELETED.match(body)
+        or _SYSTEM.search(first)
+        and body.startswith(("Messages and calls", "Messages to this", "Your security code"))
     ):
         return ""
     return body
