@@ -27,6 +27,7 @@ from omnireader.batch import file_task
 from omnireader.batch.progress import Progress
 from omnireader.batch.report import IngestReport, ItemSummary, is_transient
 from omnireader.batch.sizing import default_workers, usable_cores
+from omnireader.batch.sync import sync_removed
 from omnireader.batch.workers import Job, WorkerPool
 from omnireader.batch.writer import BatchWriter, Rows, WriteJob
 from omnireader.errors import InvalidInputError
@@ -153,7 +154,7 @@ def ingest(
     report.items_inserted, report.items_updated = totals.inserted, totals.updated
     report.items_deleted = totals.deleted
     if opts.sync:
-        _sync(store, ctx, inputs, reader, report)
+        sync_removed(store, ctx, inputs, reader, report)
     # The end of an ingest is its last checkpoint: every row it wrote (new or replaced)
     # is folded into the indexes here (the writer does not refresh after each batch).
     if totals.inserted or totals.updated or report.items_deleted:
@@ -191,45 +192,6 @@ def _engine(engine: str, mode: Mode, address: str | None, verbose: bool) -> Resu
     from omnireader.batch.ray_engine import ray_runner
 
     return ray_runner(mode, address, verbose)
-
-
-def _sync(
-    store: StoreLike, ctx: ParseContext, inputs: ReadInput, reader: Reader, report: IngestReport
-) -> None:
-    """Remove the items of files gone from under the given roots (this user and session)."""
-    from omnireader.store.filters import sql_string
-    from omnireader.store.locations import outer_path
-
-    roots = [str(Path(p).resolve()) for p in _roots(inputs, reader)]
-    scope = " AND ".join(
-        f"{column} IS NULL" if value is None else f"{column} = {sql_string(value)}"
-        for column, value in (("user_id", ctx.user_id), ("session_id", ctx.session_id))
-    )
-    gone: set[str] = set()
-    for root in roots:
-        for loc in store.locations_under(root, scope):
-            path = outer_path(loc)
-            if "://" not in path and not os.path.isfile(path):
-                gone.add(path)
-    if gone:
-        removed = store.detach_paths(sorted(gone), where=scope)
-        report.items_deleted += removed.deleted
-        report.files_removed = len(gone)
-        store.ledger(scope="", settings="").forget_everywhere(gone)
-
-
-def _roots(inputs: ReadInput, reader: Reader) -> list[os.PathLike[str]]:
-    """The paths the user named (folders and files), not what they expand to."""
-    from omnireader.intake.string_refs import local_path
-
-    given = inputs if isinstance(inputs, (list, tuple)) else [inputs]
-    roots: list[os.PathLike[str]] = []
-    for one in given:
-        if isinstance(one, os.PathLike):
-            roots.append(one)
-        elif isinstance(one, str) and (path := local_path(one, reader.options)) is not None:
-            roots.append(path)
-    return roots
 
 
 def _read_non_files(

@@ -19,6 +19,15 @@ from pathlib import Path
 from typing import Any
 
 from omnireader._version import __version__
+from omnireader.cli.arguments import (
+    add_common,
+    add_db,
+    add_filters,
+    add_llm_options,
+    add_output,
+    add_read_options,
+    add_serve,
+)
 from omnireader.cli.values import (
     EXIT_FAILED,
     EXIT_INTERRUPTED,
@@ -26,14 +35,11 @@ from omnireader.cli.values import (
     EXIT_USAGE,
     OneLineParser,
     at_least,
-    iso_time,
     positive_float,
 )
 
 __all__ = ["main", "build_parser", "dump_json"]
 
-DEFAULT_DB = "./omnireader.lance"
-MEMORY_TYPES = ["UserMemory", "LongTermMemory", "WorkingMemory", "ToolTrajectoryMemory"]
 
 EPILOG = """examples:
   omnireader read report.pdf chats/ --format json
@@ -51,242 +57,6 @@ its work; 2 usage error (nothing done); 130 interrupted.
 LLM backends (fine mode): --llm openai:MODEL uses OPENAI_BASE_URL / OPENAI_API_KEY (OpenAI,
 vLLM, llama.cpp server, LM Studio); --llm ollama:MODEL uses OLLAMA_HOST. Fast mode needs no
 server, no network and no API key."""
-
-
-def _common(p: argparse.ArgumentParser) -> None:
-    g = p.add_argument_group("output")
-    g.add_argument(
-        "-q",
-        "--quiet",
-        action="store_true",
-        help="print only results and errors (no summary, no progress)",
-    )
-    g.add_argument(
-        "-v",
-        "--verbose",
-        action="store_true",
-        help="also print every failure and what the run decided",
-    )
-    g.add_argument("--no-progress", action="store_true", help="no progress bar or lines")
-
-
-def _add_output(p: argparse.ArgumentParser, formats: list[str], default: str) -> None:
-    p.add_argument(
-        "--format",
-        choices=formats,
-        default=default,
-        help=f"output format: {', '.join(formats)} (default {default})",
-    )
-    p.add_argument(
-        "-o",
-        "--output",
-        type=Path,
-        metavar="FILE",
-        help="write the output to FILE instead of standard output",
-    )
-
-
-def _add_read_options(p: argparse.ArgumentParser) -> None:
-    g = p.add_argument_group("reading")
-    g.add_argument(
-        "--mode",
-        choices=["fast", "fine"],
-        default=None,
-        help="fast: rules only (default); fine: an LLM writes the memories (implied by --llm)",
-    )
-    g.add_argument("--user", help="user_id stored on every item")
-    g.add_argument("--session", help="session_id stored on every item")
-    g.add_argument("--password", help="password for encrypted PDFs")
-    g.add_argument(
-        "--ocr",
-        choices=["auto", "off", "always"],
-        default="auto",
-        help="OCR in fast mode: auto (default) reads scanned pages and images with "
-        "text; always also pictures inside text PDFs and DOCX; off: none",
-    )
-    g.add_argument(
-        "--layout",
-        choices=["on", "off"],
-        default=None,
-        help="PDF page layout: on (default) keeps headings, columns, tables and "
-        "running headers/footers apart; off gives each page's plain text",
-    )
-    g.add_argument(
-        "--chunk-tokens",
-        type=at_least(16),
-        metavar="N",
-        help="document chunk size in tokens, 16 or more (default 512)",
-    )
-    g.add_argument(
-        "--allow-private-urls",
-        action="store_true",
-        help="let URLs in inputs reach loopback / private addresses (off: safe)",
-    )
-    g.add_argument(
-        "--max-archive-depth",
-        type=at_least(0),
-        metavar="N",
-        help="open archives and e-mails inside each other up to N levels (default 2)",
-    )
-    _add_llm_options(p)
-
-
-def _add_llm_options(p: argparse.ArgumentParser) -> None:
-    g = p.add_argument_group("LLM (fine mode)")
-    g.add_argument(
-        "--llm",
-        help="chat model: openai:MODEL or ollama:MODEL "
-        "(env OMNIREADER_LLM, or llm in the config file)",
-    )
-    g.add_argument("--vision-llm", help="vision model (default: --llm)")
-    g.add_argument("--speech-model", help="speech-to-text model (OpenAI-compatible)")
-    g.add_argument(
-        "--concurrency", type=at_least(1), metavar="N", help="LLM calls in flight (default 8)"
-    )
-
-
-def _add_db(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--db",
-        default=None,
-        metavar="DIR",
-        help=f"store directory (default {DEFAULT_DB}, env OMNIREADER_DB)",
-    )
-
-
-def _add_filters(p: argparse.ArgumentParser, mode: bool = True) -> None:
-    g = p.add_argument_group("filters")
-    g.add_argument("--user", help="only this user_id")
-    g.add_argument("--session", help="only this session_id")
-    g.add_argument("--type", dest="memory_type", choices=MEMORY_TYPES, help="memory type")
-    if mode:
-        g.add_argument("--mode", dest="filter_mode", choices=["fast", "fine"], help="item mode")
-    g.add_argument("--since", type=iso_time, help="timestamp at or after (ISO 8601 date or time)")
-    g.add_argument("--until", type=iso_time, help="timestamp at or before (ISO 8601 date or time)")
-    g.add_argument("--person", action="append", help="any of these persons (repeatable)")
-    g.add_argument("--entity", action="append", help="any of these entities (repeatable)")
-    g.add_argument(
-        "--path",
-        dest="path",
-        help="a file, URL or archive member (a.zip!x.md) the item was seen at, or a folder of them",
-    )
-    g.add_argument("--page", type=at_least(0), help="source page number")
-
-
-def _add_serve(sub: Any) -> None:
-    p = sub.add_parser(
-        "serve",
-        help="serve the store over HTTP (needs omnireader[server])",
-        description="An HTTP API over one store: read, ingest (uploads become "
-        "jobs), search, items, stats, delete; OpenAPI docs at /docs. With API "
-        "keys (OMNIREADER_API_KEYS=key:user,... or --keys-file) each key sees "
-        "only its user's items; without keys it binds to loopback only.",
-    )
-    _add_db(p)
-    p.add_argument("--host", default="127.0.0.1", help="address to bind (127.0.0.1)")
-    p.add_argument("--port", type=at_least(0), default=8700, help="port (8700)")
-    p.add_argument(
-        "--keys-file",
-        type=Path,
-        metavar="FILE",
-        help="API keys, one KEY:USER_ID a line (also env OMNIREADER_API_KEYS)",
-    )
-    p.add_argument(
-        "--insecure-no-auth",
-        action="store_true",
-        help="allow a non-loopback --host without API keys (anyone reaching it "
-        "can read and delete everything)",
-    )
-    p.add_argument(
-        "--allow-private-urls",
-        action="store_true",
-        help="let URLs in inputs reach loopback / private addresses (off: safe)",
-    )
-    p.add_argument(
-        "--spool",
-        type=Path,
-        metavar="DIR",
-        help="where uploads wait for their job (default: beside the store)",
-    )
-    p.add_argument(
-        "--workers",
-        type=at_least(1),
-        default=1,
-        metavar="N",
-        help="parser processes per ingest job (1)",
-    )
-    p.add_argument(
-        "--ingest-nice",
-        type=at_least(0),
-        default=10,
-        metavar="N",
-        help="nice value ingest runs at, so searches get the cores first (10; 0 = normal priority)",
-    )
-    p.add_argument(
-        "--ingest-in-process",
-        action="store_true",
-        help="run fast-mode ingest in the server's own process instead of a "
-        "child process (slower searches under upload load)",
-    )
-    g = p.add_argument_group("limits (413 / 429 beyond them)")
-    g.add_argument(
-        "--max-request-mb",
-        type=positive_float,
-        default=2.0,
-        metavar="MB",
-        help="JSON request body (2)",
-    )
-    g.add_argument(
-        "--max-upload-mb",
-        type=positive_float,
-        default=100.0,
-        metavar="MB",
-        help="one uploaded file (100)",
-    )
-    g.add_argument(
-        "--max-files",
-        type=at_least(1),
-        default=100,
-        metavar="N",
-        help="files in one upload request (100)",
-    )
-    g.add_argument(
-        "--max-jobs",
-        type=at_least(1),
-        default=16,
-        metavar="N",
-        help="ingest jobs queued or running at once (16)",
-    )
-    g.add_argument(
-        "--rate-per-minute",
-        type=at_least(1),
-        default=600,
-        metavar="N",
-        help="requests per API key (or client address) a minute (600)",
-    )
-    g.add_argument(
-        "--max-spool-mb",
-        type=positive_float,
-        default=2048.0,
-        metavar="MB",
-        help="all uploads waiting on disk together (2048)",
-    )
-    _add_llm_options(p)
-    _common(p)
-
-    p = sub.add_parser(
-        "mcp",
-        help="an MCP server on stdio (needs omnireader[server])",
-        description="Model Context Protocol server over standard input/output: "
-        "tools read, ingest, search and stats over one store.",
-    )
-    _add_db(p)
-    p.add_argument(
-        "--allow-private-urls",
-        action="store_true",
-        help="let URLs in inputs reach loopback / private addresses (off: safe)",
-    )
-    _common(p)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -308,9 +78,9 @@ def build_parser() -> argparse.ArgumentParser:
         "standard input (-) and print the items, or each document as Markdown.",
     )
     p.add_argument("inputs", nargs="+", metavar="INPUT", help="file, folder, URL, or - for stdin")
-    _add_output(p, ["text", "json", "jsonl", "markdown"], "text")
-    _add_read_options(p)
-    _common(p)
+    add_output(p, ["text", "json", "jsonl", "markdown"], "text")
+    add_read_options(p)
+    add_common(p)
 
     p = sub.add_parser(
         "ingest",
@@ -321,8 +91,8 @@ def build_parser() -> argparse.ArgumentParser:
         "good are not read again (only timeouts, crashes and fetches retry).",
     )
     p.add_argument("inputs", nargs="+", metavar="INPUT", help="file, folder, URL, or - for stdin")
-    _add_db(p)
-    _add_read_options(p)
+    add_db(p)
+    add_read_options(p)
     p.add_argument(
         "--sync",
         action="store_true",
@@ -376,7 +146,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="with --engine ray: the cluster to join (host:port of its head, or "
         "'auto'); default: start a local one (RAY_ADDRESS is honoured too)",
     )
-    _common(p)
+    add_common(p)
 
     p = sub.add_parser(
         "search",
@@ -385,7 +155,7 @@ def build_parser() -> argparse.ArgumentParser:
         "or both fused (hybrid), under filters. Exits 0 even with no results.",
     )
     p.add_argument("query")
-    _add_db(p)
+    add_db(p)
     p.add_argument("--k", type=at_least(1), default=10, metavar="N", help="results (10)")
     p.add_argument("--view", choices=["hybrid", "vector", "fts"], default="hybrid")
     p.add_argument(
@@ -395,20 +165,20 @@ def build_parser() -> argparse.ArgumentParser:
         help="keep the best results whose texts fit in N characters together "
         "(what fits in a prompt)",
     )
-    _add_output(p, ["text", "json", "jsonl"], "text")
-    _add_filters(p)
-    _common(p)
+    add_output(p, ["text", "json", "jsonl"], "text")
+    add_filters(p)
+    add_common(p)
 
     p = sub.add_parser("stats", help="counts of what the store holds")
-    _add_db(p)
-    _add_output(p, ["text", "json"], "text")
-    _common(p)
+    add_db(p)
+    add_output(p, ["text", "json"], "text")
+    add_common(p)
 
     p = sub.add_parser("export", help="print every item of the store (one JSON per line)")
-    _add_db(p)
-    _add_output(p, ["jsonl"], "jsonl")
-    _add_filters(p)
-    _common(p)
+    add_db(p)
+    add_output(p, ["jsonl"], "jsonl")
+    add_filters(p)
+    add_common(p)
 
     p = sub.add_parser(
         "delete",
@@ -417,10 +187,10 @@ def build_parser() -> argparse.ArgumentParser:
         "path is taken away from its items and only items seen at no other "
         "path go. At least one filter is required.",
     )
-    _add_db(p)
-    _add_filters(p)
+    add_db(p)
+    add_filters(p)
     p.add_argument("--dry-run", action="store_true", help="say what would go; change nothing")
-    _common(p)
+    add_common(p)
 
     p = sub.add_parser(
         "refine",
@@ -428,19 +198,19 @@ def build_parser() -> argparse.ArgumentParser:
         description="Fast→fine transfer: send stored fast items to an LLM; "
         "the fast item stays, marked as refined and linked to its fine items.",
     )
-    _add_db(p)
-    _add_filters(p, mode=False)
+    add_db(p)
+    add_filters(p, mode=False)
     p.add_argument("--mode", dest="refine_mode", help=argparse.SUPPRESS)
-    _add_llm_options(p)
+    add_llm_options(p)
     p.add_argument("--limit", type=at_least(1), metavar="N", help="refine at most this many items")
     p.add_argument(
         "--force",
         action="store_true",
         help="refine items that were refined before too (replaces their fine items)",
     )
-    _common(p)
+    add_common(p)
 
-    _add_serve(sub)
+    add_serve(sub)
 
     p = sub.add_parser(
         "schema",
@@ -449,8 +219,8 @@ def build_parser() -> argparse.ArgumentParser:
         "models) of a memory item, a search result, a read failure and an "
         "ingest report.",
     )
-    _add_output(p, ["json"], "json")
-    _common(p)
+    add_output(p, ["json"], "json")
+    add_common(p)
     return ap
 
 

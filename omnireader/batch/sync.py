@@ -1,0 +1,54 @@
+"""``ingest --sync``: the items of files that are gone from under the folders (or files) an
+ingest was given are removed, for this user and session; items another path still holds
+stay, with that path."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from omnireader.batch.report import IngestReport
+from omnireader.parsers.base import ParseContext
+from omnireader.reading.reader import Reader, ReadInput
+from omnireader.store.protocol import StoreLike
+
+__all__ = ["sync_removed"]
+
+
+def sync_removed(
+    store: StoreLike, ctx: ParseContext, inputs: ReadInput, reader: Reader, report: IngestReport
+) -> None:
+    """Remove the items of files gone from under the given roots (this user and session)."""
+    from omnireader.store.filters import sql_string
+    from omnireader.store.locations import outer_path
+
+    roots = [str(Path(p).resolve()) for p in _roots(inputs, reader)]
+    scope = " AND ".join(
+        f"{column} IS NULL" if value is None else f"{column} = {sql_string(value)}"
+        for column, value in (("user_id", ctx.user_id), ("session_id", ctx.session_id))
+    )
+    gone: set[str] = set()
+    for root in roots:
+        for loc in store.locations_under(root, scope):
+            path = outer_path(loc)
+            if "://" not in path and not os.path.isfile(path):
+                gone.add(path)
+    if gone:
+        removed = store.detach_paths(sorted(gone), where=scope)
+        report.items_deleted += removed.deleted
+        report.files_removed = len(gone)
+        store.ledger(scope="", settings="").forget_everywhere(gone)
+
+
+def _roots(inputs: ReadInput, reader: Reader) -> list[os.PathLike[str]]:
+    """The paths the user named (folders and files), not what they expand to."""
+    from omnireader.intake.string_refs import local_path
+
+    given = inputs if isinstance(inputs, (list, tuple)) else [inputs]
+    roots: list[os.PathLike[str]] = []
+    for one in given:
+        if isinstance(one, os.PathLike):
+            roots.append(one)
+        elif isinstance(one, str) and (path := local_path(one, reader.options)) is not None:
+            roots.append(path)
+    return roots
