@@ -19,9 +19,10 @@ from omnireader.errors import InvalidInputError, MissingExtraError
 
 if TYPE_CHECKING:
     from omnireader.models import MemoryItem
+    from omnireader.reading.reader import Reader
     from omnireader.store import Store
 
-__all__ = ["require_extra", "as_inputs", "provenance", "open_store", "Source"]
+__all__ = ["require_extra", "as_inputs", "provenance", "open_store", "loader_reader", "Source"]
 
 #: What a loader takes: a path, a URL, or a folder (walked recursively), or a list of them.
 Source = str | os.PathLike[str]
@@ -114,3 +115,19 @@ def open_store(store: Store | str | os.PathLike[str]) -> Store:
     if isinstance(store, (str, os.PathLike)):
         return Store.open(Path(store).expanduser(), create=False)
     raise InvalidInputError(f"store must be a Store or the path of one, not {type(store).__name__}")
+
+
+def loader_reader(
+    reader: Reader | None, ocr: str | None, on_error: str, options: dict[str, Any]
+) -> Reader:
+    """The Reader a loader reads with: ``reader`` (its options and LLM, with ``options``
+    over them, checked) or a new one; ``on_error`` checked here, where the loader is made."""
+    from omnireader.reading.reader import Reader
+
+    if on_error not in ("raise", "skip"):
+        raise InvalidInputError(f"on_error must be 'raise' or 'skip', not {on_error!r}")
+    if ocr is not None:
+        options["ocr"] = ocr
+    if reader is not None and options:
+        return Reader(options=reader.options, llm=reader.llm, **options)
+    return reader if reader is not None else Reader(**options)

@@ -18,7 +18,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any, Literal
 
-from omnireader.integrations import Source, as_inputs, open_store, provenance, require_extra
+from omnireader.integrations import (
+    Source,
+    as_inputs,
+    loader_reader,
+    open_store,
+    provenance,
+    require_extra,
+)
 
 require_extra(
     "llama_index.core",
@@ -111,16 +118,7 @@ class OmniReaderReader(BaseReader):
         on_error: Literal["raise", "skip"] = "raise",
         **options: Any,
     ) -> None:
-        from omnireader.reading.reader import Reader
-
-        if on_error not in ("raise", "skip"):
-            raise InvalidInputError(f"on_error must be 'raise' or 'skip', not {on_error!r}")
-        if ocr is not None:
-            options["ocr"] = ocr
-        if reader is not None and options:
-            # A new Reader over the given one's options and LLM, with these options checked.
-            reader = Reader(options=reader.options, llm=reader.llm, **options)
-        self.reader = reader if reader is not None else Reader(**options)
+        self.reader = loader_reader(reader, ocr, on_error, options)
         self.mode: Mode = mode
         self.info = info
         self.on_error = on_error
