@@ -15,7 +15,17 @@ XLSX, XLS and CSV share these rules, so a table reads the same whatever file hol
 
 from __future__ import annotations
 
-__all__ = ["CELL_SEP", "GAP", "Row", "buffered_row", "leading_titles", "sheet_markdown"]
+from collections.abc import Iterable
+
+__all__ = [
+    "CELL_SEP",
+    "GAP",
+    "Row",
+    "buffered_row",
+    "gathered_rows",
+    "leading_titles",
+    "sheet_markdown",
+]
 
 # Between the cells of a buffered row: cell text never holds it (cells are cleaned of
 # control characters), and one string a row costs a fraction of a tuple of strings, which
@@ -36,6 +46,23 @@ def buffered_row(texts: list[str], all_text: bool) -> Row | None:
     while texts and not texts[-1]:
         texts.pop()
     return (CELL_SEP.join(texts), all_text) if texts else None
+
+
+def gathered_rows(cell_rows: Iterable[tuple[list[str], bool]]) -> list[Row]:
+    """Each row's cell texts (and whether every filled cell is text) as a sheet's rows:
+    empty rows dropped, a run of them between filled rows kept as one :data:`GAP`
+    (:func:`sheet_markdown` decides whether it parts two sub-tables)."""
+    rows: list[Row] = []
+    gap = False
+    for texts, all_text in cell_rows:
+        if (row := buffered_row(texts, all_text)) is None:
+            gap = bool(rows)
+            continue
+        if gap:
+            rows.append(GAP)
+            gap = False
+        rows.append(row)
+    return rows
 
 
 def leading_titles(filled: list[int]) -> int | None:

@@ -15,7 +15,11 @@ from typing import Any
 from omnireader.errors import CorruptError, EncryptedError, ReadError
 from omnireader.formats.document import Extraction, Section
 from omnireader.formats.office.properties import ole_info
-from omnireader.formats.office.sheet_tables import GAP, Row, buffered_row, sheet_markdown
+from omnireader.formats.office.sheet_tables import (
+    Row,
+    gathered_rows,
+    sheet_markdown,
+)
 from omnireader.formats.office.xlsx import cell_text
 from omnireader.formats.registry import Format, Magic
 from omnireader.options import ReadOptions
@@ -65,10 +69,12 @@ def _sections(blob: Blob, book: Any) -> Iterator[Section]:
 
 
 def _rows(book: Any, sheet: Any) -> list[Row]:
+    return gathered_rows(_cell_texts(book, sheet))
+
+
+def _cell_texts(book: Any, sheet: Any) -> Iterator[tuple[list[str], bool]]:
     import xlrd
 
-    rows: list[Row] = []
-    gap = False
     for r in range(sheet.nrows):
         texts: list[str] = []
         all_text = True
@@ -86,14 +92,7 @@ def _rows(book: Any, sheet: Any) -> list[Row]:
             if text and cell.ctype != xlrd.XL_CELL_TEXT:
                 all_text = False
             texts.append(text)
-        if (row := buffered_row(texts, all_text)) is None:
-            gap = bool(rows)  # empty rows may part two sub-tables (sheet_tables decides)
-            continue
-        if gap:
-            rows.append(GAP)
-            gap = False
-        rows.append(row)
-    return rows
+        yield texts, all_text
 
 
 def _number_format(book: Any, cell: Any) -> str | None:

@@ -32,7 +32,12 @@ from omnireader.errors import CorruptError, ReadError
 from omnireader.formats.archives.zip import zip_member
 from omnireader.formats.document import Extraction, Section
 from omnireader.formats.office.properties import package_info
-from omnireader.formats.office.sheet_tables import GAP, Row, buffered_row, sheet_markdown
+from omnireader.formats.office.sheet_tables import (
+    Row,
+    buffered_row,
+    gathered_rows,
+    sheet_markdown,
+)
 from omnireader.formats.registry import Format, Magic
 from omnireader.options import ReadOptions
 from omnireader.payloads import Blob
@@ -99,8 +104,10 @@ def _sheet_rows(sheet: Any) -> list[Row]:
     # The <dimension> tag is often stale (A1:XFD1048576 after a format was applied to whole
     # columns), and openpyxl pads every row to it; without it rows are as wide as they are.
     sheet.reset_dimensions()
-    rows: list[Row] = []
-    gap = False
+    return gathered_rows(_cell_texts(sheet))
+
+
+def _cell_texts(sheet: Any) -> Iterator[tuple[list[str], bool]]:
     for cells in sheet.iter_rows():
         texts: list[str] = []
         all_text = True
@@ -110,14 +117,7 @@ def _sheet_rows(sheet: Any) -> list[Row]:
             if text and not isinstance(value, str):
                 all_text = False
             texts.append(text)
-        if (row := buffered_row(texts, all_text)) is None:
-            gap = bool(rows)  # empty rows may part two sub-tables (sheet_tables decides)
-            continue
-        if gap:
-            rows.append(GAP)
-            gap = False
-        rows.append(row)
-    return rows
+        yield texts, all_text
 
 
 def cell_text(value: Any, number_format: str | None = "General") -> str:
