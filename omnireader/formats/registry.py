@@ -139,6 +139,10 @@ class _Registry:
             self._chains = None
             self._loaded = True
 
+    def named(self, name: str) -> Format | None:
+        self._load()
+        return self._formats.get(name)
+
     def all(self) -> list[Format]:
         self._load()
         return list(self._formats.values())
@@ -199,7 +203,7 @@ def formats() -> list[Format]:
 
 def get(name: str) -> Format | None:
     """The record named ``name``, or None."""
-    return next((f for f in _REGISTRY.all() if f.name == name), None)
+    return _REGISTRY.named(name)
 
 
 def by_kind(kind: str) -> Format | None:
