@@ -126,22 +126,44 @@ def test_sections_split_at_the_top_heading_level() -> None:
     assert sections[2].text == "# Chapter Two\n\n## Part of Two\n\nBody of Two."
 
 
-def test_nested_tables_and_merged_cells_are_flattened_into_their_cell() -> None:
+def test_merged_cells_keep_their_columns() -> None:
     document = docx.Document()
-    outer = document.add_table(rows=2, cols=3)
-    outer.cell(0, 0).text, outer.cell(0, 1).text, outer.cell(0, 2).text = "Name", "Detail", "X"
-    outer.cell(1, 0).merge(outer.cell(1, 1)).text = "Merged across two"
-    cell = outer.cell(1, 2)
+    table = document.add_table(rows=2, cols=3)
+    table.cell(0, 0).text, table.cell(0, 1).text, table.cell(0, 2).text = "Name", "Detail", "X"
+    table.cell(1, 0).merge(table.cell(1, 1)).text = "Merged across two"
+    table.cell(1, 2).text = "x1"
+    _, _, text = full_text(saved(document))
+    assert text == "| Name | Detail | X |\n| --- | --- | --- |\n| Merged across two |  | x1 |"
+
+
+def test_a_table_holding_a_table_lays_out_and_its_cells_are_read_as_blocks() -> None:
+    document = docx.Document()
+    outer = document.add_table(rows=1, cols=2)
+    outer.cell(0, 0).text = "Contact sheet"
+    cell = outer.cell(0, 1)
     cell.text = "Inner:"
     inner = cell.add_table(rows=2, cols=2)
-    for r, row in enumerate([("a1", "b1"), ("a2", "b2")]):
+    for r, row in enumerate([("Name", "Phone"), ("Ada", "555-0100")]):
         for c, value in enumerate(row):
             inner.cell(r, c).text = value
     _, _, text = full_text(saved(document))
+    # The data table inside is judged on its own and stays a table.
     assert text == (
-        "| Name | Detail | X |\n| --- | --- | --- |\n"
-        "| Merged across two |  | Inner: a1 / b1; a2 / b2 |"
+        "Contact sheet\n\nInner:\n\n| Name | Phone |\n| --- | --- |\n| Ada | 555-0100 |"
     )
+
+
+def test_a_one_column_box_or_a_cell_of_lists_is_read_as_text_not_a_table() -> None:
+    document = docx.Document()
+    box = document.add_table(rows=1, cols=1)
+    box.cell(0, 0).text = "Note: boxed text"
+    lists = document.add_table(rows=1, cols=2)
+    lists.cell(0, 0).text = "Steps"
+    lists.cell(0, 1).paragraphs[0].text = "First step"
+    lists.cell(0, 1).paragraphs[0].style = document.styles["List Bullet"]
+    _, _, text = full_text(saved(document))
+    assert "|" not in text
+    assert text == "Note: boxed text\n\nSteps\n\n- First step"
 
 
 def test_text_boxes_hyperlinks_and_tracked_changes() -> None:

@@ -1,0 +1,147 @@
+"""The inline text of a DOCX: runs, tabs, breaks, links, footnote marks, equations, and the
+styles and numbering that say which paragraphs are headings and list items.
+
+    ctx = Context(docx.Document(path))
+    text = inline(paragraph_element, ctx, boxes=[])   # text boxes are collected in boxes
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+__all__ = ["MC", "W", "Context", "inline", "to_int"]
+
+W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
+M = "{http://schemas.openxmlformats.org/officeDocument/2006/math}"
+MC = "{http://schemas.openxmlformats.org/markup-compatibility/2006}"
+R = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}"
+WP = "{http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing}"
+
+# Elements that never carry body text (properties, deleted text, field codes), and
+# mc:Fallback, which repeats its mc:Choice sibling for old readers.
+_SKIP = {W + t for t in ("pPr", "rPr", "del", "delText", "instrText", "moveFrom", "sdtPr")}
+_SKIP.add(MC + "Fallback")
+_ATOM = re.compile(r"-?[\w.∘′″]*")  # needs no parentheses as a math argument
+_MATH_LAYOUT = {M + t for t in ("f", "rad", "sSub", "sSup", "sSubSup")}
+
+
+class Context:
+    """What rendering needs from the package: styles, numbering, links, footnotes."""
+
+    def __init__(self, document: Any) -> None:
+        part = document.part
+        self.cited: list[str] = []  # footnote ids in the order the body cites them
+        self.styles: dict[str, tuple[int, str | None]] = {}  # id -> (heading level, list kind)
+        for style in document.styles.element.iter(W + "style"):
+            name_el = style.find(W + "name")
+            name = (name_el.get(W + "val") if name_el is not None else "") or ""
+            self.styles[style.get(W + "styleId") or ""] = _style_kind(style, name.lower())
+        self.ordered: dict[tuple[str, str], bool] = {}  # (numId, ilvl) -> numbered?
+        try:
+            _read_numbering(part.numbering_part.element, self.ordered)
+        except (KeyError, NotImplementedError, AttributeError):
+            pass  # no numbering part: lists come from style names only
+        self.links = {rid: rel.target_ref for rid, rel in part.rels.items() if rel.is_external}
+        self.footnotes: dict[str, str] = {}
+        for rel in part.rels.values():
+            if rel.reltype.endswith("/footnotes") and not rel.is_external:
+                from lxml import etree
+
+                # Untrusted XML: no entity expansion, no network.
+                parser = etree.XMLParser(resolve_entities=False, no_network=True)
+                notes = etree.fromstring(rel.target_part.blob, parser)
+                for note in notes.iter(W + "footnote"):
+                    text = " ".join(inline(p, self, []).strip() for p in note.iter(W + "p"))
+                    self.footnotes[note.get(W + "id") or ""] = text.strip()
+
+
+def _style_kind(style: Any, name: str) -> tuple[int, str | None]:
+    level = 0
+    if name == "title":
+        level = 1
+    elif match := re.fullmatch(r"heading (\d)", name):
+        level = min(int(match.group(1)), 6)
+    elif (outline := style.find(f"{W}pPr/{W}outlineLvl")) is not None:
+        value = to_int(outline.get(W + "val"), 9)  # 0-based; 9 means body text
+        level = min(value + 1, 6) if value < 9 else 0
+    kind = "1." if name.startswith("list number") else "-" if name.startswith("list") else None
+    if style.find(f"{W}pPr/{W}numPr") is not None and kind is None:
+        kind = "-"
+    return level, kind
+
+
+def _read_numbering(numbering: Any, ordered: dict[tuple[str, str], bool]) -> None:
+    formats: dict[str, dict[str, bool]] = {}
+    for abstract in numbering.iter(W + "abstractNum"):
+        levels = formats.setdefault(abstract.get(W + "abstractNumId") or "", {})
+        for lvl in abstract.iter(W + "lvl"):
+            fmt = lvl.find(W + "numFmt")
+            value = fmt.get(W + "val") if fmt is not None else "bullet"
+            levels[lvl.get(W + "ilvl") or "0"] = value not in ("bullet", "none")
+    for num in numbering.iter(W + "num"):
+        ref = num.find(W + "abstractNumId")
+        levels = formats.get(ref.get(W + "val") or "", {}) if ref is not None else {}
+        for ilvl, is_ordered in levels.items():
+            ordered[(num.get(W + "numId") or "", ilvl)] = is_ordered
+
+
+def inline(element: Any, ctx: Context, boxes: list[Any]) -> str:
+    """The text of a paragraph (or part of one); text boxes are collected, not inlined."""
+    parts: list[str] = []
+    for child in element:
+        tag = child.tag
+        if tag in _SKIP or not isinstance(tag, str):
+            continue  # lxml comments / processing instructions have a non-str tag
+        if tag in (W + "t", M + "t"):
+            parts.append(child.text or "")
+        elif tag in (W + "tab", W + "ptab"):
+            parts.append("\t")
+        elif tag in (W + "br", W + "cr"):
+            parts.append("\n")
+        elif tag == W + "noBreakHyphen":
+            parts.append("-")
+        elif tag == W + "txbxContent":
+            boxes.append(child)
+        elif tag == WP + "docPr":
+            if alt := " ".join((child.get("descr") or "").split()):
+                parts.append(f" [image: {alt}] ")
+        elif tag in _MATH_LAYOUT:
+            parts.append(_math(child, ctx, boxes))
+        elif tag == W + "footnoteReference":
+            note_id = child.get(W + "id") or ""
+            ctx.cited.append(note_id)
+            parts.append(f"[^{note_id}]")
+        elif tag == W + "hyperlink":
+            text = inline(child, ctx, boxes)
+            url = ctx.links.get(child.get(R + "id") or "")
+            parts.append(f"[{text.strip()}]({url})" if url and text.strip() else text)
+        else:
+            parts.append(inline(child, ctx, boxes))
+    return "".join(parts)
+
+
+def _math(element: Any, ctx: Context, boxes: list[Any]) -> str:
+    """A fraction / script / root of an equation as linear text: (a)/(b), x^(2), √(x)."""
+
+    def arg(name: str) -> str:
+        sub = element.find(M + name)
+        text = inline(sub, ctx, boxes).strip() if sub is not None else ""
+        return text if _ATOM.fullmatch(text) else f"({text})"
+
+    tag = element.tag
+    if tag == M + "f":
+        return f"{arg('num')}/{arg('den')}"
+    if tag == M + "rad":
+        return f"√{arg('e')}"
+    base = arg("e")
+    sub = f"_{arg('sub')}" if tag in (M + "sSub", M + "sSubSup") else ""
+    sup = f"^{arg('sup')}" if tag in (M + "sSup", M + "sSubSup") else ""
+    return base + sub + sup
+
+
+def to_int(value: str | None, default: int = 1) -> int:
+    try:
+        return max(int(value or default), 0)
+    except ValueError:  # odd writers put "auto" or floats in numeric attributes
+        return default
