@@ -28,14 +28,14 @@ from __future__ import annotations
 
 import email.message
 import ipaddress
-import socket
 import time
 from collections.abc import Collection
 from typing import TYPE_CHECKING
 
 from pydantic import BaseModel
 
-from omnireader.errors import BlockedURLError, FetchError, ReadTimeoutError, TooLargeError
+from omnireader.errors import FetchError, ReadTimeoutError, TooLargeError
+from omnireader.net.addresses import blocked_reason, check_url, checked_target
 from omnireader.options import ReadOptions
 
 if TYPE_CHECKING:
@@ -53,19 +53,7 @@ __all__ = [
 
 DEFAULT_MAX_BYTES = 50 * 1024 * 1024
 
-IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
-
-_METADATA = {ipaddress.ip_address("169.254.169.254"), ipaddress.ip_address("fd00:ec2::254")}
 _REDIRECTS = {301, 302, 303, 307, 308}
-_ALLOW_HINT = "pass allow_private_urls=True / --allow-private-urls to allow it"
-_CHECKS = (  # order matters: 127.0.0.1 is also "private", 169.254.x also "private"
-    ("is_unspecified", "unspecified"),
-    ("is_loopback", "loopback"),
-    ("is_link_local", "link-local"),
-    ("is_multicast", "multicast"),
-    ("is_private", "private"),
-    ("is_reserved", "reserved"),
-)
 
 
 class Fetched(BaseModel):
@@ -75,29 +63,6 @@ class Fetched(BaseModel):
     mime: str | None = None
     filename: str | None = None
     final_url: str
-
-
-def blocked_reason(address: str | IPAddress) -> str | None:
-    """Why ``address`` must not be fetched by default (e.g. ``"loopback"``), or None.
-
-    >>> blocked_reason("10.0.0.1"), blocked_reason("8.8.8.8")
-    ('private', None)
-    """
-    ip = ipaddress.ip_address(address)
-    if ip in _METADATA:
-        return "cloud metadata"
-    if isinstance(ip, ipaddress.IPv6Address):
-        # An IPv6 address that carries an IPv4 one reaches that IPv4 host: judge it instead.
-        embedded = ip.ipv4_mapped or ip.sixtofour or (ip.teredo[1] if ip.teredo else None)
-        if embedded is not None:
-            inner = blocked_reason(embedded)
-            return f"{inner} (IPv4 {embedded} inside IPv6)" if inner else None
-    for attr, reason in _CHECKS:
-        if getattr(ip, attr):
-            return reason
-    if not ip.is_global:  # e.g. 100.64.0.0/10 carrier-grade NAT, where some clouds put metadata
-        return "not globally routable"
-    return None
 
 
 def fetch_url(
@@ -129,7 +94,7 @@ def fetch_url(
     client = httpx.Client(follow_redirects=False, trust_env=False, limits=limits, headers=headers)
     with client:
         for _hop in range(max_redirects + 1):
-            target, addresses = _checked_target(current, url, allow_private, trusted)
+            target, addresses = checked_target(current, url, allow_private, trusted)
             response = _send(client, target, addresses, url, deadline, timeout)
             try:
                 location = response.headers.get("location")
@@ -151,38 +116,6 @@ def fetch_url(
             finally:
                 response.close()
     raise FetchError(url, f"more than {max_redirects} redirects (last one to {current})")
-
-
-def _checked_target(
-    current: str, url: str, allow_private: bool, trusted: Collection[IPAddress] = frozenset()
-) -> tuple[httpx.URL, list[str]]:
-    """The parsed URL and the addresses to connect to, after the scheme and address checks."""
-    import httpx
-
-    hop = "" if current == url else f"redirect to {current}: "
-    try:
-        target = httpx.URL(current)
-    except httpx.InvalidURL as e:
-        raise FetchError(url, f"{hop}not a valid URL ({e})") from None
-    if target.scheme not in ("http", "https"):
-        raise FetchError(url, f"{hop}only http:// and https:// URLs can be fetched")
-    host = target.raw_host.decode("ascii").strip("[]")  # IDNA-encoded; no IPv6 brackets
-    if not host:
-        raise FetchError(url, f"{hop}the URL has no host")
-    port = target.port or (443 if target.scheme == "https" else 80)
-    try:
-        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-    except (socket.gaierror, UnicodeError) as e:
-        raise FetchError(url, f"{hop}cannot resolve host {host!r} ({e})") from None
-    addresses = list(dict.fromkeys(str(info[4][0]) for info in infos))
-    if not allow_private:
-        for address in addresses:
-            reason = blocked_reason(address)
-            if reason and ipaddress.ip_address(address.split("%", 1)[0]) not in trusted:
-                raise BlockedURLError(
-                    url, f"{hop}{host} resolves to {address}, a {reason} address; {_ALLOW_HINT}"
-                )
-    return target, addresses
 
 
 def _send(
@@ -227,15 +160,6 @@ def _send(
     raise FetchError(url, f"cannot connect to {host} ({last})")
 
 
-def check_url(
-    url: str, *, allow_private: bool = False, allow_addresses: Collection[str] = ()
-) -> None:
-    """Raise what :func:`fetch_url` would raise before connecting: a scheme other than
-    http(s), no host, a host that does not resolve, or one that resolves to a blocked address."""
-    trusted = {ipaddress.ip_address(a) for a in allow_addresses}
-    _checked_target(url, url, allow_private, trusted)
-
-
 def post_url(
     url: str,
     body: bytes,
@@ -261,7 +185,7 @@ def post_url(
         follow_redirects=False, trust_env=False, limits=httpx.Limits(max_keepalive_connections=0)
     )
     with client:
-        target, addresses = _checked_target(url, url, allow_private, trusted)
+        target, addresses = checked_target(url, url, allow_private, trusted)
         response = _send(
             client,
             target,
