@@ -25,9 +25,11 @@ __all__ = ["BBox", "OcrLine", "OcrBlock", "OcrPage", "OcrEngine", "LOW_CONFIDENC
 #: (x0, y0, x1, y1) as fractions of the page size.
 BBox = tuple[float, float, float, float]
 
-#: Where each word of a read line lies along its crop, as (start, end) fractions of the
-#: crop's width, one pair per whitespace-separated word; None when the engine cannot say.
-Spans = list[tuple[float, float]] | None
+#: The words of a read line and where each lies along its crop: (word, start, end), start
+#: and end as fractions of the crop's width; their words joined with spaces are the line's
+#: text, except that a number the recogniser ran into the next ("400.013" for "400.01"
+#: and "3" a gap apart) is two words. None when the engine cannot say.
+Spans = list[tuple[str, float, float]] | None
 
 #: A line read with less confidence than this is kept, but marked ``low_confidence``.
 #: From ``bench/bench_ocr.py``'s confidence table: on the damaged pages every line read at

@@ -69,13 +69,12 @@ def box_words(box: Box) -> list[tuple[str, float, float, float, float]]:
     if not tokens:
         return []
     quad = box.quad
-    if quad is None or len(tokens) == 1 or _runs_down(quad):
+    if quad is None or (len(tokens) == 1 and not box.spans) or _runs_down(quad):
         return [(" ".join(tokens), box.x0, box.y0, box.x1, box.y1)]
-    spans = box.spans if box.spans is not None and len(box.spans) == len(tokens) else None
-    spans = spans or _spread(tokens)
+    spans = box.spans if box.spans and _same_text(box.spans, tokens) else _spread(tokens)
     (ax, ay), (bx, by), (cx, cy), (dx, dy) = quad
     out = []
-    for token, (t0, t1) in zip(tokens, spans):
+    for token, t0, t1 in spans:
         # The top edge runs a→b, the bottom edge d→c.
         xs = (ax + t0 * (bx - ax), ax + t1 * (bx - ax), dx + t0 * (cx - dx), dx + t1 * (cx - dx))
         ys = (ay + t0 * (by - ay), ay + t1 * (by - ay), dy + t0 * (cy - dy), dy + t1 * (cy - dy))
@@ -83,15 +82,19 @@ def box_words(box: Box) -> list[tuple[str, float, float, float, float]]:
     return out
 
 
-def _spread(tokens: list[str]) -> list[tuple[float, float]]:
+def _spread(tokens: list[str]) -> list[tuple[str, float, float]]:
     """Word spans from their lengths, a space counted as one character."""
     total = sum(len(t) for t in tokens) + len(tokens) - 1
     spans = []
     at = 0
     for token in tokens:
-        spans.append((at / total, (at + len(token)) / total))
+        spans.append((token, at / total, (at + len(token)) / total))
         at += len(token) + 1
     return spans
+
+
+def _same_text(spans: list[tuple[str, float, float]], tokens: list[str]) -> bool:
+    return "".join(w for w, _, _ in spans) == "".join(tokens)
 
 
 def _runs_down(quad: tuple[Point, Point, Point, Point]) -> bool:

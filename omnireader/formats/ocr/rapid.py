@@ -117,21 +117,39 @@ class RapidOcrEngine(OcrEngine):
 # column after its left edge, and its right edge about 1.5 columns after its own peak.
 _LEAD_COLS = 1.0
 _TAIL_COLS = 1.5
+_NUMBER_CHARS = frozenset("0123456789.,%")
 
 
 def word_spans(text: str, info: Any) -> Spans:
-    """Each whitespace-separated word of ``text`` as (start, end) fractions of the crop's
-    width, from the recogniser's column of each character (RapidOCR's ``WordInfo``)."""
-    cols = [c for word in getattr(info, "word_cols", None) or () for c in word]
+    """Each word of ``text`` with its (start, end) fractions of the crop's width, from the
+    recogniser's column of each character (RapidOCR's ``WordInfo``).
+
+    ``WordInfo`` also cuts a word where its characters' columns lie far apart (more than
+    five): that cut is taken between two number characters only ("400.013" read across a
+    cell gap is "400.01" and "3"), since in letters it would break real words."""
+    groups = getattr(info, "word_cols", None) or ()
+    cols = [c for word in groups for c in word]
+    cuts = set()
+    at = 0
+    for word in groups[:-1]:
+        at += len(word)
+        cuts.add(at)  # a WordInfo word ends before the character at this index
     length = float(getattr(info, "line_txt_len", 0.0) or 0.0)
     tokens = text.split()
     if length <= 0 or len(cols) != sum(len(t) for t in tokens):
         return None  # the decoder's characters do not line up with the text: no positions
-    spans: Spans = []
+    spans: list[tuple[str, float, float]] = []
     at = 0
     for token in tokens:
-        first, last = cols[at], cols[at + len(token) - 1]
+        start = 0
+        for k in range(1, len(token) + 1):
+            if k < len(token) and not (
+                at + k in cuts and token[k - 1] in _NUMBER_CHARS and token[k] in _NUMBER_CHARS
+            ):
+                continue
+            first, last = cols[at + start], cols[at + k - 1]
+            lo = max(0.0, (first - _LEAD_COLS) / length)
+            spans.append((token[start:k], lo, max(lo, min(1.0, (last + _TAIL_COLS) / length))))
+            start = k
         at += len(token)
-        start = max(0.0, (first - _LEAD_COLS) / length)
-        spans.append((start, max(start, min(1.0, (last + _TAIL_COLS) / length))))
     return spans

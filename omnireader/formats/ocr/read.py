@@ -162,7 +162,7 @@ def ocr_image(
     boxes = [_box(q, *found) for q, found in zip(quads, read) if found[0].strip()]
     kept = [b for b in boxes if not _noise(b)]
     height, width = bgr.shape[:2]
-    blocks, failed = _blocks(kept, width, height, layout)
+    blocks, failed = _blocks(kept, width, height, layout, bgr, engine)
     return OcrPage(
         engine=engine.name,
         blocks=blocks,
@@ -176,19 +176,24 @@ def ocr_image(
 
 
 def _blocks(
-    boxes: list[Box], width: int, height: int, layout: bool | OcrLayout
+    boxes: list[Box],
+    width: int,
+    height: int,
+    layout: bool | OcrLayout,
+    bgr: np.ndarray,
+    engine: OcrEngine,
 ) -> tuple[list[OcrBlock], bool]:
     """The page's blocks, and whether its layout failed (the plain reading stands then)."""
     if layout is False or not boxes:
         return plain_blocks(boxes, width, height), False
     # Imported here: the layout modules load with the first page, not with the package.
     from omnireader.formats.layout.page import LayoutFailed
+    from omnireader.formats.ocr.cells import cell_reader
     from omnireader.formats.ocr.to_layout import OcrLayout, lay_out
 
+    ctx = layout if isinstance(layout, OcrLayout) else OcrLayout()
     try:
-        return lay_out(
-            boxes, width, height, layout if isinstance(layout, OcrLayout) else OcrLayout()
-        ), False
+        return lay_out(boxes, width, height, ctx, cell_reader(bgr, engine)), False
     except LayoutFailed as exc:
         log.info("OCR page layout: %s", exc)
     except Exception:  # noqa: BLE001 - a layout bug on one page: its plain reading stands

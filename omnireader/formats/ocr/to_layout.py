@@ -28,6 +28,7 @@ from omnireader.formats.ocr.boxes import Box, box_words, fraction
 
 if TYPE_CHECKING:
     from omnireader.formats.layout.blocks import Line
+    from omnireader.formats.ocr.cells import CellReader
 
 __all__ = ["BODY_POINTS", "SIZE_PER_HEIGHT", "OcrLayout", "lay_out", "ocr_words"]
 
@@ -94,8 +95,11 @@ def _body_height(boxes: list[Box]) -> float:
     return ranked[-1][0]
 
 
-def lay_out(boxes: list[Box], width: int, height: int, ctx: OcrLayout) -> list[OcrBlock]:
-    """The boxes as Markdown blocks in reading order (boxes as page fractions). Raises
+def lay_out(
+    boxes: list[Box], width: int, height: int, ctx: OcrLayout, cells: CellReader | None = None
+) -> list[OcrBlock]:
+    """The boxes as Markdown blocks in reading order (boxes as page fractions); ``cells``
+    reads what stands in a table's empty cells (:mod:`.cells`). Raises
     :class:`LayoutFailed` when the layout fails, runs out of its budget, or gives back
     visibly less text than the boxes hold."""
     started = time.perf_counter()
@@ -121,6 +125,8 @@ def lay_out(boxes: list[Box], width: int, height: int, ctx: OcrLayout) -> list[O
     _check_kept(words, laid.blocks, lines_out)
     out = []
     for block, lines in zip(laid.blocks, lines_out):
+        if block.table is not None and cells is not None:
+            _fill_empty(block.table, words, cells, scale)
         built = _ocr_block(block, lines, words, confidence, w_pt, h_pt)
         if built is not None:
             out.append(built)
@@ -194,7 +200,7 @@ def _table_lines(
     from omnireader.formats.layout.tables import render_table
     from omnireader.formats.layout.tables_text import group_lines
 
-    inside = [w for w in words if table.x0 <= w.cx <= table.x1 and table.y0 <= w.cy <= table.y1]
+    inside = _table_words(table, words)
     if not inside:
         return []
     printed = group_lines(inside)
@@ -208,6 +214,38 @@ def _table_lines(
         if n + 1 == head:  # the header separator, on the last header row's box
             out.append(out[-1].model_copy(update={"text": markdown[head]}))
     return out
+
+
+def _table_words(table: Table, words: list[Word]) -> list[Word]:
+    return [w for w in words if table.x0 <= w.cx <= table.x1 and table.y0 <= w.cy <= table.y1]
+
+
+def _fill_empty(table: Table, words: list[Word], cells: CellReader, scale: float) -> None:
+    """Each empty cell of ``table`` as ``cells`` reads it in the bitmap (a dash the detector
+    missed). Only when each row is one printed line, so a cell's band is known."""
+    from omnireader.formats.layout.tables_text import group_lines
+
+    edges = table.columns
+    printed = group_lines(_table_words(table, words))
+    if len(printed) != len(table.rows) or len(edges) != len(table.rows[0]) + 1:
+        return
+    for row, line in zip(table.rows, printed):
+        top, bottom = min(w.y0 for w in line), max(w.y1 for w in line)
+        for c, cell in enumerate(row):
+            if cell:
+                continue
+            lo, hi = edges[c], edges[c + 1]
+            mid = (lo + hi) / 2
+            if any(w.x0 < mid < w.x1 for w in line):
+                continue  # a word of a cell beside it reaches over the middle
+            # From the words beside it, or the column's edges: a cell's mark may stand a
+            # little left of the column's first text (a dash under a header's start).
+            em = bottom - top
+            lo = max([lo - 0.5 * em, *(w.x1 for w in line if w.x1 <= mid)])
+            hi = min([hi, *(w.x0 for w in line if w.x0 >= mid)])
+            found = cells((lo / scale, top / scale, hi / scale, bottom / scale))
+            if found:
+                row[c] = found
 
 
 def _check_kept(words: list[Word], blocks: list[Block], lines: list[list[Line]]) -> None:
