@@ -37,15 +37,17 @@ def cell_reader(bgr: np.ndarray, engine: OcrEngine) -> CellReader:
     """A :data:`CellReader` over the page bitmap ``bgr`` (pixels of the upright page)."""
     import numpy as np
 
-    grey = bgr.min(axis=2) if bgr.ndim == 3 else bgr
-    h, w = grey.shape[:2]
+    h, w = bgr.shape[:2]
 
     def read(box: tuple[float, float, float, float]) -> str | None:
         x0, y0 = max(0, int(box[0]) + 1), max(0, int(box[1]))
         x1, y1 = min(w, int(box[2]) - 1), min(h, int(box[3]) + 1)
         if x1 - x0 < 2 or y1 - y0 < 4:
             return None
-        ink = _ink(grey[y0:y1, x0:x1])
+        region = bgr[y0:y1, x0:x1]
+        # The darkest channel: coloured ink counts (only the cell, not the page: a whole
+        # page's reduction costs more than its layout).
+        ink = _ink(region.min(axis=2) if region.ndim == 3 else region)
         if ink is None:
             return None
         left, top, right, bottom, pixels, parts = ink
