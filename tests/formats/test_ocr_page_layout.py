@@ -139,3 +139,17 @@ def test_a_scanned_pdf_is_laid_out_in_page_points_with_its_heading_path(tmp_path
     with extract_pdf(Blob(path=str(path)), ocr="auto", layout=False) as doc:
         plain = next(s for s in doc.sections if s.page == 1)
     assert f"{LEFT[0]} {RIGHT[0]}" in plain.text and not plain.heading_path
+
+
+def test_an_image_file_follows_the_layout_switch(tmp_path: Path) -> None:
+    from omnireader import Reader
+    from omnireader.options import ReadOptions
+
+    path = tmp_path / "scan.png"
+    two_columns().save(path)
+    texts = {}
+    for layout in (True, False):
+        items = Reader(options=ReadOptions(layout=layout)).read(path)
+        texts[layout] = " ".join(i.memory for i in items if "ocr" in i.metadata.flags)
+    assert " ".join(LEFT) in " ".join(texts[True].split())
+    assert f"{LEFT[0]} {RIGHT[0]}" in texts[False]
