@@ -116,6 +116,8 @@ def test_word_spans_come_from_the_recognisers_columns_and_split_fused_numbers() 
     assert [w for w, _, _ in word_spans("1.50" + "3", fused)] == ["1.50", "3"]
     letters = SimpleNamespace(word_cols=[[2, 4], [12]], line_txt_len=20.0)
     assert [w for w, _, _ in word_spans("Wow", letters)] == ["Wow"]
+    mixed = SimpleNamespace(word_cols=[[2, 4], [12, 14]], line_txt_len=20.0)
+    assert [w for w, _, _ in word_spans("No45", mixed)] == ["No", "45"]
     assert word_spans("abc", SimpleNamespace(word_cols=[[1]], line_txt_len=9.0)) is None
 
 

@@ -31,6 +31,8 @@ _DASH_HEIGHT = 0.2
 _DASH_WIDTH = 0.1
 _DASH_FILL = 0.6
 _MAX_CHARS = 12  # what a cell the detector missed holds at most
+# Cells read by the engine on one page, at most (each read costs tens of milliseconds).
+_MAX_READS = 24
 
 
 def cell_reader(bgr: np.ndarray, engine: OcrEngine) -> CellReader:
@@ -38,6 +40,7 @@ def cell_reader(bgr: np.ndarray, engine: OcrEngine) -> CellReader:
     import numpy as np
 
     h, w = bgr.shape[:2]
+    reads = 0
 
     def read(box: tuple[float, float, float, float]) -> str | None:
         x0, y0 = max(0, int(box[0]) + 1), max(0, int(box[1]))
@@ -61,6 +64,10 @@ def cell_reader(bgr: np.ndarray, engine: OcrEngine) -> CellReader:
             and 0.2 * row <= (top + bottom) / 2 <= 0.8 * row
         ):
             return "-"
+        nonlocal reads
+        if reads >= _MAX_READS:
+            return None
+        reads += 1
         pad = max(2, row // 4)
         crop = bgr[y0:y1, max(0, x0 + left - pad) : min(w, x0 + right + pad)]
         found = engine.recognize([np.ascontiguousarray(crop)])

@@ -125,8 +125,9 @@ def word_spans(text: str, info: Any) -> Spans:
     recogniser's column of each character (RapidOCR's ``WordInfo``).
 
     ``WordInfo`` also cuts a word where its characters' columns lie far apart (more than
-    five): that cut is taken between two number characters only ("400.013" read across a
-    cell gap is "400.01" and "3"), since in letters it would break real words."""
+    five): that cut is taken beside a number character only ("400.013" read across a cell
+    gap is "400.01" and "3", "North450" is "North" and "450"), since between two letters
+    it would break real words."""
     groups = getattr(info, "word_cols", None) or ()
     cols = [c for word in groups for c in word]
     cuts = set()
@@ -144,7 +145,7 @@ def word_spans(text: str, info: Any) -> Spans:
         start = 0
         for k in range(1, len(token) + 1):
             if k < len(token) and not (
-                at + k in cuts and token[k - 1] in _NUMBER_CHARS and token[k] in _NUMBER_CHARS
+                at + k in cuts and (token[k - 1] in _NUMBER_CHARS or token[k] in _NUMBER_CHARS)
             ):
                 continue
             first, last = cols[at + start], cols[at + k - 1]

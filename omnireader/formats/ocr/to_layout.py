@@ -240,9 +240,14 @@ def _fill_empty(table: Table, words: list[Word], cells: CellReader, scale: float
                 continue  # a word of a cell beside it reaches over the middle
             # From the words beside it, or the column's edges: a cell's mark may stand a
             # little left of the column's first text (a dash under a header's start).
+            # A word's ends are placed to about a sixth of its line's height, so the cell
+            # keeps clear of its neighbours by a quarter: no tail of theirs is read as its own.
             em = bottom - top
-            lo = max([lo - 0.5 * em, *(w.x1 for w in line if w.x1 <= mid)])
-            hi = min([hi, *(w.x0 for w in line if w.x0 >= mid)])
+            clear = 0.25 * em
+            lo = max([lo - 0.5 * em, *(w.x1 + clear for w in line if w.x1 <= mid)])
+            hi = min([hi, *(w.x0 - clear for w in line if w.x0 >= mid)])
+            if hi - lo < clear:
+                continue
             found = cells((lo / scale, top / scale, hi / scale, bottom / scale))
             if found:
                 row[c] = found
