@@ -14,7 +14,9 @@ engine, memory on a long scan.
   pages), to pick the low-confidence mark and the noise cut-off.
 - **Speed**: pages per second per worker (one engine thread), omnireader reading the PDF
   (render, detect, orientation, read, layout, items) against RapidOCR called bare on the
-  same rendered bitmaps, interleaved A B A B, several rounds; overhead = ratio − 1.
+  same rendered bitmaps, interleaved A B A B, several rounds; overhead = ratio − 1. The
+  same pages are also read with the layout off in each round (layout on / off), and the
+  layout step is timed alone on the engine's boxes (prose, two columns, a table).
 - **Memory**: ``omnireader ingest --workers 1`` of scanned PDFs of two lengths (300 and 30
   pages), peak RSS of the parser worker: bounded and flat in the page count.
 """
@@ -48,10 +50,11 @@ def _stats(values: list[float]) -> dict[str, Any]:
     }
 
 
-def _read(path: Path) -> list[Any]:
+def _read(path: Path, layout: bool = True) -> list[Any]:
     from omnireader import Reader
+    from omnireader.options import ReadOptions
 
-    return Reader().read(path)
+    return Reader(options=ReadOptions(layout=layout)).read(path)
 
 
 def _ocr_text(items: list[Any]) -> str:
@@ -228,9 +231,9 @@ def speed(quick: bool, folder: Path) -> dict[str, Any]:
         pdf.close()
     bare(bitmaps[0])  # both engines loaded and warm before timing
     _read(paths[0])
-    ours_s, bare_s, ratios = [], [], []
+    ours_s, bare_s, ratios, layout_ratios = [], [], [], []
     for _ in range(3 if quick else 7):
-        a = b = 0.0
+        a = b = c = 0.0
         for path, bitmap in zip(paths, bitmaps):
             t = time.perf_counter()
             _read(path)
@@ -238,19 +241,75 @@ def speed(quick: bool, folder: Path) -> dict[str, Any]:
             t = time.perf_counter()
             bare(bitmap)
             b += time.perf_counter() - t
+            t = time.perf_counter()
+            _read(path, layout=False)  # the same pages read plainly: what the layout costs
+            c += time.perf_counter() - t
         ours_s.append(len(paths) / a)
         bare_s.append(len(paths) / b)
         ratios.append(a / b)
+        layout_ratios.append(a / c)
         print(
-            f"  round: omnireader {len(paths) / a:.3f} pages/s, bare {len(paths) / b:.3f}",
+            f"  round: omnireader {len(paths) / a:.3f} pages/s, bare {len(paths) / b:.3f}, "
+            f"layout off {len(paths) / c:.3f}",
             flush=True,
         )
     return {
         "pages_per_s": _stats(ours_s),
         "bare_pages_per_s": _stats(bare_s),
         "time_ratio": _stats(ratios),
+        "layout_time_ratio": _stats(layout_ratios),
+        "layout_step": layout_step(bitmaps + _layout_bitmaps(folder)),
         "pages": len(paths),
         "dpi": RENDER_DPI,
+    }
+
+
+def _layout_bitmaps(folder: Path) -> list[Any]:
+    """A two-column page and a table page, rendered as the scanned PDF path renders them."""
+    import numpy as np
+    import pypdfium2 as pdfium
+
+    from omnireader.formats.ocr.bitmaps import to_bgr
+    from omnireader.formats.pdf.scans import RENDER_DPI
+
+    out = []
+    for page in (P.two_column_page(5, dpi=SCAN_DPI), P.table_page(6, dpi=SCAN_DPI)):
+        pdf = pdfium.PdfDocument(_file(page, folder))
+        out.append(np.ascontiguousarray(to_bgr(pdf[0].render(scale=RENDER_DPI / 72).to_pil())))
+        pdf.close()
+    return out
+
+
+def layout_step(bitmaps: list[Any]) -> dict[str, Any]:
+    """The layout step alone (boxes in, Markdown blocks out, empty table cells looked at),
+    against the engine's own work on the same bitmaps (detect, classify, read)."""
+    from omnireader.formats.ocr import get_engine, read
+    from omnireader.formats.ocr.cells import cell_reader
+    from omnireader.formats.ocr.to_layout import OcrLayout, lay_out
+
+    engine = get_engine()
+    layout_s, engine_s, boxes_n = [], [], []
+    for bgr in bitmaps:
+        t = time.perf_counter()
+        quads = engine.detect(bgr)
+        crops = [engine.crop(bgr, q) for q in quads]
+        found = engine.recognize_words(crops)
+        engine_s.append(time.perf_counter() - t)
+        boxes = [read._box(q, *f) for q, f in zip(quads, found) if f[0].strip()]
+        h, w = bgr.shape[:2]
+        runs = []
+        for _ in range(5):
+            t = time.perf_counter()
+            lay_out(boxes, w, h, OcrLayout(), cell_reader(bgr, engine))
+            runs.append(time.perf_counter() - t)
+        layout_s.append(statistics.median(runs))
+        boxes_n.append(len(boxes))
+    return {
+        "ms_per_page": round(1000 * statistics.mean(layout_s), 2),
+        "ms_max": round(1000 * max(layout_s), 2),
+        "engine_s_per_page": round(statistics.mean(engine_s), 3),
+        "share": round(sum(layout_s) / sum(engine_s), 4),
+        "boxes": boxes_n,
     }
 
 
@@ -360,6 +419,22 @@ def rows(result: dict[str, Any]) -> list[dict[str, Any]]:
             "note": f"{result['speed']['dpi']} dpi, one engine thread",
         }
     )
+    lay = result["speed"].get("layout_time_ratio")
+    step = result["speed"].get("layout_step")
+    if lay and step:
+        out.append(
+            {
+                "table": "OCR",
+                "label": "OCR page time, layout on / layout off (same pages, same run)",
+                "measured": f"{lay['median']:.2f}× ({lay['min']:.2f}–{lay['max']:.2f}); layout "
+                f"step {step['ms_per_page']:.1f} ms/page (max {step['ms_max']:.1f}), "
+                f"{100 * step['share']:.2f}% of the engine's time",
+                "target": "≤ 1.10×",
+                "met": lay["median"] <= 1.10,
+                "note": f"{len(step['boxes'])} pages for the step alone (prose, two columns, "
+                f"a table; {min(step['boxes'])}–{max(step['boxes'])} boxes)",
+            }
+        )
     mem = result["memory"]
     big = max((k for k in mem if k.isdigit()), key=int)
     out.append(
@@ -407,4 +482,14 @@ if __name__ == "__main__":
                     for b in got["accuracy"]["confidence"]
                 ],
             )
+        )
+    if "speed" in got:
+        spd = got["speed"]
+        print(
+            f"omnireader / bare RapidOCR: {spd['time_ratio']['median']:.3f}×; "
+            f"layout on / off: {spd['layout_time_ratio']['median']:.3f}× "
+            f"({spd['layout_time_ratio']['min']:.3f}–{spd['layout_time_ratio']['max']:.3f}); "
+            f"layout step {spd['layout_step']['ms_per_page']} ms/page "
+            f"(max {spd['layout_step']['ms_max']}), engine {spd['layout_step']['engine_s_per_page']} "
+            f"s/page, boxes {spd['layout_step']['boxes']}"
         )

@@ -31,8 +31,9 @@ class ReadOptions(BaseModel):
     )
     layout: bool = Field(
         True,
-        description="PDF page layout in fast mode: headings, columns, tables and running "
-        "headers/footers as Markdown; off gives each page's plain text layer",
+        description="page layout in fast mode, for PDFs and OCR'd scans and images: headings, "
+        "columns, tables and running headers/footers as Markdown; off gives each page's plain "
+        "text layer (OCR: its lines row by row)",
     )
     allow_private_urls: bool = Field(
         False, description="let URLs reach loopback / private / link-local addresses"

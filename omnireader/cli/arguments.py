@@ -80,8 +80,8 @@ def add_read_options(p: argparse.ArgumentParser) -> None:
         "--layout",
         choices=["on", "off"],
         default=None,
-        help="PDF page layout: on (default) keeps headings, columns, tables and "
-        "running headers/footers apart; off gives each page's plain text",
+        help="page layout of PDFs and OCR'd scans: on (default) keeps headings, columns, "
+        "tables and running headers/footers apart; off gives each page's plain text",
     )
     g.add_argument(
         "--chunk-tokens",

@@ -146,7 +146,7 @@ class ImageParser(Parser[Blob]):
                 item.metadata.extra.setdefault("ocr_notes", {})[str(frame.number)] = frame.problem
                 continue
             try:
-                page = ocr_image(frame.image)
+                page = ocr_image(frame.image, layout=ctx.options.layout)
             except MemoryError:
                 raise
             except Exception as e:  # noqa: BLE001 - an engine failure on one frame

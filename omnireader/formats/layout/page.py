@@ -13,7 +13,7 @@ import re
 import time
 from typing import TYPE_CHECKING, Any
 
-from omnireader.formats.layout.blocks import TextBlock, line_text, make_blocks, make_lines
+from omnireader.formats.layout.blocks import Line, TextBlock, line_text, make_blocks, make_lines
 from omnireader.formats.layout.headings import HeadingRules, normalize
 from omnireader.formats.layout.model import Block, BlockKind, PageLayout, Table, Word
 from omnireader.formats.layout.order import reading_order
@@ -87,8 +87,13 @@ def layout_words(
     tables: list[Table] | None = None,
     started: float | None = None,
     budget: float = BUDGET_S,
+    lines_out: list[list[Line]] | None = None,
 ) -> PageLayout:
-    """Blocks in reading order from positioned words (a text layer's or OCR's)."""
+    """Blocks in reading order from positioned words (a text layer's or OCR's).
+
+    With ``lines_out``, each block's lines (their words are the ``words`` given) are
+    appended to it, one list per block of the layout (empty for a table): OCR keeps each
+    line's box and confidence that way."""
     started = time.perf_counter() if started is None else started
     tables = tables or []
     if tables:
@@ -114,6 +119,8 @@ def layout_words(
     out = PageLayout(width=width, height=height)
     for block in ordered:
         out.blocks.append(_block(block, index, headings, vocabulary))
+        if lines_out is not None:
+            lines_out.append(block.lines)
     return out
 
 

@@ -107,7 +107,8 @@ class LayoutStream:
     def _finish(self, section: Section) -> Iterator[Section]:
         layout = section.layout if isinstance(section.layout, PageLayout) else None
         if layout is None:
-            yield section.model_copy(update={"heading_path": self._trail.path, "layout": None})
+            path = self._ocr_headings(section)
+            yield section.model_copy(update={"heading_path": path, "layout": None})
             return
         position = len(self._window._keys) - len(self._pending) - 1
         body, header, footer, label = self._window.split(layout, position)
@@ -149,6 +150,17 @@ class LayoutStream:
         self._last_page = section.page
         for part, blocks in (("header", header), ("footer", footer)):
             yield from self._furniture(part, blocks, section.page)
+
+    def _ocr_headings(self, section: Section) -> list[str]:
+        """The heading path where an OCR'd page's body starts; its headings (laid out by
+        ``ocr/to_layout.py``) join the trail, so the pages after them carry them too."""
+        path = None
+        for block in section.ocr.blocks if section.ocr is not None else ():
+            if block.kind == "heading" and block.lines:
+                self._trail.push(block.level, block.lines[0].text.lstrip("#").strip())
+            elif path is None:
+                path = self._trail.path
+        return self._trail.path if path is None else path
 
     def _carry_table(self, body: list[Block], page: int | None) -> Block | None:
         """The page's first block, when it is a table carrying on the previous page's last

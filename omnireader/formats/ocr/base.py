@@ -20,10 +20,16 @@ from pydantic import BaseModel, Field
 if TYPE_CHECKING:
     import numpy as np
 
-__all__ = ["BBox", "OcrLine", "OcrBlock", "OcrPage", "OcrEngine", "LOW_CONFIDENCE"]
+__all__ = ["BBox", "OcrLine", "OcrBlock", "OcrPage", "OcrEngine", "LOW_CONFIDENCE", "Spans"]
 
 #: (x0, y0, x1, y1) as fractions of the page size.
 BBox = tuple[float, float, float, float]
+
+#: The words of a read line and where each lies along its crop: (word, start, end), start
+#: and end as fractions of the crop's width; their words joined with spaces are the line's
+#: text, except that a number the recogniser ran into the next ("400.013" for "400.01"
+#: and "3" a gap apart) is two words. None when the engine cannot say.
+Spans = list[tuple[str, float, float]] | None
 
 #: A line read with less confidence than this is kept, but marked ``low_confidence``.
 #: From ``bench/bench_ocr.py``'s confidence table: on the damaged pages every line read at
@@ -46,12 +52,16 @@ class OcrLine(BaseModel):
 class OcrBlock(BaseModel):
     """Lines that belong together (a paragraph, a column's run, a table), in reading order.
 
-    ``table`` blocks hold one line per row, its cells joined by `` | ``.
+    With the page layout on, ``kind`` is the layout block's kind (``heading``,
+    ``paragraph``, ``list_item``, ``caption``, ``table``) and the lines are Markdown: a
+    heading's first line starts with ``#``, a table's lines are its pipe-table rows.
     """
 
     bbox: BBox
     lines: list[OcrLine] = Field(default_factory=list)
     table: bool = False
+    kind: str | None = None
+    level: int = 0  # a heading's level (1 = top)
 
     @property
     def text(self) -> str:
@@ -68,6 +78,9 @@ class OcrPage(BaseModel):
     height: int = 0
     image: int | None = None  # the picture's number on its page, for pictures inside a document
     dropped: int = 0  # lines read as noise (too unsure, no letter or digit) and left out
+    # The page layout was asked for and failed (or ran out of time): the blocks are the
+    # plain reading, rows top to bottom.
+    layout_failed: bool = False
     # Why nothing (or not everything) was read: "blank", "no_text", "too_large", "failed: ...".
     note: str | None = None
 
@@ -119,6 +132,12 @@ class OcrEngine(ABC):
     @abstractmethod
     def recognize(self, crops: list[np.ndarray]) -> list[tuple[str, float]]:
         """For each (upright) crop: its text and the engine's confidence (0..1)."""
+
+    def recognize_words(self, crops: list[np.ndarray]) -> list[tuple[str, float, Spans]]:
+        """:meth:`recognize`, with where each word lies along its crop (:data:`Spans`).
+        This default knows no positions: the layout then spreads a line's words over its
+        box by their lengths."""
+        return [(text, score, None) for text, score in self.recognize(crops)]
 
     def describe(self) -> dict[str, Any]:
         """What to say about the engine in a report."""

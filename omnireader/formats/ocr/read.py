@@ -1,4 +1,4 @@
-"""One bitmap in, positioned text out: detect, find which way up, read, put in reading order.
+"""One bitmap in, positioned text out: detect, find which way up, read, lay out.
 
     page = ocr_image(Image.open("receipt.png"))
     page.text, page.confidence, page.rotation, page.blocks[0].lines[0].bbox
@@ -6,22 +6,28 @@
 The detection pass is the cheap first step (no line is read yet): a page it finds no text
 on costs only that. The page's rotation comes from the detected boxes and the engine's
 line classifier (``orientation.py``); a turned page is turned back and detected again, so
-its lines are found upright and read in order.
+its lines are found upright and read in order. The boxes read then go through the page
+layout of text PDFs (``to_layout.py``: columns, tables, headings, Markdown); with the
+layout off, or when it fails, they are read plainly, row by row (``boxes.plain_blocks``).
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from omnireader.formats.ocr.base import LOW_CONFIDENCE, OcrEngine, OcrPage
+from omnireader.formats.ocr.base import LOW_CONFIDENCE, OcrBlock, OcrEngine, OcrPage, Spans
 from omnireader.formats.ocr.bitmaps import MAX_SIDE, fit, ink, to_bgr
-from omnireader.formats.ocr.layout import Box, arrange
+from omnireader.formats.ocr.boxes import Box, plain_blocks
 from omnireader.formats.ocr.orientation import box_sides, page_rotation
 
 if TYPE_CHECKING:
     import numpy as np
+
+    from omnireader.formats.ocr.to_layout import OcrLayout
 
 __all__ = [
     "ocr_image",
@@ -47,6 +53,8 @@ _MIN_HEIGHT = 30
 _WIDE = 8
 
 _VOTERS = 16
+
+log = logging.getLogger(__name__)
 
 #: The shortest text line OCR reads, in source pixels. The detector scales every image up
 #: until its short side is 736 pixels (RapidOCR's ``limit_side_len``, ``limit_type: min``)
@@ -110,9 +118,13 @@ def ocr_image(
     engine: OcrEngine | None = None,
     find_rotation: bool = True,
     max_side: int = MAX_SIDE,
+    layout: bool | OcrLayout = True,
 ) -> OcrPage:
     """Read the text of one bitmap (a PIL image, or a uint8 BGR array).
 
+    With ``layout`` (an :class:`OcrLayout` carries a document's heading sizes and the
+    page's scale), the blocks are the page layout's, in Markdown; without, the plain
+    reading. A layout that fails leaves the plain reading, with ``layout_failed`` set.
     Returns an :class:`OcrPage` with no blocks and a ``note`` ("blank", "no_text",
     "too_small": see :func:`can_hold_text`) when there is nothing to read. The bitmap is scaled down to ``max_side`` pixels first.
     """
@@ -130,6 +142,9 @@ def ocr_image(
         )
     engine = engine or get_engine()
     bgr = _prepare(image, max_side)
+    if not isinstance(layout, bool) and layout.points_per_pixel and bgr.shape[1] != width:
+        # The bitmap was scaled to fit: each of its pixels covers more of the page.
+        layout = replace(layout, points_per_pixel=layout.points_per_pixel * width / bgr.shape[1])
     if ink(bgr) < BLANK_INK:
         return OcrPage(engine=engine.name, width=bgr.shape[1], height=bgr.shape[0], note="blank")
     quads = engine.detect(bgr)
@@ -143,11 +158,11 @@ def ocr_image(
         bgr = np.ascontiguousarray(np.rot90(bgr, k=rotation // 90))
         quads = engine.detect(bgr)
         crops = [engine.crop(bgr, q) for q in quads]
-    read = engine.recognize(_upright(quads, crops, engine, trust_page=find_rotation))
-    boxes = [_box(q, text, score) for q, (text, score) in zip(quads, read) if text.strip()]
+    read = engine.recognize_words(_upright(quads, crops, engine, trust_page=find_rotation))
+    boxes = [_box(q, *found) for q, found in zip(quads, read) if found[0].strip()]
     kept = [b for b in boxes if not _noise(b)]
     height, width = bgr.shape[:2]
-    blocks = arrange(kept, width, height)
+    blocks, failed = _blocks(kept, width, height, layout, bgr, engine)
     return OcrPage(
         engine=engine.name,
         blocks=blocks,
@@ -156,7 +171,34 @@ def ocr_image(
         height=height,
         dropped=len(boxes) - len(kept),
         note=None if blocks else "no_text",
+        layout_failed=failed,
     )
+
+
+def _blocks(
+    boxes: list[Box],
+    width: int,
+    height: int,
+    layout: bool | OcrLayout,
+    bgr: np.ndarray,
+    engine: OcrEngine,
+) -> tuple[list[OcrBlock], bool]:
+    """The page's blocks, and whether its layout failed (the plain reading stands then)."""
+    if layout is False or not boxes:
+        return plain_blocks(boxes, width, height), False
+    # Imported here: the layout modules load with the first page, not with the package.
+    from omnireader.formats.layout.page import LayoutFailed
+    from omnireader.formats.ocr.cells import cell_reader
+    from omnireader.formats.ocr.to_layout import OcrLayout, lay_out
+
+    ctx = layout if isinstance(layout, OcrLayout) else OcrLayout()
+    try:
+        return lay_out(boxes, width, height, ctx, cell_reader(bgr, engine)), False
+    except LayoutFailed as exc:
+        log.info("OCR page layout: %s", exc)
+    except Exception:  # noqa: BLE001 - a layout bug on one page: its plain reading stands
+        log.warning("OCR page layout failed", exc_info=True)
+    return plain_blocks(boxes, width, height), True
 
 
 def _noise(box: Box) -> bool:
@@ -238,8 +280,16 @@ def _turn(crop: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(np.rot90(crop, k=2))
 
 
-def _box(quad: np.ndarray, text: str, score: float) -> Box:
+def _box(quad: np.ndarray, text: str, score: float, spans: Spans) -> Box:
     xs, ys = quad[:, 0], quad[:, 1]
+    corners = tuple((float(x), float(y)) for x, y in quad[:4])
     return Box(
-        float(xs.min()), float(ys.min()), float(xs.max()), float(ys.max()), text.strip(), score
+        float(xs.min()),
+        float(ys.min()),
+        float(xs.max()),
+        float(ys.max()),
+        text.strip(),
+        score,
+        quad=corners,  # type: ignore[arg-type]
+        spans=spans,
     )

@@ -54,14 +54,20 @@ def read_page(
     if ocr == "off" or (NEEDS_OCR not in section.flags and ocr != "always"):
         yield _with_fields(section, notes.fields)
         return
-    yield from _read_page_ocr(doc, index, ocr, section, notes.fields)
+    yield from _read_page_ocr(doc, index, ocr, section, notes.fields, layout)
 
 
 def _read_page_ocr(
-    doc: pypdfium2.PdfDocument, index: int, ocr: str, section: Section, fields: list[FormField]
+    doc: pypdfium2.PdfDocument,
+    index: int,
+    ocr: str,
+    section: Section,
+    fields: list[FormField],
+    layout: LayoutStream | None = None,
 ) -> Iterator[Section]:
     """The page read by OCR when it has no text layer; then, in ``always`` mode, the text
-    of its pictures."""
+    of its pictures. With ``layout``, what OCR reads is laid out like a text page, against
+    the document's headings so far."""
     import pypdfium2 as pdfium
 
     from omnireader.formats.ocr import OCR
@@ -76,9 +82,9 @@ def _read_page_ocr(
         if NEEDS_OCR not in section.flags:
             yield _with_fields(section, fields)
             if UNREADABLE not in section.flags:
-                yield from read_page_pictures(page, section.page or index + 1)
+                yield from read_page_pictures(page, section.page or index + 1, layout is not None)
             return
-        read = read_scanned_page(page, section.page or index + 1, section.text)
+        read = read_scanned_page(page, section.page or index + 1, section.text, layout)
         if GARBLED in section.flags and NEEDS_OCR in read.flags:
             read.flags.append(GARBLED)  # OCR did not help: still say why the text is gone
         if OCR not in read.flags:

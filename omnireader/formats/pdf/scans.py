@@ -12,12 +12,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from omnireader.formats.document import EMPTY, NEEDS_OCR, Section
+from omnireader.formats.document import EMPTY, LAYOUT_FAILED, NEEDS_OCR, Section
 from omnireader.formats.ocr import MAX_OCR_PIXELS, OCR, OcrPage
 from omnireader.formats.ocr.bitmaps import MAX_SIDE
 
 if TYPE_CHECKING:
     import pypdfium2
+
+    from omnireader.formats.layout.stream import LayoutStream
+    from omnireader.formats.ocr.to_layout import OcrLayout
 
 __all__ = ["read_scanned_page", "read_page_pictures", "RENDER_DPI"]
 
@@ -28,21 +31,37 @@ RENDER_DPI = 150
 _MIN_PICTURE_AREA = 108 * 108
 
 
-def read_scanned_page(page: pypdfium2.PdfPage, number: int, layer_text: str) -> Section:
+def read_scanned_page(
+    page: pypdfium2.PdfPage, number: int, layer_text: str, layout: LayoutStream | None = None
+) -> Section:
     """The page rendered and read. Its text layer (a stray caption) stays when OCR finds
     nothing; a page OCR finds no ink on is ``empty``; one it finds no text on stays
-    ``needs_ocr`` (a picture: a vision model may still describe it)."""
+    ``needs_ocr`` (a picture: a vision model may still describe it).
+
+    With ``layout`` (the document's layout stream), the page is laid out in page points,
+    its headings judged against the document's body size; a layout that fails leaves the
+    plain reading, flagged ``layout_failed``. Without, the plain reading."""
     from omnireader.formats.ocr import ocr_image
 
     width, height = page.get_size()
     scale = min(RENDER_DPI / 72, MAX_SIDE / max(width, height, 1.0))
+    laid: OcrLayout | bool = False
+    if layout is not None:
+        from omnireader.formats.ocr.to_layout import OcrLayout
+
+        laid = OcrLayout(
+            headings=layout.headings,
+            vocabulary=layout.vocabulary,
+            index=number - 1,
+            points_per_pixel=1 / scale,
+        )
     bitmap = page.render(scale=scale, may_draw_forms=True)
     try:
         image = bitmap.to_pil()
     finally:
         bitmap.close()
     try:
-        read = ocr_image(image)
+        read = ocr_image(image, layout=laid)
     except MemoryError:
         raise
     except Exception as e:  # an engine failure on one page; the rest of the file goes on
@@ -51,14 +70,18 @@ def read_scanned_page(page: pypdfium2.PdfPage, number: int, layer_text: str) -> 
     finally:
         del image
     if read.blocks:
-        return Section(text=read.text, page=number, flags=[OCR], ocr=read)
+        flags = [OCR, LAYOUT_FAILED] if read.layout_failed else [OCR]
+        return Section(text=read.text, page=number, flags=flags, ocr=read)
     if read.note == "blank" and not layer_text:
         return Section(text="", page=number, flags=[EMPTY], ocr=read)
     return Section(text=layer_text, page=number, flags=[NEEDS_OCR], ocr=read)
 
 
-def read_page_pictures(page: pypdfium2.PdfPage, number: int) -> Iterator[Section]:
-    """Sections for the text in the pictures of a page that has a text layer."""
+def read_page_pictures(
+    page: pypdfium2.PdfPage, number: int, layout: bool = True
+) -> Iterator[Section]:
+    """Sections for the text in the pictures of a page that has a text layer (each laid
+    out on its own with ``layout``: a picture's type has its own sizes)."""
     import pypdfium2.raw as pdfium_c
 
     from omnireader.formats.ocr import ocr_image
@@ -78,14 +101,15 @@ def read_page_pictures(page: pypdfium2.PdfPage, number: int) -> Iterator[Section
                 image = fit(bitmap.to_pil())
             finally:
                 bitmap.close()
-            read = ocr_image(image)
+            read = ocr_image(image, layout=layout)
         except MemoryError:
             raise
         except Exception:  # noqa: BLE001 - an undecodable picture: the page's text stands
             continue
         if read.blocks:
             read.image = n
-            yield Section(text=read.text, page=number, flags=[OCR], ocr=read)
+            flags = [OCR, LAYOUT_FAILED] if read.layout_failed else [OCR]
+            yield Section(text=read.text, page=number, flags=flags, ocr=read)
 
 
 def _failed(note: str) -> OcrPage:
