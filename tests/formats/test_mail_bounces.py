@@ -91,10 +91,10 @@ def test_a_quoted_reply_header_is_text_and_stays() -> None:
 def test_words_in_angle_brackets_are_no_person() -> None:
     # A web page saved as MHTML: the browser writes its own name as the sender.
     data = (
-        "From: <Saved by Windows Internet Explorer 7>\nSubject: Plum varieties\n"
-        "Date: Fri, 15 Feb 2008 15:01:15 -0800\nMIME-Version: 1.0\n"
-        "Content-Type: text/html; charset=utf-8\n\n<p>Victoria and Opal.</p>\n"
-    ).encode()
+        b"From: <Saved by Windows Internet Explorer 7>\nSubject: Plum varieties\n"
+        b"Date: Fri, 15 Feb 2008 15:01:15 -0800\nMIME-Version: 1.0\n"
+        b"Content-Type: text/html; charset=utf-8\n\n<p>Victoria and Opal.</p>\n"
+    )
     (item,) = Reader().read(Blob(data=data, filename="page.mht"))
     assert item.metadata.persons == []
     assert "Victoria and Opal." in item.memory
