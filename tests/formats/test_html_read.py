@@ -146,3 +146,29 @@ def test_reading_html_does_not_import_markitdown(tmp_path: Path) -> None:
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
     ).stdout.strip()
     assert out == "[]", out
+
+
+def test_elements_a_page_leaves_open_are_closed_as_a_browser_closes_them(tmp_path: Path) -> None:
+    # Old pages and HTML mail omit </li>, </td>, </tr> and </p>, as HTML allows.
+    page = tmp_path / "open.html"
+    page.write_text(
+        "<html><body><p>Permits:<ul><li>acid rain<li>new source review<li>operating</ul>"
+        "<table><tr><th>Program<th>Title<tr><td>acid rain<td>IV<tr><td>operating<td>V"
+        "</table><p>First paragraph<p>Second paragraph</body></html>"
+    )
+    text = read_text(page)
+    assert "* acid rain\n* new source review\n* operating" in text
+    assert "| Program | Title |\n| --- | --- |\n| acid rain | IV |\n| operating | V |" in text
+    assert "First paragraph\n\nSecond paragraph" in text
+
+
+def test_a_heading_in_bold_is_a_heading_without_the_stars() -> None:
+    text = html_markdown(b"<h3><strong>Copilot momentum</strong></h3><p>Growth.</p>").text
+    assert text.startswith("### Copilot momentum\n")
+
+
+def test_line_breaks_in_the_markup_are_spaces_but_pre_and_br_keep_theirs() -> None:
+    page = b"<p>This web site provides\ninformation | and links\n| on permits<br>New line</p>"
+    text = html_markdown(page + b"<pre>x = 1\n  y = 2</pre>").text
+    assert text.startswith("This web site provides information | and links | on permits\nNew")
+    assert "x = 1\n  y = 2" in text

@@ -114,11 +114,16 @@ def header_text(value: object, charsets: tuple[str, ...] = ()) -> str:
 
 
 def _addresses(values: list[str]) -> list[tuple[str, str]]:
-    return [
-        (name.strip(), addr.strip())
-        for name, addr in email.utils.getaddresses(values)
-        if name.strip() or addr.strip()
-    ]
+    out = []
+    for name, addr in email.utils.getaddresses(values):
+        name, addr = name.strip(), addr.strip()
+        if any(ch.isspace() for ch in addr):
+            # Words in angle brackets are no mailbox (an address has no spaces): a saved
+            # web page's "From: <Saved by Windows Internet Explorer 7>" names a program.
+            addr = ""
+        if name or addr:
+            out.append((name, addr))
+    return out
 
 
 def _iso_date(value: str) -> str | None:

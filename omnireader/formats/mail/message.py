@@ -35,6 +35,10 @@ from omnireader.errors import EmptyInputError, EncryptedError, ReadError, TooLar
 from omnireader.formats.archives.member_names import member_blob, safe_member_name
 from omnireader.formats.document import DocInfo, Extraction, Section
 from omnireader.formats.mail.body import best_alternative, html_text, part_text, payload
+from omnireader.formats.mail.header_blocks import (
+    returned_headers_message,
+    summarized_header_blocks,
+)
 from omnireader.formats.mail.headers import MailHeaders, header_text, mail_headers
 from omnireader.formats.registry import Format, Magic, OnError, by_extension
 from omnireader.options import ReadOptions
@@ -67,7 +71,11 @@ _SIGNATURE_TYPES = {
     "application/pkcs7-signature",
     "application/x-pkcs7-signature",
 }
-_BODY_TEXT = {"text/plain", "text/html", "message/delivery-status", "text/rfc822-headers"}
+_BODY_TEXT = {"text/plain", "text/html", "message/delivery-status"}
+# A bounce's copy of the returned message's header block (RFC 6522), without its body:
+# read as that message (its subject, sender, recipients and date), not as a page of
+# Received / DKIM / X- lines in the bounce's text.
+_RETURNED_HEADERS = "text/rfc822-headers"
 
 
 class _Layout(NamedTuple):
@@ -161,6 +169,9 @@ def _layout(msg: Message) -> _Layout:
         if ctype == "message/delivery-status":  # a bounce's report: header lines, read as text
             out.body.append(part)
             continue
+        if ctype == _RETURNED_HEADERS and not part.is_multipart():
+            out.members.append((part, True))
+            continue
         if ctype == "message/rfc822" or (part.is_multipart() and ctype.startswith("message/")):
             out.members.append((part, True))
             continue
@@ -202,6 +213,8 @@ def message_text(msg: Message, headers: MailHeaders, label: str) -> str:
         text = part_text(part)
         if part.get_content_type() == "text/html":
             text = html_text(text)
+        elif part.get_content_type() == "text/plain":
+            text = summarized_header_blocks(text)  # a bounce's pasted copy of headers
         pieces.append(text.strip())
     body = "\n\n".join(p for p in pieces if p)
     if "-----BEGIN PGP MESSAGE-----" in body:
@@ -251,6 +264,8 @@ def mail_info(headers: MailHeaders) -> DocInfo:
 def _member_bytes(part: Message, whole_message: bool) -> bytes:
     if not whole_message:
         return payload(part) or b""
+    if part.get_content_type() == _RETURNED_HEADERS:
+        return returned_headers_message(payload(part) or b"")
     inner = part.get_payload()
     if isinstance(inner, list) and inner:
         inner = inner[0]
@@ -284,6 +299,8 @@ def _member_name(part: Message, whole_message: bool, n: int) -> str:
     if whole_message:
         inner = part.get_payload()
         inner = inner[0] if isinstance(inner, list) and inner else inner
+        if part.get_content_type() == _RETURNED_HEADERS:
+            inner = email.message_from_bytes(payload(part) or b"", policy=_POLICY)
         subject = header_text(inner.get("Subject")) if isinstance(inner, Message) else ""
         name = name or subject or f"message-{n}"
         name = name if name.lower().endswith(".eml") else f"{name}.eml"
@@ -359,7 +376,9 @@ FORMATS = (
         "unwrapped; each part's declared charset weighed against its bytes; HTML through the "
         "HTML path, decoded by its `<meta charset>` when the MIME header names none; "
         "`Content-Language` → each item's `lang`; a plain-text stub beside the real HTML "
-        "gives way to the HTML); each attachment read as the file it is, named "
+        "gives way to the HTML; a bounce's copy of the returned headers read as that message's "
+        "Subject / From / To / Date, not as Received lines); each attachment read as the file "
+        "it is, named "
         "`mail.eml!attachment/report.pdf`; PGP / S/MIME ciphertext `encrypted`",
     ),
 )

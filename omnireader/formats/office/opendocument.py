@@ -16,11 +16,13 @@ from __future__ import annotations
 
 import io
 import re
+import zipfile
 from typing import Any
 
 from omnireader.errors import CorruptError, EmptyInputError, TooLargeError
 from omnireader.formats.archives.zip import zip_member
 from omnireader.formats.document import DocInfo, Extraction, Section
+from omnireader.formats.office.odf_objects import fill_objects, mark_objects
 from omnireader.formats.office.properties import iso_date
 from omnireader.formats.people import people
 from omnireader.formats.registry import Format, Magic
@@ -34,6 +36,12 @@ _PADDING = re.compile(r" {2,}(?=\|)")
 _RULE = re.compile(r"\|-{3,}(?=\|)")
 _BLANK_LINES = re.compile(r"\n\s*\n\s*\n+")
 _SPACES = re.compile(r"[ \t]+")
+# odfdo's Markdown escapes these characters wherever they are in the text ("01\-01\-1960",
+# "draft\_v1"): a memory would keep the backslashes and search would miss the words.
+_ESCAPED = re.compile(r"\\([#*_\-`~|+])")
+# Where an escape still matters: a line that would otherwise open a heading or a list item.
+_HARD_BREAK = re.compile(r"(?<!\\)\\$")
+_LINE_START = re.compile(r"^(\s*)\\([#*\-+])(?=\s|$)")
 _MASTER_PARTS = {
     "style:header": "header",
     "style:header-left": "header",
@@ -44,11 +52,27 @@ _MASTER_PARTS = {
 }
 
 
+def _unescape(line: str) -> str:
+    """A line of odfdo's Markdown without the escapes that only hide characters: kept
+    where one stops a line reading as a heading or a list item, or a ``|`` inside a table
+    row from splitting a cell."""
+    keep = _LINE_START.match(line)
+    head, rest = (line[: keep.end()], line[keep.end() :]) if keep else ("", line)
+    in_row = line.lstrip().startswith("|")
+    return head + _ESCAPED.sub(
+        lambda m: m.group(0) if in_row and m.group(1) == "|" else m.group(1), rest
+    )
+
+
 def _tidy(text: str) -> str:
     text = _IMAGE.sub(
         lambda m: f"[image: {m.group(1)}]" if m.group(1) not in ("", "image") else "", text
     )
-    lines = [_RULE.sub("| --- ", _PADDING.sub(" ", line.rstrip())) for line in text.split("\n")]
+    # A line break is Markdown's hard break, a "\\" ending the line: the line ends anyway.
+    lines = [
+        _RULE.sub("| --- ", _PADDING.sub(" ", _unescape(_HARD_BREAK.sub("", line.rstrip()))))
+        for line in text.split("\n")
+    ]
     return _BLANK_LINES.sub("\n\n", "\n".join(lines)).strip()
 
 
@@ -78,11 +102,31 @@ _FIELDS = (
 )
 
 
+_FIELD = "\ue000"  # where a field was: its label ("Page", "of") goes with it
+# "Page <n> / <count>", "Seite <n> von <count>": words that only label a field's value.
+_FIELD_LABEL = re.compile(
+    r"(?:\b(?:page|pages|pg|p|seite|página|pagina|pagine|страница|sheet|blatt|feuille|hoja"
+    r"|foglio)\b\.?\s*)?" + _FIELD + r"(?:\s*(?:/|of|von|de|sur|di|van|из|\|)?\s*" + _FIELD + ")*",
+    re.IGNORECASE,
+)
+
+
 def _without_fields(element: Any) -> Any:
     clone = element.clone
     for field in clone.get_elements("|".join(f"descendant::{f}" for f in _FIELDS)):
-        field.delete()
+        for child in list(field.children):
+            child.delete()
+        field.text = _FIELD
     return clone
+
+
+def _field_free(text: str) -> str:
+    """``text`` without its fields and the words that label them: "Page / " is what a
+    footer "Page 3 / 12" leaves when its numbers (template placeholders) are dropped."""
+    lines = (
+        _SPACES.sub(" ", _FIELD_LABEL.sub("", line)).strip(" -–—|,;:/") for line in text.split("\n")
+    )
+    return "\n".join(line for line in lines if line)
 
 
 def _master_sections(doc: Any) -> list[Section]:
@@ -95,7 +139,7 @@ def _master_sections(doc: Any) -> list[Section]:
                 kind = child.get_attribute("presentation:class")
                 part = kind if kind in ("header", "footer") else None
             if part:
-                text = _plain(_without_fields(child))
+                text = _field_free(_plain(_without_fields(child)))
                 if any(ch.isalnum() for ch in text):  # "???": a field never rendered
                     found[(part, text)] = None
     return [Section(text=text, part=part, heading=part.capitalize()) for part, text in found]
@@ -111,11 +155,22 @@ def _comments(doc: Any) -> list[Section]:
     return [Section(text="\n".join(notes), part="comments", heading="Comments")] if notes else []
 
 
-def _text_sections(doc: Any) -> list[Section]:
-    return [Section(text=_tidy(doc.to_markdown()))]
+# Paragraphs inside drawings (text boxes, shapes) and a drawing's title and description:
+# odfdo writes them with nothing between, "Box oneBox twoTail" for two paragraphs in a
+# text box followed by the paragraph's own text.
+_DRAWN_TEXT = "//draw:*//text:p|//draw:*//text:h|//draw:*/svg:title|//draw:*/svg:desc"
 
 
-def _sheet_sections(doc: Any) -> list[Section]:
+def _text_sections(doc: Any, package: zipfile.ZipFile) -> list[Section]:
+    from odfdo import LineBreak
+
+    objects = mark_objects(doc, package)  # before the drawings: an object is one
+    for element in doc.body.get_elements(_DRAWN_TEXT):
+        element.append(LineBreak())
+    return [Section(text=_tidy(fill_objects(doc.to_markdown(), objects)))]
+
+
+def _sheet_sections(doc: Any, package: zipfile.ZipFile) -> list[Section]:
     sections = []
     for n, table in enumerate(doc.body.get_tables(), 1):
         name = table.name or f"Sheet{n}"
@@ -125,13 +180,17 @@ def _sheet_sections(doc: Any) -> list[Section]:
     return sections
 
 
-def _slide_sections(doc: Any) -> list[Section]:
+def _slide_sections(doc: Any, package: zipfile.ZipFile) -> list[Section]:
+    from omnireader.formats.office.odf_slides import slide_text
+
     sections = []
     for n, page in enumerate(doc.body.get_draw_pages(), 1):
-        text = _plain(page)
+        text, notes = slide_text(page, package)
         if text:
-            title = text.split("\n", 1)[0]
+            title = text.split("\n", 1)[0].removeprefix("# ")
             sections.append(Section(text=text, page=n, heading=title[:200]))
+        if notes:
+            sections.append(Section(text=notes, page=n, part="notes", heading="Notes"))
     return sections
 
 
@@ -162,8 +221,10 @@ def extract_odf(blob: Blob, kind: str) -> Extraction:
     from odfdo import Document
 
     try:
-        doc = Document(io.BytesIO(blob.read_bytes()))
-        sections = _READERS[kind](doc)
+        data = blob.read_bytes()
+        doc = Document(io.BytesIO(data))
+        with zipfile.ZipFile(io.BytesIO(data)) as package:
+            sections = _READERS[kind](doc, package)
         sections += _master_sections(doc) + _comments(doc)
         info = _info(doc)
     except RecursionError:
@@ -180,7 +241,7 @@ def extract_odf(blob: Blob, kind: str) -> Extraction:
     if not sections:
         raise EmptyInputError(blob.label, f"the {kind.upper()} document holds no text")
     if kind == "odp":
-        info.page_count = sum(1 for s in sections if s.page is not None)
+        info.page_count = len({s.page for s in sections if s.page is not None})
     return Extraction(info=info, sections=iter(sections))
 
 
@@ -201,8 +262,10 @@ def _odf(kind: str, display: str, mime: str, ext: str) -> Format:
         zip_package=True,
         find_member=zip_member,
         readme_group="ODT, ODS, ODP",
-        readme="odfdo: a document like a DOCX, one section per sheet / slide, master-page "
-        "headers and footers, comments apart",
+        readme="odfdo: a document like a DOCX, one section per sheet / slide (the title a "
+        "heading, outlines as lists, speaker notes as `notes`), master-page headers and "
+        "footers, comments apart; embedded objects (a sheet, chart or formula) read where "
+        "they stand, text boxes and shapes line by line",
     )
 
 

@@ -35,6 +35,11 @@ __all__ = ["html_markdown", "declared_charset", "declared_language", "html_to_te
 _META_CHARSET = re.compile(rb"""<meta[^>]{0,200}?charset\s*=\s*["']?\s*([\w.:-]{1,40})""", re.I)
 _XML_ENCODING = re.compile(rb"""^\s*<\?xml[^>]{0,200}?encoding\s*=\s*["']([\w.:-]{1,40})""")
 _BLANKS = re.compile(r"\n{3,}")
+# libxml2's HTML parser (through lxml) closes what HTML lets a page leave open, as a
+# browser does: "<li>a<li>b", "<td>a<td>b<tr>", "<p>a<p>b". Python's html.parser nests
+# each in the one before, so a list becomes one item and a table one cell of every word.
+_PARSER = "lxml"
+_HEADINGS = {"h1", "h2", "h3", "h4", "h5", "h6"}
 
 
 def declared_charset(data: bytes) -> str | None:
@@ -67,6 +72,11 @@ def _converter_class() -> type:
             # A table without <th> takes its first row as the header, rather than an
             # empty "|  |  |" row above it (which MarkItDown's defaults write).
             options.setdefault("table_infer_header", True)
+            # A line break in the markup is a space on the page (outside <pre>): kept, it
+            # cuts sentences in two, and a line that then starts with "|" reads as a row.
+            # No width: paragraphs are not re-wrapped, only their whitespace collapsed.
+            options.setdefault("wrap", True)
+            options.setdefault("wrap_width", None)
             super().__init__(**options)
 
         def convert_hn(self, n: int, el: Any, text: str, *args: Any, **kwargs: Any) -> str:
@@ -76,6 +86,15 @@ def _converter_class() -> type:
 
         def convert_u(self, el: Any, text: str, *args: Any, **kwargs: Any) -> str:
             return text
+
+        def convert_b(self, el: Any, text: str, parent_tags: Any = None, **kw: Any) -> str:
+            # Bold in a heading says nothing more: "### **Plan**" would keep the stars in
+            # the heading path every chunk of its section carries.
+            if parent_tags and _HEADINGS & set(parent_tags):
+                return text
+            return super().convert_b(el, text, parent_tags, **kw)
+
+        convert_strong = convert_b
 
         def convert_strike(self, el: Any, text: str, *args: Any, **kwargs: Any) -> str:
             return self.convert_s(el, text, *args, **kwargs)
@@ -91,7 +110,7 @@ def html_markdown(data: bytes | str, label: str = "<html>") -> Converted:
     from omnireader.formats.web.html import main_content
     from omnireader.formats.web.html_tables import unwrap_layout_tables
 
-    soup = BeautifulSoup(html_to_text(data, label), "html.parser")
+    soup = BeautifulSoup(html_to_text(data, label), _PARSER)
     lang = declared_language(soup)
     title, root = main_content(soup)
     unwrap_layout_tables(root)

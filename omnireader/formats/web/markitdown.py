@@ -219,8 +219,9 @@ FORMATS = (
         "MarkItDown): the main content only; hidden content dropped (`display:none`, "
         "`visibility:hidden`, `hidden`, `<template>`, inline XBRL `ix:header`); layout tables "
         "(cells holding blocks or tables, one column, `role=presentation`) read as "
-        "paragraphs, data tables as Markdown tables; the declared charset weighed against "
-        "the bytes; `<html lang>` → `lang`",
+        "paragraphs, data tables as Markdown tables; list items, cells and paragraphs a page "
+        "leaves open closed as a browser closes them (lxml), line breaks in the markup read "
+        "as spaces; the declared charset weighed against the bytes; `<html lang>` → `lang`",
     ),
     Format(
         name="ipynb",
