@@ -27,6 +27,7 @@ from omnireader.models import MemoryItem
 from omnireader.store.doc_passages import doc_links, expand, header_of, passed_over
 from omnireader.store.results import SearchResult
 from omnireader.store.schema import item_from_row
+from omnireader.store.snippets import window
 from omnireader.units import unit_links
 
 __all__ = ["Hit", "assemble", "render"]
@@ -72,12 +73,15 @@ class _Passage:
     thread: str | None
     units: dict[int, MemoryItem] = field(default_factory=dict)  # unit index -> item
     cut: int = 0  # a passage cut to the room left (doc_passages.passed_over): its length
+    window: str | None = None  # a long document hit's best lines (.snippets), until grown
 
     def text(self) -> str:
+        if self.window is not None:
+            return self.window
         return render([self.units[i] for i in sorted(self.units)])
 
     def touches(self, thread: str | None, lo: int, hi: int) -> bool:
-        if thread is None or thread != self.thread:
+        if thread is None or thread != self.thread or self.window is not None:
             return False
         return lo <= max(self.units) + 1 and hi >= min(self.units) - 1
 
@@ -89,6 +93,7 @@ def assemble(
     view: str,
     max_chars: int | None = None,
     more: Callable[[], Sequence[Hit]] | None = None,
+    terms: dict[str, int] | None = None,
 ) -> list[SearchResult]:
     """At most ``k`` passages from ``hits`` (best first), neighbours fetched with ``fetch``.
 
@@ -97,6 +102,8 @@ def assemble(
     no longer fits is passed over for later ones that do: a weak hit merging into a strong
     passage can never push a better hit out of the budget. ``more`` gives the hits ranked after
     ``hits``; it is called (once) only if the passages are not complete when ``hits`` run out.
+    With a budget and the query's ``terms`` (:func:`.snippets.query_terms`), a long document
+    hit is placed as its best lines (:func:`.snippets.window`) and grown back afterwards.
     """
     hits = list(hits)
     passages: list[_Passage] = []
@@ -121,7 +128,8 @@ def assemble(
         if wanted:
             known.fetched.update((i.id, i) for i in fetch(list(dict.fromkeys(wanted))))
         for hit in batch:
-            added = _place(hit, known, passages, None if max_chars is None else max_chars - used)
+            room = None if max_chars is None else max_chars - used
+            added = _place(hit, known, passages, room, terms if room is not None else None)
             used += added
             # Under a budget, a run of hits that no longer fit means it is (nearly) full.
             misses = misses + 1 if max_chars is not None and not added else 0
@@ -169,12 +177,31 @@ class _Known:
         return self.fetched.get(item_id)
 
 
-def _place(hit: Hit, known: _Known, passages: list[_Passage], room: int | None) -> int:
+def _place(
+    hit: Hit,
+    known: _Known,
+    passages: list[_Passage],
+    room: int | None,
+    terms: dict[str, int] | None = None,
+) -> int:
     """Put ``hit`` in a passage if it adds something that fits ``room``; the chars it added."""
     thread, index, neighbours = unit_links(hit.item)
+    head = _head_cost(hit.item)
     if thread is None:  # a document chunk: its section neighbours come later (expand)
         thread, index = doc_links(hit.item)
-    head = _head_cost(hit.item)
+        src = hit.item.source
+        is_doc = src is not None and src.kind == "file"
+        best = window(hit.item.memory, terms) if terms and is_doc else None
+        if best is not None:
+            if any(hit.id == p.hit.id for p in passages):
+                return 0
+            cost = len(best) + (1 if passages else 0) + head
+            if room is not None and cost > room:
+                return 0
+            passages.append(
+                _Passage(hit=hit, thread=thread, units={index or 0: hit.item}, window=best)
+            )
+            return cost
     if thread is None or index is None:
         if any(p.thread is None and hit.id == p.hit.id for p in passages):
             return 0
@@ -224,7 +251,7 @@ def _head_cost(item: MemoryItem) -> int:
 def _result(p: _Passage, view: str) -> SearchResult:
     items = [p.units[i] for i in sorted(p.units)]
     header = header_of(p.hit.item)
-    body = render(items)
+    body = p.text()
     return SearchResult(
         score=p.hit.score,
         item=p.hit.item,

@@ -99,8 +99,14 @@ def expand(
     render: Callable[[list[MemoryItem]], str],
 ) -> int:
     """Grow the document passages among ``passages`` (``.thread``, ``.units``: index ->
-    item), best first, within ``room`` characters (None: no limit); the characters used."""
-    docs = [p for p in passages if p.thread is not None and doc_links(p.hit.item)[0] == p.thread]
+    item, ``.window``: the best lines shown, or None), best first, within ``room``
+    characters (None: no limit); the characters used. A windowed passage is first given its
+    whole chunk back, and grows only if that fits."""
+    docs = [
+        p
+        for p in passages
+        if p.window is not None or p.thread is not None and doc_links(p.hit.item)[0] == p.thread
+    ]
     if not docs or room is not None and room <= 0:
         return 0
     shown = {i.id for p in passages for i in p.units.values()}
@@ -109,7 +115,15 @@ def expand(
     used = 0
     for p in docs:
         left = None if room is None else room - used
-        used += _grow(p, found, shown, left, render)
+        if p.window is not None:  # a hit shown as its best lines: whole again, if it fits
+            whole = len(render([p.units[i] for i in sorted(p.units)])) - len(p.window)
+            if left is not None and whole > left:
+                continue
+            p.window = None
+            used += whole
+            left = None if left is None else left - whole
+        if p.thread is not None:
+            used += _grow(p, found, shown, left, render)
     return used
 
 

@@ -99,9 +99,10 @@ def fts_query(
     from lancedb.query import FullTextSearchQuery, MatchQuery, Query
 
     from omnireader.store import headings
+    from omnireader.store.expansion import expand
     from omnireader.store.lexicon import query_words
 
-    text = query_words(text)
+    text = query_words(expand(text))
     # The heading column last: its scores are added to the others' maximum.
     ordered = [c for c in searched if c != headings.HEADING_COLUMN]
     boosted = len(searched) - len(ordered)

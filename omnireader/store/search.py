@@ -44,11 +44,12 @@ from omnireader.errors import InvalidInputError
 from omnireader.models import MemoryItem
 from omnireader.store.context import Hit, assemble
 from omnireader.store.fusion import convex
-from omnireader.store.queries import filter_query, fts_query, run_queries, vector_query
+from omnireader.store.queries import filter_query, run_queries, vector_query
 from omnireader.store.results import SearchResult
+from omnireader.store.routing import bm25_queries, merge_routed
 from omnireader.store.schema import ITEM_COLUMNS, item_from_row
+from omnireader.store.snippets import query_terms
 from omnireader.store.temporal import TIME_WEIGHT, boost, periods
-from omnireader.store.text_columns import text_columns
 
 if TYPE_CHECKING:
     import numpy as np
@@ -90,6 +91,7 @@ def run_search(
     # Under a budget, k is a ceiling on passages; assemble enough to fill the budget.
     wanted = min(k, BUDGET_PASSAGES) if max_chars is not None else k
     n = max(wanted, 10) * CANDIDATES_PER_K
+    terms = query_terms(query) if max_chars is not None else None
     if view == "vector":
         rows = _vector_rows(table, embedder.embed_query(query), n, where)
         hits = [_hit(r, r["_sim"], {"vector": i}) for i, r in enumerate(rows, 1)]
@@ -99,11 +101,19 @@ def run_search(
     elif embedder.fusion_weight == 0 and not (time_weight > 0 and periods(query)):
         hits, more = _lexical_first(table, embedder, query, n, where)
         return assemble(
-            hits, lambda ids: _fetch(table, ids, where), wanted, view, max_chars, more=more
+            hits,
+            lambda ids: _fetch(table, ids, where),
+            wanted,
+            view,
+            max_chars,
+            more=more,
+            terms=terms,
         )
     else:
         hits = boost(_hybrid(table, embedder, query, n, where), query, time_weight)
-    return assemble(hits, lambda ids: _fetch(table, ids, where), wanted, view, max_chars)
+    return assemble(
+        hits, lambda ids: _fetch(table, ids, where), wanted, view, max_chars, terms=terms
+    )
 
 
 def candidates(
@@ -116,14 +126,14 @@ def candidates(
     """
     vector = embedder.embed_query(query)
     vector_columns = ["id", "_distance"] if embedder.fusion_weight == 0 else _VECTOR_COLUMNS
-    by_vector, by_text = run_queries(
+    by_vector, *by_text = run_queries(
         table,
         [
             vector_query(vector, n, where, vector_columns),
-            fts_query(query, n, where, _TEXT_COLUMNS, text_columns(table)),
+            *bm25_queries(table, query, n, where, _TEXT_COLUMNS),
         ],
     )
-    return _text_rows(by_text), _with_similarity(_rows(by_vector)), vector
+    return _text_rows(merge_routed(by_text, n)), _with_similarity(_rows(by_vector)), vector
 
 
 def _text_rows(data: Any) -> list[dict[str, Any]]:
@@ -171,10 +181,8 @@ def _lexical_first(
     them (after every BM25 hit, whose ``ranks`` it brings up to date).
     """
     vector = embedder.embed_query(query)
-    (by_text,) = run_queries(
-        table, [fts_query(query, n, where, _TEXT_COLUMNS, text_columns(table))]
-    )
-    text_rows = _text_rows(by_text)
+    by_text = run_queries(table, bm25_queries(table, query, n, where, _TEXT_COLUMNS))
+    text_rows = _text_rows(merge_routed(by_text, n))
     semantic: dict[str, float] = {}
     lexical = _rescored(text_rows, vector, semantic)
     hits = hits_of(
@@ -242,10 +250,8 @@ def _with_similarity(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _fts_rows(table: Any, query: str, n: int, where: str | None) -> list[dict[str, Any]]:
-    (data,) = run_queries(
-        table, [fts_query(query, n, where, ["id", *ITEM_COLUMNS, "_score"], text_columns(table))]
-    )
-    return _rows(data)
+    columns = ["id", *ITEM_COLUMNS, "_score"]
+    return _rows(merge_routed(run_queries(table, bm25_queries(table, query, n, where, columns)), n))
 
 
 def _rows(data: Any) -> list[dict[str, Any]]:

@@ -1,0 +1,72 @@
+"""Query expansion for the lexical view: a question that names a thing in one way also asks
+for the other ways a document prints it.
+
+BM25 matches words, so "What was the FY2018 capital expenditure?" scores nothing on a cash
+flow statement whose line says "Purchases of property, plant and equipment". A lexicon of
+groups (:mod:`.finance_terms`) says which phrases mean one thing; :func:`expand` appends to
+the question the words of every group it names that it does not already hold. The question's
+own words stay, so a text that uses them still scores best; the words added only lift the
+texts that say the same thing otherwise.
+
+Matching is on whole words of the question, lower-cased, with ``&`` kept inside a word
+("P&L", "M&A", "PP&E") and other punctuation a space; a phrase's last word may take an "s".
+A question that names nothing in the lexicon is searched unchanged (chat questions almost
+always are).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from functools import lru_cache
+
+from omnireader.store.finance_terms import FINANCE_GROUPS
+
+__all__ = ["expand", "Groups"]
+
+#: (phrases that name the thing, phrases added when one of them is named)
+Groups = Sequence[tuple[Sequence[str], Sequence[str]]]
+_AMP = re.compile(r"\s*&\s*")
+_NON_WORD = re.compile(r"[^a-z0-9&]+")
+_POSSESSIVE = re.compile(r"['’]s\b")
+_APOSTROPHE = re.compile(r"['’]")
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+def normal(text: str) -> str:
+    """Lower-case words separated by single spaces ("P & L" -> "p&l", "Amazon's" -> "amazon",
+    "I'm" -> "im")."""
+    text = _APOSTROPHE.sub("", _POSSESSIVE.sub("", text.lower()))
+    return " ".join(_NON_WORD.sub(" ", _AMP.sub("&", text)).split())
+
+
+@lru_cache(maxsize=8)
+def _compiled(
+    groups: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...],
+) -> list[tuple[re.Pattern[str], tuple[str, ...]]]:
+    out = []
+    for names, added in groups:
+        alternatives = "|".join(re.escape(normal(n)) for n in sorted(names, key=len, reverse=True))
+        out.append(
+            (re.compile(rf"(?<![a-z0-9&])(?:{alternatives})s?(?![a-z0-9&])"), (*names, *added))
+        )
+    return out
+
+
+def expand(query: str, groups: Groups = FINANCE_GROUPS) -> str:
+    """``query`` followed by the words of each group it names that it does not hold yet."""
+    text = normal(query)
+    if not text:
+        return query
+    frozen = tuple((tuple(n), tuple(a)) for n, a in groups)
+    have = set(_WORD.findall(text))
+    extra: list[str] = []
+    for pattern, phrases in _compiled(frozen):
+        if not pattern.search(text):
+            continue
+        for phrase in phrases:
+            for word in _WORD.findall(normal(phrase)):
+                if word not in have:
+                    have.add(word)
+                    extra.append(word)
+    return f"{query} {' '.join(extra)}" if extra else query
