@@ -9,7 +9,8 @@ change that makes ingest slower shows in the same run. Every question is then se
 - ``filtered``: the search filtered to the question's filing (``filters={"path": PDF}``);
 - ``whole store``: the search over all 34 filings.
 
-and for each view (``fts``, ``vector``, ``hybrid``), and for hybrid at other weights of the
+and for each view (``fts``, ``vector``, ``hybrid``), for hybrid without each of its document
+steps (windows, routing, expansion: ``docs/search.md``), and for hybrid at other weights of the
 heading field (:data:`omnireader.store.headings.HEADING_WEIGHT`; 0 is search without it). ``score.py`` counts ``page@6k`` (an evidence
 page among the pages of the first 6,000 characters) and ``cov@6k`` (the share of the evidence's
 words in them). Results files (score.py's input) can be written for a look at what came back.
@@ -22,7 +23,8 @@ import json
 import statistics
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -111,18 +113,10 @@ def run_finance(
             t0 = time.perf_counter()
             upgrade(store)
             out["upgrade_s"] = round(time.perf_counter() - t0, 1)
-        from omnireader.store import headings
-
-        default_weight = headings.HEADING_WEIGHT
-        variants = [(v, v, default_weight) for v in VIEWS]
-        variants += [
-            (f"hybrid, heading w={w}", "hybrid", w) for w in HEADING_WEIGHTS if w != default_weight
-        ]
         for setting in ("filtered", "whole store"):
-            for name, view, weight in variants:
+            for name, view, changes in _variants():
                 answers: dict[str, list[dict[str, Any]]] = {}
-                headings.HEADING_WEIGHT = weight  # read by every BM25 query it builds
-                try:
+                with _changed(changes):
                     for q in questions:
                         filters = (
                             {"path": str(FINANCE / "pdfs" / f"{q['doc_name']}.pdf")}
@@ -132,8 +126,6 @@ def run_finance(
                         answers[q["financebench_id"]] = results_of(
                             run(store, q["question"], view=view, filters=filters)
                         )
-                finally:
-                    headings.HEADING_WEIGHT = default_weight
                 out["settings"].setdefault(setting, {})[name] = _figures(score, questions, answers)
                 if results_dir is not None and name == "hybrid":
                     results_dir.mkdir(parents=True, exist_ok=True)
@@ -142,6 +134,39 @@ def run_finance(
                         for qid, results in answers.items():
                             fp.write(json.dumps({"id": qid, "results": results}) + "\n")
     return out
+
+
+def _variants() -> list[tuple[str, str, dict[tuple[Any, str], Any]]]:
+    """(name, view, module settings changed): each view, then hybrid without each of the
+    search's document steps (:mod:`omnireader.store.snippets`, ``.routing``, ``.expansion``)
+    and at other heading weights (:data:`omnireader.store.headings.HEADING_WEIGHT`)."""
+    from omnireader.store import expansion, headings, routing, snippets
+
+    out: list[tuple[str, str, dict[tuple[Any, str], Any]]] = [(v, v, {}) for v in VIEWS]
+    out += [
+        ("hybrid, no windows", "hybrid", {(snippets, "WINDOW_CHARS"): 0}),
+        ("hybrid, no routing", "hybrid", {(routing, "ROUTE_BOOST"): 0.0}),
+        ("hybrid, no expansion", "hybrid", {(expansion, "GROUPS"): ()}),
+    ]
+    out += [
+        (f"hybrid, heading w={w}", "hybrid", {(headings, "HEADING_WEIGHT"): w})
+        for w in HEADING_WEIGHTS
+        if w != headings.HEADING_WEIGHT
+    ]
+    return out
+
+
+@contextmanager
+def _changed(changes: dict[tuple[Any, str], Any]) -> Iterator[None]:
+    """Module settings (read by every search) changed for the block, then put back."""
+    before = {key: getattr(*key) for key in changes}
+    try:
+        for (module, name), value in changes.items():
+            setattr(module, name, value)
+        yield
+    finally:
+        for (module, name), value in before.items():
+            setattr(module, name, value)
 
 
 def _figures(

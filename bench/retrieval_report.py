@@ -202,10 +202,15 @@ def _finance_rows(fin: dict[str, Any]) -> list[dict[str, Any]]:
                 h["page@6k"] >= FINANCE_TARGETS[setting],
                 f"cov@6k {h['cov@6k']:.3f}; fts {views['fts']['page@6k']:.3f}, "
                 f"vector {views['vector']['page@6k']:.3f}"
-                + (
-                    f"; without the heading field {off['page@6k']:.3f}"
-                    if (off := views.get("hybrid, heading w=0.0"))
-                    else ""
+                + "".join(
+                    f"; {label} {views[name]['page@6k']:.3f}"
+                    for name, label in (
+                        ("hybrid, no windows", "without windows"),
+                        ("hybrid, no routing", "without routing"),
+                        ("hybrid, no expansion", "without expansion"),
+                        ("hybrid, heading w=0.0", "without the heading field"),
+                    )
+                    if name in views
                 ),
             )
         )

@@ -13,8 +13,10 @@ and at most 20): a word every document's name holds names none of them. Their BM
 candidates are then fetched too, and lifted by :data:`ROUTE_BOOST` (:mod:`.search`); the
 other candidates stay, so a chat message or another file that matches well is still found.
 
-The names are read from the store once per table version (a scan of two columns: ~20 ms at
-10k items) and kept; a store without files names nothing, so chat memory is unaffected.
+The names are read from the store (a scan of two columns: ~20 ms at 10k items) and kept
+for that table version, and at most 10 s once the table has moved on (a busy store is not
+rescanned after every write). A store without files names nothing: chat memory is
+unaffected.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from __future__ import annotations
 import math
 import re
 import threading
+import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -84,8 +87,11 @@ class _Names:
     idf: dict[str, float]
 
 
-_cache: dict[str, tuple[int, _Names]] = {}
+_cache: dict[str, tuple[int, float, _Names]] = {}
 _lock = threading.Lock()
+#: names read at another table version are used for this long (a busy store is not rescanned
+#: after every write; a file added meanwhile is only not yet lifted)
+_STALE_S = 10.0
 
 
 def _names(table: Any) -> _Names:
@@ -93,8 +99,8 @@ def _names(table: Any) -> _Names:
     version = table.version
     with _lock:
         held = _cache.get(key)
-    if held is not None and held[0] == version:
-        return held[1]
+    if held is not None and (held[0] == version or time.monotonic() - held[1] < _STALE_S):
+        return held[2]
     rows = (
         table.search()
         .where("path IS NOT NULL AND source_kind = 'file'")
@@ -116,7 +122,7 @@ def _names(table: Any) -> _Names:
         {w: math.log((n + 1) / c) for w, c in df.items()},
     )
     with _lock:
-        _cache[key] = (version, names)
+        _cache[key] = (version, time.monotonic(), names)
     return names
 
 
