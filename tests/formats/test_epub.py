@@ -9,7 +9,7 @@ import zipfile
 
 import pytest
 
-from omnireader.formats.ebook.epub import drop_metadata_block, extract_epub, opf_info
+from omnireader.formats.ebook.epub import extract_epub, opf_info
 from omnireader.payloads import Blob
 
 _OPF = """<?xml version="1.0" encoding="utf-8"?>
@@ -70,11 +70,6 @@ def test_the_metadata_block_is_not_text_but_the_byline_and_blurb_are() -> None:
     assert doc.info.created == "2016-04-09T00:00:00+00:00"
 
 
-def test_drop_metadata_block_keeps_a_text_that_has_none() -> None:
-    assert drop_metadata_block("**Title:** X\n**Authors:** Y\n\n# One\n\ntext") == "# One\n\ntext"
-    assert drop_metadata_block("# One\n\n**Note:** bold start") == "# One\n\n**Note:** bold start"
-
-
 def test_a_book_without_a_container_still_finds_its_package() -> None:
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w") as z:
@@ -98,3 +93,31 @@ def test_the_markitdown_corpus_book_keeps_what_must_be_found() -> None:
     ):
         assert fragment in section.text
     assert "test-book-id" not in section.text
+
+
+def test_chapters_follow_the_spine_and_leave_out_the_navigation() -> None:
+    opf = _OPF.replace(
+        '<item id="c1" href="text/c1.xhtml" media-type="application/xhtml+xml"/>',
+        '<item id="c1" href="text/c1.xhtml" media-type="application/xhtml+xml"/>'
+        '<item id="c2" href="text/a%20two.xhtml" media-type="application/xhtml+xml"/>'
+        '<item id="nav" href="nav.xhtml" media-type="application/xhtml+xml" properties="nav"/>',
+    ).replace(
+        '<spine><itemref idref="c1"/></spine>',
+        '<spine><itemref idref="nav"/><itemref idref="c2"/><itemref idref="c1"/></spine>',
+    )
+    buf = io.BytesIO(_epub(opf))
+    with zipfile.ZipFile(buf, "a") as z:  # "a two" sorts before "c1": the spine decides
+        z.writestr("OPS/text/a two.xhtml", _CHAPTER.replace("The Loire", "The Rhone"))
+        z.writestr("OPS/nav.xhtml", "<html><body><nav><a>The Loire</a></nav></body></html>")
+    [section] = list(extract_epub(Blob(data=buf.getvalue(), filename="b.epub")).sections)
+    assert section.text.count("The Loire") == 1  # the table of contents is not read
+    assert section.text.index("# The Rhone") < section.text.index("# The Loire")
+
+
+def test_a_book_without_a_spine_is_read_from_its_pages_in_name_order() -> None:
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        z.writestr("b.xhtml", _CHAPTER.replace("The Loire", "Second"))
+        z.writestr("a.xhtml", _CHAPTER.replace("The Loire", "First"))
+    [section] = list(extract_epub(Blob(data=buf.getvalue(), filename="b.epub")).sections)
+    assert section.text.index("First") < section.text.index("Second")

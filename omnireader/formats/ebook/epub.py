@@ -4,9 +4,9 @@
         doc.info.title, doc.info.authors, doc.info.created   # dc:title, dc:creator, dc:date
         doc.info.extra["language"]                           # dc:language
 
-The OPF ``<metadata>`` is metadata, not text: MarkItDown prints it as a block of
-``**Title:** ...`` / ``**Identifier:** ...`` lines above the chapters, which is dropped
-here. What a reader sees on a book's title page stays as text: the byline (the authors who
+The OPF ``<metadata>`` is metadata, not text (MarkItDown prints it as a block of
+``**Title:** ...`` lines above the chapters; the chapters are read without it, see
+:mod:`.epub_chapters`). What a reader sees on a book's title page stays as text: the byline (the authors who
 are people) and the description, the book's blurb. Identifiers, language codes, the cover
 file name and dates are metadata only. The book's date becomes the item's time: the
 publication ``dc:date``, else the package's last modification.
@@ -15,7 +15,6 @@ publication ``dc:date``, else the package's last modification.
 from __future__ import annotations
 
 import io
-import re
 import zipfile
 import zlib
 from typing import Any
@@ -23,53 +22,36 @@ from typing import Any
 from omnireader.errors import CorruptError, EmptyInputError
 from omnireader.formats.archives.zip import zip_member
 from omnireader.formats.document import DocInfo, Extraction, Section
+from omnireader.formats.ebook.epub_chapters import chapters_markdown, opf_document, xml
 from omnireader.formats.office.properties import iso_date
 from omnireader.formats.people import people
 from omnireader.formats.registry import Format, Magic
 from omnireader.options import ReadOptions
 from omnireader.payloads import Blob
 
-__all__ = ["drop_metadata_block", "extract_epub", "opf_info"]
+__all__ = ["extract_epub", "opf_info"]
 
 _DC = "{http://purl.org/dc/elements/1.1/}"
 _OPF = "{http://www.idpf.org/2007/opf}"
-_CONTAINER = "{urn:oasis:names:tc:opendocument:xmlns:container}"
-_MAX_OPF = 4 << 20  # a package document is kilobytes; past this it is not worth inflating
-# MarkItDown's metadata lines: "**Title:** ...", one per field, before the first blank line.
-_FIELD_LINE = re.compile(r"^\*\*[A-Za-z ]+:\*\*")
-
-
-def _xml(data: bytes) -> Any | None:
-    from lxml import etree
-
-    try:  # untrusted XML: no entity expansion, no network
-        return etree.fromstring(data, etree.XMLParser(resolve_entities=False, no_network=True))
-    except etree.XMLSyntaxError:
-        return None
-
-
-def _opf_bytes(package: zipfile.ZipFile) -> bytes:
-    names = set(package.namelist())
-    path = ""
-    if "META-INF/container.xml" in names:
-        root = _xml(package.read("META-INF/container.xml"))
-        rootfile = root.find(f".//{_CONTAINER}rootfile") if root is not None else None
-        path = (rootfile.get("full-path") or "") if rootfile is not None else ""
-    if path not in names:  # no container (a damaged book): the first package document
-        path = next((n for n in sorted(names) if n.lower().endswith(".opf")), "")
-    if not path or package.getinfo(path).file_size > _MAX_OPF:
-        return b""
-    return package.read(path)
+_OPEN_ERRORS = (
+    zipfile.BadZipFile,
+    zlib.error,
+    OSError,
+    ValueError,
+    KeyError,
+    RuntimeError,
+    EOFError,
+)
 
 
 def opf_info(data: bytes) -> DocInfo:
     """The EPUB's OPF metadata as DocInfo (empty when the book has none or is damaged)."""
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as package:
-            opf = _opf_bytes(package)
-    except (zipfile.BadZipFile, zlib.error, OSError, ValueError, KeyError, RuntimeError, EOFError):
+            _, opf = opf_document(package)
+    except _OPEN_ERRORS:
         return DocInfo()
-    root = _xml(opf) if opf else None
+    root = xml(opf) if opf else None
     meta = root.find(f"{_OPF}metadata") if root is not None else None
     if meta is None:
         return DocInfo()
@@ -88,7 +70,7 @@ def opf_info(data: bytes) -> DocInfo:
     for el in meta.iter(f"{_OPF}meta", "meta"):
         if el.get("property") == "dcterms:modified":
             modified = modified or iso_date("".join(el.itertext()).strip())
-    extra: dict[str, Any] = {"extractor": "markitdown"}
+    extra: dict[str, Any] = {"extractor": "epub"}
     for key in ("language", "publisher", "description", "subject", "identifier"):
         values = [v for v in texts(key) if v]
         if values:
@@ -103,15 +85,6 @@ def opf_info(data: bytes) -> DocInfo:
     )
 
 
-def drop_metadata_block(markdown: str) -> str:
-    """MarkItDown's EPUB Markdown without its leading ``**Field:** value`` block."""
-    head, sep, rest = markdown.lstrip().partition("\n\n")
-    lines = head.splitlines()
-    if lines and _FIELD_LINE.match(lines[0]):
-        return rest.lstrip() if sep else ""
-    return markdown.strip()
-
-
 def _title_page(info: DocInfo) -> str:
     """The byline and blurb a reader sees on the title page, as text."""
     lines = []
@@ -123,18 +96,19 @@ def _title_page(info: DocInfo) -> str:
 
 
 def extract_epub(blob: Blob) -> Extraction:
-    """An EPUB's info (from its OPF) and its text as one section, without the OPF block.
+    """An EPUB's info (from its OPF) and its chapters' text as one section.
 
-    Raises :class:`CorruptError` for a book MarkItDown cannot read and
-    :class:`EmptyInputError` for one with no text.
+    Raises :class:`CorruptError` for a book that cannot be opened or has no readable
+    chapter and :class:`EmptyInputError` for one with no text.
     """
-    from omnireader.formats.web.markitdown import markitdown_convert
-
     data = blob.read_bytes()
     info = opf_info(data)
-    converted = markitdown_convert(blob, "epub", data)
-    info.title = info.title or converted.title
-    body = drop_metadata_block(converted.text)
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as package:
+            body = chapters_markdown(package, blob.label)
+    except _OPEN_ERRORS as e:
+        detail = f"cannot be read as EPUB ({type(e).__name__}: {e})"[:300]
+        raise CorruptError(blob.label, detail) from None
     text = "\n\n".join(p for p in (_title_page(info), body) if p.strip())
     if not text.strip():
         raise EmptyInputError(blob.label, "the EPUB file holds no text")
@@ -158,7 +132,7 @@ FORMATS = (
         extract=_read_epub,
         zip_package=True,
         find_member=zip_member,
-        readme="its chapters' text (MarkItDown); title, authors, dates and language from the "
-        "OPF package as the item's metadata",
+        readme="its chapters in spine order, each read by the HTML path (no MarkItDown); "
+        "title, authors, dates and language from the OPF package as the item's metadata",
     ),
 )

@@ -104,13 +104,17 @@ def _converter_class() -> type:
 
 def html_markdown(data: bytes | str, label: str = "<html>") -> Converted:
     """The page's main content as Markdown, and its title (see the module)."""
-    from bs4 import BeautifulSoup
+    from bs4 import BeautifulSoup, XMLParsedAsHTMLWarning
 
     from omnireader.formats.web.converted import Converted
     from omnireader.formats.web.html import main_content
     from omnireader.formats.web.html_tables import unwrap_layout_tables
 
-    soup = BeautifulSoup(html_to_text(data, label), _PARSER)
+    with warnings.catch_warnings():
+        # XHTML (an EPUB's chapters, some saved pages) is read as HTML on purpose: the
+        # same tree, and forgiving of the malformed markup strict XML would refuse.
+        warnings.simplefilter("ignore", XMLParsedAsHTMLWarning)
+        soup = BeautifulSoup(html_to_text(data, label), _PARSER)
     lang = declared_language(soup)
     title, root = main_content(soup)
     unwrap_layout_tables(root)
