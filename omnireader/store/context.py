@@ -27,7 +27,7 @@ from omnireader.models import MemoryItem
 from omnireader.store.doc_passages import doc_links, expand, header_of, passed_over
 from omnireader.store.results import SearchResult
 from omnireader.store.schema import item_from_row
-from omnireader.store.snippets import window
+from omnireader.store.snippets import window, window_size
 from omnireader.units import unit_links
 
 __all__ = ["Hit", "assemble", "render"]
@@ -191,7 +191,8 @@ def _place(
         thread, index = doc_links(hit.item)
         src = hit.item.source
         is_doc = src is not None and src.kind == "file"
-        best = window(hit.item.memory, terms) if terms and is_doc else None
+        size = window_size(len(passages))
+        best = window(hit.item.memory, terms, size) if terms and is_doc else None
         if best is not None:
             if any(hit.id == p.hit.id for p in passages):
                 return 0

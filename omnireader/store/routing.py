@@ -5,7 +5,7 @@ Over a store of many documents, BM25 ranks a chunk by the question's words in th
 company and the year are in the document's name, seldom in the chunk, so another company's
 cash flow statement ranks as high as the right one. So the lexical view also asks which
 documents the question names (:func:`named_documents`): each document's name words (its file
-name, split at ``_``/``-``/``.`` and between letters and digits, and its title) are matched
+name, split at ``_``/``-``/``.`` and between letters and digits) are matched
 against the question's words, each word weighted by how few documents have it (IDF over the
 store's documents). The documents with the best score, and those within
 :data:`NEAR_BEST` of it, are named when they are few (at most half the store's documents,
@@ -13,7 +13,11 @@ and at most 20): a word every document's name holds names none of them. Their BM
 candidates are then fetched too, and lifted by :data:`ROUTE_BOOST` (:mod:`.search`); the
 other candidates stay, so a chat message or another file that matches well is still found.
 
-The names are read from the store (a scan of two columns: ~20 ms at 10k items) and kept
+Titles are left out: a PDF's title is often "Document" or a filing number, and a long title
+matched the random words of the corpus' known-item queries (bench_retrieval: right file
+first 0.572 with titles, 0.580 without; FinanceBench whole store 0.529 and 0.544).
+
+The names are read from the store (a scan of one column: ~20 ms at 10k items) and kept
 for that table version, and at most 10 s once the table has moved on (a busy store is not
 rescanned after every write). A store without files names nothing: chat memory is
 unaffected.
@@ -104,17 +108,15 @@ def _names(table: Any) -> _Names:
     rows = (
         table.search()
         .where("path IS NOT NULL AND source_kind = 'file'")
-        .select(["path", "topic"])
+        .select(["path"])
         .limit(None)
         .to_arrow()
-        .group_by(["path", "topic"])
+        .group_by(["path"])
         .aggregate([])
+        .column("path")
         .to_pylist()
     )
-    docs: dict[str, set[str]] = {}
-    for r in rows:
-        stem = re.split(r"[\\/]", r["path"])[-1].rsplit(".", 1)[0]
-        docs.setdefault(r["path"], set()).update(words(f"{stem} {r['topic'] or ''}"))
+    docs = {path: words(re.split(r"[\\/]", path)[-1].rsplit(".", 1)[0]) for path in rows}
     df = Counter(w for ws in docs.values() for w in ws)
     n = len(docs)
     names = _Names(
