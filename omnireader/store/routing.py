@@ -89,6 +89,7 @@ def _score(
 class _Names:
     docs: dict[str, frozenset[str]]  # path -> its name words
     idf: dict[str, float]
+    holders: dict[str, list[str]]  # name word -> the paths whose name has it
 
 
 _cache: dict[str, tuple[int, float, _Names]] = {}
@@ -122,10 +123,19 @@ def _names(table: Any) -> _Names:
     names = _Names(
         {p: frozenset(ws) for p, ws in docs.items()},
         {w: math.log((n + 1) / c) for w, c in df.items()},
+        _holders(docs),
     )
     with _lock:
         _cache[key] = (version, time.monotonic(), names)
     return names
+
+
+def _holders(docs: dict[str, set[str]]) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for path, ws in docs.items():
+        for w in ws:
+            out.setdefault(w, []).append(path)
+    return out
 
 
 def named_documents(table: Any, query: str) -> list[str]:
@@ -134,7 +144,12 @@ def named_documents(table: Any, query: str) -> list[str]:
     if not names.docs:
         return []
     asked, joined = words(query), _joined(query)
-    scores = {path: _score(asked, joined, ws, names.idf) for path, ws in names.docs.items()}
+    # Only the documents sharing a word with the question can score (a store of thousands
+    # of files is not walked per search).
+    near = {p for w in asked | joined.keys() for p in names.holders.get(w, ())}
+    if not near:
+        return []
+    scores = {path: _score(asked, joined, names.docs[path], names.idf) for path in near}
     best = max(scores.values())
     if best <= 0:
         return []
