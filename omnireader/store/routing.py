@@ -191,6 +191,7 @@ def merge_routed(tables: Sequence[pa.Table], n: int) -> pa.Table:
         pa.array(lifted, type=routed.schema.field("_score").type),
     )
     mine = set(routed.column("id").to_pylist())
-    rest = main.filter(pa.array([i not in mine for i in main.column("id").to_pylist()]))
+    keep = [i not in mine for i in main.column("id").to_pylist()]
+    rest = main.filter(pa.array(keep, type=pa.bool_()))
     rows = pa.concat_tables([routed, rest.select(routed.column_names)])
     return rows.sort_by([("_score", "descending"), ("id", "ascending")]).slice(0, n)
