@@ -48,6 +48,7 @@ from omnireader.options import ReadOptions
 from omnireader.payloads import Blob
 
 __all__ = [
+    "PACKAGE_ERRORS",
     "iter_members",
     "zip_member",
     "archive_depth",
@@ -59,6 +60,18 @@ __all__ = [
 _PIECE = 1 << 20  # decompress one MiB at a time
 _AES = 99  # WinZip AES "compression method": encrypted, and zipfile cannot decrypt it
 _BAD_ZIP = (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError)
+#: What reading a member of a damaged, truncated or encrypted zip package (DOCX, EPUB, ...)
+#: raises: zlib.error for damaged compressed data, RuntimeError for an encrypted member,
+#: KeyError for a member the directory names but the file lacks.
+PACKAGE_ERRORS = (
+    zipfile.BadZipFile,
+    zlib.error,
+    OSError,
+    ValueError,
+    KeyError,
+    RuntimeError,
+    EOFError,
+)
 
 
 def archive_depth(blob: Blob) -> int:

@@ -16,11 +16,10 @@ from __future__ import annotations
 
 import io
 import zipfile
-import zlib
 from typing import Any
 
 from omnireader.errors import CorruptError, EmptyInputError
-from omnireader.formats.archives.zip import zip_member
+from omnireader.formats.archives.zip import PACKAGE_ERRORS, zip_member
 from omnireader.formats.document import DocInfo, Extraction, Section
 from omnireader.formats.ebook.epub_chapters import chapters_markdown, opf_document, xml
 from omnireader.formats.office.properties import iso_date
@@ -33,15 +32,6 @@ __all__ = ["extract_epub", "opf_info"]
 
 _DC = "{http://purl.org/dc/elements/1.1/}"
 _OPF = "{http://www.idpf.org/2007/opf}"
-_OPEN_ERRORS = (
-    zipfile.BadZipFile,
-    zlib.error,
-    OSError,
-    ValueError,
-    KeyError,
-    RuntimeError,
-    EOFError,
-)
 
 
 def opf_info(data: bytes) -> DocInfo:
@@ -49,7 +39,7 @@ def opf_info(data: bytes) -> DocInfo:
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as package:
             _, opf = opf_document(package)
-    except _OPEN_ERRORS:
+    except PACKAGE_ERRORS:
         return DocInfo()
     root = xml(opf) if opf else None
     meta = root.find(f"{_OPF}metadata") if root is not None else None
@@ -106,7 +96,7 @@ def extract_epub(blob: Blob) -> Extraction:
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as package:
             body = chapters_markdown(package, blob.label)
-    except _OPEN_ERRORS as e:
+    except PACKAGE_ERRORS as e:
         detail = f"cannot be read as EPUB ({type(e).__name__}: {e})"[:300]
         raise CorruptError(blob.label, detail) from None
     text = "\n\n".join(p for p in (_title_page(info), body) if p.strip())

@@ -15,10 +15,9 @@ import io
 import os
 import re
 import zipfile
-import zlib
 
 from omnireader.errors import CorruptError, ReadError
-from omnireader.formats.archives.zip import zip_member
+from omnireader.formats.archives.zip import PACKAGE_ERRORS, zip_member
 from omnireader.formats.document import EMPTY, Extraction, Section
 from omnireader.formats.office.docx_markdown import docx_sections
 from omnireader.formats.office.docx_parts import docx_part_sections
@@ -49,15 +48,7 @@ def extract_docx(blob: Blob) -> Extraction:
             names = set(package.namelist())
             rels = package.read("_rels/.rels") if "_rels/.rels" in names else b""
             core = package.read("docProps/core.xml") if "docProps/core.xml" in names else b""
-    except (
-        zipfile.BadZipFile,
-        zlib.error,
-        OSError,
-        ValueError,
-        KeyError,
-        RuntimeError,
-        EOFError,
-    ):  # zlib.error: a member's compressed data is damaged
+    except PACKAGE_ERRORS:
         raise CorruptError(label, "not a readable DOCX (not a valid zip package)") from None
     if not rels and "word/document.xml" not in names:
         raise CorruptError(label, "not a Word document (no main document part)")

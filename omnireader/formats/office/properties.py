@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import io
 import zipfile
-import zlib
 from datetime import UTC, datetime
 from typing import Any
 
+from omnireader.formats.archives.zip import PACKAGE_ERRORS
 from omnireader.formats.document import DocInfo
 from omnireader.formats.people import people
 
@@ -111,7 +111,7 @@ def package_info(package: bytes | str | zipfile.ZipFile) -> DocInfo:
         source = io.BytesIO(package) if isinstance(package, bytes) else package
         with zipfile.ZipFile(source) as opened:
             return core_info(_member(opened, "docProps/core.xml"))
-    except (zipfile.BadZipFile, zlib.error, OSError, ValueError, KeyError, RuntimeError, EOFError):
+    except PACKAGE_ERRORS:
         return DocInfo()  # the reader reports a damaged package; properties are optional
 
 
@@ -229,14 +229,5 @@ def with_ole_dates(package: bytes, ole: bytes) -> bytes:
                 )
         # A package without the part lists it nowhere: readers here find it by name.
         return out.getvalue()
-    except (
-        zipfile.BadZipFile,
-        zlib.error,
-        OSError,
-        ValueError,
-        KeyError,
-        RuntimeError,
-        EOFError,
-        etree.XMLSyntaxError,
-    ):
+    except (*PACKAGE_ERRORS, etree.XMLSyntaxError):
         return package  # the dates are a nicety; the converted text is what matters
