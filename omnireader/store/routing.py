@@ -78,8 +78,9 @@ def _joined(query: str) -> dict[str, tuple[str, ...]]:
 def _score(
     asked: set[str], joined: dict[str, tuple[str, ...]], have: frozenset[str], idf: dict[str, float]
 ) -> float:
-    """The IDF of the question's words in a document's name; a name matched run together
-    ("bestbuy": the file name) and apart ("best", "buy": its title) counts once."""
+    """The IDF of the question's words in a document's name; words matched run together
+    ("bestbuy") are not counted again one by one (a name such as ``BESTBUY_best_buy.pdf``
+    holds both)."""
     runs = [j for j in joined if j in have]
     parts = {w for j in runs for w in joined[j]}
     return sum(idf[w] for w in (asked & have) - parts) + sum(idf[j] for j in runs)
