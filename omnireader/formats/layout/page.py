@@ -97,7 +97,8 @@ def layout_words(
     started = time.perf_counter() if started is None else started
     tables = tables or []
     if tables:
-        words = [w for w in words if not _in_any(w, tables)]
+        boxes = [(t.x0, t.y0, t.x1, t.y1) for t in tables]
+        words = [w for w in words if not _in_any(w, boxes)]
     sizes: dict[float, int] = {}
     for w in words:
         key = round(w.size * 2) / 2
@@ -180,9 +181,9 @@ def _upright_turn(textpage: pypdfium2.PdfTextPage) -> int:
     return text_rotation(textpage, sample=_ANGLE_SAMPLE)
 
 
-def _in_any(word: Word, tables: list[Table]) -> bool:
-    cx, cy = word.cx, word.cy
-    return any(t.x0 <= cx <= t.x1 and t.y0 <= cy <= t.y1 for t in tables)
+def _in_any(word: Word, boxes: list[tuple[float, float, float, float]]) -> bool:
+    cx, cy = (word.x0 + word.x1) * 0.5, (word.y0 + word.y1) * 0.5
+    return any(x0 <= cx <= x1 and y0 <= cy <= y1 for x0, y0, x1, y1 in boxes)
 
 
 def _join_rows(blocks: list[TextBlock]) -> list[TextBlock]:

@@ -15,11 +15,12 @@ at all, and its tables are found from the words' alignment alone.
 
 from __future__ import annotations
 
-import ctypes
 from itertools import pairwise
 from typing import Any
 
 from omnireader.formats.layout.model import Rule
+from omnireader.formats.layout.pdfium_calls import Calls, calls, handle
+from omnireader.formats.layout.transform import page_transform
 
 __all__ = [
     "MAX_OBJECTS",
@@ -48,17 +49,11 @@ class _TooMany(Exception):
 
 def page_rules(page: Any) -> list[Rule]:
     """The ruling lines of a ``pypdfium2.PdfPage``, merged, in top-left page points."""
-    import pypdfium2.raw as pdfium_c
-
-    from omnireader.formats.layout.words import (
-        _page_transform,  # the words' frame, so rules and words line up
-    )
-
-    to_page, (left, top) = _page_transform(page)
+    to_page, (left, top) = page_transform(page)
     raw: list[Rule] = []
     budget = [MAX_SEGMENTS, MAX_OBJECTS]  # segments, objects left to look at
     try:
-        _walk_objects(pdfium_c, page.raw, False, _IDENTITY, raw, budget)
+        _walk_objects(calls(), handle(page.raw), False, _IDENTITY, raw, budget)
     except _TooMany:
         return []
     # Into the words' frame once: origin top left, y down, the page's /Rotate applied.
@@ -113,16 +108,15 @@ def _mul(m: _Matrix, n: _Matrix) -> _Matrix:
     )
 
 
-def _matrix(pdfium_c: Any, obj: Any) -> _Matrix:
-    m = pdfium_c.FS_MATRIX()
-    if not pdfium_c.FPDFPageObj_GetMatrix(obj, ctypes.byref(m)):
+def _matrix(c: Calls, obj: int) -> _Matrix:
+    if not c.matrix(obj, c.float_at[0]):
         return _IDENTITY
-    return (m.a, m.b, m.c, m.d, m.e, m.f)
+    return tuple(c.floats)  # type: ignore[return-value]
 
 
 def _walk_objects(
-    pdfium_c: Any,
-    holder: Any,
+    c: Calls,
+    holder: int | None,
     is_form: bool,
     outer: _Matrix,
     out: list[Rule],
@@ -131,56 +125,46 @@ def _walk_objects(
     """The path objects of a page (or a form object's content), forms entered.
 
     A page holds thousands of text objects for a few dozen paths, so the loop does one
-    type check per object with the functions bound once and the raw handle passed."""
-    if is_form:
-        count, get = (
-            pdfium_c.FPDFFormObj_CountObjects(holder),
-            pdfium_c.FPDFFormObj_GetObject,
-        )
-    else:
-        count, get = pdfium_c.FPDFPage_CountObjects(holder), pdfium_c.FPDFPage_GetObject
-    budget[1] -= count
+    type check per object, through the int prototypes of :mod:`.pdfium_calls`."""
+    count, get = (c.form_count, c.form_object) if is_form else (c.count_objects, c.get_object)
+    n = count(holder)
+    budget[1] -= n
     if budget[1] < 0:
         raise _TooMany  # a page of 100,000 glyph objects: looking at each costs too much
-    get_type = pdfium_c.FPDFPageObj_GetType
-    path, form = pdfium_c.FPDF_PAGEOBJ_PATH, pdfium_c.FPDF_PAGEOBJ_FORM
-    for i in range(count):
+    get_type, path, form = c.object_type, c.PATH, c.FORM
+    for i in range(n):
         obj = get(holder, i)
         kind = get_type(obj)
         if kind == path:
-            _path_rules(pdfium_c, obj, outer, out, budget)
+            _path_rules(c, obj, outer, out, budget)
         elif kind == form:
-            inner = _mul(_matrix(pdfium_c, obj), outer)
-            _walk_objects(pdfium_c, obj, True, inner, out, budget)
+            _walk_objects(c, obj, True, _mul(_matrix(c, obj), outer), out, budget)
 
 
-def _path_rules(
-    pdfium_c: Any, obj: Any, outer: _Matrix, out: list[Rule], budget: list[int]
-) -> None:
-    fill, stroke = ctypes.c_int(0), ctypes.c_int(0)
-    pdfium_c.FPDFPath_GetDrawMode(obj, ctypes.byref(fill), ctypes.byref(stroke))
-    if not fill.value and not stroke.value:
+def _path_rules(c: Calls, obj: int, outer: _Matrix, out: list[Rule], budget: list[int]) -> None:
+    modes = c.ints
+    c.draw_mode(obj, *c.int_at)
+    fill, stroke = modes[0], modes[1]
+    if not fill and not stroke:
         return  # a clipping or invisible path draws nothing
-    if _invisible(pdfium_c, obj, bool(stroke.value)):
+    if _invisible(c, obj, bool(stroke)):
         return
-    n = pdfium_c.FPDFPath_CountSegments(obj)
+    n = c.count_segments(obj)
     budget[0] -= n
     if budget[0] < 0:
         raise _TooMany
-    if n <= 5 and _thin_bounds(pdfium_c, obj, outer, out):
+    if n <= 5 and _thin_bounds(c, obj, outer, out):
         return  # a line or a thin bar: its bounding box says all, in one call
-    a, b, c, d, e, f = _mul(_matrix(pdfium_c, obj), outer)
-    x, y = ctypes.c_float(0), ctypes.c_float(0)
-    x_ref, y_ref = ctypes.byref(x), ctypes.byref(y)
-    get_seg, get_point = (
-        pdfium_c.FPDFPath_GetPathSegment,
-        pdfium_c.FPDFPathSegment_GetPoint,
+    a, b, cc, d, e, f = _mul(_matrix(c, obj), outer)
+    xy = c.floats
+    x_at, y_at = c.float_at[0], c.float_at[1]
+    get_seg, get_point, get_type, get_close = (
+        c.segment,
+        c.segment_point,
+        c.segment_type,
+        c.segment_close,
     )
-    get_type, get_close = (
-        pdfium_c.FPDFPathSegment_GetType,
-        pdfium_c.FPDFPathSegment_GetClose,
-    )
-    moveto, bezier = pdfium_c.FPDF_SEGMENT_MOVETO, pdfium_c.FPDF_SEGMENT_BEZIERTO
+    moveto, bezier = c.MOVETO, c.BEZIERTO
     subpaths: list[tuple[list[tuple[float, float]], bool, bool]] = []
     points: list[tuple[float, float]] = []
     curved = False
@@ -197,20 +181,21 @@ def _path_rules(
             curved = True
         if curved:
             continue  # a curved subpath is dropped whole; its points are not needed
-        get_point(seg, x_ref, y_ref)
-        points.append((x.value * a + y.value * c + e, x.value * b + y.value * d + f))
+        get_point(seg, x_at, y_at)
+        x, y = xy[0], xy[1]
+        points.append((x * a + y * cc + e, x * b + y * d + f))
     closed = prev is not None and bool(get_close(prev))
     if points:
         subpaths.append((points, closed, curved))
     for pts, is_closed, is_curved in subpaths:
         if is_curved or len(pts) < 2:
             continue  # curves are rounded boxes or glyph-like art, not rules
-        if fill.value and (is_closed or len(pts) >= 4):
+        if fill and (is_closed or len(pts) >= 4):
             box = _box(pts)
             if box is not None:
                 _box_rules(box, out)
                 continue
-        if stroke.value:
+        if stroke:
             ring = pts + [pts[0]] if is_closed else pts
             for (x0, y0), (x1, y1) in pairwise(ring):
                 _segment(x0, y0, x1, y1, out)
@@ -218,21 +203,14 @@ def _path_rules(
         raise _TooMany
 
 
-# Reused out-parameters: PDFium is not thread-safe, so a process reads one page at a time.
-_BOX = [ctypes.c_float(0) for _ in range(4)]
-_BOX_REFS = [ctypes.byref(v) for v in _BOX]
-_RGBA = [ctypes.c_uint(0) for _ in range(4)]
-_RGBA_REFS = [ctypes.byref(v) for v in _RGBA]
-
-
-def _thin_bounds(pdfium_c: Any, obj: Any, outer: _Matrix, out: list[Rule]) -> bool:
+def _thin_bounds(c: Calls, obj: int, outer: _Matrix, out: list[Rule]) -> bool:
     """A short path whose box is thin one way is a rule along it (stroke width included)."""
-    if not pdfium_c.FPDFPageObj_GetBounds(obj, *_BOX_REFS):
+    if not c.bounds(obj, *c.float_at[:4]):
         return False
-    left, bottom, right, top = (v.value for v in _BOX)
+    left, bottom, right, top = c.floats[:4]
     if outer is not _IDENTITY:
-        a, b, c, d, e, f = outer
-        if abs(b) > 1e-6 or abs(c) > 1e-6:
+        a, b, cc, d, e, f = outer
+        if abs(b) > 1e-6 or abs(cc) > 1e-6:
             return False  # turned inside a form: the segments are read instead
         left, right = sorted((left * a + e, right * a + e))
         bottom, top = sorted((bottom * d + f, top * d + f))
@@ -248,12 +226,11 @@ def _thin_bounds(pdfium_c: Any, obj: Any, outer: _Matrix, out: list[Rule]) -> bo
     return True
 
 
-def _invisible(pdfium_c: Any, obj: Any, stroked: bool) -> bool:
+def _invisible(c: Calls, obj: int, stroked: bool) -> bool:
     """White or fully transparent: a rule nobody sees is no cell border."""
-    get = pdfium_c.FPDFPageObj_GetStrokeColor if stroked else pdfium_c.FPDFPageObj_GetFillColor
-    if not get(obj, *_RGBA_REFS):
+    if not (c.stroke_color if stroked else c.fill_color)(obj, *c.uint_at):
         return False
-    r, g, b, alpha = (v.value for v in _RGBA)
+    r, g, b, alpha = c.uints
     return alpha == 0 or min(r, g, b) >= 250
 
 

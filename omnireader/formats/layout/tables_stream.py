@@ -48,17 +48,20 @@ _Run = Run
 
 
 def borderless_tables(words: list[Word]) -> list[Table]:
+    lines = [runs(line) for line in group_lines(words)]
     # Most pages are running text: without two lines that break into runs there is no
     # borderless table, and the column split below need not be looked for.
-    if sum(1 for line in group_lines(words) if len(runs(line)) > 1) < 2:
+    if sum(1 for line in lines if len(line) > 1) < 2:
         return []
     # A two-column page is read column by column: a table row in one column must not take
     # the line of text beside it as a cell.
-    return [t for group in text_columns(words) for t in _borderless(group)]
+    groups = text_columns(words)
+    if len(groups) == 1:
+        return _borderless(lines)  # one column (most pages): its lines are those above
+    return [t for group in groups for t in _borderless([runs(x) for x in group_lines(group)])]
 
 
-def _borderless(words: list[Word]) -> list[Table]:
-    lines = [runs(line) for line in group_lines(words)]
+def _borderless(lines: list[list[_Run]]) -> list[Table]:
     where = {id(line): k for k, line in enumerate(lines)}
     tables: list[Table] = []
     done = 0  # lines up to here belong to a region already

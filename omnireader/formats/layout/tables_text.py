@@ -86,7 +86,7 @@ def group_lines(words: list[Word]) -> list[list[Word]]:
         return [list(words)] if words else []  # most cells: one word, one line
     lines: list[list[Word]] = []
     bands: list[tuple[float, float]] = []
-    for word in sorted(words, key=lambda w: (w.cy, w.x0)):
+    for word in sorted(words, key=lambda w: (w.y0 + w.y1, w.x0)):  # by centre, no property
         if bands:
             y0, y1 = bands[-1]
             mid = (y0 + y1) / 2
@@ -114,6 +114,12 @@ def runs(line: list[Word]) -> list[list[Word]]:
             prev = out[-1][-1]
             size = max(em(prev), em(word))
             gap = word.x0 - prev.x1
+            if gap <= NUMBER_GAP_EM * size:
+                out[-1].append(word)  # a word space: one run, numbers or not
+                continue
+            if gap > SEGMENT_EM * size:
+                out.append([word])
+                continue
             # A lone currency sign belongs to the number after it, not the one before.
             ends_number = (
                 is_numeric(prev.text) or prev.text in _UNITS
@@ -126,9 +132,7 @@ def runs(line: list[Word]) -> list[list[Word]]:
                 and _GROUP.fullmatch(word.text) is not None
                 and gap <= _THOUSANDS_GAP_EM * size
             )
-            if gap <= SEGMENT_EM * size and (
-                thousands or not (numbers and gap > NUMBER_GAP_EM * size)
-            ):
+            if thousands or not numbers:
                 out[-1].append(word)
                 continue
         out.append([word])

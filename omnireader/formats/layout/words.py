@@ -21,6 +21,9 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from omnireader.formats.layout.model import Word
+from omnireader.formats.layout.pdfium_calls import Calls, calls
+from omnireader.formats.layout.pdfium_calls import handle as as_int
+from omnireader.formats.layout.transform import page_transform
 
 if TYPE_CHECKING:
     import pypdfium2
@@ -81,9 +84,9 @@ def page_words(
     if count > MAX_CHARS:
         raise TooManyChars(f"{count} characters on the page (at most {MAX_CHARS} are laid out)")
     text = _char_text(textpage, raw, count)
-    to_page, (left, top) = _page_transform(page)
-    c = _calls(pdfium_c)
-    handle = ctypes.cast(raw, ctypes.c_void_p).value
+    to_page, (left, top) = page_transform(page)
+    c = calls()
+    handle = as_int(raw)
     if hidden:  # rare: asked char by char only on pages that hide text
         chars = list(text)
         for i in range(len(chars)):
@@ -94,6 +97,7 @@ def page_words(
     rect = pdfium_c.FS_RECTF()
     rect_ref = ctypes.byref(rect)
     style = _FontStyle(raw, handle, c)
+    by_object, text_object = style.by_object, c.text_object
     upright = to_page is None  # nearly all pages: y is flipped inline
 
     def box(index: int) -> tuple[float, float, float, float] | None:
@@ -133,7 +137,13 @@ def page_words(
             if found:
                 height = y1 - y0
                 if height > 0 and y0 <= (b0 + b1) * 0.5 <= y1:
-                    size, bold, font = style.of(lo, height)
+                    # The common case inline (a known text object, its Tf size plausible):
+                    # a method call per word costs as much as the C calls.
+                    known = by_object.get(text_object(handle, lo))
+                    if known is not None and 0.5 * height < known[0] < 1.5 * height:
+                        size, bold, font = known
+                    else:
+                        size, bold, font = style.of(lo, height)
                     wx0 = min(a0, x0)
                     wx1 = max(a1, x1)
                     if wx0 < wx1 <= wx0 + (hi - lo + 0.5) * max(size, 1.0):
@@ -205,33 +215,6 @@ def _word(
     return Word(chars, x0, y0, x1, y1, *props)
 
 
-class _Calls:
-    """PDFium functions as prototypes on plain ints (handles as ``c_void_p`` ints)."""
-
-    def __init__(self, pdfium_c: Any) -> None:
-        address = lambda fn: ctypes.cast(fn, ctypes.c_void_p).value
-        vp, ci = ctypes.c_void_p, ctypes.c_int
-        self.loose_box = ctypes.CFUNCTYPE(ci, vp, ci, vp)(
-            address(pdfium_c.FPDFText_GetLooseCharBox)
-        )
-        self.text_object = ctypes.CFUNCTYPE(vp, vp, ci)(address(pdfium_c.FPDFText_GetTextObject))
-        self.font_of = ctypes.CFUNCTYPE(vp, vp)(address(pdfium_c.FPDFTextObj_GetFont))
-        self.font_size = ctypes.CFUNCTYPE(ctypes.c_double, vp, ci)(
-            address(pdfium_c.FPDFText_GetFontSize)
-        )
-        self.font_weight = ctypes.CFUNCTYPE(ci, vp, ci)(address(pdfium_c.FPDFText_GetFontWeight))
-
-
-_CALLS: _Calls | None = None
-
-
-def _calls(pdfium_c: Any) -> _Calls:
-    global _CALLS
-    if _CALLS is None:
-        _CALLS = _Calls(pdfium_c)
-    return _CALLS
-
-
 def _char_text(textpage: pypdfium2.PdfTextPage, raw: object, count: int) -> str:
     """The characters' text, one code unit per char index.
 
@@ -254,46 +237,25 @@ def _char_text(textpage: pypdfium2.PdfTextPage, raw: object, count: int) -> str:
     return "".join(out)
 
 
-def _page_transform(page: pypdfium2.PdfPage):  # type: ignore[no-untyped-def]
-    """PDF user space (origin bottom left, y up, maybe rotated) → top-left page points:
-    ``(None, (left, top))`` for an upright page (the loop flips inline), else a function
-    of a char's (left, top, right, bottom)."""
-    left, bottom, right, top = page.get_cropbox()
-    rotation = page.get_rotation() % 360
-    if rotation not in (90, 180, 270):
-        return None, (left, top)
-
-    def flip90(a: float, b: float, c: float, d: float) -> tuple[float, float, float, float]:
-        return d - bottom, a - left, b - bottom, c - left
-
-    def flip180(a: float, b: float, c: float, d: float) -> tuple[float, float, float, float]:
-        return right - c, d - bottom, right - a, b - bottom
-
-    def flip270(a: float, b: float, c: float, d: float) -> tuple[float, float, float, float]:
-        return top - b, right - c, top - d, right - a
-
-    return {90: flip90, 180: flip180, 270: flip270}[rotation], (left, top)
-
-
 class _FontStyle:
     """Font size, boldness and name of a char, cached per text object (a page has a few
     hundred; a PDF text object has one font at one size)."""
 
-    def __init__(self, raw: Any, handle: int | None, calls: _Calls) -> None:
+    def __init__(self, raw: Any, handle: int | None, calls: Calls) -> None:
         import pypdfium2.raw as pdfium_c
 
         self._raw = raw
         self._handle = handle
         self._c = calls
         self._pdfium = pdfium_c
-        self._by_object: dict[int, tuple[float, bool, str]] = {}
+        self.by_object: dict[int | None, tuple[float, bool, str]] = {}
         self._by_font: dict[int, tuple[bool, str]] = {}
 
     def of(self, index: int, height: float) -> tuple[float, bool, str]:
         """(size in points, bold, font name) of char ``index``, whose loose box is
         ``height`` tall."""
         obj = self._c.text_object(self._handle, index)
-        known = self._by_object.get(obj) if obj else None
+        known = self.by_object.get(obj) if obj else None
         if known is None:
             size = float(self._c.font_size(self._handle, index))
             font = self._c.font_of(obj) if obj else None
@@ -304,7 +266,7 @@ class _FontStyle:
                     self._by_font[font] = face
             known = (round(size, 2), *face)
             if obj:
-                self._by_object[obj] = known
+                self.by_object[obj] = known
         size = known[0]
         # Tf size times 1 is often 1 with the scale in the text matrix: the loose box
         # (ascent to descent, ~1.15 em) is then the better measure.

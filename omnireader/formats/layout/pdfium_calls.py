@@ -1,0 +1,79 @@
+"""PDFium's C functions as ctypes prototypes on plain ints, for the layout's hot loops.
+
+A call through ``pypdfium2.raw`` checks and converts each argument and wraps a returned
+handle in a pointer object: about a microsecond, more than PDFium's own work for a
+character or a path segment. The layout stage makes thousands of calls a page, so the ones
+it makes in loops are bound once here on plain ints: handles as ``c_void_p`` ints (None
+for NULL), out-parameters as the addresses of buffers reused from call to call (PDFium is
+not thread-safe: a process reads one page at a time).
+"""
+
+from __future__ import annotations
+
+import ctypes
+from typing import Any
+
+__all__ = ["Calls", "calls", "handle"]
+
+
+def handle(pointer: Any) -> int | None:
+    """A pypdfium2 raw handle (a ctypes pointer) as the int the prototypes take."""
+    return ctypes.cast(pointer, ctypes.c_void_p).value
+
+
+class Calls:
+    """The bound prototypes, and the out-buffers they write into."""
+
+    def __init__(self) -> None:
+        import pypdfium2.raw as c
+
+        vp, ci, dbl = ctypes.c_void_p, ctypes.c_int, ctypes.c_double
+
+        def bind(fn: Any, restype: Any, *argtypes: Any) -> Any:
+            return ctypes.CFUNCTYPE(restype, *argtypes)(handle(fn))
+
+        # Text page: characters.
+        self.loose_box = bind(c.FPDFText_GetLooseCharBox, ci, vp, ci, vp)
+        self.text_object = bind(c.FPDFText_GetTextObject, vp, vp, ci)
+        self.font_of = bind(c.FPDFTextObj_GetFont, vp, vp)
+        self.font_size = bind(c.FPDFText_GetFontSize, dbl, vp, ci)
+        self.font_weight = bind(c.FPDFText_GetFontWeight, ci, vp, ci)
+        # Page objects.
+        self.count_objects = bind(c.FPDFPage_CountObjects, ci, vp)
+        self.get_object = bind(c.FPDFPage_GetObject, vp, vp, ci)
+        self.form_count = bind(c.FPDFFormObj_CountObjects, ci, vp)
+        self.form_object = bind(c.FPDFFormObj_GetObject, vp, vp, ctypes.c_ulong)
+        self.object_type = bind(c.FPDFPageObj_GetType, ci, vp)
+        self.matrix = bind(c.FPDFPageObj_GetMatrix, ci, vp, vp)
+        self.bounds = bind(c.FPDFPageObj_GetBounds, ci, vp, vp, vp, vp, vp)
+        self.fill_color = bind(c.FPDFPageObj_GetFillColor, ci, vp, vp, vp, vp, vp)
+        self.stroke_color = bind(c.FPDFPageObj_GetStrokeColor, ci, vp, vp, vp, vp, vp)
+        # Paths.
+        self.draw_mode = bind(c.FPDFPath_GetDrawMode, ci, vp, vp, vp)
+        self.count_segments = bind(c.FPDFPath_CountSegments, ci, vp)
+        self.segment = bind(c.FPDFPath_GetPathSegment, vp, vp, ci)
+        self.segment_point = bind(c.FPDFPathSegment_GetPoint, ci, vp, vp, vp)
+        self.segment_type = bind(c.FPDFPathSegment_GetType, ci, vp)
+        self.segment_close = bind(c.FPDFPathSegment_GetClose, ci, vp)
+        self.PATH, self.FORM = c.FPDF_PAGEOBJ_PATH, c.FPDF_PAGEOBJ_FORM
+        self.MOVETO, self.BEZIERTO = c.FPDF_SEGMENT_MOVETO, c.FPDF_SEGMENT_BEZIERTO
+        # Out-buffers: four floats (a box, a point), four uints (a colour), two ints (a
+        # draw mode), six floats (a matrix, FS_MATRIX's layout); with their addresses.
+        self.floats = (ctypes.c_float * 6)()
+        self.uints = (ctypes.c_uint * 4)()
+        self.ints = (ctypes.c_int * 2)()
+        f, u, i = (ctypes.addressof(b) for b in (self.floats, self.uints, self.ints))
+        self.float_at = tuple(f + 4 * k for k in range(6))
+        self.uint_at = tuple(u + 4 * k for k in range(4))
+        self.int_at = (i, i + 4)
+
+
+_CALLS: Calls | None = None
+
+
+def calls() -> Calls:
+    """The prototypes, bound on first use (binding imports pypdfium2)."""
+    global _CALLS
+    if _CALLS is None:
+        _CALLS = Calls()
+    return _CALLS
