@@ -1,7 +1,7 @@
 """PDFs with text placed where a test needs it, made on the spot with PDFium.
 
 ``Text(x, y, text, size, bold)`` is drawn with its baseline ``y`` points below the page's
-top edge, in Helvetica (or Helvetica-Bold); ``Rule`` draws a stroked line. An outline can
+top edge, in Helvetica (or Helvetica-Bold, or the standard font it names); ``Rule`` draws a stroked line. An outline can
 be added afterwards with pypdf (:func:`with_outline`).
 """
 
@@ -21,6 +21,7 @@ class Text:
     text: str
     size: float = 10.0
     bold: bool = False
+    font: str | None = None  # a standard font by name ("Helvetica-BoldOblique"), else by bold
 
 
 @dataclass
@@ -38,7 +39,7 @@ def build_pdf(pages: list[list[Text | Line]], font_file: bytes | None = None) ->
     import pypdfium2.raw as pdfium_c
 
     doc = pdfium.PdfDocument.new()
-    fonts: dict[bool, object] = {}
+    fonts: dict[bool | str, object] = {}
     if font_file is not None:
         buffer = (ctypes.c_uint8 * len(font_file)).from_buffer_copy(font_file)
         loaded = pdfium_c.FPDFText_LoadFont(
@@ -54,7 +55,10 @@ def build_pdf(pages: list[list[Text | Line]], font_file: bytes | None = None) ->
         page = doc.new_page(WIDTH, HEIGHT)
         for item in items:
             if isinstance(item, Text):
-                obj = pdfium_c.FPDFPageObj_CreateTextObj(doc, fonts[item.bold], item.size)
+                key: bool | str = item.font or item.bold
+                if key not in fonts:
+                    fonts[key] = pdfium_c.FPDFText_LoadStandardFont(doc, str(key).encode())
+                obj = pdfium_c.FPDFPageObj_CreateTextObj(doc, fonts[key], item.size)
                 wide = ctypes.create_string_buffer((item.text + "\0").encode("utf-16-le"))
                 pdfium_c.FPDFText_SetText(
                     obj, ctypes.cast(wide, ctypes.POINTER(pdfium_c.FPDF_WCHAR))

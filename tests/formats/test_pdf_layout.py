@@ -162,6 +162,64 @@ def test_headings_come_from_size_weight_and_numbering_with_levels() -> None:
     assert page.heading_path == ["1 Introduction"]
 
 
+BODY = [
+    "Body text under the headings, set in the regular body size of the page,",
+    "running over several lines so that the body size is the one most text has,",
+    "and ending here with a full stop at the end of its last line of all.",
+]
+
+
+def headings_of(pdf: bytes) -> list[str]:
+    return [line for s in body(pdf) for line in s.text.splitlines() if line.startswith("#")]
+
+
+def test_two_bold_headings_a_blank_line_apart_stay_two_headings() -> None:
+    # "ITEM 1. Business" then, a blank line below, its first subsection: a heading wraps
+    # at its column's edge, and this one left room for the next line's first word.
+    items: list[Text | Line] = [Text(72, 72, "Item 1. Business", 10, bold=True)]
+    items += [Text(72, 94, "General", 10, bold=True)]
+    items += paragraph(72, 116, BODY)
+    assert headings_of(build_pdf([items])) == ["# Item 1. Business", "#### General"]
+
+
+def test_a_heading_in_another_font_directly_above_a_heading_is_its_own() -> None:
+    items: list[Text | Line] = [
+        Text(72, 72, "Critical Accounting Policies", 10, font="Helvetica-BoldOblique"),
+        Text(72, 84, "Contract Accounting", 10, bold=True),
+    ]
+    items += paragraph(72, 106, BODY)
+    assert headings_of(build_pdf([items])) == [
+        "#### Critical Accounting Policies",
+        "#### Contract Accounting",
+    ]
+
+
+def test_a_long_bold_heading_wrapped_at_the_column_edge_stays_one_heading() -> None:
+    items: list[Text | Line] = [
+        Text(72, 72, "Management's Discussion and Analysis of Financial Condition and", 10, True),
+        Text(72, 94, "Results of Operations", 10, bold=True),
+    ]
+    items += paragraph(72, 116, BODY)
+    assert headings_of(build_pdf([items])) == [
+        "#### Management's Discussion and Analysis of Financial Condition and Results of "
+        "Operations"
+    ]
+
+
+def test_a_bold_sentence_a_little_larger_than_the_body_is_a_heading() -> None:
+    # Risk factors are headed by a sentence, in bold a point above the body; a bold
+    # sentence in the body's own size stays a paragraph.
+    items: list[Text | Line] = [
+        Text(72, 72, "We face significant competition that may reduce our profits.", 10.5, True)
+    ]
+    items += paragraph(72, 94, BODY)
+    items += [Text(72, 150, "Please read this whole section before you invest in us.", 10, True)]
+    items += paragraph(72, 172, BODY)
+    assert headings_of(build_pdf([items])) == [
+        "#### We face significant competition that may reduce our profits."
+    ]
+
+
 def test_the_outline_gives_headings_and_the_path_carries_across_pages() -> None:
     page1 = [Text(72, 72, "Overview", 10)] + paragraph(
         72, 100, ["Plain body text under the overview heading, in one size."] * 3

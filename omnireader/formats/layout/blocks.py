@@ -28,6 +28,9 @@ _LABEL = re.compile(
 )
 # Below a line, the next line of the same block starts within this many line heights.
 _LEADING = 0.9
+# Bold lines further apart than this share of a line's height are two headings, unless
+# the first ran to its column's edge (a long heading wrapped in a double-spaced text).
+_HEADING_GAP = 0.5
 # Font sizes within this ratio are one size.
 _SIZE_RATIO = 1.12
 
@@ -141,6 +144,27 @@ def make_lines(words: list[Word]) -> list[Line]:
     return lines
 
 
+def _next_heading(last: Line, line: Line, gap: float, height: float, lines: list[Line]) -> bool:
+    """Whether bold ``line`` under bold ``last`` starts a heading of its own."""
+    font, other = _font(last), _font(line)
+    if font and other and font != other:
+        return True
+    if gap <= _HEADING_GAP * height:
+        return False
+    # The right edge of the text in the column: the lines overlapping ``last`` across.
+    edge = max((o.x1 for o in lines if o.x0 < last.x1 and o.x1 > last.x0), default=last.x1)
+    first = line.words[0]
+    return edge - last.x1 > (first.x1 - first.x0) + max(line.size, 1.0)
+
+
+def _font(line: Line) -> str:
+    """The font most of the line's characters are set in (a bullet's symbol font aside)."""
+    weights: dict[str, int] = {}
+    for w in line.words:
+        weights[w.font] = weights.get(w.font, 0) + len(w.text)
+    return max(weights, key=weights.__getitem__)
+
+
 def _is_label(run: list[Word]) -> bool:
     """A run that is only a number, a bullet or "Item 7." — what a tab follows."""
     return len(run) <= 2 and bool(_LABEL.match(" ".join(w.text for w in run)))
@@ -180,7 +204,7 @@ def make_blocks(lines: list[Line]) -> list[TextBlock]:
             if gap > _LEADING * height + 2.0:
                 continue  # too far above: closed for good (lines come top-down)
             still_open.append(block)
-            if target is None and _continues(block, last, line, gap, height):
+            if target is None and _continues(block, last, line, gap, height, lines):
                 target = block
         open_blocks = still_open
         if target is None:
@@ -191,7 +215,9 @@ def make_blocks(lines: list[Line]) -> list[TextBlock]:
     return blocks
 
 
-def _continues(block: TextBlock, last: Line, line: Line, gap: float, height: float) -> bool:
+def _continues(
+    block: TextBlock, last: Line, line: Line, gap: float, height: float, lines: list[Line]
+) -> bool:
     if gap < -0.5 * height:
         return False  # beside it, not below
     if block.leading >= 0 and gap > block.leading + 0.3 * height:
@@ -210,7 +236,12 @@ def _continues(block: TextBlock, last: Line, line: Line, gap: float, height: flo
     if last.bold != line.bold and (last.bold or block.x1 - last.x1 > 4 * em):
         return False
     if line.bold:
-        return True  # a heading's second line may hang indented under its text
+        # A heading's second line may hang indented under its text; but a heading wraps
+        # in its own font and at its column's edge: another font, or a line set apart
+        # below one that left room for its first word, is the next heading.
+        if last.bold and _next_heading(last, line, gap, height, lines):
+            return False
+        return True
     # A first-line indent under a line that ran to the right edge starts a paragraph;
     # under a list item's first line ("1.", "(a)", a bullet) it is the item's hanging
     # indent.

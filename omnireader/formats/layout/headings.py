@@ -19,6 +19,10 @@ MAX_PATH = 6
 MAX_TITLE = 120
 _MAX_WORDS = 18
 _MAX_CHARS = 160
+# A whole bold block at least this much larger than the body, of up to this many words,
+# is a heading even when it is a sentence.
+_STATEMENT_RATIO = 1.05
+_STATEMENT_WORDS = 45
 _NUMBERED = re.compile(
     r"^(?:(?:section|chapter|part|article|item)\s+)?"
     r"((?:\d{1,2}\.){0,4}\d{1,2}|[A-Z]|[IVXLC]{1,6})[.)]?(?:\s+|$)",
@@ -95,12 +99,23 @@ class HeadingRules:
         if from_outline:
             return from_outline
         words = text.split()
-        if len(words) > _MAX_WORDS or len(text) > _MAX_CHARS or lines > 3:
-            return 0
-        if not any(ch.isalpha() for ch in text) or text[-1] in ".,;" and len(words) > 3:
-            return 0
         body = self.body_size or size
         ratio = size / body if body else 1.0
+        # A bold sentence standing alone, a little larger than the body: the heading of
+        # a risk factor or a question ("We face significant competition ...").
+        statement = (
+            bold
+            and ratio >= _STATEMENT_RATIO
+            and len(words) <= _STATEMENT_WORDS
+            and lines <= 3
+            and text[0].isupper()  # not a bullet, not the tail of a sentence cut above
+        )
+        if (len(words) > _MAX_WORDS or len(text) > _MAX_CHARS or lines > 3) and not statement:
+            return 0
+        if not any(ch.isalpha() for ch in text):
+            return 0
+        if text[-1] in ".,;" and len(words) > 3 and not statement:
+            return 0
         numbered = _NUMBERED.match(text)
         depth = _depth(numbered.group(1)) if numbered and len(words) > 1 else 0
         larger = ratio >= 1.15
