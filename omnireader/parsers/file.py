@@ -25,6 +25,7 @@ from omnireader.formats.document import (
     EMPTY,
     GARBLED,
     ITEM_FIELDS,
+    LAYOUT_FAILED,
     NEEDS_OCR,
     UNREADABLE,
     DocInfo,
@@ -211,6 +212,9 @@ class FileParser(Parser[Blob]):
         # chunks), copied per item.
         chunks, structs = section_chunks(section, r.ctx.options.chunk_tokens)
         where = self._position(r, section, n)
+        meta = self._meta(r, section)
+        if LAYOUT_FAILED in section.flags:  # a PDF page's plain text layer, as OCR items say
+            meta["flags"] = [LAYOUT_FAILED]
         items = self.make_chunk_items(
             chunks,
             r.ctx,
@@ -218,7 +222,7 @@ class FileParser(Parser[Blob]):
             where=where,
             # A language the document declares (an HTML lang) wins over each chunk's guess.
             source_update={"page": section.page, "lang": language_tag(r.info.extra.get("lang"))},
-            **self._meta(r, section),
+            **meta,
         )
         page = f":p{section.page}" if section.page is not None else f":{where[1]}"
         link_chunks(items, structs, f"{r.source.content_hash or ''}:{where[0]}{page}")

@@ -4,15 +4,20 @@ documents) and the image parser (images, TIFF pages).
 The page's text is chunked like any document text; each chunk item carries the lines it
 holds with their bounding boxes (page fractions), grouped in their blocks, in reading
 order, the mean confidence, the engine, and the flag ``ocr`` (so fine mode can still
-upgrade it with a vision model). Lines read with low confidence are kept and marked, and
-their item is flagged ``ocr_low_confidence``.
+upgrade it with a vision model). Each block says what the page layout made of it, as
+``layout_blocks`` do on a text PDF's items: ``kind`` (heading, paragraph, list_item,
+caption, table) and a heading's ``level``. Lines read with low confidence are kept and
+marked, and their item is flagged ``ocr_low_confidence``; a page whose layout failed (its
+blocks are the plain reading, row by row, and have no kind) flags its items
+``layout_failed``.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from omnireader.formats.ocr import LOW_CONFIDENCE, OCR, OcrPage
+from omnireader.formats.document import LAYOUT_FAILED
+from omnireader.formats.ocr import LOW_CONFIDENCE, OCR, OcrBlock, OcrPage
 from omnireader.models import MemoryItem, Source
 from omnireader.parsers.base import ParseContext, Parser, chunk_source
 from omnireader.text.chunking import chunk_text
@@ -36,6 +41,8 @@ def ocr_items(
     items = []
     base_extra = dict(metadata.pop("extra", {}) or {})
     base_flags = list(metadata.pop("flags", []) or [])
+    # The order the scanned-PDF section says it in: ocr, then layout_failed.
+    page_flags = [OCR, LAYOUT_FAILED] if page.layout_failed else [OCR]
     for chunk in chunk_text(page.text, ctx.options.chunk_tokens):
         blocks = _blocks_in(spans, chunk.char_start, chunk.char_end)
         lines = [line for block in blocks for line in block["lines"]]
@@ -62,7 +69,7 @@ def ocr_items(
                 ctx,
                 sources=[src],
                 position=(*position, chunk.index),
-                flags=[*base_flags, OCR, *([LOW_CONFIDENCE_FLAG] if low else [])],
+                flags=[*base_flags, *page_flags, *([LOW_CONFIDENCE_FLAG] if low else [])],
                 extra=extra,
                 **metadata,
             )
@@ -92,9 +99,20 @@ def _line_spans(
                 entry["low_confidence"] = True
             lines.append((at, at + len(line.text), entry))
             at += len(line.text)
-        fields = {"bbox": list(block.bbox), **({"table": True} if block.table else {})}
-        out.append((b, fields, lines))
+        out.append((b, _block_fields(block), lines))
     return out
+
+
+def _block_fields(block: OcrBlock) -> dict[str, Any]:
+    """What a block says besides its lines: its box, and the layout's kind and level."""
+    fields: dict[str, Any] = {"bbox": list(block.bbox)}
+    if block.kind:
+        fields["kind"] = block.kind
+    if block.kind == "heading" and block.level:
+        fields["level"] = block.level
+    if block.table:
+        fields["table"] = True
+    return fields
 
 
 def _blocks_in(

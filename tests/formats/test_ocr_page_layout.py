@@ -153,3 +153,102 @@ def test_an_image_file_follows_the_layout_switch(tmp_path: Path) -> None:
         texts[layout] = " ".join(i.memory for i in items if "ocr" in i.metadata.flags)
     assert " ".join(LEFT) in " ".join(texts[True].split())
     assert f"{LEFT[0]} {RIGHT[0]}" in texts[False]
+
+
+# -- what OCR items say of their blocks
+
+
+def _file_items(path: Path) -> list:
+    from omnireader.parsers.base import ParseContext
+    from omnireader.parsers.file import FileParser
+
+    return FileParser().parse_fast(Blob(path=str(path)), ParseContext())
+
+
+def test_scanned_pdf_items_name_each_block_kind_and_the_heading_level(tmp_path: Path) -> None:
+    path = pages.write_pdf([two_columns(), table()], tmp_path / "scan.pdf", dpi=DPI)
+    first, second = _file_items(path)
+    blocks = first.metadata.extra["ocr_blocks"]
+    # Like a text PDF's layout_blocks: the title is a heading with its level, the columns
+    # and the footer are paragraphs; each keeps its box as page fractions.
+    assert [b["kind"] for b in blocks] == ["heading", "paragraph", "paragraph", "paragraph"]
+    assert blocks[0]["level"] in (1, 2) and all("level" not in b for b in blocks[1:])
+    assert all(0 <= v <= 1 for b in blocks for v in b["bbox"])
+    [table_block] = second.metadata.extra["ocr_blocks"]
+    assert table_block["kind"] == "table" and table_block["table"] is True
+    assert all("layout_failed" not in i.metadata.flags for i in (first, second))
+
+
+def test_an_ocr_page_whose_layout_failed_flags_its_items_and_names_no_kinds() -> None:
+    from omnireader.parsers.base import ParseContext
+    from omnireader.parsers.image import ImageParser
+    from omnireader.parsers.ocr_items import ocr_items
+
+    # The same function makes the items of scanned PDF pages and of images.
+    failed = ocr_image(two_columns(), layout=OcrLayout(budget=0.0))
+    source = ImageParser().create_source(Blob(data=b"two columns", filename="scan.png"))
+    [item] = ocr_items(ImageParser(), ParseContext(), failed, source=source, position=("p",))
+    assert item.metadata.flags == ["ocr", "layout_failed"]
+    assert all("kind" not in b for b in item.metadata.extra["ocr_blocks"])
+    assert item.memory == failed.text  # the plain reading, kept whole
+
+
+def test_an_image_file_item_names_its_block_kinds(tmp_path: Path) -> None:
+    from omnireader import Reader
+
+    path = tmp_path / "scan.png"
+    two_columns().save(path)
+    [item] = [i for i in Reader().read(path) if "ocr" in i.metadata.flags]
+    kinds = [b["kind"] for b in item.metadata.extra["ocr_blocks"]]
+    assert kinds[0] == "heading" and set(kinds[1:]) == {"paragraph"}
+    assert item.metadata.flags == ["ocr"]
+
+
+# -- running headers and page numbers on scanned pages
+
+RUNNING = "Harbour Board News, spring issue"
+BODIES = [
+    ["The pier repairs start in April", "and take about six weeks."],
+    ["Ferry tickets go on sale soon", "at the main office by the quay."],
+    ["Residents pay half the fare", "on every crossing this summer."],
+]
+
+
+def letter(number: int, body: list[str], shift: int = 0) -> Image.Image:
+    """A small scanned page: a running header atop, body lines, its number at the foot;
+    everything ``shift`` pixels lower, as a page fed a little off on the scanner."""
+    font = pages.font("aileron", _px(10))
+    image = Image.new("L", (round(5 * DPI), round(4 * DPI)), 255)
+    draw = ImageDraw.Draw(image)
+    margin = DPI // 2
+    draw.text((margin, DPI // 3 + shift), RUNNING, fill=0, font=font)
+    for n, line in enumerate(body):
+        draw.text((margin, DPI + shift + n * _px(15)), line, fill=0, font=font)
+    draw.text((round(2.5 * DPI), round(3.5 * DPI) + shift), str(number), fill=0, font=font)
+    return image
+
+
+def test_scanned_pages_put_their_running_header_and_page_number_apart(tmp_path: Path) -> None:
+    # Each page lies 7 px (about 1 mm) lower than the one before: the header is still
+    # the same header.
+    images = [letter(n, body, shift=7 * (n - 1)) for n, body in enumerate(BODIES, start=1)]
+    items = _file_items(pages.write_pdf(images, tmp_path / "letters.pdf", dpi=DPI))
+    body = [i for i in items if "ocr" in i.metadata.flags]
+    # Each page's body is its own lines only; its printed number is its label.
+    assert [i.memory for i in body] == ["\n".join(lines) for lines in BODIES]
+    assert [i.metadata.extra.get("page_label") for i in body] == ["1", "2", "3"]
+    assert all(RUNNING not in str(i.metadata.extra["ocr_blocks"]) for i in body)
+    # The running header is said once, as a header item, not on every page.
+    [header] = [i for i in items if i.metadata.extra.get("section") == "header"]
+    assert header.memory == RUNNING and header.source.page == 1
+    assert len(items) == 4
+
+
+def test_a_single_image_keeps_its_header_line_and_number(tmp_path: Path) -> None:
+    from omnireader import Reader
+
+    path = tmp_path / "letter.png"
+    letter(1, BODIES[0]).save(path)
+    [item] = [i for i in Reader().read(path) if "ocr" in i.metadata.flags]
+    assert item.memory.splitlines()[0] == RUNNING and item.memory.splitlines()[-1] == "1"
+    assert "page_label" not in item.metadata.extra

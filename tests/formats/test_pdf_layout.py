@@ -297,6 +297,19 @@ def test_a_page_of_too_many_glyphs_keeps_its_plain_text_flagged() -> None:
     assert "The last words." in page.text and page.blocks == []
 
 
+def test_the_items_of_a_page_whose_layout_failed_say_so_as_ocr_items_do() -> None:
+    from omnireader.formats.layout.words import MAX_CHARS
+
+    glyphs = "x" * (MAX_CHARS // 50 + 1)
+    items = [Text(10, 10 + i * 0.5, glyphs, 0.4) for i in range(55)]
+    pdf = build_pdf(
+        [items + [Text(72, 700, "The last words.", 10)], paragraph(72, 72, ["A page laid out."])]
+    )
+    failed, *rest = FileParser().parse_fast(Blob(data=pdf), ParseContext())
+    assert failed.metadata.flags == [LAYOUT_FAILED]
+    assert rest and all(i.metadata.flags == [] for i in rest)  # the next page was laid out
+
+
 def test_a_page_of_ten_thousand_rules_is_still_read() -> None:
     items: list[Text | Line] = [
         Line(20 + (i % 100) * 5, 20 + (i // 100) * 7, 22 + (i % 100) * 5, 20 + (i // 100) * 7)

@@ -89,6 +89,13 @@ def _key(block: Block, zone: str, height: float) -> tuple[str, str, int]:
     return zone, masked, int(edge / max(height, 1.0) * 66)
 
 
+def _repeated(key: tuple[str, str, int], keys: set[tuple[str, str, int]], slack: int) -> bool:
+    if not slack:
+        return key in keys
+    zone, text, step = key
+    return any((zone, text, step + d) in keys for d in range(-slack, slack + 1))
+
+
 def page_number(text: str) -> str | None:
     """The printed page number in ``text``, when that is all it says."""
     match = _PAGE_NUMBER.match(text.strip())
@@ -105,10 +112,12 @@ class FurnitureWindow:
         self._keys.append(keys)
 
     def split(
-        self, layout: PageLayout, position: int
+        self, layout: PageLayout, position: int, slack: int = 0
     ) -> tuple[list[Block], list[Block], list[Block], str | None]:
         """(body, header, footer, page label) of the page whose keys are at ``position``
-        in the window."""
+        in the window. With ``slack``, a block on another page repeats this one when it
+        stands up to that many height steps (~1.5% of the page each) nearer or farther from
+        the edge: scanned pages lie a few millimetres apart on the glass."""
         others = [keys for i, keys in enumerate(self._keys) if i != position]
         body: list[Block] = []
         header: list[Block] = []
@@ -124,7 +133,7 @@ class FurnitureWindow:
                 # "Exhibit 21" atop one page and "Exhibit 23" atop the next are titles:
                 # a heading is a running header only when repeated digit for digit.
                 key = (key[0], _exact(block), key[2])
-            repeats = sum(1 for keys in others if key in keys)
+            repeats = sum(1 for keys in others if _repeated(key, keys, slack))
             # A lone number is the page's when it is outermost or stands on other pages
             # too; a superscript note mark near the top is neither.
             if number is not None and not outermost and repeats < _MIN_REPEATS:

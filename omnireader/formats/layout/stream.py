@@ -5,6 +5,10 @@ heading trail carries across pages; running headers and footers are found over a
 of pages, so each page's section leaves here ``WINDOW`` pages late. Headers and footers
 come out once per distinct text (digits masked), as ``part="header"/"footer"`` sections
 like a DOCX's, not once per page; a page number becomes the section's ``page_label``.
+
+A scanned page (a whole page OCR read, not a picture on a text page) goes through the same
+window: its OCR blocks' boxes (page fractions) stand in for a layout's, so a page number or
+a line repeated at the top or bottom of consecutive scans leaves its body the same way.
 """
 
 from __future__ import annotations
@@ -21,9 +25,12 @@ from omnireader.formats.layout.headings import HeadingRules, Outline, Trail
 from omnireader.formats.layout.model import Block, PageLayout, Table
 from omnireader.formats.layout.page import LayoutFailed, block_markdown, layout_page
 from omnireader.formats.layout.reflow import Vocabulary
+from omnireader.formats.ocr import OCR
 
 if TYPE_CHECKING:
     import pypdfium2
+
+    from omnireader.formats.ocr import OcrBlock
 
 __all__ = ["LAYOUT_FAILED", "MAX_BLOCKS", "LayoutStream", "read_outline"]
 
@@ -33,6 +40,11 @@ _MAX_FURNITURE = 500
 # The share of the plain text's visible characters a layout must hold.
 _KEPT = 0.95
 _MAX_OUTLINE = 5000
+# Scans of one document lie a few millimetres apart on the glass: a running header is
+# matched up to this many height steps (~1.5% of the page each) up or down. Measured on
+# drawn 4-inch pages at 150 dpi: a header shifted 4 px (under a millimetre) on the next
+# page was already a step away and stayed in every page's body without it.
+_SCAN_SLACK = 2
 
 log = logging.getLogger(__name__)
 
@@ -95,6 +107,9 @@ class LayoutStream:
         """Take a page's section (with ``section.layout`` or without); give back those
         that are done."""
         layout = section.layout if isinstance(section.layout, PageLayout) else None
+        if layout is None:
+            scanned = _scanned_layout(section)
+            layout = scanned[0] if scanned is not None else None
         self._window.add(margin_keys(layout) if layout is not None else set())
         self._pending.append(section)
         while len(self._pending) > WINDOW:
@@ -106,11 +121,10 @@ class LayoutStream:
 
     def _finish(self, section: Section) -> Iterator[Section]:
         layout = section.layout if isinstance(section.layout, PageLayout) else None
-        if layout is None:
-            path = self._ocr_headings(section)
-            yield section.model_copy(update={"heading_path": path, "layout": None})
-            return
         position = len(self._window._keys) - len(self._pending) - 1
+        if layout is None:
+            yield from self._finish_ocr(section, position)
+            return
         body, header, footer, label = self._window.split(layout, position)
         continued = self._carry_table(body, section.page)
         path = None
@@ -151,11 +165,32 @@ class LayoutStream:
         for part, blocks in (("header", header), ("footer", footer)):
             yield from self._furniture(part, blocks, section.page)
 
-    def _ocr_headings(self, section: Section) -> list[str]:
+    def _finish_ocr(self, section: Section, position: int) -> Iterator[Section]:
+        """An OCR'd section: a scanned page loses its running header, footer and page
+        number (which becomes its ``page_label``) like a text page; then its headings join
+        the trail."""
+        scanned = _scanned_layout(section)
+        if scanned is None or section.ocr is None:
+            path = self._ocr_headings(section.ocr.blocks if section.ocr is not None else [])
+            yield section.model_copy(update={"heading_path": path, "layout": None})
+            return
+        layout, sources = scanned
+        body, header, footer, label = self._window.split(layout, position, _SCAN_SLACK)
+        update: dict[str, object] = {"page_label": label, "layout": None}
+        ocr = section.ocr
+        if header or footer:
+            ocr = ocr.model_copy(update={"blocks": [sources[id(b)] for b in body]})
+            update.update(text=ocr.text, ocr=ocr)
+        update["heading_path"] = self._ocr_headings(ocr.blocks)
+        yield section.model_copy(update=update)
+        for part, blocks in (("header", header), ("footer", footer)):
+            yield from self._furniture(part, blocks, section.page)
+
+    def _ocr_headings(self, blocks: list[OcrBlock]) -> list[str]:
         """The heading path where an OCR'd page's body starts; its headings (laid out by
         ``ocr/to_layout.py``) join the trail, so the pages after them carry them too."""
         path = None
-        for block in section.ocr.blocks if section.ocr is not None else ():
+        for block in blocks:
             if block.kind == "heading" and block.lines:
                 self._trail.push(block.level, block.lines[0].text.lstrip("#").strip())
             elif path is None:
@@ -195,6 +230,32 @@ class LayoutStream:
         if len(self._seen_furniture) < _MAX_FURNITURE:
             self._seen_furniture.add(key)
         yield Section(text=text, page=page, part=part, heading=part.capitalize())
+
+
+def _scanned_layout(section: Section) -> tuple[PageLayout, dict[int, OcrBlock]] | None:
+    """A scanned page's OCR blocks as a :class:`PageLayout` for the furniture window
+    (boxes in the bitmap's pixels, text without its Markdown marks), with the OCR block
+    behind each of its blocks; None for anything but a whole page OCR read (a picture on a
+    text page has no running header)."""
+    ocr = section.ocr
+    if ocr is None or ocr.image is not None or section.part or OCR not in section.flags:
+        return None
+    width, height = float(ocr.width or 1000), float(ocr.height or 1000)
+    layout = PageLayout(width, height)
+    sources: dict[int, OcrBlock] = {}
+    for block in ocr.blocks:
+        if not block.lines:
+            continue
+        x0, y0, x1, y1 = block.bbox
+        kind = block.kind if block.kind in _KINDS else "paragraph"
+        text = block.text if kind != "heading" else block.text.lstrip("#").strip()
+        laid = Block(kind, text, x0 * width, y0 * height, x1 * width, y1 * height, block.level)  # type: ignore[arg-type]
+        layout.blocks.append(laid)
+        sources[id(laid)] = block
+    return (layout, sources) if layout.blocks else None
+
+
+_KINDS = ("heading", "paragraph", "list_item", "table", "caption")
 
 
 def _check_kept(layout: PageLayout, plain: str) -> None:
