@@ -201,8 +201,7 @@ def test_a_long_bold_heading_wrapped_at_the_column_edge_stays_one_heading() -> N
     ]
     items += paragraph(72, 116, BODY)
     assert headings_of(build_pdf([items])) == [
-        "#### Management's Discussion and Analysis of Financial Condition and Results of "
-        "Operations"
+        "#### Management's Discussion and Analysis of Financial Condition and Results of Operations"
     ]
 
 
