@@ -179,7 +179,7 @@ def test_two_bold_headings_a_blank_line_apart_stay_two_headings() -> None:
     items: list[Text | Line] = [Text(72, 72, "Item 1. Business", 10, bold=True)]
     items += [Text(72, 94, "General", 10, bold=True)]
     items += paragraph(72, 116, BODY)
-    assert headings_of(build_pdf([items])) == ["# Item 1. Business", "#### General"]
+    assert headings_of(build_pdf([items])) == ["# Item 1. Business", "##### General"]
 
 
 def test_a_heading_in_another_font_directly_above_a_heading_is_its_own() -> None:
@@ -189,8 +189,20 @@ def test_a_heading_in_another_font_directly_above_a_heading_is_its_own() -> None
     ]
     items += paragraph(72, 106, BODY)
     assert headings_of(build_pdf([items])) == [
-        "#### Critical Accounting Policies",
-        "#### Contract Accounting",
+        "##### Critical Accounting Policies",
+        "##### Contract Accounting",
+    ]
+
+
+def test_a_bold_subtitle_a_point_smaller_is_a_heading_under_its_title() -> None:
+    items: list[Text | Line] = [
+        Text(72, 72, "Consolidated Statements of Income", 10.5, bold=True),
+        Text(72, 85, "Example Corporation and Subsidiaries", 10, bold=True),
+    ]
+    items += paragraph(72, 106, BODY)
+    assert headings_of(build_pdf([items])) == [
+        "#### Consolidated Statements of Income",
+        "##### Example Corporation and Subsidiaries",
     ]
 
 
@@ -201,7 +213,7 @@ def test_a_long_bold_heading_wrapped_at_the_column_edge_stays_one_heading() -> N
     ]
     items += paragraph(72, 116, BODY)
     assert headings_of(build_pdf([items])) == [
-        "#### Management's Discussion and Analysis of Financial Condition and Results of Operations"
+        "##### Management's Discussion and Analysis of Financial Condition and Results of Operations"
     ]
 
 

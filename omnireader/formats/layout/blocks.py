@@ -31,6 +31,9 @@ _LEADING = 0.9
 # Bold lines further apart than this share of a line's height are two headings, unless
 # the first ran to its column's edge (a long heading wrapped in a double-spaced text).
 _HEADING_GAP = 0.5
+# Bold lines whose sizes differ by more than this share are two headings (a heading wraps
+# in one size; a line a point smaller below a title is its subtitle).
+_HEADING_SIZE_STEP = 0.04
 # Font sizes within this ratio are one size.
 _SIZE_RATIO = 1.12
 
@@ -149,6 +152,8 @@ def _next_heading(last: Line, line: Line, gap: float, height: float, lines: list
     font, other = _font(last), _font(line)
     if font and other and font != other:
         return True
+    if abs(last.size - line.size) > _HEADING_SIZE_STEP * max(last.size, line.size):
+        return True  # a title over its subtitle ("... Statements of Income" / "Verizon Inc.")
     if gap <= _HEADING_GAP * height:
         return False
     # The right edge of the text in the column: the lines overlapping ``last`` across.

@@ -131,7 +131,8 @@ class HeadingRules:
             return 2
         if larger:
             return 3
-        return 4  # bold at the body size: the lowest heading
+        # Bold a little larger than the body heads what bold at the body size heads.
+        return 4 if ratio >= _STATEMENT_RATIO else 5
 
 
 def _depth(number: str) -> int:

@@ -112,7 +112,11 @@ def page_words(
     digit = _DIGIT.search
     for match in _RUN.finditer(text):
         lo, hi = match.span()
-        if digit(text, lo, hi) is None:
+        obj = text_object(handle, lo)
+        # A run with digits is read box by box, unless one text object holds it all: two
+        # cells fused without a space come from two objects ("400.01" and "3"); inside one,
+        # PDFium itself puts a space where the text jumps.
+        if digit(text, lo, hi) is None or (obj and text_object(handle, hi - 1) == obj):
             if upright:  # inline: this runs once per word, and calls cost
                 found = get_box(handle, lo, rect_ref)
                 x0, y0, x1, y1 = (
@@ -139,7 +143,7 @@ def page_words(
                 if height > 0 and y0 <= (b0 + b1) * 0.5 <= y1:
                     # The common case inline (a known text object, its Tf size plausible):
                     # a method call per word costs as much as the C calls.
-                    known = by_object.get(text_object(handle, lo))
+                    known = by_object.get(obj)
                     if known is not None and 0.5 * height < known[0] < 1.5 * height:
                         size, bold, font = known
                     else:
