@@ -7,11 +7,12 @@ comes in one ``FPDFText_GetText`` call (index-aligned with the char indices) and
 into runs at its spaces in C (a regex); a run of letters costs the loose boxes of its first
 and last characters (the loose box spans the font's ascent to descent, so the words of a
 line share a top and bottom) and one text-object lookup, under which the font size,
-weight and name are cached. Runs with digits, and runs wider than their characters could
-be, are read box by box and split at a horizontal gap wider than a fraction of the font
-size, or a jump back or down (a new line): PDFium does not always put a space between two
-table cells, and "400.01" beside "3" must not become "400.013". The C functions are called
-through prototypes taking and returning plain ints, which skips ctypes' argument checks.
+weight and name are cached. Runs with digits that span two text objects, and runs wider
+than their characters could be, are read box by box and split at a horizontal gap wider
+than a fraction of the font size, or a jump back or down (a new line): PDFium does not
+always put a space between two table cells, and "400.01" beside "3" must not become
+"400.013" (inside one text object it does space a jump). The C functions are called
+through the int prototypes of :mod:`.pdfium_calls`, which skip ctypes' argument checks.
 """
 
 from __future__ import annotations
