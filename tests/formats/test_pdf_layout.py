@@ -133,6 +133,22 @@ def test_ligatures_are_expanded() -> None:
     assert "difficulties with the flow of files" in page.text
 
 
+@pytest.mark.parametrize("gap", [2.2, 3.0, 8.0])
+def test_two_numbers_in_two_text_objects_stay_two_words(gap: float) -> None:
+    import pypdfium2 as pdfium
+
+    from omnireader.formats.layout.words import page_words
+
+    # Two table cells, "400.01" and "3", drawn a small gap apart: never one number.
+    width = 10 * (5 * 0.556 + 0.278)  # Helvetica's advances for "400.01" at 10 pt
+    pdf = build_pdf([[Text(100, 100, "400.01"), Text(100 + width + gap, 100, "3")]])
+    doc = pdfium.PdfDocument(pdf)
+    page = doc[0]
+    words = page_words(page, page.get_textpage())
+    assert [w.text for w in words] == ["400.01", "3"]
+    assert words[0].x1 < words[1].x0
+
+
 def test_headings_come_from_size_weight_and_numbering_with_levels() -> None:
     items: list[Text | Line] = [Text(72, 72, "Annual Report", 22, bold=True)]
     items += [Text(72, 110, "1 Introduction", 14, bold=True)]
