@@ -45,6 +45,10 @@ _MAX_OUTLINE = 5000
 # drawn 4-inch pages at 150 dpi: a header shifted 4 px (under a millimetre) on the next
 # page was already a step away and stayed in every page's body without it.
 _SCAN_SLACK = 2
+# The block kinds an OCR block can carry over to the furniture window.
+_KINDS = ("heading", "paragraph", "list_item", "table", "caption")
+# A scanned page as the window sees it: its layout, and the OCR block behind each block.
+_Scanned = tuple[PageLayout, "dict[int, OcrBlock]"]
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +77,8 @@ class LayoutStream:
         self.vocabulary = Vocabulary()
         self._trail = Trail()
         self._window = FurnitureWindow()
-        self._pending: deque[Section] = deque()
+        # Each page waiting for the window, with its scanned layout when it is a scan.
+        self._pending: deque[tuple[Section, _Scanned | None]] = deque()
         self._seen_furniture: set[tuple[str, str]] = set()
         self._last_table: Table | None = None  # the last block of the page before, if a table
         self._last_page: int | None = None
@@ -107,23 +112,23 @@ class LayoutStream:
         """Take a page's section (with ``section.layout`` or without); give back those
         that are done."""
         layout = section.layout if isinstance(section.layout, PageLayout) else None
-        if layout is None:
-            scanned = _scanned_layout(section)
-            layout = scanned[0] if scanned is not None else None
+        scanned = _scanned_layout(section) if layout is None else None
+        if scanned is not None:
+            layout = scanned[0]
         self._window.add(margin_keys(layout) if layout is not None else set())
-        self._pending.append(section)
+        self._pending.append((section, scanned))
         while len(self._pending) > WINDOW:
-            yield from self._finish(self._pending.popleft())
+            yield from self._finish(*self._pending.popleft())
 
     def flush(self) -> Iterator[Section]:
         while self._pending:
-            yield from self._finish(self._pending.popleft())
+            yield from self._finish(*self._pending.popleft())
 
-    def _finish(self, section: Section) -> Iterator[Section]:
+    def _finish(self, section: Section, scanned: _Scanned | None) -> Iterator[Section]:
         layout = section.layout if isinstance(section.layout, PageLayout) else None
         position = len(self._window._keys) - len(self._pending) - 1
         if layout is None:
-            yield from self._finish_ocr(section, position)
+            yield from self._finish_ocr(section, scanned, position)
             return
         body, header, footer, label = self._window.split(layout, position)
         continued = self._carry_table(body, section.page)
@@ -165,11 +170,12 @@ class LayoutStream:
         for part, blocks in (("header", header), ("footer", footer)):
             yield from self._furniture(part, blocks, section.page)
 
-    def _finish_ocr(self, section: Section, position: int) -> Iterator[Section]:
+    def _finish_ocr(
+        self, section: Section, scanned: _Scanned | None, position: int
+    ) -> Iterator[Section]:
         """An OCR'd section: a scanned page loses its running header, footer and page
         number (which becomes its ``page_label``) like a text page; then its headings join
         the trail."""
-        scanned = _scanned_layout(section)
         if scanned is None or section.ocr is None:
             path = self._ocr_headings(section.ocr.blocks if section.ocr is not None else [])
             yield section.model_copy(update={"heading_path": path, "layout": None})
@@ -232,7 +238,7 @@ class LayoutStream:
         yield Section(text=text, page=page, part=part, heading=part.capitalize())
 
 
-def _scanned_layout(section: Section) -> tuple[PageLayout, dict[int, OcrBlock]] | None:
+def _scanned_layout(section: Section) -> _Scanned | None:
     """A scanned page's OCR blocks as a :class:`PageLayout` for the furniture window
     (boxes in the bitmap's pixels, text without its Markdown marks), with the OCR block
     behind each of its blocks; None for anything but a whole page OCR read (a picture on a
@@ -253,9 +259,6 @@ def _scanned_layout(section: Section) -> tuple[PageLayout, dict[int, OcrBlock]] 
         layout.blocks.append(laid)
         sources[id(laid)] = block
     return (layout, sources) if layout.blocks else None
-
-
-_KINDS = ("heading", "paragraph", "list_item", "table", "caption")
 
 
 def _check_kept(layout: PageLayout, plain: str) -> None:
