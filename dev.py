@@ -29,7 +29,14 @@ VENV = ROOT / ".venv"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PY = BIN / "python"
 STAMP = VENV / ".omnireader-installed"
-INSTALL_INPUTS = ("pyproject.toml", "constraints.txt")
+# What the install depends on: a change to any of them reinstalls (and rebuilds the
+# compiled layout loops).
+INSTALL_INPUTS = (
+    "pyproject.toml",
+    "constraints.txt",
+    "setup.py",
+    "omnireader/formats/layout/_loops.c",
+)
 
 
 def _install_key() -> str:

@@ -17,12 +17,15 @@ from pathlib import Path
 import pytest
 
 import omnireader
+from omnireader.formats.layout import pdfium_calls
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "omnireader"
 EXTRAS = {"server", "ray", "local-embed", "langchain", "llama-index", "test"}
 # What the sdist is built from (pyproject's readme and license files, MANIFEST.in).
-TREE = ("pyproject.toml", "README.md", "LICENSE", "CHANGELOG.md", "MANIFEST.in")
+TREE = ("pyproject.toml", "setup.py", "README.md", "LICENSE", "CHANGELOG.md", "MANIFEST.in")
+# The compiled layout loops: their C source ships in the sdist, the built module in the wheel.
+LOOPS_C = "omnireader/formats/layout/_loops.c"
 
 
 @pytest.fixture(scope="module")
@@ -33,7 +36,9 @@ def dist(tmp_path_factory: pytest.TempPathFactory) -> Path:
         shutil.copy2(ROOT / name, src / name)
     # A copy, so the build's egg-info and build/ never land in the working tree.
     shutil.copytree(
-        PACKAGE, src / "omnireader", ignore=shutil.ignore_patterns("__pycache__", "*.pyc")
+        PACKAGE,
+        src / "omnireader",
+        ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.so", "*.pyd"),
     )
     out = src / "dist"
     run = subprocess.run(
@@ -71,8 +76,13 @@ def test_twine_accepts_both(dist: Path) -> None:
 
 
 def test_the_wheel_holds_the_package_its_data_and_its_licence(dist: Path) -> None:
-    wheel = _one(dist, f"omnireader-{omnireader.__version__}-py3-none-any.whl")
+    # Built for this Python and platform when the compiled loops were built, else pure.
+    wheel = _one(dist, f"omnireader-{omnireader.__version__}-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
+    loops = [n for n in names if n.startswith("omnireader/formats/layout/_loops.")]
+    if pdfium_calls.loops is not None:  # this machine compiles: so did the build
+        assert [n for n in loops if n.endswith((".so", ".pyd"))], loops
+        assert "-py3-none-any" not in wheel.name
     info = f"omnireader-{omnireader.__version__}.dist-info"
     assert "omnireader/py.typed" in names
     assert "omnireader/server/static/index.html" in names
@@ -108,6 +118,7 @@ def test_the_sdist_holds_what_a_build_needs(dist: Path) -> None:
         "omnireader/_version.py",
     } <= names
     assert _source_files("*.py") <= names
+    assert LOOPS_C in names
 
 
 def test_the_version_lives_in_one_place() -> None:

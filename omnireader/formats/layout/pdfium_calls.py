@@ -6,6 +6,11 @@ character or a path segment. The layout stage makes thousands of calls a page, s
 it makes in loops are bound once here on plain ints: handles as ``c_void_p`` ints (None
 for NULL), out-parameters as the addresses of buffers reused from call to call (PDFium is
 not thread-safe: a process reads one page at a time).
+
+The two hottest loops (a text page's words, a page's paths) also exist compiled, in the
+optional C module ``_loops`` that ``setup.py`` builds where a compiler is: :data:`loops` is
+that module, or None when it was not built (set it to None to run the Python loops, as the
+layout benchmark does to report both). It takes the same functions by address.
 """
 
 from __future__ import annotations
@@ -13,7 +18,12 @@ from __future__ import annotations
 import ctypes
 from typing import Any
 
-__all__ = ["Calls", "calls", "handle"]
+__all__ = ["Calls", "calls", "handle", "loops"]
+
+try:
+    from omnireader.formats.layout import _loops as loops
+except ImportError:  # built without a C compiler: words.py and rules.py run their Python loops
+    loops = None
 
 
 def handle(pointer: Any) -> int | None:
@@ -29,8 +39,12 @@ class Calls:
 
         vp, ci, dbl = ctypes.c_void_p, ctypes.c_int, ctypes.c_double
 
+        #: The functions' addresses by name, for the compiled loops.
+        self.address: dict[str, int] = {}
+
         def bind(fn: Any, restype: Any, *argtypes: Any) -> Any:
-            return ctypes.CFUNCTYPE(restype, *argtypes)(handle(fn))
+            self.address[fn.__name__] = address = handle(fn) or 0
+            return ctypes.CFUNCTYPE(restype, *argtypes)(address)
 
         # Text page: characters.
         self.loose_box = bind(c.FPDFText_GetLooseCharBox, ci, vp, ci, vp)

@@ -15,9 +15,11 @@ at all, and its tables are found from the words' alignment alone.
 
 from __future__ import annotations
 
+import math
 from itertools import pairwise
 from typing import Any
 
+from omnireader.formats.layout import pdfium_calls
 from omnireader.formats.layout.model import Rule
 from omnireader.formats.layout.pdfium_calls import Calls, calls, handle
 from omnireader.formats.layout.transform import page_transform
@@ -47,15 +49,50 @@ class _TooMany(Exception):
     """Raised inside the walk when the page has more paths than a table grid would."""
 
 
-def page_rules(page: Any) -> list[Rule]:
-    """The ruling lines of a ``pypdfium2.PdfPage``, merged, in top-left page points."""
+# The PDFium functions the compiled walk calls, in the order it takes them.
+_WALK_CALLS = (
+    "FPDFPage_CountObjects",
+    "FPDFPage_GetObject",
+    "FPDFFormObj_CountObjects",
+    "FPDFFormObj_GetObject",
+    "FPDFPageObj_GetType",
+    "FPDFPageObj_GetMatrix",
+    "FPDFPageObj_GetBounds",
+    "FPDFPageObj_GetFillColor",
+    "FPDFPageObj_GetStrokeColor",
+    "FPDFPath_GetDrawMode",
+    "FPDFPath_CountSegments",
+    "FPDFPath_GetPathSegment",
+    "FPDFPathSegment_GetPoint",
+    "FPDFPathSegment_GetType",
+    "FPDFPathSegment_GetClose",
+)
+
+
+def page_rules(page: Any, compiled: bool = True) -> list[Rule]:
+    """The ruling lines of a ``pypdfium2.PdfPage``, merged, in top-left page points.
+
+    The paths are walked by the compiled loop when it is built and ``compiled`` is true
+    (tests compare the two walks; their rules are the same)."""
     to_page, (left, top) = page_transform(page)
+    c = calls()
     raw: list[Rule] = []
-    budget = [MAX_SEGMENTS, MAX_OBJECTS]  # segments, objects left to look at
-    try:
-        _walk_objects(calls(), handle(page.raw), False, _IDENTITY, raw, budget)
-    except _TooMany:
-        return []
+    if compiled and pdfium_calls.loops is not None:
+        pieces = pdfium_calls.loops.path_pieces(
+            handle(page.raw),
+            tuple(c.address[name] for name in _WALK_CALLS),
+            (c.PATH, c.FORM, c.MOVETO, c.BEZIERTO),
+            (MAX_SEGMENTS, MAX_OBJECTS, MAX_RULES),
+        )
+        if pieces is None:
+            return []
+        raw = [Rule(*piece) for piece in pieces]
+    else:
+        budget = [MAX_SEGMENTS, MAX_OBJECTS]  # segments, objects left to look at
+        try:
+            _walk_objects(c, handle(page.raw), False, _IDENTITY, raw, budget)
+        except _TooMany:
+            return []
     # Into the words' frame once: origin top left, y down, the page's /Rotate applied.
     if to_page is None:
         flipped = [Rule(r.x0 - left, top - r.y1, r.x1 - left, top - r.y0) for r in raw]
@@ -71,8 +108,6 @@ def text_rotation(textpage: Any, sample: int = 400) -> int:
     the page's rotation before reading words and rules, and restoring it after:
     ``page_words`` and :func:`page_rules` apply ``/Rotate``, so both come out upright.
     """
-    import math
-
     import pypdfium2.raw as pdfium_c
 
     raw = textpage.raw
@@ -236,11 +271,17 @@ def _invisible(c: Calls, obj: int, stroked: bool) -> bool:
 
 def _box(pts: list[tuple[float, float]]) -> tuple[float, float, float, float] | None:
     """The rectangle ``pts`` outline, when they outline an axis-aligned one."""
-    xs = sorted({round(p[0], 1) for p in pts})
-    ys = sorted({round(p[1], 1) for p in pts})
+    xs = sorted({_tenth(p[0]) for p in pts})
+    ys = sorted({_tenth(p[1]) for p in pts})
     if len(pts) > 5 or len(xs) > 2 or len(ys) > 2:
         return None
     return xs[0], ys[0], xs[-1], ys[-1]
+
+
+def _tenth(value: float) -> float:
+    """``value`` to a tenth of a point, ties to even: what C's ``nearbyint(v * 10) / 10``
+    gives in the compiled walk (``round(v, 1)`` rounds the decimal, which C cannot)."""
+    return round(value * 10) / 10 if math.isfinite(value) else value
 
 
 def _box_rules(box: tuple[float, float, float, float], out: list[Rule]) -> None:

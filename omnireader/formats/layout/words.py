@@ -21,6 +21,7 @@ import ctypes
 import re
 from typing import TYPE_CHECKING, Any
 
+from omnireader.formats.layout import pdfium_calls
 from omnireader.formats.layout.model import Word
 from omnireader.formats.layout.pdfium_calls import Calls, calls
 from omnireader.formats.layout.pdfium_calls import handle as as_int
@@ -64,17 +65,31 @@ _BOLD_WEIGHT = 600
 _BOLD_NAMES = ("bold", "black", "heavy", "semibold", "demi")
 
 
+# The PDFium functions the compiled loop calls, in the order it takes them.
+_WORD_CALLS = (
+    "FPDFText_GetLooseCharBox",
+    "FPDFText_GetTextObject",
+    "FPDFText_GetFontSize",
+    "FPDFTextObj_GetFont",
+)
+
+
 class TooManyChars(ValueError):
     """The page holds more characters than :data:`MAX_CHARS`; lay it out plainly."""
 
 
 def page_words(
-    page: pypdfium2.PdfPage, textpage: pypdfium2.PdfTextPage, hidden: frozenset[int] = frozenset()
+    page: pypdfium2.PdfPage,
+    textpage: pypdfium2.PdfTextPage,
+    hidden: frozenset[int] = frozenset(),
+    compiled: bool = True,
 ) -> list[Word]:
     """The words of ``page`` in PDFium's text order, with their boxes, size and boldness;
     the characters of the ``hidden`` text objects (by address) are left out.
 
-    Raises :class:`TooManyChars` past :data:`MAX_CHARS` characters.
+    An upright page's runs go through the compiled loop when it is built and ``compiled``
+    is true (tests compare the two loops; their words are the same). Raises
+    :class:`TooManyChars` past :data:`MAX_CHARS` characters.
     """
     import pypdfium2.raw as pdfium_c
 
@@ -109,6 +124,20 @@ def page_words(
         return to_page(rect.left, rect.top, rect.right, rect.bottom)
 
     words: list[Word] = []
+    if upright and compiled and pdfium_calls.loops is not None:
+        pdfium_calls.loops.upright_words(
+            text,
+            handle,
+            tuple(c.address[name] for name in _WORD_CALLS),
+            left,
+            top,
+            style,
+            Word,
+            _expand,
+            lambda run, lo, hi: _scan(run, lo, hi, box, style, words),
+            words,
+        )
+        return words
     append = words.append
     digit = _DIGIT.search
     for match in _RUN.finditer(text):
@@ -254,7 +283,7 @@ class _FontStyle:
         self._c = calls
         self._pdfium = pdfium_c
         self.by_object: dict[int | None, tuple[float, bool, str]] = {}
-        self._by_font: dict[int, tuple[bool, str]] = {}
+        self.by_font: dict[int, tuple[bool, str]] = {}
 
     def of(self, index: int, height: float) -> tuple[float, bool, str]:
         """(size in points, bold, font name) of char ``index``, whose loose box is
@@ -262,16 +291,7 @@ class _FontStyle:
         obj = self._c.text_object(self._handle, index)
         known = self.by_object.get(obj) if obj else None
         if known is None:
-            size = float(self._c.font_size(self._handle, index))
-            font = self._c.font_of(obj) if obj else None
-            face = self._by_font.get(font) if font else None
-            if face is None:
-                face = self._describe(font, index)
-                if font:
-                    self._by_font[font] = face
-            known = (round(size, 2), *face)
-            if obj:
-                self.by_object[obj] = known
+            known = self.known(index, obj)
         size = known[0]
         # Tf size times 1 is often 1 with the scale in the text matrix: the loose box
         # (ascent to descent, ~1.15 em) is then the better measure.
@@ -279,7 +299,22 @@ class _FontStyle:
             return (round(height / 1.15, 2), known[1], known[2])
         return known
 
-    def _describe(self, font: int | None, index: int) -> tuple[bool, str]:
+    def known(self, index: int, obj: int | None) -> tuple[float, bool, str]:
+        """(Tf size, bold, font name) of char ``index`` of text object ``obj``, read from
+        PDFium and kept for the object (the compiled loop calls this on a miss)."""
+        size = float(self._c.font_size(self._handle, index))
+        font = self._c.font_of(obj) if obj else None
+        face = self.by_font.get(font) if font else None
+        if face is None:
+            face = self.describe(font, index)
+            if font:
+                self.by_font[font] = face
+        known = (round(size, 2), *face)
+        if obj:
+            self.by_object[obj] = known
+        return known
+
+    def describe(self, font: int | None, index: int) -> tuple[bool, str]:
         c = self._pdfium
         name = ""
         if font:

@@ -1,0 +1,563 @@
+/* The layout stage's two hot loops over PDFium, compiled: a text page's runs into words,
+ * and a page's path objects into ruling-line pieces.
+ *
+ * Optional: setup.py builds it when a C compiler is there, and words.py and rules.py use
+ * it when it imports. Each function is a line-by-line port of the Python loop it replaces
+ * (named below), so the two give the same words and rules, and tests/formats/
+ * test_layout_loops.py checks that they do. Why compiled: a C call through ctypes costs
+ * half a microsecond, more than PDFium's own work for a character or a path segment, and
+ * a page makes thousands. PDFium's functions come in as addresses (pypdfium2 already
+ * loaded the library), so nothing here links against it.
+ *
+ * Floating point is done in double, as Python does, with the same operations in the same
+ * order (setup.py turns off fused multiply-add contraction for that).
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <math.h>
+#include <stdint.h>
+
+typedef struct { float left, top, right, bottom; } RectF;
+typedef void *Handle;
+
+/* Python's min(a, b) and max(a, b): the first argument unless the second is beyond it. */
+static inline double py_min(double a, double b) { return b < a ? b : a; }
+static inline double py_max(double a, double b) { return b > a ? b : a; }
+
+static void *address(PyObject *value) {
+    return value == Py_None ? NULL : PyLong_AsVoidPtr(value);
+}
+
+static PyObject *builtin_round; /* Python's round(), for sizes rounded as words.py does */
+
+/* ---------------------------------------------------------------- words (words.py) */
+
+/* What the words loop of one page works with: PDFium's calls and words._FontStyle's
+ * caches (by_object: text object -> (size, bold, font); by_font: font -> (bold, font)). */
+typedef struct {
+    Handle handle;
+    int (*loose_box)(Handle, int, RectF *);
+    Handle (*text_object)(Handle, int);
+    double (*font_size)(Handle, int);
+    Handle (*font_of)(Handle);
+    double left, top;
+    PyObject *by_object, *by_font, *describe, *word_cls, *expand, *out;
+} Page;
+
+static int is_break(Py_UCS4 ch) { return ch == 0 || ch == 0x200B || Py_UNICODE_ISSPACE(ch); }
+
+/* The cached style of text object `obj` (borrowed), or NULL (no error set) when none. */
+static PyObject *cached(Page *p, Handle obj) {
+    if (obj == NULL) return NULL;
+    PyObject *key = PyLong_FromVoidPtr(obj);
+    if (key == NULL) return NULL;
+    PyObject *props = PyDict_GetItemWithError(p->by_object, key);
+    Py_DECREF(key);
+    return props;
+}
+
+/* _FontStyle.known: (Tf size, bold, font) of char `index` of `obj`, read and cached; a new
+ * reference. */
+static PyObject *style_known(Page *p, int index, Handle obj) {
+    double size = p->font_size(p->handle, index);
+    Handle font = obj ? p->font_of(obj) : NULL;
+    PyObject *font_key = font ? PyLong_FromVoidPtr(font) : Py_NewRef(Py_None);
+    if (font_key == NULL) return NULL;
+    PyObject *face = NULL;
+    if (font) {
+        face = PyDict_GetItemWithError(p->by_font, font_key);
+        if (face == NULL && PyErr_Occurred()) goto fail;
+        Py_XINCREF(face);
+    }
+    if (face == NULL) {
+        face = PyObject_CallFunction(p->describe, "Oi", font_key, index);
+        if (face == NULL) goto fail;
+        if (font && PyDict_SetItem(p->by_font, font_key, face) < 0) goto fail;
+    }
+    if (!PyTuple_Check(face) || PyTuple_GET_SIZE(face) != 2) {
+        PyErr_SetString(PyExc_TypeError, "a font face is a (bold, font) tuple");
+        goto fail;
+    }
+    PyObject *rounded = PyObject_CallFunction(builtin_round, "di", size, 2);
+    if (rounded == NULL) goto fail;
+    PyObject *props = PyTuple_Pack(3, rounded, PyTuple_GET_ITEM(face, 0), PyTuple_GET_ITEM(face, 1));
+    Py_DECREF(rounded);
+    if (props == NULL) goto fail;
+    if (obj) {
+        PyObject *key = PyLong_FromVoidPtr(obj);
+        if (key == NULL || PyDict_SetItem(p->by_object, key, props) < 0) {
+            Py_XDECREF(key);
+            Py_DECREF(props);
+            goto fail;
+        }
+        Py_DECREF(key);
+    }
+    Py_DECREF(face);
+    Py_DECREF(font_key);
+    return props;
+fail:
+    Py_XDECREF(face);
+    Py_DECREF(font_key);
+    return NULL;
+}
+
+/* _FontStyle.of for char `index` of text object `obj`, whose loose box is `height` tall:
+ * (size, bold, font), a new reference. */
+static PyObject *style_of(Page *p, int index, Handle obj, double height) {
+    PyObject *props = cached(p, obj);
+    if (props == NULL && PyErr_Occurred()) return NULL;
+    if (props != NULL) {
+        Py_INCREF(props);
+    } else {
+        props = style_known(p, index, obj);
+        if (props == NULL) return NULL;
+    }
+    double size = PyFloat_AsDouble(PyTuple_GET_ITEM(props, 0));
+    if (size == -1.0 && PyErr_Occurred()) { Py_DECREF(props); return NULL; }
+    if (height > 0) {
+        double ratio = size / height;
+        if (!(0.5 < ratio && ratio < 1.5)) {
+            PyObject *scaled = PyObject_CallFunction(builtin_round, "di", height / 1.15, 2);
+            if (scaled == NULL) { Py_DECREF(props); return NULL; }
+            PyObject *out = PyTuple_Pack(3, scaled, PyTuple_GET_ITEM(props, 1),
+                                         PyTuple_GET_ITEM(props, 2));
+            Py_DECREF(scaled);
+            Py_DECREF(props);
+            return out;
+        }
+    }
+    return props;
+}
+
+/* One run's word (the fast path of page_words), appended to the page's list. 1 when
+ * appended, 0 when the run must be read box by box, -1 on error. */
+static int run_word(Page *p, PyObject *text, Py_ssize_t lo, Py_ssize_t hi) {
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    Handle obj = p->text_object(p->handle, (int)lo);
+    int digit = 0;
+    for (Py_ssize_t i = lo; i < hi; i++) {
+        if (Py_UNICODE_ISDECIMAL(PyUnicode_READ(kind, data, i))) { digit = 1; break; }
+    }
+    /* Two cells fused without a space come from two text objects: read box by box. */
+    if (digit && !(obj != NULL && p->text_object(p->handle, (int)(hi - 1)) == obj)) return 0;
+    RectF rect;
+    double left = p->left, top = p->top;
+    int found = p->loose_box(p->handle, (int)lo, &rect);
+    double x0 = (double)rect.left - left, y0 = top - (double)rect.top;
+    double x1 = (double)rect.right - left, y1 = top - (double)rect.bottom;
+    double a0, b0, a1, b1;
+    if (hi - lo == 1) {
+        a0 = x0; b0 = y0; a1 = x1; b1 = y1;
+    } else if (found) {
+        found = p->loose_box(p->handle, (int)(hi - 1), &rect);
+        a0 = (double)rect.left - left; b0 = top - (double)rect.top;
+        a1 = (double)rect.right - left; b1 = top - (double)rect.bottom;
+    } else {
+        return 0;
+    }
+    if (!found) return 0;
+    double height = y1 - y0;
+    double mid = (b0 + b1) * 0.5;
+    if (!(height > 0 && y0 <= mid && mid <= y1)) return 0;
+    PyObject *props = cached(p, obj);
+    if (props == NULL && PyErr_Occurred()) return -1;
+    if (props != NULL) {
+        double size = PyFloat_AsDouble(PyTuple_GET_ITEM(props, 0));
+        if (size == -1.0 && PyErr_Occurred()) return -1;
+        if (0.5 * height < size && size < 1.5 * height)
+            Py_INCREF(props);
+        else
+            props = NULL;
+    }
+    if (props == NULL) {
+        props = style_of(p, (int)lo, obj, height);
+        if (props == NULL) return -1;
+    }
+    double size = PyFloat_AsDouble(PyTuple_GET_ITEM(props, 0));
+    if (size == -1.0 && PyErr_Occurred()) { Py_DECREF(props); return -1; }
+    double wx0 = py_min(a0, x0), wx1 = py_max(a1, x1);
+    if (!(wx0 < wx1 && wx1 <= wx0 + ((double)(hi - lo) + 0.5) * py_max(size, 1.0))) {
+        Py_DECREF(props);
+        return 0;
+    }
+    PyObject *chars = PyUnicode_Substring(text, lo, hi);
+    if (chars == NULL) { Py_DECREF(props); return -1; }
+    if (!PyUnicode_IS_ASCII(chars)) {
+        PyObject *expanded = PyObject_CallOneArg(p->expand, chars);
+        Py_DECREF(chars);
+        if (expanded == NULL) { Py_DECREF(props); return -1; }
+        chars = expanded;
+    }
+    PyObject *word = PyObject_CallFunction(
+        p->word_cls, "OddddOOO", chars, wx0, py_min(y0, b0), wx1, py_max(y1, b1),
+        PyTuple_GET_ITEM(props, 0), PyTuple_GET_ITEM(props, 1), PyTuple_GET_ITEM(props, 2));
+    Py_DECREF(chars);
+    Py_DECREF(props);
+    if (word == NULL) return -1;
+    int failed = PyList_Append(p->out, word);
+    Py_DECREF(word);
+    return failed ? -1 : 1;
+}
+
+PyDoc_STRVAR(upright_words_doc,
+"upright_words(text, handle, functions, left, top, style, word, expand, scan, out)\n\n"
+"The loop of words.page_words on an upright page: each run of ``text`` between spaces\n"
+"becomes a ``word`` appended to ``out``, or is handed to ``scan(text, lo, hi)``.\n"
+"``functions`` are the addresses of FPDFText_GetLooseCharBox, FPDFText_GetTextObject,\n"
+"FPDFText_GetFontSize and FPDFTextObj_GetFont; ``style`` is the page's words._FontStyle\n"
+"(its by_object and by_font caches are read and filled, its describe called on a new font).");
+
+static PyObject *upright_words(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *text, *handle_obj, *style, *scan;
+    PyObject *fn[4];
+    Page p = {0};
+    if (!PyArg_ParseTuple(args, "UO(OOOO)ddOOOOO!", &text, &handle_obj, &fn[0], &fn[1], &fn[2],
+                          &fn[3], &p.left, &p.top, &style, &p.word_cls, &p.expand, &scan,
+                          &PyList_Type, &p.out))
+        return NULL;
+    p.handle = address(handle_obj);
+    p.loose_box = (int (*)(Handle, int, RectF *))address(fn[0]);
+    p.text_object = (Handle (*)(Handle, int))address(fn[1]);
+    p.font_size = (double (*)(Handle, int))address(fn[2]);
+    p.font_of = (Handle (*)(Handle))address(fn[3]);
+    if (PyErr_Occurred()) return NULL;
+    if (!p.loose_box || !p.text_object || !p.font_size || !p.font_of) {
+        PyErr_SetString(PyExc_ValueError, "upright_words needs 4 PDFium function addresses");
+        return NULL;
+    }
+    p.by_object = PyObject_GetAttrString(style, "by_object");
+    p.by_font = PyObject_GetAttrString(style, "by_font");
+    p.describe = PyObject_GetAttrString(style, "describe");
+    PyObject *result = NULL;
+    if (!p.by_object || !p.by_font || !p.describe) goto done;
+    if (!PyDict_Check(p.by_object) || !PyDict_Check(p.by_font)) {
+        PyErr_SetString(PyExc_TypeError, "a font style's caches are dicts");
+        goto done;
+    }
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text), i = 0;
+    while (i < n) {
+        while (i < n && is_break(PyUnicode_READ(kind, data, i))) i++;
+        if (i >= n) break;
+        Py_ssize_t lo = i;
+        while (i < n && !is_break(PyUnicode_READ(kind, data, i))) i++;
+        int appended = run_word(&p, text, lo, i);
+        if (appended < 0) goto done;
+        if (appended == 0) {
+            PyObject *r = PyObject_CallFunction(scan, "Onn", text, lo, i);
+            if (r == NULL) goto done;
+            Py_DECREF(r);
+        }
+    }
+    result = Py_NewRef(Py_None);
+done:
+    Py_XDECREF(p.by_object);
+    Py_XDECREF(p.by_font);
+    Py_XDECREF(p.describe);
+    return result;
+}
+
+/* ---------------------------------------------------------------- rules (rules.py) */
+
+typedef struct {
+    int (*count_objects)(Handle);
+    Handle (*get_object)(Handle, int);
+    int (*form_count)(Handle);
+    Handle (*form_object)(Handle, unsigned long);
+    int (*object_type)(Handle);
+    int (*matrix)(Handle, float *);
+    int (*bounds)(Handle, float *, float *, float *, float *);
+    int (*fill_color)(Handle, unsigned *, unsigned *, unsigned *, unsigned *);
+    int (*stroke_color)(Handle, unsigned *, unsigned *, unsigned *, unsigned *);
+    int (*draw_mode)(Handle, int *, int *);
+    int (*count_segments)(Handle);
+    Handle (*segment)(Handle, int);
+    int (*segment_point)(Handle, float *, float *);
+    int (*segment_type)(Handle);
+    int (*segment_close)(Handle);
+    int path_kind, form_kind, moveto, bezierto;
+    /* Out-buffers shared between calls, as Calls' are: a failed call leaves them as the
+     * last call wrote them, in both implementations alike. */
+    float floats[6];
+    unsigned uints[4];
+    int ints[2];
+    long segments_left, objects_left, max_rules;
+    PyObject *out;
+    double *xs, *ys; /* a subpath's points, grown as needed */
+    int room;
+} Walk;
+
+typedef struct { double a, b, c, d, e, f; } Matrix;
+static const Matrix IDENTITY = {1.0, 0.0, 0.0, 1.0, 0.0, 0.0};
+
+#define THIN 3.0
+#define SKEW 0.5
+enum { WALK_OK = 0, WALK_TOO_MANY = 1, WALK_ERROR = -1 };
+
+static Matrix mul(Matrix m, Matrix n) {
+    Matrix r = {
+        m.a * n.a + m.b * n.c,
+        m.a * n.b + m.b * n.d,
+        m.c * n.a + m.d * n.c,
+        m.c * n.b + m.d * n.d,
+        m.e * n.a + m.f * n.c + n.e,
+        m.e * n.b + m.f * n.d + n.f,
+    };
+    return r;
+}
+
+static Matrix object_matrix(Walk *w, Handle obj) {
+    if (!w->matrix(obj, w->floats)) return IDENTITY;
+    Matrix m = {w->floats[0], w->floats[1], w->floats[2],
+                w->floats[3], w->floats[4], w->floats[5]};
+    return m;
+}
+
+static int emit(Walk *w, double x0, double y0, double x1, double y1) {
+    PyObject *rule = Py_BuildValue("(dddd)", x0, y0, x1, y1);
+    if (rule == NULL) return -1;
+    int failed = PyList_Append(w->out, rule);
+    Py_DECREF(rule);
+    return failed ? -1 : 0;
+}
+
+/* rules._thin_bounds: 1 when the bounding box settled the path, 0 when not, -1 on error. */
+static int thin_bounds(Walk *w, Handle obj, const Matrix *outer, int identity) {
+    float *f = w->floats;
+    if (!w->bounds(obj, &f[0], &f[1], &f[2], &f[3])) return 0;
+    double left = f[0], bottom = f[1], right = f[2], top = f[3];
+    if (!identity) {
+        if (fabs(outer->b) > 1e-6 || fabs(outer->c) > 1e-6) return 0;
+        double l = left * outer->a + outer->e, r = right * outer->a + outer->e;
+        double b = bottom * outer->d + outer->f, t = top * outer->d + outer->f;
+        left = r < l ? r : l; right = r < l ? l : r;
+        bottom = t < b ? t : b; top = t < b ? b : t;
+    }
+    double width = right - left, height = top - bottom;
+    if (height <= THIN && width > THIN)
+        return emit(w, left, (top + bottom) / 2, right, (top + bottom) / 2) ? -1 : 1;
+    if (width <= THIN && height > THIN)
+        return emit(w, (left + right) / 2, bottom, (left + right) / 2, top) ? -1 : 1;
+    if (width <= THIN && height <= THIN) return 1;
+    return 0;
+}
+
+static int invisible(Walk *w, Handle obj, int stroked) {
+    unsigned *u = w->uints;
+    int got = (stroked ? w->stroke_color : w->fill_color)(obj, &u[0], &u[1], &u[2], &u[3]);
+    if (!got) return 0;
+    unsigned low = u[0] < u[1] ? u[0] : u[1];
+    low = u[2] < low ? u[2] : low;
+    return u[3] == 0 || low >= 250;
+}
+
+/* round(v * 10) / 10, as rules._tenth does it (ties to even). */
+static double tenth(double v) { return nearbyint(v * 10) / 10; }
+
+/* rules._box then rules._box_rules for one filled subpath: 1 when it outlined a box. */
+static int box_rules(Walk *w, const double *xs, const double *ys, int n) {
+    double ux[2], uy[2];
+    int nx = 0, ny = 0;
+    if (n > 5) return 0;
+    for (int k = 0; k < n; k++) {
+        double x = tenth(xs[k]), y = tenth(ys[k]);
+        int seen = 0;
+        for (int j = 0; j < nx; j++) seen |= ux[j] == x;
+        if (!seen) { if (nx == 2) return 0; ux[nx++] = x; }
+        seen = 0;
+        for (int j = 0; j < ny; j++) seen |= uy[j] == y;
+        if (!seen) { if (ny == 2) return 0; uy[ny++] = y; }
+    }
+    double x0 = ux[0], x1 = ux[nx - 1], y0 = uy[0], y1 = uy[ny - 1];
+    if (x1 < x0) { double t = x0; x0 = x1; x1 = t; }
+    if (y1 < y0) { double t = y0; y0 = y1; y1 = t; }
+    double width = x1 - x0, height = y1 - y0;
+    if (height <= THIN && width > height) return emit(w, x0, (y0 + y1) / 2, x1, (y0 + y1) / 2) ? -1 : 1;
+    if (width <= THIN && height > width) return emit(w, (x0 + x1) / 2, y0, (x0 + x1) / 2, y1) ? -1 : 1;
+    if (width > THIN && height > THIN) {
+        if (emit(w, x0, y0, x1, y0) || emit(w, x0, y1, x1, y1) || emit(w, x0, y0, x0, y1) ||
+            emit(w, x1, y0, x1, y1))
+            return -1;
+    }
+    return 1;
+}
+
+/* rules._segment */
+static int segment_rule(Walk *w, double x0, double y0, double x1, double y1) {
+    if (fabs(y1 - y0) <= SKEW && fabs(x1 - x0) > SKEW) {
+        double y = (y0 + y1) / 2;
+        return emit(w, x0 < x1 ? x0 : x1, y, x1 > x0 ? x1 : x0, y);
+    }
+    if (fabs(x1 - x0) <= SKEW && fabs(y1 - y0) > SKEW) {
+        double x = (x0 + x1) / 2;
+        return emit(w, x, y0 < y1 ? y0 : y1, x, y1 > y0 ? y1 : y0);
+    }
+    return 0;
+}
+
+/* One subpath of rules._path_rules (points xs/ys, n of them). */
+static int subpath_rules(Walk *w, const double *xs, const double *ys, int n, int closed,
+                         int curved, int fill, int stroke) {
+    if (curved || n < 2) return 0;
+    if (fill && (closed || n >= 4)) {
+        int done = box_rules(w, xs, ys, n);
+        if (done) return done < 0 ? -1 : 0;
+    }
+    if (stroke) {
+        for (int k = 0; k + 1 < n; k++)
+            if (segment_rule(w, xs[k], ys[k], xs[k + 1], ys[k + 1])) return -1;
+        if (closed && segment_rule(w, xs[n - 1], ys[n - 1], xs[0], ys[0])) return -1;
+    }
+    return 0;
+}
+
+/* rules._path_rules */
+static int path_rules(Walk *w, Handle obj, const Matrix *outer, int identity) {
+    w->draw_mode(obj, &w->ints[0], &w->ints[1]);
+    int fill = w->ints[0], stroke = w->ints[1];
+    if (!fill && !stroke) return WALK_OK;
+    if (invisible(w, obj, stroke != 0)) return WALK_OK;
+    int n = w->count_segments(obj);
+    w->segments_left -= n;
+    if (w->segments_left < 0) return WALK_TOO_MANY;
+    if (n <= 5) {
+        int done = thin_bounds(w, obj, outer, identity);
+        if (done < 0) return WALK_ERROR;
+        if (done) return WALK_OK;
+    }
+    Matrix m = mul(object_matrix(w, obj), *outer);
+    if (n > w->room) {
+        double *xs = PyMem_Realloc(w->xs, sizeof(double) * n);
+        if (xs == NULL) { PyErr_NoMemory(); return WALK_ERROR; }
+        w->xs = xs;
+        double *ys = PyMem_Realloc(w->ys, sizeof(double) * n);
+        if (ys == NULL) { PyErr_NoMemory(); return WALK_ERROR; }
+        w->ys = ys;
+        w->room = n;
+    }
+    double *xs = w->xs, *ys = w->ys;
+    int count = 0, curved = 0;
+    Handle prev = NULL;
+    for (int i = 0; i < n; i++) {
+        Handle seg = w->segment(obj, i);
+        int kind = w->segment_type(seg);
+        if (kind == w->moveto && count) {
+            if (subpath_rules(w, xs, ys, count, w->segment_close(prev) != 0, curved, fill, stroke))
+                return WALK_ERROR;
+            count = 0; curved = 0;
+        }
+        prev = seg;
+        if (kind == w->bezierto) curved = 1;
+        if (curved) continue;
+        w->segment_point(seg, &w->floats[0], &w->floats[1]);
+        double x = w->floats[0], y = w->floats[1];
+        xs[count] = x * m.a + y * m.c + m.e;
+        ys[count] = x * m.b + y * m.d + m.f;
+        count++;
+    }
+    int closed = prev != NULL && w->segment_close(prev) != 0;
+    if (count && subpath_rules(w, xs, ys, count, closed, curved, fill, stroke))
+        return WALK_ERROR;
+    if (PyList_GET_SIZE(w->out) > w->max_rules) return WALK_TOO_MANY;
+    return WALK_OK;
+}
+
+/* rules._walk_objects */
+static int walk_objects(Walk *w, Handle holder, int is_form, Matrix outer, int identity) {
+    int n = is_form ? w->form_count(holder) : w->count_objects(holder);
+    w->objects_left -= n;
+    if (w->objects_left < 0) return WALK_TOO_MANY;
+    for (int i = 0; i < n; i++) {
+        Handle obj = is_form ? w->form_object(holder, (unsigned long)i) : w->get_object(holder, i);
+        int kind = w->object_type(obj);
+        int status = WALK_OK;
+        if (kind == w->path_kind)
+            status = path_rules(w, obj, &outer, identity);
+        else if (kind == w->form_kind)
+            status = walk_objects(w, obj, 1, mul(object_matrix(w, obj), outer), 0);
+        if (status != WALK_OK) return status;
+    }
+    return WALK_OK;
+}
+
+PyDoc_STRVAR(path_pieces_doc,
+"path_pieces(page, functions, kinds, limits)\n\n"
+"The loop of rules._walk_objects: the axis-aligned pieces (x0, y0, x1, y1) of a page's\n"
+"path objects in PDF space, or None past the limits (max segments, max objects, max\n"
+"rules). ``functions`` are the addresses of the fifteen PDFium calls, in Walk's order;\n"
+"``kinds`` are (path, form, moveto, bezierto).");
+
+static PyObject *path_pieces(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *page_obj, *functions;
+    int path_kind, form_kind, moveto, bezierto;
+    long max_segments, max_objects, max_rules;
+    if (!PyArg_ParseTuple(args, "OO!(iiii)(lll)", &page_obj, &PyTuple_Type, &functions,
+                          &path_kind, &form_kind, &moveto, &bezierto, &max_segments,
+                          &max_objects, &max_rules))
+        return NULL;
+    if (PyTuple_GET_SIZE(functions) != 15) {
+        PyErr_SetString(PyExc_ValueError, "path_pieces needs 15 PDFium function addresses");
+        return NULL;
+    }
+    void *fn[15];
+    for (int k = 0; k < 15; k++) {
+        fn[k] = address(PyTuple_GET_ITEM(functions, k));
+        if (fn[k] == NULL) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a PDFium function is NULL");
+            return NULL;
+        }
+    }
+    Handle page = address(page_obj);
+    if (PyErr_Occurred()) return NULL;
+    Walk w = {0};
+    w.count_objects = (int (*)(Handle))fn[0];
+    w.get_object = (Handle (*)(Handle, int))fn[1];
+    w.form_count = (int (*)(Handle))fn[2];
+    w.form_object = (Handle (*)(Handle, unsigned long))fn[3];
+    w.object_type = (int (*)(Handle))fn[4];
+    w.matrix = (int (*)(Handle, float *))fn[5];
+    w.bounds = (int (*)(Handle, float *, float *, float *, float *))fn[6];
+    w.fill_color = (int (*)(Handle, unsigned *, unsigned *, unsigned *, unsigned *))fn[7];
+    w.stroke_color = (int (*)(Handle, unsigned *, unsigned *, unsigned *, unsigned *))fn[8];
+    w.draw_mode = (int (*)(Handle, int *, int *))fn[9];
+    w.count_segments = (int (*)(Handle))fn[10];
+    w.segment = (Handle (*)(Handle, int))fn[11];
+    w.segment_point = (int (*)(Handle, float *, float *))fn[12];
+    w.segment_type = (int (*)(Handle))fn[13];
+    w.segment_close = (int (*)(Handle))fn[14];
+    w.path_kind = path_kind; w.form_kind = form_kind;
+    w.moveto = moveto; w.bezierto = bezierto;
+    w.segments_left = max_segments; w.objects_left = max_objects; w.max_rules = max_rules;
+    w.out = PyList_New(0);
+    if (w.out == NULL) return NULL;
+    int status = walk_objects(&w, page, 0, IDENTITY, 1);
+    PyMem_Free(w.xs);
+    PyMem_Free(w.ys);
+    if (status == WALK_OK) return w.out;
+    Py_DECREF(w.out);
+    if (status == WALK_TOO_MANY) Py_RETURN_NONE;
+    return NULL;
+}
+
+static PyMethodDef methods[] = {
+    {"upright_words", upright_words, METH_VARARGS, upright_words_doc},
+    {"path_pieces", path_pieces, METH_VARARGS, path_pieces_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_loops",
+    "The layout stage's hot loops over PDFium, compiled (optional; see words.py, rules.py).",
+    -1, methods, NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__loops(void) {
+    PyObject *builtins = PyImport_ImportModule("builtins");
+    if (builtins == NULL) return NULL;
+    builtin_round = PyObject_GetAttrString(builtins, "round");
+    Py_DECREF(builtins);
+    if (builtin_round == NULL) return NULL;
+    return PyModule_Create(&module);
+}

@@ -1,0 +1,150 @@
+"""The layout's two hot loops, compiled (``_loops.c``) and in Python, give the same words
+and the same ruling lines.
+
+The compiled module is optional (built where a C compiler is). Where it is built, every
+upright page goes through it; a page it reads differently from the Python loop would read
+differently depending on the machine, so both are run on the same pages and compared.
+"""
+
+from __future__ import annotations
+
+import io
+import shutil
+import sysconfig
+from pathlib import Path
+
+import pypdfium2 as pdfium
+import pytest
+
+from omnireader.formats.layout import pdfium_calls
+from omnireader.formats.layout.rules import page_rules
+from omnireader.formats.layout.words import page_words
+from tests.formats.layout_pdfs import Line, Text, build_pdf, paragraph
+from tests.formats.pdf_builders import DEJAVU, HELVETICA, PAGES, raw_pdf, stream, text_pdf
+
+needs_loops = pytest.mark.skipif(
+    pdfium_calls.loops is None, reason="the compiled loops are not built (no C compiler)"
+)
+
+
+def test_the_compiled_loops_are_built_where_a_c_compiler_is() -> None:
+    compiler = (sysconfig.get_config_var("CC") or "cc").split()[0]
+    if shutil.which(compiler) is None:
+        pytest.skip(f"no C compiler ({compiler}): the Python loops run")
+    assert pdfium_calls.loops is not None, "setup.py should have built _loops (pip install -e .)"
+
+
+def both(pdf: bytes | Path) -> list[tuple[int, object, object, object, object]]:
+    """Per page: (index, compiled words, Python words, compiled rules, Python rules)."""
+    doc = pdfium.PdfDocument(pdf)
+    out = []
+    try:
+        for index in range(len(doc)):
+            page = doc[index]
+            textpage = page.get_textpage()
+            try:
+                out.append(
+                    (
+                        index,
+                        page_words(page, textpage, compiled=True),
+                        page_words(page, textpage, compiled=False),
+                        page_rules(page, compiled=True),
+                        page_rules(page, compiled=False),
+                    )
+                )
+            finally:
+                textpage.close()
+                page.close()
+    finally:
+        doc.close()
+    return out
+
+
+def assert_same(pdf: bytes | Path) -> int:
+    pages = both(pdf)
+    for index, words_c, words_py, rules_c, rules_py in pages:
+        assert words_c == words_py, f"page {index + 1}: the words differ"
+        assert rules_c == rules_py, f"page {index + 1}: the rules differ"
+    return len(pages)
+
+
+def _scaled_text_and_shapes() -> bytes:
+    """Text set at ``1 Tf`` and scaled by its matrix (the size comes from the box), numbers
+    drawn as two objects a hair apart, and every kind of path the walk tells apart: stroked
+    lines, thin filled bars, a filled box, a white rule, a curve, and a form holding rules."""
+    content = (
+        "BT /F1 1 Tf 10 0 0 10 72 700 Tm (Revenue 2023 and 2024) Tj ET\n"
+        "BT /F1 10 Tf 72 680 Td (400.01) Tj ET BT /F1 10 Tf 104.8 680 Td (3) Tj ET\n"
+        "0 0 0 RG 0.8 w 72 670 m 540 670 l S\n"  # a stroked line
+        "72 660 468 0.5 re f\n"  # a thin filled bar
+        "0.9 g 72 600 200 40 re f 0 g\n"  # a filled box: four edges
+        "1 1 1 RG 72 590 m 540 590 l S 0 0 0 RG\n"  # white: no rule
+        "72 560 m 100 580 130 580 160 560 c S\n"  # a curve: no rule
+        "100 500 m 300 500 l 300 400 l 100 400 l h S\n"  # a closed stroked square
+        "q 1 0 0 1 0 -100 cm /X1 Do Q\n"  # a form, moved down
+    )
+    form = stream(
+        "72 300 m 540 300 l S 72 250 m 540 250 l S",
+        "/Type /XObject /Subtype /Form /BBox [0 0 612 792]",
+    )
+    return raw_pdf(
+        [
+            "<< /Type /Catalog /Pages 2 0 R >>",
+            PAGES.replace("5 0 R", "4 0 R"),
+            HELVETICA,
+            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 5 0 R"
+            " /Resources << /Font << /F1 3 0 R >> /XObject << /X1 6 0 R >> >> >>",
+            stream(content),
+            form,
+        ]
+    )
+
+
+@needs_loops
+def test_scaled_text_split_numbers_and_every_kind_of_path_read_the_same() -> None:
+    pdf = _scaled_text_and_shapes()
+    [(_, words, _, rules, _)] = both(pdf)
+    assert [w.text for w in words][:6] == ["Revenue", "2023", "and", "2024", "400.01", "3"]
+    assert len(rules) >= 6  # line, bar, the box's edges, the square, the form's two lines
+    assert_same(pdf)
+
+
+@needs_loops
+def test_a_table_with_ruled_lines_and_bold_headings_reads_the_same() -> None:
+    items: list[Text | Line] = [Text(72, 60, "Quarterly results", 16, bold=True)]
+    items += paragraph(72, 90, ["The figures below are unaudited and in millions."])
+    for row, y in enumerate((130, 150, 170, 190)):
+        items.append(Line(72, y - 12, 540, y - 12))
+        cells = ("Segment", "2023", "2024") if row == 0 else (f"Unit {row}", f"{row}1.5", "-")
+        for x, cell in zip((76, 300, 420), cells):
+            items.append(Text(x, y, cell, 10, bold=row == 0))
+    assert assert_same(build_pdf([items, items[:3]])) == 2
+
+
+@needs_loops
+def test_ligatures_accents_and_right_to_left_text_read_the_same() -> None:
+    if not DEJAVU.exists():
+        pytest.skip("DejaVu Sans is not installed")
+    pdf = text_pdf([["Diﬃcult eﬀects ﬁnd ﬂow", "Café naïve 12 345,6", "שלום עולם 2024"]])
+    assert assert_same(pdf) == 1
+
+
+@needs_loops
+def test_a_page_turned_by_its_rotate_entry_reads_the_same() -> None:
+    doc = pdfium.PdfDocument(build_pdf([paragraph(72, 72, ["Turned page text 42", "line two"])]))
+    doc[0].set_rotation(90)
+    out = io.BytesIO()
+    doc.save(out)
+    assert assert_same(out.getvalue()) == 1
+
+
+@needs_loops
+def test_every_page_of_the_shared_corpus_reads_the_same(corpus: Path) -> None:
+    pdfs = sorted(corpus.glob("**/*.pdf"))
+    pages = 0
+    for path in pdfs:
+        try:
+            pages += assert_same(path)
+        except pdfium.PdfiumError:
+            continue  # needs a password
+    assert pages > 50
