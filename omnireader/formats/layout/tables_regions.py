@@ -6,7 +6,7 @@ Every distance is in em of the lines' own font size.
 
 from __future__ import annotations
 
-from math import ceil
+from math import ceil, inf
 from statistics import median
 
 from omnireader.formats.layout.model import Word
@@ -211,11 +211,16 @@ def column_spans(region: list[list[_Run]]) -> list[tuple[float, float]]:
 def column_of(run: _Run, spans: list[tuple[float, float]]) -> tuple[int, int]:
     """The column the run overlaps most, and how many gutters it crosses."""
     x0, x1 = run[0].x0, run[-1].x1
-    overlaps = [min(x1, b) - max(x0, a) for a, b in spans]
-    best = max(range(len(spans)), key=lambda k: overlaps[k])
-    if overlaps[best] <= 0:  # in a gutter: the nearest column
+    best, most, crossed = 0, -inf, -1
+    for k, (a, b) in enumerate(spans):  # a plain loop: this runs for every run of a region
+        overlap = (b if b < x1 else x1) - (a if a > x0 else x0)
+        if overlap > most:
+            best, most = k, overlap
+        if overlap > 0:
+            crossed += 1
+    if most <= 0:  # in a gutter: the nearest column
         best = min(
             range(len(spans)),
             key=lambda k: min(abs(x0 - spans[k][1]), abs(x1 - spans[k][0])),
         )
-    return best, sum(1 for k in range(len(spans)) if overlaps[k] > 0) - 1
+    return best, crossed

@@ -86,17 +86,21 @@ def group_lines(words: list[Word]) -> list[list[Word]]:
         return [list(words)] if words else []  # most cells: one word, one line
     lines: list[list[Word]] = []
     bands: list[tuple[float, float]] = []
-    for word in sorted(words, key=lambda w: (w.y0 + w.y1, w.x0)):  # by centre, no property
+    # By centre; the word's centre and height inline (Word.cy and Word.height, without the
+    # property calls: every word of a page passes here).
+    for word in sorted(words, key=lambda w: (w.y0 + w.y1, w.x0)):
+        wy0, wy1 = word.y0, word.y1
         if bands:
             y0, y1 = bands[-1]
             mid = (y0 + y1) / 2
-            if y0 <= word.cy <= y1 or word.y0 <= mid <= word.y1:
+            if y0 <= (wy0 + wy1) / 2 <= y1 or wy0 <= mid <= wy1:
                 lines[-1].append(word)
-                if word.height > y1 - y0:
-                    bands[-1] = (word.y0, word.y1)
+                height = wy1 - wy0
+                if (height if height > 0.1 else 0.1) > y1 - y0:
+                    bands[-1] = (wy0, wy1)
                 continue
         lines.append([word])
-        bands.append((word.y0, word.y1))
+        bands.append((wy0, wy1))
     for line in lines:
         line.sort(key=lambda w: w.x0)
     return lines
