@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Any
 
 from omnireader.formats.layout.model import Word
@@ -52,8 +53,10 @@ class Line:
 
 def line_text(words: list[Word]) -> str:
     """Words sorted left to right as a line's text, right-to-left runs in reading order."""
-    if not any(_is_rtl(w.text) for w in words):
-        return " ".join([w.text for w in words])
+    text = " ".join([w.text for w in words])
+    # An ASCII line (most lines) has no right-to-left word: checked at C speed.
+    if text.isascii() or not any(_is_rtl(w.text) for w in words):
+        return text
     return " ".join([w.text for w in _visual_to_logical(words)])
 
 
@@ -113,6 +116,9 @@ class TextBlock:
         return all(line.bold for line in self.lines)
 
 
+_X0 = attrgetter("x0")
+
+
 def make_lines(words: list[Word]) -> list[Line]:
     """Words grouped into lines, top to bottom, each split at wide gaps."""
     if not words:
@@ -129,7 +135,7 @@ def make_lines(words: list[Word]) -> list[Line]:
             band_top, band_bottom = 2 * word.y0, 2 * word.y1
     lines: list[Line] = []
     for row in rows:
-        row.sort(key=lambda w: w.x0)
+        row.sort(key=_X0)
         run = [row[0]]
         for word in row[1:]:
             prev = run[-1]

@@ -97,9 +97,9 @@ class Vocabulary:
     def add_text(self, text: str) -> None:
         if len(self.words) >= _MAX_VOCABULARY:
             return
-        self.words.update(m.lower() for m in _WORD.findall(text))
+        self.words.update(map(str.lower, _WORD.findall(text)))
         if "-" in text:
-            self.compounds.update(m.lower() for m in _COMPOUND.findall(text))
+            self.compounds.update(map(str.lower, _COMPOUND.findall(text)))
 
     def __contains__(self, word: str) -> bool:
         return word in self.words
