@@ -12,7 +12,9 @@ than their characters could be, are read box by box and split at a horizontal ga
 than a fraction of the font size, or a jump back or down (a new line): PDFium does not
 always put a space between two table cells, and "400.01" beside "3" must not become
 "400.013" (inside one text object it does space a jump). The C functions are called
-through the int prototypes of :mod:`.pdfium_calls`, which skip ctypes' argument checks.
+through the int prototypes of :mod:`.pdfium_calls`, which skip ctypes' argument checks; on
+an upright page the loop over runs is the compiled one of ``_loops.c`` when it is built
+(the same words, without a Python step per run).
 """
 
 from __future__ import annotations
@@ -301,7 +303,8 @@ class _FontStyle:
 
     def known(self, index: int, obj: int | None) -> tuple[float, bool, str]:
         """(Tf size, bold, font name) of char ``index`` of text object ``obj``, read from
-        PDFium and kept for the object (the compiled loop calls this on a miss)."""
+        PDFium and kept for the object (the compiled loop does the same in C, and calls
+        :meth:`describe` for a font it has not seen)."""
         size = float(self._c.font_size(self._handle, index))
         font = self._c.font_of(obj) if obj else None
         face = self.by_font.get(font) if font else None
