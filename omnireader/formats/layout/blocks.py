@@ -15,7 +15,14 @@ from typing import Any
 
 from omnireader.formats.layout.model import Word
 
-__all__ = ["Line", "TextBlock", "make_blocks", "make_lines"]
+__all__ = ["BULLETS", "Line", "TextBlock", "item_marker", "make_blocks", "make_lines"]
+
+#: The glyphs a bulleted list item starts with (symbol fonts' private-use bullets too).
+BULLETS = "\u2022\u25cf\u25aa\u25a0\u25e6\u2023\u2043\u00b7\u27a2\uf0b7\uf0a7\uf0d8\uf076"
+# A numbered item's label: "1." "2)" "(a)" "b." "iv)" (a capital "A." is too often an initial).
+_NUMBERED = re.compile(
+    r"^(?:\d{1,2}[.)]|[a-z][.)]|[ivx]{1,4}[.)]|\((?:\d{1,2}|[a-zA-Z]|[ivxIVX]{1,4})\))$"
+)
 
 # Inside a line, a gap wider than this (in em of the line's size) separates two lines.
 _SPLIT_EM = 1.6
@@ -176,6 +183,31 @@ def _font(line: Line) -> str:
     return max(weights, key=weights.__getitem__)
 
 
+def item_marker(line: Line) -> str | None:
+    """``"bullet"`` when ``line`` opens a bulleted list item, ``"number"`` a numbered one or
+    one led by a dash (those also start lines that merely wrap), else None."""
+    text = line.text
+    if not text:
+        return None
+    if text[0] in BULLETS:
+        return "bullet"
+    words = line.words
+    if len(words) > 1 and (
+        words[0].text in ("-", "\u2013", "\u2014") or _NUMBERED.match(words[0].text)
+    ):
+        return "number"
+    return None
+
+
+def _hangs_under(last: Line, line: Line, em: float) -> bool:
+    """``line`` starts under the text after ``last``'s list marker: the item's second line,
+    not a paragraph's indented first."""
+    words = last.words
+    if len(words) < 2 or item_marker(last) is None or len(words[0].text) > 4:
+        return False  # (a bullet run into its first word leaves no text edge to hang from)
+    return abs(line.x0 - words[1].x0) <= em
+
+
 def _is_label(run: list[Word]) -> bool:
     """A run that is only a number, a bullet or "Item 7." — what a tab follows."""
     return len(run) <= 2 and bool(_LABEL.match(" ".join(w.text for w in run)))
@@ -259,6 +291,7 @@ def _continues(
     width = block.x1 - block.x0
     indented = (
         not _is_label(block.lines[0].words[:1])
+        and not _hangs_under(last, line, em)
         and width > 20 * em
         and line.x0 - block.x0 > 0.8 * em
         and line.x0 - last.x0 > 0.8 * em

@@ -13,7 +13,15 @@ import re
 import time
 from typing import TYPE_CHECKING, Any
 
-from omnireader.formats.layout.blocks import Line, TextBlock, line_text, make_blocks, make_lines
+from omnireader.formats.layout.blocks import (
+    BULLETS,
+    Line,
+    TextBlock,
+    item_marker,
+    line_text,
+    make_blocks,
+    make_lines,
+)
 from omnireader.formats.layout.headings import HeadingRules, normalize
 from omnireader.formats.layout.model import Block, BlockKind, PageLayout, Table, Word
 from omnireader.formats.layout.order import reading_order
@@ -30,13 +38,13 @@ BUDGET_S = 2.0
 _ANGLE_SAMPLE = 60
 
 # "*" is left out: at a line start it is a footnote mark more often than a bullet.
-_BULLET = re.compile(
-    r"^(?:[\u2022\u25cf\u25aa\u25e6\u2013\u2014\u00b7\u2043\uf0b7\-]|\(?[a-z0-9]{1,3}[.)])\s+"
-)
-_BULLET_MARK = re.compile(r"^[\u2022\u25cf\u25aa\u25e6\u2013\u2014\u00b7\u2043\uf0b7]\s*")
+_BULLET = re.compile(rf"^(?:[{BULLETS}\u2013\u2014\-]|\(?[a-z0-9]{{1,3}}[.)])\s+")
+_BULLET_MARK = re.compile(rf"^[{BULLETS}\u2013\u2014]\s*")
 _CAPTION = re.compile(r"^(?i:figure|fig\.|table|chart|exhibit)\s+(?:\d|[A-Z]\b|[IVX]+\b)")
 
 
+# A contents line: a dot leader, then the page number ("2.1 Syntax . . . . 2").
+_LEADER_END = re.compile(r"(?:\.\s?){4,}\s*[\divxlc]{1,5}$|\u2026\s*\d{1,5}$")
 _ENDS = re.compile(r"[.!?:;][)\"'\u201d\u2019]?$")
 _STARTS = re.compile(r"^[\"'(\u201c\u2018\u2022\u25cf\uf0b7]?[A-Z0-9\u00c0-\u00de]")
 
@@ -243,11 +251,26 @@ def _paragraphs(block: TextBlock) -> list[TextBlock]:
     current = TextBlock()
     for i, line in enumerate(block.lines):
         current.add(line)
-        ends = line.bold or _ENDS.search(line.words[-1].text)  # a bold short line: a heading
-        if i + 1 < len(block.lines) and breaks[i] and ends:
-            if _STARTS.match(block.lines[i + 1].words[0].text):
-                out.append(current)
-                current = TextBlock()
+        if i + 1 == len(block.lines):
+            break
+        nxt = block.lines[i + 1]
+        ended = _ENDS.search(line.words[-1].text)
+        marker = item_marker(nxt)
+        # A bullet always opens an item; a number or a dash, after a line that ended. Else
+        # a line that ends a sentence (or a bold one: a heading) short of the edge, or left
+        # of a list item's text, ends a paragraph when the next starts a sentence.
+        cut = (
+            marker == "bullet"
+            or (marker is not None and bool(ended or breaks[i]))
+            or (
+                (breaks[i] or _outdented(current, nxt))
+                and bool(line.bold or ended)
+                and bool(_STARTS.match(nxt.words[0].text))
+            )
+        )
+        if cut:
+            out.append(current)
+            current = TextBlock()
     out.append(current)
     if len(out) > 1:
         # Each part keeps the block's right edge: what is "short" is measured against it.
@@ -256,12 +279,23 @@ def _paragraphs(block: TextBlock) -> list[TextBlock]:
     return out
 
 
+def _outdented(item: TextBlock, line: Line) -> bool:
+    """``line`` starts left of the text of list item ``item``: the text after the list."""
+    words = item.lines[0].words
+    if item_marker(item.lines[0]) is None or len(words) < 2:
+        return False
+    return line.x0 < words[1].x0 - max(line.size, 1.0)
+
+
 def _breaks(block: TextBlock) -> list[bool]:
     """Which lines end on purpose: well short of the block's right edge (a third of its
     width, at least four em), where the next line's first word would have fitted."""
     width = block.x1 - block.x0
     out = []
     for i, line in enumerate(block.lines):
+        if _LEADER_END.search(line.text):
+            out.append(True)
+            continue
         em = max(line.size, 1.0)
         short = block.x1 - line.x1 > max(width / 3, 4 * em)
         if short and line.words[-1].text.endswith(("-", "\u2010", "\u2011")):
@@ -280,10 +314,22 @@ def _check(started: float, budget: float, stage: str) -> None:
 
 def render_markdown(layout: PageLayout) -> str:
     """The page's body blocks as Markdown: ``#`` headings, ``-`` list items, tables."""
-    parts: list[str] = []
+    text = ""
+    previous: Block | None = None
     for block in layout.blocks:
-        parts.append(block_markdown(block))
-    return "\n\n".join(p for p in parts if p)
+        piece = block_markdown(block)
+        if piece:
+            text = f"{text}{separator(previous, block)}{piece}" if text else piece
+            previous = block
+    return text
+
+
+def separator(previous: Block | None, block: Block) -> str:
+    """What goes between two blocks' Markdown: a line break inside a list (a tight list),
+    a blank line elsewhere."""
+    if previous is not None and previous.kind == block.kind == "list_item":
+        return "\n"
+    return "\n\n"
 
 
 def block_markdown(block: Block) -> str:
@@ -309,4 +355,4 @@ def _plain_table(table: Table) -> str:
     return "\n".join(" ".join(cell for cell in row if cell) for row in rows)
 
 
-__all__ += ["block_markdown", "render_markdown"]
+__all__ += ["block_markdown", "render_markdown", "separator"]
