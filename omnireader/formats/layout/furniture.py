@@ -23,6 +23,9 @@ WINDOW = 4
 _ZONE = 0.12
 # The other pages (in the window) that must show the same block.
 _MIN_REPEATS = 2
+# The page number a running header or footer starts or ends with ("Chapter 2: Syntax 3",
+# "4 Libtasn1"; up to three digits: "2022" ending "Annual Report 2022" is its year).
+_EDGE_NUMBER = re.compile(r"^(\d{1,3})\s+\S|\S\s+(\d{1,3})$")
 _MAX_CHARS = 200
 
 _DIGITS = re.compile(r"\d+")
@@ -68,12 +71,15 @@ def _zones(layout: PageLayout) -> list[tuple[str | None, bool]]:
 def margin_keys(layout: PageLayout) -> set[tuple[str, str, int]]:
     """(zone, masked text, height bucket) of each block in the page's margins."""
     keys = set()
-    for block, (zone, _) in zip(layout.blocks, _zones(layout)):
+    for block, (zone, outermost) in zip(layout.blocks, _zones(layout)):
         if zone is not None:
             key = _key(block, zone, layout.height)
             keys.add(key)
             if block.kind == "heading":
                 keys.add((key[0], _exact(block), key[2]))
+            number = _edge_number(block.text)
+            if number is not None and outermost:
+                keys.add(_numbered_key(key, number))
     return keys
 
 
@@ -94,6 +100,32 @@ def _repeated(key: tuple[str, str, int], keys: set[tuple[str, str, int]], slack:
         return key in keys
     zone, text, step = key
     return any((zone, text, step + d) in keys for d in range(-slack, slack + 1))
+
+
+def _renumbered(
+    block: Block, key: tuple[str, str, int], others: list[tuple[int, set[tuple[str, str, int]]]]
+) -> bool:
+    """Whether ``block`` starts or ends with a number and is outermost on another page
+    ``d`` pages away with only that number changed, by ``d``: "2019 Form 10-K 79" at the
+    foot of one page and "2019 Form 10-K 80" at the next one's is a running footer, at
+    whatever height the two stand (a filing made from HTML ends each page where its text
+    does). "Exhibit 21" over "Exhibit 23" is not, nor "Date: March 24, 2017" under two
+    letters."""
+    number = _edge_number(block.text)
+    if number is None:
+        return False
+    n = int(number)
+    return any(_numbered_key(key, str(n + d)) in keys for d, keys in others)
+
+
+def _numbered_key(key: tuple[str, str, int], number: str) -> tuple[str, str, int]:
+    # Height left out (-1): the page number is what ties the two together.
+    return key[0], f"{key[1]}@{number}", -1
+
+
+def _edge_number(text: str) -> str | None:
+    match = _EDGE_NUMBER.search(text.strip())
+    return (match.group(1) or match.group(2)) if match else None
 
 
 def page_number(text: str) -> str | None:
@@ -118,7 +150,7 @@ class FurnitureWindow:
         in the window. With ``slack``, a block on another page repeats this one when it
         stands up to that many height steps (~1.5% of the page each) nearer or farther from
         the edge: scanned pages lie a few millimetres apart on the glass."""
-        others = [keys for i, keys in enumerate(self._keys) if i != position]
+        others = [(i - position, keys) for i, keys in enumerate(self._keys) if i != position]
         body: list[Block] = []
         header: list[Block] = []
         footer: list[Block] = []
@@ -133,14 +165,22 @@ class FurnitureWindow:
                 # "Exhibit 21" atop one page and "Exhibit 23" atop the next are titles:
                 # a heading is a running header only when repeated digit for digit.
                 key = (key[0], _exact(block), key[2])
-            repeats = sum(1 for keys in others if _repeated(key, keys, slack))
+            repeats = sum(1 for _, keys in others if _repeated(key, keys, slack))
             # A lone number is the page's when it is outermost or stands on other pages
             # too; a superscript note mark near the top is neither.
             if number is not None and not outermost and repeats < _MIN_REPEATS:
                 number = None
-            if number is None and repeats < _MIN_REPEATS:
+            renumbered = (
+                number is None
+                and outermost
+                and block.kind not in ("heading", "caption")
+                and _renumbered(block, key, others)
+            )
+            if number is None and repeats < _MIN_REPEATS and not renumbered:
                 body.append(block)
                 continue
+            if renumbered and label is None:
+                label = _edge_number(block.text)
             if number is not None and label is None:
                 label = number
             kind = "page_number" if number is not None else zone

@@ -1,0 +1,70 @@
+"""Running headers and footers that carry the page number: found by the number counting up
+with the pages, wherever on the page they stand, and told apart from titles and lines that
+merely repeat."""
+
+from __future__ import annotations
+
+from omnireader.formats.document import Section
+from omnireader.formats.pdf.extract import extract_pdf
+from omnireader.payloads import Blob
+from tests.formats.layout_pdfs import Text, build_pdf, paragraph
+
+
+def body_lines(n: int, count: int = 3) -> list[str]:
+    """Lines of a page's own text (pages that said the same would be furniture)."""
+    return [
+        f"Line {i} of the body of page {n} runs on as a report does, in plain text."
+        for i in range(count)
+    ]
+
+
+def read(pages: list[list[Text]]) -> list[Section]:
+    with extract_pdf(Blob(data=build_pdf(pages)), layout=True) as doc:
+        return list(doc.sections)
+
+
+def test_a_footer_whose_number_counts_up_leaves_the_body_at_any_height() -> None:
+    # A filing rendered from HTML ends each page where its text does: the footer stands
+    # lower or higher from page to page, and alternates between two forms.
+    pages = []
+    for n in range(1, 5):
+        lines = body_lines(n, 30 if n % 2 else 36)
+        bottom = 150 + 12 * len(lines) + 20
+        footer = f"2019 FORM 10-K {n}" if n % 2 else f"{n} NIKE, INC."
+        pages.append(paragraph(72, 150, lines) + [Text(72, bottom, footer, 8)])
+    sections = read(pages)
+    body = [s for s in sections if s.part is None]
+    assert [s.page_label for s in body] == ["1", "2", "3", "4"]
+    assert all("10-K" not in s.text and "NIKE" not in s.text for s in body)
+    footers = [s.text for s in sections if s.part == "footer"]
+    assert footers == ["2019 FORM 10-K 1", "2 NIKE, INC."]  # once each, not once a page
+
+
+def test_a_chapters_running_header_over_two_pages_only_is_a_header() -> None:
+    pages = [
+        paragraph(72, 150, body_lines(1)),
+        [Text(72, 50, "Chapter 2: Structure handling 3")] + paragraph(72, 150, body_lines(2)),
+        [Text(72, 50, "Chapter 2: Structure handling 4")] + paragraph(72, 150, body_lines(3)),
+        paragraph(72, 150, body_lines(4)),
+    ]
+    sections = read(pages)
+    body = [s for s in sections if s.part is None]
+    assert all("Chapter 2" not in s.text for s in body)
+    assert [s.page_label for s in body[1:3]] == ["3", "4"]
+    assert [s.text for s in sections if s.part == "header"] == ["Chapter 2: Structure handling 3"]
+
+
+def test_titles_and_dates_that_repeat_without_counting_up_stay_in_the_body() -> None:
+    # "Exhibit 21" atop one page and "Exhibit 23" atop the next: two titles, numbers that
+    # do not follow the pages. A date line at the foot of two letters: the same each time.
+    pages = [
+        [Text(72, 50, title)]
+        + paragraph(72, 150, body_lines(n))
+        + [Text(72, 760, "Date: March 24, 2017")]
+        for n, title in enumerate(("Exhibit 21", "Exhibit 23"), start=1)
+    ]
+    sections = read(pages)
+    body = [s for s in sections if s.part is None]
+    assert [s.text.splitlines()[0] for s in body] == ["Exhibit 21", "Exhibit 23"]
+    assert all(s.text.endswith("Date: March 24, 2017") for s in body)
+    assert [s for s in sections if s.part] == []
