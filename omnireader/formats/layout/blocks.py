@@ -15,7 +15,15 @@ from typing import Any
 
 from omnireader.formats.layout.model import Word
 
-__all__ = ["BULLETS", "Line", "TextBlock", "item_marker", "make_blocks", "make_lines"]
+__all__ = [
+    "BULLETS",
+    "Line",
+    "TextBlock",
+    "item_marker",
+    "item_text_x0",
+    "make_blocks",
+    "make_lines",
+]
 
 #: The glyphs a bulleted list item starts with (symbol fonts' private-use bullets too).
 BULLETS = "\u2022\u25cf\u25aa\u25a0\u25e6\u2023\u2043\u00b7\u27a2\uf0b7\uf0a7\uf0d8\uf076"
@@ -199,13 +207,21 @@ def item_marker(line: Line) -> str | None:
     return None
 
 
+def item_text_x0(line: Line) -> float | None:
+    """Where the text after ``line``'s list marker starts, when it opens a list item."""
+    words = line.words
+    if len(words) < 2 or item_marker(line) is None:
+        return None
+    return words[1].x0
+
+
 def _hangs_under(last: Line, line: Line, em: float) -> bool:
     """``line`` starts under the text after ``last``'s list marker: the item's second line,
     not a paragraph's indented first."""
-    words = last.words
-    if len(words) < 2 or item_marker(last) is None or len(words[0].text) > 4:
+    text_x0 = item_text_x0(last)
+    if text_x0 is None or len(last.words[0].text) > 4:
         return False  # (a bullet run into its first word leaves no text edge to hang from)
-    return abs(line.x0 - words[1].x0) <= em
+    return abs(line.x0 - text_x0) <= em
 
 
 def _is_label(run: list[Word]) -> bool:

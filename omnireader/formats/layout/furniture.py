@@ -104,8 +104,8 @@ def _repeated(key: tuple[str, str, int], keys: set[tuple[str, str, int]], slack:
 
 def _renumbered(
     block: Block, key: tuple[str, str, int], others: list[tuple[int, set[tuple[str, str, int]]]]
-) -> bool:
-    """Whether ``block`` starts or ends with a number and is outermost on another page
+) -> str | None:
+    """The page number ``block`` starts or ends with, when it is outermost on another page
     ``d`` pages away with only that number changed, by ``d``: "2019 Form 10-K 79" at the
     foot of one page and "2019 Form 10-K 80" at the next one's is a running footer, at
     whatever height the two stand (a filing made from HTML ends each page where its text
@@ -113,9 +113,9 @@ def _renumbered(
     letters."""
     number = _edge_number(block.text)
     if number is None:
-        return False
+        return None
     n = int(number)
-    return any(_numbered_key(key, str(n + d)) in keys for d, keys in others)
+    return number if any(_numbered_key(key, str(n + d)) in keys for d, keys in others) else None
 
 
 def _numbered_key(key: tuple[str, str, int], number: str) -> tuple[str, str, int]:
@@ -170,17 +170,14 @@ class FurnitureWindow:
             # too; a superscript note mark near the top is neither.
             if number is not None and not outermost and repeats < _MIN_REPEATS:
                 number = None
-            renumbered = (
-                number is None
-                and outermost
-                and block.kind not in ("heading", "caption")
-                and _renumbered(block, key, others)
-            )
-            if number is None and repeats < _MIN_REPEATS and not renumbered:
+            carried = None
+            if number is None and outermost and block.kind not in ("heading", "caption"):
+                carried = _renumbered(block, key, others)
+            if number is None and repeats < _MIN_REPEATS and carried is None:
                 body.append(block)
                 continue
-            if renumbered and label is None:
-                label = _edge_number(block.text)
+            if carried is not None and label is None:
+                label = carried
             if number is not None and label is None:
                 label = number
             kind = "page_number" if number is not None else zone

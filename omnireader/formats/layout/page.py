@@ -18,6 +18,7 @@ from omnireader.formats.layout.blocks import (
     Line,
     TextBlock,
     item_marker,
+    item_text_x0,
     line_text,
     make_blocks,
     make_lines,
@@ -281,10 +282,8 @@ def _paragraphs(block: TextBlock) -> list[TextBlock]:
 
 def _outdented(item: TextBlock, line: Line) -> bool:
     """``line`` starts left of the text of list item ``item``: the text after the list."""
-    words = item.lines[0].words
-    if item_marker(item.lines[0]) is None or len(words) < 2:
-        return False
-    return line.x0 < words[1].x0 - max(line.size, 1.0)
+    text_x0 = item_text_x0(item.lines[0])
+    return text_x0 is not None and line.x0 < text_x0 - max(line.size, 1.0)
 
 
 def _breaks(block: TextBlock) -> list[bool]:
@@ -314,22 +313,27 @@ def _check(started: float, budget: float, stage: str) -> None:
 
 def render_markdown(layout: PageLayout) -> str:
     """The page's body blocks as Markdown: ``#`` headings, ``-`` list items, tables."""
+    return join_markdown([(block, block_markdown(block)) for block in layout.blocks])[0]
+
+
+def join_markdown(pieces: list[tuple[Block, str]]) -> tuple[str, list[tuple[int, int]]]:
+    """Blocks' Markdown as one text, and each piece's span in it (an empty piece: an empty
+    span where it would have stood). Items of a list are a line apart (a tight list),
+    other blocks a blank line."""
     text = ""
+    spans: list[tuple[int, int]] = []
     previous: Block | None = None
-    for block in layout.blocks:
-        piece = block_markdown(block)
+    for block, piece in pieces:
+        gap = ""
+        if text:
+            tight = previous is not None and previous.kind == block.kind == "list_item"
+            gap = "\n" if tight else "\n\n"
+        start = len(text) + len(gap)
+        spans.append((start, start + len(piece)))
         if piece:
-            text = f"{text}{separator(previous, block)}{piece}" if text else piece
+            text = f"{text}{gap}{piece}"
             previous = block
-    return text
-
-
-def separator(previous: Block | None, block: Block) -> str:
-    """What goes between two blocks' Markdown: a line break inside a list (a tight list),
-    a blank line elsewhere."""
-    if previous is not None and previous.kind == block.kind == "list_item":
-        return "\n"
-    return "\n\n"
+    return text, spans
 
 
 def block_markdown(block: Block) -> str:
@@ -355,4 +359,4 @@ def _plain_table(table: Table) -> str:
     return "\n".join(" ".join(cell for cell in row if cell) for row in rows)
 
 
-__all__ += ["block_markdown", "render_markdown", "separator"]
+__all__ += ["block_markdown", "join_markdown", "render_markdown"]

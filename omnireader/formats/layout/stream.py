@@ -23,7 +23,12 @@ from omnireader.formats.document import LAYOUT_FAILED, Section
 from omnireader.formats.layout.furniture import WINDOW, FurnitureWindow, margin_keys
 from omnireader.formats.layout.headings import HeadingRules, Outline, Trail
 from omnireader.formats.layout.model import Block, PageLayout, Table
-from omnireader.formats.layout.page import LayoutFailed, block_markdown, layout_page, separator
+from omnireader.formats.layout.page import (
+    LayoutFailed,
+    block_markdown,
+    join_markdown,
+    layout_page,
+)
 from omnireader.formats.layout.reflow import Vocabulary
 from omnireader.formats.ocr import OCR
 
@@ -133,9 +138,7 @@ class LayoutStream:
         body, header, footer, label = self._window.split(layout, position)
         continued = self._carry_table(body, section.page)
         path = None
-        text = ""
-        spans: list[tuple[int, int]] = []
-        previous: Block | None = None
+        pieces: list[tuple[Block, str]] = []
         for block in body:
             if block.kind == "heading":
                 self._trail.push(block.level, block.text)
@@ -144,11 +147,8 @@ class LayoutStream:
             piece = block_markdown(block)
             if block is continued:
                 piece = f"*(table continued from page {self._last_page})*\n\n{piece}"
-            start = len(text) + (len(separator(previous, block)) if text else 0)
-            spans.append((start, start + len(piece)))
-            if piece:
-                text = f"{text}{separator(previous, block)}{piece}" if text else piece
-                previous = block
+            pieces.append((block, piece))
+        text, spans = join_markdown(pieces)
         path = self._trail.path if path is None else path
         extra = section.text[len(section.layout_source) :] if section.layout_source else ""
         if extra.strip():  # form values appended after the text layer
