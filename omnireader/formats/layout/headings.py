@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-__all__ = ["MAX_PATH", "MAX_TITLE", "HeadingRules", "Outline", "Trail", "normalize"]
+__all__ = ["LEADER_END", "MAX_PATH", "MAX_TITLE", "HeadingRules", "Outline", "Trail", "normalize"]
 
 #: A heading path keeps at most this many levels, each title at most this long.
 MAX_PATH = 6
@@ -29,6 +29,14 @@ _NUMBERED = re.compile(
     re.IGNORECASE,
 )
 _NON_WORD = re.compile(r"[\W_]+")
+# A heading names something: it holds a word of three letters (or a CJK character). A run
+# of single letters and symbols is a formula, an axis label or a glyph set large.
+_WORDY = re.compile(r"[^\W\d_]{3}|[\u3040-\u9fff\uac00-\ud7af]")
+# A contents entry: a dot leader, then the page number ("2.1 Syntax . . . . 2").
+LEADER_END = re.compile(r"(?:\.\s?){4,}\s*[\divxlc]{1,5}$|\u2026\s*\d{1,5}$")
+# A short block this much larger than the body is a title even when it ends in a period.
+_TITLE_RATIO = 1.3
+_TITLE_WORDS = 12
 
 
 def normalize(text: str) -> str:
@@ -112,10 +120,16 @@ class HeadingRules:
         )
         if (len(words) > _MAX_WORDS or len(text) > _MAX_CHARS or lines > 3) and not statement:
             return 0
-        if not any(ch.isalpha() for ch in text):
+        if not _WORDY.search(text) or LEADER_END.search(text):
             return 0
-        if text[-1] in ".,;" and len(words) > 3 and not statement:
+        letters = sum(ch.isalpha() for ch in text)
+        if letters * 2 < len(text) - text.count(" "):
+            return 0  # mostly digits and symbols: a formula or a row of figures
+        title = ratio >= _TITLE_RATIO and len(words) <= _TITLE_WORDS
+        if text[-1] in ".,;" and len(words) > 3 and not (statement or title):
             return 0
+        if text[-1] in "-\u2010\u2011" and not title:
+            return 0  # a word broken at the line end: the text runs on
         numbered = _NUMBERED.match(text)
         depth = _depth(numbered.group(1)) if numbered and len(words) > 1 else 0
         larger = ratio >= 1.15

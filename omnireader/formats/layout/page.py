@@ -23,7 +23,7 @@ from omnireader.formats.layout.blocks import (
     make_blocks,
     make_lines,
 )
-from omnireader.formats.layout.headings import HeadingRules, normalize
+from omnireader.formats.layout.headings import LEADER_END, HeadingRules, normalize
 from omnireader.formats.layout.model import Block, BlockKind, PageLayout, Table, Word
 from omnireader.formats.layout.order import reading_order
 from omnireader.formats.layout.reflow import Vocabulary, reflow
@@ -44,8 +44,6 @@ _BULLET_MARK = re.compile(rf"^[{BULLETS}\u2013\u2014]\s*")
 _CAPTION = re.compile(r"^(?i:figure|fig\.|table|chart|exhibit)\s+(?:\d|[A-Z]\b|[IVX]+\b)")
 
 
-# A contents line: a dot leader, then the page number ("2.1 Syntax . . . . 2").
-_LEADER_END = re.compile(r"(?:\.\s?){4,}\s*[\divxlc]{1,5}$|\u2026\s*\d{1,5}$")
 _ENDS = re.compile(r"[.!?:;][)\"'\u201d\u2019]?$")
 _STARTS = re.compile(r"^[\"'(\u201c\u2018\u2022\u25cf\uf0b7]?[A-Z0-9\u00c0-\u00de]")
 
@@ -75,7 +73,7 @@ def layout_page(
         page.set_rotation((rotation + turn) % 360)
     try:
         width, height = page.get_size()
-        words = page_words(page, textpage, hidden)
+        words = _visible(page_words(page, textpage, hidden), width, height)
         tables = _tables(page, words, width, height)
     except TooManyChars as exc:
         raise LayoutFailed(str(exc)) from None
@@ -190,6 +188,15 @@ def _upright_turn(textpage: pypdfium2.PdfTextPage) -> int:
     return text_rotation(textpage, sample=_ANGLE_SAMPLE)
 
 
+def _visible(words: list[Word], width: float, height: float) -> list[Word]:
+    """The words whose centre is on the page's crop box: what a viewer shows. A printer's
+    slug, or the facing page of a spread cropped in two, is set outside it."""
+    out = [
+        w for w in words if 0 <= (w.x0 + w.x1) * 0.5 <= width and 0 <= (w.y0 + w.y1) * 0.5 <= height
+    ]
+    return out if len(out) != len(words) else words
+
+
 def _in_any(word: Word, boxes: list[tuple[float, float, float, float]]) -> bool:
     cx, cy = (word.x0 + word.x1) * 0.5, (word.y0 + word.y1) * 0.5
     return any(x0 <= cx <= x1 and y0 <= cy <= y1 for x0, y0, x1, y1 in boxes)
@@ -231,7 +238,7 @@ def _block(block: TextBlock, index: int, headings: HeadingRules, vocabulary: Voc
         table: Table = block.table
         return Block("table", "", table.x0, table.y0, table.x1, table.y1, table=table)
     text = reflow([line.text for line in block.lines], vocabulary, _breaks(block))
-    level = headings.level(text, block.size, block.bold, len(block.lines), index)
+    level = headings.level(text, block.size, _all_bold(block), len(block.lines), index)
     kind: BlockKind = "paragraph"
     if _CAPTION.match(text) and not headings.outline.level(text, index):
         kind, level = "caption", 0  # "Table 3: ..." names a table, it opens no section
@@ -240,6 +247,20 @@ def _block(block: TextBlock, index: int, headings: HeadingRules, vocabulary: Voc
     elif _BULLET.match(text):
         kind = "list_item"
     return Block(kind, text, block.x0, block.y0, block.x1, block.y1, level=level)
+
+
+def _all_bold(block: TextBlock) -> bool:
+    """Bold throughout, not a paragraph led in by a bold phrase ("Ablation. We ..."):
+    at most a tenth of its characters regular (a number or a symbol set apart)."""
+    if not block.bold:
+        return False
+    regular = total = 0
+    for line in block.lines:
+        for word in line.words:
+            total += len(word.text)
+            if not word.bold:
+                regular += len(word.text)
+    return regular * 10 <= total
 
 
 def _paragraphs(block: TextBlock) -> list[TextBlock]:
@@ -292,7 +313,7 @@ def _breaks(block: TextBlock) -> list[bool]:
     width = block.x1 - block.x0
     out = []
     for i, line in enumerate(block.lines):
-        if _LEADER_END.search(line.text):
+        if LEADER_END.search(line.text):
             out.append(True)
             continue
         em = max(line.size, 1.0)

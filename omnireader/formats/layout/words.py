@@ -65,6 +65,9 @@ _BOLD_WEIGHT = 600
 # Hebrew, Arabic, Syriac, Thaana, NKo (U+0590..U+08FF) and the Hebrew and Arabic
 # presentation forms (U+FB1D..U+FEFC) run right to left: a word grows leftwards.
 _BOLD_NAMES = ("bold", "black", "heavy", "semibold", "demi")
+# TeX's bold faces carry no weight and no "Bold" in their names: CMBX12, CMB10, CMSSBX10,
+# SFBX1200 (EC), and URW's Times bold is NimbusRomNo9L-Medi.
+_BOLD_TEX = re.compile(r"^(?:cm|sf|lm|ec)(?:ss|tt)?bx?(?:ti|sl|i)?\d|-medi$")
 
 
 # The PDFium functions the compiled loop calls, in the order it takes them.
@@ -331,5 +334,9 @@ class _FontStyle:
         # Subset fonts carry a "ABCDEF+" prefix; the style is in the rest of the name.
         base = name.split("+", 1)[-1]
         lowered = base.lower()
-        bold = weight >= _BOLD_WEIGHT or any(part in lowered for part in _BOLD_NAMES)
+        bold = (
+            weight >= _BOLD_WEIGHT
+            or any(part in lowered for part in _BOLD_NAMES)
+            or bool(_BOLD_TEX.search(lowered))
+        )
         return bold, base
