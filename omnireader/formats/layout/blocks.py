@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import Any
 
+from omnireader.formats.layout.gutters import splits_at_gutter
 from omnireader.formats.layout.model import Word
 
 __all__ = [
@@ -134,8 +135,9 @@ class TextBlock:
 _X0 = attrgetter("x0")
 
 
-def make_lines(words: list[Word]) -> list[Line]:
-    """Words grouped into lines, top to bottom, each split at wide gaps."""
+def make_lines(words: list[Word], gutters: list[float] | None = None) -> list[Line]:
+    """Words grouped into lines, top to bottom, each split at wide gaps and at the
+    page's column ``gutters`` (``gutters.find_gutters``)."""
     if not words:
         return []
     # Twice the centre, to spare a division and a property call per word.
@@ -159,7 +161,11 @@ def make_lines(words: list[Word]) -> list[Line]:
             if wide and word.x0 - prev.x1 <= _LABEL_GAP_EM * em and _is_label(run):
                 run.append(word)  # "ITEM 1A." / "1.2" / "•", a tab, then its text
                 continue
-            if wide or abs(word.size - prev.size) > 0.3 * em:
+            if (
+                wide
+                or abs(word.size - prev.size) > 0.3 * em
+                or (gutters and splits_at_gutter(prev, word, gutters))
+            ):
                 lines.append(_line(run))
                 run = [word]
             else:
