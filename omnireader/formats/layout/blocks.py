@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import Any
 
-from omnireader.formats.layout.gutters import splits_at_gutter
+from omnireader.formats.layout.gutters import find_gutters, gutter_at
 from omnireader.formats.layout.model import Word
 
 __all__ = [
@@ -135,9 +135,9 @@ class TextBlock:
 _X0 = attrgetter("x0")
 
 
-def make_lines(words: list[Word], gutters: list[float] | None = None) -> list[Line]:
-    """Words grouped into lines, top to bottom, each split at wide gaps and at the
-    page's column ``gutters`` (``gutters.find_gutters``)."""
+def make_lines(words: list[Word], width: float = 0.0) -> list[Line]:
+    """Words grouped into lines, top to bottom, each split at wide gaps and, given the
+    page's ``width``, at its column gutters (``gutters.py``)."""
     if not words:
         return []
     # Twice the centre, to spare a division and a property call per word.
@@ -150,9 +150,11 @@ def make_lines(words: list[Word], gutters: list[float] | None = None) -> list[Li
         else:
             rows.append([word])
             band_top, band_bottom = 2 * word.y0, 2 * word.y1
-    lines: list[Line] = []
     for row in rows:
         row.sort(key=_X0)
+    gutters = find_gutters(rows, width) if width else []
+    lines: list[Line] = []
+    for row in rows:
         run = [row[0]]
         for word in row[1:]:
             prev = run[-1]
@@ -164,7 +166,7 @@ def make_lines(words: list[Word], gutters: list[float] | None = None) -> list[Li
             if (
                 wide
                 or abs(word.size - prev.size) > 0.3 * em
-                or (gutters and splits_at_gutter(prev, word, gutters))
+                or (gutters and gutter_at(gutters, prev, word))
             ):
                 lines.append(_line(run))
                 run = [word]

@@ -1,90 +1,122 @@
-"""Column gutters: the vertical strips of a page that its text columns leave empty.
+"""Column gutters: the vertical strips that a page's text columns leave empty.
 
 Lines are runs of words split at wide gaps (``blocks.make_lines``), but the gutter of a
 two-column paper is often no wider than the widest gap inside a justified line (ACL's
-is 1.5 em): read by gaps alone, the two columns zip into one line each, and the page
-interleaves line by line. The gutter shows itself on the whole page instead: a strip
-next to no word, with a fair share of the text on either side of it. Full-width titles,
-figures and captions cross it in places; they are few, so the strip stays nearly empty.
+is 1.5 em): read by gaps alone, the two columns zip into one line each and the page
+interleaves line by line. A gutter shows itself over many rows instead: the same x falls
+in a gap of row after row, no word crosses it, and there is a column's worth of text on
+either side. Full-width titles, tables and figures above or below end its run; it is
+found, and used, only over the rows it runs through.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_left
+from dataclasses import dataclass
+
 from omnireader.formats.layout.model import Word
 
-__all__ = ["find_gutters", "splits_at_gutter"]
+__all__ = ["Gutter", "find_gutters", "gutter_at"]
 
-# A gutter lies in the middle of the page (not a margin note's edge) ...
-_INNER = (0.2, 0.8)
-# ... is at least this wide (points) ...
-_MIN_WIDTH = 6.0
-# ... has at most this share of a column's ink across it (full-width lines cross it) ...
-_MAX_CROSSING = 0.12
-# ... and has this share of the page's text on each side.
-_MIN_SIDE = 0.2
-#: A gap inside a line splits it at a gutter only when it is wider than this (em): the
-#: spaces of a full-width title that happen to straddle the gutter do not.
-SPLIT_EM = 0.8
-# Pages with fewer words than this have no columns to find.
-_MIN_WORDS = 40
+# Gaps narrower than this (em) are word spaces, and say nothing of columns.
+_GAP_EM = 0.6
+# A gutter stands in the middle of the page, not at a margin note's edge ...
+_INNER = (0.15, 0.85)
+# ... runs through at least this many rows with text on both sides ...
+_MIN_ROWS = 5
+# ... and has, in a typical one of them, this share of the page's width of text each side
+# (a column of figures beside its labels is not a column of text).
+_MIN_SIDE = 0.15
+# Candidate positions are tried at this resolution (points).
+_BIN = 2.0
 
 
-def find_gutters(words: list[Word], width: float) -> list[float]:
-    """The x of each column gutter of the page, left to right (none on most pages)."""
-    if len(words) < _MIN_WORDS or width <= 0:
+@dataclass(slots=True, frozen=True)
+class Gutter:
+    """An empty strip at ``x``, running from row top ``y0`` to row bottom ``y1``."""
+
+    x: float
+    y0: float
+    y1: float
+
+
+def find_gutters(rows: list[list[Word]], width: float) -> list[Gutter]:
+    """The column gutters of a page whose words are grouped in ``rows`` (top to bottom,
+    each sorted left to right)."""
+    if len(rows) < _MIN_ROWS or width <= 0:
         return []
-    bins = int(width) + 2
-    diff = [0.0] * (bins + 1)
-    mass = 0.0
-    for w in words:
-        lo, hi = int(max(w.x0, 0.0)), int(min(w.x1, width)) + 1
-        if hi <= lo:
-            continue
-        ink = (w.y1 - w.y0) * len(w.text)
-        per = ink / (hi - lo)
-        diff[lo] += per
-        diff[hi] -= per
-        mass += ink
-    if mass <= 0:
-        return []
-    cover: list[float] = []
-    run = 0.0
-    for d in diff[:bins]:
-        run += d
-        cover.append(run)
-    # What a column's strip carries: the upper quartile of the strips that carry text.
-    inked = sorted(c for c in cover if c > 0)
-    if not inked:
-        return []
-    column = inked[(3 * len(inked)) // 4]
-    limit = _MAX_CROSSING * column
-    lo_x, hi_x = int(width * _INNER[0]), int(width * _INNER[1])
-    prefix = [0.0]
-    for c in cover:
-        prefix.append(prefix[-1] + c)
-    out: list[float] = []
-    x = lo_x
-    while x < hi_x:
-        if cover[x] > limit:
-            x += 1
-            continue
-        end = x
-        while end + 1 < len(cover) and cover[end + 1] <= limit:
-            end += 1
-        if end - x + 1 >= _MIN_WIDTH:
-            left, right = prefix[x], prefix[-1] - prefix[end + 1]
-            total = prefix[-1]
-            if left >= _MIN_SIDE * total and right >= _MIN_SIDE * total:
-                # The strip's emptiest point: where a crossing line is least likely.
-                best = min(range(x, end + 1), key=lambda i: (cover[i], abs(i - (x + end) / 2)))
-                out.append(best + 0.5)
-        x = end + 1
+    lo, hi = width * _INNER[0], width * _INNER[1]
+    bins = int(width / _BIN) + 2
+    votes = [0] * (bins + 1)
+    for row in rows:
+        for prev, word in zip(row, row[1:], strict=False):
+            if word.x0 - prev.x1 > _GAP_EM * max(prev.size, word.size, 1.0):
+                a, b = max(prev.x1, lo), min(word.x0, hi)
+                if b > a:
+                    votes[int(a / _BIN) + 1] += 1
+                    votes[int(b / _BIN)] -= 1
+    counts, run = [], 0
+    for v in votes[:bins]:
+        run += v
+        counts.append(run)
+    out: list[Gutter] = []
+    for x in _peaks(counts):
+        out.extend(_runs(rows, x, width))
     return out
 
 
-def splits_at_gutter(prev: Word, word: Word, gutters: list[float]) -> bool:
-    """Whether the gap between ``prev`` and ``word`` on one line is a column gutter."""
-    gap = word.x0 - prev.x1
-    if gap <= SPLIT_EM * max(prev.size, word.size, 1.0):
-        return False
-    return any(prev.x1 <= g <= word.x0 for g in gutters)
+def _peaks(counts: list[int]) -> list[float]:
+    """The middle of each stretch of bins that enough rows' gaps share."""
+    out, i = [], 0
+    while i < len(counts):
+        if counts[i] < _MIN_ROWS:
+            i += 1
+            continue
+        j, top = i, counts[i]
+        while j + 1 < len(counts) and counts[j + 1] >= _MIN_ROWS:
+            j += 1
+            top = max(top, counts[j])
+        best = [k for k in range(i, j + 1) if counts[k] == top]
+        out.append((best[0] + best[-1] + 1) * _BIN / 2)
+        i = j + 1
+    return out
+
+
+def _runs(rows: list[list[Word]], x: float, width: float) -> list[Gutter]:
+    """The vertical stretches over which no word crosses ``x`` and enough rows hold text
+    on both sides of it."""
+    out: list[Gutter] = []
+    start = -1
+    split: list[tuple[float, float]] = []  # (left span, right span) of the rows with both
+
+    def close(end: int) -> None:
+        if len(split) >= _MIN_ROWS:
+            lefts = sorted(s[0] for s in split)
+            rights = sorted(s[1] for s in split)
+            mid = len(split) // 2
+            if min(lefts[mid], rights[mid]) >= _MIN_SIDE * width:
+                y0 = min(w.y0 for w in rows[start])
+                y1 = max(w.y1 for w in rows[end])
+                out.append(Gutter(x, y0, y1))
+
+    for i, row in enumerate(rows):
+        k = bisect_left([w.x1 for w in row], x)
+        crossing = k < len(row) and row[k].x0 <= x
+        if crossing:
+            if start >= 0:
+                close(i - 1)
+            start, split = -1, []
+            continue
+        if start < 0:
+            start = i
+        if 0 < k < len(row):
+            split.append((row[k - 1].x1 - row[0].x0, row[-1].x1 - row[k].x0))
+    if start >= 0:
+        close(len(rows) - 1)
+    return out
+
+
+def gutter_at(gutters: list[Gutter], prev: Word, word: Word) -> bool:
+    """Whether a gutter runs between ``prev`` and ``word``, neighbours on one row."""
+    cy = (word.y0 + word.y1) * 0.5
+    return any(prev.x1 <= g.x <= word.x0 and g.y0 <= cy <= g.y1 for g in gutters)

@@ -23,7 +23,6 @@ from omnireader.formats.layout.blocks import (
     make_blocks,
     make_lines,
 )
-from omnireader.formats.layout.gutters import find_gutters
 from omnireader.formats.layout.headings import LEADER_END, HeadingRules, normalize
 from omnireader.formats.layout.model import Block, BlockKind, PageLayout, Table, Word
 from omnireader.formats.layout.order import reading_order
@@ -112,7 +111,7 @@ def layout_words(
         key = round(w.size * 2) / 2
         sizes[key] = sizes.get(key, 0) + len(w.text)
     headings.add_sizes(sizes)
-    lines = make_lines(words, find_gutters(words, width))
+    lines = make_lines(words, width)
     blocks = make_blocks(lines)
     entries = headings.outline.by_page.get(index)
     if entries:
