@@ -23,6 +23,7 @@ __all__ = [
     "item_marker",
     "item_text_x0",
     "make_blocks",
+    "make_line",
     "make_lines",
 ]
 
@@ -168,11 +169,11 @@ def make_lines(words: list[Word], width: float = 0.0) -> list[Line]:
                 or abs(word.size - prev.size) > 0.3 * em
                 or (gutters and gutter_at(gutters, prev, word))
             ):
-                lines.append(_line(run))
+                lines.append(make_line(run))
                 run = [word]
             else:
                 run.append(word)
-        lines.append(_line(run))
+        lines.append(make_line(run))
     return lines
 
 
@@ -237,7 +238,8 @@ def _is_label(run: list[Word]) -> bool:
     return len(run) <= 2 and bool(_LABEL.match(" ".join(w.text for w in run)))
 
 
-def _line(words: list[Word]) -> Line:
+def make_line(words: list[Word]) -> Line:
+    """A line of ``words`` (left to right): its box, main size, weight and text."""
     # The size of most of its characters: one big drop cap or superscript does not decide.
     weights: dict[float, int] = {}
     for w in words:

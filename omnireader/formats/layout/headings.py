@@ -34,6 +34,12 @@ _NON_WORD = re.compile(r"[\W_]+")
 _WORDY = re.compile(r"[^\W\d_]{3}|[\u3040-\u9fff\uac00-\ud7af]")
 # A contents entry: a dot leader, then the page number ("2.1 Syntax . . . . 2").
 LEADER_END = re.compile(r"(?:\.\s?){4,}\s*[\divxlc]{1,5}$|\u2026\s*\d{1,5}$")
+# A date alone ("June 2023", "12 March 2021", "2023-06-01") dates a title; it heads nothing.
+_DATE = re.compile(
+    r"^(?:\d{1,2}\.?\s+)?(?i:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?"
+    r"|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
+    r"(?:\s+\d{1,2},?)?\s+\d{4}$|^\d{4}-\d{2}(?:-\d{2})?$|^\d{1,2}[./]\d{1,2}[./]\d{2,4}$"
+)
 # A short block this much larger than the body is a title even when it ends in a period.
 _TITLE_RATIO = 1.3
 _TITLE_WORDS = 12
@@ -120,7 +126,7 @@ class HeadingRules:
         )
         if (len(words) > _MAX_WORDS or len(text) > _MAX_CHARS or lines > 3) and not statement:
             return 0
-        if not _WORDY.search(text) or LEADER_END.search(text):
+        if not _WORDY.search(text) or LEADER_END.search(text) or _DATE.match(text):
             return 0
         letters = sum(ch.isalpha() for ch in text)
         if letters * 2 < len(text) - text.count(" "):

@@ -19,8 +19,8 @@ from omnireader.formats.layout.blocks import (
     TextBlock,
     item_marker,
     item_text_x0,
-    line_text,
     make_blocks,
+    make_line,
     make_lines,
 )
 from omnireader.formats.layout.headings import LEADER_END, HeadingRules, normalize
@@ -41,7 +41,13 @@ _ANGLE_SAMPLE = 60
 # "*" is left out: at a line start it is a footnote mark more often than a bullet.
 _BULLET = re.compile(rf"^(?:[{BULLETS}\u2013\u2014\-]|\(?[a-z0-9]{{1,3}}[.)])\s+")
 _BULLET_MARK = re.compile(rf"^[{BULLETS}\u2013\u2014]\s*")
-_CAPTION = re.compile(r"^(?i:figure|fig\.|table|chart|exhibit)\s+(?:\d|[A-Z]\b|[IVX]+\b)")
+_CAPTION = re.compile(
+    r"^(?i:figure|fig\.|table|chart|exhibit)(?:\s+(?:\d|[A-Z]\b|[IVX]+\b)|\s?:\s)"
+)
+# A running header or footer stands in these shares of the page's height, at its top and
+# foot: a single page cannot show it repeating, but a heading is never set there.
+_HEADER_BAND = 0.07
+_FOOTER_BAND = 0.05
 
 
 _ENDS = re.compile(r"[.!?:;][)\"'\u201d\u2019]?$")
@@ -126,7 +132,8 @@ def layout_words(
     _learn(ordered, vocabulary)
     out = PageLayout(width=width, height=height)
     for block in ordered:
-        out.blocks.append(_block(block, index, headings, vocabulary))
+        margin = block.y1 < _HEADER_BAND * height or block.y0 > (1 - _FOOTER_BAND) * height
+        out.blocks.append(_block(block, index, headings, vocabulary, margin))
         if lines_out is not None:
             lines_out.append(block.lines)
     return out
@@ -217,11 +224,9 @@ def _join_rows(blocks: list[TextBlock]) -> list[TextBlock]:
             and block.x0 >= prev.x1
             and _overlap(prev, block) > 0.5
         ):
-            line = prev.lines[0]
-            line.words = line.words + block.lines[0].words
-            line.text = line_text(line.words)
-            line.x1 = max(line.x1, block.x1)
-            line.y0, line.y1 = min(line.y0, block.y0), max(line.y1, block.y1)
+            # Made anew: the joined line's size and weight are those of most of its text.
+            line = make_line(prev.lines[0].words + block.lines[0].words)
+            prev.lines[0] = line
             prev.x1, prev.y0, prev.y1 = line.x1, line.y0, line.y1
             continue
         out.append(block)
@@ -233,12 +238,20 @@ def _overlap(a: TextBlock, b: TextBlock) -> float:
     return inter / max(min(a.y1 - a.y0, b.y1 - b.y0), 0.1)
 
 
-def _block(block: TextBlock, index: int, headings: HeadingRules, vocabulary: Vocabulary) -> Block:
+def _block(
+    block: TextBlock,
+    index: int,
+    headings: HeadingRules,
+    vocabulary: Vocabulary,
+    margin: bool = False,
+) -> Block:
     if block.table is not None:
         table: Table = block.table
         return Block("table", "", table.x0, table.y0, table.x1, table.y1, table=table)
     text = reflow([line.text for line in block.lines], vocabulary, _breaks(block))
-    level = headings.level(text, block.size, _all_bold(block), len(block.lines), index)
+    level = headings.level(text, _main_size(block), _all_bold(block), len(block.lines), index)
+    if margin and not headings.outline.level(text, index):
+        level = 0  # the page's running header or footer, read as text
     kind: BlockKind = "paragraph"
     if _CAPTION.match(text) and not headings.outline.level(text, index):
         kind, level = "caption", 0  # "Table 3: ..." names a table, it opens no section
@@ -247,6 +260,17 @@ def _block(block: TextBlock, index: int, headings: HeadingRules, vocabulary: Voc
     elif _BULLET.match(text):
         kind = "list_item"
     return Block(kind, text, block.x0, block.y0, block.x1, block.y1, level=level)
+
+
+def _main_size(block: TextBlock) -> float:
+    """The size most of the block's characters are set in: a formula's big operator on its
+    first line does not make a paragraph a heading."""
+    if len(block.lines) == 1:
+        return block.lines[0].size
+    weights: dict[float, int] = {}
+    for line in block.lines:
+        weights[line.size] = weights.get(line.size, 0) + len(line.text)
+    return max(weights, key=weights.__getitem__)
 
 
 def _all_bold(block: TextBlock) -> bool:
