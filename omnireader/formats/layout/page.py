@@ -79,7 +79,7 @@ def layout_page(
         page.set_rotation((rotation + turn) % 360)
     try:
         width, height = page.get_size()
-        words = _visible(page_words(page, textpage, hidden), width, height)
+        words = page_words(page, textpage, hidden)
         tables = _tables(page, words, width, height)
     except TooManyChars as exc:
         raise LayoutFailed(str(exc)) from None
@@ -193,15 +193,6 @@ def _upright_turn(textpage: pypdfium2.PdfTextPage) -> int:
         return 0
     # A sample of the characters' angles is enough to see that most text is sideways.
     return text_rotation(textpage, sample=_ANGLE_SAMPLE)
-
-
-def _visible(words: list[Word], width: float, height: float) -> list[Word]:
-    """The words whose centre is on the page's crop box: what a viewer shows. A printer's
-    slug, or the facing page of a spread cropped in two, is set outside it."""
-    out = [
-        w for w in words if 0 <= (w.x0 + w.x1) * 0.5 <= width and 0 <= (w.y0 + w.y1) * 0.5 <= height
-    ]
-    return out if len(out) != len(words) else words
 
 
 def _in_any(word: Word, boxes: list[tuple[float, float, float, float]]) -> bool:

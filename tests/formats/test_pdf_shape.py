@@ -1,0 +1,123 @@
+"""Page shape on PDFs drawn here: columns with a narrow gutter, and what is
+and is not a heading (formulas, contents lines, bold lead-ins, dates, running headers)."""
+
+from __future__ import annotations
+
+import re
+
+from omnireader.formats.document import Section
+from omnireader.formats.pdf.extract import extract_pdf
+from omnireader.payloads import Blob
+from tests.formats.layout_pdfs import Text, build_pdf, paragraph
+
+
+def markdown(pdf: bytes) -> str:
+    with extract_pdf(Blob(data=pdf), layout=True) as doc:
+        sections: list[Section] = list(doc.sections)
+    return "\n\n".join(s.text for s in sections if s.part is None)
+
+
+def headings(pdf: bytes) -> list[str]:
+    return [line.lstrip("# ") for line in markdown(pdf).splitlines() if line.startswith("#")]
+
+
+def body(y: float = 200, count: int = 8, x: float = 72) -> list[Text]:
+    """A paragraph of body text, enough of it to set the body size."""
+    lines = [
+        f"Body line {i} of the report says what it has to say in plain words." for i in range(count)
+    ]
+    return paragraph(x, y, lines)
+
+
+def right_edge(items: list[Text]) -> float:
+    """Where the text of ``items`` ends on the right, as PDFium measures it."""
+    import pypdfium2 as pdfium
+
+    page = pdfium.PdfDocument(build_pdf([items]))[0]
+    textpage = page.get_textpage()
+    return max(textpage.get_charbox(i)[2] for i in range(textpage.count_chars()))
+
+
+def columns(top: float, count: int, gutter: float) -> list[Text]:
+    """Two columns of ``count`` lines whose texts stand ``gutter`` points apart."""
+    left = paragraph(72, top, [f"alpha line {i} runs right to the edge" for i in range(count)])
+    x = right_edge(left) + gutter
+    return left + paragraph(x, top, [f"bravo line {i} keeps to its own side" for i in range(count)])
+
+
+def test_two_columns_a_justified_gap_apart_read_column_by_column() -> None:
+    # The gutter (12 pt) is narrower than the widest gap a line may hold (1.6 em at 10 pt):
+    # by gaps alone the two columns zip into one line each.
+    text = markdown(build_pdf([columns(100, 12, 12.0)]))
+    assert "edge bravo" not in text
+    assert text.index("alpha line 11") < text.index("bravo line 0")
+
+
+def test_a_full_width_table_above_does_not_hide_the_columns_below() -> None:
+    rows = [
+        Text(
+            72,
+            80 + 12 * i,
+            f"Row {i} label spanning the page, with its figures 1{i}.0 and 2{i}.5 and 3{i}.75",
+        )
+        for i in range(6)
+    ]
+    text = markdown(build_pdf([rows + columns(200, 10, 12.0)]))
+    assert "edge bravo" not in text
+    assert text.index("alpha line 9") < text.index("bravo line 0")
+
+
+def test_a_title_much_larger_than_the_body_is_a_heading_even_with_a_period() -> None:
+    items = [Text(72, 100, "Observations from the Space Telescope (SST).", 16)] + body(140)
+    assert headings(build_pdf([items])) == ["Observations from the Space Telescope (SST)."]
+
+
+def test_a_paragraph_led_in_by_a_bold_phrase_is_no_heading() -> None:
+    items = [
+        Text(72, 100, "Ablation on the base models.", 10, bold=True),
+        Text(215, 100, "We start", 10),
+    ] + body(112)
+    assert headings(build_pdf([items])) == []
+
+
+def test_contents_lines_with_leaders_are_no_headings() -> None:
+    entries = [f"Chapter {n} Measurement lab ........................ {n * 3}" for n in range(1, 6)]
+    items = [Text(72, 100 + 14 * i, e, 10, bold=True) for i, e in enumerate(entries)] + body(200)
+    assert headings(build_pdf([items])) == []
+
+
+def test_big_symbols_of_a_formula_make_no_heading() -> None:
+    # A large operator set beside a line of the body: the joined row is body text.
+    items = body(100) + [
+        Text(72, 220, "\u2211 \u220f", 18),
+        Text(110, 220, "for the cases m 2 (light", 10),
+    ]
+    assert headings(build_pdf([items])) == []
+
+
+def test_a_date_alone_under_a_title_is_no_heading() -> None:
+    items = [
+        Text(72, 100, "Restrictions on Land Ownership", 20, bold=True),
+        Text(72, 140, "June 2023", 14),
+    ] + body(180)
+    assert headings(build_pdf([items])) == ["Restrictions on Land Ownership"]
+
+
+def test_a_running_header_in_the_top_margin_is_text_not_a_heading() -> None:
+    items = (
+        [Text(72, 40, "MOHAVE COMMUNITY COLLEGE BIO181", 16)]
+        + [Text(72, 100, "Procedure:", 12, bold=True)]
+        + body(120)
+    )
+    pdf = build_pdf([items])
+    assert headings(pdf) == ["Procedure:"]
+    assert "MOHAVE COMMUNITY COLLEGE" in markdown(pdf)
+
+
+def test_a_tex_bold_face_is_bold() -> None:
+    # TeX's bold (CMBX12) says so in no weight and no "Bold": its name is the sign. The
+    # face here is a regular one renamed, so only the name can make it bold.
+    items = [Text(72, 100, "Functional Abstraction", 10, font="Times-Roman")] + body(120)
+    pdf = build_pdf([items]).replace(b"/Times-Roman", b"/CMBX12    ")
+    assert headings(pdf) == ["Functional Abstraction"]
+    assert re.search(r"^#+ Functional Abstraction$", markdown(pdf), re.M)
