@@ -29,9 +29,8 @@ _NUMBERED = re.compile(
     re.IGNORECASE,
 )
 _NON_WORD = re.compile(r"[\W_]+")
-# A heading names something: it holds a word of three letters (or a CJK character). A run
-# of single letters and symbols is a formula, an axis label or a glyph set large.
-_WORDY = re.compile(r"[^\W\d_]{3}|[\u3040-\u9fff\uac00-\ud7af]")
+_CJK = re.compile(r"[\u3040-\u9fff\uac00-\ud7af]")
+_RUNS = re.compile(r"[^\W_]{2,}")
 # A contents entry: a dot leader, then the page number ("2.1 Syntax . . . . 2").
 LEADER_END = re.compile(r"(?:\.\s?){4,}\s*[\divxlc]{1,5}$|\u2026\s*\d{1,5}$")
 # A date alone ("June 2023", "12 March 2021", "2023-06-01") dates a title; it heads nothing.
@@ -92,8 +91,11 @@ class Outline:
 class HeadingRules:
     """Decides headings against the body size seen so far in the document."""
 
-    def __init__(self, outline: Outline | None = None) -> None:
+    def __init__(self, outline: Outline | None = None, single_page: bool = False) -> None:
         self.outline = outline or Outline()
+        # A one-page document cannot show a running header repeating: the page's margins
+        # then hold no heading (``page.layout_words``).
+        self.single_page = single_page
         self._sizes: dict[float, int] = {}  # rounded size → characters set in it
 
     def add_sizes(self, sizes: dict[float, int]) -> None:
@@ -126,7 +128,7 @@ class HeadingRules:
         )
         if (len(words) > _MAX_WORDS or len(text) > _MAX_CHARS or lines > 3) and not statement:
             return 0
-        if not _WORDY.search(text) or LEADER_END.search(text) or _DATE.match(text):
+        if not _wordy(text) or LEADER_END.search(text) or _DATE.match(text):
             return 0
         letters = sum(ch.isalpha() for ch in text)
         if letters * 2 < len(text) - text.count(" "):
@@ -153,6 +155,13 @@ class HeadingRules:
             return 3
         # Bold a little larger than the body heads what bold at the body size heads.
         return 4 if ratio >= _STATEMENT_RATIO else 5
+
+
+def _wordy(text: str) -> bool:
+    """Whether ``text`` holds a word: two letters or digits in a row with a letter among
+    them ("5G", "Fact-Checking"), or a CJK character. Single letters and symbols are a
+    formula, an axis label or a glyph set large ("Z p", "O(h", "þ Þ ¼")."""
+    return any(not run.isdigit() for run in _RUNS.findall(text)) or bool(_CJK.search(text))
 
 
 def _depth(number: str) -> int:

@@ -45,7 +45,8 @@ _CAPTION = re.compile(
     r"^(?i:figure|fig\.|table|chart|exhibit)(?:\s+(?:\d|[A-Z]\b|[IVX]+\b)|\s?:\s)"
 )
 # A running header or footer stands in these shares of the page's height, at its top and
-# foot: a single page cannot show it repeating, but a heading is never set there.
+# foot. Furniture is found by repeating across pages (``furniture.py``); a one-page
+# document cannot show that, so there nothing in these bands is a heading.
 _HEADER_BAND = 0.07
 _FOOTER_BAND = 0.05
 
@@ -132,7 +133,9 @@ def layout_words(
     _learn(ordered, vocabulary)
     out = PageLayout(width=width, height=height)
     for block in ordered:
-        margin = block.y1 < _HEADER_BAND * height or block.y0 > (1 - _FOOTER_BAND) * height
+        margin = headings.single_page and (
+            block.y1 < _HEADER_BAND * height or block.y0 > (1 - _FOOTER_BAND) * height
+        )
         out.blocks.append(_block(block, index, headings, vocabulary, margin))
         if lines_out is not None:
             lines_out.append(block.lines)

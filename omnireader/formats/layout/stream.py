@@ -77,8 +77,8 @@ class LayoutStream:
     """Lays out pages (:meth:`layout`) and turns their sections into final ones (:meth:`feed`,
     then :meth:`flush` at the end)."""
 
-    def __init__(self, outline: Outline | None = None) -> None:
-        self.headings = HeadingRules(outline)
+    def __init__(self, outline: Outline | None = None, pages: int = 0) -> None:
+        self.headings = HeadingRules(outline, single_page=pages == 1)
         self.vocabulary = Vocabulary()
         self._trail = Trail()
         self._window = FurnitureWindow()

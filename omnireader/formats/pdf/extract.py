@@ -131,7 +131,7 @@ def _pages(doc: pypdfium2.PdfDocument, ocr: str = "off", layout: bool = True) ->
     if layout:
         from omnireader.formats.layout.stream import LayoutStream, read_outline
 
-        stream = LayoutStream(read_outline(doc))
+        stream = LayoutStream(read_outline(doc), pages=len(doc))
     try:
         for index in range(len(doc)):
             for section in read_page(doc, index, ocr, comments, stream):
