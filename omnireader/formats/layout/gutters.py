@@ -48,13 +48,19 @@ def find_gutters(rows: list[list[Word]], width: float) -> list[Gutter]:
     lo, hi = width * _INNER[0], width * _INNER[1]
     bins = int(width / _BIN) + 2
     votes = [0] * (bins + 1)
+    cast = 0
     for row in rows:
-        for prev, word in zip(row, row[1:], strict=False):
+        prev = row[0]
+        for word in row[1:]:
             if word.x0 - prev.x1 > _GAP_EM * max(prev.size, word.size, 1.0):
                 a, b = max(prev.x1, lo), min(word.x0, hi)
                 if b > a:
                     votes[int(a / _BIN) + 1] += 1
                     votes[int(b / _BIN)] -= 1
+                    cast += 1
+            prev = word
+    if cast < _MIN_ROWS:
+        return []  # most pages: too few wide gaps in the middle to line up
     counts, run = [], 0
     for v in votes[:bins]:
         run += v
@@ -67,7 +73,10 @@ def find_gutters(rows: list[list[Word]], width: float) -> list[Gutter]:
 
 def _peaks(counts: list[int]) -> list[float]:
     """The middle of each stretch of bins that enough rows' gaps share."""
-    out, i = [], 0
+    out: list[float] = []
+    if max(counts) < _MIN_ROWS:
+        return out
+    i = 0
     while i < len(counts):
         if counts[i] < _MIN_ROWS:
             i += 1
