@@ -38,3 +38,36 @@ def test_a_store_opens_writes_and_searches_without_the_rest_client_which_loads_w
     assert seen["api_before"] == []
     assert seen["table_api"] == "lance_namespace_urllib3_client.api.table_api"
     assert seen["version"]
+
+
+PANDAS_PROBE = """
+import json, sys
+from omnireader import Reader, Store
+
+store = Store.open(sys.argv[1], create=True)
+store.add(Reader().read("The heron nests by the quartz lagoon."))
+hits = store.search("heron lagoon", k=3)
+before = "pandas" in sys.modules
+
+import pandas as pd  # imported later, by anyone: pyarrow is told, and uses it as always
+import pyarrow as pa
+
+print(json.dumps({"hits": len(hits), "pandas_before": before,
+                  "nulls": pa.array(pd.Series([1.0, None])).null_count,
+                  "frame": type(pa.table({"a": [1, 2]}).to_pandas()).__name__,
+                  "rows": pa.Table.from_pandas(pd.DataFrame({"a": [3]})).num_rows}))
+"""
+
+
+def test_a_store_works_without_pandas_which_pyarrow_uses_as_always_once_imported(
+    tmp_path: Path,
+) -> None:
+    out = subprocess.run(
+        [sys.executable, "-c", PANDAS_PROBE, str(tmp_path / "db.lance")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    ).stdout
+    seen = json.loads(out.splitlines()[-1])
+    assert seen == {"hits": 1, "pandas_before": False, "nulls": 1, "frame": "DataFrame", "rows": 1}
