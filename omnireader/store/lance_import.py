@@ -85,9 +85,15 @@ def _defer_rest_client() -> None:
 
 
 class _NoPandas(importlib.abc.MetaPathFinder):
-    """pandas cannot be found while this is on ``sys.meta_path``."""
+    """pandas cannot be found while this is on ``sys.meta_path``, by the thread that put it
+    there (another thread importing pandas meanwhile gets it as usual)."""
+
+    def __init__(self) -> None:
+        self._thread = threading.get_ident()
 
     def find_spec(self, name: str, path: Any = None, target: Any = None) -> None:
+        if threading.get_ident() != self._thread:
+            return None
         if name == "pandas" or name.startswith("pandas."):
             raise ModuleNotFoundError(f"pandas is deferred ({__name__})", name=name)
         return None

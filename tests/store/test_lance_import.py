@@ -44,7 +44,7 @@ def test_a_store_opens_writes_and_searches_without_the_rest_client_which_loads_w
         [sys.executable, "-c", PROBE, str(tmp_path / "db.lance")],
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=300,  # a hang guard: a loaded two-core machine took >120 s
         check=True,
     ).stdout
     seen = json.loads(out.splitlines()[-1])
@@ -84,7 +84,7 @@ def test_a_store_works_without_pandas_which_pyarrow_uses_as_always_once_imported
         [sys.executable, "-c", PANDAS_PROBE, str(tmp_path / "db.lance")],
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=300,  # a hang guard: a loaded two-core machine took >120 s
         check=True,
     ).stdout
     seen = json.loads(out.splitlines()[-1])
