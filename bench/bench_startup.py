@@ -3,10 +3,12 @@ a CSV, each against the floors measured in the same run (interleaved, several re
 
     python bench/bench_startup.py [--runs 7] [--quick]
 
-Floors: a bare interpreter, and ``import lancedb`` (every store command needs it; its import
-pulls in pyarrow.dataset, pandas and the generated lance_namespace client, which this
-project cannot defer without patching LanceDB). Targets: ``--help`` ≤ 0.5 s, ``search`` /
-``stats`` ≤ 1.0 s, ``read`` of a CSV ≤ 1.0 s. The commands run in turns (bare, import lancedb,
+Floors: a bare interpreter, and ``import lancedb`` (every store command needs it; a bare
+import pulls in pyarrow.dataset, pandas and the generated lance_namespace client). omnireader
+imports it as ``omnireader/store/lance_import.py`` says, without pandas, the REST client's
+``__init__`` and the building of its models (the row "LanceDB imported as omnireader does").
+Targets: ``--help`` ≤ 0.5 s, ``search`` / ``stats`` ≤ 0.6 s (issue 38; 1.0 s before it),
+``read`` of a CSV ≤ 1.0 s. The commands run in turns (bare, import lancedb,
 --help, stats, search, read, bare, …); the median of each and its range are reported, and
 the store commands' ratio to the ``import lancedb`` floor round by round.
 """
@@ -22,7 +24,7 @@ from typing import Any
 
 from _util import at_most, interleaved, ratios, row, seconds, spread, table
 
-TARGETS = {"help": 0.5, "stats": 1.0, "search": 1.0, "read_csv": 1.0}
+TARGETS = {"help": 0.5, "stats": 0.6, "search": 0.6, "read_csv": 1.0}
 LABELS = {
     "help": "`omnireader --help`",
     "stats": "`omnireader stats` cold, 13-item store",
@@ -112,7 +114,8 @@ def rows(result: dict[str, Any]) -> list[dict[str, Any]]:
                 "LanceDB imported as omnireader does (REST client deferred)",
                 result["lancedb_deferred"],
                 unit=" s",
-                note="information: `omnireader/store/lance_import.py`",
+                note="information: `omnireader/store/lance_import.py` (no pandas, no REST "
+                "client, its models built on first use)",
             )
         )
     for key in ("stats", "search"):

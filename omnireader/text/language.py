@@ -66,6 +66,9 @@ _SCRIPT_RUNS = re.compile(
     + r"|(?P<other>[^\W\d_]+)"
 )
 _NAMES = [name for name, _ in _SCRIPTS]
+# Any character of the scripts above; without one, every run the counting finds is "other".
+_ANY_SCRIPT = re.compile("[" + "".join(chars for _, chars in _SCRIPTS) + "]")
+_LETTER = re.compile(r"[^\W\d_]")
 _ASCII_WORD = re.compile(r"[a-z]+")
 # English function words that are not also common words of another language written in
 # Latin script ("a", "in", "on", "was", "die", "for", "at" are, and are left out).
@@ -115,20 +118,13 @@ def detect_language(text: str, declared: str | None = None) -> str:
     if tag:
         return tag
     sample = text[: 4 * SAMPLE_CHARS]
-    counts = dict.fromkeys([*_NAMES, "other"], 0)
-    for m in _SCRIPT_RUNS.finditer(sample):
-        counts[m.lastgroup if m.lastgroup == "other" else _NAMES[int(m.lastgroup[1:])]] += 1
-    total = sum(counts.values())
-    if not total:
-        return UNDETERMINED
-    script = max(counts, key=counts.__getitem__)
-    cjk = counts["ko"] + counts["kana"] + counts["han"]
-    if cjk >= counts["other"] and cjk >= max(counts[n] for n in _NAMES if n not in _CJK):
-        if counts["ko"] and counts["ko"] >= counts["kana"]:
-            return "ko"
-        return "ja" if counts["kana"] else "zh"
-    if script not in ("other", *_CJK):
-        return script  # a script of one main language
+    if _ANY_SCRIPT.search(sample) is None:
+        # Latin, Cyrillic, Arabic… only (most text): the counting below could only find
+        # "other" runs, and all it tells then is whether there is a letter at all.
+        if _LETTER.search(sample) is None:
+            return UNDETERMINED
+    elif (script := _by_script(sample)) is not None:
+        return script
     if sample.isascii():
         words = _ASCII_WORD.findall(sample.lower())
         hits = sum(1 for w in words if w in _ENGLISH)
@@ -143,6 +139,26 @@ def detect_language(text: str, declared: str | None = None) -> str:
         ):
             return "en"
     return _classify(sample[:SAMPLE_CHARS])
+
+
+def _by_script(sample: str) -> str | None:
+    """The language the sample's scripts name ("und" when it has no letters), or None
+    when its letters are mostly of the scripts the model tells apart."""
+    counts = dict.fromkeys([*_NAMES, "other"], 0)
+    for m in _SCRIPT_RUNS.finditer(sample):
+        counts[m.lastgroup if m.lastgroup == "other" else _NAMES[int(m.lastgroup[1:])]] += 1
+    total = sum(counts.values())
+    if not total:
+        return UNDETERMINED
+    script = max(counts, key=counts.__getitem__)
+    cjk = counts["ko"] + counts["kana"] + counts["han"]
+    if cjk >= counts["other"] and cjk >= max(counts[n] for n in _NAMES if n not in _CJK):
+        if counts["ko"] and counts["ko"] >= counts["kana"]:
+            return "ko"
+        return "ja" if counts["kana"] else "zh"
+    if script not in ("other", *_CJK):
+        return script  # a script of one main language
+    return None
 
 
 def _classify(sample: str) -> str:

@@ -77,7 +77,6 @@ def _unpack(model: Path, target: Path) -> None:
 def _from_cache(folder: Path) -> Any:
     import numpy as np
     from py3langid.langid import LanguageIdentifier
-    from py3langid.modelio import _to_array
 
     arrays = {
         name: np.load(folder / f"{name}.npy", mmap_mode="r", allow_pickle=False) for name in _ARRAYS
@@ -87,11 +86,22 @@ def _from_cache(folder: Path) -> Any:
         np.asarray(arrays["ptc"]),
         np.asarray(arrays["pc"]),
         classes,
-        _to_array(arrays["nextmove"]),
+        _ints(arrays["nextmove"]),
         np.asarray(arrays["out_feat"]).tolist(),
         norm_probs=True,
-        tk_row=_to_array(arrays["nextmove_row"]),
+        tk_row=_ints(arrays["nextmove_row"]),
     )
+
+
+def _ints(mapped: Any) -> Any:
+    """The mapped integer array as the DFA walk reads it, item by item (``py3langid``
+    copies it into an ``array.array``): a memoryview over the mapping gives the same ints,
+    as fast, without the copy (~40 MB and ~0.4 s a process for the transition table), and
+    the pages stay shared between processes."""
+    import numpy as np
+
+    data = np.ascontiguousarray(mapped)  # already contiguous: the mapping itself
+    return memoryview(data).cast("B").cast(data.dtype.char)
 
 
 def load_identifier() -> Any:
