@@ -121,3 +121,13 @@ def test_a_tex_bold_face_is_bold() -> None:
     pdf = build_pdf([items]).replace(b"/Times-Roman", b"/CMBX12    ")
     assert headings(pdf) == ["Functional Abstraction"]
     assert re.search(r"^#+ Functional Abstraction$", markdown(pdf), re.M)
+
+
+def test_in_a_longer_document_a_heading_at_the_top_of_a_page_stays_a_heading() -> None:
+    # Filings set a section's heading in the top margin of its page; there, repetition
+    # across pages (furniture) tells running headers apart, not the band.
+    pages = [
+        body(100, 12),
+        [Text(72, 30, "Item 2. Properties", 11, bold=True)] + body(60, 12),
+    ]
+    assert headings(build_pdf(pages)) == ["Item 2. Properties"]
