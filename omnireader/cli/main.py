@@ -1,4 +1,5 @@
-"""The ``omnireader`` command line: read, ingest, search, stats, export, delete, refine, schema.
+"""The ``omnireader`` command line: read, ingest, search, stats, export, delete, update,
+history, archive, rollback, refine, schema.
 
 Only argparse and the standard library load at start-up; each command imports what it
 needs, so ``omnireader --help`` answers at once.
@@ -37,6 +38,7 @@ from omnireader.cli.values import (
     at_least,
     positive_float,
 )
+from omnireader.cli.versions import add_version_commands
 
 __all__ = ["main", "build_parser", "dump_json"]
 
@@ -48,6 +50,7 @@ EPILOG = """examples:
   omnireader ingest ~/Documents/papers --db papers.lance --workers 2 --sync
   omnireader search "quarterly revenue" --db papers.lance --view hybrid --k 5
   omnireader delete --db papers.lance --path ~/Documents/papers/old --dry-run
+  omnireader history 3f2a9c1e-... --db notes.lance
   omnireader ingest notes/ --mode fine --llm openai:gpt-4o-mini
   omnireader refine --db papers.lance --llm ollama:qwen2.5:7b
 
@@ -165,6 +168,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="keep the best results whose texts fit in N characters together "
         "(what fits in a prompt)",
     )
+    p.add_argument(
+        "--include-archived",
+        action="store_true",
+        help="also search archived versions (each says when and by what it was replaced)",
+    )
     add_output(p, ["text", "json", "jsonl"], "text")
     add_filters(p)
     add_common(p)
@@ -191,6 +199,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_filters(p)
     p.add_argument("--dry-run", action="store_true", help="say what would go; change nothing")
     add_common(p)
+
+    add_version_commands(sub)
 
     p = sub.add_parser(
         "refine",
