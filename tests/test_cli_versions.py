@@ -11,7 +11,9 @@ import pytest
 from tests.test_cli_contract import one_error_line, run
 
 
-def test_update_history_rollback_archive(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_update_history_rollback_archive(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     note = tmp_path / "home.txt"
     note.write_text("Alice lives in Paris, rue Oberkampf.")
     db = tmp_path / "db.lance"

@@ -98,9 +98,8 @@ def _print_one(args: argparse.Namespace, change: Any) -> None:
 
 
 def cmd_update(args: argparse.Namespace) -> int:
-    from omnireader.errors import ConfigError
-
     from omnireader.cli.settings import open_store
+    from omnireader.errors import ConfigError
 
     changes = _metadata(args.metadata)
     if args.memory is None and changes is None:

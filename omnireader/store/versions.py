@@ -189,7 +189,9 @@ class Versions:
         new = MemoryItem(id=item_id, memory=chosen[-1].memory, metadata=restored)
         if current is not None:
             with write_lock(self.path):
-                write_versions(self.db, self.table, [archived_copy(current, "rollback", item_id, now)])
+                write_versions(
+                    self.db, self.table, [archived_copy(current, "rollback", item_id, now)]
+                )
         self.add([new])
         return new
 
@@ -212,9 +214,7 @@ class Versions:
         keep = list(keep_ids)
         where = stale_clause(path, keep, user_id, session_id, mode)
         stale = [i for i in self._iter_where(where)]  # type: ignore[attr-defined]
-        only_here = [
-            i for i in stale if all(outer_path(loc) == path for loc in i.metadata.seen_at)
-        ]
+        only_here = [i for i in stale if all(outer_path(loc) == path for loc in i.metadata.seen_at)]
         archived = self._archive_items(only_here, "source_changed", None)
         rest = self.delete_stale(  # type: ignore[attr-defined]
             path,

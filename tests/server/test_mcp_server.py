@@ -73,7 +73,10 @@ async def _session(db: Path) -> None:
         assert got.structured_content["version"] == 2, got.content
         got = await client.call_tool("history", {"item_id": season})
         versions = got.structured_content["versions"]
-        assert [(v["version"], v["status"]) for v in versions] == [(1, "archived"), (2, "activated")]
+        assert [(v["version"], v["status"]) for v in versions] == [
+            (1, "archived"),
+            (2, "activated"),
+        ]
         assert versions[0]["memory"].startswith("Storm season starts in October")
         got = await client.call_tool(
             "search", {"query": "storm season October", "k": 5, "include_archived": True}

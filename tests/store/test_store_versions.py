@@ -86,9 +86,7 @@ def test_archive_takes_items_out_of_search_and_rollback_brings_them_back(
     assert store.get("a") == back
 
 
-def test_rollback_archives_the_current_version_and_counts_up(
-    store: Store, item: MakeItem
-) -> None:
+def test_rollback_archives_the_current_version_and_counts_up(store: Store, item: MakeItem) -> None:
     store.add([item("a", "v one")])
     store.update("a", memory="v two")
     store.update("a", memory="v three")
