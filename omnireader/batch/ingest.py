@@ -115,7 +115,7 @@ def ingest(
     ledger = store.ledger(
         scope=f"{ctx.scope}/{mode}", settings=settings_key(ctx, store.embedder.name)
     )
-    writer = BatchWriter(store, ledger, ctx, opts.batch_size)
+    writer = BatchWriter(store, ledger, ctx, opts.batch_size, keep_history=opts.keep_history)
     try:
         files = _read_non_files(reader, inputs, ctx, report, writer)
         bar = Progress(len(files), enabled=opts.progress)
@@ -152,12 +152,12 @@ def ingest(
     finally:
         totals = writer.close()
     report.items_inserted, report.items_updated = totals.inserted, totals.updated
-    report.items_deleted = totals.deleted
+    report.items_deleted, report.items_archived = totals.deleted, totals.archived
     if opts.sync:
         sync_removed(store, ctx, inputs, reader, report)
     # The end of an ingest is its last checkpoint: every row it wrote (new or replaced)
     # is folded into the indexes here (the writer does not refresh after each batch).
-    if totals.inserted or totals.updated or report.items_deleted:
+    if totals.inserted or totals.updated or report.items_deleted or report.items_archived:
         store.optimize()
     if mode == Mode.FINE and report.llm_left_items_to_retry:
         report.next_step = _REFINE_HINT.format(db=store.path)

@@ -53,6 +53,7 @@ class WriteTotals(BaseModel):
     inserted: int = 0
     updated: int = 0
     deleted: int = 0
+    archived: int = 0  # keep_history: stale items archived instead of deleted
     errors: list[str] = Field(default_factory=list)
 
 
@@ -64,9 +65,18 @@ class BatchWriter:
     """
 
     def __init__(
-        self, store: Any, ledger: Any, ctx: ParseContext, batch_size: int, max_pending: int = 64
+        self,
+        store: Any,
+        ledger: Any,
+        ctx: ParseContext,
+        batch_size: int,
+        max_pending: int = 64,
+        *,
+        keep_history: bool = False,
     ) -> None:
         self.store = store
+        # A changed file's stale items: archived (kept in their history) or deleted.
+        self.keep_history = keep_history
         self.ledger = ledger
         self.ctx = ctx
         self.batch_size = batch_size
@@ -141,15 +151,20 @@ class BatchWriter:
             if self.checkpoints.wrote(res.inserted + res.updated):
                 self.store.optimize()
                 self.checkpoints.reached()
+        stale = self.store.archive_stale if self.keep_history else self.store.delete_stale
         for j in jobs:
             if j.path and j.replaces:
-                self.totals.deleted += self.store.delete_stale(
+                gone = stale(
                     j.path,
                     keep_ids=j.rows.ids if j.rows is not None else [i.id for i in j.items],
                     user_id=self.ctx.user_id,
                     session_id=self.ctx.session_id,
                     mode=self.ctx.mode,
                 )
+                if self.keep_history:
+                    self.totals.archived += gone
+                else:
+                    self.totals.deleted += gone
         done = [(j.path, j.file_hash, j.failures) for j in jobs if j.path and j.file_hash]
         if done:
             self.ledger.record(done)

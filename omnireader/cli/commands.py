@@ -123,6 +123,8 @@ def cmd_ingest(args: argparse.Namespace) -> int:
                 force=args.force,
                 batch_size=args.batch_size,
                 sync=args.sync,
+                keep_history=args.keep_history,
+                consolidate=args.consolidate,
                 progress=not (args.quiet or args.no_progress),
                 engine=args.engine,
                 ray_address=args.ray_address,

@@ -103,6 +103,18 @@ def build_parser() -> argparse.ArgumentParser:
         "folders (items another path still holds stay)",
     )
     p.add_argument(
+        "--keep-history",
+        action="store_true",
+        help="a changed file's old items are archived, not deleted (search "
+        "--include-archived and history still find them)",
+    )
+    p.add_argument(
+        "--consolidate",
+        action="store_true",
+        help="fine mode: the LLM compares each new memory with the most similar stored "
+        "ones and merges duplicates, archiving what a newer memory updates or contradicts",
+    )
+    p.add_argument(
         "--workers",
         type=at_least(1),
         default=None,
