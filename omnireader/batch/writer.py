@@ -73,8 +73,12 @@ class BatchWriter:
         max_pending: int = 64,
         *,
         keep_history: bool = False,
+        collect_fine: bool = False,
     ) -> None:
         self.store = store
+        # The ids of the fine memories written, for consolidation (only when asked: free).
+        self.collect_fine = collect_fine
+        self.fine_ids: list[str] = []
         # A changed file's stale items: archived (kept in their history) or deleted.
         self.keep_history = keep_history
         self.ledger = ledger
@@ -135,6 +139,8 @@ class BatchWriter:
                 tables.append(j.rows.table)
             elif j.items:
                 tables.append(items_to_rows(j.items, self.store.table.schema))
+                if self.collect_fine:
+                    self.fine_ids += [i.id for i in j.items if i.metadata.mode == "fine"]
             else:
                 continue
             vectors.append(j.vectors)
