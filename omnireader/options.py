@@ -88,6 +88,12 @@ class IngestOptions(BaseModel):
         "of its user and session, and let the LLM merge duplicates and archive what a newer "
         "memory updates or contradicts (see omnireader.batch.consolidate)",
     )
+    link_near_duplicates: bool = Field(
+        False,
+        description="a chunk that repeats a stored one up to whitespace, case, hyphenation "
+        "and small edits (never a different number or name) is linked to it: one memory, "
+        "every source kept (see omnireader.store.near_duplicates)",
+    )
     engine: str = Field("local", description="'local' worker processes or 'ray'")
     ray_address: str | None = Field(None, description="the Ray cluster (default: a local one)")
     verbose: bool = Field(False, description="show the engine's own logs")

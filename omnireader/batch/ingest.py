@@ -127,6 +127,7 @@ def ingest(
         opts.batch_size,
         keep_history=opts.keep_history,
         collect_fine=opts.consolidate,
+        link_near=opts.link_near_duplicates,
     )
     try:
         files = _read_non_files(reader, inputs, ctx, report, writer)
@@ -165,6 +166,7 @@ def ingest(
         totals = writer.close()
     report.items_inserted, report.items_updated = totals.inserted, totals.updated
     report.items_deleted, report.items_archived = totals.deleted, totals.archived
+    report.items_linked = writer.near.linked if writer.near is not None else 0
     if opts.sync:
         sync_removed(store, ctx, inputs, reader, report)
     if opts.consolidate and writer.fine_ids and reader.llm is not None:

@@ -74,8 +74,14 @@ class BatchWriter:
         *,
         keep_history: bool = False,
         collect_fine: bool = False,
+        link_near: bool = False,
     ) -> None:
         self.store = store
+        self.near = None
+        if link_near:
+            from omnireader.batch.near_links import NearLinker
+
+            self.near = NearLinker(store, ctx)
         # The ids of the fine memories written, for consolidation (only when asked: free).
         self.collect_fine = collect_fine
         self.fine_ids: list[str] = []
@@ -146,12 +152,12 @@ class BatchWriter:
             vectors.append(j.vectors)
         if tables:
             have_vectors = all(v is not None for v in vectors)
+            table = pa.concat_tables(tables)
+            given = np.concatenate(vectors) if have_vectors else None
+            if self.near is not None:
+                table, given = self.near.link(table, given)
             # One commit per flush; the indexes catch up at checkpoints and at the end.
-            res = self.store.add_rows(
-                pa.concat_tables(tables),
-                np.concatenate(vectors) if have_vectors else None,
-                refresh=False,
-            )
+            res = self.store.add_rows(table, given, refresh=False)
             self.totals.inserted += res.inserted
             self.totals.updated += res.updated
             if self.checkpoints.wrote(res.inserted + res.updated):
@@ -160,9 +166,12 @@ class BatchWriter:
         stale = self.store.archive_stale if self.keep_history else self.store.delete_stale
         for j in jobs:
             if j.path and j.replaces:
+                keep = j.rows.ids if j.rows is not None else [i.id for i in j.items]
+                if self.near is not None:  # a linked row lives on in the item it joined
+                    keep += [self.near.redirect[i] for i in keep if i in self.near.redirect]
                 gone = stale(
                     j.path,
-                    keep_ids=j.rows.ids if j.rows is not None else [i.id for i in j.items],
+                    keep_ids=keep,
                     user_id=self.ctx.user_id,
                     session_id=self.ctx.session_id,
                     mode=self.ctx.mode,

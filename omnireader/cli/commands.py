@@ -125,6 +125,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
                 sync=args.sync,
                 keep_history=args.keep_history,
                 consolidate=args.consolidate,
+                link_near_duplicates=args.link_near_duplicates,
                 progress=not (args.quiet or args.no_progress),
                 engine=args.engine,
                 ray_address=args.ray_address,

@@ -109,6 +109,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--include-archived and history still find them)",
     )
     p.add_argument(
+        "--link-near-duplicates",
+        action="store_true",
+        help="link a chunk that repeats a stored one up to whitespace, case, hyphenation "
+        "and small edits (never a different number or name): one item, every source kept",
+    )
+    p.add_argument(
         "--consolidate",
         action="store_true",
         help="fine mode: the LLM compares each new memory with the most similar stored "
