@@ -8,10 +8,10 @@ so the writer can link the two (one memory, every source kept; see
 
 Precision comes first: two texts are near duplicates only when
 
-- their canonical forms (:func:`canonical`: Unicode-normalised, lower case, hyphenation
-  joined, punctuation and whitespace runs made single spaces) are equal, or differ by small
-  edits: a similarity ratio of at least :data:`MIN_RATIO` over texts of at least
-  :data:`MIN_CHARS` characters; and
+- they are at least :data:`MIN_CHARS` characters long (canonical), and their canonical
+  forms (:func:`canonical`: Unicode-normalised, lower case, hyphenation joined, punctuation
+  and whitespace runs made single spaces) are equal, or differ by small edits: a similarity
+  ratio of at least :data:`MIN_RATIO`; and
 - their numbers (every run of digits) are the same, in the same order, and no word that
   differs between them is a name (written with a capital letter inside a sentence, in either
   text), so "revenue rose 4%" never links to "revenue rose 5%", nor "Alice signed" to
@@ -34,8 +34,8 @@ __all__ = ["canonical", "compatible", "NearIndex", "MIN_RATIO", "MIN_CHARS"]
 
 #: the least similarity (difflib ratio of the canonical forms) of two texts linked by edits
 MIN_RATIO = 0.96
-#: texts shorter than this (canonical) link only when equal: a short text has no room for
-#: an edit that is not a change of meaning
+#: texts shorter than this (canonical) are never linked: a heading or a one-line figure
+#: ("Net income: 12") means something else in each document it is in
 MIN_CHARS = 80
 _BUCKET_WORDS = 6
 _VARIANT_RATIO = 0.75  # "wihtin" / "within" 0.83, "four" / "fourth" 0.8 (a number word: guarded)
@@ -122,25 +122,22 @@ class NearIndex:
 
     def add(self, item_id: str, text: str) -> None:
         form = canonical(text)
-        if not form or item_id in self._texts:
+        if len(form) < MIN_CHARS or item_id in self._texts:
             return
         self._exact.setdefault(form, item_id)
         self._texts[item_id] = (form, _Facts(text, form))
-        if len(form) >= MIN_CHARS:
-            for b in _buckets(form.split()):
-                self._buckets.setdefault(b, []).append(item_id)
+        for b in _buckets(form.split()):
+            self._buckets.setdefault(b, []).append(item_id)
 
     def find(self, item_id: str, text: str) -> str | None:
         """The id of a stored text ``text`` nearly repeats (not ``item_id`` itself), or None."""
         form = canonical(text)
-        if not form:
+        if len(form) < MIN_CHARS:
             return None
         facts = _Facts(text, form)
         same = self._exact.get(form)
         if same is not None and same != item_id and compatible(self._texts[same][1], facts):
             return same
-        if len(form) < MIN_CHARS:
-            return None
         seen: set[str] = set()
         for b in _buckets(form.split()):
             for other in self._buckets.get(b, ()):

@@ -50,7 +50,7 @@ def test_a_different_number_name_negation_or_word_is_never_linked(variant: str) 
     assert index.find("new", variant) is None
 
 
-def test_numbers_must_match_in_order_and_short_texts_must_match_exactly() -> None:
+def test_numbers_must_match_in_order_and_short_texts_are_never_linked() -> None:
     index = NearIndex()
     index.add(
         "a", "Revenue rose 4% to 12.5 million in 2023 while costs fell 2% across all regions."
@@ -62,8 +62,7 @@ def test_numbers_must_match_in_order_and_short_texts_must_match_exactly() -> Non
         is None
     )
     index.add("short", "Net income: 12")
-    assert index.find("x", "net  income 12") == "short"
-    assert index.find("y", "Net incme: 12") is None  # under MIN_CHARS only equal forms link
+    assert index.find("x", "Net income: 12") is None  # a figure means something else elsewhere
 
 
 def test_ingest_links_a_near_duplicate_chunk_and_keeps_both_sources(tmp_path: Path) -> None:
