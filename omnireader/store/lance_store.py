@@ -170,6 +170,7 @@ class Store(PathQueries, Versions, Deleting):
         also removes table versions older than that (LanceDB's default keeps 7 days).
         """
         optimize_table(self.table, cleanup_older_than)
+        self.optimize_history(cleanup_older_than)
 
     # ------------------------------------------------------------------ reading
 

@@ -225,6 +225,14 @@ class Versions:
         )
         return archived + rest
 
+    def optimize_history(self, cleanup_older_than: Any = None) -> None:
+        """Fold the history table's new rows into its indexes (``Store.optimize`` does it)."""
+        from omnireader.store.maintenance import optimize_table
+
+        table = open_history(self.db, self.table)
+        if table is not None:
+            optimize_table(table, cleanup_older_than)
+
     def forget_history(self, where: str) -> int:
         """Delete the archived versions matching ``where`` (a delete that must take the past
         too: a file the user removed); how many went."""
