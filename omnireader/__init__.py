@@ -27,6 +27,7 @@ from omnireader.errors import (
     FineModeUnavailableError,
     InternalError,
     InvalidInputError,
+    ItemNotFoundError,
     LLMError,
     MissingExtraError,
     OmniReaderError,
@@ -46,6 +47,7 @@ from omnireader.models import (
     ReadInfo,
     Source,
     ToolUse,
+    UpdateType,
 )
 from omnireader.options import IngestOptions, ReadOptions
 from omnireader.payloads import Blob
@@ -96,6 +98,7 @@ __all__ = [
     "ReadInfo",
     "Source",
     "ToolUse",
+    "UpdateType",
     "OmniReaderError",
     "InvalidInputError",
     "ReadError",
@@ -113,6 +116,7 @@ __all__ = [
     "LLMError",
     "StoreError",
     "EmbedderMismatchError",
+    "ItemNotFoundError",
     "ConfigError",
     "EngineUnavailableError",
     "MissingExtraError",

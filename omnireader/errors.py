@@ -56,6 +56,7 @@ __all__ = [
     "BadReplyError",
     "StoreError",
     "EmbedderMismatchError",
+    "ItemNotFoundError",
     "ConfigError",
     "EngineUnavailableError",
     "ServiceError",
@@ -158,6 +159,11 @@ class StoreError(OmniReaderError):
 
 class EmbedderMismatchError(StoreError):
     """The store was built with another embedder; mixing vectors would break search."""
+
+
+class ItemNotFoundError(InvalidInputError):
+    """No stored item (or version of one) has the id asked for: check the id (``search`` or
+    ``export`` shows them) and, for a version, ``history``."""
 
 
 class ConfigError(OmniReaderError, ValueError):

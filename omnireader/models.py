@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 __all__ = [
     "SourceKind",
     "MemoryType",
+    "UpdateType",
     "Mode",
     "Source",
     "ToolUse",
@@ -41,6 +42,11 @@ __all__ = [
 
 SourceKind = Literal["string", "chat", "file", "image", "audio", "tool"]
 MemoryType = Literal["UserMemory", "LongTermMemory", "WorkingMemory", "ToolTrajectoryMemory"]
+#: Why a memory's version changed (``Store.update``, ``archive``, ``rollback``, consolidation):
+#: ``edit`` a caller changed it; ``duplicate`` the same fact came again (sources merged);
+#: ``update`` a newer fact replaced it; ``conflict`` a contradicting one did; ``source_changed``
+#: its file changed and was read again; ``rollback`` an older version was made current again.
+UpdateType = Literal["edit", "duplicate", "update", "conflict", "source_changed", "rollback"]
 
 
 class Mode(StrEnum):
@@ -207,6 +213,12 @@ class MemoryMetadata(BaseModel):
     refine_reason: str | None = None
     refined_into: list[str] = Field(default_factory=list)
     refined_from: list[str] = Field(default_factory=list)
+    # Versions (see omnireader.store.versions): the current version's number and why it last
+    # changed; an archived version also says when and by which item it was superseded.
+    version: int = 1
+    update_type: UpdateType | None = None
+    superseded_by: str | None = None
+    superseded_at: str | None = None
 
 
 class MemoryItem(BaseModel):

@@ -77,6 +77,23 @@ class IngestOptions(BaseModel):
     sync: bool = Field(
         False, description="also remove the items of files gone from under the given folders"
     )
+    keep_history: bool = Field(
+        False,
+        description="a changed file's old items are archived (update_type source_changed: "
+        "search(include_archived=True) and history still find them) instead of deleted",
+    )
+    consolidate: bool = Field(
+        False,
+        description="fine mode: compare each new memory with the most similar current ones "
+        "of its user and session, and let the LLM merge duplicates and archive what a newer "
+        "memory updates or contradicts (see omnireader.batch.consolidate)",
+    )
+    link_near_duplicates: bool = Field(
+        False,
+        description="a chunk that repeats a stored one up to whitespace, case, hyphenation "
+        "and small edits (never a different number or name) is linked to it: one memory, "
+        "every source kept (see omnireader.store.near_duplicates)",
+    )
     engine: str = Field("local", description="'local' worker processes or 'ray'")
     ray_address: str | None = Field(None, description="the Ray cluster (default: a local one)")
     verbose: bool = Field(False, description="show the engine's own logs")

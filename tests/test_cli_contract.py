@@ -106,6 +106,10 @@ def _base(command: str, db: Path, tmp: Path) -> list[Any]:
         "stats": ["stats", "--db", db],
         "export": ["export", "--db", db],
         "delete": ["delete", "--db", db, "--user", "nobody", "--dry-run"],
+        "update": ["update", "nope", "--db", db, "--memory", "x"],
+        "history": ["history", "nope", "--db", db],
+        "archive": ["archive", "nope", "--db", db],
+        "rollback": ["rollback", "nope", "1", "--db", db],
         "refine": ["refine", "--db", db],
         "schema": ["schema"],
         # Every bad value stops these before anything listens or reads standard input.

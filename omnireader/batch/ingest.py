@@ -30,7 +30,7 @@ from omnireader.batch.sizing import default_workers, usable_cores
 from omnireader.batch.sync import sync_removed
 from omnireader.batch.workers import Job, WorkerPool
 from omnireader.batch.writer import BatchWriter, Rows, WriteJob
-from omnireader.errors import InvalidInputError
+from omnireader.errors import ConfigError, InvalidInputError
 from omnireader.intake.walk import expand
 from omnireader.models import MemoryItem, Mode, ReadFailure, ReadInfo
 from omnireader.options import IngestOptions
@@ -115,7 +115,20 @@ def ingest(
     ledger = store.ledger(
         scope=f"{ctx.scope}/{mode}", settings=settings_key(ctx, store.embedder.name)
     )
-    writer = BatchWriter(store, ledger, ctx, opts.batch_size)
+    if opts.consolidate and mode != Mode.FINE:
+        raise ConfigError(
+            "consolidate compares memories with an LLM: it needs fine mode (--mode fine "
+            "with --llm); fast mode links exact duplicates by itself"
+        )
+    writer = BatchWriter(
+        store,
+        ledger,
+        ctx,
+        opts.batch_size,
+        keep_history=opts.keep_history,
+        collect_fine=opts.consolidate,
+        link_near=opts.link_near_duplicates,
+    )
     try:
         files = _read_non_files(reader, inputs, ctx, report, writer)
         bar = Progress(len(files), enabled=opts.progress)
@@ -152,12 +165,18 @@ def ingest(
     finally:
         totals = writer.close()
     report.items_inserted, report.items_updated = totals.inserted, totals.updated
-    report.items_deleted = totals.deleted
+    report.items_deleted, report.items_archived = totals.deleted, totals.archived
+    report.items_linked = writer.near.linked if writer.near is not None else 0
     if opts.sync:
         sync_removed(store, ctx, inputs, reader, report)
+    if opts.consolidate and writer.fine_ids and reader.llm is not None:
+        from omnireader.batch.consolidate import consolidate
+
+        got = consolidate(store, reader.llm, writer.fine_ids)  # type: ignore[arg-type]
+        report.consolidated, report.consolidate_failed = got.decisions, got.failed
     # The end of an ingest is its last checkpoint: every row it wrote (new or replaced)
     # is folded into the indexes here (the writer does not refresh after each batch).
-    if totals.inserted or totals.updated or report.items_deleted:
+    if totals.inserted or totals.updated or report.items_deleted or report.items_archived:
         store.optimize()
     if mode == Mode.FINE and report.llm_left_items_to_retry:
         report.next_step = _REFINE_HINT.format(db=store.path)

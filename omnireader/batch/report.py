@@ -80,6 +80,12 @@ class IngestReport(BaseModel):
     items_updated: int = 0
     items_deleted: int = 0  # stale items of changed files, and (--sync) of removed files
     files_removed: int = 0  # --sync: paths under the roots that no longer exist
+    items_archived: int = 0  # --keep-history: stale items of changed files, kept in history
+    items_linked: int = 0  # --link-near-duplicates: chunks linked to a stored near duplicate
+    # --consolidate (fine mode): the LLM's decisions by kind, and the memories it could
+    # not compare (the LLM failed: the new memory was added, nothing archived)
+    consolidated: dict[str, int] = Field(default_factory=dict)
+    consolidate_failed: int = 0
     failures: list[ReadFailure] = Field(default_factory=list)
     failed_by_error: dict[str, int] = Field(default_factory=dict)  # failed inputs by code
     parts_failed_by_error: dict[str, int] = Field(default_factory=dict)
@@ -142,6 +148,14 @@ class IngestReport(BaseModel):
         )
         if self.files_removed:
             text += f" ({_n(self.files_removed, 'file')} gone from disk)"
+        if self.items_archived:
+            text += f", {self.items_archived} archived (kept in history)"
+        if self.items_linked:
+            text += f", {self.items_linked} linked to a near duplicate"
+        if self.consolidated or self.consolidate_failed:
+            text += f"; consolidated: {listed(self.consolidated) or 'nothing'}"
+            if self.consolidate_failed:
+                text += f" ({self.consolidate_failed} not compared: LLM failed)"
         if self.refine_failed:
             text += f"; {self.refine_failed} left fast (LLM failed: {listed(self.refine_reasons)})"
         if self.pages_ocr:

@@ -53,6 +53,7 @@ class WriteTotals(BaseModel):
     inserted: int = 0
     updated: int = 0
     deleted: int = 0
+    archived: int = 0  # keep_history: stale items archived instead of deleted
     errors: list[str] = Field(default_factory=list)
 
 
@@ -64,9 +65,28 @@ class BatchWriter:
     """
 
     def __init__(
-        self, store: Any, ledger: Any, ctx: ParseContext, batch_size: int, max_pending: int = 64
+        self,
+        store: Any,
+        ledger: Any,
+        ctx: ParseContext,
+        batch_size: int,
+        max_pending: int = 64,
+        *,
+        keep_history: bool = False,
+        collect_fine: bool = False,
+        link_near: bool = False,
     ) -> None:
         self.store = store
+        self.near = None
+        if link_near:
+            from omnireader.batch.near_links import NearLinker
+
+            self.near = NearLinker(store, ctx)
+        # The ids of the fine memories written, for consolidation (only when asked: free).
+        self.collect_fine = collect_fine
+        self.fine_ids: list[str] = []
+        # A changed file's stale items: archived (kept in their history) or deleted.
+        self.keep_history = keep_history
         self.ledger = ledger
         self.ctx = ctx
         self.batch_size = batch_size
@@ -125,31 +145,41 @@ class BatchWriter:
                 tables.append(j.rows.table)
             elif j.items:
                 tables.append(items_to_rows(j.items, self.store.table.schema))
+                if self.collect_fine:
+                    self.fine_ids += [i.id for i in j.items if i.metadata.mode == "fine"]
             else:
                 continue
             vectors.append(j.vectors)
         if tables:
             have_vectors = all(v is not None for v in vectors)
+            table = pa.concat_tables(tables)
+            given = np.concatenate(vectors) if have_vectors else None
+            if self.near is not None:
+                table, given = self.near.link(table, given)
             # One commit per flush; the indexes catch up at checkpoints and at the end.
-            res = self.store.add_rows(
-                pa.concat_tables(tables),
-                np.concatenate(vectors) if have_vectors else None,
-                refresh=False,
-            )
+            res = self.store.add_rows(table, given, refresh=False)
             self.totals.inserted += res.inserted
             self.totals.updated += res.updated
             if self.checkpoints.wrote(res.inserted + res.updated):
                 self.store.optimize()
                 self.checkpoints.reached()
+        stale = self.store.archive_stale if self.keep_history else self.store.delete_stale
         for j in jobs:
             if j.path and j.replaces:
-                self.totals.deleted += self.store.delete_stale(
+                keep = j.rows.ids if j.rows is not None else [i.id for i in j.items]
+                if self.near is not None:  # a linked row lives on in the item it joined
+                    keep += [self.near.redirect[i] for i in keep if i in self.near.redirect]
+                gone = stale(
                     j.path,
-                    keep_ids=j.rows.ids if j.rows is not None else [i.id for i in j.items],
+                    keep_ids=keep,
                     user_id=self.ctx.user_id,
                     session_id=self.ctx.session_id,
                     mode=self.ctx.mode,
                 )
+                if self.keep_history:
+                    self.totals.archived += gone
+                else:
+                    self.totals.deleted += gone
         done = [(j.path, j.file_hash, j.failures) for j in jobs if j.path and j.file_hash]
         if done:
             self.ledger.record(done)

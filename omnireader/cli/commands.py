@@ -32,6 +32,7 @@ from omnireader.cli.settings import (
     search_filters,
 )
 from omnireader.cli.values import EXIT_FAILED, EXIT_OK
+from omnireader.cli.versions import cmd_archive, cmd_history, cmd_rollback, cmd_update
 from omnireader.errors import ConfigError
 
 __all__ = [
@@ -41,6 +42,10 @@ __all__ = [
     "cmd_stats",
     "cmd_export",
     "cmd_delete",
+    "cmd_update",
+    "cmd_history",
+    "cmd_archive",
+    "cmd_rollback",
     "cmd_refine",
     "cmd_schema",
     "cmd_serve",
@@ -118,6 +123,9 @@ def cmd_ingest(args: argparse.Namespace) -> int:
                 force=args.force,
                 batch_size=args.batch_size,
                 sync=args.sync,
+                keep_history=args.keep_history,
+                consolidate=args.consolidate,
+                link_near_duplicates=args.link_near_duplicates,
                 progress=not (args.quiet or args.no_progress),
                 engine=args.engine,
                 ray_address=args.ray_address,
@@ -148,7 +156,12 @@ def cmd_ingest(args: argparse.Namespace) -> int:
 def cmd_search(args: argparse.Namespace) -> int:
     store = open_store(args)
     results = store.search(
-        args.query, k=args.k, view=args.view, filters=search_filters(args), max_chars=args.max_chars
+        args.query,
+        k=args.k,
+        view=args.view,
+        filters=search_filters(args),
+        max_chars=args.max_chars,
+        include_archived=args.include_archived,
     )
     with output(args) as out:
         if args.format == "json":

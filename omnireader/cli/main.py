@@ -1,4 +1,5 @@
-"""The ``omnireader`` command line: read, ingest, search, stats, export, delete, refine, schema.
+"""The ``omnireader`` command line: read, ingest, search, stats, export, delete, update,
+history, archive, rollback, refine, schema.
 
 Only argparse and the standard library load at start-up; each command imports what it
 needs, so ``omnireader --help`` answers at once.
@@ -37,6 +38,7 @@ from omnireader.cli.values import (
     at_least,
     positive_float,
 )
+from omnireader.cli.versions import add_version_commands
 
 __all__ = ["main", "build_parser", "dump_json"]
 
@@ -48,6 +50,7 @@ EPILOG = """examples:
   omnireader ingest ~/Documents/papers --db papers.lance --workers 2 --sync
   omnireader search "quarterly revenue" --db papers.lance --view hybrid --k 5
   omnireader delete --db papers.lance --path ~/Documents/papers/old --dry-run
+  omnireader history 3f2a9c1e-... --db notes.lance
   omnireader ingest notes/ --mode fine --llm openai:gpt-4o-mini
   omnireader refine --db papers.lance --llm ollama:qwen2.5:7b
 
@@ -98,6 +101,24 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="also remove the items of files that no longer exist under the given "
         "folders (items another path still holds stay)",
+    )
+    p.add_argument(
+        "--keep-history",
+        action="store_true",
+        help="a changed file's old items are archived, not deleted (search "
+        "--include-archived and history still find them)",
+    )
+    p.add_argument(
+        "--link-near-duplicates",
+        action="store_true",
+        help="link a chunk that repeats a stored one up to whitespace, case, hyphenation "
+        "and small edits (never a different number or name): one item, every source kept",
+    )
+    p.add_argument(
+        "--consolidate",
+        action="store_true",
+        help="fine mode: the LLM compares each new memory with the most similar stored "
+        "ones and merges duplicates, archiving what a newer memory updates or contradicts",
     )
     p.add_argument(
         "--workers",
@@ -165,6 +186,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="keep the best results whose texts fit in N characters together "
         "(what fits in a prompt)",
     )
+    p.add_argument(
+        "--include-archived",
+        action="store_true",
+        help="also search archived versions (each says when and by what it was replaced)",
+    )
     add_output(p, ["text", "json", "jsonl"], "text")
     add_filters(p)
     add_common(p)
@@ -191,6 +217,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_filters(p)
     p.add_argument("--dry-run", action="store_true", help="say what would go; change nothing")
     add_common(p)
+
+    add_version_commands(sub)
 
     p = sub.add_parser(
         "refine",

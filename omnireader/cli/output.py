@@ -94,8 +94,18 @@ def render_item(item: MemoryItem, width: int = 400, score: float | None = None) 
         head += f" · {where}"
     if m.flags:
         head += f" · flags: {', '.join(m.flags)}"
+    head += _version(item)
     text = item.memory if len(item.memory) <= width else item.memory[: width - 1] + "…"
     return head + "\n   " + text.replace("\n", "\n   ")
+
+
+def _version(item: MemoryItem) -> str:
+    """Which version the item is and, for an archived one, when and by what it was replaced."""
+    m = item.metadata
+    if m.status == "archived":
+        by = f" by {m.superseded_by[:8]}" if m.superseded_by else ""
+        return f" · v{m.version} archived {m.superseded_at} ({m.update_type}){by}"
+    return f" · v{m.version} ({m.update_type})" if m.version > 1 or m.update_type else ""
 
 
 def document_markdown(items: list[MemoryItem]) -> str:

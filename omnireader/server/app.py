@@ -18,6 +18,7 @@ from omnireader.errors import (
     ConfigError,
     FineModeUnavailableError,
     InvalidInputError,
+    ItemNotFoundError,
     OmniReaderError,
 )
 from omnireader.server.auth import Caller
@@ -162,7 +163,13 @@ def create_app(config: ServerConfig, llm: Any = None) -> FastAPI:
     def search(body: SearchRequest, who: Caller = Depends(caller)) -> Any:
         """The k best passages for the query, in the caller's own items only."""
         results = service().search(
-            who.user_id, body.query, body.view, body.k, body.max_chars, body.filters
+            who.user_id,
+            body.query,
+            body.view,
+            body.k,
+            body.max_chars,
+            body.filters,
+            include_archived=body.include_archived,
         )
         return Response(search_response_json(results), media_type="application/json")
 
@@ -223,8 +230,10 @@ def create_app(config: ServerConfig, llm: Any = None) -> FastAPI:
         return {"deleted": result.deleted, "updated": result.updated, "dry_run": dry_run}
 
     from omnireader.server.routes_jobs import add_job_routes
+    from omnireader.server.routes_versions import add_version_routes
 
     add_job_routes(app, service, caller, HTTPProblem)
+    add_version_routes(app, service, caller, HTTPProblem)
     if mcp is not None:
         from omnireader.server.mcp_http import PATH
 
@@ -264,4 +273,5 @@ def _errors(app: FastAPI) -> None:
     async def _omni(_: Request, e: OmniReaderError) -> JSONResponse:
         bad = isinstance(e, (InvalidInputError, ConfigError, FineModeUnavailableError))
         code = getattr(e, "code", None) or type(e).__name__
-        return body(400 if bad else 500, code, " ".join(str(e).split()))
+        status = 404 if isinstance(e, ItemNotFoundError) else 400 if bad else 500
+        return body(status, code, " ".join(str(e).split()))

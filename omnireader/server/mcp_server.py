@@ -3,7 +3,8 @@ streamable HTTP at ``/mcp`` under ``omnireader serve``, see :mod:`.mcp_http`).
 
 Tools: ``read`` (text, chat messages, or a file given by http(s) URL or base64; never a
 path on this machine), ``ingest`` (the same, written to the store), ``search`` (passages with
-their provenance, within a character budget) and ``stats``. Errors reach the client as tool
+their provenance, within a character budget), ``stats``, and ``update`` / ``history`` /
+``archive`` for memories that change (:mod:`.mcp_versions`). Errors reach the client as tool
 errors carrying omnireader's one-line message.
 """
 
@@ -77,6 +78,14 @@ def _where(item: Any) -> dict[str, Any]:
     if ids:
         out["message_ids"] = ids
     return out
+
+
+def _superseded(item: Any) -> dict[str, Any]:
+    """For an archived version: when and by what it was replaced."""
+    m = item.metadata
+    if m.status != "archived":
+        return {}
+    return {"archived": True, "superseded_at": m.superseded_at, "superseded_by": m.superseded_by}
 
 
 def build_server(
@@ -213,6 +222,7 @@ def build_server(
         max_chars: int = 4000,
         user_id: str | None = None,
         session_id: str | None = None,
+        include_archived: bool = False,
     ) -> dict[str, Any]:
         who = user(ctx, user_id)
 
@@ -228,15 +238,25 @@ def build_server(
                 view=view,
                 max_chars=max_chars,
                 filters={a: b for a, b in filters.items() if b},
+                include_archived=include_archived,
             )
             return {
                 "results": [
-                    {"score": round(r.score, 4), "text": r.text or r.item.memory, **_where(r.item)}
+                    {
+                        "score": round(r.score, 4),
+                        "text": r.text or r.item.memory,
+                        **_where(r.item),
+                        **_superseded(r.item),
+                    }
                     for r in results
                 ]
             }
 
         return await call(run)
+
+    from omnireader.server.mcp_versions import add_version_tools
+
+    add_version_tools(server, store, user, call, Context)
 
     @server.tool(description="Counts of what the store holds: items by type, mode and source.")
     async def stats(ctx: Context) -> dict[str, Any]:

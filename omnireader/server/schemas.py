@@ -73,6 +73,9 @@ class SearchRequest(BaseModel):
     k: int = Field(10, ge=1, le=200)
     max_chars: int | None = Field(None, ge=1)
     filters: FilterFields = Field(default_factory=FilterFields)
+    include_archived: bool = Field(
+        False, description="also search archived versions (they say when and by what replaced)"
+    )
 
 
 class SearchResponse(BaseModel):

@@ -150,9 +150,16 @@ class Service:
         k: int,
         max_chars: int | None,
         filters: FilterFields,
+        *,
+        include_archived: bool = False,
     ) -> list[Any]:
         return self.store.search(
-            query, k=k, view=view, filters=self.filters(user, filters), max_chars=max_chars
+            query,
+            k=k,
+            view=view,
+            filters=self.filters(user, filters),
+            max_chars=max_chars,
+            include_archived=include_archived,
         )
 
     def item(self, user: str | None, item_id: str) -> Any:

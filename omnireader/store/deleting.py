@@ -18,7 +18,7 @@ from omnireader.store.locations import is_under, outer_path
 from omnireader.store.locking import write_lock
 from omnireader.store.maintenance import retry_conflicts
 
-__all__ = ["Deleting"]
+__all__ = ["Deleting", "stale_clause"]
 
 
 class Deleting:
@@ -29,6 +29,9 @@ class Deleting:
 
     def _delete_where(self, where: str) -> int:
         raise NotImplementedError  # provided by Store
+
+    def forget_history(self, where: str) -> int:
+        raise NotImplementedError  # provided by Store (.versions)
 
     def delete(
         self,
@@ -60,6 +63,9 @@ class Deleting:
         where = combine(chosen.where(), _ids_clause(id_list))
         if where is None:
             raise InvalidInputError("delete needs ids or filters; refusing to delete everything")
+        if not dry_run:  # what the user deletes goes with its past versions
+            mine = f"item_{_ids_clause(id_list)}" if id_list else None
+            self.forget_history(combine(chosen.where(), mine) or where)
         if chosen.path is None:
             if dry_run:
                 return DetachResult(deleted=self.table.count_rows(where))
@@ -94,15 +100,7 @@ class Deleting:
         The scope is exact (``None`` means "not set"), so re-reading a file for one user,
         session and mode never touches the items another scope read from the same file.
         """
-        parts = [_path_clause(path)]
-        for column, value in (("user_id", user_id), ("session_id", session_id), ("mode", mode)):
-            parts.append(
-                f"{column} IS NULL" if value is None else f"{column} = {sql_string(value)}"
-            )
-        keep = list(dict.fromkeys(keep_ids))
-        if keep:
-            parts.append(f"id NOT IN ({', '.join(sql_string(i) for i in keep)})")
-        where = " AND ".join(parts)
+        where = stale_clause(path, keep_ids, user_id, session_id, mode)
         return self._detach(where, lambda loc: outer_path(loc) == path).deleted
 
     def detach_paths(self, paths: Iterable[str], where: str | None = None) -> DetachResult:
@@ -116,6 +114,7 @@ class Deleting:
             clause = combine(f"array_has_any(path_keys, [{listed}])", where)
             assert clause is not None
             total += self._detach(clause, lambda loc: outer_path(loc) in gone)
+            self.forget_history(clause)  # a file gone: its archived versions go too
         return total
 
     def _detach(self, where: str, gone: Any, *, dry_run: bool = False) -> DetachResult:
@@ -123,6 +122,24 @@ class Deleting:
             return retry_conflicts(
                 lambda: detach_locations(self.table, where, gone, dry_run=dry_run), "delete"
             )
+
+
+def stale_clause(
+    path: str,
+    keep_ids: Iterable[str],
+    user_id: str | None,
+    session_id: str | None,
+    mode: str | None,
+) -> str:
+    """The items read from ``path`` in exactly this scope (``None``: not set) that are not
+    in ``keep_ids``."""
+    parts = [_path_clause(path)]
+    for column, value in (("user_id", user_id), ("session_id", session_id), ("mode", mode)):
+        parts.append(f"{column} IS NULL" if value is None else f"{column} = {sql_string(value)}")
+    keep = list(dict.fromkeys(keep_ids))
+    if keep:
+        parts.append(f"id NOT IN ({', '.join(sql_string(i) for i in keep)})")
+    return " AND ".join(parts)
 
 
 def _path_clause(path: str) -> str:

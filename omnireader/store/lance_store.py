@@ -30,10 +30,11 @@ from omnireader.store.locking import write_lock
 from omnireader.store.maintenance import optimize_table, refresh_indexes, retry_conflicts
 from omnireader.store.opening import open_items_table
 from omnireader.store.path_queries import PathQueries
-from omnireader.store.results import AddResult, SearchResult, StoreStats
+from omnireader.store.results import AddResult, SearchResult, StoreStats, merge_results
 from omnireader.store.row_writes import match_texts, unique_rows
 from omnireader.store.schema import ITEM_COLUMNS, item_from_row, items_to_rows, with_vectors
 from omnireader.store.search import run_search
+from omnireader.store.versions import Versions
 
 if TYPE_CHECKING:
     import numpy as np
@@ -47,7 +48,7 @@ DEFAULT_STORE_PATH = "./omnireader.lance"
 _READ_BATCH = 4096
 
 
-class Store(PathQueries, Deleting):
+class Store(PathQueries, Versions, Deleting):
     """An open store. Build one with :meth:`Store.open`."""
 
     def __init__(self, path: Path, db: Any, table: Any, embedder: Embedder) -> None:
@@ -169,6 +170,7 @@ class Store(PathQueries, Deleting):
         also removes table versions older than that (LanceDB's default keeps 7 days).
         """
         optimize_table(self.table, cleanup_older_than)
+        self.optimize_history(cleanup_older_than)
 
     # ------------------------------------------------------------------ reading
 
@@ -180,22 +182,22 @@ class Store(PathQueries, Deleting):
         filters: SearchFilters | dict[str, Any] | None = None,
         *,
         max_chars: int | None = None,
+        include_archived: bool = False,
     ) -> list[SearchResult]:
         """The ``k`` best passages for ``query`` in ``view`` (``hybrid``, ``vector``, ``fts``).
 
         Each result holds the item that matched and ``text``: that item with its context (a
         chat message with the messages around it; overlapping hits merged). ``max_chars``
         keeps the results, best first, whose texts fit together in that many characters.
+        ``include_archived`` also searches the archived versions (:mod:`.versions`): such a
+        hit's item has ``status="archived"``, ``superseded_by`` and ``superseded_at``.
         """
-        return run_search(
-            self.table,
-            self.embedder,
-            query,
-            k,
-            view,
-            as_filters(filters).where(),
-            max_chars=max_chars,
-        )
+        where = as_filters(filters).where()
+        found = run_search(self.table, self.embedder, query, k, view, where, max_chars=max_chars)
+        if not include_archived:
+            return found
+        old = self.search_archived(query, k, view, where, max_chars)
+        return merge_results(found, old, k, max_chars)
 
     def get(self, item_id: str) -> MemoryItem | None:
         """The item with this id, or None."""

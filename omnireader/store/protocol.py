@@ -60,6 +60,16 @@ class StoreLike(Protocol):
         mode: str | None = None,
     ) -> int: ...
 
+    def archive_stale(
+        self,
+        path: str,
+        *,
+        keep_ids: Iterable[str],
+        user_id: str | None = None,
+        session_id: str | None = None,
+        mode: str | None = None,
+    ) -> int: ...
+
     def locations_under(self, folder: str, where: str | None = None) -> set[str]: ...
 
     def detach_paths(self, paths: Iterable[str], where: str | None = None) -> DetachResult: ...

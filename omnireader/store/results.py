@@ -8,7 +8,7 @@ from pydantic import BaseModel, Field, computed_field
 
 from omnireader.models import MemoryItem
 
-__all__ = ["View", "SearchResult", "AddResult", "StoreStats"]
+__all__ = ["View", "SearchResult", "AddResult", "StoreStats", "merge_results"]
 
 View = Literal["hybrid", "vector", "fts"]
 
@@ -70,3 +70,21 @@ class StoreStats(BaseModel):
     embedder: str
     dim: int
     path: str
+
+
+def merge_results(
+    first: list[SearchResult], second: list[SearchResult], k: int, max_chars: int | None
+) -> list[SearchResult]:
+    """Two searches' results as one, best score first: the ``k`` best, or under
+    ``max_chars`` the best whose texts fit together (current and archived versions)."""
+    ranked = sorted([*first, *second], key=lambda r: -r.score)
+    if max_chars is None:
+        return ranked[:k]
+    kept: list[SearchResult] = []
+    used = 0
+    for r in ranked:
+        size = len(r.text or r.item.memory)
+        if len(kept) < k and used + size <= max_chars:
+            kept.append(r)
+            used += size
+    return kept

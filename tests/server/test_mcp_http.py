@@ -31,7 +31,7 @@ def test_mcp_over_http_with_keys_pins_each_call_to_the_keys_user(serve) -> None:
 
     async def alice(client: Any) -> None:
         tools = {t.name for t in (await client.list_tools()).tools}
-        assert tools == {"read", "ingest", "search", "stats"}
+        assert tools == {"read", "ingest", "search", "stats", "update", "history", "archive"}
         doc = base64.b64encode(b"The lighthouse keeper logs storms every night.").decode()
         got = await client.call_tool("ingest", {"file_base64": doc, "filename": "log.txt"})
         assert not got.is_error, got.content

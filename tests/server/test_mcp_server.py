@@ -32,7 +32,7 @@ async def _session(db: Path) -> None:
             omnireader.__version__,
         )
         tools = {t.name: t for t in (await client.list_tools()).tools}
-        assert set(tools) == {"read", "ingest", "search", "stats"}
+        assert set(tools) == {"read", "ingest", "search", "stats", "update", "history", "archive"}
         for tool in tools.values():
             assert tool.description and tool.input_schema["type"] == "object"
         assert "query" in tools["search"].input_schema["required"]
@@ -63,6 +63,30 @@ async def _session(db: Path) -> None:
         assert sum(len(r["text"]) for r in results) <= 2000
         stats = await client.call_tool("stats", {})
         assert stats.structured_content["items"] == 2
+
+        # A fact that changed: the new version is current, the old one is in its history.
+        got = await client.call_tool("search", {"query": "storm season", "k": 1, "user_id": "u1"})
+        season = got.structured_content["results"][0]["id"]
+        got = await client.call_tool(
+            "update", {"item_id": season, "memory": "Storm season starts in November."}
+        )
+        assert got.structured_content["version"] == 2, got.content
+        got = await client.call_tool("history", {"item_id": season})
+        versions = got.structured_content["versions"]
+        assert [(v["version"], v["status"]) for v in versions] == [
+            (1, "archived"),
+            (2, "activated"),
+        ]
+        assert versions[0]["memory"].startswith("Storm season starts in October")
+        got = await client.call_tool(
+            "search", {"query": "storm season October", "k": 5, "include_archived": True}
+        )
+        old = [r for r in got.structured_content["results"] if r.get("archived")]
+        assert [r["superseded_by"] for r in old] == [season]
+        got = await client.call_tool("archive", {"item_ids": [season], "reason": "conflict"})
+        assert got.structured_content["archived"] == 1
+        bad = await client.call_tool("update", {"item_id": "nope", "memory": "x"})
+        assert bad.is_error and "no current item 'nope'" in bad.content[0].text
 
         # The errors a client sees: tool errors with omnireader's message.
         bad = await client.call_tool("read", {"file_url": "file:///etc/passwd"})

@@ -194,3 +194,34 @@ def test_delete_dry_run_then_delete(keyed: Running) -> None:
             "/v1/search", json={"query": "walruses", "filters": {"session_id": "tmp"}}
         ).json()["results"]
         assert hits == []
+
+
+def test_update_history_archive_rollback_of_the_callers_own_items(keyed: Running) -> None:
+    with keyed.client(ALICE) as c:
+        _ingest(c, "home.txt", "Alice lives in Paris, rue Oberkampf.", session_id="home")
+        hit = c.post("/v1/search", json={"query": "Alice lives Oberkampf"}).json()["results"][0]
+        item_id = hit["item"]["id"]
+        r = c.patch(f"/v1/items/{item_id}", json={"memory": "Alice lives in Berlin, Kreuzberg."})
+        assert r.status_code == 200 and r.json()["metadata"]["version"] == 2
+        versions = c.get(f"/v1/items/{item_id}/history").json()["versions"]
+        assert [(v["metadata"]["version"], v["metadata"]["status"]) for v in versions] == [
+            (1, "archived"),
+            (2, "activated"),
+        ]
+        asked = {"query": "Oberkampf", "filters": {"session_id": "home"}}
+        now = c.post("/v1/search", json=asked).json()["results"]
+        assert not any("Oberkampf" in r["text"] for r in now)
+        old = c.post("/v1/search", json={**asked, "include_archived": True}).json()["results"]
+        assert "Oberkampf" in old[0]["text"]
+        assert old[0]["item"]["metadata"]["superseded_by"] == item_id
+        assert c.post(f"/v1/items/{item_id}/rollback", json={"version": 9}).status_code == 404
+        back = c.post(f"/v1/items/{item_id}/rollback", json={"version": 1}).json()
+        assert "Oberkampf" in back["memory"] and back["metadata"]["version"] == 3
+    with keyed.client(BOB) as bob:  # another user's item is as absent as a missing one
+        assert bob.patch(f"/v1/items/{item_id}", json={"memory": "x"}).status_code == 404
+        assert bob.get(f"/v1/items/{item_id}/history").status_code == 404
+        assert bob.post("/v1/items/archive", json={"ids": [item_id]}).json() == {"archived": 0}
+    with keyed.client(ALICE) as c:
+        r = c.post("/v1/items/archive", json={"ids": [item_id], "reason": "conflict"})
+        assert r.json() == {"archived": 1}
+        assert c.get(f"/v1/items/{item_id}").status_code == 404

@@ -90,6 +90,10 @@ def _item_view(item: Any) -> dict[str, Any]:
     meta = d["metadata"]
     for k in ("created_at", "updated_at", "timestamp"):
         meta.pop(k, None)
+    # A memory's version fields are the store's record of its changes, not what the text path
+    # made (a freshly read item always has the defaults: version 1, nothing superseded).
+    assert (meta.pop("version"), meta.pop("update_type")) == (1, None)
+    assert (meta.pop("superseded_by"), meta.pop("superseded_at")) == (None, None)
     for s in meta["sources"]:
         s.pop("path", None)
     meta["seen_at"] = []
