@@ -72,7 +72,7 @@ def reembed(
     if new.name == old.name and new.dim == old.dim:
         return _report(total, old, new, t0, changed=False)
     with write_lock(path):
-        if _NEW in db.table_names():
+        if (path / f"{_NEW}.lance").exists():
             db.drop_table(_NEW)  # a run stopped half-way
         schema = _schema(table.schema, new)
         target = db.create_table(_NEW, schema=schema)

@@ -35,8 +35,9 @@ def test_opening_with_another_embedder_fails_naming_both_before_any_write(
     with pytest.raises(EmbedderMismatchError) as caught:
         Store.open(path, embedder=HashingEmbedder(dim=128))
 
-    assert "hashing-v1 (256 dimensions)" in str(caught.value)
+    assert "static:minilm-l6-static-256 (256 dimensions)" in str(caught.value)
     assert "hashing-v1:128" in str(caught.value)
+    assert "omnireader reembed" in str(caught.value)
     assert Store.open(path).count() == 1
 
 
