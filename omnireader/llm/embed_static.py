@@ -21,8 +21,11 @@ folder in the same format is named ``static:FOLDER``.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
+import threading
+from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -42,6 +45,7 @@ DEFAULT_STATIC_MODEL = "minilm-l6-static-256"
 #: and docs/search.md for the sweep.
 STATIC_FUSION_WEIGHT = 0.3
 MAX_TOKENS = 512  # as Model2Vec: a chunk's first 512 tokens say what it is about
+_SUB_BATCH = 32
 
 
 class StaticEmbedder(Embedder):
@@ -65,27 +69,42 @@ class StaticEmbedder(Embedder):
                 f"embedder static:{spec}: {folder} lacks {', '.join(missing)} (a static model "
                 "folder, as scripts/distill_static.py writes it)"
             )
-        # Parallel tokenizing would fight the ingest's own processes (and warns after a fork).
-        os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-        try:
-            from tokenizers import Tokenizer
-        except ImportError:
+        # Only what opening a store needs here (``stats`` never embeds): the dimension, from
+        # the array's header. The tokenizer loads at the first text (~30 ms).
+        if importlib.util.find_spec("tokenizers") is None:
             raise MissingExtraError(
                 f"embedder static:{spec} needs the tokenizers package: pip install tokenizers",
                 extra="tokenizers",
-            ) from None
-        self._tokenizer: Any = Tokenizer.from_file(str(files[0]))
-        self._tokenizer.no_padding()
-        self._tokenizer.enable_truncation(MAX_TOKENS)
+            )
         codes = np.load(files[1], mmap_mode="r")
-        scales = np.load(files[2]).astype(np.float32)
-        if codes.ndim != 2 or scales.shape != (codes.shape[0],):
+        scales = np.load(files[2], mmap_mode="r")
+        if codes.ndim != 2 or codes.dtype != np.int8 or scales.shape != (codes.shape[0],):
             raise ConfigError(f"embedder static:{spec}: vectors.npy and scales.npy do not match")
+        self._folder = folder
         self._codes = codes
         self._scales = scales
         self._dim = int(codes.shape[1])
-        config = folder / "config.json"
-        self.info: dict[str, Any] = json.loads(config.read_text()) if config.is_file() else {}
+        self._tokenizer: Any = None
+        self._lock = threading.Lock()
+
+    def _load(self) -> Any:
+        with self._lock:
+            if self._tokenizer is None:
+                # Parallel tokenizing would fight the ingest's processes (and warns after a fork).
+                os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+                from tokenizers import Tokenizer
+
+                tokenizer = Tokenizer.from_file(str(self._folder / "tokenizer.json"))
+                tokenizer.no_padding()
+                tokenizer.enable_truncation(MAX_TOKENS)
+                self._tokenizer = tokenizer
+        return self._tokenizer
+
+    @property
+    def info(self) -> dict[str, Any]:
+        """The model's ``config.json``: where it came from, how it was made."""
+        config = self._folder / "config.json"
+        return json.loads(config.read_text()) if config.is_file() else {}
 
     @property
     def name(self) -> str:
@@ -98,19 +117,36 @@ class StaticEmbedder(Embedder):
     def _embed_batch(self, texts: list[str]) -> np.ndarray:
         import numpy as np
 
-        encoded = self._tokenizer.encode_batch(texts, add_special_tokens=False)
-        ids = [e.ids for e in encoded]
-        lengths = np.fromiter(map(len, ids), dtype=np.int64, count=len(ids))
-        flat = np.fromiter((t for row in ids for t in row), dtype=np.int64, count=lengths.sum())
+        tokenizer = self._tokenizer or self._load()
+        encoded = tokenizer.encode_batch(texts, add_special_tokens=False)
         out = np.zeros((len(texts), self._dim), dtype=np.float32)
-        if flat.size:
-            rows = self._codes[flat].astype(np.float32) * self._scales[flat, None]
-            filled = lengths > 0
-            starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))[filled]
-            out[filled] = np.add.reduceat(rows, starts, axis=0)
+        # A few texts at a time: their token rows stay small enough for the CPU's cache
+        # (a whole batch of chunks is ~100k tokens, 100 MB of float rows).
+        for start in range(0, len(texts), _SUB_BATCH):
+            part = encoded[start : start + _SUB_BATCH]
+            out[start : start + len(part)] = self._pooled([e.ids for e in part])
         norms = np.linalg.norm(out, axis=1, keepdims=True)
         # A text with no token (empty, only characters the vocabulary lacks) has no cosine: a
         # fixed vector with no direction favoured keeps search well-defined for it.
         out[norms[:, 0] == 0] = 1.0
         norms[norms == 0] = np.sqrt(self._dim)
         return out / norms
+
+    def _pooled(self, ids: list[list[int]]) -> np.ndarray:
+        """Each text's sum of token rows: a repeated token's row is read once, times its count."""
+        import numpy as np
+
+        out = np.zeros((len(ids), self._dim), dtype=np.float32)
+        lengths = np.fromiter(map(len, ids), dtype=np.int64, count=len(ids))
+        if not lengths.sum():
+            return out
+        vocab = self._codes.shape[0]
+        text = np.repeat(np.arange(len(ids), dtype=np.int64), lengths)
+        flat = np.fromiter(chain.from_iterable(ids), dtype=np.int64, count=int(lengths.sum()))
+        pairs, counts = np.unique(text * vocab + flat, return_counts=True)
+        rows, tokens = pairs // vocab, pairs % vocab
+        weighted = self._codes[tokens].astype(np.float32)
+        weighted *= (counts * self._scales[tokens])[:, None]
+        starts = np.flatnonzero(np.r_[True, rows[1:] != rows[:-1]])
+        out[rows[starts]] = np.add.reduceat(weighted, starts, axis=0)
+        return out

@@ -190,7 +190,11 @@ def test_stats_count_items_by_type_mode_and_source_kind(store: Store, item: Make
     assert stats.by_type == {"LongTermMemory": 2, "UserMemory": 1}
     assert stats.by_mode == {"fast": 2, "fine": 1}
     assert stats.by_source_kind == {"chat": 2, "file": 1}
-    assert (stats.embedder, stats.dim, stats.path) == ("hashing-v1", 256, str(store.path))
+    assert (stats.embedder, stats.dim, stats.path) == (
+        "static:minilm-l6-static-256",
+        256,
+        str(store.path),
+    )
 
 
 def test_a_second_handle_sees_writes_made_through_the_first(tmp_path: Path, item: MakeItem) -> None:
