@@ -254,7 +254,8 @@ def cmd_reembed(args: argparse.Namespace) -> int:
             bar = Progress(total, label="items", enabled=not (args.quiet or args.no_progress))
         bar.update(done=done - bar.done)
 
-    report = reembed(db_path(args)[0], args.embedder, progress=progress)
+    store = open_store(args)  # the same checks and messages as every store command
+    report = reembed(store.path, args.embedder, progress=progress)
     if not args.quiet:
         if report.changed:
             print(
