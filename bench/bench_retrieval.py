@@ -108,8 +108,16 @@ def _search(
         se.hits_of(store.table, rows, [(f.id, f.score, f.ranks) for f in fused]), query, tw
     )
     wanted = min(k, se.BUDGET_PASSAGES) if max_chars else k
+    # The question's words, as run_search gives them: a long document hit is placed as its
+    # best lines under a budget (without them the variants lost the windows).
+    terms = se.query_terms(query) if max_chars is not None else None
     return context.assemble(
-        hits, lambda ids: se._fetch(store.table, ids, where), wanted, "hybrid", max_chars
+        hits,
+        lambda ids: se._fetch(store.table, ids, where),
+        wanted,
+        "hybrid",
+        max_chars,
+        terms=terms,
     )
 
 

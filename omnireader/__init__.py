@@ -56,7 +56,7 @@ if TYPE_CHECKING:
     from omnireader.batch.ingest import aingest, ingest
     from omnireader.batch.report import IngestReport
     from omnireader.reading.reader import Reader, ReadOutcome, ReadResult
-    from omnireader.store import SearchFilters, SearchResult, Store
+    from omnireader.store import SearchFilters, SearchResult, Store, reembed
 
 
 # Loaded on first attribute access: they pull in the router's parsers, LanceDB or LLM clients.
@@ -70,6 +70,7 @@ _LAZY = {
     "Store": ".store",
     "SearchFilters": ".store",
     "SearchResult": ".store",
+    "reembed": ".store",
     "make_embedder": ".llm.embedding",
     "make_chat_backend": ".llm.config",
 }
@@ -88,6 +89,7 @@ __all__ = [
     "Store",
     "SearchFilters",
     "SearchResult",
+    "reembed",
     "make_embedder",
     "make_chat_backend",
     "Blob",

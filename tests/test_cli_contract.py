@@ -111,6 +111,7 @@ def _base(command: str, db: Path, tmp: Path) -> list[Any]:
         "archive": ["archive", "nope", "--db", db],
         "rollback": ["rollback", "nope", "1", "--db", db],
         "refine": ["refine", "--db", db],
+        "reembed": ["reembed", "--db", db],
         "schema": ["schema"],
         # Every bad value stops these before anything listens or reads standard input.
         "serve": ["serve", "--db", db, "--port", "0"],
@@ -204,7 +205,8 @@ def test_an_embedder_mismatch_says_what_to_type(
         "1",
     )
     line = one_error_line(err)
-    assert code == 2 and "--embedder hashing-v1" in line and "embedder=" not in line
+    assert code == 2 and "--embedder static:minilm-l6-static-256" in line
+    assert "embedder=" not in line
 
 
 def test_exit_codes_follow_one_rule(

@@ -29,6 +29,7 @@ PRELOAD = (
     "omnireader.text.chonkie_import",
     "numpy",
     "omnireader.llm.embed_hashing",
+    "omnireader.llm.embed_static",
 )
 
 _EMBEDDERS: dict[str, Any] = {}

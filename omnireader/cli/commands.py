@@ -47,6 +47,7 @@ __all__ = [
     "cmd_archive",
     "cmd_rollback",
     "cmd_refine",
+    "cmd_reembed",
     "cmd_schema",
     "cmd_serve",
     "cmd_mcp",
@@ -252,6 +253,31 @@ def cmd_refine(args: argparse.Namespace) -> int:
     if not args.quiet:
         print(report.summary())
     return EXIT_FAILED if report.failed else EXIT_OK
+
+
+def cmd_reembed(args: argparse.Namespace) -> int:
+    from omnireader.batch.progress import Progress
+    from omnireader.store.reembedding import reembed
+
+    bar: Progress | None = None
+
+    def progress(done: int, total: int) -> None:
+        nonlocal bar
+        if bar is None:
+            bar = Progress(total, label="items", enabled=not (args.quiet or args.no_progress))
+        bar.update(done=done - bar.done)
+
+    store = open_store(args)  # the same checks and messages as every store command
+    report = reembed(store.path, args.embedder, progress=progress)
+    if not args.quiet:
+        if report.changed:
+            print(
+                f"re-embedded {plural(report.items, 'item')}: {report.before} -> "
+                f"{report.after} ({report.dim} dimensions) in {report.seconds:.1f}s"
+            )
+        else:
+            print(f"nothing to do: the store's embedder is already {report.after}")
+    return EXIT_OK
 
 
 def cmd_serve(args: argparse.Namespace) -> int:

@@ -1,5 +1,5 @@
 """The ``omnireader`` command line: read, ingest, search, stats, export, delete, update,
-history, archive, rollback, refine, schema.
+history, archive, rollback, refine, reembed, schema.
 
 Only argparse and the standard library load at start-up; each command imports what it
 needs, so ``omnireader --help`` answers at once.
@@ -128,7 +128,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="parser processes, 1 or more (default: enough to fill the CPUs with the "
         "writer counted as 0.4 of a worker, and no more than the files)",
     )
-    p.add_argument("--embedder", help="hashing (default, offline), openai:MODEL, ollama:MODEL")
+    p.add_argument(
+        "--embedder",
+        help="static (default: offline, a bundled model), hashing, openai:MODEL, "
+        "ollama:MODEL, onnx:FOLDER (a new store only: a store keeps its own)",
+    )
     p.add_argument(
         "--timeout",
         type=positive_float,
@@ -236,6 +240,17 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="refine items that were refined before too (replaces their fine items)",
     )
+    add_common(p)
+
+    p = sub.add_parser(
+        "reembed",
+        help="make every item's vector again with another embedder",
+        description="Re-embed the store's items with --embedder (default: the offline "
+        "default, the bundled static model); the store then records and searches with it. "
+        "A store made with the old default (hashing) gets the semantic view this way.",
+    )
+    add_db(p)
+    p.add_argument("--embedder", help="static (default), hashing, openai:MODEL, ollama:MODEL, …")
     add_common(p)
 
     add_serve(sub)

@@ -39,9 +39,9 @@ class Embedder(ABC):
     #: How much hybrid search trusts this embedder's similarities against BM25, in [0, 1]
     #: (see :func:`omnireader.store.fusion.convex`). A semantic model finds what shares no
     #: word with the query; a lexical embedder mostly repeats BM25, with more noise.
-    #: 0.5 (an even say) is the default for semantic models: not tuned here, since no model
-    #: is on disk in the project's bench; bench_retrieval.py measures one given in
-    #: ``$OMNIREADER_BENCH_MODEL`` and shows whether hybrid then holds against its views.
+    #: 0.5 (an even say) is the default for transformer models given by the user; the
+    #: bundled static model's weight is learned on the dev sets (bench/bench_semantic.py,
+    #: which measures a model given in ``$OMNIREADER_BENCH_MODEL`` too).
     fusion_weight: ClassVar[float] = 0.5
 
     @property

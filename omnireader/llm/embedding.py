@@ -1,7 +1,7 @@
 """Pick an embedder from a short spec string, as a user types it on the command line.
 
     >>> make_embedder(None).name
-    'hashing-v1'
+    'static:minilm-l6-static-256'
     >>> make_embedder("ollama:nomic-embed-text").name
     'ollama:nomic-embed-text'
 
@@ -11,13 +11,17 @@ built with from the name it recorded.
 
 from __future__ import annotations
 
+import sys
+
 from omnireader.errors import ConfigError
 from omnireader.llm.embedder_base import Embedder
 
 __all__ = ["make_embedder", "EMBEDDER_SPECS"]
 
 EMBEDDER_SPECS = (
-    "hashing  (offline default, 256 dimensions; hashing:DIM for another size)",
+    "static  (offline default: MiniLM-L6 distilled to static token vectors, 256 dimensions; "
+    "static:FOLDER for another static model)",
+    "hashing  (offline, no model: hashed words, 256 dimensions; hashing:DIM for another size)",
     "openai:MODEL[@DIM]  (OpenAI-compatible server; OPENAI_BASE_URL, OPENAI_API_KEY)",
     "ollama:MODEL[@DIM]  (Ollama server; OLLAMA_HOST)",
     "onnx:FOLDER  (a local ONNX sentence-embedding model; pip install 'omnireader[local-embed]')",
@@ -26,18 +30,26 @@ EMBEDDER_SPECS = (
 
 
 def make_embedder(spec: str | Embedder | None = None) -> Embedder:
-    """The embedder ``spec`` names: ``hashing``, ``openai:MODEL``, ``ollama:MODEL``, ``onnx:FOLDER``
-    or ``st:NAME_OR_FOLDER``.
+    """The embedder ``spec`` names: ``static``, ``hashing``, ``openai:MODEL``, ``ollama:MODEL``,
+    ``onnx:FOLDER`` or ``st:NAME_OR_FOLDER``.
 
     ``@DIM`` asks a remote model for shorter vectors (models that support it). ``None`` or an
-    empty string means the offline default; an :class:`Embedder` is returned as is.
+    empty string means the offline default, the bundled static model; when it cannot load
+    (its files or the ``tokenizers`` package missing) the hashing embedder stands in, said
+    once on stderr. An :class:`Embedder` is returned as is.
     """
     if isinstance(spec, Embedder):
         return spec
     text = (spec or "").strip()
     kind, _, rest = text.partition(":")
     kind = kind.lower()
-    if kind in ("", "hashing", "hashing-v1"):
+    if kind == "":
+        return _default()
+    if kind == "static":
+        from omnireader.llm.embed_static import DEFAULT_STATIC_MODEL, StaticEmbedder
+
+        return StaticEmbedder(rest.strip() or DEFAULT_STATIC_MODEL)
+    if kind in ("hashing", "hashing-v1"):
         from omnireader.llm.embed_hashing import DEFAULT_HASHING_DIM, HashingEmbedder
 
         return HashingEmbedder(_int(rest, text) if rest else DEFAULT_HASHING_DIM)
@@ -60,6 +72,29 @@ def make_embedder(spec: str | Embedder | None = None) -> Embedder:
             else SentenceTransformerEmbedder(rest.strip())
         )
     raise ConfigError(_invalid(text))
+
+
+_fallback_said = False
+
+
+def _default() -> Embedder:
+    """The bundled static model, or the hashing embedder (announced once) if it cannot load."""
+    global _fallback_said
+    from omnireader.llm.embed_static import StaticEmbedder
+
+    try:
+        return StaticEmbedder()
+    except ConfigError as e:  # MissingExtraError is one too
+        from omnireader.llm.embed_hashing import HashingEmbedder
+
+        if not _fallback_said:
+            _fallback_said = True
+            print(
+                f"omnireader: the default embedder could not load ({e}); using the hashing "
+                "embedder (words, not meaning) instead",
+                file=sys.stderr,
+            )
+        return HashingEmbedder()
 
 
 def _int(value: str, spec: str) -> int:

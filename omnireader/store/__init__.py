@@ -8,6 +8,7 @@
 from omnireader.store.filters import SearchFilters
 from omnireader.store.fusion import RRF_K, convex, rrf
 from omnireader.store.lance_store import DEFAULT_STORE_PATH, Store
+from omnireader.store.reembedding import ReembedReport, reembed
 from omnireader.store.results import AddResult, SearchResult, StoreStats, View
 
 __all__ = [
@@ -21,4 +22,6 @@ __all__ = [
     "RRF_K",
     "rrf",
     "convex",
+    "reembed",
+    "ReembedReport",
 ]

@@ -3,10 +3,18 @@ for the other ways a document prints it.
 
 BM25 matches words, so "What was the FY2018 capital expenditure?" scores nothing on a cash
 flow statement whose line says "Purchases of property, plant and equipment". A lexicon of
-groups (:mod:`.finance_terms`) says which phrases mean one thing; :func:`expand` appends to
-the question the words of every group it names that it does not already hold. The question's
-own words stay, so a text that uses them still scores best; the words added only lift the
-texts that say the same thing otherwise.
+groups says which phrases mean one thing; :func:`expand` appends to the question the words of
+every group it names that it does not already hold. The question's own words stay, so a text
+that uses them still scores best; the words added only lift the texts that say the same thing
+otherwise.
+
+Lexicons are data, one JSON file per domain: ``omnireader/lexicons/*.json`` ships
+``finance.json`` (US GAAP / IFRS reporting terms). ``$OMNIREADER_LEXICONS`` replaces them: a
+list of files or folders of ``*.json`` (separated by ``:``), where ``default`` stands for the
+bundled ones (``default:~/my-terms.json`` extends them; an empty value means no lexicon). A
+file holds ``{"domain": ..., "groups": [{"names": [...], "adds": [...]}, ...]}``: ``names``
+are ways a question names one thing (each also added for the others), ``adds`` what the
+documents print for it.
 
 Matching is on whole words of the question, lower-cased, with ``&`` kept inside a word
 ("P&L", "M&A", "PP&E") and other punctuation a space; a phrase's last word may take an "s".
@@ -16,13 +24,20 @@ always are).
 
 from __future__ import annotations
 
+import json
+import os
 import re
 from collections.abc import Sequence
 from functools import lru_cache
+from pathlib import Path
 
-from omnireader.store.finance_terms import FINANCE_GROUPS
+from omnireader.errors import ConfigError
 
-__all__ = ["expand", "normal", "Groups", "GROUPS"]
+__all__ = ["expand", "normal", "load_lexicons", "Groups", "GROUPS", "LEXICONS_DIR"]
+
+#: the bundled lexicons, one JSON file per domain (package data)
+LEXICONS_DIR = Path(__file__).resolve().parent.parent / "lexicons"
+ENV = "OMNIREADER_LEXICONS"
 
 #: (phrases that name the thing, phrases added when one of them is named)
 Groups = Sequence[tuple[Sequence[str], Sequence[str]]]
@@ -53,8 +68,39 @@ def _compiled(
     return out
 
 
-#: the groups every search expands with (``()``: none; bench_retrieval measures both)
-GROUPS: Groups = FINANCE_GROUPS
+def load_lexicons(spec: str | None = None) -> Groups:
+    """The groups of the lexicons ``spec`` names (default: ``$OMNIREADER_LEXICONS``, else the
+    bundled ones); see the module text."""
+    if spec is None:
+        spec = os.environ.get(ENV, "default")
+    groups: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
+    for part in filter(None, (p.strip() for p in spec.split(os.pathsep))):
+        place = LEXICONS_DIR if part == "default" else Path(part).expanduser()
+        files = sorted(place.glob("*.json")) if place.is_dir() else [place]
+        for file in files:
+            groups.extend(_read(file))
+    return tuple(groups)
+
+
+def _read(file: Path) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+    where = f"lexicon {file} (from ${ENV} or the bundled ones)"
+    try:
+        data = json.loads(file.read_text(encoding="utf-8"))
+        return [
+            (tuple(map(str, g["names"])), tuple(map(str, g.get("adds", ()))))
+            for g in data["groups"]
+        ]
+    except FileNotFoundError:
+        raise ConfigError(f"{where}: no such file") from None
+    except (ValueError, KeyError, TypeError) as e:
+        raise ConfigError(
+            f"{where}: not a lexicon ({type(e).__name__}: {e}); expected "
+            '{"groups": [{"names": [...], "adds": [...]}, ...]}'
+        ) from None
+
+
+#: the groups every search expands with (``()``: none; the benches measure both)
+GROUPS: Groups = load_lexicons()
 
 
 def expand(query: str, groups: Groups | None = None) -> str:

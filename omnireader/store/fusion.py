@@ -12,7 +12,8 @@ Two ways, both deterministic (ties broken by the best single rank, then by id; i
   views' top lists, and every candidate gets its real cosine similarity, so an item BM25
   found is re-scored by meaning rather than ranked by two independent lists. ``w`` is the
   weight the embedder declares (:attr:`omnireader.llm.embedder_base.Embedder.fusion_weight`):
-  small for a lexical hashing embedder, larger for a semantic model.
+  learned on the dev sets for the bundled models (0 for both: see
+  :mod:`omnireader.llm.embed_static`), 0.5 for a transformer a user brings.
 
     >>> [f.id for f in rrf({"vector": ["a", "b"], "fts": ["b", "c"]})]
     ['b', 'a', 'c']

@@ -77,6 +77,7 @@ def check_embedder(path: Path, table: Any, wanted: Embedder | str | None) -> Emb
         raise EmbedderMismatchError(
             f"the store at {path} was built with embedder {built_name} ({built_dim} dimensions) "
             f"and cannot be used with {other}: their vectors are not comparable. Open it with "
-            f"embedder={built_name!r} (or no embedder), or use another store directory."
+            f"embedder={built_name!r} (or no embedder), use another store directory, or give it "
+            f"the other embedder's vectors: omnireader reembed --db {path} --embedder {embedder.name}"
         )
     return embedder

@@ -22,7 +22,8 @@ Speed (a search is one trip into LanceDB where it can be, see :mod:`.queries`): 
 two queries run at once; a row's item (its text columns and ``item_json``) is read only for the
 rows that may be shown.
 
-With a fusion weight of 0 (the offline hashing embedder) a candidate only the vector view found
+With a fusion weight of 0 (both offline embedders: the bundled static model, whose weight was
+learned on the dev sets, and the hashing fallback) a candidate only the vector view found
 scores 0 and ranks after every BM25 hit, so hybrid asks the vector view only when it gets
 there (:func:`_lexical_first`): BM25's candidates are ranked first (re-scored by their cosine
 similarity for ties and ``ranks``, as always), and the vector query (ids and distances; an item

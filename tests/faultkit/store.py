@@ -166,7 +166,7 @@ def _concurrent(env: RunEnv) -> Outcome:
 @fault(
     "store",
     "store-embedder-mismatch",
-    "a store built with hashing-v1 (256) opened "
+    "a store built with the default embedder (static, 256) opened "
     "with hashing:128 and with an OpenAI-compatible embedder",
     "EmbedderMismatchError naming both; nothing written, no embedding call",
 )
@@ -193,7 +193,7 @@ def _mismatch(env: RunEnv) -> Outcome:
                 out.problems.append(f"opening with {getattr(other, 'name', other)} worked")
             except EmbedderMismatchError as e:
                 codes.append("EmbedderMismatchError")
-                if "hashing-v1" not in str(e):
+                if before.embedder.name not in str(e):
                     out.problems.append(f"the error does not name the store's embedder: {e}")
         if srv.requests_to("embeddings"):
             out.problems.append("an embedding request was sent before refusing")

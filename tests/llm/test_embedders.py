@@ -110,8 +110,9 @@ def test_hashing_dimension_is_configurable_and_named() -> None:
 @pytest.mark.parametrize(
     ("spec", "name"),
     [
-        (None, "hashing-v1"),
-        ("", "hashing-v1"),
+        (None, "static:minilm-l6-static-256"),
+        ("", "static:minilm-l6-static-256"),
+        ("static", "static:minilm-l6-static-256"),
         ("hashing", "hashing-v1"),
         ("hashing:512", "hashing-v1:512"),
         ("hashing-v1:512", "hashing-v1:512"),  # a stored name is a valid spec

@@ -212,7 +212,7 @@ def test_queries_give_the_rows_lancedbs_own_execution_path_gives(fixed: Store) -
 
 
 def test_a_candidate_found_only_by_vectors_is_fetched_when_shown(tmp_path: Path) -> None:
-    store = Store.open(tmp_path / "s.lance")
+    store = Store.open(tmp_path / "s.lance", embedder="hashing")
     store.add(
         [
             make_item("words", "harbor lantern"),

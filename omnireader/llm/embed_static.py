@@ -1,0 +1,155 @@
+"""The offline default embedder: a static (Model2Vec-style) sentence-embedding model.
+
+A static model is a table of one vector per token of a transformer's vocabulary, distilled
+from the transformer (``scripts/distill_static.py``: all-MiniLM-L6-v2's token vectors, reduced
+to 256 dimensions by PCA and weighted by token frequency). A text's vector is the mean of its
+tokens' rows, L2-normalised: no network, no torch, only numpy and the ``tokenizers`` package,
+and cheap enough to embed every item at ingest (``bench/bench_semantic.py`` times it against
+the ingest). It knows that "car" and "automobile" are close, which hashed words cannot; a
+transformer knows more, at ~100× the cost (docs/search.md).
+
+A model folder holds ``tokenizer.json``, ``vectors.npy`` (int8, one row per token id),
+``scales.npy`` (float32, each row's scale: row = int8 × scale) and ``config.json``. The
+default model ships inside the package (``omnireader/llm/models/``, with its licence); another
+folder in the same format is named ``static:FOLDER``.
+
+    >>> e = StaticEmbedder()                                    # doctest: +SKIP
+    >>> a, b, c = e.embed(["I bought a new car", "she purchased an automobile", "tax rates"])
+    >>> bool(a @ b > a @ c)                                     # doctest: +SKIP
+    True
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import threading
+from itertools import chain
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from omnireader.errors import ConfigError, MissingExtraError
+from omnireader.llm.embedder_base import Embedder
+
+if TYPE_CHECKING:
+    import numpy as np
+
+__all__ = ["StaticEmbedder", "DEFAULT_STATIC_MODEL", "MODELS_DIR", "STATIC_FUSION_WEIGHT"]
+
+MODELS_DIR = Path(__file__).resolve().parent / "models"
+#: the bundled model (a folder of :data:`MODELS_DIR`); its name is part of the vector space's
+DEFAULT_STATIC_MODEL = "minilm-l6-static-256"
+#: Hybrid's weight on this model's similarities, learned on the dev sets by
+#: bench/bench_semantic.py (2026-12-06, weights 0-0.5): LoCoMo gains at most 0.005 (0.850 at 0,
+#: 0.855 at 0.2; held out, leave one conversation out: 0.852), FinanceBench loses from the
+#: first step (filtered 0.662 at 0, 0.647 at 0.05, 0.588 at 0.2; whole store 0.529, 0.515,
+#: 0.500): the mean of the three is best at 0. So BM25 orders, and the model breaks its ties
+#: and adds the candidates BM25 missed (after BM25's); the vector view is its own.
+STATIC_FUSION_WEIGHT = 0.0
+MAX_TOKENS = 512  # as Model2Vec: a chunk's first 512 tokens say what it is about
+_SUB_BATCH = 32
+
+
+class StaticEmbedder(Embedder):
+    """Mean of a static model's token vectors, L2-normalised."""
+
+    batch_size: ClassVar[int] = 1024
+    local: ClassVar[bool] = True
+    fusion_weight: ClassVar[float] = STATIC_FUSION_WEIGHT
+
+    def __init__(self, model: str | Path = DEFAULT_STATIC_MODEL) -> None:
+        import numpy as np
+
+        spec = str(model)
+        bundled = MODELS_DIR / spec
+        folder = bundled if "/" not in spec and bundled.is_dir() else Path(spec).expanduser()
+        self._spec = spec if folder == bundled else str(folder.resolve())
+        files = [folder / n for n in ("tokenizer.json", "vectors.npy", "scales.npy")]
+        missing = [f.name for f in files if not f.is_file()]
+        if missing:
+            raise ConfigError(
+                f"embedder static:{spec}: {folder} lacks {', '.join(missing)} (a static model "
+                "folder, as scripts/distill_static.py writes it)"
+            )
+        # Only what opening a store needs here (``stats`` never embeds): the dimension, from
+        # the array's header. The tokenizer loads at the first text (~30 ms).
+        if importlib.util.find_spec("tokenizers") is None:
+            raise MissingExtraError(
+                f"embedder static:{spec} needs the tokenizers package: pip install tokenizers",
+                extra="tokenizers",
+            )
+        codes = np.load(files[1], mmap_mode="r")
+        scales = np.load(files[2], mmap_mode="r")
+        if codes.ndim != 2 or codes.dtype != np.int8 or scales.shape != (codes.shape[0],):
+            raise ConfigError(f"embedder static:{spec}: vectors.npy and scales.npy do not match")
+        self._folder = folder
+        self._codes = codes
+        self._scales = scales
+        self._dim = int(codes.shape[1])
+        self._tokenizer: Any = None
+        self._lock = threading.Lock()
+
+    def _load(self) -> Any:
+        with self._lock:
+            if self._tokenizer is None:
+                # Parallel tokenizing would fight the ingest's processes (and warns after a fork).
+                os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+                from tokenizers import Tokenizer
+
+                tokenizer = Tokenizer.from_file(str(self._folder / "tokenizer.json"))
+                tokenizer.no_padding()
+                tokenizer.enable_truncation(MAX_TOKENS)
+                self._tokenizer = tokenizer
+        return self._tokenizer
+
+    @property
+    def info(self) -> dict[str, Any]:
+        """The model's ``config.json``: where it came from, how it was made."""
+        config = self._folder / "config.json"
+        return json.loads(config.read_text()) if config.is_file() else {}
+
+    @property
+    def name(self) -> str:
+        return f"static:{self._spec}"
+
+    @property
+    def dim(self) -> int:
+        return self._dim
+
+    def _embed_batch(self, texts: list[str]) -> np.ndarray:
+        import numpy as np
+
+        tokenizer = self._tokenizer or self._load()
+        encoded = tokenizer.encode_batch(texts, add_special_tokens=False)
+        out = np.zeros((len(texts), self._dim), dtype=np.float32)
+        # A few texts at a time: their token rows stay small enough for the CPU's cache
+        # (a whole batch of chunks is ~100k tokens, 100 MB of float rows).
+        for start in range(0, len(texts), _SUB_BATCH):
+            part = encoded[start : start + _SUB_BATCH]
+            out[start : start + len(part)] = self._pooled([e.ids for e in part])
+        norms = np.linalg.norm(out, axis=1, keepdims=True)
+        # A text with no token (empty, only characters the vocabulary lacks) has no cosine: a
+        # fixed vector with no direction favoured keeps search well-defined for it.
+        out[norms[:, 0] == 0] = 1.0
+        norms[norms == 0] = np.sqrt(self._dim)
+        return out / norms
+
+    def _pooled(self, ids: list[list[int]]) -> np.ndarray:
+        """Each text's sum of token rows: a repeated token's row is read once, times its count."""
+        import numpy as np
+
+        out = np.zeros((len(ids), self._dim), dtype=np.float32)
+        lengths = np.fromiter(map(len, ids), dtype=np.int64, count=len(ids))
+        if not lengths.sum():
+            return out
+        vocab = self._codes.shape[0]
+        text = np.repeat(np.arange(len(ids), dtype=np.int64), lengths)
+        flat = np.fromiter(chain.from_iterable(ids), dtype=np.int64, count=int(lengths.sum()))
+        pairs, counts = np.unique(text * vocab + flat, return_counts=True)
+        rows, tokens = pairs // vocab, pairs % vocab
+        weighted = self._codes[tokens].astype(np.float32)
+        weighted *= (counts * self._scales[tokens])[:, None]
+        starts = np.flatnonzero(np.r_[True, rows[1:] != rows[:-1]])
+        out[rows[starts]] = np.add.reduceat(weighted, starts, axis=0)
+        return out

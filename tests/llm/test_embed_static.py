@@ -1,0 +1,117 @@
+"""The default embedder: the bundled static model (MiniLM-L6 distilled), and its fallback."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from omnireader.errors import ConfigError
+from omnireader.llm.embed_static import DEFAULT_STATIC_MODEL, MODELS_DIR, StaticEmbedder
+from omnireader.llm.embedding import make_embedder
+
+BUNDLED = MODELS_DIR / DEFAULT_STATIC_MODEL
+
+
+@pytest.fixture(scope="module")
+def static() -> StaticEmbedder:
+    return StaticEmbedder()
+
+
+def test_the_default_is_the_bundled_static_model_and_its_name_rebuilds_it() -> None:
+    embedder = make_embedder(None)
+
+    assert (embedder.name, embedder.dim) == ("static:minilm-l6-static-256", 256)
+    assert make_embedder(embedder.name).name == embedder.name
+    assert make_embedder("static").name == embedder.name
+    assert embedder.local  # batch ingest embeds in its parser processes
+
+
+def test_vectors_are_unit_length_float32_even_for_texts_without_a_token(
+    static: StaticEmbedder,
+) -> None:
+    vectors = static.embed(["Alice moved to Berlin.", "", "   ", "日本語のテキスト"])
+
+    assert vectors.shape == (4, 256) and vectors.dtype == np.float32
+    assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+    assert np.isfinite(vectors).all()
+
+
+def test_meaning_not_spelling_decides_what_is_close(static: StaticEmbedder) -> None:
+    # No word in common with the query, against one that shares the query's words.
+    pairs = [
+        ("she bought a house", "he purchased a home last year", "the house of commons voted"),
+        ("feeling sad today", "I am so unhappy and down", "today's weather is sunny"),
+        ("my doctor said I need surgery", "the physician recommended an operation", "I said so"),
+    ]
+    for query, same, other in pairs:
+        q, a, b = static.embed([query, same, other])
+        assert q @ a > q @ b, (query, float(q @ a), float(q @ b))
+
+
+def test_one_text_gets_the_same_vector_alone_or_in_a_batch(static: StaticEmbedder) -> None:
+    texts = [f"note {i}: the meeting moved to room {i}" for i in range(50)]
+
+    batch = static.embed(texts)
+
+    assert np.allclose(batch[7], static.embed_query(texts[7]), atol=1e-6)
+
+
+def test_the_bundled_model_says_where_it_came_from_and_carries_its_licence() -> None:
+    config = json.loads((BUNDLED / "config.json").read_text())
+
+    assert config["teacher"] == "sentence-transformers/all-MiniLM-L6-v2"
+    assert config["teacher_license"] == "Apache-2.0"
+    assert "Apache License" in (BUNDLED / "LICENSE").read_text()
+    size = sum(f.stat().st_size for f in BUNDLED.iterdir())
+    assert size < 10_000_000
+
+
+def test_another_static_model_folder_is_named_static_folder(tmp_path: Path) -> None:
+    # A model in the same format: the bundled tokenizer, and vectors of 16 dimensions.
+    folder = tmp_path / "tiny"
+    folder.mkdir()
+    shutil.copy(BUNDLED / "tokenizer.json", folder)
+    rows = np.load(BUNDLED / "vectors.npy").shape[0]
+    rng = np.random.default_rng(0)
+    np.save(folder / "vectors.npy", rng.integers(-127, 128, size=(rows, 16), dtype=np.int8))
+    np.save(folder / "scales.npy", np.full(rows, 0.01, dtype=np.float32))
+
+    embedder = make_embedder(f"static:{folder}")
+
+    assert (embedder.name, embedder.dim) == (f"static:{folder}", 16)
+    assert embedder.embed(["hello world"]).shape == (1, 16)
+
+
+def test_a_folder_without_a_model_is_a_config_error_naming_what_is_missing(
+    tmp_path: Path,
+) -> None:
+    with pytest.raises(ConfigError, match="vectors.npy"):
+        make_embedder(f"static:{tmp_path}")
+
+
+def test_without_the_tokenizers_package_the_default_falls_back_to_hashing_said_once() -> None:
+    # A machine where the tokenizer cannot be imported: the store still works, with words.
+    script = (
+        "import sys\n"
+        "sys.modules['tokenizers'] = None\n"
+        "from omnireader.llm.embedding import make_embedder\n"
+        "print(make_embedder(None).name, make_embedder('').name)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])},
+        check=True,
+    )
+
+    assert out.stdout.split() == ["hashing-v1", "hashing-v1"]
+    assert out.stderr.count("using the hashing embedder") == 1
+    assert "tokenizers" in out.stderr
