@@ -96,8 +96,8 @@ def headers_above(
             break
         if any(run_words(run) >= PROSE_WORDS for run in line):
             break
-        if len(line) == 1 and column_of(line[0], spans)[1] >= 1:
-            break  # one run across the columns: the table's title, not a header
+        if len(line) == 1:
+            break  # one run alone (across the columns or over one): a title, not a header
         out.insert(0, line)
         top = line_top
     return out

@@ -1,0 +1,77 @@
+"""Tables read back as the printed table: a title above the grid is not its header; and
+the Markdown every table is written as.
+
+The PDFs are written operator by operator with the helpers of ``test_layout_tables``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from omnireader.formats.layout.tables import render_table
+
+from .test_layout_tables import layout, pdf, right, text
+
+
+def _hline(x0: float, x1: float, y: float) -> str:
+    return f"{x0} {792 - y} m {x1} {792 - y} l S\n"
+
+
+def _vline(x: float, y0: float, y1: float) -> str:
+    return f"{x} {792 - y0} m {x} {792 - y1} l S\n"
+
+
+def _box(x0: float, y0: float, x1: float, y1: float) -> str:
+    """A filled box (shading), its edges the only lines it draws."""
+    return f"0.8 0.9 0.95 rg {x0} {792 - y1} {x1 - x0} {y1 - y0} re f 0 g\n"
+
+
+def test_a_title_above_a_ruled_grid_is_not_its_header(tmp_path: Path) -> None:
+    # The grid's header is printed above its first line; the title above the header sits
+    # over one column only. It stays text: one cell alone is no header row.
+    xs, ys = [72, 200, 330, 460], [130, 150, 170]
+    body = "0.5 w\n" + "".join(_hline(xs[0], xs[-1], y) for y in ys)
+    body += "".join(_vline(x, ys[0], ys[-1]) for x in xs)
+    body += text(240, 108, "Version history")
+    body += text(76, 124, "Version") + text(204, 124, "Date") + text(334, 124, "Change")
+    body += text(76, 144, "1.0") + text(204, 144, "April 2022") + text(334, 144, "Original")
+    body += text(76, 164, "1.1") + text(204, 164, "June 2022") + text(334, 164, "Edits")
+    (table,), _ = layout(pdf(body), tmp_path)
+    assert table.rows[0] == ["Version", "Date", "Change"]
+    assert "Version history" not in render_table(table)
+
+
+def test_a_title_above_a_borderless_table_is_not_its_header(tmp_path: Path) -> None:
+    body = text(300, 100, "Version history")
+    rows = [("Version", "Date", "Change"), ("1.0", "April 30, 2022", "Original")]
+    rows += [("1.1", "June 3, 2022", "Small edits"), ("1.2", "May 1, 2023", "New chapter")]
+    for r, (a, b, c) in enumerate(rows):
+        y = 130 + 16 * r
+        body += text(72, y, a) + text(180, y, b) + text(300, y, c)
+    (table,), _ = layout(pdf(body), tmp_path)
+    assert table.rows[0] == ["Version", "Date", "Change"]
+    assert len(table.rows) == 4
+
+
+def test_a_two_line_header_keeps_both_rows_in_the_markdown_table(tmp_path: Path) -> None:
+    # A header of group names over column names: both are rows of the Markdown table
+    # (the separator after the first, as Markdown has it), none left above as a paragraph.
+    xs, ys = [72, 200, 300, 400, 500], [100, 116, 132, 150, 168]
+    body = "0.5 w\n" + _hline(xs[0], xs[-1], ys[0]) + _hline(xs[1], xs[-1], ys[1])
+    body += "".join(_hline(xs[0], xs[-1], y) for y in ys[2:])
+    body += _vline(xs[0], ys[0], ys[-1]) + _vline(xs[-1], ys[0], ys[-1])
+    body += _vline(xs[1], ys[0], ys[-1]) + _vline(xs[3], ys[0], ys[-1])
+    body += _vline(xs[2], ys[1], ys[-1]) + _vline(xs[4] - 0, ys[1], ys[-1])
+    body += text(76, 112, "Party") + text(230, 112, "March") + text(430, 112, "April")
+    body += text(204, 128, "Communes") + text(304, 128, "Candidates")
+    body += text(404, 128, "Communes")
+    for r, (name, a, b, c) in enumerate(
+        [("Khmer", "35", "498", "30"), ("Grass", "32", "435", "32")]
+    ):
+        y = ys[2 + r] + 13
+        body += text(76, y, name) + right(290, y, a) + right(390, y, b) + right(490, y, c)
+    (table,), _ = layout(pdf(body), tmp_path)
+    lines = render_table(table).splitlines()
+    assert lines[0].startswith("| Party |") and "March" in lines[0]
+    assert lines[1] == "| --- | --- | --- | --- |"
+    assert lines[2] == "|  | Communes | Candidates | Communes |"
