@@ -1,5 +1,6 @@
-"""Tables read back as the printed table: a title above the grid is not its header; and
-the Markdown every table is written as.
+"""Ruled grids drawn the way word processors draw them, read back as the printed table:
+shading boxes inside cells, column lines that frame a header row with no line of its own,
+a title above the grid; and the Markdown every table is written as.
 
 The PDFs are written operator by operator with the helpers of ``test_layout_tables``.
 """
@@ -24,6 +25,57 @@ def _vline(x: float, y0: float, y1: float) -> str:
 def _box(x0: float, y0: float, x1: float, y1: float) -> str:
     """A filled box (shading), its edges the only lines it draws."""
     return f"0.8 0.9 0.95 rg {x0} {792 - y1} {x1 - x0} {y1 - y0} re f 0 g\n"
+
+
+def test_shading_inset_in_cells_does_not_cut_them_into_rows(tmp_path: Path) -> None:
+    # A two-column grid; each header cell is shaded by boxes inset a few points from the
+    # cell's walls, one box per text line (as a word processor shades paragraphs), and
+    # each label cell by a box a few points under its row line. The boxes' edges must not
+    # become row or column lines (a label would land a row below its value).
+    xs, ys = [72, 200, 340], [100, 140, 190, 230]
+    body = ""
+    for x0, x1 in [(xs[0], xs[1]), (xs[1], xs[2])]:
+        body += _box(x0 + 5, ys[0] + 4, x1 - 5, ys[0] + 18) + _box(
+            x0 + 5, ys[0] + 18, x1 - 5, ys[0] + 32
+        )
+    for y0, y1 in [(ys[1], ys[2]), (ys[2], ys[3])]:
+        # The label cell shaded wall to wall, from a few points under its row line.
+        body += _box(xs[0], y0 + 6, xs[1], y1 - 6)
+    body += "0.5 w\n" + "".join(_hline(xs[0], xs[-1], y) for y in ys)
+    body += "".join(_vline(x, ys[0], ys[-1]) for x in xs)
+    body += text(78, ys[0] + 14, "Competence") + text(78, ys[0] + 28, "area")
+    body += text(206, ys[0] + 14, "Statement of what a learner") + text(206, ys[0] + 28, "knows")
+    body += text(78, ys[1] + 16, "Knowledge") + text(206, ys[1] + 16, "To know the basics")
+    body += text(206, ys[1] + 30, "of the three Rs")
+    body += text(78, ys[2] + 16, "Skills") + text(206, ys[2] + 16, "To recycle at home")
+    (table,), _ = layout(pdf(body), tmp_path)
+    assert table.rows == [
+        ["Competence area", "Statement of what a learner knows"],
+        ["Knowledge", "To know the basics of the three Rs"],
+        ["Skills", "To recycle at home"],
+    ]
+
+
+def test_column_lines_above_the_first_row_line_frame_the_header_row(tmp_path: Path) -> None:
+    # Row lines only under the header, column lines from the header's top to the total
+    # row's bottom: the header row and the total row are rows of the grid, not text.
+    xs, ys = [72, 110, 300, 400], [120, 140, 160]
+    top, bottom = 96, 182
+    body = "0.5 w\n" + "".join(_hline(xs[0], xs[-1], y) for y in ys)
+    body += "".join(_vline(x, top, bottom) for x in xs[1:])
+    body += text(76, 110, "No.") + text(114, 110, "Party") + text(304, 110, "Seats")
+    for r, (n, name, seats) in enumerate([("1", "Khmer Party", "35"), ("2", "Grassroots", "32")]):
+        y = ys[r] + 14
+        body += text(76, y, n) + text(114, y, name) + right(380, y, seats)
+    body += text(114, ys[-1] + 14, "Total") + right(380, ys[-1] + 14, "67")
+    (table,), _ = layout(pdf(body), tmp_path)
+    assert table.ruled
+    assert table.rows == [
+        ["No.", "Party", "Seats"],
+        ["1", "Khmer Party", "35"],
+        ["2", "Grassroots", "32"],
+        ["", "Total", "67"],
+    ]
 
 
 def test_a_title_above_a_ruled_grid_is_not_its_header(tmp_path: Path) -> None:
