@@ -370,3 +370,20 @@ def test_every_command_takes_quiet_verbose_and_no_progress(
         assert code == 0, (extra, err)
         if extra == ["-q"]:
             assert err == ""
+
+
+def test_markdown_output_writes_a_split_table_once(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # A table longer than a chunk is stored in pieces, each repeating the caption and the
+    # header row; the document's Markdown puts the pieces back as the one table it was.
+    rows = [
+        f"| item {n} | {n * 7} | warehouse {n % 5} in the northern region |" for n in range(400)
+    ]
+    source = "Stock by item\n\n| Item | Count | Where |\n| --- | --- | --- |\n" + "\n".join(rows)
+    path = tmp_path / "stock.md"
+    path.write_text(source + "\n")
+    code, out, _ = run(capsys, "read", path, "--format", "markdown")
+    assert code == 0
+    assert out.count("| Item | Count | Where |") == 1 and out.count("Stock by item") == 1
+    assert [line for line in out.splitlines() if line.startswith("| item")] == rows
