@@ -127,3 +127,29 @@ def test_a_two_line_header_keeps_both_rows_in_the_markdown_table(tmp_path: Path)
     assert lines[0].startswith("| Party |") and "March" in lines[0]
     assert lines[1] == "| --- | --- | --- | --- |"
     assert lines[2] == "|  | Communes | Candidates | Communes |"
+
+
+def test_header_cells_a_space_apart_over_a_borderless_table(tmp_path: Path) -> None:
+    # The header's cells are wider than the body's columns and set one space apart, so
+    # the header line reads as one run across the columns; each cell starts at its
+    # column's left edge, and that is where it is cut. A page header above stays text.
+    import pypdfium2 as pdfium
+
+    from omnireader.formats.layout.words import page_words
+
+    header = text(74, 80, "Saccharometer DI Water Glucose Solution Yeast")
+    (tmp_path / "h.pdf").write_bytes(pdf(header))
+    doc = pdfium.PdfDocument(tmp_path / "h.pdf")
+    starts = {w.text: w.x0 for w in page_words(doc[0], doc[0].get_textpage())}
+    doc.close()
+    xs = [starts[k] for k in ("Saccharometer", "DI", "Glucose", "Yeast")]
+    body = text(72, 50, "MOHAVE COMMUNITY COLLEGE") + text(480, 50, "BIO181") + header
+    rows = [("2", "24 ml", "0 ml", "4 ml"), ("3", "12 ml", "12 ml", "4 ml")]
+    rows.append(("4", "4 ml", "12 ml", "12 ml"))
+    for r, cells in enumerate(rows):
+        body += "".join(text(x, 96 + 16 * r, s) for x, s in zip(xs, cells))
+    (table,), _ = layout(pdf(body), tmp_path)
+    assert table.rows == [
+        ["Saccharometer", "DI Water", "Glucose Solution", "Yeast"],
+        *[list(r) for r in rows],
+    ]
