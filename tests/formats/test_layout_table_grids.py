@@ -153,3 +153,40 @@ def test_header_cells_a_space_apart_over_a_borderless_table(tmp_path: Path) -> N
         ["Saccharometer", "DI Water", "Glucose Solution", "Yeast"],
         *[list(r) for r in rows],
     ]
+
+
+def test_shading_strips_one_a_text_line_do_not_split_a_wrapped_cell(tmp_path: Path) -> None:
+    # The header's value cells and each label cell are shaded one strip a text line, the
+    # strips' edges running between the lines of one wrapped cell (no room between them)
+    # and stopping at the shaded columns: the two lines stay one cell.
+    xs, ys = [72, 200, 330, 460], [100, 130, 160, 180]
+    body = ""
+    for y0, y1 in [(100, 113.5), (113.5, 127)]:
+        body += _box(xs[1], y0, xs[-1], y1)
+    for y0, y1 in [(130, 143.5), (143.5, 157)]:
+        body += _box(xs[0], y0, xs[1], y1)
+    body += "0.5 w\n" + "".join(_hline(xs[0], xs[-1], y) for y in ys)
+    body += "".join(_vline(x, ys[0], ys[-1]) for x in xs)
+    body += text(204, 112, "Mitosis") + text(204, 122.5, "(begins with one cell)")
+    body += text(334, 112, "Meiosis") + text(334, 122.5, "(begins with one cell)")
+    body += text(76, 142, "# chromosomes in") + text(76, 152.5, "parent cells")
+    body += text(76, 174, "# DNA replications")
+    (table,), _ = layout(pdf(body), tmp_path)
+    assert table.rows == [
+        ["", "Mitosis (begins with one cell)", "Meiosis (begins with one cell)"],
+        ["# chromosomes in parent cells", "", ""],
+        ["# DNA replications", "", ""],
+    ]
+
+
+def test_a_tight_grid_keeps_its_row_lines_between_touching_rows(tmp_path: Path) -> None:
+    # Rows a line apart, their text boxes touching, a row line across the whole grid
+    # between each: rows, not one paragraph.
+    xs, ys = [72, 200, 330], [100 + 10.5 * k for k in range(5)]
+    body = "0.5 w\n" + "".join(_hline(xs[0], xs[-1], y) for y in ys)
+    body += "".join(_vline(x, ys[0], ys[-1]) for x in xs)
+    rows = [["Name", "Value"], ["alpha", "one"], ["beta", "two"], ["gamma", "three"]]
+    for r, (a, b) in enumerate(rows):
+        body += text(74, ys[r] + 8.5, a) + text(202, ys[r] + 8.5, b)
+    (table,), _ = layout(pdf(body), tmp_path)
+    assert table.rows == rows

@@ -17,6 +17,8 @@ line (or below the bottom one) frame a header row (or a total row) with no line 
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from itertools import pairwise
+from statistics import median
 
 from omnireader.formats.layout.model import Rule, Word
 from omnireader.formats.layout.tables_text import SNAP
@@ -24,13 +26,15 @@ from omnireader.formats.layout.tables_text import SNAP
 __all__ = ["grid_rules", "outer_rows"]
 
 _INSET = 8.0  # points: an edge this close inside a longer parallel rule may be its shading
+_TOUCH = 0.1  # share of a line's height between two boxes that still touch
+_TALL = 1.5  # word boxes taller than this many line steps are not the text's own height
 _PASSES = 3  # rounds of dropping lines that meet no grid (each drop may free another)
 
 
 def grid_rules(hs: list[Rule], vs: list[Rule], words: list[Word]) -> tuple[list[Rule], list[Rule]]:
     """The horizontal and vertical rules that can be grid lines."""
     centres = [(w.cx, w.cy) for w in words]
-    hs = _without_insets(hs, centres, horizontal=True)
+    hs = _without_insets(_between_lines(hs, words), centres, horizontal=True)
     vs = _without_insets(vs, centres, horizontal=False)
     for _ in range(_PASSES):
         keep_h = _meeting(hs, vs, horizontal=True)
@@ -39,6 +43,66 @@ def grid_rules(hs: list[Rule], vs: list[Rule], words: list[Word]) -> tuple[list[
             break
         hs, vs = keep_h, keep_v
     return hs, vs
+
+
+def _between_lines(hs: list[Rule], words: list[Word]) -> list[Rule]:
+    """The horizontal rules that do not run between two lines of one paragraph. A row line
+    has a cell's padding on each side; the edges of shading drawn one box a text line run
+    between lines whose boxes touch (no room for a line between them). Tight tables print
+    rows that touch too, with row lines across the whole grid: only a line that stops
+    inside the grid (a cell's or a column's shading) is dropped this way."""
+    boxes = sorted((w.y0, w.y1, w.x0, w.x1) for w in words)
+    if not boxes or not _plausible(boxes):
+        return hs
+    tops = [b[0] for b in boxes]
+    tallest = max(b[1] - b[0] for b in boxes)
+    line = median(b[1] - b[0] for b in boxes)
+    out = []
+    for h in hs:
+        y = h.y0
+        # Words whose box holds y, or ends or starts within a touch of it.
+        near = [
+            b
+            for b in boxes[bisect_left(tops, y - tallest - SNAP) : bisect_left(tops, y + SNAP)]
+            if b[2] < h.x1
+            and b[3] > h.x0
+            and b[0] - _TOUCH * (b[1] - b[0]) <= y
+            and y <= b[1] + _TOUCH * (b[1] - b[0])
+        ]
+        if not _partial(h, hs, 3 * line) or not any(_touching(a, b, y) for a in near for b in near):
+            out.append(h)
+    return out
+
+
+def _partial(h: Rule, hs: list[Rule], reach: float) -> bool:
+    """Whether a rule this close above or below runs further left or right: the line
+    stops inside the grid (a row line across the whole grid is never shading's)."""
+    return any(
+        abs(o.y0 - h.y0) <= reach and (o.x0 < h.x0 - 2 * SNAP or o.x1 > h.x1 + 2 * SNAP) for o in hs
+    )
+
+
+def _touching(
+    a: tuple[float, float, float, float], b: tuple[float, float, float, float], y: float
+) -> bool:
+    """``a`` a line above ``b`` in the same column, their boxes touching, ``y`` between."""
+    height = min(a[1] - a[0], b[1] - b[0])
+    return (
+        a[0] + a[1] < b[0] + b[1]
+        and a[2] < b[3]
+        and b[2] < a[3]
+        and b[0] - a[1] <= _TOUCH * height
+        and a[0] + 0.5 * (a[1] - a[0]) < y < b[1] - 0.5 * (b[1] - b[0])
+    )
+
+
+def _plausible(boxes: list[tuple[float, float, float, float]]) -> bool:
+    """Whether the words' boxes are about a line high: some fonts give boxes several lines
+    tall, which every rule near the text would cut."""
+    height = median(b[1] - b[0] for b in boxes)
+    tops = sorted({round(b[0], 1) for b in boxes})
+    steps = [b - a for a, b in pairwise(tops) if b - a > 0.3 * height]
+    return bool(steps) and height <= _TALL * median(steps)
 
 
 def _span(r: Rule, horizontal: bool) -> tuple[float, float, float]:
