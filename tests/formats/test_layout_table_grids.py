@@ -190,3 +190,23 @@ def test_a_tight_grid_keeps_its_row_lines_between_touching_rows(tmp_path: Path) 
         body += text(74, ys[r] + 8.5, a) + text(202, ys[r] + 8.5, b)
     (table,), _ = layout(pdf(body), tmp_path)
     assert table.rows == rows
+
+
+def test_a_sentence_above_a_bulleted_list_is_no_header_row(tmp_path: Path) -> None:
+    # A sentence whose third word happens to start where the list's text does: over two
+    # columns (a marker and its text) it is not cut into header cells, and the list
+    # stays a list.
+    import pypdfium2 as pdfium
+
+    from omnireader.formats.layout.words import page_words
+
+    line = text(62, 100, "It had to be:")
+    (tmp_path / "h.pdf").write_bytes(pdf(line))
+    doc = pdfium.PdfDocument(tmp_path / "h.pdf")
+    x = next(w.x0 for w in page_words(doc[0], doc[0].get_textpage()) if w.text == "to")
+    doc.close()
+    body = line
+    for k, item in enumerate(["Collected via surveys", "Put into a database", "Kept on servers"]):
+        body += text(72, 116 + 14 * k, "-") + text(x, 116 + 14 * k, item)
+    tables, _ = layout(pdf(body), tmp_path)
+    assert tables == []

@@ -45,6 +45,8 @@ _HEADING_SIZE = 1.12
 PROSE_WORDS = 4  # median words a cell at or over which a region reads as prose
 # Share of the region's width past which a run of words is a note, not a cell.
 _WIDE_RUN = 0.4
+# Columns a table needs before a header line read as one run is cut at them.
+_CUT_COLUMNS = 3
 # Share of multi-run lines that may cross a gutter (spanning headers).
 _GUTTER_SHARE = 0.12
 
@@ -97,8 +99,10 @@ def headers_above(
         if top - bottom > FIRST_GAP * size or line_size(line) > _HEADING_SIZE * size:
             break
         # Header cells set a space apart read as one run; cut where a word starts (or ends)
-        # at a column's edge.
-        line = [piece for run in line for piece in cut_at_gutters(run, spans, 0.25 * size)]
+        # at a column's edge. Not over two columns: a line of text above a list or two
+        # columns of text would be cut as readily.
+        if len(spans) >= _CUT_COLUMNS:
+            line = [piece for run in line for piece in cut_at_gutters(run, spans, 0.25 * size)]
         if any(run_words(run) >= PROSE_WORDS for run in line):
             break
         if len(line) == 1:
