@@ -192,6 +192,83 @@ def test_a_tight_grid_keeps_its_row_lines_between_touching_rows(tmp_path: Path) 
     assert table.rows == rows
 
 
+def _wrapped(x: float, y: float, lines: list[str], pitch: float = 9.0, size: float = 7) -> str:
+    return "".join(text(x, y + k * pitch, s, size) for k, s in enumerate(lines))
+
+
+def test_a_borderless_table_of_sentences_is_a_table(tmp_path: Path) -> None:
+    # Four columns, a short header over each, and cells of wrapped sentences (a slide's
+    # "explanation" and "benefit" columns): line by line it reads as prose, but the cells
+    # of every row start together across the columns.
+    xs = [40, 150, 260, 450]
+    body = "".join(
+        text(x, 90, h, 9) for x, h in zip(xs, ["Stage", "Function", "Explanation", "Benefit"])
+    )
+    rows = [
+        (
+            ["1. Project creation"],
+            ["Project creation and", "management"],
+            ["Select a document type to run project", "creation with the recommended models"],
+            ["The interface lets the person in charge", "proceed quickly from creation to release"],
+        ),
+        (
+            ["2. Data labeling and", "fine-tuning"],
+            ["Data storage"],
+            ["Upload raw data, view it and manage it", "with search, sorting and filtering"],
+            ["Manage raw data for the pack and live", "data from the service in one place"],
+        ),
+        (
+            ["3. Deployment"],
+            ["Model training"],
+            ["Train basic models for each document,", "pause, retrain or cancel the training"],
+            ["A foundation to build, manage and", "upgrade the customer's own models"],
+        ),
+        (
+            ["4. Monitoring"],
+            ["Project monitoring"],
+            ["Watch deployed pipelines and endpoints", "and report performance issues early"],
+            ["Follow the key indicators of each", "project and respond to issues quickly"],
+        ),
+    ]
+    y = 110.0
+    for row in rows:
+        for x, cell in zip(xs, row):
+            body += _wrapped(x, y, cell)
+        y += 9.0 * max(len(c) for c in row) + 10
+    (table,), _ = layout(pdf(body), tmp_path)
+    assert table.rows[0] == ["Stage", "Function", "Explanation", "Benefit"]
+    assert table.rows[1] == [
+        "1. Project creation",
+        "Project creation and management",
+        "Select a document type to run project creation with the recommended models",
+        "The interface lets the person in charge proceed quickly from creation to release",
+    ]
+    assert [r[0] for r in table.rows[2:]] == [
+        "2. Data labeling and fine-tuning",
+        "3. Deployment",
+        "4. Monitoring",
+    ]
+
+
+def test_three_columns_of_running_text_under_short_titles_are_not_a_table(tmp_path: Path) -> None:
+    # A newsletter page: three narrow columns (a few words a line), a short title over
+    # each, paragraphs starting wherever each column's text has got to. No table: few of
+    # the paragraphs start beside one another.
+    words = "the council met on monday to talk about the new park and the road works".split()
+    body = "".join(text(x, 90, t, 9) for x, t in zip([40, 230, 420], ["News", "Sport", "Weather"]))
+    for c, x in enumerate([40, 230, 420]):
+        y = 110.0
+        for p in range(4):
+            n = 3 + (p * 2 + c * 3) % 5  # paragraphs of different lengths in each column
+            for k in range(n):
+                line = " ".join(words[(k + p + c) % 5 : (k + p + c) % 5 + 4])
+                body += text(x, y, line, 7)
+                y += 9.0
+            y += 9.0
+    tables, _ = layout(pdf(body), tmp_path)
+    assert tables == []
+
+
 def test_a_sentence_above_a_bulleted_list_is_no_header_row(tmp_path: Path) -> None:
     # A sentence whose third word happens to start where the list's text does: over two
     # columns (a marker and its text) it is not cut into header cells, and the list

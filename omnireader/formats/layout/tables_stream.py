@@ -41,6 +41,7 @@ from omnireader.formats.layout.tables_text import (
     is_numeric,
     runs,
 )
+from omnireader.formats.layout.tables_textgrid import text_grid
 
 __all__ = ["borderless_tables", "column_of", "column_spans"]
 
@@ -139,13 +140,17 @@ def _build(
         cells.append(row)
         boxes.append(line_box(line))
     rows = [[cell_text(ws) for ws in row] for row in cells]
-    if not _looks_tabular(rows):
-        return None
-    bold = [all(w.bold for ws in row for w in ws) for row in cells]
-    head = header_rows(rows, bold)
-    rows, boxes, head = join_header(rows, boxes, head)
-    label_ends = [max((w.x1 for w in row[0]), default=None) for row in cells]
-    rows, boxes = join_wrapped(rows, boxes, head, label_ends, spans[0])
+    if _looks_tabular(rows):
+        bold = [all(w.bold for ws in row for w in ws) for row in cells]
+        head = header_rows(rows, bold)
+        rows, boxes, head = join_header(rows, boxes, head)
+        label_ends = [max((w.x1 for w in row[0]), default=None) for row in cells]
+        rows, boxes = join_wrapped(rows, boxes, head, label_ends, spans[0])
+    else:
+        grid = text_grid(placed, nc)  # cells of sentences, rows set apart by white space
+        if grid is None:
+            return None
+        (rows, boxes), head = grid, 1
     keep = [j for j in range(nc) if any(r[j] for r in rows)]
     rows = [[r[j] for j in keep] for r in rows]
     x0 = min(b[0] for b in boxes)
