@@ -387,3 +387,26 @@ def test_markdown_output_writes_a_split_table_once(
     assert code == 0
     assert out.count("| Item | Count | Where |") == 1 and out.count("Stock by item") == 1
     assert [line for line in out.splitlines() if line.startswith("| item")] == rows
+
+
+def test_markdown_output_keeps_the_blank_line_between_chunks(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # A PDF page of two tables, each big enough to be a chunk of its own: the blank line
+    # between them is in neither chunk's span, and without it the second table's header
+    # would read as rows of the first.
+    from tests.formats.test_layout_tables import grid_cells, pdf, text
+
+    body = ""
+    for top, name in ((60, "Alpha"), (420, "Beta")):
+        ys = [top + 16 * k for k in range(21)]
+        body += grid_cells([72, 250, 420], ys)
+        body += text(76, ys[0] + 12, f"{name} item") + text(254, ys[0] + 12, "Notes on the item")
+        for r in range(1, 20):
+            body += text(76, ys[r] + 12, f"{name} {r} of the stock")
+            body += text(254, ys[r] + 12, f"kept in hall {r} by the east door")
+    path = tmp_path / "two.pdf"
+    path.write_bytes(pdf(body))
+    code, out, _ = run(capsys, "read", path, "--format", "markdown")
+    assert code == 0
+    assert "| Alpha 19 of the stock | kept in hall 19 by the east door |\n\n| Beta item |" in out
