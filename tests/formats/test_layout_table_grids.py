@@ -287,3 +287,19 @@ def test_a_sentence_above_a_bulleted_list_is_no_header_row(tmp_path: Path) -> No
         body += text(72, 116 + 14 * k, "-") + text(x, 116 + 14 * k, item)
     tables, _ = layout(pdf(body), tmp_path)
     assert tables == []
+
+
+def test_a_pair_of_numbers_in_one_cell_stays_one_cell(tmp_path: Path) -> None:
+    # "Average (0.5,  0.5)", the pair set wider than a word space: a number ending in a
+    # comma goes on in its cell; two numeric columns are never printed with a comma
+    # between them.
+    body = text(72, 100, "Model") + text(150, 100, "Method") + text(300, 100, "Score")
+    for r, (name, method, score) in enumerate(
+        [("Merge v1", "Average (0.5,  0.5)", "74.00"), ("Merge v2", "Average (0.4,  0.6)", "73.93")]
+        + [("Merge v3", "SLERP", "73.96")]
+    ):
+        y = 116 + 16 * r
+        body += text(72, y, name) + text(150, y, method) + right(330, y, score)
+    (table,), _ = layout(pdf(body), tmp_path)
+    assert table.rows[1] == ["Merge v1", "Average (0.5, 0.5)", "74.00"]
+    assert len(table.rows[0]) == 3
