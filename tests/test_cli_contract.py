@@ -376,3 +376,43 @@ def test_every_command_takes_quiet_verbose_and_no_progress(
         assert code == 0, (extra, err)
         if extra == ["-q"]:
             assert err == ""
+
+
+def test_markdown_output_writes_a_split_table_once(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # A table longer than a chunk is stored in pieces, each repeating the caption and the
+    # header row; the document's Markdown puts the pieces back as the one table it was.
+    rows = [
+        f"| item {n} | {n * 7} | warehouse {n % 5} in the northern region |" for n in range(400)
+    ]
+    source = "Stock by item\n\n| Item | Count | Where |\n| --- | --- | --- |\n" + "\n".join(rows)
+    path = tmp_path / "stock.md"
+    path.write_text(source + "\n")
+    code, out, _ = run(capsys, "read", path, "--format", "markdown")
+    assert code == 0
+    assert out.count("| Item | Count | Where |") == 1 and out.count("Stock by item") == 1
+    assert [line for line in out.splitlines() if line.startswith("| item")] == rows
+
+
+def test_markdown_output_keeps_the_blank_line_between_chunks(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # A PDF page of two tables, each big enough to be a chunk of its own: the blank line
+    # between them is in neither chunk's span, and without it the second table's header
+    # would read as rows of the first.
+    from tests.formats.test_layout_tables import grid_cells, pdf, text
+
+    body = ""
+    for top, name in ((60, "Alpha"), (420, "Beta")):
+        ys = [top + 16 * k for k in range(21)]
+        body += grid_cells([72, 250, 420], ys)
+        body += text(76, ys[0] + 12, f"{name} item") + text(254, ys[0] + 12, "Notes on the item")
+        for r in range(1, 20):
+            body += text(76, ys[r] + 12, f"{name} {r} of the stock")
+            body += text(254, ys[r] + 12, f"kept in hall {r} by the east door")
+    path = tmp_path / "two.pdf"
+    path.write_bytes(pdf(body))
+    code, out, _ = run(capsys, "read", path, "--format", "markdown")
+    assert code == 0
+    assert "| Alpha 19 of the stock | kept in hall 19 by the east door |\n\n| Beta item |" in out

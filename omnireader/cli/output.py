@@ -124,7 +124,14 @@ def document_markdown(items: list[MemoryItem]) -> str:
         chunked = s is not None and s.kind == "file" and s.char_start is not None
         if chunked and section == last and s is not None and s.char_start is not None:
             skip = max(0, end - s.char_start)
-            out[-1] += item.memory[skip:]
+            if s.char_end is not None:
+                # A later piece of a split table has its caption and header row in front
+                # of the rows its span holds: written once, at the table's top.
+                skip += max(0, len(item.memory) - (s.char_end - s.char_start))
+            # The white space between two chunks' spans (a blank line between two blocks,
+            # two tables) is in neither: put it back, or the blocks run together.
+            gap = s.char_start - end
+            out[-1] += ("\n" * min(2, gap) if gap > 0 else "") + item.memory[skip:]
             end = max(end, s.char_end or end)
             continue
         out.append(item.memory)

@@ -552,7 +552,9 @@ def test_merge_rules_joins_collinear_pieces_only() -> None:
     assert spans == [(0, 90, 10, 10), (5, 5, 0, 80), (120, 150, 10, 10)]
 
 
-def test_render_table_escapes_pipes_and_marks_header_rows() -> None:
+def test_render_table_escapes_pipes_and_puts_the_separator_after_the_first_row() -> None:
+    # A header of two rows: Markdown has one header row, and a line above the separator
+    # would be a paragraph, not a row; the second header row leads the body.
     table = Table(
         [["Group", "Total"], ["", "in 000"], ["a|b", "1"], ["c", "2"]],
         0,
@@ -563,8 +565,8 @@ def test_render_table_escapes_pipes_and_marks_header_rows() -> None:
     )
     assert render_table(table).splitlines() == [
         "| Group | Total |",
-        "|  | in 000 |",
         "| --- | --- |",
+        "|  | in 000 |",
         "| a\\|b | 1 |",
         "| c | 2 |",
     ]

@@ -65,8 +65,9 @@ def _header_above(table: Table, words: list[Word], taken: set[int]) -> set[int]:
         if top - max(w.y1 for w in line) > 1.5 * size or size > 1.25 * body or len(heads) == 3:
             break
         row = _header_row(line, edges, size)
-        if row is None:
-            break  # a run across columns: a caption, not a header
+        if row is None or sum(1 for c in row if c) < 2:
+            # A run across columns, or one cell alone: a caption or title, not a header.
+            break
         heads.insert(0, row)
         got |= {by_id[id(w)] for w in line}
         top = min(w.y0 for w in line)
@@ -100,14 +101,17 @@ def _escape(cell: str) -> str:
 
 
 def render_table(table: Table) -> str:
-    """A Markdown pipe table, the header separator after the header rows (at least one)."""
+    """A Markdown pipe table, the header separator after its first row.
+
+    GitHub-flavoured Markdown has one header row: the separator must be the table's second
+    line, or every line above it is read as a paragraph. A header of two lines or more
+    (``Table.header_rows``) goes on as the first rows of the body."""
     if not table.rows:
         return ""
     width = max(len(r) for r in table.rows)
     rows = [[_escape(c) for c in r] + [""] * (width - len(r)) for r in table.rows]
-    head = min(max(1, table.header_rows), len(rows))
     lines = ["| " + " | ".join(r) + " |" for r in rows]
-    lines.insert(head, "|" + " --- |" * width)
+    lines.insert(1, "|" + " --- |" * width)
     return "\n".join(lines)
 
 

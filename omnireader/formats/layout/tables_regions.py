@@ -6,6 +6,7 @@ Every distance is in em of the lines' own font size.
 
 from __future__ import annotations
 
+from itertools import pairwise
 from math import ceil, inf
 from statistics import median
 
@@ -19,6 +20,7 @@ __all__ = [
     "Run",
     "column_of",
     "column_spans",
+    "cut_at_gutters",
     "data_line",
     "has_numbers",
     "headers_above",
@@ -43,6 +45,8 @@ _HEADING_SIZE = 1.12
 PROSE_WORDS = 4  # median words a cell at or over which a region reads as prose
 # Share of the region's width past which a run of words is a note, not a cell.
 _WIDE_RUN = 0.4
+# Columns a table needs before a header line read as one run is cut at them.
+_CUT_COLUMNS = 3
 # Share of multi-run lines that may cross a gutter (spanning headers).
 _GUTTER_SHARE = 0.12
 
@@ -94,13 +98,52 @@ def headers_above(
         _, line_top, _, bottom = line_box(line)
         if top - bottom > FIRST_GAP * size or line_size(line) > _HEADING_SIZE * size:
             break
+        # Header cells set a space apart read as one run; cut where a word starts (or ends)
+        # at a column's edge. Not over two columns: a line of text above a list or two
+        # columns of text would be cut as readily.
+        if len(spans) >= _CUT_COLUMNS:
+            line = [piece for run in line for piece in cut_at_gutters(run, spans, 0.25 * size)]
         if any(run_words(run) >= PROSE_WORDS for run in line):
             break
-        if len(line) == 1 and column_of(line[0], spans)[1] >= 1:
-            break  # one run across the columns: the table's title, not a header
+        if len(line) == 1:
+            break  # one run alone (across the columns or over one): a title, not a header
         out.insert(0, line)
         top = line_top
     return out
+
+
+def cut_at_gutters(run: _Run, spans: list[tuple[float, float]], aligned: float = 0.0) -> list[_Run]:
+    """The run cut at each space between two words that a gutter runs through, when that
+    gives one piece to each column it crosses; a header spanning columns ("Modern method"
+    over six) has fewer spaces than columns and stays whole.
+
+    With ``aligned`` (points), the cuts are where a word starts at a column's left edge or
+    ends at its right edge (to that much): header cells wider than the body's column, a
+    space apart, as a left- or right-aligned table prints them."""
+    gutters = [(a[1], b[0]) for a, b in pairwise(spans)]
+    pieces = [[run[0]]]
+    for prev, word in pairwise(run):
+        if aligned:
+            cut = any(
+                prev.x1 < b0
+                and abs(word.x0 - b0) <= aligned
+                or word.x0 > a1
+                and abs(prev.x1 - a1) <= aligned
+                for (_, a1), (b0, _) in pairwise(spans)
+            )
+        else:
+            cut = any(prev.x1 <= g1 and word.x0 >= g0 for g0, g1 in gutters)
+        if cut:
+            pieces.append([word])
+        else:
+            pieces[-1].append(word)
+    if aligned:
+        cols = [column_of(p, spans)[0] for p in pieces]
+        return pieces if len(set(cols)) == len(cols) else [run]
+    crossed = column_of(run, spans)[1] + 1
+    if len(pieces) != crossed or any(column_of(p, spans)[1] for p in pieces):
+        return [run]
+    return pieces
 
 
 def line_box(line: list[_Run]) -> tuple[float, float, float, float]:

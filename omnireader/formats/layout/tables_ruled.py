@@ -22,6 +22,7 @@ from omnireader.formats.layout.tables_cells import (
     split_spans,
     whitespace_columns,
 )
+from omnireader.formats.layout.tables_rules import grid_rules, outer_rows
 from omnireader.formats.layout.tables_text import SNAP, cell_text, group_lines, header_rows
 
 __all__ = ["SNAP", "ruled_tables"]
@@ -39,11 +40,13 @@ def ruled_tables(words: list[Word], rules: list[Rule]) -> list[tuple[Table, set[
     vs = [r for r in rules if not r.horizontal and r.y1 - r.y0 >= _MIN_RULE]
     if len(hs) < 2 or len(vs) < 2 or len(hs) + len(vs) > _MAX_RULES:
         return []
+    hs, vs = grid_rules(hs, vs, words)
     out = []
     # Words by their vertical middle, so each grid looks only at the words of its band.
     order = sorted(range(len(words)), key=lambda k: words[k].cy)
     mids = [words[k].cy for k in order]
     for comp_h, comp_v in _networks(hs, vs):
+        comp_h = comp_h + outer_rows(comp_h, comp_v)
         top, bottom = min(h.y0 for h in comp_h), max(h.y0 for h in comp_h)
         band = order[bisect_left(mids, top - SNAP) : bisect_right(mids, bottom + SNAP)]
         found = _grid_table(words, band, comp_h, comp_v)

@@ -14,7 +14,6 @@ crossing a gutter (a title, a paragraph between two tables) ends the region.
 
 from __future__ import annotations
 
-from itertools import pairwise
 from statistics import median
 
 from omnireader.formats.layout.model import Table, Word
@@ -26,6 +25,7 @@ from omnireader.formats.layout.tables_regions import (
     Run,
     column_of,
     column_spans,
+    cut_at_gutters,
     data_line,
     headers_above,
     line_box,
@@ -41,6 +41,7 @@ from omnireader.formats.layout.tables_text import (
     is_numeric,
     runs,
 )
+from omnireader.formats.layout.tables_textgrid import text_grid
 
 __all__ = ["borderless_tables", "column_of", "column_spans"]
 
@@ -103,34 +104,25 @@ def _tables_in(
         if depth < 3 and (
             prose or (len(line) == 1 and cols[0][1] >= 1 and 0 < n < len(region) - 1)
         ):
-            # A run of words across a gutter: a title or a paragraph, so two tables (or none).
+            # A run of words across a gutter: a title or a paragraph, so two tables (or none);
+            # or the header of the table below, its cells a space apart (headers_above).
+            lower = regions(region[n + 1 :])
             return [
                 t
-                for part in regions(region[:n]) + regions(region[n + 1 :])
-                for t in _tables_in(part, depth + 1)
+                for part in regions(region[:n]) + lower
+                for t in _tables_in(
+                    part,
+                    depth + 1,
+                    above=[line]
+                    if lower and part is lower[0] and part[0] is region[n + 1]
+                    else None,
+                )
             ]
         if n < first_data and any(crossed for _, crossed in cols):
-            line = [piece for run in line for piece in _cut_at_gutters(run, spans)]
+            line = [piece for run in line for piece in cut_at_gutters(run, spans)]
             cols = [column_of(run, spans) for run in line]
         placed.append([(c, run) for (c, _), run in zip(cols, line)])
     return [t for t in [_build(region, placed, spans)] if t is not None]
-
-
-def _cut_at_gutters(run: _Run, spans: list[tuple[float, float]]) -> list[_Run]:
-    """The run cut at each space between two words that a gutter runs through, when that
-    gives one piece to each column it crosses; a header spanning columns ("Modern method"
-    over six) has fewer spaces than columns and stays whole."""
-    gutters = [(a[1], b[0]) for a, b in pairwise(spans)]
-    pieces = [[run[0]]]
-    for prev, word in pairwise(run):
-        if any(prev.x1 <= g1 and word.x0 >= g0 for g0, g1 in gutters):
-            pieces.append([word])
-        else:
-            pieces[-1].append(word)
-    crossed = column_of(run, spans)[1] + 1
-    if len(pieces) != crossed or any(column_of(p, spans)[1] for p in pieces):
-        return [run]
-    return pieces
 
 
 def _build(
@@ -148,13 +140,17 @@ def _build(
         cells.append(row)
         boxes.append(line_box(line))
     rows = [[cell_text(ws) for ws in row] for row in cells]
-    if not _looks_tabular(rows):
-        return None
-    bold = [all(w.bold for ws in row for w in ws) for row in cells]
-    head = header_rows(rows, bold)
-    rows, boxes, head = join_header(rows, boxes, head)
-    label_ends = [max((w.x1 for w in row[0]), default=None) for row in cells]
-    rows, boxes = join_wrapped(rows, boxes, head, label_ends, spans[0])
+    if _looks_tabular(rows):
+        bold = [all(w.bold for ws in row for w in ws) for row in cells]
+        head = header_rows(rows, bold)
+        rows, boxes, head = join_header(rows, boxes, head)
+        label_ends = [max((w.x1 for w in row[0]), default=None) for row in cells]
+        rows, boxes = join_wrapped(rows, boxes, head, label_ends, spans[0])
+    else:
+        grid = text_grid(placed, nc)  # cells of sentences, rows set apart by white space
+        if grid is None:
+            return None
+        (rows, boxes), head = grid, 1
     keep = [j for j in range(nc) if any(r[j] for r in rows)]
     rows = [[r[j] for j in keep] for r in rows]
     x0 = min(b[0] for b in boxes)

@@ -125,9 +125,13 @@ def runs(line: list[Word]) -> list[list[Word]]:
                 out.append([word])
                 continue
             # A lone currency sign belongs to the number after it, not the one before.
+            # "(0.5, 0.5)": a number ending in a comma goes on in the same cell (a list);
+            # numbers in two columns are not printed with a comma between them.
             ends_number = (
-                is_numeric(prev.text) or prev.text in _UNITS
-            ) and prev.text not in _CURRENCY
+                (is_numeric(prev.text) or prev.text in _UNITS)
+                and prev.text not in _CURRENCY
+                and not prev.text.endswith(",")
+            )
             numbers = ends_number and (is_numeric(word.text) or word.text in _CURRENCY)
             # "12 345,6" (a space between thousands, as European tables print them) is
             # one number: a group of three digits after one to three digits, a space apart.

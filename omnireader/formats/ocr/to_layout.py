@@ -205,7 +205,7 @@ def _table_lines(
         return []
     printed = group_lines(inside)
     markdown = render_table(table).split("\n")
-    head = min(max(1, table.header_rows), len(table.rows))
+    head = 1  # render_table's separator follows the first row (Markdown has one header row)
     if len(printed) != len(table.rows):
         printed = [inside] * len(table.rows)
     out = []
