@@ -143,6 +143,8 @@ class OpenAIChatBackend(ChatBackend):
                 }
         if self.temperature is not None:
             kwargs["temperature"] = self.temperature
+        if self.max_tokens is not None:
+            kwargs["max_tokens"] = self.max_tokens
         return kwargs
 
     async def _chat(self, messages: list[dict[str, Any]], schema: type[BaseModel]) -> ChatReply:
