@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from omnireader.reading.reader import Reader
+from omnireader.refine.dates import relative_days
 from tests.support import LLMServer
 
 from .conftest import build_backend, memories
@@ -137,3 +138,20 @@ def test_the_guards_words_are_data_a_user_can_replace(
     monkeypatch.setenv("OMNIREADER_GUARD_WORDS", str(words))
     [item], _ = read_chat(server, reply({"memory": "Ana visits Oslo.", "persons": ["Ana"]}))
     assert item.metadata.refine_reason == "placeholder"
+
+
+@pytest.mark.parametrize(
+    ("said", "day"),
+    [
+        ("see you tomorrow", "2025-11-16"),  # said on Saturday 2025-11-15
+        ("the day after tomorrow", "2025-11-17"),
+        ("next Friday", "2025-11-21"),
+        ("last Monday", "2025-11-10"),
+        ("in 3 days", "2025-11-18"),
+        ("two weeks ago", "2025-11-01"),
+        ("明天见", "2025-11-16"),
+    ],
+)
+def test_relative_days_resolve_against_the_time_they_were_said(said: str, day: str) -> None:
+    [(_, got)] = relative_days(said, "2025-11-15T14:30:00")
+    assert got.isoformat() == day
