@@ -3,7 +3,7 @@ on 127.0.0.1): what only a real model shows. The server refuses ``json_schema`` 
 and the backend steps down to ``json_object`` with the schema; every reply then parses; and
 the guard keeps the small model's placeholders and invented people out of the items.
 
-Few calls, short replies: a 135M model on two cores answers in seconds, not milliseconds.
+Few calls, short replies: a 135M model on one core answers in tens of seconds.
 Skipped, naming the install command, where llama-cpp-python or the model is not installed.
 """
 
@@ -15,7 +15,7 @@ from typing import Any
 import httpx
 import pytest
 
-from omnireader.llm import Extraction, OpenAIChatBackend, RetryPolicy
+from omnireader.llm import OpenAIChatBackend, RetryPolicy
 from omnireader.reading.reader import Reader
 from tests.support import LLAMA_CPP_JSON_SCHEMA_ERROR
 
@@ -46,8 +46,8 @@ def backend(srv: Any) -> OpenAIChatBackend:
     return OpenAIChatBackend(
         "smollm2",
         base_url=srv.openai_base_url,
-        timeout=180.0,
-        max_tokens=320,
+        timeout=600.0,  # a shared CI core: slow, but it answers
+        max_tokens=256,
         temperature=0.0,
         concurrency=1,
         retry=RetryPolicy(max_attempts=2, base_delay=0.1, max_delay=0.2),
@@ -73,23 +73,19 @@ def test_the_real_server_refuses_json_schema_as_the_test_server_replays_it(
     status, message = LLAMA_CPP_JSON_SCHEMA_ERROR
     assert r.status_code == status
     got = r.json()["error"]["message"]
-    # Word for word, up to pydantic's version in the link at the end.
-    assert got.split("For further information")[0] == message.split("For further information")[0]
+    # Word for word, up to the path of the installed server's source.
+    assert got.split("\n\n  File")[0] == message.split("\n\n  File")[0]
+    assert got.endswith(message.split('.py"')[1])
 
 
-def test_structured_output_steps_down_and_every_reply_parses(llama_server: Any) -> None:
+def test_a_fine_read_steps_down_parses_and_stores_no_placeholder_or_absent_person(
+    llama_server: Any,
+) -> None:
     llm = backend(llama_server)
-    result, usage = llm.complete_json(ASK, Extraction)
-    assert isinstance(result, Extraction)
-    assert llm.json_mode == "json_object"  # json_schema was refused (HTTP 500)
-    assert usage.prompt_tokens > 0 and usage.completion_tokens > 0
-    again, _ = llm.complete_json(ASK, Extraction)  # no refusal paid twice
-    assert isinstance(again, Extraction)
-
-
-def test_a_fine_read_stores_no_placeholder_and_no_absent_person(llama_server: Any) -> None:
-    reader = Reader(llm=backend(llama_server))
+    reader = Reader(llm=llm)
     report = reader.read_report(CHAT, info={"user_id": "u"}, mode="fine")
+    assert llm.json_mode == "json_object"  # json_schema was refused (HTTP 500)
+    assert llm.usage.prompt_tokens > 0 and llm.usage.completion_tokens > 0
     # JSON that parses after the step down: no item failed for its shape.
     assert not {"bad_json", "wrong_schema", "bad_request"} & set(report.refine_reasons)
     said = " ".join(m["content"] for m in CHAT) + " Ana user assistant"

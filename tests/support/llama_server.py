@@ -65,7 +65,9 @@ def _free_port() -> int:
 class LlamaServer:
     """``python -m llama_cpp.server`` in its own process; a context manager."""
 
-    def __init__(self, *, n_ctx: int = 4096, threads: int = 2, startup: float = 120.0) -> None:
+    # One thread: llama.cpp's threads spin at each barrier, and on cores shared with other
+    # work (pytest-xdist, CI neighbours) two of them ran 5x slower than one (measured).
+    def __init__(self, *, n_ctx: int = 4096, threads: int = 1, startup: float = 120.0) -> None:
         self.n_ctx, self.threads, self.startup = n_ctx, threads, startup
         self.port = 0
         self.proc: subprocess.Popen[bytes] | None = None

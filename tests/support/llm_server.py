@@ -51,14 +51,16 @@ __all__ = [
 
 Responder = Callable[[ChatRequest], "str | dict[str, Any] | BaseModel"]
 
-#: How llama-cpp-python's server (0.3.x) answers ``response_format: {"type": "json_schema"}``:
-#: HTTP 500 whose message is the request model's pydantic validation error, word for word.
+#: How llama-cpp-python's server (0.3.36) answers ``response_format: {"type": "json_schema"}``:
+#: HTTP 500 whose message is FastAPI's request validation error, then where it was raised
+#: (the path is the installing machine's), word for word as the real server sends it.
 LLAMA_CPP_JSON_SCHEMA_ERROR = (
     500,
-    "1 validation error for CreateChatCompletionRequest\nresponse_format.type\n"
-    "  Input should be 'text' or 'json_object' [type=literal_error, "
-    "input_value='json_schema', input_type=str]\n"
-    "    For further information visit https://errors.pydantic.dev/2.14/v/literal_error",
+    "1 validation error:\n  {'type': 'literal_error', 'loc': ('body', 'response_format', "
+    "'type'), 'msg': \"Input should be 'text' or 'json_object'\", 'input': 'json_schema', "
+    "'ctx': {'expected': \"'text' or 'json_object'\"}}\n\n  File "
+    '"/usr/lib/python3/site-packages/llama_cpp/server/app.py", line 376, in '
+    "create_chat_completion\n    POST /v1/chat/completions",
 )
 
 
