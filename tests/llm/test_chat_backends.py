@@ -457,3 +457,13 @@ def test_openai_reply_that_is_not_a_chat_completion_is_a_value_error(body: bytes
     )
     assert (reply.content, reply.prompt_tokens, reply.completion_tokens) == ("{}", 7, 0)
     assert _chat_reply(b'{"choices": []}').content is None
+
+
+@BOTH
+def test_max_tokens_bounds_each_reply(kind: str, server: LLMServer) -> None:
+    make(kind, server, max_tokens=64).complete_json(ASK, Extraction)
+    (req,) = server.requests_to("chat")
+    if kind == "openai":
+        assert req.json["max_tokens"] == 64
+    else:
+        assert req.json["options"]["num_predict"] == 64
