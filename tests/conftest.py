@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -44,3 +46,17 @@ def corpus() -> Path:
     if not CORPUS.is_dir():
         pytest.skip("../shared/corpus is not present")
     return CORPUS
+
+
+@pytest.fixture(scope="session")
+def llama_server() -> Iterator[Any]:
+    """A real llama.cpp server (llama-cpp-python) serving SmolLM2-135M-Instruct on
+    127.0.0.1, once per session; the tests using it skip, naming the install command, where
+    it is not installed."""
+    from tests.support.llama_server import LlamaServer, missing
+
+    why = missing()
+    if why:
+        pytest.skip(why)
+    with LlamaServer() as srv:
+        yield srv

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.llm_server import LLMServer
+from tests.support import LLMServer, default_responder
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -163,3 +163,41 @@ def test_fine_mode_with_the_llm_down_says_so_once_and_creates_nothing(
     assert proc.returncode == 1
     assert proc.stderr.count(f"cannot connect to 127.0.0.1:{port} (is Ollama running?)") == 1
     assert "Traceback" not in proc.stderr and not db.exists()
+
+
+def test_read_in_fine_mode_counts_items_left_fast_and_exits_1(
+    tmp_path: Path, env: dict[str, str]
+) -> None:
+    good, bad = tmp_path / "good.md", tmp_path / "bad.md"
+    good.write_text("Alice moved to Berlin in May 2024.\n", encoding="utf-8")
+    bad.write_text("Bob keeps bees on the roof.\n", encoding="utf-8")
+    with LLMServer() as srv:
+        # Bob's note always gets an answer that is not JSON: it stays fast, as bad_json.
+        srv.responder = lambda req: (
+            "Sure! Bob keeps bees." if "Bob" in req.data_text else default_responder(req)
+        )
+        proc = subprocess.run(
+            [sys.executable, "-m", "omnireader", "read", good, bad, "--mode", "fine"]
+            + ["--llm", "openai:test-model", "--format", "json"],
+            cwd=ROOT,
+            env={**env, "OPENAI_BASE_URL": srv.openai_base_url},
+            capture_output=True,
+            text=True,
+            timeout=240,
+        )
+    assert proc.returncode == 1, proc.stderr[-2000:]
+    assert "read 2 inputs: 2 items, 0 errors; 1 item fine, 1 left fast: bad_json" in proc.stderr
+    data = json.loads(proc.stdout)
+    assert data["refine"] == {"fine_items": 1, "left_fast": 1, "reasons": {"bad_json": 1}}
+    [left] = [i for i in data["items"] if i["metadata"]["mode"] == "fast"]
+    assert left["memory"].startswith("Bob keeps bees")
+    assert left["metadata"]["refine_status"] == "failed"
+
+
+def test_read_in_fine_mode_with_every_item_refined_exits_0(
+    tmp_path: Path, env: dict[str, str]
+) -> None:
+    note = tmp_path / "note.md"
+    note.write_text("Alice moved to Berlin in May 2024.\n", encoding="utf-8")
+    proc = omni("read", note, "--mode", "fine", "--llm", "openai:test-model", env=env)
+    assert "read 1 input: 1 item, 0 errors" in proc.stderr and "left fast" not in proc.stderr

@@ -21,7 +21,7 @@ from omnireader.formats.layout import pdfium_calls
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "omnireader"
-EXTRAS = {"server", "ray", "local-embed", "langchain", "llama-index", "test"}
+EXTRAS = {"server", "ray", "local-embed", "local-llm", "langchain", "llama-index", "test"}
 # What the sdist is built from (pyproject's readme and license files, MANIFEST.in).
 TREE = ("pyproject.toml", "setup.py", "README.md", "LICENSE", "CHANGELOG.md", "MANIFEST.in")
 # The compiled layout loops: their C source ships in the sdist, the built module in the wheel.
@@ -88,6 +88,7 @@ def test_the_wheel_holds_the_package_its_data_and_its_licence(dist: Path) -> Non
     assert "omnireader/server/static/index.html" in names
     prompts = {n for n in _source_files("*.txt") if n.startswith("omnireader/prompts/")}
     assert prompts and prompts <= names  # every prompt template the package loads
+    assert "omnireader/refine/guard_words.json" in names  # the fine-mode guard's words
     assert _source_files("*.py") <= names  # every module, the adapters among them
     assert "omnireader/integrations/langchain.py" in names
     assert f"{info}/licenses/LICENSE" in names

@@ -61,7 +61,12 @@ def cmd_read(args: argparse.Namespace) -> int:
     mode = reading_mode(args)
     reader = reader_for(args, mode)
     inputs = read_inputs(args.inputs)
-    n_items = n_inputs = 0
+    from collections import Counter
+
+    from omnireader.reading.outcomes import left_fast_text, refine_counts
+
+    n_items = n_inputs = n_fine = 0
+    left_fast: Counter[str] = Counter()  # fine mode: items the LLM failed on, by reason
     failures = []
     items_json: list[dict[str, Any]] = []  # --format json prints one object at the end
     with output(args) as out:
@@ -69,6 +74,9 @@ def cmd_read(args: argparse.Namespace) -> int:
             n_inputs += 1
             failures.extend(got.failures)
             n_items += len(got.items)
+            fine, left = refine_counts(got.items)
+            n_fine += fine
+            left_fast.update(left)
             if args.format == "text":
                 for item in got.items:
                     print(render_item(item), file=out)
@@ -82,15 +90,27 @@ def cmd_read(args: argparse.Namespace) -> int:
             else:
                 items_json.extend(i.model_dump(mode="json") for i in got.items)
         if args.format == "json":
-            data = {"items": items_json, "failures": [f.model_dump() for f in failures]}
+            data: dict[str, Any] = {
+                "items": items_json,
+                "failures": [f.model_dump() for f in failures],
+            }
+            if mode == "fine":
+                data["refine"] = {
+                    "fine_items": n_fine,
+                    "left_fast": sum(left_fast.values()),
+                    "reasons": dict(left_fast),
+                }
             print(json.dumps(data, ensure_ascii=False, indent=2), file=out)
-    say(
-        args,
+    line = (
         f"read {plural(n_inputs, 'input')}: {plural(n_items, 'item')}, "
-        f"{plural(len(failures), 'error')}",
+        f"{plural(len(failures), 'error')}"
     )
+    if left_fast:
+        # Fine mode was asked and some items stayed fast: say so, and fail the exit status.
+        line += f"; {left_fast_text(n_fine, dict(left_fast))}"
+    say(args, line)
     print_failures(args, failures)
-    return EXIT_FAILED if failures else EXIT_OK
+    return EXIT_FAILED if failures or left_fast else EXIT_OK
 
 
 def cmd_ingest(args: argparse.Namespace) -> int:

@@ -99,8 +99,11 @@ class ChatBackend(ABC):
         limiter: Limiter | None = None,
         retry: RetryPolicy | None = None,
         temperature: float | None = None,
+        max_tokens: int | None = None,
     ) -> None:
         self.model = model
+        # A bound on each reply: a small local model may otherwise ramble to its context's end.
+        self.max_tokens = max_tokens
         self.timeout = timeout
         self.limiter = limiter or Limiter(concurrency)
         self.retry = retry or RetryPolicy()

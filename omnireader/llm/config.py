@@ -47,6 +47,7 @@ _ENV = {
     "OLLAMA_HOST": "ollama_host",
     "OMNIREADER_CONCURRENCY": "concurrency",
     "OMNIREADER_LLM_TIMEOUT": "timeout",
+    "OMNIREADER_LLM_MAX_TOKENS": "max_tokens",
 }
 
 
@@ -66,6 +67,9 @@ class LLMConfig(BaseModel):
     max_attempts: int = Field(4, ge=1, description="tries per request, retries included")
     temperature: float | None = Field(
         None, description="sampling temperature (server default if unset)"
+    )
+    max_tokens: int | None = Field(
+        None, ge=16, description="most tokens one reply may have (server default if unset)"
     )
 
     @classmethod
@@ -126,6 +130,7 @@ _FILE_KEYS = (
     "timeout",
     "max_attempts",
     "temperature",
+    "max_tokens",
 )
 _FILE_TABLES = {"openai": ("base_url", "api_key"), "ollama": ("host",)}
 
@@ -201,6 +206,7 @@ def _build(provider: str, model: str, cfg: LLMConfig, limiter: Limiter) -> ChatB
         "timeout": cfg.timeout,
         "limiter": limiter,
         "temperature": cfg.temperature,
+        "max_tokens": cfg.max_tokens,
         "retry": RetryPolicy(max_attempts=cfg.max_attempts),
     }
     if provider == "openai":

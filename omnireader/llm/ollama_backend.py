@@ -60,14 +60,18 @@ class OllamaChatBackend(ChatBackend):
             msgs = to_ollama_messages(messages)
         except InvalidInputError as e:
             raise LLMError(f"{self.label}: {e}", reason="unsupported") from None
-        options = {"temperature": self.temperature} if self.temperature is not None else None
+        options: dict[str, Any] = {}
+        if self.temperature is not None:
+            options["temperature"] = self.temperature
+        if self.max_tokens is not None:
+            options["num_predict"] = self.max_tokens
         try:
             resp = await self._clients.get().chat(
                 model=self.model,
                 messages=msgs,
                 stream=False,
                 format=json_schema(schema),
-                options=options,
+                options=options or None,
             )
         except Exception as e:
             mapped = classify_ollama_error(e, self.label)

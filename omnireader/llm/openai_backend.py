@@ -1,9 +1,11 @@
 """Chat, vision and speech through any OpenAI-compatible server (the ``openai`` package).
 
 Works with OpenAI, vLLM, llama.cpp server, LM Studio… Structured output is asked for with
-``response_format`` ``json_schema`` (strict); a server that rejects it is asked with
-``json_object``, then with the schema in the prompt only — and the downgrade is remembered for
-the backend's life so later calls do not pay for the refusal again. The client runs with
+``response_format`` ``json_schema`` (strict); a server that rejects it (told by what its error
+says, whatever the status: llama-cpp-python answers HTTP 500) is asked with ``json_object``
+carrying the schema (which llama.cpp servers enforce as a grammar, and others ignore), then with
+the schema in the prompt only. The step down is remembered per server for the process's life
+(:func:`known_json_mode`), so later calls and later backends do not pay for the refusal again. The client runs with
 ``max_retries=0``: retries are ours (:mod:`omnireader.llm.retry`), so they are bounded once.
 
     >>> backend = OpenAIChatBackend("gpt-4o-mini", base_url="http://127.0.0.1:8000/v1", api_key="x")
@@ -30,10 +32,28 @@ from omnireader.llm.transport_errors import classify_openai_error, is_format_rej
 if TYPE_CHECKING:
     import openai
 
-__all__ = ["OpenAIChatBackend", "JSON_MODES"]
+__all__ = ["OpenAIChatBackend", "JSON_MODES", "known_json_mode", "forget_json_modes"]
 
 #: Ways to ask for JSON, most to least enforced; a server's refusal moves one step right.
 JSON_MODES = ("json_schema", "json_object", "plain")
+_OPENAI_URL = "https://api.openai.com/v1"
+
+# The mode each server (base URL) accepted after refusing a stronger one, for this process.
+_SERVER_MODES: dict[str, str] = {}
+
+
+def known_json_mode(base_url: str | None) -> str | None:
+    """The JSON mode a server stepped down to earlier in this process, or None."""
+    return _SERVER_MODES.get((base_url or _OPENAI_URL).rstrip("/"))
+
+
+def forget_json_modes(base_url: str | None = None) -> None:
+    """Forget the step down of the server at ``base_url`` (None: of every server), e.g. when
+    a new server now listens where one was, or a server was upgraded in place."""
+    if base_url is None:
+        _SERVER_MODES.clear()
+    else:
+        _SERVER_MODES.pop(base_url.rstrip("/"), None)
 
 
 class OpenAIChatBackend(ChatBackend):
@@ -48,15 +68,16 @@ class OpenAIChatBackend(ChatBackend):
         *,
         base_url: str | None = None,
         api_key: str | None = None,
-        json_mode: str = "json_schema",
+        json_mode: str | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(model, **kwargs)
-        if json_mode not in JSON_MODES:
+        if json_mode is not None and json_mode not in JSON_MODES:
             raise ConfigError(f"json_mode must be one of {JSON_MODES}, not {json_mode!r}")
         self.base_url = base_url
         self.api_key = api_key
-        self.json_mode = json_mode
+        # None: what this server accepted earlier in the process, else the strongest mode.
+        self.json_mode = json_mode or known_json_mode(base_url) or JSON_MODES[0]
         self.verbose_transcripts = True  # set False when the server refuses verbose_json
         self._clients: LoopLocal[openai.AsyncOpenAI] = LoopLocal(self._make_client)
 
@@ -81,7 +102,15 @@ class OpenAIChatBackend(ChatBackend):
 
     @property
     def label(self) -> str:
-        return f"{self.name} at {self.base_url or 'https://api.openai.com/v1'}"
+        return f"{self.name} at {self.base_url or _OPENAI_URL}"
+
+    def _step_down(self, refused: str) -> None:
+        """``refused`` was rejected: ask with the next mode from now on, here and for every
+        later backend talking to this server."""
+        if self.json_mode != refused:  # another task stepped down already
+            return
+        self.json_mode = JSON_MODES[JSON_MODES.index(refused) + 1]
+        _SERVER_MODES[(self.base_url or _OPENAI_URL).rstrip("/")] = self.json_mode
 
     async def aclose(self) -> None:
         client = self._clients.pop_current()
@@ -103,12 +132,19 @@ class OpenAIChatBackend(ChatBackend):
                 },
             }
         else:
-            # The server cannot enforce the shape (and json_object requires "JSON" in the prompt).
+            # The server may not enforce the shape (and json_object requires "JSON" in the
+            # prompt), so the schema travels in the prompt too.
             kwargs["messages"] = _with_system_note(messages, schema_instruction(schema))
             if mode == "json_object":
-                kwargs["response_format"] = {"type": "json_object"}
+                # llama.cpp servers turn "schema" into a grammar: the reply has the shape.
+                kwargs["response_format"] = {
+                    "type": "json_object",
+                    "schema": strict_json_schema(schema),
+                }
         if self.temperature is not None:
             kwargs["temperature"] = self.temperature
+        if self.max_tokens is not None:
+            kwargs["max_tokens"] = self.max_tokens
         return kwargs
 
     async def _chat(self, messages: list[dict[str, Any]], schema: type[BaseModel]) -> ChatReply:
@@ -134,8 +170,7 @@ class OpenAIChatBackend(ChatBackend):
             except openai.APIStatusError as e:
                 mapped = classify_openai_error(e, self.label)
                 if mode != "plain" and is_format_rejection(e.status_code, str(mapped)):
-                    if self.json_mode == mode:  # another task may have stepped down already
-                        self.json_mode = JSON_MODES[JSON_MODES.index(mode) + 1]
+                    self._step_down(mode)
                     continue
                 raise mapped from e
             except Exception as e:

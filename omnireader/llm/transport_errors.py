@@ -29,9 +29,15 @@ _FORMAT_WORDS = (
 
 
 def is_format_rejection(status: int, message: str) -> bool:
-    """True when a 4xx says the server does not support the requested ``response_format``."""
+    """True when an error says the server does not take the requested ``response_format``.
+
+    Told by what the error says, whatever the status: llama-cpp-python answers
+    ``json_schema`` with HTTP 500 and its validation error ("response_format.type: Input
+    should be 'text' or 'json_object'"); others use 400, 404, 415, 422 or 501. A rate limit
+    or a timeout is never one, whatever its text.
+    """
     text = message.lower()
-    return status in (400, 404, 415, 422, 501) and any(w in text for w in _FORMAT_WORDS)
+    return status not in (408, 429) and any(w in text for w in _FORMAT_WORDS)
 
 
 def classify_status(status: int, message: str, retry_after: str | None, label: str) -> Exception:

@@ -8,6 +8,7 @@ import os
 import time
 import traceback
 import warnings
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from datetime import UTC
@@ -34,6 +35,8 @@ __all__ = [
     "internal_failure",
     "log_internal",
     "ReadResult",
+    "refine_counts",
+    "left_fast_text",
     "validate_info",
     "describe_input",
     "captured",
@@ -92,24 +95,60 @@ class ReadResult(BaseModel):
     failures: list[ReadFailure] = Field(default_factory=list)
     lost: list[ReadFailure] = Field(default_factory=list)
     inputs: int = 0
+    # Fine mode: items the LLM wrote, and fast items it could not refine (kept), by reason.
+    fine_items: int = 0
+    refine_failed: int = 0
+    refine_reasons: dict[str, int] = Field(default_factory=dict)
 
     @classmethod
     def of(cls, outcomes: Iterable[ReadOutcome]) -> ReadResult:
         """The outcomes of several inputs, together."""
         result = cls()
+        reasons: Counter[str] = Counter()
         for out in outcomes:
             result.inputs += 1
             result.items.extend(out.items)
             result.failures.extend(out.failures)
             if out.failures and not out.items:
                 result.lost.append(out.failures[0])
+            fine, left = refine_counts(out.items)
+            result.fine_items += fine
+            reasons.update(left)
+        result.refine_failed = sum(reasons.values())
+        result.refine_reasons = dict(reasons)
         return result
 
     def __repr__(self) -> str:  # short: see ReadOutcome.__repr__
         return (
             f"ReadResult(inputs={self.inputs}, items={len(self.items)}, "
-            f"failures={len(self.failures)}, lost={len(self.lost)})"
+            f"failures={len(self.failures)}, lost={len(self.lost)}, "
+            f"refine_failed={self.refine_failed})"
         )
+
+
+def refine_counts(items: Iterable[MemoryItem]) -> tuple[int, Counter[str]]:
+    """How many of ``items`` are fine, and the fast ones the LLM failed on, by reason
+    (``"source_unavailable (gone)"`` counts as ``source_unavailable``)."""
+    fine = 0
+    left: Counter[str] = Counter()
+    for item in items:
+        m = item.metadata
+        if m.mode == "fine":
+            fine += 1
+        elif m.refine_status == "failed":
+            left[(m.refine_reason or "unknown").split(" (", 1)[0]] += 1
+    return fine, left
+
+
+def left_fast_text(fine: int, reasons: dict[str, int]) -> str:
+    """``3 items fine, 2 left fast: server_error`` (reasons with counts when several)."""
+    left = sum(reasons.values())
+    why = (
+        next(iter(reasons))
+        if len(reasons) == 1
+        else ", ".join(f"{r} {n}" for r, n in sorted(reasons.items()))
+    )
+    return f"{fine} item{'' if fine == 1 else 's'} fine, {left} left fast: {why}"
 
 
 def validate_info(info: dict[str, Any] | ReadInfo | None) -> ReadInfo:
@@ -259,6 +298,14 @@ def _mtime(path: str) -> str | None:
 def raise_or_items(result: ReadResult, on_error: str) -> list[MemoryItem]:
     """The items; with ``on_error="raise"`` an input that gave nothing raises its error, and
     a bad part of an input that was otherwise read is a warning (its other items stay)."""
+    if result.refine_failed:
+        # Fine mode asked, fast items given: never silently.
+        warnings.warn(
+            f"{left_fast_text(result.fine_items, result.refine_reasons)} (the LLM could not "
+            "refine them; they are kept as fast items, marked refine_status='failed')",
+            OmniReaderWarning,
+            stacklevel=3,
+        )
     if on_error != "raise":
         return result.items
     if result.lost:

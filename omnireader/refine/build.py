@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
@@ -11,8 +12,16 @@ from omnireader.llm.schemas import ExtractedMemory
 from omnireader.models import MemoryItem, MemoryMetadata, MemoryType, Source, utc_now
 from omnireader.normalize import normalize_time
 from omnireader.refine.guard import is_error_text, is_injection_echo
+from omnireader.refine.memory_guard import MemoryGuard, note_rejection
 
-__all__ = ["fine_items", "check_written", "mark_refined", "mark_failed", "NO_MEMORIES"]
+__all__ = [
+    "fine_items",
+    "check_written",
+    "mark_refined",
+    "mark_failed",
+    "mark_rejected",
+    "NO_MEMORIES",
+]
 
 #: ``refine_reason`` of a fast item the LLM read and found nothing worth remembering in.
 NO_MEMORIES = "no_memories"
@@ -35,6 +44,7 @@ def fine_items(
     memory_type: MemoryType | None = None,
     first_index: int = 0,
     verbatim: bool = False,
+    guard: MemoryGuard | None = None,
     **metadata: Any,
 ) -> list[MemoryItem]:
     """Fine items for ``memories``; ids derive from the fast item's id and the position.
@@ -47,12 +57,16 @@ def fine_items(
 
     Error text and refusals are dropped (a reply made only of them raises
     ``LLMError(reason="error_text")``); an injected instruction passed off as a memory
-    fails the whole reply (``LLMError(reason="injection_echo")``).
+    fails the whole reply (``LLMError(reason="injection_echo")``). ``guard`` checks each
+    memory against its source and prompt (:class:`MemoryGuard`): a rejected memory is
+    dropped and counted; when every memory is rejected the item fails with the commonest
+    reason (``placeholder``, ``unknown_person``...), so the fast item is kept.
     """
     base_sources = list(sources if sources is not None else fast.metadata.sources)
     fm = fast.metadata
     out: list[MemoryItem] = []
     errors = 0
+    rejected: Counter[str] = Counter()
     for n, m in enumerate(memories, start=first_index):
         text = m.memory.strip()
         if not verbatim and (is_injection_echo(text) or is_injection_echo(m.key)):
@@ -65,6 +79,14 @@ def fine_items(
         chosen = (
             _pick_sources(base_sources, m.source_indexes) if sources is not None else base_sources
         )
+        if guard is not None and not verbatim:
+            times = [t for s in chosen if (t := normalize_time(s.chat_time))]
+            m, why = guard.check(m, max(times) if times else None)
+            if why is not None:
+                rejected[why] += 1
+                note_rejection(why)
+                continue
+            text = m.memory.strip()
         fields: dict[str, Any] = dict(
             user_id=fm.user_id,
             session_id=fm.session_id,
@@ -87,6 +109,10 @@ def fine_items(
                 id=item_id(fast.id, "fine", n), memory=text, metadata=MemoryMetadata(**fields)
             )
         )
+    if rejected and not out:
+        why = rejected.most_common(1)[0][0]
+        listed = ", ".join(f"{r} {k}" for r, k in rejected.most_common())
+        raise LLMError(f"the guard rejected every memory ({listed})", reason=why)
     if errors and not out:
         raise LLMError("the reply holds only error messages or refusals", reason="error_text")
     return out
@@ -137,3 +163,12 @@ def mark_failed(fast: MemoryItem, reason: str) -> MemoryItem:
             )
         }
     )
+
+
+def mark_rejected(fast: MemoryItem, rejected: dict[str, int]) -> MemoryItem:
+    """The fast item noting the memories the guard kept out of its fine items, by reason
+    (``extra["guard_rejected"]``); as it is when there were none."""
+    if not rejected:
+        return fast
+    extra = {**fast.metadata.extra, "guard_rejected": dict(rejected)}
+    return fast.model_copy(update={"metadata": fast.metadata.model_copy(update={"extra": extra})})

@@ -26,13 +26,14 @@ from omnireader.errors import LLMError, ReadError
 from omnireader.llm.limits import LoopLocal
 from omnireader.models import MemoryItem, Source
 from omnireader.options import ReadOptions
-from omnireader.refine.build import mark_failed, mark_refined
+from omnireader.refine.build import mark_failed, mark_refined, mark_rejected
 from omnireader.refine.media_kinds import (
     refine_audio,
     refine_image,
     refine_scanned_page,
     source_bytes,
 )
+from omnireader.refine.memory_guard import REJECTED
 from omnireader.refine.text_kinds import refine_chat, refine_document, refine_text, refine_tool
 from omnireader.units import THREAD
 
@@ -49,11 +50,13 @@ class RefineResult(BaseModel):
     refined: int = 0
     failed: int = 0
     reasons: dict[str, int] = Field(default_factory=dict)  # failure reason -> count
+    # memories the guard kept out (omnireader.refine.memory_guard), by reason
+    rejected: dict[str, int] = Field(default_factory=dict)
 
     def __repr__(self) -> str:  # short: see omnireader.reading.outcomes.ReadOutcome.__repr__
         return (
             f"RefineResult(fine={len(self.fine)}, fast={len(self.fast)}, refined={self.refined}, "
-            f"failed={self.failed}, reasons={self.reasons})"
+            f"failed={self.failed}, reasons={self.reasons}, rejected={self.rejected})"
         )
 
 
@@ -64,12 +67,14 @@ class RefineTotals(BaseModel):
     failed: int = 0
     fine_items: int = 0
     reasons: dict[str, int] = Field(default_factory=dict)
+    rejected: dict[str, int] = Field(default_factory=dict)  # memories the guard kept out
 
     def add(self, result: RefineResult) -> None:
         self.refined += result.refined
         self.failed += result.failed
         self.fine_items += len(result.fine)
         self.reasons = dict(Counter(self.reasons) + Counter(result.reasons))
+        self.rejected = dict(Counter(self.rejected) + Counter(result.rejected))
 
 
 def refine_kind(item: MemoryItem) -> str | None:
@@ -102,7 +107,8 @@ def refine_kind(item: MemoryItem) -> str | None:
 
 
 _SPACE = re.compile(r"\s+")
-Outcome = tuple[MemoryItem, list[MemoryItem], str | None]
+# the fast item, its fine items, why it failed (None: it did not), memories rejected
+Outcome = tuple[MemoryItem, list[MemoryItem], str | None, Counter[str]]
 
 
 class _LoopState:
@@ -193,17 +199,19 @@ class Refiner:
 
     async def _one(self, item: MemoryItem, payload: Any, overlap: int) -> Outcome:
         kind = refine_kind(item)
+        rejected: Counter[str] = Counter()
         if kind is None:
-            return item, [], None
+            return item, [], None, rejected
+        REJECTED.set(rejected)  # this task's own context: the guard counts into it
         try:
             fine = await self._run(kind, item, payload, overlap)
         except LLMError as e:
-            return item, [], e.reason
+            return item, [], e.reason, rejected
         except ReadError as e:
-            return item, [], f"source_unavailable ({e.code})"
+            return item, [], f"source_unavailable ({e.code})", rejected
         except Exception as e:  # a broken reply or file must not lose the item
-            return item, [], f"error ({type(e).__name__})"
-        return item, fine, None
+            return item, [], f"error ({type(e).__name__})", rejected
+        return item, fine, None, rejected
 
     async def _run(
         self, kind: str, item: MemoryItem, payload: Any, overlap: int
@@ -239,7 +247,10 @@ def _assemble(done: Sequence[Outcome]) -> RefineResult:
     """Mark each fast item, drop exact duplicate fine items, and count the failures."""
     result = RefineResult()
     kept: dict[str, MemoryItem] = {}
-    for fast, fine, reason in done:
+    rejected: Counter[str] = Counter()
+    for fast, fine, reason, kept_out in done:
+        rejected.update(kept_out)
+        fast = mark_rejected(fast, kept_out)
         if reason is not None:
             result.fast.append(mark_failed(fast, reason))
             result.failed += 1
@@ -264,6 +275,7 @@ def _assemble(done: Sequence[Outcome]) -> RefineResult:
             ids.append(first.id)
         result.fast.append(mark_refined(fast, ids))
         result.refined += 1
+    result.rejected = dict(rejected)
     return result
 
 

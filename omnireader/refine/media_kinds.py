@@ -20,6 +20,7 @@ from omnireader.parsers.base import PARSE_LOCK
 from omnireader.payloads import Blob
 from omnireader.prompts import load_prompt
 from omnireader.refine.build import check_written, fine_items
+from omnireader.refine.memory_guard import MemoryGuard
 from omnireader.refine.text_kinds import reference_time
 from omnireader.text.tokens import count_tokens
 
@@ -61,6 +62,14 @@ def source_bytes(item: MemoryItem, payload: Any, options: ReadOptions) -> bytes:
     )
 
 
+def _system(messages: list[dict[str, Any]]) -> str:
+    return "\n".join(
+        m["content"]
+        for m in messages
+        if m.get("role") == "system" and isinstance(m["content"], str)
+    )
+
+
 def _name(s: Source | None, default: str) -> str:
     if s is None:
         return default
@@ -77,13 +86,10 @@ async def refine_image(llm: Any, item: MemoryItem, data: bytes) -> list[MemoryIt
     name = _name(s, "image")
     message = ((s.content if s else None) or item.metadata.extra.get("context") or "").strip()
     prompt = load_prompt("image", guess_lang(message) if message else "en")
-    reading, _ = await llm.acomplete_json(
-        prompt.render(
-            image_name=name, context=message or "(none)", reference_time=reference_time(item)
-        ),
-        ImageReading,
-        images=[data],
+    messages = prompt.render(
+        image_name=name, context=message or "(none)", reference_time=reference_time(item)
     )
+    reading, _ = await llm.acomplete_json(messages, ImageReading, images=[data])
     description = check_written(reading.description, "image description")
     if not description and not reading.text_in_image.strip() and not reading.memories:
         raise LLMError(f"the vision model did not describe {name}", reason="error_text")
@@ -105,7 +111,9 @@ async def refine_image(llm: Any, item: MemoryItem, data: bytes) -> list[MemoryIt
         location=m.location,
         extra=dict(m.extra),
     )
-    return [*head, *fine_items(item, reading.memories, first_index=1)]
+    # The model read pixels: persons and dates cannot be checked against a text.
+    guard = MemoryGuard(None, prompt=_system(messages))
+    return [*head, *fine_items(item, reading.memories, first_index=1, guard=guard)]
 
 
 def render_page(data: bytes, page: int, password: str | None) -> bytes:
@@ -239,9 +247,9 @@ async def refine_audio(
         for n, g in enumerate(segments)
     )
     prompt = load_prompt("audio_transcript", guess_lang(transcript.text or lines))
-    got, _ = await llm.acomplete_json(
-        prompt.render(audio_name=name, transcript=lines, reference_time=reference_time(item)),
-        Extraction,
-    )
-    facts = fine_items(item, got.memories, sources=seg_sources, first_index=len(said))
+    when = reference_time(item)
+    messages = prompt.render(audio_name=name, transcript=lines, reference_time=when)
+    got, _ = await llm.acomplete_json(messages, Extraction)
+    guard = MemoryGuard(lines, times=[when], prompt=_system(messages))
+    facts = fine_items(item, got.memories, sources=seg_sources, first_index=len(said), guard=guard)
     return [*said, *facts]

@@ -14,6 +14,7 @@ from omnireader.models import MemoryItem, Source, ToolUse
 from omnireader.normalize import guess_lang, normalize_time
 from omnireader.prompts import load_prompt
 from omnireader.refine.build import check_written, fine_items
+from omnireader.refine.memory_guard import MemoryGuard
 
 __all__ = [
     "refine_chat",
@@ -57,7 +58,17 @@ async def refine_chat(llm: Any, item: MemoryItem, overlap: int = 0) -> list[Memo
     prompt = load_prompt("chat_window", guess_lang(lines))
     messages = prompt.render(messages=lines, reference_time=reference_time(item))
     got, _ = await llm.acomplete_json(messages, Extraction)
-    return fine_items(item, got.memories, sources=sources, summary=got.summary)
+    guard = MemoryGuard(lines, times=[s.chat_time for s in sources], prompt=_instructions(messages))
+    return fine_items(item, got.memories, sources=sources, summary=got.summary, guard=guard)
+
+
+def _instructions(messages: Sequence[dict[str, Any]]) -> str:
+    """The prompt's instructions (its system turn), which a memory must not repeat."""
+    return "\n".join(
+        m["content"]
+        for m in messages
+        if m.get("role") == "system" and isinstance(m.get("content"), str)
+    )
 
 
 def _where(item: MemoryItem) -> str:
@@ -84,16 +95,25 @@ async def refine_document(llm: Any, item: MemoryItem) -> list[MemoryItem]:
         reference_time=item.metadata.timestamp or "unknown",
     )
     got, _ = await llm.acomplete_json(messages, Extraction)
+    guard = MemoryGuard(
+        f"{_where(item)}\n{item.memory}",
+        times=[item.metadata.timestamp],
+        prompt=_instructions(messages),
+    )
     # Title, heading, format and page count stay with the facts, like the page itself.
-    return fine_items(item, got.memories, summary=got.summary, extra=dict(item.metadata.extra))
+    return fine_items(
+        item, got.memories, summary=got.summary, extra=dict(item.metadata.extra), guard=guard
+    )
 
 
 async def refine_text(llm: Any, item: MemoryItem) -> list[MemoryItem]:
     """Strings and text parts: the general-text prompt."""
     prompt = load_prompt("general_text", guess_lang(item.memory))
-    messages = prompt.render(text=item.memory, reference_time=reference_time(item))
+    when = reference_time(item)
+    messages = prompt.render(text=item.memory, reference_time=when)
     got, _ = await llm.acomplete_json(messages, Extraction)
-    return fine_items(item, got.memories, summary=got.summary)
+    guard = MemoryGuard(item.memory, times=[when], prompt=_instructions(messages))
+    return fine_items(item, got.memories, summary=got.summary, guard=guard)
 
 
 def _step(n: int, s: Source) -> str:
@@ -117,9 +137,8 @@ async def refine_tool(llm: Any, item: MemoryItem) -> list[MemoryItem]:
     trajectory = f"{item.memory}\n\nRaw steps:\n{steps}" if sources else steps
     prompt = load_prompt("tool_trajectory", guess_lang(item.memory))
     review: TrajectoryReview
-    review, _ = await llm.acomplete_json(
-        prompt.render(trajectory=trajectory, reference_time=reference_time(item)), TrajectoryReview
-    )
+    messages = prompt.render(trajectory=trajectory, reference_time=reference_time(item))
+    review, _ = await llm.acomplete_json(messages, TrajectoryReview)
     experience = check_written(review.experience, "experience")
     # The head item repeats the trajectory verbatim (a tool result may legitimately say
     # "ignore previous instructions"); only what the model wrote is checked.
@@ -141,7 +160,8 @@ async def refine_tool(llm: Any, item: MemoryItem) -> list[MemoryItem]:
         persons=item.metadata.persons,
         timestamp=item.metadata.timestamp,
     )
-    facts = fine_items(item, review.memories, sources=sources, first_index=1)
+    guard = MemoryGuard(trajectory, times=[reference_time(item)], prompt=_instructions(messages))
+    facts = fine_items(item, review.memories, sources=sources, first_index=1, guard=guard)
     return [head, *facts]
 
 

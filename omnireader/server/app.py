@@ -157,6 +157,9 @@ def create_app(config: ServerConfig, llm: Any = None) -> FastAPI:
         return {
             "items": [i.model_dump(mode="json") for i in got.items],
             "failures": [f.model_dump(mode="json") for f in got.failures],
+            "fine_items": got.fine_items,
+            "refine_failed": got.refine_failed,
+            "refine_reasons": got.refine_reasons,
         }
 
     @app.post("/v1/search", response_model=SearchResponse, tags=["store"])

@@ -10,7 +10,8 @@ __all__ = ["counts_of"]
 
 
 def counts_of(report: Any, path: Path | None) -> dict[str, Any]:
-    """An ingest report as a job counts it: items written and failures (named by upload)."""
+    """An ingest report as a job counts it: items written, failures (named by upload), and
+    the items left fast in fine mode by reason."""
     failures = []
     for f in report.failures:
         data = f.model_dump(mode="json")
@@ -19,7 +20,13 @@ def counts_of(report: Any, path: Path | None) -> dict[str, Any]:
                 if isinstance(data.get(key), str):
                     data[key] = _unspool(data[key], str(path))
         failures.append(data)
-    return {"items": report.items_inserted + report.items_updated, "failures": failures}
+    return {
+        "items": report.items_inserted + report.items_updated,
+        "failures": failures,
+        # fine mode: items stored fast because the LLM failed on them, and why
+        "refine_failed": report.refine_failed,
+        "refine_reasons": dict(report.refine_reasons),
+    }
 
 
 def _unspool(text: str, files_dir: str) -> str:

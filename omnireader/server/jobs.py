@@ -318,9 +318,14 @@ class JobManager:
 
     @staticmethod
     def _added(job: JobState, got: dict[str, Any]) -> dict[str, Any]:
+        reasons = dict(job.refine_reasons)
+        for reason, n in (got.get("refine_reasons") or {}).items():
+            reasons[reason] = reasons.get(reason, 0) + n
         return {
             "items_written": job.items_written + got["items"],
             "failures": [*job.failures, *got["failures"]],
+            "refine_failed": job.refine_failed + int(got.get("refine_failed") or 0),
+            "refine_reasons": reasons,
         }
 
     def _update(self, job: JobState, *, save: bool = True, **changes: Any) -> None:

@@ -46,6 +46,11 @@ class ReadRequest(BaseModel):
 class ReadResponse(BaseModel):
     items: list[MemoryItem]
     failures: list[ReadFailure]
+    # Fine mode: items the LLM wrote, and fast items it could not refine (returned as they
+    # are, marked refine_status "failed"), by reason.
+    fine_items: int = 0
+    refine_failed: int = 0
+    refine_reasons: dict[str, int] = Field(default_factory=dict)
 
 
 class FilterFields(BaseModel):
@@ -146,6 +151,10 @@ class JobState(BaseModel):
     files_done: int = 0
     items_written: int = 0
     failures: list[dict[str, Any]] = Field(default_factory=list)
+    # Fine mode: items stored fast because the LLM could not refine them, by reason. The
+    # job is done (the rest of its work is kept); these say what was not.
+    refine_failed: int = 0
+    refine_reasons: dict[str, int] = Field(default_factory=dict)
     error: str | None = None
     created: float = 0.0
     started: float | None = None

@@ -23,7 +23,8 @@ from omnireader.llm import (
     RetryPolicy,
     TrajectoryReview,
 )
-from tests.support import ChatRequest, Fault, LLMServer
+from omnireader.llm.json_reply import strict_json_schema
+from tests.support import LLAMA_CPP_JSON_SCHEMA_ERROR, ChatRequest, Fault, LLMServer
 
 FAST_RETRY = RetryPolicy(max_attempts=3, base_delay=0.001, max_delay=0.01)
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 16
@@ -100,6 +101,61 @@ def test_server_that_rejects_json_schema_gets_json_object_and_the_downgrade_is_r
     assert backend.json_mode == "json_object" and first == second
     # json_object cannot enforce a shape, so the schema travels in the system prompt.
     assert '"memories"' in server.requests_to("chat")[1].json["messages"][0]["content"]
+
+
+def test_llama_cpp_refusal_of_json_schema_with_http_500_steps_down_to_json_object_with_schema(
+    server: LLMServer,
+) -> None:
+    # llama-cpp-python's server answers json_schema with HTTP 500 and a validation error.
+    server.json_schema_rejection = LLAMA_CPP_JSON_SCHEMA_ERROR
+    server.responder = berlin
+    backend = make("openai", server)
+    result, _ = backend.complete_json(ASK, Extraction)
+    assert result.memories[0].persons == ["Alice"]
+    refused, asked = server.requests_to("chat")
+    assert refused.json["response_format"]["type"] == "json_schema"
+    # json_object carries the strict schema: llama.cpp turns it into a grammar.
+    assert asked.json["response_format"] == {
+        "type": "json_object",
+        "schema": strict_json_schema(Extraction),
+    }
+    assert backend.json_mode == "json_object"
+
+
+def test_the_step_down_is_remembered_for_the_server_by_later_backends(server: LLMServer) -> None:
+    server.json_schema_rejection = LLAMA_CPP_JSON_SCHEMA_ERROR
+    make("openai", server).complete_json(ASK, Extraction)
+    later = make("openai", server)
+    assert later.json_mode == "json_object"
+    server.reset()
+    later.complete_json(ASK, Extraction)
+    [only] = server.requests_to("chat")  # no refusal paid again
+    assert only.json["response_format"]["type"] == "json_object"
+    # An explicit mode is the user's: it is not overridden.
+    assert OpenAIChatBackend("m", base_url=server.openai_base_url, json_mode="plain").json_mode == (
+        "plain"
+    )
+
+
+def test_a_server_error_that_does_not_name_the_format_is_retried_not_stepped_down(
+    server: LLMServer,
+) -> None:
+    server.inject("chat", Fault.server_error(500))
+    backend = make("openai", server)
+    backend.complete_json(ASK, Extraction)
+    modes = [r.json["response_format"]["type"] for r in server.requests_to("chat")]
+    assert modes == ["json_schema", "json_schema"] and backend.json_mode == "json_schema"
+
+
+def test_a_rate_limit_that_mentions_response_format_is_not_a_format_refusal(
+    server: LLMServer,
+) -> None:
+    server.inject(
+        "chat", Fault.status(429, retry_after=0.01, message="too many response_format requests")
+    )
+    backend = make("openai", server)
+    backend.complete_json(ASK, Extraction)
+    assert backend.json_mode == "json_schema"
 
 
 def test_server_without_any_response_format_is_asked_by_prompt_alone(server: LLMServer) -> None:
@@ -401,3 +457,13 @@ def test_openai_reply_that_is_not_a_chat_completion_is_a_value_error(body: bytes
     )
     assert (reply.content, reply.prompt_tokens, reply.completion_tokens) == ("{}", 7, 0)
     assert _chat_reply(b'{"choices": []}').content is None
+
+
+@BOTH
+def test_max_tokens_bounds_each_reply(kind: str, server: LLMServer) -> None:
+    make(kind, server, max_tokens=64).complete_json(ASK, Extraction)
+    (req,) = server.requests_to("chat")
+    if kind == "openai":
+        assert req.json["max_tokens"] == 64
+    else:
+        assert req.json["options"]["num_predict"] == 64

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from omnireader.errors import FineModeUnavailableError
+from omnireader.errors import FineModeUnavailableError, OmniReaderWarning
 from omnireader.payloads import Blob
 from omnireader.reading.reader import Reader
-from tests.support import LLMServer
+from tests.support import LLMServer, default_responder
 
 from .conftest import build_backend
 
@@ -105,3 +105,19 @@ def test_fine_mode_without_an_llm_says_how_to_configure_one(sample_files: Path) 
     fast = reader.read("Alice lives in Lyon.")
     with pytest.raises(FineModeUnavailableError, match="llm"):
         reader.refine(fast)
+
+
+def test_read_report_counts_items_left_fast_and_read_warns_about_them(
+    server: LLMServer,
+) -> None:
+    server.responder = lambda req: (
+        "Sure! Bob keeps bees." if "Bob" in req.data_text else default_responder(req)
+    )
+    reader = Reader(llm=build_backend("openai", server))
+    texts = ["Alice moved to Berlin in May 2024.", "Bob keeps bees on the roof."]
+    report = reader.read_report(texts, mode="fine")
+    assert report.fine_items == 1
+    assert report.refine_failed == 1 and report.refine_reasons == {"bad_json": 1}
+    with pytest.warns(OmniReaderWarning, match="1 item fine, 1 left fast: bad_json"):
+        items = reader.read(texts, mode="fine")
+    assert len(items) == 2  # the fast item is kept, marked

@@ -79,12 +79,18 @@ def test_chat_fine_items_cite_their_message_ids_with_absolute_times(
     ids_by_text = {m["content"]: m["message_id"] for m in CONVERSATION if m["role"] != "system"}
     times = {m["message_id"]: normalize_time(m.get("chat_time")) for m in CONVERSATION}
     assert items and all(i.metadata.mode == "fine" for i in items)
-    # Every message became a fact, once, citing that very message.
+    # Every message became a fact, once, citing that very message. The relative day the
+    # model left ("Tomorrow", said on 2025-03-11) is resolved by the code, and dates the fact.
     said = {i.memory.split(": ", 1)[1]: i for i in items}
-    assert set(said) == set(ids_by_text)
+    resolved = {t.replace("Tomorrow", "on 2025-03-12"): t for t in ids_by_text}
+    assert set(said) == set(resolved)
     for text, item in said.items():
-        assert [s.message_id for s in item.metadata.sources] == [ids_by_text[text]]
-        assert item.metadata.timestamp == times[ids_by_text[text]]
+        original = resolved[text]
+        assert [s.message_id for s in item.metadata.sources] == [ids_by_text[original]]
+        if text == original:
+            assert item.metadata.timestamp == times[ids_by_text[original]]
+        else:
+            assert item.metadata.timestamp.startswith("2025-03-12")
         _parse_dt(item.metadata.timestamp)  # absolute ISO 8601
         assert item.metadata.user_id == "alice"
     # Several windows were sent, each its own request.

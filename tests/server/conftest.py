@@ -40,6 +40,7 @@ def start_server(db: Path, **settings: Any) -> Running:
     from omnireader.server.config import Limits, ServerConfig
 
     limits = Limits(**settings.pop("limits", {}))
+    llm = settings.pop("llm", None)  # a chat backend: fine-mode reads and jobs
     config = ServerConfig(db=db, limits=limits, **settings)
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     # Accepted connections inherit this. uvicorn's own listener gets it from asyncio; a
@@ -48,7 +49,7 @@ def start_server(db: Path, **settings: Any) -> Running:
     sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    app = create_app(config)
+    app = create_app(config, llm)
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()

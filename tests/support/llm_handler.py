@@ -90,7 +90,7 @@ class LLMRequestHandler(BaseHTTPRequestHandler):
             self._json(status, {"error": message}, headers)  # Ollama's error shape
         else:
             etype = {429: "rate_limit_error", 400: "invalid_request_error"}.get(
-                status, "server_error"
+                status, "internal_server_error" if status == 500 else "server_error"
             )
             self._json(
                 status,
@@ -226,6 +226,8 @@ class LLMRequestHandler(BaseHTTPRequestHandler):
         owner = self.owner
         rf = body.get("response_format") or {}
         mode = rf.get("type", "plain") if isinstance(rf, dict) else "plain"
+        if mode == "json_schema" and owner.json_schema_rejection is not None:
+            return self._error(*owner.json_schema_rejection)
         if mode == "json_schema" and not owner.json_schema_supported:
             return self._error(
                 400, "response_format type 'json_schema' is not supported by this server"
@@ -243,6 +245,8 @@ class LLMRequestHandler(BaseHTTPRequestHandler):
             if isinstance(p, dict) and p.get("type") == "image_url"
         ]
         schema = (rf.get("json_schema") or {}).get("schema") if mode == "json_schema" else None
+        if mode == "json_object" and isinstance(rf.get("schema"), dict):
+            schema = rf["schema"]  # llama.cpp servers enforce it as a grammar
         req = ChatRequest(
             "openai",
             body.get("model", ""),

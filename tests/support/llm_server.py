@@ -39,9 +39,29 @@ from pydantic import BaseModel
 from .llm_handler import LLMRequestHandler
 from .llm_replies import ChatRequest, default_responder
 
-__all__ = ["LLMServer", "Fault", "RecordedRequest", "Transcript", "ChatRequest", "Responder"]
+__all__ = [
+    "LLMServer",
+    "Fault",
+    "RecordedRequest",
+    "Transcript",
+    "ChatRequest",
+    "Responder",
+    "LLAMA_CPP_JSON_SCHEMA_ERROR",
+]
 
 Responder = Callable[[ChatRequest], "str | dict[str, Any] | BaseModel"]
+
+#: How llama-cpp-python's server (0.3.36) answers ``response_format: {"type": "json_schema"}``:
+#: HTTP 500 whose message is FastAPI's request validation error, then where it was raised
+#: (the path is the installing machine's), word for word as the real server sends it.
+LLAMA_CPP_JSON_SCHEMA_ERROR = (
+    500,
+    "1 validation error:\n  {'type': 'literal_error', 'loc': ('body', 'response_format', "
+    "'type'), 'msg': \"Input should be 'text' or 'json_object'\", 'input': 'json_schema', "
+    "'ctx': {'expected': \"'text' or 'json_object'\"}}\n\n  File "
+    '"/usr/lib/python3/site-packages/llama_cpp/server/app.py", line 376, in '
+    "create_chat_completion\n    POST /v1/chat/completions",
+)
 
 
 @dataclass(frozen=True)
@@ -143,8 +163,9 @@ class LLMServer:
     ``responder`` builds chat content from a :class:`ChatRequest` (default: schema-valid JSON
     filled from the prompt's data). ``latency`` delays every request. ``json_schema_supported`` /
     ``json_object_supported`` set to False make the server reject those ``response_format``
-    types with HTTP 400, as older vLLM / llama.cpp builds do. ``max_in_flight`` is the most
-    requests seen at once.
+    types with HTTP 400, as older vLLM / llama.cpp builds do; ``json_schema_rejection`` (a
+    status and a message, e.g. :data:`LLAMA_CPP_JSON_SCHEMA_ERROR`) answers ``json_schema``
+    with exactly that error instead. ``max_in_flight`` is the most requests seen at once.
     """
 
     def __init__(
@@ -157,6 +178,7 @@ class LLMServer:
         self.latency: float = 0.0
         self.json_schema_supported = True
         self.json_object_supported = True
+        self.json_schema_rejection: tuple[int, str] | None = None
         self.transcripts: dict[str, Transcript] = {}
         self.requests: list[RecordedRequest] = []
         self.in_flight = 0
@@ -178,6 +200,9 @@ class LLMServer:
             daemon=True,
         )
         self._thread.start()
+        from omnireader.llm.openai_backend import forget_json_modes
+
+        forget_json_modes(self.openai_base_url)  # a new server, maybe on an old one's port
         return self
 
     def stop(self) -> None:
