@@ -327,9 +327,10 @@ def email_members(
             f"limit of {options.max_archive_members}",
         )
     taken: set[str] = set()
+    sent = mail_headers(msg).date if layout.members else None  # each attachment's date
     for n, (part, whole) in enumerate(layout.members, 1):
         name = _unique(_member_name(part, whole, n), taken)
-        yield member_blob(blob, f"attachment/{name}", _member_bytes(part, whole))
+        yield member_blob(blob, f"attachment/{name}", _member_bytes(part, whole), sent)
     if layout.body:  # ciphertext beside readable text: the text is read, this reported
         for n, part in enumerate(layout.encrypted, 1):
             name = safe_member_name(header_text(part.get_filename() or ""), f"encrypted-{n}")
