@@ -198,7 +198,7 @@ class FileParser(Parser[Blob]):
         if r.blob.context:
             extra["context"] = r.blob.context
         return dict(
-            timestamp=r.info.created or r.info.modified or r.blob.chat_time,
+            timestamp=r.info.time or r.blob.chat_time,
             persons=list(r.info.authors),
             key=r.info.title or r.blob.display_name,
             topic=r.info.title,
