@@ -40,6 +40,7 @@ from omnireader.options import ReadOptions
 from omnireader.parsers.base import ParseContext, Parser, register
 from omnireader.parsers.blob_common import rebuild_blob
 from omnireader.parsers.doc_chunks import link_chunks, section_chunks
+from omnireader.parsers.doc_languages import inherit_languages
 from omnireader.parsers.doc_titles import retitle, wants_more, without_placeholder_title
 from omnireader.parsers.layout_items import layout_blocks
 from omnireader.parsers.ocr_items import ocr_items
@@ -176,6 +177,8 @@ class FileParser(Parser[Blob]):
             item.metadata.extra["unreadable_pages"] = unreadable
         if top:
             retitle(items, top, blob, ctx.options)
+        if not language_tag(info.extra.get("lang")):  # a declared language stands
+            inherit_languages(items)
         return items
 
     # -- items
