@@ -22,7 +22,7 @@ from omnireader.formats.registry import Format, Magic, by_extension
 from omnireader.options import ReadOptions
 from omnireader.payloads import Blob
 
-__all__ = ["xml_text"]
+__all__ = ["xml_text", "is_stylesheet"]
 
 _DOCTYPE = re.compile(r"<!DOCTYPE(?:[^\[>]*\[.*?\])?[^>]*>", re.S | re.I)
 _MARKUP = re.compile(r"<!--.*?-->|<\?.*?\?>|<!\[CDATA\[|\]\]>|<[^>]*>", re.S)
@@ -82,15 +82,34 @@ def xml_text(data: bytes, label: str) -> str:
     return text
 
 
+_XSLT = b"http://www.w3.org/1999/xsl/transform"
+
+
+def is_stylesheet(lowered_head: bytes) -> bool:
+    """Whether a (lower-cased) XML head is an XSLT stylesheet: it declares the XSLT
+    namespace before its first template (the root's own attributes)."""
+    return _XSLT in lowered_head[:4096]
+
+
 def read_xml(blob: Blob, options: ReadOptions | None = None) -> Extraction:
-    """The text of an XML file, as one section."""
+    """The text of an XML file, as one section. An XSLT stylesheet is code: its source is
+    kept as a code block, never its template markup read as the document's text."""
     from omnireader.formats.plain.text_file import one_section
 
-    return one_section(xml_text(blob.read_bytes(), blob.label))
+    data = blob.read_bytes()
+    if is_stylesheet(data[:4096].lower()):
+        source = _decode(data, blob.label).lstrip("\ufeff").strip()
+        if not source:
+            raise EmptyInputError(blob.label, "the stylesheet is empty")
+        return one_section(f"```xml\n{source}\n```")
+    return one_section(xml_text(data, blob.label))
 
 
 def _is_xml(p: Probe) -> bool:
-    return p.lowered.startswith((b"<?xml", b"<rss", b"<feed"))
+    low = p.lowered
+    return low.startswith((b"<?xml", b"<rss", b"<feed")) or (
+        low.startswith(b"<") and is_stylesheet(low)
+    )
 
 
 FORMATS = (
@@ -98,9 +117,12 @@ FORMATS = (
         name="xml",
         rank=20,
         display="RSS/XML",
-        extensions=(".xml",),
+        extensions=(".xml", ".xsl", ".xslt"),
         mimes=("application/xml",),
-        magic=(Magic(71, _is_xml, "text"), Magic(80, by_extension(".xml"), "text")),
+        magic=(
+            Magic(71, _is_xml, "text"),
+            Magic(80, by_extension(".xml", ".xsl", ".xslt"), "text"),
+        ),
         extract=read_xml,
         readme_group="text, Markdown, JSON, XML",
     ),
