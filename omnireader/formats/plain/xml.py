@@ -30,6 +30,7 @@ _BLANK_LINES = re.compile(r"\n\s*\n+")
 # The five predefined entities and character references are safe to expand (one character
 # each); declared entities are what bombs are made of and stay as written.
 _SAFE_ENTITY = re.compile(r"&(?:amp|lt|gt|quot|apos|#[0-9]{1,7}|#x[0-9a-fA-F]{1,6});")
+_XML_DECL = re.compile(r"^\s*<\?xml[^>]*\?>")
 _DECLARED = re.compile(rb"""^<\?xml[^>]*?encoding\s*=\s*["']([A-Za-z0-9._-]{1,40})["']""")
 
 
@@ -38,9 +39,14 @@ def _decode(data: bytes, label: str) -> str:
     declared = _DECLARED.match(data.lstrip(b"\xef\xbb\xbf \t\r\n"))
     if declared:
         try:
-            return data.decode(declared.group(1).decode("ascii"))
+            text = data.decode(declared.group(1).decode("ascii"))
         except (LookupError, UnicodeDecodeError):
             pass
+        else:
+            # UTF-8 bytes under a copied 'encoding="UTF-16"' decode, as nonsense: an XML
+            # document read right starts with its markup.
+            if text.lstrip("\ufeff \t\r\n").startswith("<"):
+                return text
     return decode_text(data, label)
 
 
@@ -66,8 +72,17 @@ def xml_text(data: bytes, label: str) -> str:
     from defusedxml import DefusedXmlException
     from defusedxml.ElementTree import ParseError, fromstring
 
+    def parse(source: bytes | str) -> Any:
+        return fromstring(source, forbid_dtd=False, forbid_entities=True, forbid_external=True)
+
     try:
-        root = fromstring(data, forbid_dtd=False, forbid_entities=True, forbid_external=True)
+        try:
+            root = parse(data)
+        except ParseError:
+            # The bytes are not in the encoding the declaration names (a UTF-16 file saved
+            # as UTF-8 keeps 'encoding="UTF-16"', a BOM-less UTF-16 file): parsed as the
+            # text they decode to, its field names are kept.
+            root = parse(_XML_DECL.sub("", _decode(data, label).lstrip("\ufeff"), count=1))
     except (DefusedXmlException, ParseError, ValueError):
         # Entity declarations or malformed markup: strip tags, expand nothing.
         text = _DOCTYPE.sub("", _decode(data, label))
