@@ -92,13 +92,15 @@ def load_placeholders(path: str | None = None) -> _Placeholders:
 
 
 def is_placeholder_title(title: str | None, file_name: str = "", path: str | None = None) -> bool:
-    """Whether ``title`` names nothing: empty, a listed placeholder, or the document's own
-    file name (with or without its extension)."""
+    """Whether ``title`` names nothing: a listed placeholder, or the document's own file
+    name with its extension."""
     title = (title or "").strip()
     if not title:
         return False
+    # The file's own name, extension and all, copied into the title field (a title that
+    # is the name without its extension, "Orchard" of orchard.ics, is often the real one).
     name = PurePath(file_name.rsplit("!", 1)[-1]).name if file_name else ""
-    if name and title.casefold() in (name.casefold(), PurePath(name).stem.casefold()):
+    if name and title.casefold() == name.casefold():
         return True
     return load_placeholders(path).match(title)
 

@@ -108,7 +108,7 @@ def test_a_bad_pattern_in_the_list_is_a_config_error_naming_the_line(tmp_path: P
         "Document1",
         "Microsoft Word - report.doc",
         "glxz-10k_20211231.htm",
-        "minutes",
+        "minutes.docx",
     ],
 )
 def test_placeholders_are_told(title: str) -> None:
@@ -116,7 +116,8 @@ def test_placeholders_are_told(title: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "title", ["Slide rules of thumb", "Quarterly presentation to the board", "Untitled (1957)"]
+    "title",
+    ["Slide rules of thumb", "Quarterly presentation to the board", "Untitled (1957)", "deck"],
 )
 def test_titles_that_only_look_alike_are_kept(title: str) -> None:
     assert not is_placeholder_title(title, "deck.pptx")
