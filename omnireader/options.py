@@ -59,6 +59,12 @@ class ReadOptions(BaseModel):
         1024 * 1024 * 1024, gt=0, description="total uncompressed bytes read from one archive"
     )
     max_archive_depth: int = Field(2, ge=0, description="archives inside archives")
+    placeholder_titles: str | None = Field(
+        None,
+        description="a text file of titles that name nothing ('Slide 1', 'Untitled "
+        "document'), one a line, 're:' for a pattern; replaces the bundled list "
+        "(omnireader/formats/data/placeholder_titles.txt)",
+    )
 
 
 class IngestOptions(BaseModel):

@@ -1,15 +1,10 @@
-"""Shared bits of the runner scripts: make the repo importable, build the LLM, print items."""
+"""Shared bits of the runner scripts: build the LLM, print items."""
 
 from __future__ import annotations
 
 import os
-import sys
-from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
 os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
 
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Run every sample case through omnireader and print the items.
 
-    python runners/run_multimodal.py --example all --mode fast --format text
+    python -m runners.run_multimodal --example all --mode fast --format text
+    python runners/run_multimodal.py --example all --mode fast   # the same, as a file
     python runners/run_multimodal.py --example tool --mode fine --llm openai:gpt-4o-mini
 
 --format json prints one record per case: name, description, duration, item count, items.
@@ -13,11 +14,14 @@ import argparse
 import json
 import sys
 import time
+from pathlib import Path
 
-import _common
+if not __package__:  # run as a file (python runners/x.py): make the repository importable
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from samples.cases import CASE_SETS, load_cases
-from samples.make_samples import make_all
+from runners import _common  # noqa: E402
+from samples.cases import CASE_SETS, load_cases  # noqa: E402
+from samples.make_samples import make_all  # noqa: E402
 
 
 def main() -> int:

@@ -2,7 +2,7 @@
 """Read a chat and a document in fast mode, then (with an LLM) in fine mode, then upgrade
 the fast items (fast→fine transfer).
 
-    python runners/run_simple.py                       # fast only (no LLM needed)
+    python -m runners.run_simple                       # fast only (no LLM needed)
     python runners/run_simple.py --llm openai:gpt-4o-mini
 """
 
@@ -12,9 +12,11 @@ import argparse
 import sys
 from pathlib import Path
 
-import _common
+if not __package__:  # run as a file (python runners/x.py): make the repository importable
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from samples.make_samples import CHAT_LOG, make_all
+from runners import _common  # noqa: E402
+from samples.make_samples import CHAT_LOG, make_all  # noqa: E402
 
 
 def main() -> int:

@@ -130,3 +130,98 @@ def test_an_unwritable_cache_falls_back_to_unpacking_in_memory(
 def test_plain_ascii_sentences_are_not_taken_for_english(text: str, lang: str) -> None:
     # Accents dropped (or none needed): the English shortcut must not catch these.
     assert detect_language(text) == lang
+
+
+MIXED = (
+    "Source: Q2 Tel. https://t.me/boris_rozhin Telegram Board Montant Ltd Oxford Summe pp. "
+    "33-41 Figure www.bbc.co.uk/news Annex University Committee Report et al. Betrag Q1 Summe "
+    "Annex pp. 33-41 Press Datum Press Adresse No. 2 USD Ltd Nom [12] +44 20 7946 0958"
+)
+
+
+def test_a_rare_language_needs_strong_evidence() -> None:
+    from omnireader.text.language import guess_language
+
+    # the model's best reading of this jumble of names, links and figures is Luxembourgish
+    assert detect_language(MIXED) != "lb"
+    assert not guess_language(MIXED).sure
+    # real sentences in rarely met languages are still told
+    assert (
+        detect_language("Dëst ass e klengen Text op Lëtzebuergesch, fir ze kucken ob et geet.")
+        == "lb"
+    )
+    assert (
+        detect_language(
+            "Wetin dey happen for dis side? Make una no vex, we go reach there soon soon."
+        )
+        == "pcm"
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "https://example.org/a https://example.org/b www.example.com/c info@example.com",
+        "Page 4 | Annual Report 2021 | ACME Corp. | www.acme-corp.com",
+        "| 2021 | 12.3 | 4.5 |\n| 2022 | 13.1 | 4.9 |",
+        "Hello there",
+    ],
+)
+def test_short_or_symbol_heavy_text_is_not_a_sure_guess(text: str) -> None:
+    from omnireader.text.language import guess_language
+
+    assert not guess_language(text).sure
+
+
+def test_plain_prose_is_a_sure_guess() -> None:
+    from omnireader.text.language import guess_language
+
+    assert guess_language("The committee met on Monday and agreed to the new budget.").sure
+    assert guess_language("La réunion est reportée à jeudi après-midi, salle trois.") == (
+        "fr",
+        True,
+    )
+
+
+def _docx(path: Path, blocks: list[tuple[str, str]]) -> Path:
+    import docx
+
+    document = docx.Document()
+    for heading, body in blocks:
+        document.add_heading(heading, level=1)
+        for line in body.split("\n"):
+            document.add_paragraph(line)
+    document.save(path)
+    return path
+
+
+def test_references_and_links_take_the_documents_language(tmp_path: Path) -> None:
+    prose = (
+        "The harbour authority expects the new berths to open next spring, and the works "
+        "have kept to the budget the board approved in March."
+    )
+    path = _docx(
+        tmp_path / "report.docx",
+        [
+            ("Summary", prose),
+            ("References", MIXED),
+            ("Links", "https://t.me/boris_rozhin\nhttps://t.me/rybar\nwww.bbc.co.uk/news"),
+            ("Outlook", prose),
+        ],
+    )
+    items = Reader().read(path)
+    assert len(items) >= 4
+    assert {i.metadata.sources[0].lang for i in items} == {"en"}
+
+
+def test_a_table_of_figures_in_a_french_report_is_french(tmp_path: Path) -> None:
+    prose = (
+        "Le conseil a approuvé le budget de l'année prochaine, et les travaux du port "
+        "avancent comme prévu depuis le mois de mars."
+    )
+    path = _docx(
+        tmp_path / "rapport.docx",
+        [("Résumé", prose), ("Chiffres", "Q1 12,3 M EUR\nQ2 13,1 M EUR"), ("Suite", prose)],
+    )
+    langs = [i.metadata.sources[0].lang for i in Reader().read(path)]
+    assert langs and set(langs) == {"fr"}

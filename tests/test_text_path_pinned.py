@@ -9,6 +9,9 @@ Re-pinned once on purpose since: ``mixed.items`` when plain text's CRLF / CR lin
 purpose: ``items`` of every input but ``short`` and ``cjk`` when each item's ``lang`` came
 from a language identifier instead of the en/zh rule (issue 27); ids, chunks and vectors
 unchanged, and the items equal the old ones again with ``lang`` set by the old rule.
+Re-pinned on purpose (issue 42): ``items`` of ``one_line_words`` ("lorem lorem ...", no
+longer Latin: a rare language needs strong evidence, it is ``und``) and of ``mixed`` (one
+``und`` chunk takes its sure neighbours' ``ja``); ids, chunks and vectors unchanged.
 """
 
 from __future__ import annotations

@@ -55,6 +55,17 @@ class DocInfo(BaseModel):
     page_count: int | None = None
     # Everything else worth keeping: subject, keywords, producer, the extractor used, ...
     extra: dict[str, Any] = Field(default_factory=dict)
+    # The creation date is a template's (set by the office readers, see
+    # formats/office/properties.py: template_dated): the modification date dates the content.
+    dated_by_modified: bool = False
+
+    @property
+    def time(self) -> str | None:
+        """The document's own time: its creation date, or its modification date when there
+        is none or the creation date is a template's."""
+        if self.dated_by_modified and self.modified:
+            return self.modified
+        return self.created or self.modified
 
 
 #: DocInfo.extra keys every item of the document carries in its metadata (a message's

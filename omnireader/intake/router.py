@@ -239,13 +239,17 @@ def _only_member_failed(label: str, e: ReadError) -> ReadError:
 def _iter_mailbox(blob: Blob, options: ReadOptions) -> Iterator[Task]:
     """Each message of a mailbox is its own input, routed as it is read from the file."""
     count = 0
-    for member in container_members(blob, "mbox", options):
+    skipped: list[ReadError] = []  # stretches that are not messages (a trailer), reported
+    for member in container_members(blob, "mbox", options, on_error=skipped.append):
+        yield from (Task.failed(e) for e in skipped)
+        skipped.clear()
         count += 1
         try:
             tasks = _route_blob(member, options)
         except ReadError as e:
             tasks = [Task.failed(e)]
         yield from tasks
+    yield from (Task.failed(e) for e in skipped)
     if not count:
         raise EmptyInputError(blob.label, "the mailbox holds no messages")
 

@@ -40,6 +40,8 @@ from omnireader.options import ReadOptions
 from omnireader.parsers.base import ParseContext, Parser, register
 from omnireader.parsers.blob_common import rebuild_blob
 from omnireader.parsers.doc_chunks import link_chunks, section_chunks
+from omnireader.parsers.doc_languages import inherit_languages
+from omnireader.parsers.doc_titles import retitle, wants_more, without_placeholder_title
 from omnireader.parsers.layout_items import layout_blocks
 from omnireader.parsers.ocr_items import ocr_items
 from omnireader.payloads import Blob
@@ -153,8 +155,12 @@ class FileParser(Parser[Blob]):
         items: list[MemoryItem] = []
         unreadable: list[int | None] = []
         with extract(blob, sniffed.kind, ctx.options) as doc:
-            reading = _Reading(blob, _source(blob, digest), doc.info, sniffed.kind, ctx)
+            info, dropped = without_placeholder_title(doc.info, blob, ctx.options)
+            reading = _Reading(blob, _source(blob, digest), info, sniffed.kind, ctx)
+            top: list[Section] = []  # the first body sections: where a real title is
             for n, section in enumerate(doc.sections):
+                if dropped and section.part is None and section.text.strip() and wants_more(top):
+                    top.append(section)
                 if UNREADABLE in section.flags:
                     unreadable.append(section.page)
                 elif OCR in section.flags and section.ocr is not None:
@@ -169,6 +175,10 @@ class FileParser(Parser[Blob]):
             raise EmptyInputError(blob.label, f"the {sniffed.kind.upper()} file holds no text")
         for item in items if unreadable else []:
             item.metadata.extra["unreadable_pages"] = unreadable
+        if top:
+            retitle(items, top, blob, ctx.options)
+        if not language_tag(info.extra.get("lang")):  # a declared language stands
+            inherit_languages(items)
         return items
 
     # -- items
@@ -191,7 +201,7 @@ class FileParser(Parser[Blob]):
         if r.blob.context:
             extra["context"] = r.blob.context
         return dict(
-            timestamp=r.info.created or r.info.modified or r.blob.chat_time,
+            timestamp=r.info.time or r.blob.chat_time,
             persons=list(r.info.authors),
             key=r.info.title or r.blob.display_name,
             topic=r.info.title,

@@ -19,7 +19,12 @@ Three steps, cheapest first:
    which a small English file should not pay.
 
 Text with no letters (numbers, symbols), or too short for the model to be sure of
-(:data:`MIN_PROBABILITY`), is ``"und"`` (BCP 47: undetermined). Dialect and
+(:data:`MIN_PROBABILITY`), is ``"und"`` (BCP 47: undetermined). A language rarely met in
+documents (not in ``data/common_languages.txt``) needs strong evidence,
+:data:`STRONG_PROBABILITY`: English full of URLs and references scores weakly as Nigerian
+Pidgin or Luxembourgish, while a real sentence in either scores over 0.95.
+:func:`guess_language` also says whether a guess is ``sure``: a short, symbol-heavy or
+mixed text is not, and a document lends it its own language (``parsers/doc_languages.py``). Dialect and
 historical codes the model knows are reported as their macro-language (``ary`` → ``ar``,
 ``yue`` → ``zh``, ``hbo`` → ``he``).
 
@@ -34,9 +39,19 @@ from __future__ import annotations
 import re
 import threading
 from functools import lru_cache
-from typing import Any
+from importlib import resources
+from typing import Any, NamedTuple
 
-__all__ = ["detect_language", "language_tag", "SAMPLE_CHARS", "UNDETERMINED", "MIN_PROBABILITY"]
+__all__ = [
+    "detect_language",
+    "guess_language",
+    "language_tag",
+    "Guess",
+    "SAMPLE_CHARS",
+    "UNDETERMINED",
+    "MIN_PROBABILITY",
+    "STRONG_PROBABILITY",
+]
 
 #: How much of a text the model reads: a few sentences tell the language, and the cost
 #: grows with the length (~0.3 ms for 300 characters, ~1.5 ms for 1,000).
@@ -46,6 +61,12 @@ UNDETERMINED = "und"
 #: ("Hello" → Breton at 0.06, "Bonjour" → French at 0.15), names, numbers. Every sentence
 #: of the bench's samples scores over 0.5.
 MIN_PROBABILITY = 0.3
+#: What a language outside the common list needs; and under :data:`SURE_PROBABILITY` a
+#: common one is a guess a document's own language overrides (mixed or odd text).
+STRONG_PROBABILITY = 0.95
+SURE_PROBABILITY = 0.6
+#: A text of fewer words (of two letters or more) is short: its guess is not sure.
+SURE_WORDS = 8
 
 _SCRIPTS: list[tuple[str, str]] = [
     ("ko", "\u1100-\u11ff\u3130-\u318f\uac00-\ud7af"),
@@ -111,34 +132,54 @@ def language_tag(value: str | None) -> str | None:
     return _MACRO.get(found.group(1).lower(), found.group(1).lower())
 
 
+class Guess(NamedTuple):
+    """A text's language and whether the text says so clearly enough to stand on its own
+    (not short, not mostly symbols, URLs and numbers, not a weak or mixed reading)."""
+
+    lang: str
+    sure: bool
+
+
 def detect_language(text: str, declared: str | None = None) -> str:
     """The ISO 639-1 code (or ISO 639-3 where there is none) of ``text``'s language; see
     the module. ``declared`` (an HTML ``lang``) wins when it is a language tag."""
     tag = language_tag(declared)
     if tag:
         return tag
-    sample = text[: 4 * SAMPLE_CHARS]
+    return guess_language(text).lang
+
+
+def guess_language(text: str) -> Guess:
+    """``text``'s language, and whether the guess is sure; cached, so a document's second
+    look at its chunks costs nothing."""
+    return _guess(text[: 4 * SAMPLE_CHARS])
+
+
+@lru_cache(maxsize=4096)
+def _guess(sample: str) -> Guess:
     if _ANY_SCRIPT.search(sample) is None:
         # Latin, Cyrillic, Arabic… only (most text): the counting below could only find
         # "other" runs, and all it tells then is whether there is a letter at all.
         if _LETTER.search(sample) is None:
-            return UNDETERMINED
+            return Guess(UNDETERMINED, False)
     elif (script := _by_script(sample)) is not None:
-        return script
+        return Guess(script, script != UNDETERMINED)
+    plain = _plain(sample)
     if sample.isascii():
         words = _ASCII_WORD.findall(sample.lower())
         hits = sum(1 for w in words if w in _ENGLISH)
         if len(words) < 3:
             # Too short for the model to be sure of (it scores such texts under
             # MIN_PROBABILITY), and not worth loading it for.
-            return "en" if hits else UNDETERMINED
+            return Guess("en" if hits else UNDETERMINED, False)
         # English needs a word only English has ("is" and "we" are Dutch too), and in a
         # longer text function words at the rate English prose has them.
         if any(w in _ONLY_ENGLISH for w in words) and (
             len(words) < _FEW_WORDS or hits >= _ENGLISH_SHARE * len(words)
         ):
-            return "en"
-    return _classify(sample[:SAMPLE_CHARS])
+            return Guess("en", plain)
+    code, probability = _classify(sample[:SAMPLE_CHARS])
+    return Guess(code, plain and code != UNDETERMINED and probability >= SURE_PROBABILITY)
 
 
 def _by_script(sample: str) -> str | None:
@@ -161,11 +202,42 @@ def _by_script(sample: str) -> str | None:
     return None
 
 
-def _classify(sample: str) -> str:
-    code, probability = _identifier().classify(sample)
+_URLISH = re.compile(r"\S*(?:://|www\.|@|\.(?:com|org|net|gov|edu)\b)\S*|\S*\d\S*", re.I)
+_WORD = re.compile(r"[^\W\d_]{2,}")
+
+
+def _plain(sample: str) -> bool:
+    """Whether ``sample`` reads as prose: enough words, and words the bulk of it once
+    URLs, addresses and numbers are set aside (a reference list, a footer, a table of
+    figures is not)."""
+    words = _WORD.findall(_URLISH.sub(" ", sample))
+    if len(words) < SURE_WORDS:
+        return False
+    letters = sum(len(w) for w in words)
+    return letters >= 0.5 * sum(1 for ch in sample if not ch.isspace())
+
+
+def _classify(sample: str) -> tuple[str, float]:
+    ranked = _identifier().rank(sample)
+    code, probability = ranked[0]
+    code = _MACRO.get(code, code)
+    if code != UNDETERMINED and code not in _common() and probability < STRONG_PROBABILITY:
+        # A rare language on weak evidence: the likeliest common one, if it is likely at
+        # all; else nothing is claimed.
+        code, probability = next(
+            ((_MACRO.get(c, c), p) for c, p in ranked[1:4] if _MACRO.get(c, c) in _common()),
+            (UNDETERMINED, 0.0),
+        )
     if probability < MIN_PROBABILITY:
-        return UNDETERMINED  # a word or two ("Hello", "Lisbon Oslo"): any guess is noise
-    return _MACRO.get(code, code)
+        return UNDETERMINED, probability  # a word or two ("Hello", "Lisbon Oslo"): noise
+    return code, probability
+
+
+@lru_cache(maxsize=1)
+def _common() -> frozenset[str]:
+    text = resources.files("omnireader.text").joinpath("data/common_languages.txt")
+    lines = text.read_text(encoding="utf-8").splitlines()
+    return frozenset(w for line in lines if not line.startswith("#") for w in line.split())
 
 
 @lru_cache(maxsize=1)

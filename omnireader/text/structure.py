@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from omnireader.text.chunking import Chunk, chunk_text
+from omnireader.text.table_heads import block_starts, is_header_row
 from omnireader.text.tokens import count_tokens
 
 __all__ = [
@@ -162,35 +163,52 @@ class _Piece(NamedTuple):
 
 def _table_pieces(text: str, block: _Block, number: int, size: int) -> list[_Piece]:
     """A table as one piece if it fits, else pieces of whole rows, each after the first
-    starting with the caption and the header."""
+    starting with the caption and the header of its rows (:mod:`.table_heads`: none when
+    the first row is data, a block's own header in a sheet of stacked blocks)."""
     whole = text[block.start : block.end]
     n = count_tokens(whole)
     if n <= size:
         return [_Piece(block.start, block.end, whole, n, number, 0, 1)]
+    caption = block.caption + "\n" if block.caption else ""
     header = text[block.start : block.header_end]
-    lead = (block.caption + "\n" if block.caption else "") + header
-    lead_n = count_tokens(lead) if lead else 0
-    rows = _lines(text[block.header_end : block.end])
-    groups: list[tuple[int, int, int]] = []  # (start, end, tokens) of the rows of a piece
-    for a, b in rows:
-        a, b = a + block.header_end, b + block.header_end
+    head_line, _, rule = header.partition("\n")
+    rule = rule.rstrip("\n") + "\n" if rule else ""
+    rows = [
+        (a + block.header_end, b + block.header_end)
+        for a, b in _lines(text[block.header_end : block.end])
+    ]
+    starts = set(block_starts([text[a:b] for a, b in rows], head_line)) if header else set()
+    leads = {-1: caption + header if header and is_header_row(head_line) else caption}
+    for i in starts:
+        a, b = rows[i]
+        leads[i] = caption + text[a:b].rstrip("\n") + "\n" + rule
+    lead_tokens = {i: count_tokens(lead) if lead else 0 for i, lead in leads.items()}
+    lead_n = max(lead_tokens.values())
+    # Every piece's room leaves space for a caption and a header, so the first one (the
+    # header as written) can join the caption's text above it (a few tokens spare: the
+    # newlines and blank lines between them count too).
+    room = size - lead_n - 4
+    groups: list[list[int]] = []  # [start, end, tokens, first row] of the rows of a piece
+    for i, (a, b) in enumerate(rows):
         k = count_tokens(text[a:b])
-        # Every piece's room leaves space for the caption and the header, so the first one
-        # (the header as written) can join the caption's text above it.
-        # (a few tokens spare: the newlines and blank lines between them count too)
-        room = size - lead_n - 4
-        if groups and groups[-1][2] + k <= room:
-            groups[-1] = (groups[-1][0], b, groups[-1][2] + k)
-        else:  # a row longer than any room still makes a piece of its own, whole
-            groups.append((a, b, k))
+        if groups and groups[-1][2] + k <= room and i not in starts:
+            groups[-1][1:3] = [b, groups[-1][2] + k]
+        else:  # a row longer than any room makes a piece of its own, whole; a block's
+            groups.append([a, b, k, i])  # header starts a piece
     pieces = []
-    for p, (a, b, k) in enumerate(groups):
+    head = -1  # the block the rows are in (-1: the table's own header)
+    for p, (a, b, k, first) in enumerate(groups):
+        head = max([head, *(i for i in starts if i <= first)])
         if p == 0:  # the table's own start: header, then its first rows, as written
             piece_text = text[block.start : b]
             pieces.append(_Piece(block.start, b, piece_text, count_tokens(piece_text), number))
+        elif head == first:  # a block's header opens the piece: its rule goes under it
+            row_end = rows[first][1]
+            piece_text = leads[head] + text[row_end:b]
+            pieces.append(_Piece(a, b, piece_text, count_tokens(piece_text), number))
         else:
-            piece_text = lead + text[a:b]
-            pieces.append(_Piece(a, b, piece_text, lead_n + k, number))
+            piece_text = leads[head] + text[a:b]
+            pieces.append(_Piece(a, b, piece_text, lead_tokens[head] + k, number))
     return [q._replace(part=i, parts=len(pieces)) for i, q in enumerate(pieces)]
 
 

@@ -6,8 +6,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-import _common  # noqa: E402,F401  (puts the repo on sys.path)
+from runners import _common
 
 
 def demo(parser_name: str, inputs: list[Any]) -> int:

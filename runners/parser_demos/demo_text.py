@@ -2,8 +2,12 @@
 """Demo of the text parser: bare text content parts."""
 
 import sys
+from pathlib import Path
 
-from _demo import demo, sample_files  # noqa: I001
+if not __package__:  # run as a file (python runners/x.py): make the repository importable
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from runners.parser_demos._demo import demo, sample_files  # noqa: E402
 
 if __name__ == "__main__":
     files = sample_files()

@@ -106,12 +106,20 @@ def test_members_are_read_in_memory_and_carry_the_archives_provenance(tmp_path: 
     ]
     first = members[0]
     assert first.path == str(archive) and first.label == f"{archive}!notes/a.txt"
-    assert (first.context, first.chat_time, first.message_id) == (
-        "here are the files",
-        "2025-01-02T03:04:05",
-        "m1",
-    )
+    assert (first.context, first.message_id) == ("here are the files", "m1")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bundle.zip"]  # nothing unpacked
+
+
+def test_a_member_is_timed_by_its_entry_or_else_by_the_message_it_came_in(
+    tmp_path: Path,
+) -> None:
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        zf.writestr(zipfile.ZipInfo("dated.txt", (2019, 4, 5, 6, 7, 8)), b"alpha")
+        zf.writestr(zipfile.ZipInfo("undated.txt", (1980, 1, 1, 0, 0, 0)), b"beta")
+    blob = Blob(data=buf.getvalue(), filename="bundle.zip", chat_time="2025-01-02T03:04:05")
+    members, _ = read_all(blob)
+    assert [m.chat_time for m in members] == ["2019-04-05T06:07:08", "2025-01-02T03:04:05"]
 
 
 def test_folders_macos_metadata_and_dotfiles_are_skipped() -> None:

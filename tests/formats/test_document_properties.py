@@ -114,6 +114,23 @@ def test_a_docx_author_who_is_a_person_is_kept(tmp_path: Path) -> None:
     assert Reader().read(path)[0].metadata.persons == ["Ana Lima"]
 
 
+def _set_modified(path: Path, when: str) -> None:
+    import re
+    import zipfile
+
+    with zipfile.ZipFile(path) as src:
+        members = [(i, src.read(i)) for i in src.infolist()]
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as dst:
+        for info, data in members:
+            if info.filename == "docProps/core.xml":
+                data = re.sub(
+                    rb"(<dcterms:modified[^>]*>)[^<]*(</dcterms:modified>)",
+                    rb"\g<1>" + when.encode() + rb"\g<2>",
+                    data,
+                )
+            dst.writestr(info, data)
+
+
 def test_an_xlsx_is_dated_by_its_properties_not_its_mtime(tmp_path: Path) -> None:
     from openpyxl import Workbook
 
@@ -124,6 +141,8 @@ def test_an_xlsx_is_dated_by_its_properties_not_its_mtime(tmp_path: Path) -> Non
     book.properties.created = datetime(2018, 7, 1, 12, 0)
     path = tmp_path / "budget.xlsx"
     book.save(path)
+    # openpyxl stamps "modified" with the time it saves: put back the day it was written
+    _set_modified(path, "2018-07-02T09:00:00Z")
     item = Reader().read(_aged(path))[0]
     assert item.metadata.timestamp == "2018-07-01T12:00:00+00:00"
     assert item.metadata.time_source is None
@@ -200,7 +219,8 @@ def test_an_xls_is_dated_by_its_summary_information() -> None:
         pytest.skip("no dated .xls in the shared corpora")
     item = Reader().read(dated[0])[0]
     assert item.metadata.time_source is None
-    assert item.metadata.timestamp == ole_info(dated[0].read_bytes()).created
+    # created, or last saved when the creation date is a template's (years before)
+    assert item.metadata.timestamp == ole_info(dated[0].read_bytes()).time
 
 
 def test_an_rtf_is_dated_by_its_info_group(tmp_path: Path) -> None:
@@ -236,3 +256,51 @@ def test_a_converted_package_gets_the_originals_dates_when_the_converter_dropped
     info, original = package_info(patched), ole_info(path.read_bytes())
     assert info.created == original.created and info.title == original.title
     assert with_ole_dates(patched, path.read_bytes()) == patched  # nothing missing: as is
+
+
+def _docx_dated(tmp_path: Path, author: str, created: datetime, modified: datetime) -> Path:
+    import docx
+
+    document = docx.Document()
+    document.add_paragraph("Minutes of the 2019 planning meeting.")
+    document.core_properties.author = author
+    document.core_properties.created = created
+    document.core_properties.modified = modified
+    path = tmp_path / "minutes.docx"
+    document.save(path)
+    return _aged(path)
+
+
+def test_a_document_saved_years_after_its_template_was_made_is_dated_by_the_save(
+    tmp_path: Path,
+) -> None:
+    # made from a 2011 template, written and saved in 2019: the content is 2019's
+    path = _docx_dated(tmp_path, "Ann Lee", datetime(2011, 2, 3), datetime(2019, 9, 10, 11))
+    [item] = Reader().read(path)
+    assert item.metadata.timestamp == "2019-09-10T11:00:00+00:00"
+
+
+def test_a_document_edited_months_later_keeps_its_creation_date(tmp_path: Path) -> None:
+    path = _docx_dated(tmp_path, "Ann Lee", datetime(2019, 2, 3), datetime(2019, 9, 10))
+    [item] = Reader().read(path)
+    assert item.metadata.timestamp == "2019-02-03T00:00:00+00:00"
+
+
+def test_a_tool_made_template_dates_nothing_once_a_person_saves_it(tmp_path: Path) -> None:
+    path = _docx_dated(tmp_path, "python-docx", datetime(2019, 2, 3), datetime(2019, 9, 10))
+    [item] = Reader().read(path)
+    assert item.metadata.timestamp == "2019-09-10T00:00:00+00:00"
+
+
+def test_an_odt_made_from_an_old_template_is_dated_by_its_last_save(tmp_path: Path) -> None:
+    from odfdo import Document, Paragraph
+
+    doc = Document("text")
+    doc.body.append(Paragraph("Field notes from the 2020 survey."))
+    doc.meta.creation_date = datetime(2012, 5, 6, 7, 8, 9)
+    doc.meta.date = datetime(2020, 8, 1, 12, 0, 0)
+    doc.meta.initial_creator = "Ana Lima"
+    path = tmp_path / "survey.odt"
+    doc.save(path)
+    [item] = Reader().read(_aged(path))
+    assert item.metadata.timestamp == "2020-08-01T12:00:00+00:00"

@@ -91,3 +91,32 @@ def test_a_single_message_with_a_from_line_and_an_empty_mailbox(tmp_path: Path) 
     empty.write_bytes(b"\n\n")
     [failure] = Reader().read_report(empty).failures
     assert failure.error == "empty"
+
+
+def test_text_around_the_messages_and_folder_data_are_not_messages(tmp_path: Path) -> None:
+    from omnireader import Reader
+
+    box = tmp_path / "archive.mbox"
+    box.write_bytes(
+        b"From MAILER-DAEMON Fri Jul  8 12:08:34 2011\n"
+        b"Date: 08 Jul 2011 12:08:34 +0000\nFrom: Mail System Internal Data "
+        b"<MAILER-DAEMON@example.org>\nSubject: DON'T DELETE THIS MESSAGE -- FOLDER INTERNAL "
+        b"DATA\nX-IMAP: 1310126914 0000000002\n\nThis text is part of the internal format of "
+        b"your mail folder, and is not a real message.\n\n"
+        b"From ann@example.org Mon Jan  2 10:00:00 2023\n"
+        b"From: ann@example.org\nTo: bo@example.org\nSubject: Ferry\n"
+        b"Date: Mon, 02 Jan 2023 10:00:00 +0000\n\nBooked the ferry for Friday.\n\n"
+        b"From bo@example.org Mon Jan  2 11:00:00 2023\n"
+        b"From: bo@example.org\nTo: ann@example.org\nSubject: Re: Ferry\n"
+        b"Date: Mon, 02 Jan 2023 11:00:00 +0000\n\nThanks, see you there.\n\n"
+        b"From exporter Tue Jan  3 00:00:00 2023\n"
+        b"=== end of export: 2 messages, 1.2 KB, checksum 5f2a9c ===\n"
+    )
+    result = Reader().read_report(box)
+    texts = "\n".join(i.memory for i in result.items)
+    assert "Booked the ferry" in texts and "see you there" in texts
+    assert "FOLDER INTERNAL DATA" not in texts and "end of export" not in texts
+    # what was left out is counted, by the place it had in the mailbox
+    skipped = sorted(f.input.rsplit("!", 1)[-1] for f in result.failures)
+    assert skipped == ["message/1.eml", "message/4.eml"]
+    assert {f.error for f in result.failures} == {"empty"}

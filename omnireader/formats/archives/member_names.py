@@ -14,10 +14,11 @@ stay in memory), and :func:`safe_member_name` keeps only its last path part, pri
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime
 
 from omnireader.payloads import Blob
 
-__all__ = ["safe_member_name", "member_blob", "MAX_NAME"]
+__all__ = ["safe_member_name", "member_blob", "zip_entry_time", "tar_entry_time", "MAX_NAME"]
 
 MAX_NAME = 200
 _SPACES = re.compile(r"\s+")
@@ -32,8 +33,15 @@ def safe_member_name(name: str, fallback: str) -> str:
     return name[:MAX_NAME] if name else fallback
 
 
-def member_blob(container: Blob, name: str, data: bytes) -> Blob:
-    """A member of ``container`` with its bytes, carrying the container's provenance."""
+def member_blob(container: Blob, name: str, data: bytes, time: str | None = None) -> Blob:
+    """A member of ``container`` with its bytes, carrying the container's provenance.
+
+    ``time`` is when the container says the member was made or sent: a ZIP or TAR entry's
+    stored time, the ``Date`` of the message an attachment came in. It becomes the member's
+    ``chat_time``, the time its items fall back on when the member carries no date of its
+    own, so an attachment is dated by its message, not by the file's mtime or today. With
+    no such time the member keeps its container's.
+    """
     return Blob(
         data=data,
         path=container.path,
@@ -43,7 +51,34 @@ def member_blob(container: Blob, name: str, data: bytes) -> Blob:
         member=f"{container.member}!{name}" if container.member else name,
         context=container.context,
         role=container.role,
-        chat_time=container.chat_time,
+        chat_time=time or container.chat_time,
         message_id=container.message_id,
         password=container.password,
     )
+
+
+# 1980-01-01 00:00 is the earliest time a ZIP entry can hold: tools that write no date (and
+# reproducible builds) leave it there, so it says nothing about the member.
+_ZIP_NO_DATE = (1980, 1, 1, 0, 0, 0)
+
+
+def zip_entry_time(date_time: tuple[int, int, int, int, int, int]) -> str | None:
+    """A ZIP entry's stored time as naive ISO 8601 (the format records local time, no
+    zone), or None when it is the format's "no date" or not a valid date."""
+    if tuple(date_time) <= _ZIP_NO_DATE:
+        return None
+    try:
+        return datetime(*date_time).isoformat()
+    except ValueError:
+        return None
+
+
+def tar_entry_time(mtime: float) -> str | None:
+    """A TAR entry's stored time (seconds since 1970, UTC) as ISO 8601; None for 0, which
+    tools write when they keep no time."""
+    if not mtime or mtime <= 0:
+        return None
+    try:
+        return datetime.fromtimestamp(int(mtime), UTC).isoformat()
+    except (OverflowError, OSError, ValueError):
+        return None

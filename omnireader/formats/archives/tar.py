@@ -36,7 +36,7 @@ from omnireader.formats.archives.limits import (
     is_safe_member_name,
     reporter,
 )
-from omnireader.formats.archives.member_names import member_blob
+from omnireader.formats.archives.member_names import member_blob, tar_entry_time
 from omnireader.formats.archives.tar_sniff import TAR_MIMES, looks_like_tar, tar_codec, unpacking
 from omnireader.formats.probe import Probe
 from omnireader.formats.registry import Format, Magic, OnError
@@ -238,7 +238,8 @@ def tar_members(
                     )
                 )
                 continue
-            yield member_blob(blob, info.name, _read(tf, info, label))
+            data = _read(tf, info, label)
+            yield member_blob(blob, info.name, data, tar_entry_time(info.mtime))
     except _BrokenOff as broken:  # what was read before the break stands
         fail(broken.error)
 

@@ -23,7 +23,7 @@ import re
 from collections.abc import Iterator
 from typing import IO
 
-from omnireader.errors import ReadError
+from omnireader.errors import EmptyInputError, ReadError
 from omnireader.formats.archives.member_names import member_blob
 from omnireader.formats.probe import Probe
 from omnireader.formats.registry import Format, Magic, OnError, by_extension
@@ -81,8 +81,33 @@ def _is_mbox(p: Probe) -> bool:
     return bool(_MBOX_FROM.match(p.stripped)) and p.mail_headers(p.stripped.split(b"\n", 1)[-1])
 
 
+_HEADER_LINE = re.compile(rb"^[!-9;-~]{1,76}:")
+_FOLDER_DATA = re.compile(rb"^X-IMAP(?:base)?:", re.I | re.M)
+
+
+def _not_a_message(data: bytes) -> str | None:
+    """Why a stretch of the mailbox is not a message, or None when it is one: text before
+    the first ``From`` line or after the last message's end that opens with no header
+    line (a trailer a tool appended), or the "FOLDER INTERNAL DATA" record IMAP servers
+    keep as a mailbox's first message (``X-IMAP`` header)."""
+    head = data.lstrip(b"\r\n")
+    if not _HEADER_LINE.match(head):
+        return "no header lines: not a message but text around the mailbox's messages"
+    block = head.split(b"\n\n", 1)[0].split(b"\r\n\r\n", 1)[0]
+    if _FOLDER_DATA.search(block):
+        return "the mail server's folder data (X-IMAP), not a message"
+    return None
+
+
 def _members(blob: Blob, options: ReadOptions, on_error: OnError) -> Iterator[Blob]:
     for n, data in iter_messages(blob):
+        if (why := _not_a_message(data)) is not None:
+            # Not content: skipped, and reported so the count of what was left out is true.
+            error = EmptyInputError(f"{blob.label}!{message_member(n)}", f"{why}; skipped")
+            if on_error is None:
+                raise error
+            on_error(error)
+            continue
         yield member_blob(blob, message_member(n), data)
 
 

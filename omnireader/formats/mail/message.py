@@ -60,6 +60,7 @@ MAX_MULTIPARTS = 200
 # :mod:`.mail_headers` instead.
 _POLICY = email.policy.compat32
 _BOUNDARY = re.compile(rb"""boundary\s*=\s*(?:"([^"\r\n]{1,200})"|([^\s;"]{1,200}))""", re.I)
+_PGP_ARMOUR = re.compile(rb"\s{0,64}-----BEGIN PGP MESSAGE-----")
 _PGP_BLOCK = re.compile(r"-----BEGIN PGP MESSAGE-----.*?(?:-----END PGP MESSAGE-----|\Z)", re.S)
 _ENCRYPTED_TYPES = {
     "application/pgp-encrypted",
@@ -154,7 +155,11 @@ def _is_ciphertext(part: Message, ctype: str) -> bool:
     if ctype in _ENCRYPTED_TYPES:
         return True
     name = (part.get_filename() or "").strip().lower()
-    return ctype == "application/octet-stream" and name.endswith((".p7m", ".pgp", ".gpg"))
+    if ctype == "application/octet-stream" and name.endswith((".p7m", ".pgp", ".gpg")):
+        return True
+    # PGP armour in an attachment of any label (Outlook saves a PGP/MIME message's
+    # ciphertext as "encrypted.asc", text/plain or octet-stream): ciphertext, never text.
+    return _is_attachment(part) and _PGP_ARMOUR.match(payload(part) or b"") is not None
 
 
 def _layout(msg: Message) -> _Layout:
@@ -327,9 +332,10 @@ def email_members(
             f"limit of {options.max_archive_members}",
         )
     taken: set[str] = set()
+    sent = mail_headers(msg).date if layout.members else None  # each attachment's date
     for n, (part, whole) in enumerate(layout.members, 1):
         name = _unique(_member_name(part, whole, n), taken)
-        yield member_blob(blob, f"attachment/{name}", _member_bytes(part, whole))
+        yield member_blob(blob, f"attachment/{name}", _member_bytes(part, whole), sent)
     if layout.body:  # ciphertext beside readable text: the text is read, this reported
         for n, part in enumerate(layout.encrypted, 1):
             name = safe_member_name(header_text(part.get_filename() or ""), f"encrypted-{n}")

@@ -95,6 +95,8 @@ def inline(element: Any, ctx: Context, boxes: list[Any]) -> str:
             continue  # lxml comments / processing instructions have a non-str tag
         if tag in (W + "t", M + "t"):
             parts.append(child.text or "")
+        elif tag == W + "r" and _hidden(child):
+            continue  # hidden text (w:vanish): Word neither shows nor prints it
         elif tag in (W + "tab", W + "ptab"):
             parts.append("\t")
         elif tag in (W + "br", W + "cr"):
@@ -119,6 +121,11 @@ def inline(element: Any, ctx: Context, boxes: list[Any]) -> str:
         else:
             parts.append(inline(child, ctx, boxes))
     return "".join(parts)
+
+
+def _hidden(run: Any) -> bool:
+    vanish = run.find(f"{W}rPr/{W}vanish")
+    return vanish is not None and vanish.get(W + "val") not in ("0", "false", "off")
 
 
 def _math(element: Any, ctx: Context, boxes: list[Any]) -> str:

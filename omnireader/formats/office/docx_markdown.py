@@ -18,7 +18,12 @@ from typing import Any, NamedTuple
 
 from omnireader.formats.document import Section
 from omnireader.formats.office.docx_inline import MC, Context, W, inline, to_int
-from omnireader.formats.office.docx_tables import is_layout, markdown_table, own_cells
+from omnireader.formats.office.docx_tables import (
+    is_continuation,
+    is_layout,
+    markdown_table,
+    own_cells,
+)
 from omnireader.formats.office.list_nesting import nest_list_items
 
 __all__ = ["docx_sections"]
@@ -40,7 +45,8 @@ def _blocks(container: Any, ctx: Context) -> Iterator[_Block]:
             if is_layout(child, ctx):
                 # A table that lays the page out: its cells are read as blocks, in order.
                 for cell in own_cells(child):
-                    yield from _blocks(cell, ctx)
+                    if not is_continuation(cell):  # a merge shows its first cell only
+                        yield from _blocks(cell, ctx)
             elif table := markdown_table(child, ctx):
                 yield _Block(table)
         elif tag == W + "sdt":

@@ -11,7 +11,7 @@ from typing import Any
 
 from omnireader.formats.office.docx_inline import Context, W, inline, to_int
 
-__all__ = ["is_layout", "markdown_table", "own_cells"]
+__all__ = ["is_layout", "markdown_table", "own_cells", "is_continuation"]
 
 
 def _cell_text(container: Any, ctx: Context) -> str:
@@ -26,6 +26,17 @@ def _cell_text(container: Any, ctx: Context) -> str:
         elif child.tag in (W + "sdt", W + "sdtContent", W + "customXml"):
             parts.append(_cell_text(child, ctx))
     return " ".join(" ".join(parts).split())
+
+
+def is_continuation(tc: Any) -> bool:
+    """Whether ``tc`` continues a merged cell (``vMerge`` without ``restart``, or the legacy
+    ``hMerge="continue"``): Word shows the first cell of a merge only, so text left inside a
+    continuation is hidden and never read."""
+    merge_el = tc.find(f"{W}tcPr/{W}vMerge")
+    if merge_el is not None and merge_el.get(W + "val") != "restart":
+        return True
+    h_merge = tc.find(f"{W}tcPr/{W}hMerge")
+    return h_merge is not None and h_merge.get(W + "val") == "continue"
 
 
 def own_cells(tbl: Any) -> list[Any]:
@@ -62,10 +73,8 @@ def _rows(tbl: Any, ctx: Context) -> list[list[str]]:
             if _nearest_table(tc) is not tbl:
                 continue
             span_el = tc.find(f"{W}tcPr/{W}gridSpan")
-            merge_el = tc.find(f"{W}tcPr/{W}vMerge")
-            # A vertically merged continuation cell repeats nothing; Markdown has no rowspan.
-            continued = merge_el is not None and merge_el.get(W + "val") != "restart"
-            cells.append("" if continued else _cell_text(tc, ctx))
+            # A merged continuation cell shows nothing; Markdown has no rowspan.
+            cells.append("" if is_continuation(tc) else _cell_text(tc, ctx))
             span = to_int(span_el.get(W + "val")) if span_el is not None else 1
             cells.extend([""] * (span - 1))
         rows.append(cells)

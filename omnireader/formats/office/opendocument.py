@@ -23,7 +23,7 @@ from omnireader.errors import CorruptError, EmptyInputError, TooLargeError
 from omnireader.formats.archives.zip import zip_member
 from omnireader.formats.document import DocInfo, Extraction, Section
 from omnireader.formats.office.odf_objects import fill_objects, mark_objects
-from omnireader.formats.office.properties import iso_date
+from omnireader.formats.office.properties import iso_date, template_dated
 from omnireader.formats.people import people
 from omnireader.formats.registry import Format, Magic
 from omnireader.options import ReadOptions
@@ -208,7 +208,7 @@ def _info(doc: Any) -> DocInfo:
         info.modified = iso_date(meta.date)
     except (AttributeError, ValueError, TypeError):
         pass  # damaged metadata is no reason not to read the document
-    return info
+    return template_dated(info)
 
 
 def extract_odf(blob: Blob, kind: str) -> Extraction:

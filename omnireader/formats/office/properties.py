@@ -18,14 +18,21 @@ from __future__ import annotations
 
 import io
 import zipfile
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from omnireader.formats.archives.zip import PACKAGE_ERRORS
 from omnireader.formats.document import DocInfo
 from omnireader.formats.people import people
 
-__all__ = ["core_info", "iso_date", "ole_info", "package_info", "with_ole_dates"]
+__all__ = [
+    "core_info",
+    "iso_date",
+    "ole_info",
+    "package_info",
+    "template_dated",
+    "with_ole_dates",
+]
 
 _CORE = {
     "cp": "http://schemas.openxmlformats.org/package/2006/metadata/core-properties",
@@ -34,6 +41,27 @@ _CORE = {
 }
 # Office writes 1601-01-01 (FILETIME zero) or 1899/1900 (OLE date zero) for "no date".
 _EARLIEST_YEAR = 1971
+# A document saved this long after it was created was made from an older file: a template,
+# last year's report. Its content is the later save's; a tool's template (the creator is a
+# program, not a person) dates nothing once a person has saved the document a month later.
+_TEMPLATE_GAP = timedelta(days=365)
+_TOOL_TEMPLATE_GAP = timedelta(days=30)
+
+
+def template_dated(info: DocInfo, creator_is_tool: bool = False) -> DocInfo:
+    """``info`` marked ``dated_by_modified`` when its creation date is a template's: the
+    document was last saved over a year after it was created (a month, when a tool, not a
+    person, created it). A creation date kept for what it is, and used, otherwise."""
+    if not (info.created and info.modified):
+        return info
+    try:
+        created = datetime.fromisoformat(info.created)
+        modified = datetime.fromisoformat(info.modified)
+        gap = modified - created
+    except (TypeError, ValueError):  # naive against aware, or not a date
+        return info
+    info.dated_by_modified = gap > (_TOOL_TEMPLATE_GAP if creator_is_tool else _TEMPLATE_GAP)
+    return info
 
 
 def iso_date(value: str | datetime | None) -> str | None:
@@ -94,13 +122,14 @@ def core_info(core: bytes) -> DocInfo:
         extra["creator"] = creator  # kept as written: it names the tool, worth showing
     if language := field("dc:language"):
         extra["language"] = language
-    return DocInfo(
+    info = DocInfo(
         title=field("dc:title"),
         authors=people([creator, editor]),
         created=iso_date(field("dcterms:created")),
         modified=iso_date(field("dcterms:modified")),
         extra=extra,
     )
+    return template_dated(info, creator_is_tool="creator" in extra)
 
 
 def package_info(package: bytes | str | zipfile.ZipFile) -> DocInfo:
@@ -159,13 +188,14 @@ def ole_info(data: bytes) -> DocInfo:
         extra["creator"] = creator
     if company := text("company"):
         extra["company"] = company
-    return DocInfo(
+    info = DocInfo(
         title=text("title"),
         authors=people([creator, editor]),
         created=_ole_time(getattr(meta, "create_time", None)),
         modified=_ole_time(getattr(meta, "last_saved_time", None)),
         extra=extra,
     )
+    return template_dated(info, creator_is_tool="creator" in extra)
 
 
 def _decode(value: bytes, codepage: int | None) -> str:

@@ -7,8 +7,9 @@ and other markup, free-text boxes, stamps, …) become lines like DOCX comments,
     - Page 2, Reviewer Ann, on "the survey covered eleven stations": source needed
 
 which the PDF reader gathers into one ``comments`` section per document (as DOCX does).
-Widgets are form fields (``pdf_forms.py``); links and popups (a comment's window, repeating
-its text) are not content. A page without annotations costs one PDFium call.
+Widgets are form fields (``pdf_forms.py``); links give their targets (``links.py``); popups
+(a comment's window, repeating its text) are not content. A page without annotations costs
+one PDFium call.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import functools
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from omnireader.formats.pdf.forms import FormField, form_field, utf16_value
+from omnireader.formats.pdf.links import PageLink, link_target
 
 if TYPE_CHECKING:
     import pypdfium2
@@ -25,17 +27,18 @@ __all__ = ["PageNotes", "page_notes", "NO_NOTES"]
 
 # Marked text quoted in a comment line is cut here: the comment is the point, not the text.
 _QUOTE_CHARS = 160
-# Links are navigation; a popup repeats its parent comment's text.
-_SKIPPED = ("LINK", "POPUP")
+# A popup repeats its parent comment's text.
+_SKIPPED = ("POPUP",)
 _MARKUP = ("HIGHLIGHT", "UNDERLINE", "SQUIGGLY", "STRIKEOUT")
 
 
 class PageNotes(NamedTuple):
     comments: list[str]
     fields: list[FormField]
+    links: list[PageLink]
 
 
-NO_NOTES = PageNotes([], [])
+NO_NOTES = PageNotes([], [], [])
 
 
 def page_notes(
@@ -44,7 +47,8 @@ def page_notes(
     number: int,
     formenv: Any | None,
 ) -> PageNotes:
-    """The comments and filled-in form fields of one page (``number`` is 1-based).
+    """The comments, filled-in form fields and link targets of one page (``number`` is
+    1-based).
 
     ``formenv`` is the document's form handle (``PdfDocument.formenv.raw``), None when the
     document has no AcroForm: its widgets then have no fields to read.
@@ -55,25 +59,35 @@ def page_notes(
     count = pdfium_c.FPDFPage_GetAnnotCount(handle)
     if count <= 0:
         return NO_NOTES
-    notes = PageNotes([], [])
+    notes = PageNotes([], [], [])
+    document = page.pdf.raw
     for index in range(count):
         annot = pdfium_c.FPDFPage_GetAnnot(handle, index)
         if not annot:
             continue
         try:
-            _read_annot(annot, textpage, number, formenv, notes)
+            _read_annot(annot, textpage, number, formenv, notes, document)
         finally:
             pdfium_c.FPDFPage_CloseAnnot(annot)
     return notes
 
 
 def _read_annot(
-    annot: Any, textpage: Any, number: int, formenv: Any | None, notes: PageNotes
+    annot: Any,
+    textpage: Any,
+    number: int,
+    formenv: Any | None,
+    notes: PageNotes,
+    document: Any,
 ) -> None:
     import pypdfium2.raw as pdfium_c
 
     subtype = pdfium_c.FPDFAnnot_GetSubtype(annot)
     if subtype in _subtypes(*_SKIPPED):
+        return
+    if subtype == pdfium_c.FPDF_ANNOT_LINK:
+        if (link := link_target(document, annot, textpage)) is not None:
+            notes.links.append(link)
         return
     if pdfium_c.FPDFAnnot_GetFlags(annot) & pdfium_c.FPDF_ANNOT_FLAG_HIDDEN:
         return  # not shown to a reader of the document

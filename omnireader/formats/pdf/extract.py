@@ -287,7 +287,8 @@ FORMATS = (
         "in reading order, ruled and borderless tables, running headers and footers apart; "
         "`--layout off` for the plain text layer), document info (pypdf); pages without a "
         "text layer read by OCR (flag `ocr`), and so are pages whose text layer does not "
-        "decode (flag `garbled_text`); form field values as `Form fields:` lines; comments "
-        "(sticky notes, highlights with the text they cover) as a `comments` section",
+        "decode (flag `garbled_text`); form field values as `Form fields:` lines; link "
+        "targets (URL, `mailto:`, `tel:`) as `Links:` lines; comments (sticky notes, "
+        "highlights with the text they cover) as a `comments` section",
     ),
 )

@@ -9,7 +9,7 @@ are handed back to the caller, which gathers them into one section for the docum
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from omnireader.formats.document import (
@@ -24,6 +24,7 @@ from omnireader.formats.pdf.annotations import NO_NOTES, PageNotes, page_notes
 from omnireader.formats.pdf.clean import clean_pdf_text
 from omnireader.formats.pdf.forms import FormField, form_block
 from omnireader.formats.pdf.hidden_text import visible_text
+from omnireader.formats.pdf.links import PageLink, links_block
 from omnireader.formats.pdf.text_quality import is_garbled
 
 if TYPE_CHECKING:
@@ -52,9 +53,9 @@ def read_page(
     section, notes = _read_layer(doc, index, layout)
     comments.extend(notes.comments)
     if ocr == "off" or (NEEDS_OCR not in section.flags and ocr != "always"):
-        yield _with_fields(section, notes.fields)
+        yield _with_fields(section, notes.fields, notes.links)
         return
-    yield from _read_page_ocr(doc, index, ocr, section, notes.fields, layout)
+    yield from _read_page_ocr(doc, index, ocr, section, notes, layout)
 
 
 def _read_page_ocr(
@@ -62,7 +63,7 @@ def _read_page_ocr(
     index: int,
     ocr: str,
     section: Section,
-    fields: list[FormField],
+    notes: PageNotes,
     layout: LayoutStream | None = None,
 ) -> Iterator[Section]:
     """The page read by OCR when it has no text layer; then, in ``always`` mode, the text
@@ -73,14 +74,15 @@ def _read_page_ocr(
     from omnireader.formats.ocr import OCR
     from omnireader.formats.pdf.scans import read_page_pictures, read_scanned_page
 
+    fields, links = notes.fields, notes.links
     try:
         page = doc[index]
     except pdfium.PdfiumError:
-        yield _with_fields(section, fields)
+        yield _with_fields(section, fields, links)
         return
     try:
         if NEEDS_OCR not in section.flags:
-            yield _with_fields(section, fields)
+            yield _with_fields(section, fields, links)
             if UNREADABLE not in section.flags:
                 yield from read_page_pictures(page, section.page or index + 1, layout is not None)
             return
@@ -88,21 +90,29 @@ def _read_page_ocr(
         if GARBLED in section.flags and NEEDS_OCR in read.flags:
             read.flags.append(GARBLED)  # OCR did not help: still say why the text is gone
         if OCR not in read.flags:
-            yield _with_fields(read, fields)
+            yield _with_fields(read, fields, links)
             return
         yield read
         # OCR items are built from what OCR read, not from the section's text: the form
         # values go in a section of their own (no duplicate id: OCR items are keyed apart).
         if block := form_block(fields, read.text):
             yield Section(text=block, page=read.page, part="form", heading="Form fields")
+        if block := links_block(links, read.text):
+            yield Section(text=block, page=read.page, part="links", heading="Links")
     finally:
         page.close()
 
 
-def _with_fields(section: Section, fields: list[FormField]) -> Section:
-    """``section`` with its page's form values appended (a blank page with a filled form
-    is not blank)."""
-    block = form_block(fields, section.text) if fields else ""
+def _with_fields(
+    section: Section, fields: list[FormField], links: Sequence[PageLink] = ()
+) -> Section:
+    """``section`` with its page's form values and link targets appended (a blank page
+    with a filled form is not blank)."""
+    blocks = [
+        form_block(fields, section.text) if fields else "",
+        links_block(links, section.text) if links else "",
+    ]
+    block = "\n\n".join(b for b in blocks if b)
     if not block:
         return section
     text = f"{section.text}\n\n{block}" if section.text else block

@@ -3,6 +3,9 @@ last test of the sniff chain: whatever decodes as text and no other text test cl
 
 from __future__ import annotations
 
+import re
+
+from omnireader.errors import EncryptedError
 from omnireader.formats.document import DocInfo, Extraction, Section
 from omnireader.formats.plain.text import decode_text
 from omnireader.formats.registry import Format, Magic
@@ -17,8 +20,14 @@ def one_section(text: str, info: DocInfo | None = None) -> Extraction:
     return Extraction(info=info or DocInfo(), sections=iter([Section(text=text)]))
 
 
+_PGP = re.compile(r"\s*-----BEGIN PGP MESSAGE-----.*?-----END PGP MESSAGE-----\s*", re.S)
+
+
 def _read_text(blob: Blob, options: ReadOptions) -> Extraction:
-    return one_section(decode_text(blob.read_bytes(), blob.label).lstrip("\ufeff"))
+    text = decode_text(blob.read_bytes(), blob.label).lstrip("\ufeff")
+    if _PGP.fullmatch(text):  # an armoured PGP message (.asc): ciphertext is not content
+        raise EncryptedError(blob.label, "a PGP-encrypted message; its text is not stored")
+    return one_section(text)
 
 
 FORMATS = (

@@ -14,7 +14,9 @@ does, with our own steps around it:
 4. markdownify writes Markdown as MarkItDown's subclass does (ATX headings starting on a
    new line, ``<strike>`` as ``<s>``), except that underline is plain text (a raw ``<u>``
    is markup in a memory, not text) and a table without ``<th>`` takes its first row as
-   its header instead of an empty one.
+   its header instead of an empty one; a list written straight inside another list (no
+   ``<li>`` around it, as mail editors write it) is nested under the item before it, as a
+   browser indents it; and a bare URL or address keeps its characters (no ``\\_``).
 
 >>> html_markdown(b"<title>T</title><h1>Hi</h1><p>there</p>").text
 '# Hi\\n\\nthere'
@@ -40,6 +42,15 @@ _BLANKS = re.compile(r"\n{3,}")
 # each in the one before, so a list becomes one item and a table one cell of every word.
 _PARSER = "lxml"
 _HEADINGS = {"h1", "h2", "h3", "h4", "h5", "h6"}
+# A bare URL, a domain with a path, an e-mail address: Markdown escapes inside one break it
+# ("t.me/boris\\_rozhin"), and intraword "_" is no emphasis in Markdown anyway.
+_URLISH = re.compile(
+    r"(?:https?://|ftp://|mailto:|www\.)[^\s<>]+"
+    r"|[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
+    r"|\b(?:[\w-]+\.)+[a-z]{2,}/[^\s<>]*",
+    re.I,
+)
+_LISTS = ("ul", "ol")
 
 
 def declared_charset(data: bytes) -> str | None:
@@ -96,6 +107,15 @@ def _converter_class() -> type:
 
         convert_strong = convert_b
 
+        def escape(self, text: str, parent_tags: Any) -> str:
+            out, last = [], 0
+            for url in _URLISH.finditer(text or ""):
+                out.append(super().escape(text[last : url.start()], parent_tags))
+                out.append(url.group(0))
+                last = url.end()
+            out.append(super().escape((text or "")[last:], parent_tags))
+            return "".join(out)
+
         def convert_strike(self, el: Any, text: str, *args: Any, **kwargs: Any) -> str:
             return self.convert_s(el, text, *args, **kwargs)
 
@@ -118,6 +138,7 @@ def html_markdown(data: bytes | str, label: str = "<html>") -> Converted:
     lang = declared_language(soup)
     title, root = main_content(soup)
     unwrap_layout_tables(root)
+    _nest_stray_lists(root, soup)
     try:
         text = _converter_class()().convert_soup(root)
     except RecursionError:
@@ -129,6 +150,19 @@ def html_markdown(data: bytes | str, label: str = "<html>") -> Converted:
         text = root.get_text("\n", strip=True)
     text = "\n".join(line.rstrip() for line in text.split("\n"))
     return Converted(text=_BLANKS.sub("\n\n", text).strip(), title=title or None, lang=lang)
+
+
+def _nest_stray_lists(root: Any, soup: Any) -> None:
+    """A ``<ul>`` / ``<ol>`` written straight inside another list is moved into the item
+    before it (a new item when none comes before), so it stays a nested list."""
+    for inner in root.find_all(_LISTS):
+        if inner.parent is None or inner.parent.name not in _LISTS:
+            continue
+        item = inner.find_previous_sibling("li")
+        if item is None:
+            inner.wrap(soup.new_tag("li"))
+        else:
+            item.append(inner.extract())
 
 
 def declared_language(soup: Any) -> str | None:

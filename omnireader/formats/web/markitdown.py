@@ -23,6 +23,7 @@ from typing import Any
 from omnireader.errors import CorruptError, EmptyInputError, ReadError, UnsupportedFormatError
 from omnireader.formats.document import DocInfo, Extraction, Section
 from omnireader.formats.plain.text import decode_text
+from omnireader.formats.plain.xml import is_stylesheet
 from omnireader.formats.probe import Probe
 from omnireader.formats.registry import Format, Magic, by_extension
 from omnireader.formats.web.converted import Converted
@@ -194,6 +195,8 @@ def _reader(kind: str):  # noqa: ANN202 - a reader for one kind
 
 def _is_html(p: Probe) -> bool:
     low = p.lowered
+    if is_stylesheet(low):
+        return False  # an XSLT stylesheet holds <html> templates; it is code, not a page
     return low.startswith((b"<!doctype html", b"<html")) or b"<html" in low[:1024]
 
 

@@ -1,0 +1,64 @@
+"""A document lends its language to the chunks that cannot tell their own.
+
+Each chunk's language is guessed from its own text (:func:`guess_language`). A chunk of a
+reference list, a footer, a table of figures, a row of URLs says too little, and the guess
+is noise ("und", or a rare language such as Nigerian Pidgin for English full of links). A
+chunk whose guess is not sure takes the language of its sure neighbours when the nearest
+one before and after agree, and otherwise the document's: the language most of its sure
+text is in. A document with no sure text changes nothing; a declared language (an HTML
+``lang``) was given to every chunk already and is left alone.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from omnireader.models import MemoryItem
+from omnireader.text.language import UNDETERMINED, guess_language
+
+__all__ = ["inherit_languages"]
+
+# The document's language must hold this share of its sure text to be lent: a bilingual
+# document lends by neighbours only.
+_MAJORITY = 0.6
+
+
+def inherit_languages(items: list[MemoryItem]) -> None:
+    """Give each item whose language guess is not sure its neighbours' or its document's
+    language, in place. ``items`` are one document's, in reading order."""
+    sure: list[str | None] = []
+    weight: Counter[str] = Counter()
+    for item in items:
+        guess = guess_language(item.memory)
+        lang = item.metadata.sources[0].lang if item.metadata.sources else None
+        if guess.sure and lang == guess.lang:
+            sure.append(lang)
+            weight[lang] += len(item.memory)
+        else:
+            sure.append(None)
+    if not weight:
+        return
+    top, top_weight = weight.most_common(1)[0]
+    document = top if top_weight >= _MAJORITY * sum(weight.values()) else None
+    before = _nearest(sure)
+    after = _nearest(sure[::-1])[::-1]
+    for i, item in enumerate(items):
+        if sure[i] is not None or not item.metadata.sources:
+            continue
+        lang = before[i] if before[i] is not None and before[i] == after[i] else document
+        if lang is None or lang == UNDETERMINED:
+            continue
+        for n, source in enumerate(item.metadata.sources):
+            if source.lang != lang:
+                item.metadata.sources[n] = source.model_copy(update={"lang": lang})
+
+
+def _nearest(sure: list[str | None]) -> list[str | None]:
+    """For each place, the last sure language before it (itself excluded)."""
+    out: list[str | None] = []
+    last: str | None = None
+    for lang in sure:
+        out.append(last)
+        if lang is not None:
+            last = lang
+    return out

@@ -1,0 +1,56 @@
+"""A document's title when its title field names nothing.
+
+The title field of a deck made from a template says "PowerPoint Presentation", a web page's
+``<title>`` may be its file name: :mod:`omnireader.formats.titles` tells such placeholders
+(a list a user can replace). The file parser drops them and, once the document is read,
+titles its items by the first heading, or the first line, of its body.
+"""
+
+from __future__ import annotations
+
+from omnireader.formats.document import DocInfo, Section
+from omnireader.formats.titles import HEAD_LINES, is_placeholder_title, title_from_text
+from omnireader.models import MemoryItem
+from omnireader.options import ReadOptions
+from omnireader.payloads import Blob
+
+__all__ = ["without_placeholder_title", "retitle", "wants_more"]
+
+
+def without_placeholder_title(
+    info: DocInfo, blob: Blob, options: ReadOptions
+) -> tuple[DocInfo, bool]:
+    """The document info without a title that names nothing ("Slide 1", "Untitled
+    document", the file's own name), and whether one was dropped. A message's subject is
+    typed by a person: it stays whatever it says."""
+    if info.extra.get("extractor") == "email" or not is_placeholder_title(
+        info.title, blob.display_name, options.placeholder_titles
+    ):
+        return info, False
+    return info.model_copy(update={"title": None}), True
+
+
+def retitle(items: list[MemoryItem], top: list[Section], blob: Blob, options: ReadOptions) -> None:
+    """Title every item by the document's first heading, or its first line of text, in
+    place of the placeholder dropped; ``top`` is the document's first body sections. The
+    file name stays the key when there is neither."""
+    texts = []
+    for section in top:
+        heading = section.heading
+        if heading and not is_placeholder_title(
+            heading, blob.display_name, options.placeholder_titles
+        ):
+            texts.append(f"# {heading}")  # a slide's or a part's title is its heading
+        texts.append(section.text)
+    title = title_from_text(*texts)
+    if not title:
+        return
+    for item in items:
+        item.metadata.key = item.metadata.topic = title
+        item.metadata.extra["title"] = title
+
+
+def wants_more(top: list[Section]) -> bool:
+    """Whether the next body section may still hold the document's title: a heading
+    further down than :data:`HEAD_LINES` lines titles a part, not the document."""
+    return sum(s.text.count("\n") + 1 for s in top) < HEAD_LINES

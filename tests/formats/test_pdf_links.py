@@ -1,0 +1,75 @@
+"""A PDF link's target is kept: the web address, ``mailto:`` or ``tel:`` behind the text it
+covers, as a ``Links:`` block at the end of its page. A target the page already prints, and
+a link within the document, add nothing."""
+
+from __future__ import annotations
+
+from omnireader.formats.pdf.extract import extract_pdf
+from omnireader.parsers.base import ParseContext
+from omnireader.parsers.file import FileParser
+from omnireader.payloads import Blob
+from tests.formats.pdf_builders import HELVETICA, PAGES, lines_op, page_with, raw_pdf, stream
+
+# Baselines 720, 704, 688, 672 (16 points apart, from lines_op)
+BODY = [
+    "Write to the press office.",
+    "Call the harbour desk.",
+    "Read the annual report.",
+    "Visit https://example.org/visible today.",
+]
+
+
+def linked_pdf(annots: list[str]) -> bytes:
+    refs = " ".join(f"{6 + i} 0 R" for i in range(len(annots)))
+    objects = [
+        "<< /Type /Catalog /Pages 2 0 R >>",
+        PAGES,
+        HELVETICA,
+        stream(lines_op(BODY)),
+        page_with("", annots=refs),
+        *annots,
+    ]
+    return raw_pdf(objects)
+
+
+def link(rect: str, action: str) -> str:
+    return f"<< /Type /Annot /P 5 0 R /Subtype /Link /Rect [{rect}] /A {action} >>"
+
+
+LINKS = [
+    link("70 716 250 732", "<< /S /URI /URI (mailto:press@example.org) >>"),
+    link("70 700 250 716", "<< /S /URI /URI (tel:+442079460000) >>"),
+    link("70 684 250 700", "<< /S /URI /URI (https://example.org/ar2023.pdf) >>"),
+    link("70 668 350 684", "<< /S /URI /URI (https://example.org/visible) >>"),  # printed
+    link("70 684 250 700", "<< /S /URI /URI (mailto:press@example.org) >>"),  # twice
+    link("300 300 400 320", "<< /S /GoTo /D [5 0 R /Fit] >>"),  # within the document
+]
+
+EXPECTED = [
+    "Links:",
+    "- Write to the press office: mailto:press@example.org",
+    "- Call the harbour desk: tel:+442079460000",
+    "- Read the annual report: https://example.org/ar2023.pdf",
+]
+
+
+def test_link_targets_end_their_page_as_a_links_block() -> None:
+    with extract_pdf(Blob(data=linked_pdf(LINKS)), layout=False) as doc:
+        [page] = list(doc.sections)
+    body, _, block = page.text.partition("\n\nLinks:\n")
+    assert body == "\n".join(BODY)
+    assert ("Links:\n" + block).split("\n") == EXPECTED
+
+
+def test_the_items_of_a_laid_out_page_carry_the_targets() -> None:
+    items = FileParser().parse_fast(Blob(data=linked_pdf(LINKS)), ParseContext())
+    text = "\n".join(i.memory for i in items)
+    for line in EXPECTED[1:]:
+        assert line.rsplit(": ", 1)[1] in text
+    assert text.count("https://example.org/visible") == 1
+
+
+def test_a_page_with_only_internal_links_has_no_links_block() -> None:
+    with extract_pdf(Blob(data=linked_pdf(LINKS[-1:])), layout=False) as doc:
+        [page] = list(doc.sections)
+    assert page.text == "\n".join(BODY)
