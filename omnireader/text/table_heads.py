@@ -67,8 +67,20 @@ def block_starts(rows: list[str], header: str) -> list[int]:
         if headerish[i] and (
             (blank_before and len(filled) >= 2)
             or (bool(head) and bool(head[0]) and row_cells[0] == head[0])
-            or (figures and len(filled) >= 2 and [bool(c) for c in row_cells] == shape)
+            or (
+                figures
+                and len(filled) >= 2
+                and [bool(c) for c in row_cells] == shape
+                and _years(filled) != 1
+            )
         ):
             out.append(i)
         blank_before = False
     return out
+
+
+def _years(filled: list[str]) -> int:
+    """How many cells read as a year. A header over figures names none ("| Region | Sales |")
+    or several ("| | 2023 | 2022 |"); a data row with one count between 1900 and 2099
+    ("| item 272 | 1904 | ... |") only looks like it."""
+    return sum(1 for c in filled if _NUMBER.match(c) and _YEAR.match(c))

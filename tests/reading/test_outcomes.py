@@ -122,5 +122,7 @@ def test_result_reprs_stay_short_however_many_items():
     text = "\n\n".join(f"Paragraph {n} about the quarterly budget review." * 20 for n in range(200))
     result = Reader().read_report([text])
     assert len(result.items) > 1
-    assert repr(result) == (f"ReadResult(inputs=1, items={len(result.items)}, failures=0, lost=0)")
+    assert repr(result) == (
+        f"ReadResult(inputs=1, items={len(result.items)}, failures=0, lost=0, refine_failed=0)"
+    )
     assert len(repr(ReadResult(items=result.items * 50))) < 200

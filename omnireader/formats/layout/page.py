@@ -32,12 +32,14 @@ from omnireader.formats.layout.words import TooManyChars, page_words
 if TYPE_CHECKING:
     import pypdfium2
 
-__all__ = ["BUDGET_S", "LayoutFailed", "layout_page", "layout_words"]
+__all__ = ["BUDGET_S", "LayoutFailed", "budget_clock", "layout_page", "layout_words"]
 
 #: CPU seconds one page may take before its layout is given up (a page normally takes
 #: ~10 ms). CPU time of the reading thread, not the clock: a busy machine does not turn a
 #: page's layout into plain text.
 BUDGET_S = 2.0
+#: The clock the budget is counted on (callers that start it themselves use it too).
+budget_clock = time.thread_time
 _ANGLE_SAMPLE = 60
 
 # "*" is left out: at a line start it is a footnote mark more often than a bullet.
@@ -73,7 +75,7 @@ def layout_page(
     """The page's blocks in reading order, without the ``hidden`` text objects' characters
     (invisible or clipped-away text, :mod:`omnireader.formats.pdf.hidden_text`). Raises
     :class:`LayoutFailed`."""
-    started = time.thread_time()
+    started = budget_clock()
     # A page printed sideways (most of its text running bottom to top) is read turned
     # upright: /Rotate is what words and rules apply, so it is set for the reading only.
     turn = _upright_turn(textpage)
@@ -110,7 +112,7 @@ def layout_words(
     With ``lines_out``, each block's lines (their words are the ``words`` given) are
     appended to it, one list per block of the layout (empty for a table): OCR keeps each
     line's box and confidence that way."""
-    started = time.thread_time() if started is None else started
+    started = budget_clock() if started is None else started
     tables = tables or []
     if tables:
         boxes = [(t.x0, t.y0, t.x1, t.y1) for t in tables]
@@ -348,7 +350,7 @@ def _breaks(block: TextBlock) -> list[bool]:
 
 
 def _check(started: float, budget: float, stage: str) -> None:
-    if time.thread_time() - started > budget:
+    if budget_clock() - started > budget:
         raise LayoutFailed(f"layout ran out of its {budget:g} s budget while {stage}")
 
 

@@ -15,13 +15,12 @@ Markdown lines that keep their own boxes and confidences.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from omnireader.formats.layout.headings import HeadingRules
 from omnireader.formats.layout.model import Block, Table, Word
-from omnireader.formats.layout.page import BUDGET_S, LayoutFailed, layout_words
+from omnireader.formats.layout.page import BUDGET_S, LayoutFailed, budget_clock, layout_words
 from omnireader.formats.layout.reflow import Vocabulary
 from omnireader.formats.ocr.base import OcrBlock, OcrLine
 from omnireader.formats.ocr.boxes import Box, box_words, fraction
@@ -102,7 +101,7 @@ def lay_out(
     reads what stands in a table's empty cells (:mod:`.cells`). Raises
     :class:`LayoutFailed` when the layout fails, runs out of its budget, or gives back
     visibly less text than the boxes hold."""
-    started = time.perf_counter()
+    started = budget_clock()
     words, scores, scale = ocr_words(boxes, ctx.points_per_pixel)
     if not words:
         return []
