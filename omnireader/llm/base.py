@@ -32,7 +32,12 @@ from pydantic import BaseModel
 
 from omnireader.errors import LLMError
 from omnireader.llm.images import ImageInput, attach_images
-from omnireader.llm.json_reply import ReplyError, parse_reply, retry_instruction
+from omnireader.llm.json_reply import (
+    ReplyError,
+    parse_reply,
+    parse_truncated,
+    retry_instruction,
+)
 from omnireader.llm.limits import Limiter
 from omnireader.llm.retry import RetryPolicy, call_with_retries
 
@@ -43,18 +48,17 @@ T = TypeVar("T")
 
 
 class Usage(BaseModel):
-    """What a request cost: HTTP calls sent (retries and re-asks included) and tokens."""
+    """What a request cost: HTTP calls sent (retries and re-asks included) and tokens; how many
+    replies were re-asked, and how many were cut at ``max_tokens`` and closed (``repaired``)."""
 
     calls: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    reasked: int = 0
+    repaired: int = 0
 
     def __add__(self, other: Usage) -> Usage:
-        return Usage(
-            calls=self.calls + other.calls,
-            prompt_tokens=self.prompt_tokens + other.prompt_tokens,
-            completion_tokens=self.completion_tokens + other.completion_tokens,
-        )
+        return Usage(**{f: getattr(self, f) + getattr(other, f) for f in Usage.model_fields})
 
 
 class Segment(BaseModel):
@@ -78,6 +82,7 @@ class ChatReply(BaseModel):
     content: str | None
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    truncated: bool = False  # the server stopped at max_tokens (finish_reason "length")
 
 
 class ChatBackend(ABC):
@@ -169,7 +174,9 @@ class ChatBackend(ABC):
         ``messages`` are OpenAI-shaped; ``images`` (bytes, data: or http URLs) are added to the
         last user message and the call goes to the vision backend. An unusable reply (not JSON,
         or the wrong shape) is re-asked once with the error; then ``LLMError`` with reason
-        ``bad_json`` / ``wrong_schema``. Transport failures raise ``LLMError`` after retries.
+        ``bad_json`` / ``wrong_schema``. A reply cut at ``max_tokens`` is first closed after its
+        last complete part (``usage.repaired``). Transport failures raise ``LLMError`` after
+        retries.
         """
         if images and self.vision is not None and self.vision is not self:
             return await self.vision.acomplete_json(messages, schema, images=images)
@@ -180,10 +187,15 @@ class ChatBackend(ABC):
             try:
                 return parse_reply(reply.content, schema), usage
             except ReplyError as e:
+                closed = parse_truncated(reply.content, schema) if reply.truncated else None
+                if closed is not None:
+                    self._count(usage, Usage(repaired=1))
+                    return closed, usage
                 if ask == 2:
                     raise LLMError(
                         f"{self.label}: unusable reply after a re-ask: {e.detail}", reason=e.reason
                     ) from None
+                self._count(usage, Usage(reasked=1))
                 convo = [
                     *convo,
                     {"role": "assistant", "content": reply.content or ""},
@@ -197,16 +209,18 @@ class ChatBackend(ABC):
                 return await fn()
 
         def count() -> None:
-            usage.calls += 1
-            self._add_usage(Usage(calls=1))
+            self._count(usage, Usage(calls=1))
 
         reply = await call_with_retries(attempt, self.retry, label=self.label, on_attempt=count)
-        usage.prompt_tokens += reply.prompt_tokens
-        usage.completion_tokens += reply.completion_tokens
-        self._add_usage(
-            Usage(prompt_tokens=reply.prompt_tokens, completion_tokens=reply.completion_tokens)
-        )
+        tokens = Usage(prompt_tokens=reply.prompt_tokens, completion_tokens=reply.completion_tokens)
+        self._count(usage, tokens)
         return reply
+
+    def _count(self, usage: Usage, extra: Usage) -> None:
+        """Add ``extra`` to one request's ``usage`` and to the backend's."""
+        for field in Usage.model_fields:
+            setattr(usage, field, getattr(usage, field) + getattr(extra, field))
+        self._add_usage(extra)
 
     def _add_usage(self, extra: Usage) -> None:
         with self._usage_lock:

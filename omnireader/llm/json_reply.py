@@ -26,6 +26,9 @@ __all__ = [
     "ReplyError",
     "json_schema",
     "strict_json_schema",
+    "grammar_json_schema",
+    "close_truncated",
+    "parse_truncated",
     "parse_reply",
     "schema_instruction",
     "retry_instruction",
@@ -66,10 +69,31 @@ def json_schema(model: type[BaseModel]) -> dict[str, Any]:
     return model.model_json_schema()
 
 
+#: Bounds a grammar puts on a reply where the schema's field sets none: every string and list
+#: ends, so a small model that loops inside one (measured: SmolLM2-135M copies the chat into a
+#: "memory" until max_tokens) still closes its JSON.
+GRAMMAR_MAX_STRING = 300
+GRAMMAR_MAX_ITEMS = 12
+_BOUNDS = ("maxLength", "maxItems")
+
+
 @lru_cache(maxsize=128)
 def strict_json_schema(model: type[BaseModel]) -> dict[str, Any]:
     """``model``'s JSON schema in the subset OpenAI's ``strict: true`` mode accepts (cached;
     do not mutate)."""
+    return _strict(model, bounded=False)
+
+
+@lru_cache(maxsize=128)
+def grammar_json_schema(model: type[BaseModel]) -> dict[str, Any]:
+    """The strict schema with a length bound on every string and list (the field's own
+    ``maxLength`` / ``maxItems``, else the defaults above): for servers that compile the schema
+    into a grammar (llama.cpp's ``json_object`` with ``schema``), so every reply is finite JSON.
+    The bounds are not validated on the way back: a longer reply from another server is fine."""
+    return _strict(model, bounded=True)
+
+
+def _strict(model: type[BaseModel], *, bounded: bool) -> dict[str, Any]:
     schema = copy.deepcopy(json_schema(model))
     defs = schema.get("$defs", {})
 
@@ -82,10 +106,15 @@ def strict_json_schema(model: type[BaseModel]) -> dict[str, Any]:
             # Strict mode refuses siblings next to $ref: inline the definition instead.
             target = defs[node["$ref"].split("/")[-1]]
             node = {**copy.deepcopy(target), **{k: v for k, v in node.items() if k != "$ref"}}
-        out = {k: fix(v) for k, v in node.items() if k not in _STRICT_DROP}
+        keep = _BOUNDS if bounded else ()
+        out = {k: fix(v) for k, v in node.items() if k not in _STRICT_DROP or k in keep}
         if out.get("type") == "object" or "properties" in out:
             out["additionalProperties"] = False
             out["required"] = list(out.get("properties", {}))
+        if bounded and out.get("type") == "string" and "enum" not in out:
+            out.setdefault("maxLength", GRAMMAR_MAX_STRING)
+        if bounded and out.get("type") == "array":
+            out.setdefault("maxItems", GRAMMAR_MAX_ITEMS)
         return out
 
     return fix(schema)
@@ -124,6 +153,52 @@ def _json_text(content: str) -> str:
         if 0 <= start < end:
             return text[start : end + 1]
     return text
+
+
+def close_truncated(content: str) -> list[str]:
+    """Ways to close a JSON reply cut off mid-way (the server hit ``max_tokens``), longest first:
+    the text up to each container that completed, plus the brackets still open then. What a
+    grammar produced is a valid prefix, so one of them parses; the caller validates each and
+    keeps the first that fits, so a memory cut mid-sentence is dropped, never stored half."""
+    text = _json_text(content) if "{" in content else content
+    start = text.find("{")
+    if start < 0:
+        return []
+    stack: list[str] = []
+    cuts: list[str] = []
+    in_string = escaped = False
+    for i in range(start, len(text)):
+        ch = text[i]
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "{[":
+            stack.append("}" if ch == "{" else "]")
+        elif ch in "}]":
+            if not stack or stack.pop() != ch:
+                return cuts[::-1]  # not JSON at all: no repair
+            if not stack:
+                return [text[start : i + 1]]  # complete: the reply was not cut
+            closed = text[start : i + 1] + "".join(reversed(stack))
+            if not cuts or cuts[-1] != closed:
+                cuts.append(closed)
+    return cuts[::-1]
+
+
+def parse_truncated(content: str | None, model: type[M]) -> M | None:
+    """The longest closing of a cut-off reply that validates as ``model``, or None."""
+    for closed in close_truncated(content or ""):
+        try:
+            return parse_reply(closed, model)
+        except ReplyError:
+            continue
+    return None
 
 
 def parse_reply(content: str | None, model: type[M]) -> M:

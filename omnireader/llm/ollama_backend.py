@@ -82,6 +82,7 @@ class OllamaChatBackend(ChatBackend):
             content=resp.message.content,
             prompt_tokens=resp.prompt_eval_count or 0,
             completion_tokens=resp.eval_count or 0,
+            truncated=getattr(resp, "done_reason", None) == "length",
         )
 
     async def _transcribe(self, audio: bytes, filename: str, language: str | None) -> Transcript:

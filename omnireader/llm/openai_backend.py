@@ -25,7 +25,11 @@ from pydantic import BaseModel
 from omnireader.errors import BadReplyError, ConfigError, LLMError
 from omnireader.llm.base import ChatBackend, ChatReply, Segment, Transcript
 from omnireader.llm.http import shared_ssl_context
-from omnireader.llm.json_reply import schema_instruction, strict_json_schema
+from omnireader.llm.json_reply import (
+    grammar_json_schema,
+    schema_instruction,
+    strict_json_schema,
+)
 from omnireader.llm.limits import LoopLocal
 from omnireader.llm.transport_errors import classify_openai_error, is_format_rejection
 
@@ -136,10 +140,11 @@ class OpenAIChatBackend(ChatBackend):
             # prompt), so the schema travels in the prompt too.
             kwargs["messages"] = _with_system_note(messages, schema_instruction(schema))
             if mode == "json_object":
-                # llama.cpp servers turn "schema" into a grammar: the reply has the shape.
+                # llama.cpp servers turn "schema" into a grammar: the reply has the shape, and
+                # its bounded strings and lists end, so a looping small model still closes it.
                 kwargs["response_format"] = {
                     "type": "json_object",
-                    "schema": strict_json_schema(schema),
+                    "schema": grammar_json_schema(schema),
                 }
         if self.temperature is not None:
             kwargs["temperature"] = self.temperature
@@ -245,6 +250,7 @@ def _chat_reply(raw: bytes) -> ChatReply:
     choice = choices[0] if isinstance(choices, list) and choices else None
     message = choice.get("message") if isinstance(choice, dict) else None
     content = message.get("content") if isinstance(message, dict) else None
+    finish = choice.get("finish_reason") if isinstance(choice, dict) else None
     if content is not None and not isinstance(content, str):
         raise BadReplyError(f"the reply's content is {type(content).__name__}, not text")
     usage = data.get("usage") if isinstance(data.get("usage"), dict) else {}
@@ -252,6 +258,7 @@ def _chat_reply(raw: bytes) -> ChatReply:
         content=content,
         prompt_tokens=int(usage.get("prompt_tokens") or 0),
         completion_tokens=int(usage.get("completion_tokens") or 0),
+        truncated=finish == "length",
     )
 
 

@@ -9,7 +9,7 @@ instead of passing as "nothing to remember".
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -23,25 +23,48 @@ __all__ = [
 ]
 
 
+def _cap(chars: int | None = None, *, items: int | None = None, each: int | None = None) -> Any:
+    """Length bounds for a server that compiles the schema into a grammar (see
+    :func:`omnireader.llm.json_reply.grammar_json_schema`); never validated on the way back."""
+    if items is None:
+        return {"maxLength": chars}
+    return {"maxItems": items, "items": {"type": "string", "maxLength": each}}
+
+
 class ExtractedMemory(BaseModel):
     """One self-contained fact, readable without the conversation or document it came from."""
 
     memory: str = Field(
-        description="one fact, self-contained: names instead of pronouns, absolute dates"
+        description="one fact, self-contained: names instead of pronouns, absolute dates",
+        json_schema_extra=_cap(500),
     )
-    key: str = Field("", description="a short title for the fact, at most ten words")
+    key: str = Field(
+        "", description="a short title for the fact, at most ten words", json_schema_extra=_cap(100)
+    )
     memory_type: Literal["UserMemory", "LongTermMemory"] = Field(
         "LongTermMemory",
         description="UserMemory: about the user (preferences, plans, life); "
         "LongTermMemory: world or document knowledge",
     )
-    tags: list[str] = Field(default_factory=list, description="a few broad category labels")
-    keywords: list[str] = Field(
-        default_factory=list, description="exact words a search should match"
+    tags: list[str] = Field(
+        default_factory=list,
+        description="a few broad category labels",
+        json_schema_extra=_cap(items=8, each=40),
     )
-    persons: list[str] = Field(default_factory=list, description="people named in the fact")
+    keywords: list[str] = Field(
+        default_factory=list,
+        description="exact words a search should match",
+        json_schema_extra=_cap(items=12, each=60),
+    )
+    persons: list[str] = Field(
+        default_factory=list,
+        description="people named in the fact",
+        json_schema_extra=_cap(items=8, each=60),
+    )
     entities: list[str] = Field(
-        default_factory=list, description="organisations, products, places, works"
+        default_factory=list,
+        description="organisations, products, places, works",
+        json_schema_extra=_cap(items=12, each=80),
     )
     location: str | None = Field(None, description="where the fact happens, if stated")
     topic: str | None = Field(None, description="the subject area, in two or three words")
@@ -57,8 +80,12 @@ class ExtractedMemory(BaseModel):
 class Extraction(BaseModel):
     """Memories from a chat window, a document chunk, a text or a transcript."""
 
-    memories: list[ExtractedMemory] = Field(description="empty when nothing is worth remembering")
-    summary: str | None = Field(None, description="one or two sentences on the whole input")
+    memories: list[ExtractedMemory] = Field(
+        description="empty when nothing is worth remembering", json_schema_extra={"maxItems": 40}
+    )
+    summary: str | None = Field(
+        None, description="one or two sentences on the whole input", json_schema_extra=_cap(600)
+    )
 
 
 class ImageReading(BaseModel):

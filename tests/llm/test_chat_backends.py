@@ -23,7 +23,7 @@ from omnireader.llm import (
     RetryPolicy,
     TrajectoryReview,
 )
-from omnireader.llm.json_reply import strict_json_schema
+from omnireader.llm.json_reply import grammar_json_schema
 from tests.support import LLAMA_CPP_JSON_SCHEMA_ERROR, ChatRequest, Fault, LLMServer
 
 FAST_RETRY = RetryPolicy(max_attempts=3, base_delay=0.001, max_delay=0.01)
@@ -114,10 +114,11 @@ def test_llama_cpp_refusal_of_json_schema_with_http_500_steps_down_to_json_objec
     assert result.memories[0].persons == ["Alice"]
     refused, asked = server.requests_to("chat")
     assert refused.json["response_format"]["type"] == "json_schema"
-    # json_object carries the strict schema: llama.cpp turns it into a grammar.
+    # json_object carries the strict schema, every string and list bounded: llama.cpp turns
+    # it into a grammar, and a bounded grammar always ends.
     assert asked.json["response_format"] == {
         "type": "json_object",
-        "schema": strict_json_schema(Extraction),
+        "schema": grammar_json_schema(Extraction),
     }
     assert backend.json_mode == "json_object"
 

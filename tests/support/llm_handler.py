@@ -256,7 +256,7 @@ class LLMRequestHandler(BaseHTTPRequestHandler):
             images,
             body,
         )
-        content = self._chat_content(req, fault)
+        content, finish = cut_to_max_tokens(self._chat_content(req, fault), body.get("max_tokens"))
         prompt_tokens = sum(word_count(message_text(m)) for m in messages)
         completion_tokens = word_count(content)
         self._json(
@@ -269,7 +269,7 @@ class LLMRequestHandler(BaseHTTPRequestHandler):
                 "choices": [
                     {
                         "index": 0,
-                        "finish_reason": "stop",
+                        "finish_reason": finish,
                         "logprobs": None,
                         "message": {"role": "assistant", "content": content},
                     }
@@ -289,14 +289,15 @@ class LLMRequestHandler(BaseHTTPRequestHandler):
         mode = "ollama_schema" if schema else ("ollama_json" if fmt == "json" else "plain")
         images = [img for m in messages for img in (m.get("images") or [])]
         req = ChatRequest("ollama", body.get("model", ""), messages, schema, mode, images, body)
-        content = self._chat_content(req, fault)
+        limit = (body.get("options") or {}).get("num_predict")
+        content, finish = cut_to_max_tokens(self._chat_content(req, fault), limit)
         prompt_tokens = sum(word_count(message_text(m)) for m in messages)
         reply = {
             "model": body.get("model", ""),
             "created_at": "2024-01-01T00:00:00Z",
             "message": {"role": "assistant", "content": content},
             "done": True,
-            "done_reason": "stop",
+            "done_reason": finish,
             "total_duration": 1,
             "load_duration": 0,
             "prompt_eval_count": prompt_tokens,
@@ -401,3 +402,15 @@ def _encode(vector: list[float], encoding_format: str | None) -> list[float] | s
 
 def _fmt_seconds(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else f"{value:g}"
+
+
+def cut_to_max_tokens(content: str, max_tokens: Any) -> tuple[str, str]:
+    """``content`` as a real server sends it under ``max_tokens``: cut, with finish reason
+    ``length``, when it is longer (tokens counted as in ``usage``)."""
+    if not isinstance(max_tokens, int) or word_count(content) <= max_tokens:
+        return content, "stop"
+    lo, hi = 0, len(content)  # the longest prefix within the limit
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        lo, hi = (mid, hi) if word_count(content[:mid]) <= max_tokens else (lo, mid - 1)
+    return content[:lo], "length"
