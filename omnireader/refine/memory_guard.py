@@ -4,9 +4,10 @@ and its prompt before it becomes a fine item.
 A small local model writes valid JSON that is still junk: it copies the prompt's example
 placeholders (``"..."``, ``"<one self-contained fact>"``, the example date), repeats the
 prompt's rules as facts, names people the source never mentions, invents dates, or leaves
-"tomorrow" unresolved. :meth:`MemoryGuard.check` rejects such a memory with a reason
-(``placeholder``, ``instruction_echo``, ``boilerplate``, ``unknown_person``,
-``unsupported_date``) and resolves a relative day the model left against the time its message
+"tomorrow" unresolved, or stops short of a statement ("1.2", "The Company", a list of the
+prompt's labels ending in a comma). :meth:`MemoryGuard.check` rejects such a memory with a
+reason (``placeholder``, ``instruction_echo``, ``boilerplate``, ``fragment``,
+``unknown_person``, ``unsupported_date``) and resolves a relative day the model left against the time its message
 was sent, keeping the model's own date only when it agrees. The words it holds against a
 memory are data (``guard_words.json``; ``OMNIREADER_GUARD_WORDS`` names a replacement).
 
@@ -41,6 +42,7 @@ GUARD_REASONS = (
     "placeholder",
     "instruction_echo",
     "boilerplate",
+    "fragment",
     "unknown_person",
     "unsupported_date",
 )
@@ -51,6 +53,11 @@ REJECTED: ContextVar[Counter[str] | None] = ContextVar("omnireader_guard_rejecte
 _WORD = re.compile(r"\w+")
 _ECHO_WORDS = 6  # this many words in a row from the prompt (and not the source) is an echo
 _END = " \t\n.。!！?？:;,\"'`"
+# A word holds a letter; in scripts written without spaces, two characters count as one word.
+_LETTER_WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
+_UNSPACED = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\u0e00-\u0e7f]")
+# A statement does not end on a comma, an opening bracket or a joining word's punctuation.
+_CUT_OFF = (",", ";", "(", "[", "{", "-", "–", "—", "/", "&", "、", "，", "（")
 
 
 @lru_cache(maxsize=4)
@@ -67,6 +74,7 @@ def _load_words(path: str | None) -> dict[str, Any]:
         "patterns": [re.compile(p, re.I) for p in data.get("placeholder_patterns", [])],
         "boilerplate": {w.lower() for w in data.get("boilerplate", [])},
         "self_names": {w.lower() for w in data.get("self_names", [])},
+        "min_words": int(data.get("min_words", 3)),
     }
 
 
@@ -134,6 +142,8 @@ class MemoryGuard:
             return memory, "boilerplate"
         if self._echoes(bare):
             return memory, "instruction_echo"
+        if self._fragment(text):
+            return memory, "fragment"
         memory = self._resolved(memory, when)
         if not self.checks_source:
             return memory, None
@@ -144,6 +154,12 @@ class MemoryGuard:
         if any(not agrees(d, self.allowed) for d in mentioned):
             return memory, "unsupported_date"
         return memory, None
+
+    def _fragment(self, text: str) -> bool:
+        """Too few words to state a fact, or it breaks off mid-clause."""
+        unspaced = len(_UNSPACED.findall(text))
+        words = len(_LETTER_WORD.findall(_UNSPACED.sub(" ", text))) + unspaced / 2
+        return words < self.words["min_words"] or text.rstrip().endswith(_CUT_OFF)
 
     def _echoes(self, bare: str) -> bool:
         words = _WORD.findall(bare)

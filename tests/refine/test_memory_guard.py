@@ -75,6 +75,30 @@ def test_only_the_bad_memories_are_kept_out_and_the_fast_item_says_which(
     assert reader.refiner.totals.refined == 1 and reader.refiner.totals.failed == 0
 
 
+def test_a_memory_that_stops_short_of_a_statement_is_a_fragment(server: LLMServer) -> None:
+    # A weak model's leftovers: a number, a bare noun, labels ending on a comma.
+    items, reader = read_chat(
+        server,
+        reply(
+            {"memory": "1.2"},
+            {"memory": "The fair"},
+            {"memory": "Oslo, design fair, page 3, section 'Travel',"},
+            {"memory": "Ana flies to Oslo for the Nordic design fair.", "persons": ["Ana"]},
+        ),
+    )
+    [fine] = [i for i in items if i.metadata.mode == "fine"]
+    assert fine.memory.startswith("Ana flies to Oslo")
+    assert reader.refiner.totals.rejected == {"fragment": 3}
+
+
+def test_a_short_statement_in_a_script_without_spaces_is_not_a_fragment(
+    server: LLMServer,
+) -> None:
+    # Seven characters, no space: a sentence ("Ana flies to Oslo"), counted two to a word.
+    [item], reader = read_chat(server, reply({"memory": "安娜飞往奥斯陆。"}))
+    assert item.metadata.mode == "fine" and not reader.refiner.totals.rejected
+
+
 def test_tomorrow_is_resolved_against_the_message_time_when_the_model_leaves_it(
     server: LLMServer,
 ) -> None:

@@ -152,7 +152,9 @@ def example_from_schema(
     if typ == "string":
         clean = " ".join(text.split())
         if name in _TEXT_FIELDS and clean:
-            return clean[:200]
+            # At most 200 characters, ended at a word as a model ends a statement.
+            cut = clean if len(clean) <= 200 else clean[:200].rsplit(" ", 1)[0]
+            return cut.rstrip(" ,;:([{-–—/&")
         if name == "key" and words:
             return " ".join(words[:5])
         return name or "value"
