@@ -7,7 +7,6 @@ cells. Written as Markdown pipe tables they become rows of pipes with whole para
 
 - it says so (``role="presentation"`` / ``role="none"``), or
 - it holds another table, or
-- it has one row (a header with no data under it), or
 - it has one column of text (every row at most one cell with text: a single cell, a
   stack of rows, or a column between empty spacer cells and images), or
 - one of its cells holds blocks: a heading, a list, a quote, a rule, preformatted text,
@@ -38,6 +37,8 @@ _PARAGRAPHS = ("p", "div")
 # than three words is an abbreviation or a label ("Mr. Smith", "No. 4"), not a sentence.
 _SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=[\"'“‘(]?[A-ZÀ-ɏ])")
 _SENTENCE_WORDS = 3
+# A picture's alt text as the main-content step leaves it (html._flatten_links_and_images).
+_IMAGE_ALT = re.compile(r"\[image: [^\]]*\]")
 _PROSE_WORDS = 30
 _BLOCK_LINES = 3
 
@@ -72,7 +73,8 @@ def _holds_blocks(cell: Any) -> bool:
 def _has_text(cell: Any) -> bool:
     # A spacer cell ("&nbsp;", a zero-width joiner) or a cell of images lays out, it does
     # not hold a value.
-    return bool(cell.get_text().replace("\u200c", "").replace("\u200b", "").strip())
+    text = _IMAGE_ALT.sub("", cell.get_text())
+    return bool(text.replace("\u200c", "").replace("\u200b", "").strip())
 
 
 def _has_header(table: Any, rows: list[Any]) -> bool:
@@ -99,8 +101,6 @@ def is_layout_table(table: Any) -> bool:
     if table.find("table") is not None:
         return True
     rows = _own_rows(table)
-    if len(rows) <= 1:
-        return True
     cells = [_own_cells(r) for r in rows]
     if max((sum(_span(c) for c in row if _has_text(c)) for row in cells), default=0) <= 1:
         return True
