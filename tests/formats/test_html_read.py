@@ -190,7 +190,8 @@ LAYOUT_MAIL = """<html><body>
  <tr><td>Garden chair</td><td>Folds flat. Ships in its own box, so it may arrive a day
   after the rest of the order.</td></tr>
  <tr><td>Parasol</td><td>Blue</td></tr></table>
-<table><tr><td>Subtotal</td><td>40.00</td></tr><tr><td>Mr. Postage</td><td>4.50</td></tr></table>
+<table><tr><td>Subtotal</td><td>40.00</td></tr><tr><td>Mr. Postage</td><td>4.50</td></tr>
+ <tr><td><b>Gift</b> wrap<br><i>(blue)</i></td><td>2.00</td></tr></table>
 <table><tr><td>Acme Garden Ltd<br>1 Main Street<br>Springfield</td>
   <td>Follow us on <a href="https://social.example/acme">Mastodon</a></td></tr>
  <tr><td>&nbsp;</td><td>&nbsp;</td></tr></table>
@@ -223,6 +224,7 @@ def test_layout_tables_of_an_email_are_read_as_text_and_its_data_tables_stay_tab
         "| Subtotal | 40.00 |",
         "| --- | --- |",
         "| Mr. Postage | 4.50 |",
+        "| **Gift** wrap *(blue)* | 2.00 |",
     ]
     lines = [line.strip() for line in text.splitlines()]
     for said in (

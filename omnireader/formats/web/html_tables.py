@@ -90,8 +90,15 @@ def _holds_prose(cell: Any) -> bool:
     sentences = [p for p in _SENTENCE_BREAK.split(text) if len(p.split()) >= _SENTENCE_WORDS]
     if len(text.split()) >= _PROSE_WORDS or len(sentences) >= 2:
         return True
-    lines = [s for s in cell.get_text("\n").split("\n") if s.strip()] if cell.find("br") else []
-    return len(lines) >= _BLOCK_LINES
+    return cell.find("br") is not None and len(_br_lines(cell)) >= _BLOCK_LINES
+
+
+def _br_lines(cell: Any) -> list[str]:
+    """The cell's lines as ``<br>`` breaks them (inline tags such as ``<b>`` break none)."""
+    parts = [
+        str(el) if el.name is None else "\n" for el in cell.descendants if el.name in (None, "br")
+    ]
+    return [line for line in "".join(parts).split("\n") if line.strip()]
 
 
 def is_layout_table(table: Any) -> bool:
