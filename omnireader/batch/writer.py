@@ -163,18 +163,18 @@ class BatchWriter:
             if self.checkpoints.wrote(res.inserted + res.updated):
                 self.store.optimize()
                 self.checkpoints.reached()
-        stale = self.store.archive_stale if self.keep_history else self.store.delete_stale
         for j in jobs:
             if j.path and j.replaces:
                 keep = j.rows.ids if j.rows is not None else [i.id for i in j.items]
                 if self.near is not None:  # a linked row lives on in the item it joined
                     keep += [self.near.redirect[i] for i in keep if i in self.near.redirect]
-                gone = stale(
+                gone = self.store.delete_stale(
                     j.path,
                     keep_ids=keep,
                     user_id=self.ctx.user_id,
                     session_id=self.ctx.session_id,
                     mode=self.ctx.mode,
+                    keep_history=self.keep_history,
                 )
                 if self.keep_history:
                     self.totals.archived += gone

@@ -16,58 +16,74 @@ __all__ = ["add_version_commands", "cmd_update", "cmd_history", "cmd_archive", "
 _REASONS = ["edit", "duplicate", "update", "conflict", "source_changed"]
 
 
-def add_version_commands(sub: Any) -> None:
-    p = sub.add_parser(
+# One version command: name, help, description, its positional arguments, its own options
+# (after --db), and the formats it prints items in (None: it prints a count).
+_Arg = tuple[tuple[str, ...], dict[str, Any]]
+_ID: _Arg = (("item_id",), {"metavar": "ID"})
+_COMMANDS: list[tuple[str, str, str, list[_Arg], list[_Arg], list[str] | None]] = [
+    (
         "update",
-        help="change a stored memory, keeping its old version in its history",
-        description="Write a new current version of the item ID (version + 1); the "
-        "previous version stays in the item's history (see history, rollback).",
-    )
-    p.add_argument("item_id", metavar="ID")
-    add_db(p)
-    p.add_argument("--memory", metavar="TEXT", help="the new text (default: keep it)")
-    p.add_argument(
-        "--metadata",
-        metavar="JSON",
-        help='metadata fields to change, as a JSON object (e.g. \'{"tags": ["moved"]}\')',
-    )
-    add_output(p, ["text", "json"], "text")
-    add_common(p)
-
-    p = sub.add_parser(
+        "change a stored memory, keeping its old version in its history",
+        "Write a new current version of the item ID (version + 1); the previous version "
+        "stays in the item's history (see history, rollback).",
+        [_ID],
+        [
+            (("--memory",), {"metavar": "TEXT", "help": "the new text (default: keep it)"}),
+            (
+                ("--metadata",),
+                {
+                    "metavar": "JSON",
+                    "help": "metadata fields to change, as a JSON object "
+                    '(e.g. \'{"tags": ["moved"]}\')',
+                },
+            ),
+        ],
+        ["text", "json"],
+    ),
+    (
         "history",
-        help="every version of a memory, oldest first",
-        description="The versions of the item ID, oldest first, the current one last, "
-        "each with its version, time and why it changed; and the memories it replaced.",
-    )
-    p.add_argument("item_id", metavar="ID")
-    add_db(p)
-    add_output(p, ["text", "json", "jsonl"], "text")
-    add_common(p)
-
-    p = sub.add_parser(
+        "every version of a memory, oldest first",
+        "The versions of the item ID, oldest first, the current one last, each with its "
+        "version, time and why it changed; and the memories it replaced.",
+        [_ID],
+        [],
+        ["text", "json", "jsonl"],
+    ),
+    (
         "archive",
-        help="take memories out of search, keeping them in their history",
-        description="Archive the items: default searches no longer return them; "
-        "search --include-archived, history and rollback still do.",
-    )
-    p.add_argument("item_ids", nargs="+", metavar="ID")
-    add_db(p)
-    p.add_argument("--reason", choices=_REASONS, default="edit", help="why (default edit)")
-    p.add_argument("--superseded-by", metavar="ID", help="the item that replaces them")
-    add_common(p)
-
-    p = sub.add_parser(
+        "take memories out of search, keeping them in their history",
+        "Archive the items: default searches no longer return them; search "
+        "--include-archived, history and rollback still do.",
+        [(("item_ids",), {"nargs": "+", "metavar": "ID"})],
+        [
+            (("--reason",), {"choices": _REASONS, "default": "edit", "help": "why (default edit)"}),
+            (("--superseded-by",), {"metavar": "ID", "help": "the item that replaces them"}),
+        ],
+        None,
+    ),
+    (
         "rollback",
-        help="make an older version of a memory current again",
-        description="Write version VERSION of the item ID as its new current version; the "
-        "current one (if any) goes to the history.",
-    )
-    p.add_argument("item_id", metavar="ID")
-    p.add_argument("version", type=at_least(1), metavar="VERSION")
-    add_db(p)
-    add_output(p, ["text", "json"], "text")
-    add_common(p)
+        "make an older version of a memory current again",
+        "Write version VERSION of the item ID as its new current version; the current one "
+        "(if any) goes to the history.",
+        [_ID, (("version",), {"type": at_least(1), "metavar": "VERSION"})],
+        [],
+        ["text", "json"],
+    ),
+]
+
+
+def add_version_commands(sub: Any) -> None:
+    for name, summary, description, positional, options, formats in _COMMANDS:
+        p = sub.add_parser(name, help=summary, description=description)
+        for names, spec in positional:
+            p.add_argument(*names, **spec)
+        add_db(p)
+        for names, spec in options:
+            p.add_argument(*names, **spec)
+        if formats:
+            add_output(p, formats, "text")
+        add_common(p)
 
 
 def _metadata(text: str | None) -> dict[str, Any] | None:

@@ -33,6 +33,7 @@ from omnireader.formats.document import (
 )
 from omnireader.formats.extract import extract
 from omnireader.formats.ocr import OCR
+from omnireader.formats.ocr.scripts import UNREAD_SCRIPT, unread_message
 from omnireader.formats.sniff import Sniffed, resniff_whole, sniff
 from omnireader.ids import content_hash
 from omnireader.models import MemoryItem, Source
@@ -262,6 +263,11 @@ class FileParser(Parser[Blob]):
                 else "has no text layer"
             )
             text = f"{where} of {r.blob.display_name} {layer}; it needs OCR or a vision model to be read."
+        elif section.ocr.unread:
+            text = (
+                f"{where} of {r.blob.display_name} has no text layer and OCR found "
+                f"{unread_message(section.ocr.unread)}."
+            )
         else:
             text = (
                 f"{where} of {r.blob.display_name} has no text layer and OCR found no text "
@@ -275,12 +281,18 @@ class FileParser(Parser[Blob]):
         if section.ocr is not None:
             meta["extra"]["ocr_engine"] = section.ocr.engine
             meta["extra"]["ocr_note"] = section.ocr.note
+            if section.ocr.unread:
+                meta["extra"]["ocr_unread_lines"] = section.ocr.unread
         return self.make_item(
             text,
             r.ctx,
             sources=[source],
             position=(*self._position(r, section, n), "ocr"),
-            flags=[NEEDS_OCR, *(f for f in section.flags if f == GARBLED)],
+            flags=[
+                NEEDS_OCR,
+                *(f for f in section.flags if f == GARBLED),
+                *([UNREAD_SCRIPT] if section.ocr is not None and section.ocr.unread else []),
+            ],
             **meta,
         )
 

@@ -136,9 +136,11 @@ class ImageParser(Parser[Blob]):
         """Items for the text OCR finds on each frame; frames it could not decode or read
         are listed on ``item`` (``ocr_unreadable_pages``) rather than dropped silently."""
         from omnireader.formats.ocr import image_frames, ocr_image
+        from omnireader.formats.ocr.scripts import UNREAD_SCRIPT, unread_message
 
         out: list[MemoryItem] = []
         unreadable: list[int] = []
+        unread = 0  # lines in a script the OCR models do not read
         engine_name: str | None = None
         for frame in image_frames(data):
             if frame.image is None:
@@ -158,6 +160,7 @@ class ImageParser(Parser[Blob]):
             finally:
                 frame.image = None  # one frame in memory at a time
             engine_name = page.engine
+            unread += page.unread
             if not page.blocks:
                 continue
             number = frame.number if frames > 1 else None
@@ -179,6 +182,10 @@ class ImageParser(Parser[Blob]):
             item.metadata.extra["ocr_unreadable_pages"] = unreadable
         if engine_name and not out:
             item.metadata.extra["ocr_engine"] = engine_name  # read, and no text found
+            if unread:  # not silence: the image item says what OCR could not read
+                item.memory = f"{item.memory} It holds {unread_message(unread)}."
+                item.metadata.flags.append(UNREAD_SCRIPT)
+                item.metadata.extra["ocr_unread_lines"] = unread
         return out
 
     def create_source(self, input: Blob) -> Source:

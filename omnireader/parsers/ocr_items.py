@@ -9,7 +9,8 @@ upgrade it with a vision model). Each block says what the page layout made of it
 caption, table) and a heading's ``level``. Lines read with low confidence are kept and
 marked, and their item is flagged ``ocr_low_confidence``; a page whose layout failed (its
 blocks are the plain reading, row by row, and have no kind) flags its items
-``layout_failed``.
+``layout_failed``. Lines in a script the OCR models do not read are not in the text: the
+page's items are flagged ``ocr_unread_script`` and say how many (``ocr_unread_lines``).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any
 
 from omnireader.formats.document import LAYOUT_FAILED
 from omnireader.formats.ocr import LOW_CONFIDENCE, OCR, OcrBlock, OcrPage
+from omnireader.formats.ocr.scripts import UNREAD_SCRIPT, unread_message
 from omnireader.models import MemoryItem, Source
 from omnireader.parsers.base import ParseContext, Parser, chunk_source
 from omnireader.text.chunking import chunk_text
@@ -43,6 +45,10 @@ def ocr_items(
     base_flags = list(metadata.pop("flags", []) or [])
     # The order the scanned-PDF section says it in: ocr, then layout_failed.
     page_flags = [OCR, LAYOUT_FAILED] if page.layout_failed else [OCR]
+    if page.unread:  # lines in a script the models do not read: every item of the page says so
+        page_flags.append(UNREAD_SCRIPT)
+        base_extra["ocr_unread_lines"] = page.unread
+        base_extra["ocr_unread_note"] = unread_message(page.unread)
     for chunk in chunk_text(page.text, ctx.options.chunk_tokens):
         blocks = _blocks_in(spans, chunk.char_start, chunk.char_end)
         lines = [line for block in blocks for line in block["lines"]]

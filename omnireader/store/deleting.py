@@ -7,11 +7,12 @@ A mixin of :class:`~omnireader.store.Store`: it uses the store's table, write lo
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from omnireader.errors import InvalidInputError
+from omnireader.models import MemoryItem
 from omnireader.store.detach import DetachResult, detach_locations
 from omnireader.store.filters import SearchFilters, as_filters, combine, sql_string
 from omnireader.store.locations import is_under, outer_path
@@ -32,6 +33,14 @@ class Deleting:
 
     def forget_history(self, where: str) -> int:
         raise NotImplementedError  # provided by Store (.versions)
+
+    def _archive_items(
+        self, items: Sequence[MemoryItem], reason: str, superseded_by: str | None
+    ) -> int:
+        raise NotImplementedError  # provided by Store (.versions)
+
+    def _iter_where(self, where: str | None) -> Iterator[MemoryItem]:
+        raise NotImplementedError  # provided by Store
 
     def delete(
         self,
@@ -94,14 +103,25 @@ class Deleting:
         user_id: str | None = None,
         session_id: str | None = None,
         mode: str | None = None,
+        keep_history: bool = False,
     ) -> int:
-        """Delete the items read from ``path`` in this scope that are not in ``keep_ids``.
+        """Take the items read from ``path`` in this scope that are not in ``keep_ids`` out of
+        the current view; how many left it.
 
         The scope is exact (``None`` means "not set"), so re-reading a file for one user,
         session and mode never touches the items another scope read from the same file.
+        Items also seen at another path only lose this one. With ``keep_history`` the items
+        seen only at ``path`` are archived (``update_type="source_changed"``), not deleted.
         """
-        where = stale_clause(path, keep_ids, user_id, session_id, mode)
-        return self._detach(where, lambda loc: outer_path(loc) == path).deleted
+        keep = list(keep_ids)
+        archived = 0
+        if keep_history:
+            stale = self._iter_where(stale_clause(path, keep, user_id, session_id, mode))
+            only_here = [i for i in stale if all(outer_path(p) == path for p in i.metadata.seen_at)]
+            archived = self._archive_items(only_here, "source_changed", None)
+            keep += [i.id for i in only_here]
+        where = stale_clause(path, keep, user_id, session_id, mode)
+        return archived + self._detach(where, lambda loc: outer_path(loc) == path).deleted
 
     def detach_paths(self, paths: Iterable[str], where: str | None = None) -> DetachResult:
         """Take the files ``paths`` (and their archive members) away from the items that

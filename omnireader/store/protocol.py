@@ -58,16 +58,7 @@ class StoreLike(Protocol):
         user_id: str | None = None,
         session_id: str | None = None,
         mode: str | None = None,
-    ) -> int: ...
-
-    def archive_stale(
-        self,
-        path: str,
-        *,
-        keep_ids: Iterable[str],
-        user_id: str | None = None,
-        session_id: str | None = None,
-        mode: str | None = None,
+        keep_history: bool = False,
     ) -> int: ...
 
     def locations_under(self, folder: str, where: str | None = None) -> set[str]: ...

@@ -195,36 +195,6 @@ class Versions:
         self.add([new])
         return new
 
-    def archive_stale(
-        self,
-        path: str,
-        *,
-        keep_ids: Iterable[str],
-        user_id: str | None = None,
-        session_id: str | None = None,
-        mode: str | None = None,
-    ) -> int:
-        """:meth:`delete_stale` keeping history: the items of an older version of the file
-        ``path`` (in this scope, not in ``keep_ids``) are archived with
-        ``update_type="source_changed"``; those also seen at another path only lose this
-        one, as with a delete. How many items left the current view."""
-        from omnireader.store.deleting import stale_clause
-        from omnireader.store.locations import outer_path
-
-        keep = list(keep_ids)
-        where = stale_clause(path, keep, user_id, session_id, mode)
-        stale = [i for i in self._iter_where(where)]  # type: ignore[attr-defined]
-        only_here = [i for i in stale if all(outer_path(loc) == path for loc in i.metadata.seen_at)]
-        archived = self._archive_items(only_here, "source_changed", None)
-        rest = self.delete_stale(  # type: ignore[attr-defined]
-            path,
-            keep_ids=[*keep, *(i.id for i in only_here)],
-            user_id=user_id,
-            session_id=session_id,
-            mode=mode,
-        )
-        return archived + rest
-
     def optimize_history(self, cleanup_older_than: Any = None) -> None:
         """Fold the history table's new rows into its indexes (``Store.optimize`` does it)."""
         from omnireader.store.maintenance import optimize_table

@@ -105,7 +105,7 @@ def test_headings_paragraphs_lists_and_tables_become_markdown_in_order() -> None
     _, _, text = full_text(saved(document))
     assert text == (
         "# Trip Plan\n\nIntro before the first chapter.\n\n# Packing\n\n- Boots\n- Rain jacket"
-        "\n\n## Route\n\n1. Walk to the hut\n1. Climb the ridge\n\n"
+        "\n\n## Route\n\n1. Walk to the hut\n2. Climb the ridge\n\n"
         "| Day | Place \\| area |\n| --- | --- |\n| 1 | Hut |\n\nAfter the table."
     )
 

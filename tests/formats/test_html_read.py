@@ -172,3 +172,78 @@ def test_line_breaks_in_the_markup_are_spaces_but_pre_and_br_keep_theirs() -> No
     text = html_markdown(page + b"<pre>x = 1\n  y = 2</pre>").text
     assert text.startswith("This web site provides information | and links | on permits\nNew")
     assert "x = 1\n  y = 2" in text
+
+
+# An e-mail laid out the way mail templates are: a logo beside a "view online" link,
+# content between empty spacer cells, a paragraph beside a picture, a signature block of
+# lines beside a link; with two data tables in it, one with a header row and a long cell.
+LAYOUT_MAIL = """<html><body>
+<table width="100%"><tr><td><img src="cid:logo" alt="Acme"></td>
+  <td><a href="https://acme.example/view">View in browser</a></td></tr></table>
+<table width="100%">
+ <tr><td width="20">&nbsp;</td><td>Hello Anna, your order has shipped.</td><td>&nbsp;</td></tr>
+ <tr><td>&nbsp;</td><td>It left our store this morning.</td><td>&nbsp;</td></tr></table>
+<table><tr><td>Thank you for your purchase. We will send you the tracking number as soon
+  as the carrier gives it to us.</td><td><img src="cid:box" alt=""></td></tr>
+ <tr><td>&nbsp;</td><td>&nbsp;</td></tr></table>
+<table><tr><th>Item</th><th>Notes</th></tr>
+ <tr><td>Garden chair</td><td>Folds flat. Ships in its own box, so it may arrive a day
+  after the rest of the order.</td></tr>
+ <tr><td>Parasol</td><td>Blue</td></tr></table>
+<table><tr><td>Subtotal</td><td>40.00</td></tr><tr><td>Mr. Postage</td><td>4.50</td></tr>
+ <tr><td><b>Gift</b> wrap<br><i>(blue)</i></td><td>2.00</td></tr></table>
+<table><tr><td>Acme Garden Ltd<br>1 Main Street<br>Springfield</td>
+  <td>Follow us on <a href="https://social.example/acme">Mastodon</a></td></tr>
+ <tr><td>&nbsp;</td><td>&nbsp;</td></tr></table>
+</body></html>"""
+
+
+def test_layout_tables_of_an_email_are_read_as_text_and_its_data_tables_stay_tables(
+    tmp_path: Path,
+) -> None:
+    from email.message import EmailMessage
+
+    message = EmailMessage()
+    message["From"] = "Acme <shop@acme.example>"
+    message["To"] = "anna@example.org"
+    message["Subject"] = "Your order has shipped"
+    message["Date"] = "Fri, 04 Dec 2026 09:30:00 +0000"
+    message.set_content("Your order has shipped.")
+    message.add_alternative(LAYOUT_MAIL, subtype="html")
+    mail = tmp_path / "shipped.eml"
+    mail.write_bytes(message.as_bytes())
+    text = read_text(mail)
+    rows = [line for line in text.splitlines() if line.startswith("|")]
+    # Exactly the two data tables: a header row and its rows, a headerless table of values.
+    assert rows == [
+        "| Item | Notes |",
+        "| --- | --- |",
+        "| Garden chair | Folds flat. Ships in its own box, so it may arrive a day after the"
+        " rest of the order. |",
+        "| Parasol | Blue |",
+        "| Subtotal | 40.00 |",
+        "| --- | --- |",
+        "| Mr. Postage | 4.50 |",
+        "| **Gift** wrap *(blue)* | 2.00 |",
+    ]
+    lines = [line.strip() for line in text.splitlines()]
+    for said in (
+        "View in browser",
+        "Hello Anna, your order has shipped.",
+        "It left our store this morning.",
+        "Acme Garden Ltd",
+        "1 Main Street",
+        "Follow us on Mastodon",
+    ):
+        assert said in lines, said
+    assert "Thank you for your purchase." in text
+    assert text.index("View in browser") < text.index("Hello Anna") < text.index("Acme Garden")
+
+
+def test_a_header_row_keeps_a_table_of_prose_a_table() -> None:
+    described = html_markdown(
+        "<table><thead><tr><td>Term</td><td>Meaning</td></tr></thead>"
+        "<tr><td>Lease</td><td>A contract to rent. It runs for a fixed term.</td></tr>"
+        "<tr><td>Deposit</td><td>Money held. It is returned at the end.</td></tr></table>"
+    ).text
+    assert described.splitlines()[0] == "| Term | Meaning |"

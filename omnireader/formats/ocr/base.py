@@ -78,10 +78,13 @@ class OcrPage(BaseModel):
     height: int = 0
     image: int | None = None  # the picture's number on its page, for pictures inside a document
     dropped: int = 0  # lines read as noise (too unsure, no letter or digit) and left out
+    # Lines found whose script the models do not read (ocr/scripts.py): left out, counted.
+    unread: int = 0
     # The page layout was asked for and failed (or ran out of time): the blocks are the
     # plain reading, rows top to bottom.
     layout_failed: bool = False
-    # Why nothing (or not everything) was read: "blank", "no_text", "too_large", "failed: ...".
+    # Why nothing (or not everything) was read: "blank", "no_text", "unread_script",
+    # "too_large", "failed: ...".
     note: str | None = None
 
     @property

@@ -23,6 +23,7 @@ from omnireader.formats.ocr.base import LOW_CONFIDENCE, OcrBlock, OcrEngine, Ocr
 from omnireader.formats.ocr.bitmaps import MAX_SIDE, fit, ink, to_bgr
 from omnireader.formats.ocr.boxes import Box, plain_blocks
 from omnireader.formats.ocr.orientation import box_sides, page_rotation
+from omnireader.formats.ocr.scripts import unread_line
 
 if TYPE_CHECKING:
     import numpy as np
@@ -159,7 +160,11 @@ def ocr_image(
         quads = engine.detect(bgr)
         crops = [engine.crop(bgr, q) for q in quads]
     read = engine.recognize_words(_upright(quads, crops, engine, trust_page=find_rotation))
-    boxes = [_box(q, *found) for q, found in zip(quads, read) if found[0].strip()]
+    # A line in a script the models do not read comes back empty or as a few marks: it is
+    # counted, not stored (scripts.py).
+    sides = [sorted(box_sides(q)) for q in quads]
+    unread = [unread_line(f[0], f[1], long, short) for (short, long), f in zip(sides, read)]
+    boxes = [_box(q, *f) for q, f, u in zip(quads, read, unread) if f[0].strip() and not u]
     kept = [b for b in boxes if not _noise(b)]
     height, width = bgr.shape[:2]
     blocks, failed = _blocks(kept, width, height, layout, bgr, engine)
@@ -170,7 +175,8 @@ def ocr_image(
         width=width,
         height=height,
         dropped=len(boxes) - len(kept),
-        note=None if blocks else "no_text",
+        unread=sum(unread),
+        note=None if blocks else ("unread_script" if any(unread) else "no_text"),
         layout_failed=failed,
     )
 

@@ -116,7 +116,8 @@ FORMATS = (
         extract=_read_docx,
         zip_package=True,
         find_member=zip_member,
-        readme="Markdown (headings, lists, nested tables, text boxes) via python-docx; page "
+        readme="Markdown (headings, lists numbered as Word numbers them: `2.`, `- II.`, `- "
+        "A)`, nested tables, text boxes) via python-docx; page "
         "headers, footers, endnotes and comments as their own sections, marked `section: "
         "header` / `footer` / `endnotes` / `comments`",
     ),

@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from omnireader.formats.office.docx_numbering import Numbering
+
 __all__ = ["MC", "W", "Context", "inline", "to_int"]
 
 W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
@@ -37,11 +39,23 @@ class Context:
             name_el = style.find(W + "name")
             name = (name_el.get(W + "val") if name_el is not None else "") or ""
             self.styles[style.get(W + "styleId") or ""] = _style_kind(style, name.lower())
-        self.ordered: dict[tuple[str, str], bool] = {}  # (numId, ilvl) -> numbered?
+        # A list style's own list ("List Number": numId in the style, not the paragraph).
+        self.style_lists: dict[str, tuple[str, int]] = {}
+        for style in document.styles.element.iter(W + "style"):
+            num = style.find(f"{W}pPr/{W}numPr")
+            num_id = num.find(W + "numId") if num is not None else None
+            if num is not None and num_id is not None:
+                ilvl = num.find(W + "ilvl")
+                depth = to_int(ilvl.get(W + "val"), 0) if ilvl is not None else 0
+                self.style_lists[style.get(W + "styleId") or ""] = (
+                    num_id.get(W + "val") or "",
+                    depth,
+                )
         try:
-            _read_numbering(part.numbering_part.element, self.ordered)
+            numbering = part.numbering_part.element
         except (KeyError, NotImplementedError, AttributeError):
-            pass  # no numbering part: lists come from style names only
+            numbering = None  # no numbering part: lists come from style names only
+        self.numbering = Numbering(numbering)
         self.links = {rid: rel.target_ref for rid, rel in part.rels.items() if rel.is_external}
         self.footnotes: dict[str, str] = {}
         for rel in part.rels.values():
@@ -69,21 +83,6 @@ def _style_kind(style: Any, name: str) -> tuple[int, str | None]:
     if style.find(f"{W}pPr/{W}numPr") is not None and kind is None:
         kind = "-"
     return level, kind
-
-
-def _read_numbering(numbering: Any, ordered: dict[tuple[str, str], bool]) -> None:
-    formats: dict[str, dict[str, bool]] = {}
-    for abstract in numbering.iter(W + "abstractNum"):
-        levels = formats.setdefault(abstract.get(W + "abstractNumId") or "", {})
-        for lvl in abstract.iter(W + "lvl"):
-            fmt = lvl.find(W + "numFmt")
-            value = fmt.get(W + "val") if fmt is not None else "bullet"
-            levels[lvl.get(W + "ilvl") or "0"] = value not in ("bullet", "none")
-    for num in numbering.iter(W + "num"):
-        ref = num.find(W + "abstractNumId")
-        levels = formats.get(ref.get(W + "val") or "", {}) if ref is not None else {}
-        for ilvl, is_ordered in levels.items():
-            ordered[(num.get(W + "numId") or "", ilvl)] = is_ordered
 
 
 def inline(element: Any, ctx: Context, boxes: list[Any]) -> str:

@@ -6,7 +6,7 @@ controls (``w:sdt``) or their interleaving, so the body element is walked here i
     sections = docx_sections(docx.Document(path))   # list[Section], one per top-level heading
 
 Headings become ``#`` lines (from "Title" / "Heading N" / outline levels), list paragraphs
-``-`` or ``1.`` items, data tables Markdown tables (a layout table, one that holds a table,
+``-`` items or numbered as Word numbers them (``docx_numbering``: "2.", "- II."), data tables Markdown tables (a layout table, one that holds a table,
 lists or headings or is one column wide, is read as the blocks of its cells),
 images only their alt text, and cited footnotes ``[^n]: ...`` lines at the end.
 """
@@ -64,15 +64,18 @@ def _paragraph(p: Any, ctx: Context) -> Iterator[_Block]:
     style_id = (style_el.get(W + "val") or "") if style_el is not None else ""
     level, kind = ctx.styles.get(style_id, (0, None))
     num = p.find(f"{W}pPr/{W}numPr")
-    depth = 0
+    num_id_val, depth = ctx.style_lists.get(style_id, (None, 0))
     if num is not None:
         num_id, ilvl = (num.find(W + k) for k in ("numId", "ilvl"))
-        num_id_val = num_id.get(W + "val") if num_id is not None else None
-        depth = to_int(ilvl.get(W + "val"), 0) if ilvl is not None else 0
-        if num_id_val == "0":  # numbering explicitly switched off
-            kind = None
-        elif num_id_val is not None:
-            kind = "1." if ctx.ordered.get((num_id_val, str(depth))) else "-"
+        if num_id is not None:
+            num_id_val = num_id.get(W + "val")
+        if ilvl is not None:
+            depth = to_int(ilvl.get(W + "val"), 0)
+    if num_id_val == "0":  # numbering explicitly switched off
+        kind = None
+    elif num_id_val is not None and (num is not None or kind):
+        # Counted as Word counts it (an empty numbered paragraph shows its number too).
+        kind = ctx.numbering.marker(num_id_val, depth) or "-"
     if text:
         if level:
             yield _Block("#" * level + " " + " ".join(text.split()), heading_level=level)

@@ -221,7 +221,8 @@ FORMATS = (
         readme="BeautifulSoup + markdownify (MarkItDown's HTML converter, without importing "
         "MarkItDown): the main content only; hidden content dropped (`display:none`, "
         "`visibility:hidden`, `hidden`, `<template>`, inline XBRL `ix:header`); layout tables "
-        "(cells holding blocks or tables, one column, `role=presentation`) read as "
+        "(cells holding blocks or tables, one column of text between spacer cells and images, "
+        "prose or `<br>` lines in a table with no header row, `role=presentation`) read as "
         "paragraphs, data tables as Markdown tables; list items, cells and paragraphs a page "
         "leaves open closed as a browser closes them (lxml), line breaks in the markup read "
         "as spaces; the declared charset weighed against the bytes; `<html lang>` → `lang`",
