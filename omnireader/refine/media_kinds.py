@@ -135,7 +135,7 @@ def render_page(data: bytes, page: int, password: str | None) -> bytes:
 
 
 # layout_failed too: it says the OCR reading was not laid out, and the vision reading replaces it.
-_OCR_FLAGS = ("needs_ocr", "ocr", "ocr_low_confidence", "layout_failed")
+_OCR_FLAGS = ("needs_ocr", "ocr", "ocr_low_confidence", "ocr_unread_script", "layout_failed")
 
 
 def _pieces(text: str, budget: int) -> list[str]:
