@@ -99,6 +99,9 @@ class Section(BaseModel):
     # PageLayout, and the plain text it was laid out beside. Never serialized.
     layout: SkipValidation[Any] = Field(None, exclude=True, repr=False)
     layout_source: str | None = Field(None, exclude=True, repr=False)
+    # The page's link targets (formats/link_text.PageLink), placed in its text once the
+    # layout stream has written it. Never serialized.
+    links: SkipValidation[list[Any]] = Field(default_factory=list, exclude=True, repr=False)
 
 
 class Extraction(BaseModel):

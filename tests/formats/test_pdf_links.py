@@ -1,6 +1,7 @@
 """A PDF link's target is kept: the web address, ``mailto:`` or ``tel:`` behind the text it
-covers, as a ``Links:`` block at the end of its page. A target the page already prints, and
-a link within the document, add nothing."""
+covers becomes a Markdown link where that text stands; a link whose text cannot be placed
+surely ends its page in a ``Links:`` block. A target the page already prints, and a link
+within the document, add nothing."""
 
 from __future__ import annotations
 
@@ -45,27 +46,43 @@ LINKS = [
     link("300 300 400 320", "<< /S /GoTo /D [5 0 R /Fit] >>"),  # within the document
 ]
 
-EXPECTED = [
-    "Links:",
-    "- Write to the press office: mailto:press@example.org",
-    "- Call the harbour desk: tel:+442079460000",
-    "- Read the annual report: https://example.org/ar2023.pdf",
+# Each link's box covers its line's words (up to the stop).
+LINKED = [
+    "[Write to the press office](mailto:press@example.org).",
+    "[Call the harbour desk](tel:+442079460000).",
+    "[Read the annual report](https://example.org/ar2023.pdf).",
+    "Visit https://example.org/visible today.",
 ]
 
 
-def test_link_targets_end_their_page_as_a_links_block() -> None:
+def test_link_targets_stand_where_their_text_is() -> None:
     with extract_pdf(Blob(data=linked_pdf(LINKS)), layout=False) as doc:
         [page] = list(doc.sections)
-    body, _, block = page.text.partition("\n\nLinks:\n")
-    assert body == "\n".join(BODY)
-    assert ("Links:\n" + block).split("\n") == EXPECTED
+    assert page.text == "\n".join(LINKED)
+
+
+def test_a_link_whose_text_cannot_be_placed_surely_ends_the_page() -> None:
+    # "here" is too short to place, and "the" stands on every line: neither is linked.
+    annots = [
+        link("70 716 95 732", "<< /S /URI /URI (https://example.org/a) >>"),
+        link("70 668 90 684", "<< /S /URI /URI (https://example.org/b) >>"),
+    ]
+    body = ["here is the press office.", *BODY[1:]]
+    objects = ["<< /Type /Catalog /Pages 2 0 R >>", PAGES, HELVETICA, stream(lines_op(body))]
+    pdf = raw_pdf([*objects, page_with("", annots="6 0 R 7 0 R"), *annots])
+    with extract_pdf(Blob(data=pdf), layout=False) as doc:
+        [page] = list(doc.sections)
+    text, _, block = page.text.partition("\n\nLinks:\n")
+    assert text == "\n".join(body)
+    assert block.split("\n")[0].endswith(": https://example.org/a")
+    assert len(block.split("\n")) == 2 and block.split("\n")[1].endswith("example.org/b")
 
 
 def test_the_items_of_a_laid_out_page_carry_the_targets() -> None:
     items = FileParser().parse_fast(Blob(data=linked_pdf(LINKS)), ParseContext())
     text = "\n".join(i.memory for i in items)
-    for line in EXPECTED[1:]:
-        assert line.rsplit(": ", 1)[1] in text
+    for line in LINKED:  # laid out, the links stand where their text is too
+        assert line in text
     assert text.count("https://example.org/visible") == 1
 
 

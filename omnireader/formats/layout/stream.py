@@ -30,6 +30,7 @@ from omnireader.formats.layout.page import (
     layout_page,
 )
 from omnireader.formats.layout.reflow import Vocabulary
+from omnireader.formats.link_text import with_links
 from omnireader.formats.ocr import OCR
 
 if TYPE_CHECKING:
@@ -150,6 +151,8 @@ class LayoutStream:
             pieces.append((block, piece))
         text, spans = join_markdown(pieces)
         path = self._trail.path if path is None else path
+        if section.links:
+            text = with_links(text, section.links)
         extra = section.text[len(section.layout_source) :] if section.layout_source else ""
         if extra.strip():  # form values appended after the text layer
             text = f"{text}\n\n{extra.strip()}" if text else extra.strip()
@@ -162,6 +165,7 @@ class LayoutStream:
                 "blocks": _describe(body, spans, layout),
                 "layout": None,
                 "layout_source": None,
+                "links": [],
             }
         )
         last = body[-1] if body else None

@@ -2,32 +2,21 @@
 
 A link is an annotation over some of the page's text ("Contact us", "our report"); its
 target is not in the text layer, so without it "see our report" points nowhere. Each
-external link becomes a line of a ``Links:`` block at the end of its page,
-
-    Links:
-    - Contact us: mailto:press@example.org
-    - annual report: https://example.org/ar2023.pdf
-
-A target the page's text already shows (a printed URL that is also a link) is not
-repeated, nor is a target listed twice; links within the document (go to page 4) are
-navigation, not content.
+external link becomes a Markdown link where its text stands (``formats/link_text.py``);
+links within the document (go to page 4) are navigation, not content.
 """
 
 from __future__ import annotations
 
 import ctypes
-from collections.abc import Iterable
-from typing import Any, NamedTuple
+from typing import Any
 
-__all__ = ["PageLink", "link_target", "links_block"]
+from omnireader.formats.link_text import PageLink
+
+__all__ = ["PageLink", "link_target"]
 
 _ANCHOR_CHARS = 120  # the text under a link is its name, not a paragraph
 _SCHEMES = ("http://", "https://", "mailto:", "tel:", "ftp://", "www.")
-
-
-class PageLink(NamedTuple):
-    text: str  # the page text under the link, shortened
-    target: str
 
 
 def link_target(document: Any, annot: Any, textpage: Any) -> PageLink | None:
@@ -60,24 +49,3 @@ def _covered_text(annot: Any, textpage: Any) -> str:
     if len(text) > _ANCHOR_CHARS:
         return text[: _ANCHOR_CHARS - 1].rstrip() + "…"
     return text.rstrip(".,;:")  # "the annual report." names the link without its stop
-
-
-def links_block(links: Iterable[PageLink], page_text: str) -> str:
-    """``Links:`` and one ``- text: target`` line per link the page's text does not show
-    already, or ``""`` when none is left."""
-    shown = page_text.lower()
-    lines: list[str] = []
-    seen: set[str] = set()
-    for link in links:
-        bare = (
-            link.target.split(":", 1)[1]
-            if link.target.lower().startswith(("mailto:", "tel:"))
-            else link.target
-        )
-        bare = bare.removeprefix("//").rstrip("/")
-        if link.target in seen or bare.lower() in shown:
-            continue
-        seen.add(link.target)
-        name = link.text if link.text and link.text.lower() not in link.target.lower() else ""
-        lines.append(f"- {name}: {link.target}" if name else f"- {link.target}")
-    return "Links:\n" + "\n".join(lines) if lines else ""

@@ -20,11 +20,11 @@ from omnireader.formats.document import (
     UNREADABLE,
     Section,
 )
+from omnireader.formats.link_text import PageLink, links_block, with_links
 from omnireader.formats.pdf.annotations import NO_NOTES, PageNotes, page_notes
 from omnireader.formats.pdf.clean import clean_pdf_text
 from omnireader.formats.pdf.forms import FormField, form_block
 from omnireader.formats.pdf.hidden_text import visible_text
-from omnireader.formats.pdf.links import PageLink, links_block
 from omnireader.formats.pdf.text_quality import is_garbled
 
 if TYPE_CHECKING:
@@ -106,16 +106,17 @@ def _read_page_ocr(
 def _with_fields(
     section: Section, fields: list[FormField], links: Sequence[PageLink] = ()
 ) -> Section:
-    """``section`` with its page's form values and link targets appended (a blank page
-    with a filled form is not blank)."""
-    blocks = [
-        form_block(fields, section.text) if fields else "",
-        links_block(links, section.text) if links else "",
-    ]
-    block = "\n\n".join(b for b in blocks if b)
-    if not block:
+    """``section`` with its page's link targets where their text stands and its form values
+    appended (a blank page with a filled form is not blank)."""
+    if section.layout_source is not None:
+        # The layout stream rewrites the text: it places the links in what it writes.
+        linked, section = section.text, section.model_copy(update={"links": list(links)})
+    else:
+        linked = with_links(section.text, links) if links else section.text
+    block = form_block(fields, section.text) if fields else ""
+    if not block and linked == section.text:
         return section
-    text = f"{section.text}\n\n{block}" if section.text else block
+    text = f"{linked}\n\n{block}" if linked and block else (linked or block)
     return section.model_copy(
         update={"text": text, "flags": [f for f in section.flags if f != EMPTY]}
     )
