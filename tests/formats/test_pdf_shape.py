@@ -8,7 +8,7 @@ import re
 from omnireader.formats.document import Section
 from omnireader.formats.pdf.extract import extract_pdf
 from omnireader.payloads import Blob
-from tests.formats.layout_pdfs import Text, build_pdf, paragraph
+from tests.formats.layout_pdfs import Line, Text, build_pdf, paragraph
 
 
 def markdown(pdf: bytes) -> str:
@@ -131,3 +131,43 @@ def test_in_a_longer_document_a_heading_at_the_top_of_a_page_stays_a_heading() -
         [Text(72, 30, "Item 2. Properties", 11, bold=True)] + body(60, 12),
     ]
     assert headings(build_pdf(pages)) == ["Item 2. Properties"]
+
+
+def ruled_grid(top: float, rows: int, cols: int, height: float = 24.0) -> list[Text | Line]:
+    """A ruled table of ``rows`` × ``cols`` cells, each holding a few words at 10 pt."""
+    xs = [72 + 150 * c for c in range(cols + 1)]
+    ys = [top + height * r for r in range(rows + 1)]
+    items: list[Text | Line] = [Line(xs[0], y, xs[-1], y) for y in ys]
+    items += [Line(x, ys[0], x, ys[-1]) for x in xs]
+    for r in range(rows):
+        for c in range(cols):
+            items.append(Text(xs[c] + 4, ys[r] + 16, f"cell {r}.{c} of the grid", 10))
+    return items
+
+
+def test_a_page_that_is_one_table_under_its_title_keeps_the_title_as_a_heading() -> None:
+    # Most of the page's text is in the table: the title alone outside it must not be
+    # taken for the body size (it would then be no larger than the body).
+    title = [Text(72, 80, "Three packs that process unstructured data", 22)]
+    pdf = build_pdf([title + ruled_grid(120, 6, 3)])
+    assert "| cell 0.0 of the grid |" in markdown(pdf)
+    assert headings(pdf) == ["Three packs that process unstructured data"]
+
+
+def test_a_kicker_above_a_larger_title_is_text() -> None:
+    # A small label over the title ("AI Pack" over a slide's title) heads nothing.
+    items = [
+        Text(72, 80, "Product Family", 13),
+        Text(72, 110, "Packs that process unstructured data", 22),
+    ] + body(150)
+    text = markdown(build_pdf([items]))
+    assert headings(build_pdf([items])) == ["Packs that process unstructured data"]
+    assert text.startswith("Product Family\n\n#")
+
+
+def test_a_heading_over_a_smaller_sub_heading_stays_a_heading() -> None:
+    items = [
+        Text(72, 80, "Results of the Survey", 20),
+        Text(72, 110, "Who answered", 14),
+    ] + body(140)
+    assert headings(build_pdf([items])) == ["Results of the Survey", "Who answered"]
