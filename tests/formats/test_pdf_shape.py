@@ -114,6 +114,17 @@ def test_a_running_header_in_the_top_margin_is_text_not_a_heading() -> None:
     assert "MOHAVE COMMUNITY COLLEGE" in markdown(pdf)
 
 
+def test_a_letterhead_set_large_is_text_though_its_foot_passes_the_top_margin() -> None:
+    # Its middle is in the top 7% of the page, its bottom (baseline at 57 pt of 792) past it.
+    items = [
+        Text(72, 57, "NORTHERN VALLEY INSTITUTE", 18),
+        Text(72, 100, "Procedure:", 12, bold=True),
+    ]
+    pdf = build_pdf([items + body(120)])
+    assert headings(pdf) == ["Procedure:"]
+    assert "NORTHERN VALLEY INSTITUTE" in markdown(pdf)
+
+
 def test_a_tex_bold_face_is_bold() -> None:
     # TeX's bold (CMBX12) says so in no weight and no "Bold": its name is the sign. The
     # face here is a regular one renamed, so only the name can make it bold.

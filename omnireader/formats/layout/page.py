@@ -138,8 +138,10 @@ def layout_words(
     _learn(ordered, vocabulary)
     out = PageLayout(width=width, height=height)
     for block in ordered:
+        # By the block's middle: a letterhead set large spills past the band's edge.
+        middle = (block.y0 + block.y1) * 0.5
         margin = headings.single_page and (
-            block.y1 < _HEADER_BAND * height or block.y0 > (1 - _FOOTER_BAND) * height
+            middle < _HEADER_BAND * height or middle > (1 - _FOOTER_BAND) * height
         )
         out.blocks.append(_block(block, index, headings, vocabulary, margin))
         if lines_out is not None:
