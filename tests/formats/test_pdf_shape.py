@@ -4,11 +4,14 @@ and is not a heading (formulas, contents lines, bold lead-ins, dates, running he
 from __future__ import annotations
 
 import re
+from pathlib import Path
+
+import pytest
 
 from omnireader.formats.document import Section
 from omnireader.formats.pdf.extract import extract_pdf
 from omnireader.payloads import Blob
-from tests.formats.layout_pdfs import Line, Text, build_pdf, paragraph
+from tests.formats.layout_pdfs import Line, Text, build_pdf, paragraph, tall_metrics_font
 
 
 def markdown(pdf: bytes) -> str:
@@ -182,3 +185,15 @@ def test_a_heading_over_a_smaller_sub_heading_stays_a_heading() -> None:
         Text(72, 110, "Who answered", 14),
     ] + body(140)
     assert headings(build_pdf([items])) == ["Results of the Survey", "Who answered"]
+
+
+def test_a_font_with_wrong_ascent_and_descent_keeps_its_size_and_its_lines() -> None:
+    # The body's loose boxes are ~5 lines tall: read as they are, the body's size is ~50 pt
+    # (the bold heading, in a sane font, is then small print) and its lines fuse.
+    if not Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf").exists():
+        pytest.skip("DejaVu Sans is not installed")
+    items = [Text(72, 80, "Set Up the Digests", 14, font="Helvetica-Bold")] + body(110)
+    pdf = build_pdf([items], font_file=tall_metrics_font())
+    text = markdown(pdf)
+    assert headings(pdf) == ["Set Up the Digests"]
+    assert "Body line 0 of the report says what it has to say in plain words. Body line 1" in text
