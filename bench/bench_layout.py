@@ -8,6 +8,10 @@ memory on a 500-page file.
   pypdfium2 ``get_text_range`` on the same pages, and against ``extract_pdf`` with the
   layout off (today's plain text); and layout on with the compiled loops switched off
   (``_loops.c``: what a machine without a C compiler runs). Target: layout on ≥ 0.3× raw.
+  Also ms/page of layout on and off. ``--baseline DIR`` (a checkout of another commit, e.g.
+  ``git worktree add /tmp/base main``) adds a before/after in the same run: per round, one
+  child process per checkout reads the same PDFs with the layout on (timed inside the child,
+  so start-up is left out), the two in turn; reported as ms/page each and their ratio.
 - **Text.** Token F1 of ``crazyones.pdf`` against its ground truth, layout on and off; on
   the financebench PDFs, the share of the layout-off tokens (a multiset) that the layout-on
   sections hold (body, tables, headers and footers; Markdown marks left out).
@@ -24,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import subprocess
 import sys
@@ -150,6 +155,7 @@ def measure_speed(paths: list[Path], rounds: int) -> dict[str, Any]:
     pps = {k: [pages / t for t in v] for k, v in times.items()}
     out = {
         "pages": pages,
+        "ms_per_page": {k: spread([1000 * t / pages for t in v]) for k, v in times.items()},
         "pdfs": len(paths),
         "compiled_loops": pdfium_calls.loops is not None,
         "pages_per_s": {k: spread(v) for k, v in pps.items()},
@@ -159,6 +165,46 @@ def measure_speed(paths: list[Path], rounds: int) -> dict[str, Any]:
     if "on_python" in pps:
         out["on_python_vs_raw"] = spread([a / b for a, b in zip(pps["on_python"], pps["raw"])])
     return out
+
+
+_COST_CHILD = """
+import sys, time
+sys.path.insert(0, {root!r})
+from omnireader.formats.pdf.extract import extract_pdf
+from omnireader.payloads import Blob
+start, pages = time.process_time(), 0
+for path in {paths!r}:
+    with extract_pdf(Blob(path=path), layout=True) as doc:
+        pages += sum(1 for s in doc.sections if s.part is None)
+print(pages, time.process_time() - start)
+"""
+
+
+def _child_cost(root: Path, paths: list[Path]) -> tuple[int, float]:
+    """(pages, CPU seconds) of layout-on reading ``paths`` with ``root``'s omnireader."""
+    code = _COST_CHILD.format(root=str(root), paths=[str(p) for p in paths])
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=root, env=env, check=True
+    )
+    pages, cpu = done.stdout.split()[-2:]
+    return int(pages), float(cpu)
+
+
+def measure_cost(paths: list[Path], rounds: int, baseline: Path) -> dict[str, Any]:
+    """ms/page (CPU) of the layout, this checkout against ``baseline``, rounds in turn."""
+    ms: dict[str, list[float]] = {"baseline": [], "this": []}
+    pages = 0
+    for _ in range(rounds):
+        for name, root in (("baseline", baseline), ("this", ROOT)):
+            pages, cpu = _child_cost(root, paths)
+            ms[name].append(1000 * cpu / pages)
+    return {
+        "baseline": str(baseline),
+        "pages": pages,
+        "ms_per_page": {k: spread(v) for k, v in ms.items()},
+        "this_vs_baseline": spread([a / b for a, b in zip(ms["this"], ms["baseline"])]),
+    }
 
 
 def measure_text(paths: list[Path]) -> dict[str, Any]:
@@ -321,7 +367,10 @@ PARTS = ("speed", "text", "headings", "memory")
 
 
 def run(
-    quick: bool = False, rounds: int | None = None, parts: tuple[str, ...] = PARTS
+    quick: bool = False,
+    rounds: int | None = None,
+    parts: tuple[str, ...] = PARTS,
+    baseline: Path | None = None,
 ) -> dict[str, Any]:
     if not CORPUS.exists():
         print("../shared is absent: nothing to measure")
@@ -330,6 +379,8 @@ def run(
     result: dict[str, Any] = {}
     if "speed" in parts:
         result["speed"] = measure_speed(paths, rounds or (1 if quick else 3))
+        if baseline is not None:
+            result["cost"] = measure_cost(paths, rounds or (1 if quick else 3), baseline)
     if "text" in parts:
         result["text"] = measure_text(paths)
     if "headings" in parts and not quick:
@@ -362,6 +413,35 @@ def rows(result: dict[str, Any]) -> list[dict[str, Any]]:
                     if speed.get("compiled_loops")
                     else "Python loops: the compiled ones were not built"
                 ),
+            )
+        )
+    if speed and "ms_per_page" in speed:
+        ms = speed["ms_per_page"]
+        out.append(
+            row(
+                t,
+                f"layout on, ms/page (wall clock; off: {ms['off']['median']:.1f} ms, "
+                f"raw: {ms['raw']['median']:.1f} ms)",
+                ms["on"],
+                "",
+                None,
+                unit=" ms",
+                digits=1,
+                note="for a before/after, --baseline DIR (same run, CPU time)",
+            )
+        )
+    cost = result.get("cost")
+    if cost:
+        ms = cost["ms_per_page"]
+        out.append(
+            row(
+                t,
+                f"layout on, CPU ms/page, this / baseline ({ms['this']['median']:.1f} / "
+                f"{ms['baseline']['median']:.1f} ms, {cost['pages']} pages)",
+                cost["this_vs_baseline"],
+                "≤ 1.05×",
+                at_most(cost["this_vs_baseline"], 1.05),
+                unit="×",
             )
         )
     if speed and "on_python_vs_raw" in speed:
@@ -430,5 +510,8 @@ if __name__ == "__main__":
     ap.add_argument("--quick", action="store_true", help="three PDFs, one round, speed and text")
     ap.add_argument("--rounds", type=int, help="interleaved rounds")
     ap.add_argument("--only", nargs="+", choices=PARTS, help="measure only these parts")
+    ap.add_argument(
+        "--baseline", type=Path, help="a checkout to compare the layout's ms/page with (same run)"
+    )
     a = ap.parse_args()
-    run(a.quick, a.rounds, tuple(a.only or PARTS))
+    run(a.quick, a.rounds, tuple(a.only or PARTS), a.baseline)

@@ -78,6 +78,26 @@ def _provenance(benchmarks: dict[str, Any]) -> list[str]:
     return lines
 
 
+def _table(rows: list[dict[str, Any]]) -> list[str]:
+    """A table's Markdown lines. Rows with ``columns`` (several figures each, as a table of
+    engines by measure) get one column per name, in the order they first appear."""
+    names: list[str] = []
+    for r in rows:
+        names += [k for k in r.get("columns", {}) if k not in names]
+    if not names:
+        head = ["benchmark", "measured", "target", "result"]
+        body = [[r["label"], r["measured"], r["target"], _status(r)] for r in rows]
+    else:
+        head = ["benchmark", *names, "target", "result"]
+        body = [
+            [r["label"], *(r.get("columns", {}).get(n, "") for n in names)]
+            + [r["target"], _status(r)]
+            for r in rows
+        ]
+    lines = ["| " + " | ".join(head) + " |", "| " + " | ".join("---" for _ in head) + " |"]
+    return lines + ["| " + " | ".join(_cell(c) for c in cells) + " |" for cells in body]
+
+
 def render(results: dict[str, Any]) -> str:
     """The Markdown between the markers for ``results`` (run_all's results.json)."""
     benchmarks = results.get("benchmarks", {})
@@ -94,18 +114,7 @@ def render(results: dict[str, Any]) -> str:
         "by run. A target met by the median says *met*; one missed says **missed**.",
     ]
     for name, rows in tables.items():
-        out += [
-            "",
-            f"### {name}",
-            "",
-            "| benchmark | measured | target | result |",
-            "| --- | --- | --- | --- |",
-        ]
-        out += [
-            f"| {_cell(r['label'])} | {_cell(r['measured'])} | {_cell(r['target'])} | "
-            f"{_cell(_status(r))} |"
-            for r in rows
-        ]
+        out += ["", f"### {name}", "", *_table(rows)]
     failed = [(n, e) for n, e in benchmarks.items() if e.get("error")]
     if failed:
         out += ["", "Benchmarks that failed on their last run (no figures):", ""]

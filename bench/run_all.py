@@ -34,6 +34,8 @@ RESULTS = OUT / "results.json"
 # Cheap ones first; the rest in name order.
 FIRST = ("startup", "ingest", "memory", "search", "fine")
 ROW_KEYS = {"table", "label", "measured", "target", "met", "note"}
+# Optional: {"column": "figure", ...}, a row of several figures (one table column each).
+OPTIONAL_KEYS = {"columns"}
 
 
 def discover() -> list[str]:
@@ -55,11 +57,16 @@ def check_rows(name: str, rows: Any) -> list[dict[str, Any]]:
     if not isinstance(rows, list):
         raise TypeError(f"bench_{name}.rows() returned {type(rows).__name__}, not a list")
     for r in rows:
-        if not isinstance(r, dict) or set(r) != ROW_KEYS:
+        if not isinstance(r, dict) or not ROW_KEYS <= set(r) <= ROW_KEYS | OPTIONAL_KEYS:
             raise TypeError(
                 f"bench_{name}.rows(): a row must have exactly the keys "
-                f"{sorted(ROW_KEYS)}, got {r!r}"
+                f"{sorted(ROW_KEYS)} (and may have {sorted(OPTIONAL_KEYS)}), got {r!r}"
             )
+        if "columns" in r and not (
+            isinstance(r["columns"], dict)
+            and all(isinstance(k, str) and isinstance(v, str) for k, v in r["columns"].items())
+        ):
+            raise TypeError(f"bench_{name}.rows(): 'columns' must map names to strings: {r!r}")
         if r["met"] not in (True, False, None):
             raise TypeError(f"bench_{name}.rows(): 'met' must be True, False or None: {r!r}")
     return rows
@@ -175,7 +182,10 @@ def main(argv: list[str] | None = None) -> int:
             lines.append([name, "FAILED", "", entry["error"].strip().splitlines()[-1]])
         for r in entry["rows"]:
             met = {True: "met", False: "MISSED", None: ""}[r["met"]]
-            lines.append([name, r["label"][:60], r["measured"], f"{r['target']} {met}".strip()])
+            measured = r["measured"] or " ".join(
+                f"{k} {v}" for k, v in r.get("columns", {}).items()
+            )
+            lines.append([name, r["label"][:60], measured, f"{r['target']} {met}".strip()])
     print("\n" + table(["bench", "figure", "measured (median, range)", "target"], lines))
     print(
         f"\nwritten to {RESULTS.relative_to(ROOT)}; render docs/benchmarks.md with "

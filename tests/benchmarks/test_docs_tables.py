@@ -118,3 +118,69 @@ def test_every_bench_module_is_found_and_rows_are_checked() -> None:
         run_all.check_rows("x", [{"label": "no table"}])
     with pytest.raises(TypeError, match="'met'"):
         run_all.check_rows("x", [{**row("T", "l", 1.0), "met": "yes"}])
+
+
+def test_rows_with_columns_make_a_table_of_engines_by_measure() -> None:
+    entry = {**_results()["benchmarks"]["memory"], "rows": []}
+    cols = {"overall": "0.902", "MHS": "0.820"}
+    entry["rows"] = [
+        row("Structure", "ours", "", "MHS ≥ 0.85", False, note="missed: MHS") | {"columns": cols},
+        row("Structure", "docling", "", "", None)
+        | {"columns": {"overall": "0.889", "MHS": "0.811"}},
+    ]
+    text = render_docs.render({"benchmarks": {"pdf_structure": entry}})
+
+    assert "| benchmark | overall | MHS | target | result |" in text
+    assert "| ours | 0.902 | 0.820 | MHS ≥ 0.85 | **missed**; missed: MHS |" in text
+    assert "| docling | 0.889 | 0.811 |  |  |" in text
+    assert run_all.check_rows("x", entry["rows"]) == entry["rows"]
+    with pytest.raises(TypeError, match="'columns'"):
+        run_all.check_rows("x", [{**entry["rows"][0], "columns": {"MHS": 0.82}}])
+
+
+def _score_json(mhs: float) -> dict:
+    """score.py's --out JSON, as much of it as the benchmark reads."""
+
+    def agg(overall: float, nid: float, teds: float, mhs: float) -> dict:
+        score = {"overall_mean": overall, "nid_mean": nid, "teds_mean": teds, "mhs_mean": mhs}
+        return {"score": score, "n": 100}
+
+    return {
+        "engine_under_test": "omnireader",
+        "pages": 100,
+        "aggregates": {
+            "docling": agg(0.889, 0.915, 0.925, 0.811),
+            "omnireader": agg(0.902, 0.927, 0.962, mhs),
+        },
+        "worst": {},
+        "runs": [{"id": "a", "status": "ok", "seconds": 2.0}],
+    }
+
+
+def test_pdf_structure_marks_each_target_of_the_engine_under_test() -> None:
+    import bench_pdf_structure as b
+
+    missed = b.rows(b.summarize(_score_json(0.820), {"docling": "2.65.0"}))
+    met = b.rows(b.summarize(_score_json(0.851), {"docling": "2.65.0"}))
+
+    # Ordered by overall; the peers carry no target, ours all four.
+    assert [r["label"] for r in missed] == [
+        "**omnireader** (this run)",
+        "docling 2.65.0 (published output)",
+    ]
+    assert missed[0]["columns"] == {
+        "overall": "0.902",
+        "NID": "0.927",
+        "TEDS": "0.962",
+        "MHS": "0.820",
+    }
+    assert (missed[0]["met"], missed[0]["note"]) == (False, "missed: MHS")
+    assert (met[0]["met"], met[0]["note"]) == (True, "")
+    assert (missed[1]["met"], missed[1]["target"]) == (None, "")
+
+
+def test_pdf_structure_is_skipped_without_the_dev_half(tmp_path: Path) -> None:
+    import bench_pdf_structure as b
+
+    assert b.run(bench=tmp_path) == {}
+    assert b.rows({}) == []

@@ -96,3 +96,23 @@ def paragraph(
 ) -> list[Text]:
     """Lines of one paragraph, ``leading`` points apart."""
     return [Text(x, y + i * leading, line, size) for i, line in enumerate(lines)]
+
+
+def tall_metrics_font(ascent: int = 8000, descent: int = -4000) -> bytes:
+    """DejaVu Sans with its ascent, descent and bounding box set ~4× too tall (in font
+    units of 2048), as some embedded fonts come: PDFium's loose box of each character is
+    then several lines tall."""
+    import struct
+    from pathlib import Path
+
+    ttf = bytearray(Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf").read_bytes())
+    tables = {}
+    for i in range(struct.unpack(">H", ttf[4:6])[0]):
+        tag, _, offset, _ = struct.unpack(">4sIII", ttf[12 + 16 * i : 28 + 16 * i])
+        tables[tag] = offset
+    struct.pack_into(">hh", ttf, tables[b"hhea"] + 4, ascent, descent)
+    struct.pack_into(">hh", ttf, tables[b"OS/2"] + 68, ascent, descent)
+    struct.pack_into(">HH", ttf, tables[b"OS/2"] + 74, ascent, -descent)
+    struct.pack_into(">h", ttf, tables[b"head"] + 38, descent)
+    struct.pack_into(">h", ttf, tables[b"head"] + 42, ascent)
+    return bytes(ttf)

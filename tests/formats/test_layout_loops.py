@@ -19,7 +19,7 @@ import pytest
 from omnireader.formats.layout import pdfium_calls
 from omnireader.formats.layout.rules import page_rules
 from omnireader.formats.layout.words import page_words
-from tests.formats.layout_pdfs import Line, Text, build_pdf, paragraph
+from tests.formats.layout_pdfs import Line, Text, build_pdf, paragraph, tall_metrics_font
 from tests.formats.pdf_builders import DEJAVU, HELVETICA, PAGES, raw_pdf, stream, text_pdf
 
 needs_loops = pytest.mark.skipif(
@@ -126,6 +126,18 @@ def test_ligatures_accents_and_right_to_left_text_read_the_same() -> None:
     if not DEJAVU.exists():
         pytest.skip("DejaVu Sans is not installed")
     pdf = text_pdf([["Diﬃcult eﬀects ﬁnd ﬂow", "Café naïve 12 345,6", "שלום עולם 2024"]])
+    assert assert_same(pdf) == 1
+
+
+@needs_loops
+def test_a_font_with_wrong_ascent_and_descent_reads_the_same() -> None:
+    if not DEJAVU.exists():
+        pytest.skip("DejaVu Sans is not installed")
+    items = [Text(72, 80, "Set Up", 14, font="Helvetica-Bold")]
+    items += paragraph(72, 110, ["Place the tubes 12 in a rack", "and spin them"])
+    pdf = build_pdf([items], font_file=tall_metrics_font())
+    [(_, words, _, _, _)] = both(pdf)
+    assert {w.size for w in words if w.text != "Set" and w.text != "Up"} == {10.0}
     assert assert_same(pdf) == 1
 
 

@@ -303,3 +303,33 @@ def test_a_pair_of_numbers_in_one_cell_stays_one_cell(tmp_path: Path) -> None:
     (table,), _ = layout(pdf(body), tmp_path)
     assert table.rows[1] == ["Merge v1", "Average (0.5, 0.5)", "74.00"]
     assert len(table.rows[0]) == 3
+
+
+def _two_tall_cells(left: list[tuple[float, str]], right_: list[tuple[float, str]]) -> bytes:
+    """A ruled header row over one tall row of two cells, each holding lines at ``y``."""
+    xs, ys = [72, 306, 540], [100, 116, 240]
+    body = "0.5 w\n" + "".join(_hline(xs[0], xs[-1], y) for y in ys)
+    body += "".join(_vline(x, ys[0], ys[-1]) for x in xs)
+    body += text(78, 112, "Reagents") + text(312, 112, "Supplies")
+    body += "".join(text(78, y, s) for y, s in left) + "".join(text(312, y, s) for y, s in right_)
+    return pdf(body)
+
+
+def test_two_lists_at_their_own_leading_in_one_drawn_row_stay_one_row(tmp_path: Path) -> None:
+    # Each cell is a list of short lines, but the two lists drift apart (12 and 10.4 pt
+    # leading): they are no records side by side, the row is one row.
+    left = [(130 + 12 * i, f"Reagent {i}") for i in range(8)]
+    right_ = [(131 + 10.4 * i, f"Tool {i}") for i in range(9)]
+    (table,), _ = layout(_two_tall_cells(left, right_), tmp_path)
+    assert table.rows == [
+        ["Reagents", "Supplies"],
+        [" ".join(s for _, s in left), " ".join(s for _, s in right_)],
+    ]
+
+
+def test_records_side_by_side_in_one_drawn_row_are_one_row_each(tmp_path: Path) -> None:
+    # A form: labels and their values level with each other, line by line.
+    left = [(130 + 12 * i, f"Field {i}") for i in range(6)]
+    right_ = [(130 + 12 * i, f"Value {i}") for i in range(6)]
+    (table,), _ = layout(_two_tall_cells(left, right_), tmp_path)
+    assert table.rows[1:] == [[f"Field {i}", f"Value {i}"] for i in range(6)]

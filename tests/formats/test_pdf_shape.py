@@ -4,11 +4,14 @@ and is not a heading (formulas, contents lines, bold lead-ins, dates, running he
 from __future__ import annotations
 
 import re
+from pathlib import Path
+
+import pytest
 
 from omnireader.formats.document import Section
 from omnireader.formats.pdf.extract import extract_pdf
 from omnireader.payloads import Blob
-from tests.formats.layout_pdfs import Text, build_pdf, paragraph
+from tests.formats.layout_pdfs import Line, Text, build_pdf, paragraph, tall_metrics_font
 
 
 def markdown(pdf: bytes) -> str:
@@ -114,6 +117,17 @@ def test_a_running_header_in_the_top_margin_is_text_not_a_heading() -> None:
     assert "MOHAVE COMMUNITY COLLEGE" in markdown(pdf)
 
 
+def test_a_letterhead_set_large_is_text_though_its_foot_passes_the_top_margin() -> None:
+    # Its middle is in the top 7% of the page, its bottom (baseline at 57 pt of 792) past it.
+    items = [
+        Text(72, 57, "NORTHERN VALLEY INSTITUTE", 18),
+        Text(72, 100, "Procedure:", 12, bold=True),
+    ]
+    pdf = build_pdf([items + body(120)])
+    assert headings(pdf) == ["Procedure:"]
+    assert "NORTHERN VALLEY INSTITUTE" in markdown(pdf)
+
+
 def test_a_tex_bold_face_is_bold() -> None:
     # TeX's bold (CMBX12) says so in no weight and no "Bold": its name is the sign. The
     # face here is a regular one renamed, so only the name can make it bold.
@@ -131,3 +145,55 @@ def test_in_a_longer_document_a_heading_at_the_top_of_a_page_stays_a_heading() -
         [Text(72, 30, "Item 2. Properties", 11, bold=True)] + body(60, 12),
     ]
     assert headings(build_pdf(pages)) == ["Item 2. Properties"]
+
+
+def ruled_grid(top: float, rows: int, cols: int, height: float = 24.0) -> list[Text | Line]:
+    """A ruled table of ``rows`` × ``cols`` cells, each holding a few words at 10 pt."""
+    xs = [72 + 150 * c for c in range(cols + 1)]
+    ys = [top + height * r for r in range(rows + 1)]
+    items: list[Text | Line] = [Line(xs[0], y, xs[-1], y) for y in ys]
+    items += [Line(x, ys[0], x, ys[-1]) for x in xs]
+    for r in range(rows):
+        for c in range(cols):
+            items.append(Text(xs[c] + 4, ys[r] + 16, f"cell {r}.{c} of the grid", 10))
+    return items
+
+
+def test_a_page_that_is_one_table_under_its_title_keeps_the_title_as_a_heading() -> None:
+    # Most of the page's text is in the table: the title alone outside it must not be
+    # taken for the body size (it would then be no larger than the body).
+    title = [Text(72, 80, "Three packs that process unstructured data", 22)]
+    pdf = build_pdf([title + ruled_grid(120, 6, 3)])
+    assert "| cell 0.0 of the grid |" in markdown(pdf)
+    assert headings(pdf) == ["Three packs that process unstructured data"]
+
+
+def test_a_kicker_above_a_larger_title_is_text() -> None:
+    # A small label over the title ("AI Pack" over a slide's title) heads nothing.
+    items = [
+        Text(72, 80, "Product Family", 13),
+        Text(72, 110, "Packs that process unstructured data", 22),
+    ] + body(150)
+    text = markdown(build_pdf([items]))
+    assert headings(build_pdf([items])) == ["Packs that process unstructured data"]
+    assert text.startswith("Product Family\n\n#")
+
+
+def test_a_heading_over_a_smaller_sub_heading_stays_a_heading() -> None:
+    items = [
+        Text(72, 80, "Results of the Survey", 20),
+        Text(72, 110, "Who answered", 14),
+    ] + body(140)
+    assert headings(build_pdf([items])) == ["Results of the Survey", "Who answered"]
+
+
+def test_a_font_with_wrong_ascent_and_descent_keeps_its_size_and_its_lines() -> None:
+    # The body's loose boxes are ~5 lines tall: read as they are, the body's size is ~50 pt
+    # (the bold heading, in a sane font, is then small print) and its lines fuse.
+    if not Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf").exists():
+        pytest.skip("DejaVu Sans is not installed")
+    items = [Text(72, 80, "Set Up the Digests", 14, font="Helvetica-Bold")] + body(110)
+    pdf = build_pdf([items], font_file=tall_metrics_font())
+    text = markdown(pdf)
+    assert headings(pdf) == ["Set Up the Digests"]
+    assert "Body line 0 of the report says what it has to say in plain words. Body line 1" in text

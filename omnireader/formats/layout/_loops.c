@@ -30,6 +30,11 @@ static void *address(PyObject *value) {
 
 static PyObject *builtin_round; /* Python's round(), for sizes rounded as words.py does */
 
+/* words._INFLATED: a loose box this many ems (of 1.15) tall is the font's wrong metrics. */
+#define INFLATED 2.5
+/* How many PDFium functions upright_words takes (words._WORD_CALLS). */
+#define WORD_CALLS 7
+
 /* ---------------------------------------------------------------- words (words.py) */
 
 /* What the words loop of one page works with: PDFium's calls and words._FontStyle's
@@ -40,6 +45,9 @@ typedef struct {
     Handle (*text_object)(Handle, int);
     double (*font_size)(Handle, int);
     Handle (*font_of)(Handle);
+    int (*object_font_size)(Handle, float *);
+    int (*char_box)(Handle, int, double *, double *, double *, double *);
+    int (*object_matrix)(Handle, float *);
     double left, top;
     PyObject *by_object, *by_font, *describe, *word_cls, *expand, *out;
 } Page;
@@ -101,6 +109,24 @@ fail:
     return NULL;
 }
 
+/* _FontStyle.inflated_em: the text object's size (Tf times its matrix's scale) when the
+ * char's loose box is far taller than that size's em and its ink fits in one (the font's
+ * ascent and descent are wrong); else 0. */
+static double inflated_em(Page *p, int index, Handle obj, double height) {
+    if (obj == NULL) return 0.0;
+    float fs = 0.0f;
+    float m[6] = {0};
+    if (!p->object_font_size(obj, &fs) || !p->object_matrix(obj, m)) return 0.0;
+    double ma = m[0], mb = m[1], mc = m[2], md = m[3];
+    double em = (double)fs * sqrt(fabs(ma * md - mb * mc));
+    if (!(em > 1.0 && height > INFLATED * 1.15 * em)) return 0.0;
+    double l = 0, r = 0, b = 0, t = 0;
+    if (!p->char_box(p->handle, index, &l, &r, &b, &t)) return 0.0;
+    double ink = t - b;
+    if (!(0 < ink && ink <= 1.2 * em)) return 0.0;
+    return em;
+}
+
 /* _FontStyle.of for char `index` of text object `obj`, whose loose box is `height` tall:
  * (size, bold, font), a new reference. */
 static PyObject *style_of(Page *p, int index, Handle obj, double height) {
@@ -117,7 +143,9 @@ static PyObject *style_of(Page *p, int index, Handle obj, double height) {
     if (height > 0) {
         double ratio = size / height;
         if (!(0.5 < ratio && ratio < 1.5)) {
-            PyObject *scaled = PyObject_CallFunction(builtin_round, "di", height / 1.15, 2);
+            double em = inflated_em(p, index, obj, height);
+            PyObject *scaled = PyObject_CallFunction(builtin_round, "di",
+                                                     em > 0 ? em : height / 1.15, 2);
             if (scaled == NULL) { Py_DECREF(props); return NULL; }
             PyObject *out = PyTuple_Pack(3, scaled, PyTuple_GET_ITEM(props, 1),
                                          PyTuple_GET_ITEM(props, 2));
@@ -205,25 +233,30 @@ PyDoc_STRVAR(upright_words_doc,
 "The loop of words.page_words on an upright page: each run of ``text`` between spaces\n"
 "becomes a ``word`` appended to ``out``, or is handed to ``scan(text, lo, hi)``.\n"
 "``functions`` are the addresses of FPDFText_GetLooseCharBox, FPDFText_GetTextObject,\n"
-"FPDFText_GetFontSize and FPDFTextObj_GetFont; ``style`` is the page's words._FontStyle\n"
+"FPDFText_GetFontSize, FPDFTextObj_GetFont, FPDFTextObj_GetFontSize, FPDFText_GetCharBox and\n"
+"FPDFPageObj_GetMatrix; ``style`` is the page's words._FontStyle\n"
 "(its by_object and by_font caches are read and filled, its describe called on a new font).");
 
 static PyObject *upright_words(PyObject *Py_UNUSED(self), PyObject *args) {
     PyObject *text, *handle_obj, *style, *scan;
-    PyObject *fn[4];
+    PyObject *fn[WORD_CALLS];
     Page p = {0};
-    if (!PyArg_ParseTuple(args, "UO(OOOO)ddOOOOO!", &text, &handle_obj, &fn[0], &fn[1], &fn[2],
-                          &fn[3], &p.left, &p.top, &style, &p.word_cls, &p.expand, &scan,
-                          &PyList_Type, &p.out))
+    if (!PyArg_ParseTuple(args, "UO(OOOOOOO)ddOOOOO!", &text, &handle_obj, &fn[0], &fn[1],
+                          &fn[2], &fn[3], &fn[4], &fn[5], &fn[6], &p.left, &p.top, &style, &p.word_cls,
+                          &p.expand, &scan, &PyList_Type, &p.out))
         return NULL;
     p.handle = address(handle_obj);
     p.loose_box = (int (*)(Handle, int, RectF *))address(fn[0]);
     p.text_object = (Handle (*)(Handle, int))address(fn[1]);
     p.font_size = (double (*)(Handle, int))address(fn[2]);
     p.font_of = (Handle (*)(Handle))address(fn[3]);
+    p.object_font_size = (int (*)(Handle, float *))address(fn[4]);
+    p.char_box = (int (*)(Handle, int, double *, double *, double *, double *))address(fn[5]);
+    p.object_matrix = (int (*)(Handle, float *))address(fn[6]);
     if (PyErr_Occurred()) return NULL;
-    if (!p.loose_box || !p.text_object || !p.font_size || !p.font_of) {
-        PyErr_SetString(PyExc_ValueError, "upright_words needs 4 PDFium function addresses");
+    if (!p.loose_box || !p.text_object || !p.font_size || !p.font_of || !p.object_font_size ||
+        !p.char_box || !p.object_matrix) {
+        PyErr_SetString(PyExc_ValueError, "upright_words needs 7 PDFium function addresses");
         return NULL;
     }
     p.by_object = PyObject_GetAttrString(style, "by_object");
@@ -559,5 +592,10 @@ PyMODINIT_FUNC PyInit__loops(void) {
     builtin_round = PyObject_GetAttrString(builtins, "round");
     Py_DECREF(builtins);
     if (builtin_round == NULL) return NULL;
-    return PyModule_Create(&module);
+    PyObject *mod = PyModule_Create(&module);
+    if (mod != NULL && PyModule_AddIntConstant(mod, "WORD_CALLS", WORD_CALLS) < 0) {
+        Py_DECREF(mod);
+        return NULL;
+    }
+    return mod;
 }

@@ -97,14 +97,27 @@ class HeadingRules:
         # then hold no heading (``page.layout_words``).
         self.single_page = single_page
         self._sizes: dict[float, int] = {}  # rounded size → characters set in it
+        self._table_sizes: dict[float, int] = {}  # the same, of the words in tables
 
-    def add_sizes(self, sizes: dict[float, int]) -> None:
+    def add_sizes(self, sizes: dict[float, int], in_tables: dict[float, int] | None = None) -> None:
+        """Count the characters of a page by size: ``sizes`` outside tables, ``in_tables``
+        inside them."""
         for size, count in sizes.items():
             self._sizes[size] = self._sizes.get(size, 0) + count
+        for size, count in (in_tables or {}).items():
+            self._table_sizes[size] = self._table_sizes.get(size, 0) + count
 
     @property
     def body_size(self) -> float:
-        return max(self._sizes, key=self._sizes.__getitem__) if self._sizes else 0.0
+        """The size most characters outside tables are set in; while tables hold most of
+        the text (a slide or a page that is one table under its title), the size most of
+        all characters are set in: the few lines outside would else be their own body."""
+        sizes = self._sizes
+        if sum(self._table_sizes.values()) > sum(sizes.values()):
+            sizes = dict(sizes)
+            for size, count in self._table_sizes.items():
+                sizes[size] = sizes.get(size, 0) + count
+        return max(sizes, key=sizes.__getitem__) if sizes else 0.0
 
     def level(self, text: str, size: float, bold: bool, lines: int, page: int) -> int:
         """The heading level of a block (1 = top), or 0 when it is body text."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from omnireader.formats.layout.blocks import (
@@ -52,6 +53,8 @@ _CAPTION = re.compile(
 # foot. Furniture is found by repeating across pages (``furniture.py``); a one-page
 # document cannot show that, so there nothing in these bands is a heading.
 _HEADER_BAND = 0.07
+# A heading over one set this much larger is its kicker (``_drop_kickers``).
+_KICKER_RATIO = 1.15
 _FOOTER_BAND = 0.05
 
 
@@ -114,14 +117,12 @@ def layout_words(
     line's box and confidence that way."""
     started = budget_clock() if started is None else started
     tables = tables or []
+    in_tables: list[Word] = []
     if tables:
         boxes = [(t.x0, t.y0, t.x1, t.y1) for t in tables]
+        in_tables = [w for w in words if _in_any(w, boxes)]
         words = [w for w in words if not _in_any(w, boxes)]
-    sizes: dict[float, int] = {}
-    for w in words:
-        key = round(w.size * 2) / 2
-        sizes[key] = sizes.get(key, 0) + len(w.text)
-    headings.add_sizes(sizes)
+    headings.add_sizes(_sizes(words), _sizes(in_tables))
     lines = make_lines(words, width)
     blocks = make_blocks(lines)
     entries = headings.outline.by_page.get(index)
@@ -137,13 +138,42 @@ def layout_words(
     _learn(ordered, vocabulary)
     out = PageLayout(width=width, height=height)
     for block in ordered:
+        # By the block's middle: a letterhead set large spills past the band's edge.
+        middle = (block.y0 + block.y1) * 0.5
         margin = headings.single_page and (
-            block.y1 < _HEADER_BAND * height or block.y0 > (1 - _FOOTER_BAND) * height
+            middle < _HEADER_BAND * height or middle > (1 - _FOOTER_BAND) * height
         )
         out.blocks.append(_block(block, index, headings, vocabulary, margin))
         if lines_out is not None:
             lines_out.append(block.lines)
+    sizes = [_main_size(b) if b.table is None else 0.0 for b in ordered]
+    _drop_kickers(out.blocks, sizes, lambda text: bool(headings.outline.level(text, index)))
+    _check(started, budget, "finding headings")
     return out
+
+
+def _drop_kickers(blocks: list[Block], sizes: list[float], outlined: Callable[[str], bool]) -> None:
+    """A heading right above a heading set larger is its kicker ("AI Pack" over a slide's
+    title, a series name over an article's): a label of what follows, not a section of
+    its own, which would head nothing. Read as text; a heading the outline names stays."""
+    for i in range(len(blocks) - 1):
+        block, nxt = blocks[i], blocks[i + 1]
+        if (
+            block.kind == "heading"
+            and nxt.kind == "heading"
+            and sizes[i + 1] >= _KICKER_RATIO * sizes[i]
+            and not outlined(block.text)
+        ):
+            block.kind, block.level = "paragraph", 0
+
+
+def _sizes(words: list[Word]) -> dict[float, int]:
+    """Characters by size (to the half point)."""
+    sizes: dict[float, int] = {}
+    for w in words:
+        key = round(w.size * 2) / 2
+        sizes[key] = sizes.get(key, 0) + len(w.text)
+    return sizes
 
 
 def _split_at_outline(block: TextBlock, entries: dict[str, int]) -> list[TextBlock]:

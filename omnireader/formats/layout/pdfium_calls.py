@@ -52,6 +52,8 @@ class Calls:
         self.font_of = bind(c.FPDFTextObj_GetFont, vp, vp)
         self.font_size = bind(c.FPDFText_GetFontSize, dbl, vp, ci)
         self.font_weight = bind(c.FPDFText_GetFontWeight, ci, vp, ci)
+        self.char_box = bind(c.FPDFText_GetCharBox, ci, vp, ci, vp, vp, vp, vp)
+        self.object_font_size = bind(c.FPDFTextObj_GetFontSize, ci, vp, vp)
         # Page objects.
         self.count_objects = bind(c.FPDFPage_CountObjects, ci, vp)
         self.get_object = bind(c.FPDFPage_GetObject, vp, vp, ci)
@@ -80,6 +82,10 @@ class Calls:
         self.float_at = tuple(f + 4 * k for k in range(6))
         self.uint_at = tuple(u + 4 * k for k in range(4))
         self.int_at = (i, i + 4)
+        # Four doubles (a char's tight box: left, right, bottom, top).
+        self.doubles = (ctypes.c_double * 4)()
+        d = ctypes.addressof(self.doubles)
+        self.double_at = tuple(d + 8 * k for k in range(4))
 
 
 _CALLS: Calls | None = None

@@ -18,6 +18,10 @@ __all__ = ["records", "split_columns", "split_spans", "whitespace_columns"]
 _SPLIT_CELLS = 0.3
 # Lines shorter than this share of their cell are records, not wrapped text.
 _RECORD_WIDTH = 0.6
+# A record's lines start level across its cells, to this share of a line's height, for
+# at least this share of the lines.
+_LEVEL = 0.25
+_ALIGNED = 0.75
 
 
 def split_columns(
@@ -49,14 +53,14 @@ def split_columns(
 def records(row: list[list[Word]], xs: list[float]) -> list[list[list[Word]]]:
     """One drawn row as rows of cells: itself, or one row per text line when two or more of
     its cells hold short lines stacked (records), not text wrapped to the cell's width."""
-    stacked = 0
+    stacked: list[list[list[Word]]] = []
     for j, ws in enumerate(row):
         lines = group_lines(ws) if len(ws) > 1 else []
         if len(lines) < 2 or all(len(line) == 1 and len(line[0].text) <= 2 for line in lines):
             continue  # one line, or glyphs of text turned sideways
         if _short(lines, xs[j + 1] - xs[j]):
-            stacked += 1
-    if stacked < 2:
+            stacked.append(lines)
+    if len(stacked) < 2 or not _aligned(stacked):
         return [row]
     lines = group_lines([w for ws in row for w in ws])
     line_of = {id(w): k for k, line in enumerate(lines) for w in line}
@@ -105,6 +109,23 @@ def split_spans(
                     )
                 cells.setdefault((i, j), []).extend(run)
     return cells
+
+
+def _aligned(cells: list[list[list[Word]]]) -> bool:
+    """Whether the cells' lines stand side by side, as a record's fields do: most lines of
+    each cell have a line of the fullest cell starting level with them (to a quarter of a
+    line). Two lists set in one box each, at their own leading, drift apart: one row."""
+    fullest = max(range(len(cells)), key=lambda k: len(cells[k]))
+    reference = sorted(min(w.y0 for w in line) for line in cells[fullest])
+    level = total = 0
+    for lines in cells[:fullest] + cells[fullest + 1 :]:
+        for line in lines:
+            top = min(w.y0 for w in line)
+            tolerance = _LEVEL * max(max(w.y1 for w in line) - top, 0.1)
+            k = bisect_right(reference, top + tolerance)
+            level += k > 0 and top - reference[k - 1] <= tolerance
+            total += 1
+    return level >= _ALIGNED * total
 
 
 def _short(lines: list[list[Word]], width: float) -> bool:

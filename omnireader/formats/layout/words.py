@@ -20,6 +20,7 @@ an upright page the loop over runs is the compiled one of ``_loops.c`` when it i
 from __future__ import annotations
 
 import ctypes
+import math
 import re
 from typing import TYPE_CHECKING, Any
 
@@ -76,7 +77,14 @@ _WORD_CALLS = (
     "FPDFText_GetTextObject",
     "FPDFText_GetFontSize",
     "FPDFTextObj_GetFont",
+    "FPDFTextObj_GetFontSize",
+    "FPDFText_GetCharBox",
+    "FPDFPageObj_GetMatrix",
 )
+# A loose box this many ems (an em's box is ~1.15 em tall) taller than its text object's
+# size, with the ink inside one em, comes from a font whose ascent and descent are wrong:
+# the size is the object's, and the word's box is cut to an em around the loose box's middle.
+_INFLATED = 2.5
 
 
 class TooManyChars(ValueError):
@@ -129,8 +137,10 @@ def page_words(
         return to_page(rect.left, rect.top, rect.right, rect.bottom)
 
     words: list[Word] = []
-    if upright and compiled and pdfium_calls.loops is not None:
-        pdfium_calls.loops.upright_words(
+    loops = pdfium_calls.loops
+    # A module built from an older _loops.c (other calls) is not used: the Python loop is.
+    if upright and compiled and getattr(loops, "WORD_CALLS", 0) == len(_WORD_CALLS):
+        loops.upright_words(  # type: ignore[union-attr]
             text,
             handle,
             tuple(c.address[name] for name in _WORD_CALLS),
@@ -142,7 +152,7 @@ def page_words(
             lambda run, lo, hi: _scan(run, lo, hi, box, style, words),
             words,
         )
-        return words
+        return _fit_boxes(words)
     append = words.append
     digit = _DIGIT.search
     for match in _RUN.finditer(text):
@@ -192,6 +202,18 @@ def page_words(
                         append(Word(chars, wx0, min(y0, b0), wx1, max(y1, b1), size, bold, font))
                         continue
         _scan(text, lo, hi, box, style, words)
+    return _fit_boxes(words)
+
+
+def _fit_boxes(words: list[Word]) -> list[Word]:
+    """Words whose box is far taller than their size (a font's wrong ascent and descent,
+    :data:`_INFLATED`) cut to an em's box around its middle: boxes several lines tall
+    would fuse the lines they cross."""
+    limit = _INFLATED * 1.15
+    for w in words:
+        if w.y1 - w.y0 > limit * w.size > 0:
+            mid, half = (w.y0 + w.y1) * 0.5, 0.575 * w.size
+            w.y0, w.y1 = mid - half, mid + half
     return words
 
 
@@ -301,8 +323,29 @@ class _FontStyle:
         # Tf size times 1 is often 1 with the scale in the text matrix: the loose box
         # (ascent to descent, ~1.15 em) is then the better measure.
         if height > 0 and not 0.5 < size / height < 1.5:
-            return (round(height / 1.15, 2), known[1], known[2])
+            em = self.inflated_em(index, obj, height)
+            return (round(em if em > 0 else height / 1.15, 2), known[1], known[2])
         return known
+
+    def inflated_em(self, index: int, obj: int | None, height: float) -> float:
+        """The text object's size (Tf times its matrix's scale) when char ``index``'s loose box (``height`` tall) is far
+        taller than that size's em and its ink fits in one (see :data:`_INFLATED`); else 0."""
+        c = self._c
+        if not obj or not c.object_font_size(obj, c.float_at[0]):
+            return 0.0
+        tf = float(c.floats[0])
+        if not c.matrix(obj, c.float_at[0]):
+            return 0.0
+        ma, mb, mc, md = (float(v) for v in c.floats[:4])
+        em = tf * math.sqrt(abs(ma * md - mb * mc))
+        if not (em > 1.0 and height > _INFLATED * 1.15 * em):
+            return 0.0
+        if not c.char_box(self._handle, index, *c.double_at):
+            return 0.0
+        ink = c.doubles[3] - c.doubles[2]
+        if not (0 < ink and ink <= 1.2 * em):
+            return 0.0
+        return em
 
     def known(self, index: int, obj: int | None) -> tuple[float, bool, str]:
         """(Tf size, bold, font name) of char ``index`` of text object ``obj``, read from
