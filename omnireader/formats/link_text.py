@@ -21,6 +21,7 @@ from typing import NamedTuple
 __all__ = ["PageLink", "links_block", "with_links"]
 
 _PLACEABLE = 6  # an anchor shorter than this ("here", "PDF") is too common to place surely
+_SCHEME = re.compile(r"^(?:[a-z][a-z0-9+.-]*:)?(?://)?")
 
 
 class PageLink(NamedTuple):
@@ -57,13 +58,9 @@ def _new_targets(links: Iterable[PageLink], page_text: str) -> list[PageLink]:
     out: list[PageLink] = []
     seen: set[str] = set()
     for link in links:
-        bare = (
-            link.target.split(":", 1)[1]
-            if link.target.lower().startswith(("mailto:", "tel:"))
-            else link.target
-        )
-        bare = bare.removeprefix("//").rstrip("/")
-        if link.target in seen or bare.lower() in shown:
+        # The address as a page prints it: "//www.x.org/a" or "x.org/a" shows http://x.org/a.
+        bare = _SCHEME.sub("", link.target.lower()).removeprefix("www.").rstrip("/")
+        if link.target in seen or bare in shown:
             continue
         seen.add(link.target)
         out.append(link)

@@ -90,3 +90,14 @@ def test_a_page_with_only_internal_links_has_no_links_block() -> None:
     with extract_pdf(Blob(data=linked_pdf(LINKS[-1:])), layout=False) as doc:
         [page] = list(doc.sections)
     assert page.text == "\n".join(BODY)
+
+
+def test_an_address_the_page_prints_without_its_scheme_is_not_linked_again() -> None:
+    from omnireader.formats.link_text import PageLink, with_links
+
+    text = "Watch it at //www.youtube.com/embed/U8 or on example.org/talks."
+    links = [
+        PageLink("//www.youtube.com/embed/U8", "http://www.youtube.com/embed/U8"),
+        PageLink("example.org/talks", "https://example.org/talks/"),
+    ]
+    assert with_links(text, links) == text
