@@ -288,7 +288,7 @@ FORMATS = (
         "`--layout off` for the plain text layer), document info (pypdf); pages without a "
         "text layer read by OCR (flag `ocr`), and so are pages whose text layer does not "
         "decode (flag `garbled_text`); form field values as `Form fields:` lines; link "
-        "targets (URL, `mailto:`, `tel:`) as `Links:` lines; comments (sticky notes, "
-        "highlights with the text they cover) as a `comments` section",
+        "targets (URL, `mailto:`, `tel:`) as Markdown links where their text stands; "
+        "comments (sticky notes, highlights with the text they cover) as a `comments` section",
     ),
 )
