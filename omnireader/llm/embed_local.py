@@ -7,6 +7,8 @@
   torch): the folder holds ``model.onnx`` (or ``onnx/model.onnx``) and ``tokenizer.json``, as
   sentence-transformers' ONNX exports do. Token vectors are mean-pooled over the attention
   mask and L2-normalised (a model that already outputs one vector per text is used as is).
+  ``$OMNIREADER_EMBED_THREADS`` caps ONNX Runtime's threads (default: one per core), for a
+  machine that ingests while it does other work.
 - ``st:NAME_OR_FOLDER``: sentence-transformers (which needs torch; install it yourself). The
   hub is switched off (``HF_HUB_OFFLINE=1``), so only a model already on disk loads.
 
@@ -44,6 +46,15 @@ def _require(module: str, why: str) -> Any:
         ) from None
 
 
+def _threads_from_env() -> int:
+    raw = os.environ.get("OMNIREADER_EMBED_THREADS", "").strip()
+    if not raw:
+        return 0
+    if not raw.isdigit():
+        raise ConfigError(f"OMNIREADER_EMBED_THREADS={raw!r}: expected a whole number of threads")
+    return int(raw)
+
+
 class OnnxEmbedder(Embedder):
     """A sentence-embedding model in ONNX format, run by ONNX Runtime on the CPU."""
 
@@ -51,7 +62,7 @@ class OnnxEmbedder(Embedder):
     local: ClassVar[bool] = True
     fusion_weight: ClassVar[float] = 0.5
 
-    def __init__(self, folder: str | Path) -> None:
+    def __init__(self, folder: str | Path, threads: int | None = None) -> None:
         self.folder = Path(folder).expanduser().resolve()
         model = next(
             (
@@ -71,6 +82,10 @@ class OnnxEmbedder(Embedder):
         tokenizers = _require("tokenizers", f"embedder onnx:{self.folder}")
         options = ort.SessionOptions()
         options.log_severity_level = 3
+        threads = threads if threads is not None else _threads_from_env()
+        if threads:
+            options.intra_op_num_threads = threads
+            options.inter_op_num_threads = 1
         self._session = ort.InferenceSession(
             str(model), options, providers=["CPUExecutionProvider"]
         )
