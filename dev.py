@@ -76,7 +76,7 @@ def setup(with_llm: bool = False) -> None:
         _run(PY, "-m", "pip", "install", "-q", "--upgrade", "pip")
         # [ray] too, so the suite runs the Ray engine's tests on a real local cluster, and the
         # framework extras, so the adapters are tested against the real LangChain / LlamaIndex.
-        _pip_install("-e", ".[test,server,ray,langchain,llama-index]")
+        _pip_install("-e", ".[test,server,ray,langchain,llama-index,local-embed]")
         STAMP.write_text(key)
         LLM_STAMP.unlink(missing_ok=True)
     if with_llm and (not LLM_STAMP.exists() or LLM_STAMP.read_text() != key):

@@ -78,8 +78,11 @@ class OnnxEmbedder(Embedder):
                 f"embedder onnx:{self.folder}: expected model.onnx (or onnx/model.onnx) and "
                 "tokenizer.json in that folder (a sentence-transformers ONNX export)"
             )
-        ort = _require("onnxruntime", f"embedder onnx:{self.folder}")
-        tokenizers = _require("tokenizers", f"embedder onnx:{self.folder}")
+        self._load(model, tokenizer, threads, f"embedder onnx:{self.folder}")
+
+    def _load(self, model: Path, tokenizer: Path, threads: int | None, who: str) -> None:
+        ort = _require("onnxruntime", who)
+        tokenizers = _require("tokenizers", who)
         options = ort.SessionOptions()
         options.log_severity_level = 3
         threads = threads if threads is not None else _threads_from_env()
