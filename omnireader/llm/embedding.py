@@ -32,8 +32,8 @@ EMBEDDER_SPECS = (
 
 
 def make_embedder(spec: str | Embedder | None = None) -> Embedder:
-    """The embedder ``spec`` names: ``static``, ``minilm``, ``hashing``, ``openai:MODEL``, ``ollama:MODEL``,
-    ``onnx:FOLDER`` or ``st:NAME_OR_FOLDER``.
+    """The embedder ``spec`` names: ``static``, ``minilm``, ``hashing``, ``openai:MODEL``,
+    ``ollama:MODEL``, ``onnx:FOLDER`` or ``st:NAME_OR_FOLDER``.
 
     ``@DIM`` asks a remote model for shorter vectors (models that support it). ``None`` or an
     empty string means the offline default, the bundled static model; when it cannot load
