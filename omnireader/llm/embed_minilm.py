@@ -11,8 +11,9 @@ tokens. The int8 weights embed like the float model (cosine ≥ 0.998 to sentenc
 vectors) and about as fast on this CPU; the package saves exporting one with torch.
 
 Measured on the dev sets (docs/search.md, "The semantic view"): it finds what shares no word
-with the query, where the static default does not, but embeds ~70× slower (~13 chunks of 256
-tokens a second a thread), so it is the choice for chats and notes, not for thousands of pages.
+with the query, where the static default does not, but embeds 65–280× slower (~13 chunks of
+256 tokens a second a thread), so it is the choice for chats and notes, not for thousands of
+pages.
 """
 
 from __future__ import annotations
