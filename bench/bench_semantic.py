@@ -1,10 +1,11 @@
 """The semantic view: each embedder's recall alone and in hybrid, the fusion weight learned on the
 dev sets, the finance lexicon with and without, and what embedding costs at ingest.
 
-    python bench/bench_semantic.py [--quick] [--embedders hashing,static] [--keep DIR] [--json F]
+    python bench/bench_semantic.py [--quick] [--embedders hashing,static,minilm] [--keep DIR]
 
-For every embedder (``hashing``, the old default; ``static``, the bundled model; with
-``$OMNIREADER_BENCH_MODEL`` set, that one too, e.g. ``onnx:FOLDER`` for the MiniLM transformer)
+For every embedder (``hashing``, the old default; ``static``, the bundled model; ``minilm``,
+the opt-in transformer, int8; with ``$OMNIREADER_BENCH_MODEL`` set, that one too, e.g.
+``onnx:FOLDER`` for the float export of ``scripts/export_minilm_onnx.py``)
 LoCoMo dev (one store a conversation) and FinanceBench dev (one store of 34 filings) are
 ingested by the default path, then every question is searched within 6,000 characters by
 ``fts``, ``vector`` and hybrid at each weight of :data:`WEIGHTS` (FinanceBench: filtered to
@@ -42,7 +43,7 @@ from bench_retrieval import _score_module as _locomo_score  # noqa: E402
 from retrieval_finance import FINANCE, results_of  # noqa: E402
 from retrieval_finance import _score_module as _finance_score  # noqa: E402
 
-WEIGHTS = (0.0, 0.05, 0.1, 0.2, 0.3, 0.5)
+WEIGHTS = (0.0, 0.05, 0.1, 0.2, 0.3, 0.5, 0.7)
 BUDGET = 6000
 COST_FILINGS = 6
 TABLE = "Retrieval: the semantic view"
@@ -321,6 +322,7 @@ def run(
             finance = finance_sweep(store, quick)
             entry: dict[str, Any] = {
                 "name": store.embedder.name,
+                "declared weight": store.embedder.fusion_weight,
                 "finance ingest_s": ingest_s,
                 "locomo": {n: _mean(v) for n, v in locomo.items()},
                 "finance": {s: {n: _mean(v) for n, v in f.items()} for s, f in finance.items()},
@@ -338,12 +340,10 @@ def run(
 def rows(result: dict[str, Any]) -> list[dict[str, Any]]:
     if "skipped" in result:
         return []
-    from omnireader.llm.embed_static import STATIC_FUSION_WEIGHT
-
     out = []
     for spec, e in result["embedders"].items():
         c = e["choice"]
-        w = STATIC_FUSION_WEIGHT if spec == "static" else c["chosen"]
+        w = e.get("declared weight", c["chosen"])  # what search uses; the bench's choice beside
         h = f"hybrid w={w}"
         lo, fi, wh = e["locomo"], e["finance"]["filtered"], e["finance"]["whole store"]
         label = f"`{e['name']}`"

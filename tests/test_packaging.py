@@ -89,6 +89,7 @@ def test_the_wheel_holds_the_package_its_data_and_its_licence(dist: Path) -> Non
     prompts = {n for n in _source_files("*.txt") if n.startswith("omnireader/prompts/")}
     assert prompts and prompts <= names  # every prompt template the package loads
     assert "omnireader/refine/guard_words.json" in names  # the fine-mode guard's words
+    assert "omnireader/llm/models/minilm-l6-v2/tokenizer.json" in names  # --embedder minilm
     assert _source_files("*.py") <= names  # every module, the adapters among them
     assert "omnireader/integrations/langchain.py" in names
     assert f"{info}/licenses/LICENSE" in names

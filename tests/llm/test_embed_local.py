@@ -113,3 +113,28 @@ def test_sentence_transformers_missing_names_what_to_install() -> None:
     else:  # installed: an absent model is still a clear error, not a download
         with pytest.raises(ConfigError, match="offline"):
             make_embedder("st:/nowhere/model")
+
+
+def test_the_thread_cap_is_honoured_and_changes_no_vector(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tiny_model(tmp_path / "m")
+    texts = ["otter swims in the river", "the tax form"]
+    free = make_embedder(f"onnx:{tmp_path / 'm'}")
+
+    monkeypatch.setenv("OMNIREADER_EMBED_THREADS", "1")
+    capped = make_embedder(f"onnx:{tmp_path / 'm'}")
+
+    assert capped._session.get_session_options().intra_op_num_threads == 1
+    assert np.allclose(capped.embed(texts), free.embed(texts), atol=1e-6)
+    assert capped.name == free.name  # a store made either way opens with the other
+
+
+def test_a_thread_cap_that_is_not_a_number_is_a_config_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tiny_model(tmp_path / "m")
+    monkeypatch.setenv("OMNIREADER_EMBED_THREADS", "two")
+
+    with pytest.raises(ConfigError, match="OMNIREADER_EMBED_THREADS"):
+        make_embedder(f"onnx:{tmp_path / 'm'}")
