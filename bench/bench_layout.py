@@ -11,7 +11,8 @@ memory on a 500-page file.
   Also ms/page of layout on and off. ``--baseline DIR`` (a checkout of another commit, e.g.
   ``git worktree add /tmp/base main``) adds a before/after in the same run: per round, one
   child process per checkout reads the same PDFs with the layout on (timed inside the child,
-  so start-up is left out), the two in turn; reported as ms/page each and their ratio.
+  so start-up is left out), the two in turn; reported as ms/page each and their ratio
+  (``$OMNIREADER_LAYOUT_BASELINE`` names it when the bench runs from ``run_all.py``).
 - **Text.** Token F1 of ``crazyones.pdf`` against its ground truth, layout on and off; on
   the financebench PDFs, the share of the layout-off tokens (a multiset) that the layout-on
   sections hold (body, tables, headers and footers; Markdown marks left out).
@@ -47,6 +48,7 @@ from bench._util import at_least, at_most, row, spread
 
 SHARED = ROOT.parent / "shared"
 CORPUS = SHARED / "corpus"
+BASELINE_ENV = "OMNIREADER_LAYOUT_BASELINE"  # a checkout to compare ms/page with
 FINANCE = SHARED / "bench" / "financebench-dev" / "pdfs"
 OUT = HERE / "out"
 # A few hundred pages of financial filings, plus the corpus PDFs that open without a password.
@@ -376,6 +378,8 @@ def run(
         print("../shared is absent: nothing to measure")
         return {}
     paths = speed_pdfs(quick)
+    if baseline is None and os.environ.get(BASELINE_ENV):  # run_all.py passes no arguments
+        baseline = Path(os.environ[BASELINE_ENV])
     result: dict[str, Any] = {}
     if "speed" in parts:
         result["speed"] = measure_speed(paths, rounds or (1 if quick else 3))
