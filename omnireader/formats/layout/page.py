@@ -120,8 +120,9 @@ def layout_words(
     in_tables: list[Word] = []
     if tables:
         boxes = [(t.x0, t.y0, t.x1, t.y1) for t in tables]
-        in_tables = [w for w in words if _in_any(w, boxes)]
-        words = [w for w in words if not _in_any(w, boxes)]
+        inside = [_in_any(w, boxes) for w in words]
+        in_tables = [w for w, i in zip(words, inside) if i]
+        words = [w for w, i in zip(words, inside) if not i]
     headings.add_sizes(_sizes(words), _sizes(in_tables))
     lines = make_lines(words, width)
     blocks = make_blocks(lines)
