@@ -94,3 +94,11 @@ PAGES = "<< /Type /Pages /Kids [5 0 R] /Count 1 >>"
 def lines_op(lines: list[str], y: int = 720) -> str:
     shown = "".join(f"({line}) Tj T* " for line in lines)
     return f"BT /F1 12 Tf 16 TL 72 {y} Td {shown}ET"
+
+
+def annotated_page(lines: list[str], annots: list[str]) -> bytes:
+    """One Helvetica page (object 5) of ``lines``, carrying the annotation dictionaries
+    ``annots`` as objects 6, 7, …"""
+    refs = " ".join(f"{6 + i} 0 R" for i in range(len(annots)))
+    objects = ["<< /Type /Catalog /Pages 2 0 R >>", PAGES, HELVETICA, stream(lines_op(lines))]
+    return raw_pdf([*objects, page_with("", annots=refs), *annots])

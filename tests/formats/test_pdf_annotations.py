@@ -12,22 +12,13 @@ from omnireader.formats.pdf.extract import extract_pdf
 from omnireader.parsers.base import ParseContext
 from omnireader.parsers.file import FileParser
 from omnireader.payloads import Blob
-from tests.formats.pdf_builders import HELVETICA, PAGES, lines_op, page_with, raw_pdf, stream
+from tests.formats.pdf_builders import annotated_page
 
 BODY = ["Annotated report body about the river survey.", "The survey covered eleven stations."]
 
 
 def annotated_pdf(annots: list[str]) -> bytes:
-    refs = " ".join(f"{6 + i} 0 R" for i in range(len(annots)))
-    objects = [
-        "<< /Type /Catalog /Pages 2 0 R >>",
-        PAGES,
-        HELVETICA,
-        stream(lines_op(BODY)),
-        page_with("", annots=refs),
-        *annots,
-    ]
-    return raw_pdf(objects)
+    return annotated_page(BODY, annots)
 
 
 def annot(body: str) -> str:

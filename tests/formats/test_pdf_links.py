@@ -9,7 +9,7 @@ from omnireader.formats.pdf.extract import extract_pdf
 from omnireader.parsers.base import ParseContext
 from omnireader.parsers.file import FileParser
 from omnireader.payloads import Blob
-from tests.formats.pdf_builders import HELVETICA, PAGES, lines_op, page_with, raw_pdf, stream
+from tests.formats.pdf_builders import annotated_page
 
 # Baselines 720, 704, 688, 672 (16 points apart, from lines_op)
 BODY = [
@@ -21,16 +21,7 @@ BODY = [
 
 
 def linked_pdf(annots: list[str]) -> bytes:
-    refs = " ".join(f"{6 + i} 0 R" for i in range(len(annots)))
-    objects = [
-        "<< /Type /Catalog /Pages 2 0 R >>",
-        PAGES,
-        HELVETICA,
-        stream(lines_op(BODY)),
-        page_with("", annots=refs),
-        *annots,
-    ]
-    return raw_pdf(objects)
+    return annotated_page(BODY, annots)
 
 
 def link(rect: str, action: str) -> str:
@@ -68,9 +59,7 @@ def test_a_link_whose_text_cannot_be_placed_surely_ends_the_page() -> None:
         link("70 668 90 684", "<< /S /URI /URI (https://example.org/b) >>"),
     ]
     body = ["here is the press office.", *BODY[1:]]
-    objects = ["<< /Type /Catalog /Pages 2 0 R >>", PAGES, HELVETICA, stream(lines_op(body))]
-    pdf = raw_pdf([*objects, page_with("", annots="6 0 R 7 0 R"), *annots])
-    with extract_pdf(Blob(data=pdf), layout=False) as doc:
+    with extract_pdf(Blob(data=annotated_page(body, annots)), layout=False) as doc:
         [page] = list(doc.sections)
     text, _, block = page.text.partition("\n\nLinks:\n")
     assert text == "\n".join(body)

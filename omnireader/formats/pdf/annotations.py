@@ -18,7 +18,7 @@ import functools
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from omnireader.formats.pdf.forms import FormField, form_field, utf16_value
-from omnireader.formats.pdf.links import PageLink, link_target
+from omnireader.formats.pdf.links import PageLink, covered_text, link_target
 
 if TYPE_CHECKING:
     import pypdfium2
@@ -97,7 +97,7 @@ def _read_annot(
             notes.fields.append(field)
         return
     contents = _string(annot, b"Contents")
-    quote = _marked_text(annot, textpage) if subtype in _subtypes(*_MARKUP) else ""
+    quote = covered_text(annot, textpage, _QUOTE_CHARS) if subtype in _subtypes(*_MARKUP) else ""
     if not contents and not quote:
         return
     who = f"Page {number}"
@@ -113,19 +113,6 @@ def _string(annot: Any, key: bytes) -> str:
 
     # One line per comment: its own line breaks become spaces, as for DOCX comments.
     return " ".join(utf16_value(pdfium_c.FPDFAnnot_GetStringValue, annot, key).split())
-
-
-def _marked_text(annot: Any, textpage: Any) -> str:
-    """The page text under a highlight / underline / strike-out, shortened."""
-    import pypdfium2.raw as pdfium_c
-
-    rect = pdfium_c.FS_RECTF()
-    if not pdfium_c.FPDFAnnot_GetRect(annot, rect):
-        return ""
-    text = " ".join(textpage.get_text_bounded(rect.left, rect.bottom, rect.right, rect.top).split())
-    if len(text) > _QUOTE_CHARS:
-        text = text[: _QUOTE_CHARS - 1].rstrip() + "…"
-    return text
 
 
 @functools.cache

@@ -13,7 +13,7 @@ from typing import Any
 
 from omnireader.formats.link_text import PageLink
 
-__all__ = ["PageLink", "link_target"]
+__all__ = ["PageLink", "covered_text", "link_target"]
 
 _ANCHOR_CHARS = 120  # the text under a link is its name, not a paragraph
 _SCHEMES = ("http://", "https://", "mailto:", "tel:", "ftp://", "www.")
@@ -36,16 +36,19 @@ def link_target(document: Any, annot: Any, textpage: Any) -> PageLink | None:
     target = buffer.raw[: size - 1].decode("latin-1").strip()
     if not target.lower().startswith(_SCHEMES):
         return None  # a relative name or a script: not a place a reader can go
-    return PageLink(_covered_text(annot, textpage), target)
+    # "the annual report." names the link without its stop
+    return PageLink(covered_text(annot, textpage, _ANCHOR_CHARS).rstrip(".,;:"), target)
 
 
-def _covered_text(annot: Any, textpage: Any) -> str:
+def covered_text(annot: Any, textpage: Any, limit: int) -> str:
+    """The page text under an annotation (a link, a highlight), on one line, shortened to
+    ``limit`` characters with an ellipsis."""
     import pypdfium2.raw as pdfium_c
 
     rect = pdfium_c.FS_RECTF()
     if not pdfium_c.FPDFAnnot_GetRect(annot, rect):
         return ""
     text = " ".join(textpage.get_text_bounded(rect.left, rect.bottom, rect.right, rect.top).split())
-    if len(text) > _ANCHOR_CHARS:
-        return text[: _ANCHOR_CHARS - 1].rstrip() + "…"
-    return text.rstrip(".,;:")  # "the annual report." names the link without its stop
+    if len(text) > limit:
+        return text[: limit - 1].rstrip() + "…"
+    return text
