@@ -16,6 +16,7 @@ from omnireader.cli.output import (
     output,
     plural,
     print_failures,
+    print_models,
     render_item,
     say,
     stats_table,
@@ -185,17 +186,7 @@ def cmd_search(args: argparse.Namespace) -> int:
         include_archived=args.include_archived,
     )
     with output(args) as out:
-        if args.format == "json":
-            print(
-                json.dumps(
-                    [r.model_dump(mode="json") for r in results], ensure_ascii=False, indent=2
-                ),
-                file=out,
-            )
-        elif args.format == "jsonl":
-            for r in results:
-                print(r.model_dump_json(), file=out)
-        else:
+        if not print_models(results, args.format, out):
             if not results:
                 say(args, f"no results for {args.query!r}")
             for r in results:

@@ -9,9 +9,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import IO, Any
+
+from pydantic import BaseModel
 
 from omnireader.models import MemoryItem, ReadFailure
 
@@ -49,6 +51,20 @@ def output(args: argparse.Namespace) -> Iterator[IO[str]]:
         ) from None
     with fp:
         yield fp
+
+
+def print_models(models: Sequence[BaseModel], fmt: str, out: IO[str]) -> bool:
+    """``models`` as ``--format json`` (one array) or ``jsonl`` (one a line); False for
+    another format, which the command renders itself."""
+    if fmt == "json":
+        dumped = [m.model_dump(mode="json") for m in models]
+        print(json.dumps(dumped, ensure_ascii=False, indent=2), file=out)
+    elif fmt == "jsonl":
+        for m in models:
+            print(m.model_dump_json(), file=out)
+    else:
+        return False
+    return True
 
 
 def say(args: argparse.Namespace, text: str) -> None:

@@ -126,18 +126,12 @@ def cmd_update(args: argparse.Namespace) -> int:
 
 
 def cmd_history(args: argparse.Namespace) -> int:
-    from omnireader.cli.output import output, render_item, say
+    from omnireader.cli.output import output, print_models, render_item, say
     from omnireader.cli.settings import open_store
 
     versions = open_store(args).history(args.item_id)
     with output(args) as out:
-        if args.format == "json":
-            dumped = [v.model_dump(mode="json") for v in versions]
-            print(json.dumps(dumped, ensure_ascii=False, indent=2), file=out)
-        elif args.format == "jsonl":
-            for v in versions:
-                print(v.model_dump_json(), file=out)
-        else:
+        if not print_models(versions, args.format, out):
             if not versions:
                 say(args, f"no item or history for {args.item_id!r}")
             for v in versions:
