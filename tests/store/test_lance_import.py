@@ -5,9 +5,9 @@ and validate as always (``omnireader/store/lance_import.py``)."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
+
+from tests.support.fresh_python import run_python
 
 PROBE = """
 import json, sys
@@ -40,13 +40,8 @@ print(json.dumps({"hits": [h.item.memory for h in hits], "api_before": api,
 def test_a_store_opens_writes_and_searches_without_the_rest_client_which_loads_when_asked(
     tmp_path: Path,
 ) -> None:
-    out = subprocess.run(
-        [sys.executable, "-c", PROBE, str(tmp_path / "db.lance")],
-        capture_output=True,
-        text=True,
-        timeout=300,  # a hang guard: a loaded two-core machine took >120 s
-        check=True,
-    ).stdout
+    # The timeout is a hang guard: a loaded two-core machine took >120 s.
+    out = run_python(PROBE, str(tmp_path / "db.lance"), timeout=300).stdout
     seen = json.loads(out.splitlines()[-1])
     assert seen["hits"] == ["The heron nests by the quartz lagoon."]
     assert seen["api_before"] == []
@@ -80,12 +75,7 @@ print(json.dumps({"hits": len(hits), "pandas_before": before,
 def test_a_store_works_without_pandas_which_pyarrow_uses_as_always_once_imported(
     tmp_path: Path,
 ) -> None:
-    out = subprocess.run(
-        [sys.executable, "-c", PANDAS_PROBE, str(tmp_path / "db.lance")],
-        capture_output=True,
-        text=True,
-        timeout=300,  # a hang guard: a loaded two-core machine took >120 s
-        check=True,
-    ).stdout
+    # The timeout is a hang guard: a loaded two-core machine took >120 s.
+    out = run_python(PANDAS_PROBE, str(tmp_path / "db.lance"), timeout=300).stdout
     seen = json.loads(out.splitlines()[-1])
     assert seen == {"hits": 1, "pandas_before": False, "nulls": 1, "frame": "DataFrame", "rows": 1}
