@@ -160,7 +160,7 @@ def close_truncated(content: str) -> list[str]:
     the text up to each container that completed, plus the brackets still open then. What a
     grammar produced is a valid prefix, so one of them parses; the caller validates each and
     keeps the first that fits, so a memory cut mid-sentence is dropped, never stored half."""
-    text = _json_text(content) if "{" in content else content
+    text = _json_text(content)
     start = text.find("{")
     if start < 0:
         return []
