@@ -74,14 +74,12 @@ def _place(text: str, link: PageLink) -> str | None:
         return None
     # Its words as the page has them: line breaks and runs of spaces may differ.
     pattern = re.compile(r"\s+".join(re.escape(w) for w in name.split()))
-    spots = [
-        m
-        for m in pattern.finditer(text)
-        if not _in_heading(text, m.start()) and not _in_link(text, m.start())
-    ]
-    if len(spots) != 1 or len(pattern.findall(text)) != 1:
+    found = list(pattern.finditer(text))
+    if len(found) != 1:
         return None
-    m = spots[0]
+    m = found[0]
+    if _in_heading(text, m.start()) or _in_link(text, m.start()):
+        return None
     target = f"<{link.target}>" if re.search(r"[\s()<>]", link.target) else link.target
     return f"{text[: m.start()]}[{m.group(0)}]({target}){text[m.end() :]}"
 
