@@ -260,6 +260,31 @@ def test_document_info_is_read_with_dates_as_iso(corpus: Path) -> None:
     assert info.extra["subject"] == "The Subject" and info.extra["encrypted"] is False
 
 
+_XMP = (
+    '<?xpacket begin="" id="W5M0MpCehiHzreSzNTczkc9d"?><x:xmpmeta xmlns:x="adobe:ns:meta/">'
+    '<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">'
+    '<rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/">'
+    '<dc:title><rdf:Alt><rdf:li xml:lang="x-default">Only In XMP</rdf:li></rdf:Alt></dc:title>'
+    "<dc:creator><rdf:Seq><rdf:li>Ada Lovelace</rdf:li></rdf:Seq></dc:creator>"
+    '</rdf:Description></rdf:RDF></x:xmpmeta><?xpacket end="w"?>'
+)
+
+
+@pytest.mark.parametrize("given", ["path", "bytes"])
+def test_a_title_and_author_only_in_the_xmp_packet_are_read(tmp_path: Path, given: str) -> None:
+    # The Info dict (PDFium's, free) lacks them: the XMP packet is looked for and read.
+    from pypdf import PdfWriter
+
+    writer = PdfWriter()
+    writer.add_blank_page(200, 200)
+    writer.xmp_metadata = _XMP.encode()
+    path = tmp_path / "xmp.pdf"
+    writer.write(path)
+    blob = Blob(path=str(path)) if given == "path" else Blob(data=path.read_bytes())
+    info, _ = read(blob)
+    assert (info.title, info.authors) == ("Only In XMP", ["Ada Lovelace"])
+
+
 def test_placeholder_titles_and_authors_are_dropped(corpus: Path) -> None:
     # ReportLab writes "(anonymous)" / "(unspecified)" when nobody set them.
     path = corpus / "markitdown" / "RECEIPT-2024-TXN-98765_retail_purchase.pdf"

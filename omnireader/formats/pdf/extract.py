@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import io
 import logging
+import mmap
 import warnings
 from collections.abc import Iterator
 from datetime import UTC
@@ -45,6 +46,8 @@ __all__ = ["extract_pdf", "clean_pdf_text"]
 _PASSWORD_HINT = "pass the password (--password / ReadOptions.password)"
 
 # Values PDF writers put in when the user gave none (ReportLab, Google Docs, ...).
+# The root element of an XMP packet ("xapmeta" in the first versions of XMP).
+_XMP_ROOTS = (b"<x:xmpmeta", b"<x:xapmeta")
 _PLACEHOLDERS = {"untitled", "untitled document", "anonymous", "unspecified", "unknown", "none"}
 
 
@@ -162,10 +165,16 @@ def _init_forms(doc: pypdfium2.PdfDocument) -> None:
 def _doc_info(doc: pypdfium2.PdfDocument, blob: Blob, password: str | None) -> DocInfo:
     import pypdfium2.raw as pdfium_c
 
-    fields, xmp = _pypdf_metadata(blob, password)
-    if not fields:
-        # pypdf could not read it (or found nothing): PDFium's view of the Info dict.
-        fields = {key: _clean(value) for key, value in doc.get_metadata_dict().items()}
+    # PDFium's Info dict costs nothing; pypdf parses the whole cross-reference table (a few
+    # ms a file: more than reading a short PDF's pages) and is asked only for the XMP
+    # packet, when the Info dict lacks something and the file holds a packet at all.
+    fields = {
+        key: text for key, value in doc.get_metadata_dict().items() if (text := _clean(value))
+    }
+    xmp: dict[str, Any] = {}
+    if not _complete(fields) and _has_xmp(blob):
+        more, xmp = _pypdf_metadata(blob, password)
+        fields = more or fields
     title = _meaningful(fields.get("Title")) or _meaningful(xmp.get("title"))
     # Only people: "Microsoft Office User" or a tool's name in /Author is no author.
     authors = people(_split_authors(fields.get("Author"))) or people(
@@ -188,6 +197,32 @@ def _doc_info(doc: pypdfium2.PdfDocument, blob: Blob, password: str | None) -> D
         page_count=len(doc),
         extra=extra,
     )
+
+
+def _complete(fields: dict[str, str]) -> bool:
+    """The Info dict has everything XMP could add: a title, people, both dates."""
+    return bool(
+        _meaningful(fields.get("Title"))
+        and people(_split_authors(fields.get("Author")))
+        and pdf_date_to_iso(fields.get("CreationDate"))
+        and pdf_date_to_iso(fields.get("ModDate"))
+    )
+
+
+def _has_xmp(blob: Blob) -> bool:
+    """An XMP packet's root element is in the file. The PDF reference advises leaving
+    metadata streams unfiltered, so that tools which do not read PDF find them; a search
+    of the bytes (mapped, not read) is far cheaper than parsing the file."""
+    if blob.data is not None:
+        return any(blob.data.find(root) >= 0 for root in _XMP_ROOTS)
+    try:
+        with (
+            open(blob.path or "", "rb") as stream,
+            mmap.mmap(stream.fileno(), 0, access=mmap.ACCESS_READ) as data,
+        ):
+            return any(data.find(root) >= 0 for root in _XMP_ROOTS)
+    except (OSError, ValueError):
+        return True  # cannot tell (an empty or special file): let pypdf look
 
 
 def _pypdf_metadata(blob: Blob, password: str | None) -> tuple[dict[str, str], dict[str, Any]]:
@@ -285,7 +320,7 @@ FORMATS = (
         extract=_read_pdf,
         readme="Markdown per page from the text layer's layout (pypdfium2: headings, columns "
         "in reading order, ruled and borderless tables, running headers and footers apart; "
-        "`--layout off` for the plain text layer), document info (pypdf); pages without a "
+        "`--layout off` for the plain text layer), document info (the Info dict; XMP by pypdf when that lacks a field); pages without a "
         "text layer read by OCR (flag `ocr`), and so are pages whose text layer does not "
         "decode (flag `garbled_text`); form field values as `Form fields:` lines; link "
         "targets (URL, `mailto:`, `tel:`) as Markdown links where their text stands; "
