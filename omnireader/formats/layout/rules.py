@@ -79,7 +79,7 @@ def page_rules(page: Any, compiled: bool = True) -> list[Rule]:
     (tests compare the two walks; their rules are the same)."""
     to_page, (left, top) = page_transform(page)
     c = calls()
-    raw: list[Rule] = []
+    raw: list[tuple[float, float, float, float]]
     if compiled and pdfium_calls.loops is not None:
         pieces = pdfium_calls.loops.path_pieces(
             handle(page.raw),
@@ -89,19 +89,22 @@ def page_rules(page: Any, compiled: bool = True) -> list[Rule]:
         )
         if pieces is None:
             return []
-        raw = [Rule(*piece) for piece in pieces]
+        raw = pieces
     else:
+        rules: list[Rule] = []
         budget = [MAX_SEGMENTS, MAX_OBJECTS]  # segments, objects left to look at
         try:
-            _walk_objects(c, handle(page.raw), False, _IDENTITY, raw, budget)
+            _walk_objects(c, handle(page.raw), False, _IDENTITY, rules, budget)
         except _TooMany:
             return []
+        raw = [(r.x0, r.y0, r.x1, r.y1) for r in rules]
     # Into the words' frame once: origin top left, y down, the page's /Rotate applied.
+    # Plain tuples until the rules are merged: a filing's page draws thousands of pieces.
     if to_page is None:
-        flipped = [Rule(r.x0 - left, top - r.y1, r.x1 - left, top - r.y0) for r in raw]
+        flipped = [(x0 - left, top - y1, x1 - left, top - y0) for x0, y0, x1, y1 in raw]
     else:
-        flipped = [Rule(*to_page(r.x0, r.y1, r.x1, r.y0)) for r in raw]
-    return merge_rules(flipped)
+        flipped = [to_page(x0, y1, x1, y0) for x0, y0, x1, y1 in raw]
+    return _merge(flipped, _JOIN)
 
 
 def text_rotation(textpage: Any, sample: int = 400) -> int:
@@ -317,14 +320,21 @@ def _segment(x0: float, y0: float, x1: float, y1: float, out: list[Rule]) -> Non
 
 def merge_rules(rules: list[Rule], tol: float = _JOIN) -> list[Rule]:
     """Collinear pieces that touch or overlap become one rule (horizontal and vertical apart)."""
+    return _merge([(r.x0, r.y0, r.x1, r.y1) for r in rules], tol)
+
+
+def _merge(boxes: list[tuple[float, float, float, float]], tol: float) -> list[Rule]:
+    """:func:`merge_rules` of ``(x0, y0, x1, y1)`` boxes (``Rule.horizontal`` inline)."""
     merged: list[Rule] = []
-    for horizontal in (True, False):
-        # (position across, start, end along) so one loop serves both directions.
-        spans = sorted(
-            (r.y0, r.x0, r.x1) if horizontal else (r.x0, r.y0, r.y1)
-            for r in rules
-            if r.horizontal == horizontal
-        )
+    # (position across, start, end along) so one loop serves both directions.
+    across: tuple[list[tuple[float, float, float]], ...] = ([], [])
+    for x0, y0, x1, y1 in boxes:
+        if abs(y1 - y0) <= abs(x1 - x0):
+            across[0].append((y0, x0, x1))
+        else:
+            across[1].append((x0, y0, y1))
+    for horizontal, spans in zip((True, False), across):
+        spans.sort()
         groups: list[list[tuple[float, float, float]]] = []
         for span in spans:
             if groups and span[0] - groups[-1][0][0] <= tol:
