@@ -202,6 +202,7 @@ def _split_at_outline(block: TextBlock, entries: dict[str, int]) -> list[TextBlo
 def _learn(blocks: list[TextBlock], vocabulary: Vocabulary) -> None:
     """The page's words into the vocabulary, but not the halves of a word broken at a line
     end ("con-" / "firming"): they would vouch for themselves as words."""
+    page: list[str] = []  # one look-up of the page's words, not one a line
     for block in blocks:
         broken = False
         for line in block.lines:
@@ -211,7 +212,8 @@ def _learn(blocks: list[TextBlock], vocabulary: Vocabulary) -> None:
             broken = bool(texts) and texts[-1].endswith(("-", "\u2010", "\u2011"))
             if broken:
                 texts = texts[:-1]
-            vocabulary.add_text(" ".join(texts))
+            page.extend(texts)
+    vocabulary.add_text(" ".join(page))
 
 
 def _tables(page: pypdfium2.PdfPage, words: list[Word], width: float, height: float) -> list[Table]:

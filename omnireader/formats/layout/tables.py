@@ -36,7 +36,10 @@ def find_tables(words: list[Word], rules: list[Rule], width: float, height: floa
         taken |= used
     for table in tables:
         taken |= _header_above(table, words, taken)
-    rest = [w for i, w in enumerate(words) if i not in taken and not _inside(w, tables)]
+    if tables:
+        rest = [w for i, w in enumerate(words) if i not in taken and not _inside(w, tables)]
+    else:
+        rest = words  # most pages: no ruled table took a word
     tables.extend(borderless_tables(rest))
     tables.sort(key=lambda t: (t.y0, t.x0))
     return tables
