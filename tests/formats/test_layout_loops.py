@@ -1,5 +1,5 @@
-"""The layout's two hot loops, compiled (``_loops.c``) and in Python, give the same words
-and the same ruling lines.
+"""The layout's hot loops, compiled (``_loops.c``) and in Python, give the same words, the
+same ruling lines, and the same lines and runs of words in the table finder.
 
 The compiled module is optional (built where a C compiler is). Where it is built, every
 upright page goes through it; a page it reads differently from the Python loop would read
@@ -17,7 +17,9 @@ import pypdfium2 as pdfium
 import pytest
 
 from omnireader.formats.layout import pdfium_calls
+from omnireader.formats.layout.model import Word
 from omnireader.formats.layout.rules import page_rules
+from omnireader.formats.layout.tables_text import group_lines, runs
 from omnireader.formats.layout.words import page_words
 from tests.formats.layout_pdfs import Line, Text, build_pdf, paragraph, tall_metrics_font
 from tests.formats.pdf_builders import DEJAVU, HELVETICA, PAGES, raw_pdf, stream, text_pdf
@@ -160,3 +162,53 @@ def test_every_page_of_the_shared_corpus_reads_the_same(corpus: Path) -> None:
         except pdfium.PdfiumError:
             continue  # needs a password
     assert pages > 50
+
+
+def _lines_and_runs(words: list[Word], compiled: bool) -> list[list[list[str]]]:
+    return [
+        [[w.text for w in run] for run in runs(line, compiled=compiled)]
+        for line in group_lines(words, compiled=compiled)
+    ]
+
+
+@needs_loops
+def test_the_table_finder_groups_lines_and_cuts_runs_the_same_compiled() -> None:
+    # A borderless statement: a label column, numbers a space apart or a column apart,
+    # a currency sign before its number, thousands set "12 345", a superscript on a row.
+    items: list[Text | Line] = [Text(72, 60, "Statement of income", 14, bold=True)]
+    rows = [
+        ("Revenue", "$ 1,200", "1,100", "12 345,6"),
+        ("Cost of sales", "(400)", "(380)", "n/a"),
+        ("Net income", "800 %", "720", "-"),
+    ]
+    for k, cells in enumerate(rows):
+        y = 100 + 16 * k
+        for x, cell in zip((72, 260, 340, 420), cells):
+            items.append(Text(x, y, cell, 10))
+    items.append(Text(130, 97, "1", 6))  # a footnote mark above "Revenue"'s row
+    items += paragraph(72, 180, ["A paragraph under the table, its words a space apart."])
+    doc = pdfium.PdfDocument(build_pdf([items]))
+    page = doc[0]
+    textpage = page.get_textpage()
+    words = page_words(page, textpage)
+    textpage.close()
+    page.close()
+    doc.close()
+    got = _lines_and_runs(words, compiled=True)
+    assert got == _lines_and_runs(words, compiled=False)
+    assert ["$", "1,200"] in got[1] and ["Cost", "of", "sales"] in got[2]
+
+
+@needs_loops
+def test_words_at_one_place_keep_their_order_and_a_nan_box_falls_back_to_python() -> None:
+    # Ties on both sort keys keep the words' order, as Python's stable sort does.
+    same = [Word(t, 10.0, 10.0, 20.0, 20.0, 10.0) for t in "abc"]
+    # At one x a line keeps its order by centre: "e", a hair higher, before the rest.
+    same += [Word("d", 10.0, 9.0, 20.0, 21.0, 10.0), Word("e", 10.0, 9.5, 20.0, 19.5, 10.0)]
+    assert [w.text for w in group_lines(same)[0]] == ["e", "a", "b", "c", "d"]
+    assert group_lines(same, compiled=True) == group_lines(same, compiled=False)
+    odd = [Word("x", float("nan"), 0.0, 5.0, 10.0), Word("y", 1.0, float("nan"), 5.0, 10.0)]
+    assert pdfium_calls.loops.group_lines(odd) is None  # type: ignore[union-attr]
+    assert group_lines(odd, compiled=True) == group_lines(odd, compiled=False)
+    gaps = [Word(t, x, 0.0, x + 5.0, 10.0, 0.0) for t, x in (("1", 0.0), ("2", 8.0), ("a", 30.0))]
+    assert runs(gaps, compiled=True) == runs(gaps, compiled=False)

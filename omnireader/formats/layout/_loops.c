@@ -1,5 +1,6 @@
-/* The layout stage's two hot loops over PDFium, compiled: a text page's runs into words,
- * and a page's path objects into ruling-line pieces.
+/* The layout stage's hot loops, compiled: over PDFium, a text page's runs into words and a
+ * page's path objects into ruling-line pieces; over the words, the table finder's lines
+ * and the runs of words within a line (every word of a page passes there).
  *
  * Optional: setup.py builds it when a C compiler is there, and words.py and rules.py use
  * it when it imports. Each function is a line-by-line port of the Python loop it replaces
@@ -574,15 +575,193 @@ static PyObject *path_pieces(PyObject *Py_UNUSED(self), PyObject *args) {
     return NULL;
 }
 
+/* ---------------------------------------------------------------- lines (tables_text.py) */
+
+/* A word where group_lines sorts it: by twice its centre, then its left edge, then where
+ * it came (Python's sort is stable). */
+typedef struct { double key, x0, y0, y1; Py_ssize_t at; PyObject *word; } Placed;
+
+static PyObject *s_x0, *s_y0, *s_x1, *s_y1, *s_size; /* interned attribute names */
+
+static int get_double(PyObject *obj, PyObject *name, double *out) {
+    PyObject *v = PyObject_GetAttr(obj, name);
+    if (v == NULL) return -1;
+    *out = PyFloat_AsDouble(v);
+    Py_DECREF(v);
+    return (*out == -1.0 && PyErr_Occurred()) ? -1 : 0;
+}
+
+static int by_centre(const void *a, const void *b) {
+    const Placed *p = a, *q = b;
+    if (p->key != q->key) return p->key < q->key ? -1 : 1;
+    if (p->x0 != q->x0) return p->x0 < q->x0 ? -1 : 1;
+    return p->at < q->at ? -1 : (p->at > q->at);
+}
+
+/* A line's words left to right; words at one x keep the line's order (by centre, then as
+ * they came), as Python's stable sort of the line does. */
+static int by_left(const void *a, const void *b) {
+    const Placed *p = a, *q = b;
+    if (p->x0 != q->x0) return p->x0 < q->x0 ? -1 : 1;
+    if (p->key != q->key) return p->key < q->key ? -1 : 1;
+    return p->at < q->at ? -1 : (p->at > q->at);
+}
+
+PyDoc_STRVAR(group_lines_doc,
+"group_lines(words)\n\n"
+"The loop of tables_text.group_lines: ``words`` grouped into lines (lists), top to bottom,\n"
+"each left to right; None when a coordinate is not a number (NaN): the Python loop decides.");
+
+static PyObject *group_lines(PyObject *Py_UNUSED(self), PyObject *words) {
+    PyObject *seq = PySequence_Fast(words, "group_lines takes a list of words");
+    if (seq == NULL) return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    PyObject **items = PySequence_Fast_ITEMS(seq);
+    PyObject *lines = PyList_New(0);
+    Placed *placed = PyMem_Calloc(n ? n : 1, sizeof(Placed));
+    if (lines == NULL || placed == NULL) goto fail;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Placed *p = &placed[i];
+        if (get_double(items[i], s_y0, &p->y0) < 0 || get_double(items[i], s_y1, &p->y1) < 0 ||
+            get_double(items[i], s_x0, &p->x0) < 0)
+            goto fail;
+        p->key = p->y0 + p->y1;
+        if (isnan(p->key) || isnan(p->x0)) {
+            PyMem_Free(placed);
+            Py_DECREF(lines);
+            Py_DECREF(seq);
+            Py_RETURN_NONE;
+        }
+        p->at = i;
+        p->word = items[i];
+    }
+    qsort(placed, n, sizeof(Placed), by_centre);
+    double top = 0, bottom = 0;
+    Py_ssize_t start = 0;
+    for (Py_ssize_t i = 0; i <= n; i++) {
+        if (i < n && i > 0) {
+            const Placed *w = &placed[i];
+            double mid = (top + bottom) / 2;
+            double centre = (w->y0 + w->y1) / 2;
+            if ((top <= centre && centre <= bottom) || (w->y0 <= mid && mid <= w->y1)) {
+                double height = w->y1 - w->y0;
+                if ((height > 0.1 ? height : 0.1) > bottom - top) {
+                    top = w->y0;
+                    bottom = w->y1;
+                }
+                continue;
+            }
+        }
+        if (i > 0) { /* the line placed[start:i] is complete */
+            qsort(placed + start, i - start, sizeof(Placed), by_left);
+            PyObject *line = PyList_New(i - start);
+            if (line == NULL) goto fail;
+            for (Py_ssize_t k = start; k < i; k++)
+                PyList_SET_ITEM(line, k - start, Py_NewRef(placed[k].word));
+            int bad = PyList_Append(lines, line);
+            Py_DECREF(line);
+            if (bad < 0) goto fail;
+        }
+        if (i < n) {
+            start = i;
+            top = placed[i].y0;
+            bottom = placed[i].y1;
+        }
+    }
+    PyMem_Free(placed);
+    Py_DECREF(seq);
+    return lines;
+fail:
+    PyMem_Free(placed);
+    Py_XDECREF(lines);
+    Py_DECREF(seq);
+    return NULL;
+}
+
+/* tables_text.em: the word's font size, or its box height when the size is unknown. */
+static int word_em(PyObject *word, double *em) {
+    double size, y0, y1;
+    if (get_double(word, s_size, &size) < 0) return -1;
+    if (size > 0.5) {
+        *em = size;
+        return 0;
+    }
+    if (get_double(word, s_y0, &y0) < 0 || get_double(word, s_y1, &y1) < 0) return -1;
+    *em = py_max(1.0, py_max(0.1, y1 - y0) / 1.15);
+    return 0;
+}
+
+PyDoc_STRVAR(runs_doc,
+"runs(line, number_gap_em, segment_em, same_cell)\n\n"
+"The loop of tables_text.runs: ``line`` cut into runs (lists of words) at the gaps that\n"
+"separate cells; a gap between the two widths is decided by ``same_cell(prev, word, gap,\n"
+"size)`` (true: one run).");
+
+static PyObject *runs(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *line, *same_cell;
+    double number_gap_em, segment_em;
+    if (!PyArg_ParseTuple(args, "OddO", &line, &number_gap_em, &segment_em, &same_cell))
+        return NULL;
+    PyObject *seq = PySequence_Fast(line, "runs takes a list of words");
+    if (seq == NULL) return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    PyObject **items = PySequence_Fast_ITEMS(seq);
+    PyObject *out = PyList_New(0), *run = NULL;
+    if (out == NULL) goto fail;
+    double prev_em = 0, prev_x1 = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *word = items[i];
+        double em, x0, x1;
+        if (word_em(word, &em) < 0 || get_double(word, s_x0, &x0) < 0 ||
+            get_double(word, s_x1, &x1) < 0)
+            goto fail;
+        int join = 0;
+        if (run != NULL) {
+            double size = py_max(prev_em, em);
+            double gap = x0 - prev_x1;
+            if (gap <= number_gap_em * size) {
+                join = 1;
+            } else if (!(gap > segment_em * size)) {
+                PyObject *r = PyObject_CallFunction(same_cell, "OOdd", items[i - 1], word, gap,
+                                                    size);
+                if (r == NULL) goto fail;
+                join = PyObject_IsTrue(r);
+                Py_DECREF(r);
+                if (join < 0) goto fail;
+            }
+        }
+        if (join) {
+            if (PyList_Append(run, word) < 0) goto fail;
+        } else {
+            run = PyList_New(1); /* borrowed below: out holds it */
+            if (run == NULL) goto fail;
+            PyList_SET_ITEM(run, 0, Py_NewRef(word));
+            int bad = PyList_Append(out, run);
+            Py_DECREF(run);
+            if (bad < 0) goto fail;
+        }
+        prev_em = em;
+        prev_x1 = x1;
+    }
+    Py_DECREF(seq);
+    return out;
+fail:
+    Py_XDECREF(out);
+    Py_DECREF(seq);
+    return NULL;
+}
+
 static PyMethodDef methods[] = {
     {"upright_words", upright_words, METH_VARARGS, upright_words_doc},
     {"path_pieces", path_pieces, METH_VARARGS, path_pieces_doc},
+    {"group_lines", group_lines, METH_O, group_lines_doc},
+    {"runs", runs, METH_VARARGS, runs_doc},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_loops",
-    "The layout stage's hot loops over PDFium, compiled (optional; see words.py, rules.py).",
+    "The layout stage's hot loops, compiled (optional; see words.py, rules.py, tables_text.py).",
     -1, methods, NULL, NULL, NULL, NULL,
 };
 
@@ -592,6 +771,12 @@ PyMODINIT_FUNC PyInit__loops(void) {
     builtin_round = PyObject_GetAttrString(builtins, "round");
     Py_DECREF(builtins);
     if (builtin_round == NULL) return NULL;
+    s_x0 = PyUnicode_InternFromString("x0");
+    s_y0 = PyUnicode_InternFromString("y0");
+    s_x1 = PyUnicode_InternFromString("x1");
+    s_y1 = PyUnicode_InternFromString("y1");
+    s_size = PyUnicode_InternFromString("size");
+    if (!s_x0 || !s_y0 || !s_x1 || !s_y1 || !s_size) return NULL;
     PyObject *mod = PyModule_Create(&module);
     if (mod != NULL && PyModule_AddIntConstant(mod, "WORD_CALLS", WORD_CALLS) < 0) {
         Py_DECREF(mod);

@@ -7,10 +7,11 @@ it makes in loops are bound once here on plain ints: handles as ``c_void_p`` int
 for NULL), out-parameters as the addresses of buffers reused from call to call (PDFium is
 not thread-safe: a process reads one page at a time).
 
-The two hottest loops (a text page's words, a page's paths) also exist compiled, in the
-optional C module ``_loops`` that ``setup.py`` builds where a compiler is: :data:`loops` is
-that module, or None when it was not built (set it to None to run the Python loops, as the
-layout benchmark does to report both). It takes the same functions by address.
+The hottest loops (a text page's words, a page's paths, and the table finder's lines and
+runs of words) also exist compiled, in the optional C module ``_loops`` that ``setup.py``
+builds where a compiler is: :data:`loops` is that module, or None when it was not built
+(set it to None to run the Python loops, as the layout benchmark does to report both). It
+takes the same PDFium functions by address.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ __all__ = ["Calls", "calls", "handle", "loops"]
 
 try:
     from omnireader.formats.layout import _loops as loops
-except ImportError:  # built without a C compiler: words.py and rules.py run their Python loops
+except ImportError:  # built without a C compiler: the Python loops run
     loops = None
 
 

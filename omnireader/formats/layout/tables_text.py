@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from statistics import median
 
+from omnireader.formats.layout import pdfium_calls
 from omnireader.formats.layout.model import Word
 
 __all__ = [
@@ -76,18 +77,23 @@ def is_value(text: str) -> bool:
     return is_numeric(text) and _YEAR.fullmatch(text.strip()) is None
 
 
-def group_lines(words: list[Word]) -> list[list[Word]]:
+def group_lines(words: list[Word], compiled: bool = True) -> list[list[Word]]:
     """Words grouped into lines (top to bottom), each line left to right.
 
     A word joins the line above when their vertical middles fall inside each other's
-    boxes, so a superscript or a smaller font in the next column stays on its row.
-    """
+    boxes, so a superscript or a smaller font in the next column stays on its row. Every
+    word of a page passes here: the compiled loop (``_loops.c``) runs it where it is built
+    and ``compiled`` is true (tests compare the two)."""
     if len(words) < 2:
         return [list(words)] if words else []  # most cells: one word, one line
+    fast = getattr(pdfium_calls.loops, "group_lines", None) if compiled else None
+    grouped = fast(words) if fast is not None else None
+    if grouped is not None:
+        return grouped  # type: ignore[no-any-return]
     lines: list[list[Word]] = []
     bands: list[tuple[float, float]] = []
     # By centre; the word's centre and height inline (Word.cy and Word.height, without the
-    # property calls: every word of a page passes here).
+    # property calls).
     for word in sorted(words, key=lambda w: (w.y0 + w.y1, w.x0)):
         wy0, wy1 = word.y0, word.y1
         if bands:
@@ -106,45 +112,51 @@ def group_lines(words: list[Word]) -> list[list[Word]]:
     return lines
 
 
-def runs(line: list[Word]) -> list[list[Word]]:
+def runs(line: list[Word], compiled: bool = True) -> list[list[Word]]:
     """A line cut into runs of words at the gaps that separate cells.
 
     Numbers are never fused: two numeric words side by side are two runs as soon as a space
     separates them, since a cell holding two bare numbers is rarer than two numeric columns.
-    """
+    A word space joins, a gap past ``SEGMENT_EM`` cuts; between the two :func:`_same_cell`
+    decides. The loop is compiled where ``_loops`` is built, as :func:`group_lines`'s."""
+    fast = getattr(pdfium_calls.loops, "runs", None) if compiled else None
+    if fast is not None:
+        return fast(line, NUMBER_GAP_EM, SEGMENT_EM, _same_cell)  # type: ignore[no-any-return]
     out: list[list[Word]] = []
     for word in line:
         if out:
             prev = out[-1][-1]
             size = max(em(prev), em(word))
             gap = word.x0 - prev.x1
-            if gap <= NUMBER_GAP_EM * size:
-                out[-1].append(word)  # a word space: one run, numbers or not
-                continue
-            if gap > SEGMENT_EM * size:
-                out.append([word])
-                continue
-            # A lone currency sign belongs to the number after it, not the one before.
-            # "(0.5, 0.5)": a number ending in a comma goes on in the same cell (a list);
-            # numbers in two columns are not printed with a comma between them.
-            ends_number = (
-                (is_numeric(prev.text) or prev.text in _UNITS)
-                and prev.text not in _CURRENCY
-                and not prev.text.endswith(",")
-            )
-            numbers = ends_number and (is_numeric(word.text) or word.text in _CURRENCY)
-            # "12 345,6" (a space between thousands, as European tables print them) is
-            # one number: a group of three digits after one to three digits, a space apart.
-            thousands = (
-                _GROUP_HEAD.fullmatch(prev.text) is not None
-                and _GROUP.fullmatch(word.text) is not None
-                and gap <= _THOUSANDS_GAP_EM * size
-            )
-            if thousands or not numbers:
-                out[-1].append(word)
+            if gap <= NUMBER_GAP_EM * size or (
+                not gap > SEGMENT_EM * size and _same_cell(prev, word, gap, size)
+            ):
+                out[-1].append(word)  # a word space, or a gap inside one cell
                 continue
         out.append([word])
     return out
+
+
+def _same_cell(prev: Word, word: Word, gap: float, size: float) -> bool:
+    """Whether ``word``, a gap wider than a word space but narrower than a cell's after
+    ``prev``, goes on in ``prev``'s cell."""
+    # A lone currency sign belongs to the number after it, not the one before.
+    # "(0.5, 0.5)": a number ending in a comma goes on in the same cell (a list);
+    # numbers in two columns are not printed with a comma between them.
+    ends_number = (
+        (is_numeric(prev.text) or prev.text in _UNITS)
+        and prev.text not in _CURRENCY
+        and not prev.text.endswith(",")
+    )
+    numbers = ends_number and (is_numeric(word.text) or word.text in _CURRENCY)
+    # "12 345,6" (a space between thousands, as European tables print them) is
+    # one number: a group of three digits after one to three digits, a space apart.
+    thousands = (
+        _GROUP_HEAD.fullmatch(prev.text) is not None
+        and _GROUP.fullmatch(word.text) is not None
+        and gap <= _THOUSANDS_GAP_EM * size
+    )
+    return thousands or not numbers
 
 
 def cell_text(words: list[Word]) -> str:
