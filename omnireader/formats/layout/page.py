@@ -170,10 +170,13 @@ def _drop_kickers(blocks: list[Block], sizes: list[float], outlined: Callable[[s
 
 def _sizes(words: list[Word]) -> dict[float, int]:
     """Characters by size (to the half point)."""
-    sizes: dict[float, int] = {}
+    exact: dict[float, int] = {}  # a page sets thousands of words in a few sizes
     for w in words:
-        key = round(w.size * 2) / 2
-        sizes[key] = sizes.get(key, 0) + len(w.text)
+        exact[w.size] = exact.get(w.size, 0) + len(w.text)
+    sizes: dict[float, int] = {}
+    for size, count in exact.items():
+        key = round(size * 2) / 2
+        sizes[key] = sizes.get(key, 0) + count
     return sizes
 
 
