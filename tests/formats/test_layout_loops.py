@@ -1,5 +1,5 @@
 """The layout's hot loops, compiled (``_loops.c``) and in Python, give the same words, the
-same ruling lines, and the same lines and runs of words in the table finder.
+same ruling lines, the same lines, and the same lines and runs of the table finder.
 
 The compiled module is optional (built where a C compiler is). Where it is built, every
 upright page goes through it; a page it reads differently from the Python loop would read
@@ -17,6 +17,7 @@ import pypdfium2 as pdfium
 import pytest
 
 from omnireader.formats.layout import pdfium_calls
+from omnireader.formats.layout.blocks import make_lines
 from omnireader.formats.layout.model import Word
 from omnireader.formats.layout.rules import page_rules
 from omnireader.formats.layout.tables_text import group_lines, runs
@@ -212,3 +213,51 @@ def test_words_at_one_place_keep_their_order_and_a_nan_box_falls_back_to_python(
     assert group_lines(odd, compiled=True) == group_lines(odd, compiled=False)
     gaps = [Word(t, x, 0.0, x + 5.0, 10.0, 0.0) for t, x in (("1", 0.0), ("2", 8.0), ("a", 30.0))]
     assert runs(gaps, compiled=True) == runs(gaps, compiled=False)
+
+
+def _page_words(pdf: bytes) -> list[Word]:
+    doc = pdfium.PdfDocument(pdf)
+    page = doc[0]
+    textpage = page.get_textpage()
+    try:
+        return page_words(page, textpage)
+    finally:
+        textpage.close()
+        page.close()
+        doc.close()
+
+
+@needs_loops
+def test_lines_are_made_the_same_compiled_across_gutters_labels_and_sizes() -> None:
+    # Two columns a gutter apart narrower than a line's wide gap (found over many rows), a
+    # label a tab before its text, a size change within a row: every way a row is cut.
+    def page(right: float) -> list[Text | Line]:
+        items: list[Text | Line] = [Text(72, 60, "ITEM 1A.", 11, bold=True)]
+        items.append(Text(180, 60, "Risk Factors", 11, bold=True))
+        items += [Text(72, 80, "Revenue grew", 10), Text(140, 80, "sharply", 16)]
+        for k in range(12):
+            items.append(Text(72, 110 + 13 * k, f"left column of running text {k:02}", 10))
+            items.append(Text(right, 110 + 13 * k, f"right column of running text {k:02}", 10))
+        return items
+
+    drawn = _page_words(build_pdf([page(300)]))
+    left_end = max(w.x1 for w in drawn if w.x1 < 300 and w.y0 > 100)  # the left column's
+    words = _page_words(build_pdf([page(left_end + 12)]))  # 1.2 em: no wide gap
+    got = make_lines(words, 612.0, compiled=True)
+    assert got == make_lines(words, 612.0, compiled=False)
+    texts = [line.text for line in got]
+    assert "ITEM 1A. Risk Factors" in texts
+    assert "left column of running text 00" in texts  # cut at the gutter alone
+    assert "right column of running text 00" in texts
+    assert "Revenue grew" in texts and "sharply" in texts  # cut where the size changes
+
+
+@needs_loops
+def test_lines_of_right_to_left_words_and_odd_boxes_are_made_the_same_compiled() -> None:
+    words = [Word(t, x, 10.0, x + 20.0, 20.0, 10.0) for t, x in (("שלום", 0.0), ("עולם", 25.0))]
+    words += [Word(t, x, 40.0, x + 9.0, 50.0, s) for t, x, s in (("a", 0.0, 9), ("b", 12.0, 9.5))]
+    words += [Word("n", 0.0, 70.0, 9.0, 80.0, float("nan")), Word("m", 11.0, 70.0, 19.0, 80.0)]
+    assert make_lines(words, compiled=True) == make_lines(words, compiled=False)
+    odd = words + [Word("x", float("nan"), 90.0, 5.0, 95.0, 10.0)]
+    assert pdfium_calls.loops.bands(odd) is None  # type: ignore[union-attr]
+    assert make_lines(odd, compiled=True) == make_lines(odd, compiled=False)

@@ -751,11 +751,250 @@ fail:
     return NULL;
 }
 
+/* ---------------------------------------------------------------- lines (blocks.py) */
+
+static PyObject *s_text, *s_bold, *s_space; /* interned names; " " */
+
+PyDoc_STRVAR(bands_doc,
+"bands(words)\n\n"
+"The first loop of blocks.make_lines: ``words`` in rows (lists), top to bottom, each left\n"
+"to right; a word joins a row while twice its centre is inside twice the row's first\n"
+"word's span. None when a coordinate is not a number (NaN): the Python loop decides.");
+
+static PyObject *bands(PyObject *Py_UNUSED(self), PyObject *words) {
+    PyObject *seq = PySequence_Fast(words, "bands takes a list of words");
+    if (seq == NULL) return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    PyObject **items = PySequence_Fast_ITEMS(seq);
+    PyObject *rows = PyList_New(0);
+    Placed *placed = PyMem_Calloc(n ? n : 1, sizeof(Placed));
+    if (rows == NULL || placed == NULL) goto fail;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Placed *p = &placed[i];
+        if (get_double(items[i], s_y0, &p->y0) < 0 || get_double(items[i], s_y1, &p->y1) < 0 ||
+            get_double(items[i], s_x0, &p->x0) < 0)
+            goto fail;
+        p->key = p->y0 + p->y1;
+        if (isnan(p->key) || isnan(p->x0)) {
+            PyMem_Free(placed);
+            Py_DECREF(rows);
+            Py_DECREF(seq);
+            Py_RETURN_NONE;
+        }
+        p->at = i;
+        p->word = items[i];
+    }
+    qsort(placed, n, sizeof(Placed), by_centre);
+    double top = 0, bottom = 0;
+    Py_ssize_t start = 0;
+    for (Py_ssize_t i = 0; i <= n; i++) {
+        if (i > 0 && i < n && top <= placed[i].key && placed[i].key <= bottom) continue;
+        if (i > 0) {
+            qsort(placed + start, i - start, sizeof(Placed), by_left);
+            PyObject *row = PyList_New(i - start);
+            if (row == NULL) goto fail;
+            for (Py_ssize_t k = start; k < i; k++)
+                PyList_SET_ITEM(row, k - start, Py_NewRef(placed[k].word));
+            int bad = PyList_Append(rows, row);
+            Py_DECREF(row);
+            if (bad < 0) goto fail;
+        }
+        if (i < n) {
+            start = i;
+            top = 2 * placed[i].y0;
+            bottom = 2 * placed[i].y1;
+        }
+    }
+    PyMem_Free(placed);
+    Py_DECREF(seq);
+    return rows;
+fail:
+    PyMem_Free(placed);
+    Py_XDECREF(rows);
+    Py_DECREF(seq);
+    return NULL;
+}
+
+/* What split_rows works with: the callbacks into blocks.py and the Line class. */
+typedef struct {
+    PyObject *line_cls, *is_label, *gutter, *make_line, *lines;
+} Split;
+
+static int is_rtl_start(PyObject *text) {
+    if (PyUnicode_GET_LENGTH(text) == 0) return 0;
+    Py_UCS4 c = PyUnicode_READ_CHAR(text, 0);
+    return (0x0590 <= c && c <= 0x08FF) || (0xFB1D <= c && c <= 0xFEFC);
+}
+
+/* blocks.make_line of ``run``, appended to the lines; make_line itself for what the port
+ * leaves to Python (a size that is not a number, a right-to-left word). */
+static int emit_line(Split *sp, PyObject *run) {
+    Py_ssize_t n = PyList_GET_SIZE(run);
+    double x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+    double sizes[16];
+    PyObject *size_objs[16];
+    Py_ssize_t counts[16];
+    int distinct = 0, python = 0;
+    Py_ssize_t bold_chars = 0, total = 0;
+    PyObject *texts = PyList_New(n), *line = NULL;
+    if (texts == NULL) return -1;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *w = PyList_GET_ITEM(run, i);
+        double a, b, c, d, size;
+        if (get_double(w, s_x0, &a) < 0 || get_double(w, s_y0, &b) < 0 ||
+            get_double(w, s_x1, &c) < 0 || get_double(w, s_y1, &d) < 0 ||
+            get_double(w, s_size, &size) < 0)
+            goto done;
+        x0 = i ? py_min(x0, a) : a;
+        y0 = i ? py_min(y0, b) : b;
+        x1 = i ? py_max(x1, c) : c;
+        y1 = i ? py_max(y1, d) : d;
+        PyObject *text = PyObject_GetAttr(w, s_text);
+        if (text == NULL) goto done;
+        if (!PyUnicode_Check(text)) {
+            Py_DECREF(text);
+            PyErr_SetString(PyExc_TypeError, "a word's text is a str");
+            goto done;
+        }
+        PyList_SET_ITEM(texts, i, text);
+        Py_ssize_t len = PyUnicode_GET_LENGTH(text);
+        if (isnan(size) || is_rtl_start(text)) python = 1;
+        int k = 0;
+        while (k < distinct && sizes[k] != size) k++;
+        if (k == distinct) {
+            if (distinct == 16) {
+                python = 1;
+                k = 15;
+            } else {
+                sizes[k] = size;
+                size_objs[k] = NULL;
+                counts[k] = 0;
+                distinct++;
+            }
+        }
+        if (size_objs[k] == NULL) size_objs[k] = w; /* the first word set in this size */
+        counts[k] += len;
+        total += len;
+        PyObject *bold = PyObject_GetAttr(w, s_bold);
+        if (bold == NULL) goto done;
+        int is_bold = PyObject_IsTrue(bold);
+        Py_DECREF(bold);
+        if (is_bold < 0) goto done;
+        if (is_bold) bold_chars += len;
+    }
+    if (python) {
+        line = PyObject_CallOneArg(sp->make_line, run);
+    } else {
+        int best = 0;
+        for (int k = 1; k < distinct; k++)
+            if (counts[k] > counts[best]) best = k;
+        PyObject *size = PyObject_GetAttr(size_objs[best], s_size);
+        PyObject *text = size ? PyUnicode_Join(s_space, texts) : NULL;
+        if (text != NULL)
+            line = PyObject_CallFunction(sp->line_cls, "OddddOOO", run, x0, y0, x1, y1, size,
+                                         bold_chars * 2 > total ? Py_True : Py_False, text);
+        Py_XDECREF(size);
+        Py_XDECREF(text);
+    }
+    if (line != NULL) {
+        int bad = PyList_Append(sp->lines, line);
+        Py_DECREF(line);
+        Py_DECREF(texts);
+        return bad;
+    }
+done:
+    Py_DECREF(texts);
+    return -1;
+}
+
+PyDoc_STRVAR(split_rows_doc,
+"split_rows(rows, split_em, label_gap_em, line_cls, is_label, gutter, make_line)\n\n"
+"The second loop of blocks.make_lines: each row cut into Lines at wide gaps, font size\n"
+"changes and, when ``gutter`` is not None, where ``gutter(prev, word)`` says a column\n"
+"gutter runs; a label (``is_label(run)``) keeps the text a tab away.");
+
+static PyObject *split_rows(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *rows;
+    double split_em, label_gap_em;
+    Split sp = {0};
+    if (!PyArg_ParseTuple(args, "O!ddOOOO", &PyList_Type, &rows, &split_em, &label_gap_em,
+                          &sp.line_cls, &sp.is_label, &sp.gutter, &sp.make_line))
+        return NULL;
+    sp.lines = PyList_New(0);
+    if (sp.lines == NULL) return NULL;
+    for (Py_ssize_t r = 0; r < PyList_GET_SIZE(rows); r++) {
+        PyObject *row = PyList_GET_ITEM(rows, r);
+        if (!PyList_Check(row) || PyList_GET_SIZE(row) == 0) {
+            PyErr_SetString(PyExc_TypeError, "rows are non-empty lists of words");
+            goto fail;
+        }
+        PyObject *run = PyList_New(0);
+        if (run == NULL || PyList_Append(run, PyList_GET_ITEM(row, 0)) < 0) {
+            Py_XDECREF(run);
+            goto fail;
+        }
+        double prev_size, prev_x1;
+        PyObject *first = PyList_GET_ITEM(row, 0);
+        if (get_double(first, s_size, &prev_size) < 0 || get_double(first, s_x1, &prev_x1) < 0)
+            goto fail_run;
+        for (Py_ssize_t i = 1; i < PyList_GET_SIZE(row); i++) {
+            PyObject *word = PyList_GET_ITEM(row, i);
+            double size, x0, x1;
+            if (get_double(word, s_size, &size) < 0 || get_double(word, s_x0, &x0) < 0 ||
+                get_double(word, s_x1, &x1) < 0)
+                goto fail_run;
+            double em = py_max(py_max(prev_size, size), 1.0);
+            double gap = x0 - prev_x1;
+            int wide = gap > split_em * em, cut = wide;
+            if (wide && gap <= label_gap_em * em) {
+                PyObject *r2 = PyObject_CallOneArg(sp.is_label, run);
+                if (r2 == NULL) goto fail_run;
+                int label = PyObject_IsTrue(r2);
+                Py_DECREF(r2);
+                if (label < 0) goto fail_run;
+                if (label) cut = 0;
+            } else if (!cut && (fabs(size - prev_size) > 0.3 * em)) {
+                cut = 1;
+            } else if (!cut && sp.gutter != Py_None) {
+                PyObject *prev = PyList_GET_ITEM(run, PyList_GET_SIZE(run) - 1);
+                PyObject *r2 = PyObject_CallFunctionObjArgs(sp.gutter, prev, word, NULL);
+                if (r2 == NULL) goto fail_run;
+                cut = PyObject_IsTrue(r2);
+                Py_DECREF(r2);
+                if (cut < 0) goto fail_run;
+            }
+            if (cut) {
+                int bad = emit_line(&sp, run);
+                Py_DECREF(run);
+                if (bad < 0) goto fail;
+                run = PyList_New(0);
+                if (run == NULL) goto fail;
+            }
+            if (PyList_Append(run, word) < 0) goto fail_run;
+            prev_size = size;
+            prev_x1 = x1;
+        }
+        int bad = emit_line(&sp, run);
+        Py_DECREF(run);
+        if (bad < 0) goto fail;
+        continue;
+    fail_run:
+        Py_DECREF(run);
+        goto fail;
+    }
+    return sp.lines;
+fail:
+    Py_DECREF(sp.lines);
+    return NULL;
+}
+
 static PyMethodDef methods[] = {
     {"upright_words", upright_words, METH_VARARGS, upright_words_doc},
     {"path_pieces", path_pieces, METH_VARARGS, path_pieces_doc},
     {"group_lines", group_lines, METH_O, group_lines_doc},
     {"runs", runs, METH_VARARGS, runs_doc},
+    {"bands", bands, METH_O, bands_doc},
+    {"split_rows", split_rows, METH_VARARGS, split_rows_doc},
     {NULL, NULL, 0, NULL},
 };
 
@@ -776,7 +1015,11 @@ PyMODINIT_FUNC PyInit__loops(void) {
     s_x1 = PyUnicode_InternFromString("x1");
     s_y1 = PyUnicode_InternFromString("y1");
     s_size = PyUnicode_InternFromString("size");
-    if (!s_x0 || !s_y0 || !s_x1 || !s_y1 || !s_size) return NULL;
+    s_text = PyUnicode_InternFromString("text");
+    s_bold = PyUnicode_InternFromString("bold");
+    s_space = PyUnicode_InternFromString(" ");
+    if (!s_x0 || !s_y0 || !s_x1 || !s_y1 || !s_size || !s_text || !s_bold || !s_space)
+        return NULL;
     PyObject *mod = PyModule_Create(&module);
     if (mod != NULL && PyModule_AddIntConstant(mod, "WORD_CALLS", WORD_CALLS) < 0) {
         Py_DECREF(mod);

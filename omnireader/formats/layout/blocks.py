@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import Any
 
+from omnireader.formats.layout import pdfium_calls
 from omnireader.formats.layout.gutters import find_gutters, gutter_at
 from omnireader.formats.layout.model import Word
 
@@ -136,24 +137,23 @@ class TextBlock:
 _X0 = attrgetter("x0")
 
 
-def make_lines(words: list[Word], width: float = 0.0) -> list[Line]:
+def make_lines(words: list[Word], width: float = 0.0, compiled: bool = True) -> list[Line]:
     """Words grouped into lines, top to bottom, each split at wide gaps and, given the
-    page's ``width``, at its column gutters (``gutters.py``)."""
+    page's ``width``, at its column gutters (``gutters.py``). Every word of a page passes
+    here: the compiled loops (``_loops.c``) run it where they are built and ``compiled`` is
+    true (tests compare the two)."""
     if not words:
         return []
-    # Twice the centre, to spare a division and a property call per word.
-    ordered = sorted(words, key=lambda w: (w.y0 + w.y1, w.x0))
-    rows: list[list[Word]] = []
-    band_top = band_bottom = -1e9
-    for word in ordered:
-        if rows and band_top <= word.y0 + word.y1 <= band_bottom:
-            rows[-1].append(word)
-        else:
-            rows.append([word])
-            band_top, band_bottom = 2 * word.y0, 2 * word.y1
-    for row in rows:
-        row.sort(key=_X0)
+    loops = pdfium_calls.loops if compiled else None
+    fast = getattr(loops, "split_rows", None)
+    rows = loops.bands(words) if fast is not None else None  # type: ignore[union-attr]
+    if rows is None:
+        fast = None  # a coordinate that is no number: Python's comparisons decide
+        rows = _bands(words)
     gutters = find_gutters(rows, width) if width else []
+    if fast is not None:
+        between = (lambda prev, word: gutter_at(gutters, prev, word)) if gutters else None
+        return fast(rows, _SPLIT_EM, _LABEL_GAP_EM, Line, _is_label, between, make_line)  # type: ignore[no-any-return]
     lines: list[Line] = []
     for row in rows:
         run = [row[0]]
@@ -175,6 +175,24 @@ def make_lines(words: list[Word], width: float = 0.0) -> list[Line]:
                 run.append(word)
         lines.append(make_line(run))
     return lines
+
+
+def _bands(words: list[Word]) -> list[list[Word]]:
+    """The words in rows, top to bottom, each left to right: a word joins the row while
+    (twice) its centre is inside the span of the row's first word."""
+    # Twice the centre, to spare a division and a property call per word.
+    ordered = sorted(words, key=lambda w: (w.y0 + w.y1, w.x0))
+    rows: list[list[Word]] = []
+    band_top = band_bottom = -1e9
+    for word in ordered:
+        if rows and band_top <= word.y0 + word.y1 <= band_bottom:
+            rows[-1].append(word)
+        else:
+            rows.append([word])
+            band_top, band_bottom = 2 * word.y0, 2 * word.y1
+    for row in rows:
+        row.sort(key=_X0)
+    return rows
 
 
 def _next_heading(last: Line, line: Line, gap: float, height: float, lines: list[Line]) -> bool:
