@@ -86,7 +86,7 @@ WRAPS = [
     ("omnireader.formats.layout.stream", "margin_keys", "layout: furniture", False),
     ("omnireader.formats.layout.stream", "LayoutStream._finish", "layout: markdown", True),
     ("omnireader.formats.layout.stream", "LayoutStream._carry_table", "layout: tables", False),
-    ("omnireader.formats.pdf.extract", "_doc_info", "pdf read: doc info (pypdf)", False),
+    ("omnireader.formats.pdf.extract", "_doc_info", "pdf read: doc info", False),
     ("omnireader.parsers.file", "FileParser.parse_fast", "items", False),
     ("omnireader.parsers.file", "FileParser._chunk_items", "items", False),
     ("omnireader.store.schema", "items_to_rows", "hand-over: items_to_rows", False),

@@ -333,12 +333,14 @@ def _continues(
     # under a list item's first line ("1.", "(a)", a bullet) it is the item's hanging
     # indent.
     width = block.x1 - block.x0
+    # (The measures first: most lines are not indented, and the label and list tests are
+    # regular expressions.)
     indented = (
-        not _is_label(block.lines[0].words[:1])
-        and not _hangs_under(last, line, em)
-        and width > 20 * em
+        width > 20 * em
         and line.x0 - block.x0 > 0.8 * em
         and line.x0 - last.x0 > 0.8 * em
         and block.x1 - last.x1 < 2 * em
+        and not _is_label(block.lines[0].words[:1])
+        and not _hangs_under(last, line, em)
     )
     return not indented

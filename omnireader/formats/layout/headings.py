@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-__all__ = ["LEADER_END", "MAX_PATH", "MAX_TITLE", "HeadingRules", "Outline", "Trail", "normalize"]
+__all__ = ["MAX_PATH", "MAX_TITLE", "HeadingRules", "Outline", "Trail", "leader_end", "normalize"]
 
 #: A heading path keeps at most this many levels, each title at most this long.
 MAX_PATH = 6
@@ -32,7 +32,15 @@ _NON_WORD = re.compile(r"[\W_]+")
 _CJK = re.compile(r"[\u3040-\u9fff\uac00-\ud7af]")
 _RUNS = re.compile(r"[^\W_]{2,}")
 # A contents entry: a dot leader, then the page number ("2.1 Syntax . . . . 2").
-LEADER_END = re.compile(r"(?:\.\s?){4,}\s*[\divxlc]{1,5}$|\u2026\s*\d{1,5}$")
+_LEADER_END = re.compile(r"(?:\.\s?){4,}\s*[\divxlc]{1,5}$|\u2026\s*\d{1,5}$")
+
+
+def leader_end(text: str) -> bool:
+    """``text`` ends in a dot leader and a page number (a contents entry)."""
+    # Four dots or an ellipsis first, counted at C speed: every line of a page is asked.
+    return (text.count(".") >= 4 or "\u2026" in text) and _LEADER_END.search(text) is not None
+
+
 # A date alone ("June 2023", "12 March 2021", "2023-06-01") dates a title; it heads nothing.
 _DATE = re.compile(
     r"^(?:\d{1,2}\.?\s+)?(?i:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?"
@@ -141,7 +149,7 @@ class HeadingRules:
         )
         if (len(words) > _MAX_WORDS or len(text) > _MAX_CHARS or lines > 3) and not statement:
             return 0
-        if not _wordy(text) or LEADER_END.search(text) or _DATE.match(text):
+        if not _wordy(text) or leader_end(text) or _DATE.match(text):
             return 0
         letters = sum(ch.isalpha() for ch in text)
         if letters * 2 < len(text) - text.count(" "):

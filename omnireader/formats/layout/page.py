@@ -24,7 +24,7 @@ from omnireader.formats.layout.blocks import (
     make_line,
     make_lines,
 )
-from omnireader.formats.layout.headings import LEADER_END, HeadingRules, normalize
+from omnireader.formats.layout.headings import HeadingRules, leader_end, normalize
 from omnireader.formats.layout.model import Block, BlockKind, PageLayout, Table, Word
 from omnireader.formats.layout.order import reading_order
 from omnireader.formats.layout.reflow import Vocabulary, reflow
@@ -371,7 +371,7 @@ def _breaks(block: TextBlock) -> list[bool]:
     width = block.x1 - block.x0
     out = []
     for i, line in enumerate(block.lines):
-        if LEADER_END.search(line.text):
+        if leader_end(line.text):
             out.append(True)
             continue
         em = max(line.size, 1.0)
