@@ -81,6 +81,8 @@ class Outline:
         """The level of the entry ``text`` is (0: none). On its own page an entry may also
         be the start of the printed heading, or the heading the start of the entry (a
         bookmark says "Note 4 – Receivables, net" for a longer printed title)."""
+        if not self.anywhere:
+            return 0  # most documents have no outline: every block would be normalized
         key = normalize(text)[:200]
         if not key:
             return 0
