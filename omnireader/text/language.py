@@ -202,7 +202,8 @@ def _by_script(sample: str) -> str | None:
     return None
 
 
-_URLISH = re.compile(r"\S*(?:://|www\.|@|\.(?:com|org|net|gov|edu)\b)\S*|\S*\d\S*", re.I)
+# What makes a whitespace-separated token a URL, an address or a number rather than a word.
+_URLISH = re.compile(r"://|www\.|@|\.(?:com|org|net|gov|edu)\b|\d", re.I)
 _WORD = re.compile(r"[^\W\d_]{2,}")
 
 
@@ -210,11 +211,12 @@ def _plain(sample: str) -> bool:
     """Whether ``sample`` reads as prose: enough words, and words the bulk of it once
     URLs, addresses and numbers are set aside (a reference list, a footer, a table of
     figures is not)."""
-    words = _WORD.findall(_URLISH.sub(" ", sample))
+    tokens = sample.split()
+    words = _WORD.findall(" ".join(t for t in tokens if _URLISH.search(t) is None))
     if len(words) < SURE_WORDS:
         return False
     letters = sum(len(w) for w in words)
-    return letters >= 0.5 * sum(1 for ch in sample if not ch.isspace())
+    return letters >= 0.5 * sum(len(t) for t in tokens)  # the characters that are not space
 
 
 def _classify(sample: str) -> tuple[str, float]:
