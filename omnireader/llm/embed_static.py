@@ -121,7 +121,9 @@ class StaticEmbedder(Embedder):
         import numpy as np
 
         tokenizer = self._tokenizer or self._load()
-        encoded = tokenizer.encode_batch(texts, add_special_tokens=False)
+        # Only the ids are read: the fast encoder (tokenizers >= 0.21) skips the offsets.
+        encode = getattr(tokenizer, "encode_batch_fast", tokenizer.encode_batch)
+        encoded = encode(texts, add_special_tokens=False)
         out = np.zeros((len(texts), self._dim), dtype=np.float32)
         # A few texts at a time: their token rows stay small enough for the CPU's cache
         # (a whole batch of chunks is ~100k tokens, 100 MB of float rows).
