@@ -19,7 +19,7 @@ import pytest
 from omnireader.formats.layout import pdfium_calls
 from omnireader.formats.layout.blocks import make_lines
 from omnireader.formats.layout.model import Word
-from omnireader.formats.layout.rules import page_rules
+from omnireader.formats.layout.rules import page_rules, text_rotation
 from omnireader.formats.layout.tables_text import group_lines, runs
 from omnireader.formats.layout.words import page_words
 from tests.formats.layout_pdfs import Line, Text, build_pdf, paragraph, tall_metrics_font
@@ -261,3 +261,37 @@ def test_lines_of_right_to_left_words_and_odd_boxes_are_made_the_same_compiled()
     odd = words + [Word("x", float("nan"), 90.0, 5.0, 95.0, 10.0)]
     assert pdfium_calls.loops.bands(odd) is None  # type: ignore[union-attr]
     assert make_lines(odd, compiled=True) == make_lines(odd, compiled=False)
+
+
+@needs_loops
+@pytest.mark.parametrize(
+    ("matrix", "turn"),
+    [("1 0 0 1", 0), ("0 1 -1 0", 90), ("-1 0 0 -1", 180), ("0 -1 1 0", 270)],
+)
+def test_a_page_of_turned_text_is_turned_upright_the_same_compiled(matrix: str, turn: int) -> None:
+    # Rows of text set at one angle: both loops vote the same quarter turn from a sample.
+    content = "".join(
+        f"BT /F1 10 Tf {matrix} {200 + 14 * k} {300 + 14 * k} Tm (Sideways row {k}) Tj ET\n"
+        for k in range(10)
+    )
+    pdf = raw_pdf(
+        [
+            "<< /Type /Catalog /Pages 2 0 R >>",
+            PAGES.replace("5 0 R", "4 0 R"),
+            HELVETICA,
+            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 5 0 R"
+            " /Resources << /Font << /F1 3 0 R >> >> >>",
+            stream(content),
+        ]
+    )
+    doc = pdfium.PdfDocument(pdf)
+    page = doc[0]
+    textpage = page.get_textpage()
+    try:
+        got = text_rotation(textpage, sample=7, compiled=True)
+        assert got == text_rotation(textpage, sample=7, compiled=False)
+        assert got == turn
+    finally:
+        textpage.close()
+        page.close()
+        doc.close()

@@ -988,6 +988,40 @@ fail:
     return NULL;
 }
 
+/* ---------------------------------------------------------------- rotation (rules.py) */
+
+PyDoc_STRVAR(angle_votes_doc,
+"angle_votes(textpage, functions, count, step)\n\n"
+"The loop of rules.text_rotation: of every ``step``-th of the ``count`` characters (spaces\n"
+"and control characters aside), the votes for each quarter turn (0, 90, 180, 270) by its\n"
+"angle. ``functions`` are the addresses of FPDFText_GetUnicode and FPDFText_GetCharAngle.");
+
+static PyObject *angle_votes(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *textpage_obj, *unicode_obj, *angle_obj;
+    int count, step;
+    if (!PyArg_ParseTuple(args, "O(OO)ii", &textpage_obj, &unicode_obj, &angle_obj, &count,
+                          &step))
+        return NULL;
+    Handle textpage = address(textpage_obj);
+    unsigned (*get_unicode)(Handle, int) = (unsigned (*)(Handle, int))address(unicode_obj);
+    float (*get_angle)(Handle, int) = (float (*)(Handle, int))address(angle_obj);
+    if (PyErr_Occurred()) return NULL;
+    if (!get_unicode || !get_angle || step < 1) {
+        PyErr_SetString(PyExc_ValueError, "angle_votes needs 2 PDFium functions and a step");
+        return NULL;
+    }
+    long votes[4] = {0, 0, 0, 0};
+    const double to_degrees = 180.0 / Py_MATH_PI; /* as math.degrees */
+    for (int index = 0; index < count; index += step) {
+        if (get_unicode(textpage, index) <= 32) continue;
+        double angle = get_angle(textpage, index);
+        if (angle < 0) continue;
+        long quarter = (long)nearbyint(angle * to_degrees / 90); /* round(): half to even */
+        votes[((quarter % 4) + 4) % 4]++;
+    }
+    return Py_BuildValue("(llll)", votes[0], votes[1], votes[2], votes[3]);
+}
+
 static PyMethodDef methods[] = {
     {"upright_words", upright_words, METH_VARARGS, upright_words_doc},
     {"path_pieces", path_pieces, METH_VARARGS, path_pieces_doc},
@@ -995,6 +1029,7 @@ static PyMethodDef methods[] = {
     {"runs", runs, METH_VARARGS, runs_doc},
     {"bands", bands, METH_O, bands_doc},
     {"split_rows", split_rows, METH_VARARGS, split_rows_doc},
+    {"angle_votes", angle_votes, METH_VARARGS, angle_votes_doc},
     {NULL, NULL, 0, NULL},
 };
 

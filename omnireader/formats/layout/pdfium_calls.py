@@ -55,6 +55,8 @@ class Calls:
         self.font_weight = bind(c.FPDFText_GetFontWeight, ci, vp, ci)
         self.char_box = bind(c.FPDFText_GetCharBox, ci, vp, ci, vp, vp, vp, vp)
         self.object_font_size = bind(c.FPDFTextObj_GetFontSize, ci, vp, vp)
+        self.char_unicode = bind(c.FPDFText_GetUnicode, ctypes.c_uint, vp, ci)
+        self.char_angle = bind(c.FPDFText_GetCharAngle, ctypes.c_float, vp, ci)
         # Page objects.
         self.count_objects = bind(c.FPDFPage_CountObjects, ci, vp)
         self.get_object = bind(c.FPDFPage_GetObject, vp, vp, ci)
