@@ -144,17 +144,20 @@ def make_lines(words: list[Word], width: float = 0.0, compiled: bool = True) -> 
     true (tests compare the two)."""
     if not words:
         return []
-    loops = pdfium_calls.loops if compiled else None
-    fast = getattr(loops, "split_rows", None)
-    rows = loops.bands(words) if fast is not None else None  # type: ignore[union-attr]
+    bands = pdfium_calls.compiled("bands", compiled)
+    split = pdfium_calls.compiled("split_rows", compiled)
+    rows = bands(words) if bands is not None and split is not None else None
     if rows is None:
-        fast = None  # a coordinate that is no number: Python's comparisons decide
+        split = None  # not built, or a coordinate that is no number: Python decides
         rows = _bands(words)
     gutters = find_gutters(rows, width) if width else []
-    if fast is not None:
+    if split is not None:
         between = (lambda prev, word: gutter_at(gutters, prev, word)) if gutters else None
-        return fast(rows, _SPLIT_EM, _LABEL_GAP_EM, Line, _is_label, between, make_line)  # type: ignore[no-any-return]
-    lines: list[Line] = []
+        lines: list[Line] = split(
+            rows, _SPLIT_EM, _LABEL_GAP_EM, Line, _is_label, between, make_line
+        )
+        return lines
+    lines = []
     for row in rows:
         run = [row[0]]
         for word in row[1:]:

@@ -19,12 +19,19 @@ from __future__ import annotations
 import ctypes
 from typing import Any
 
-__all__ = ["Calls", "calls", "handle", "loops"]
+__all__ = ["Calls", "calls", "compiled", "handle", "loops"]
 
 try:
     from omnireader.formats.layout import _loops as loops
 except ImportError:  # built without a C compiler: the Python loops run
     loops = None
+
+
+def compiled(name: str, use: bool = True) -> Any:
+    """The compiled loop ``name`` of :data:`loops`, or None: not built, switched off (set
+    ``loops`` to None, or ``use`` false), or a build from an older ``_loops.c`` without it
+    (the Python loop then runs)."""
+    return getattr(loops, name, None) if use else None
 
 
 def handle(pointer: Any) -> int | None:

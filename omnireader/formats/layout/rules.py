@@ -80,8 +80,9 @@ def page_rules(page: Any, compiled: bool = True) -> list[Rule]:
     to_page, (left, top) = page_transform(page)
     c = calls()
     raw: list[tuple[float, float, float, float]]
-    if compiled and pdfium_calls.loops is not None:
-        pieces = pdfium_calls.loops.path_pieces(
+    walk = pdfium_calls.compiled("path_pieces", compiled)
+    if walk is not None:
+        pieces = walk(
             handle(page.raw),
             tuple(c.address[name] for name in _WALK_CALLS),
             (c.PATH, c.FORM, c.MOVETO, c.BEZIERTO),
@@ -120,7 +121,7 @@ def text_rotation(textpage: Any, sample: int = 400, compiled: bool = True) -> in
     raw = textpage.raw
     count = pdfium_c.FPDFText_CountChars(raw)
     step = max(1, count // sample)
-    fast = getattr(pdfium_calls.loops, "angle_votes", None) if compiled else None
+    fast = pdfium_calls.compiled("angle_votes", compiled)
     if fast is not None:
         c = calls()
         functions = (c.address["FPDFText_GetUnicode"], c.address["FPDFText_GetCharAngle"])

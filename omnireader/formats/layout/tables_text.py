@@ -86,7 +86,7 @@ def group_lines(words: list[Word], compiled: bool = True) -> list[list[Word]]:
     and ``compiled`` is true (tests compare the two)."""
     if len(words) < 2:
         return [list(words)] if words else []  # most cells: one word, one line
-    fast = getattr(pdfium_calls.loops, "group_lines", None) if compiled else None
+    fast = pdfium_calls.compiled("group_lines", compiled)
     grouped = fast(words) if fast is not None else None
     if grouped is not None:
         return grouped  # type: ignore[no-any-return]
@@ -119,7 +119,7 @@ def runs(line: list[Word], compiled: bool = True) -> list[list[Word]]:
     separates them, since a cell holding two bare numbers is rarer than two numeric columns.
     A word space joins, a gap past ``SEGMENT_EM`` cuts; between the two :func:`_same_cell`
     decides. The loop is compiled where ``_loops`` is built, as :func:`group_lines`'s."""
-    fast = getattr(pdfium_calls.loops, "runs", None) if compiled else None
+    fast = pdfium_calls.compiled("runs", compiled)
     if fast is not None:
         return fast(line, NUMBER_GAP_EM, SEGMENT_EM, _same_cell)  # type: ignore[no-any-return]
     out: list[list[Word]] = []
