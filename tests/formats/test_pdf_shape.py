@@ -197,3 +197,20 @@ def test_a_font_with_wrong_ascent_and_descent_keeps_its_size_and_its_lines() -> 
     text = markdown(pdf)
     assert headings(pdf) == ["Set Up the Digests"]
     assert "Body line 0 of the report says what it has to say in plain words. Body line 1" in text
+
+
+def test_column_heads_too_short_to_show_the_gutter_each_top_their_own_column() -> None:
+    # A slide: three short titles on one baseline over three texts. Read row by row, the
+    # titles run together as one line (one heading "Speed Cost Scale") over all three.
+    names = ["Speed", "Cost", "Scale"]
+    items = body(80, count=3)
+    for n, (x, name) in enumerate(zip((72, 252, 432), names)):
+        items.append(Text(x, 180, name, 14, bold=True))
+        texts = [f"{name.lower()} point {i} in a few words" for i in range(4)]
+        items += paragraph(x, 205, texts, size=9, leading=11)
+    pdf = build_pdf([items])
+    assert headings(pdf) == names
+    sections = markdown(pdf).split("\n# ")[1:]
+    for name, section in zip(names, sections):
+        assert section.startswith(name)
+        assert f"{name.lower()} point 0" in section and f"{name.lower()} point 3" in section

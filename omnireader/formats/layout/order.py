@@ -121,28 +121,48 @@ def _bands(blocks: list[TextBlock]) -> list[list[TextBlock]]:
 
 
 def _merge_bands(bands: list[list[TextBlock]]) -> list[list[TextBlock]]:
-    """Consecutive bands that are split into columns at a common gutter become one band."""
+    """Consecutive bands that are split into columns at a common gutter become one band;
+    so do rows of column heads right above them (``_heads``)."""
     merged: list[list[TextBlock]] = []
-    gutter: tuple[float, float] | None = None
+    gutters: list[tuple[float, float] | None] = []
     for band in bands:
         own = _gutter(band)
-        if (
-            merged
-            and gutter is not None
-            and own is None
-            and all(b.x1 <= gutter[0] + 0.1 or b.x0 >= gutter[1] - 0.1 for b in band)
-        ):
+        gutter = gutters[-1] if gutters else None
+        if merged and gutter is not None and own is None and _within(band, gutter):
             merged[-1].extend(band)  # text in one column only: still those columns
             continue
         if merged and gutter is not None and own is not None:
             lo, hi = max(gutter[0], own[0]), min(gutter[1], own[1])
             if hi - lo > _MIN_GUTTER:
                 merged[-1].extend(band)
-                gutter = (lo, hi)
+                gutters[-1] = (lo, hi)
                 continue
-        merged.append(list(band))
-        gutter = own
+        band = list(band)
+        if own is not None:
+            while merged and _heads(merged[-1], own):
+                band[:0] = merged.pop()
+                gutters.pop()
+        merged.append(band)
+        gutters.append(own)
     return merged
+
+
+def _within(band: list[TextBlock], gutter: tuple[float, float]) -> bool:
+    """No block of ``band`` crosses ``gutter``."""
+    return all(b.x1 <= gutter[0] + 0.1 or b.x0 >= gutter[1] - 0.1 for b in band)
+
+
+def _heads(band: list[TextBlock], gutter: tuple[float, float]) -> bool:
+    """``band`` is a row of column heads for columns split at ``gutter``: one-line blocks
+    on both sides of it, none across (a slide's three titles over their three texts, each
+    too short to show the gutter by itself). Read with the columns, each head tops its own
+    text instead of the heads running together as one line."""
+    return (
+        all(len(b.lines) == 1 for b in band)
+        and _within(band, gutter)
+        and any(b.x1 <= gutter[0] + 0.1 for b in band)
+        and any(b.x0 >= gutter[1] - 0.1 for b in band)
+    )
 
 
 def _gutter(band: list[TextBlock]) -> tuple[float, float] | None:
