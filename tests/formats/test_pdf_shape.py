@@ -214,3 +214,16 @@ def test_column_heads_too_short_to_show_the_gutter_each_top_their_own_column() -
     for name, section in zip(names, sections):
         assert section.startswith(name)
         assert f"{name.lower()} point 0" in section and f"{name.lower()} point 3" in section
+
+
+def test_a_footnote_number_standing_out_into_the_gutter_does_not_hide_it() -> None:
+    # The right column hangs its notes' numbers out towards the gutter. At those rows the
+    # gap is narrower than a line may hold: without the gutter, the left column's line and
+    # the note run on as one line ("... edge 25 note line 3").
+    left = paragraph(72, 100, [f"alpha line {i} runs right to the edge" for i in range(10)])
+    edge = right_edge(left)
+    right = paragraph(edge + 28, 100, [f"note line {i} keeps to its own side" for i in range(10)])
+    numbers = [Text(edge + 10, 100 + 12 * i, "25") for i in (3, 7)]
+    text = markdown(build_pdf([left + right + numbers]))
+    assert "edge 25" not in text
+    assert text.index("alpha line 9") < text.index("note line 0")

@@ -85,8 +85,21 @@ def _peaks(counts: list[int]) -> list[float]:
         while j + 1 < len(counts) and counts[j + 1] >= _MIN_ROWS:
             j += 1
             top = max(top, counts[j])
-        best = [k for k in range(i, j + 1) if counts[k] == top]
-        out.append((best[0] + best[-1] + 1) * _BIN / 2)
+        # The middle of the longest run of bins at the top count: where a few rows'
+        # gaps are narrower (a footnote's number standing out of its column), the two
+        # runs on either side are the gutter, the dip between them crosses those rows.
+        start, length, k = i, 0, i
+        while k <= j:
+            if counts[k] != top:
+                k += 1
+                continue
+            end = k
+            while end + 1 <= j and counts[end + 1] == top:
+                end += 1
+            if end - k + 1 > length:
+                start, length = k, end - k + 1
+            k = end + 1
+        out.append((2 * start + length) * _BIN / 2)
         i = j + 1
     return out
 
