@@ -227,3 +227,32 @@ def test_a_footnote_number_standing_out_into_the_gutter_does_not_hide_it() -> No
     text = markdown(build_pdf([left + right + numbers]))
     assert "edge 25" not in text
     assert text.index("alpha line 9") < text.index("note line 0")
+
+
+def test_columns_go_on_past_a_gap_that_runs_across_both() -> None:
+    # Left: a picture's caption, then a heading and its text. Right: text, then notes.
+    # The caption and the right column's text end at one height, a gap wider than the
+    # gutter runs under both: the columns still go on below it.
+    left_text = [f"alpha line {i} runs right to the edge" for i in range(8)]
+    edge = right_edge(paragraph(72, 0, left_text))
+    x = edge + 20
+    items = [Text(72, 300, "Figure 1. A picture of the site.", 9)]
+    items += [Text(72, 335, "2 Methods", 12, bold=True)] + paragraph(72, 355, left_text)
+    items += paragraph(x, 100, [f"bravo line {i} keeps to its own side" for i in range(17)])
+    items += paragraph(x, 335, [f"{n} A note on the text, set small." for n in (1, 2)], 8, 10)
+    text = markdown(build_pdf([items]))
+    assert text.index("Figure 1.") < text.index("# 2 Methods") < text.index("alpha line 7")
+    assert text.index("alpha line 7") < text.index("bravo line 0") < text.index("A note")
+
+
+def test_notes_under_both_columns_are_read_after_them() -> None:
+    left_text = [f"alpha line {i} runs right to the edge" for i in range(12)]
+    edge = right_edge(paragraph(72, 0, left_text))
+    x = edge + 20
+    items = paragraph(72, 100, left_text)
+    items += paragraph(x, 100, [f"bravo line {i} keeps to its own side" for i in range(12)])
+    items += [Text(72, 280, "1 A note on the left column.", 8)]
+    items += [Text(x, 280, "2 A note on the right column.", 8)]
+    text = markdown(build_pdf([items]))
+    assert text.index("alpha line 11") < text.index("bravo line 0") < text.index("bravo line 11")
+    assert text.index("bravo line 11") < text.index("1 A note") < text.index("2 A note")

@@ -20,6 +20,9 @@ __all__ = ["reading_order"]
 _MIN_GUTTER = 7.0
 _MIN_COLUMN_SHARE = 0.18
 _MAX_DEPTH = 24
+# A band whose largest text is below this share of the largest in the band above it is
+# notes under the columns (``_regroup``).
+_NOTES = 0.95
 
 
 def reading_order(blocks: list[TextBlock], width: float) -> list[TextBlock]:
@@ -36,7 +39,7 @@ def _order(blocks: list[TextBlock], width: float, depth: int) -> list[TextBlock]
     if len(columns) > 1:
         # A band gap wider than the gutter cuts first: a note beside a table and the text
         # under both are two bands, not a column that runs to the page's foot.
-        wide = _regroup(bands, gutter)
+        wide = _regroup(bands, gutter, _splits(columns))
         if len(wide) > 1:
             return [b for group in wide for b in _order(group, width, depth + 1)]
         return [b for column in columns for b in _order(column, width, depth + 1)]
@@ -62,18 +65,55 @@ def _gaps(spans: list[tuple[float, float]], min_gap: float) -> list[tuple[float,
     return out
 
 
-def _regroup(bands: list[list[TextBlock]], gutter: float) -> list[list[TextBlock]]:
-    """Bands joined back together except across gaps wider than ``gutter``."""
+def _regroup(
+    bands: list[list[TextBlock]], gutter: float, splits: list[tuple[float, float]]
+) -> list[list[TextBlock]]:
+    """Bands joined back together except across gaps wider than ``gutter``, unless the
+    bands on both sides of the gap hold text in every column (at each of ``splits``): the
+    columns go on past a gap that happens to run across both (a figure's caption ending
+    in one, a footnote's rule in the other). Notes set smaller than all the text above
+    them are the page's foot, read after its columns."""
     groups: list[list[TextBlock]] = []
     bottom = None
+    above: list[TextBlock] = []
     for band in bands:
         top = min(b.y0 for b in band)
         if groups and bottom is not None and top - bottom <= gutter:
             groups[-1].extend(band)
+        elif (
+            groups
+            and _in_every_column(above, splits)
+            and _in_every_column(band, splits)
+            and max(b.size for b in band) >= _NOTES * max(b.size for b in above)
+        ):
+            groups[-1].extend(band)
         else:
             groups.append(list(band))
         bottom = max(b.y1 for b in band) if bottom is None else max(bottom, *(b.y1 for b in band))
+        above = band
     return groups
+
+
+def _splits(columns: list[list[TextBlock]]) -> list[tuple[float, float]]:
+    """The gutters between consecutive columns: (left column's right edge, next's left)."""
+    return [
+        (max(b.x1 for b in left), min(b.x0 for b in right))
+        for left, right in zip(columns, columns[1:])
+    ]
+
+
+def _in_every_column(band: list[TextBlock], splits: list[tuple[float, float]]) -> bool:
+    """Whether ``band`` has a block in each column between ``splits``, and a paragraph in
+    one of them: a row of one-line pieces (a title a gutter happens to run through) shows
+    no columns going on."""
+    if all(len(b.lines) == 1 for b in band):
+        return False
+    edges = [float("-inf")] + [hi for _, hi in splits]
+    ends = [lo for lo, _ in splits] + [float("inf")]
+    return all(
+        any(b.x0 >= edge - 0.1 and b.x1 <= end + 0.1 for b in band)
+        for edge, end in zip(edges, ends)
+    )
 
 
 def _columns(blocks: list[TextBlock]) -> tuple[list[list[TextBlock]], float]:
