@@ -23,6 +23,8 @@ _MAX_DEPTH = 24
 # A band whose largest text is below this share of the largest in the band above it is
 # notes under the columns (``_regroup``).
 _NOTES = 0.95
+# Texts starting within this share of a line of each other start level (``_level``).
+_LEVEL = 0.3
 
 
 def reading_order(blocks: list[TextBlock], width: float) -> list[TextBlock]:
@@ -85,6 +87,7 @@ def _regroup(
             and _in_every_column(above, splits)
             and _in_every_column(band, splits)
             and max(b.size for b in band) >= _NOTES * max(b.size for b in above)
+            and not _level(band, splits)
         ):
             groups[-1].extend(band)
         else:
@@ -92,6 +95,13 @@ def _regroup(
         bottom = max(b.y1 for b in band) if bottom is None else max(bottom, *(b.y1 for b in band))
         above = band
     return groups
+
+
+def _level(band: list[TextBlock], splits: list[tuple[float, float]]) -> bool:
+    """Whether the columns' text in ``band`` starts level (within a third of a line): the
+    next row of a table whose cells are set apart, not columns that run on."""
+    tops = [min((b.y0 for b in column), default=0.0) for column in _by_column(band, splits)]
+    return max(tops) - min(tops) <= _LEVEL * max(b.size for b in band)
 
 
 def _splits(columns: list[list[TextBlock]]) -> list[tuple[float, float]]:
@@ -108,12 +118,17 @@ def _in_every_column(band: list[TextBlock], splits: list[tuple[float, float]]) -
     no columns going on."""
     if all(len(b.lines) == 1 for b in band):
         return False
+    return all(_by_column(band, splits))
+
+
+def _by_column(band: list[TextBlock], splits: list[tuple[float, float]]) -> list[list[TextBlock]]:
+    """``band``'s blocks in each column between ``splits`` (a block across one: in none)."""
     edges = [float("-inf")] + [hi for _, hi in splits]
     ends = [lo for lo, _ in splits] + [float("inf")]
-    return all(
-        any(b.x0 >= edge - 0.1 and b.x1 <= end + 0.1 for b in band)
+    return [
+        [b for b in band if b.x0 >= edge - 0.1 and b.x1 <= end + 0.1]
         for edge, end in zip(edges, ends)
-    )
+    ]
 
 
 def _columns(blocks: list[TextBlock]) -> tuple[list[list[TextBlock]], float]:
@@ -178,8 +193,8 @@ def _merge_bands(bands: list[list[TextBlock]]) -> list[list[TextBlock]]:
                 gutters[-1] = (lo, hi)
                 continue
         band = list(band)
-        if own is not None:
-            while merged and _heads(merged[-1], own):
+        if own is not None and _texts(band, own):
+            while merged and _heads(merged[-1], own, band):
                 band[:0] = merged.pop()
                 gutters.pop()
         merged.append(band)
@@ -192,16 +207,30 @@ def _within(band: list[TextBlock], gutter: tuple[float, float]) -> bool:
     return all(b.x1 <= gutter[0] + 0.1 or b.x0 >= gutter[1] - 0.1 for b in band)
 
 
-def _heads(band: list[TextBlock], gutter: tuple[float, float]) -> bool:
-    """``band`` is a row of column heads for columns split at ``gutter``: one-line blocks
-    on both sides of it, none across (a slide's three titles over their three texts, each
+def _heads(band: list[TextBlock], gutter: tuple[float, float], texts: list[TextBlock]) -> bool:
+    """``band`` is a row of column heads for the columns of ``texts`` split at ``gutter``:
+    one-line blocks on both sides of it, none across, most of them (two at least) starting
+    where a paragraph below starts (a slide's three titles over their three texts, each
     too short to show the gutter by itself). Read with the columns, each head tops its own
-    text instead of the heads running together as one line."""
-    return (
+    text instead of the heads running together as one line. Values centred over their
+    labels (a form's "Delaware" over "(State of incorporation)") are no heads."""
+    if not (
         all(len(b.lines) == 1 for b in band)
         and _within(band, gutter)
         and any(b.x1 <= gutter[0] + 0.1 for b in band)
         and any(b.x0 >= gutter[1] - 0.1 for b in band)
+    ):
+        return False
+    starts = [t.x0 for t in texts if len(t.lines) > 1]
+    aligned = sum(any(abs(b.x0 - x) <= max(b.size, 1.0) for x in starts) for b in band)
+    return aligned >= 2 and 2 * aligned >= len(band)
+
+
+def _texts(band: list[TextBlock], gutter: tuple[float, float]) -> bool:
+    """``band`` holds a paragraph (two lines or more) on both sides of ``gutter``: columns
+    of text that heads may top, not a form's row of one-line labels under its values."""
+    return any(len(b.lines) > 1 and b.x1 <= gutter[0] + 0.1 for b in band) and any(
+        len(b.lines) > 1 and b.x0 >= gutter[1] - 0.1 for b in band
     )
 
 
