@@ -204,7 +204,7 @@ def test_column_heads_too_short_to_show_the_gutter_each_top_their_own_column() -
     # titles run together as one line (one heading "Speed Cost Scale") over all three.
     names = ["Speed", "Cost", "Scale"]
     items = body(80, count=3)
-    for n, (x, name) in enumerate(zip((72, 252, 432), names)):
+    for x, name in zip((72, 252, 432), names):
         items.append(Text(x, 180, name, 14, bold=True))
         texts = [f"{name.lower()} point {i} in a few words" for i in range(4)]
         items += paragraph(x, 205, texts, size=9, leading=11)
@@ -256,3 +256,22 @@ def test_notes_under_both_columns_are_read_after_them() -> None:
     text = markdown(build_pdf([items]))
     assert text.index("alpha line 11") < text.index("bravo line 0") < text.index("bravo line 11")
     assert text.index("bravo line 11") < text.index("1 A note") < text.index("2 A note")
+
+
+def test_a_gutter_does_not_cut_a_line_above_where_a_word_space_meets_it() -> None:
+    # The paragraph's last line, right above two columns, has a word space just where the
+    # gutter runs: the gutter starts at the first row it is a wide gap in, not there.
+    left = paragraph(72, 200, [f"alpha line {i} runs right to the edge" for i in range(8)])
+    edge = right_edge(left)
+    x = edge + 20
+    right = paragraph(x, 200, [f"bravo line {i} keeps to its own side" for i in range(8)])
+    words = "The paragraph above both columns runs on"
+    head = [
+        Text(72, 164, "This paragraph spans the page from one side right to the other."),
+        Text(72, 176, "It says what the columns below are about, in plain words, and"),
+    ]
+    start = right_edge([Text(72, 188, words)])
+    last = [Text(edge + 10 - (start - 72) - 2.5, 188, words), Text(edge + 12.5, 188, "to here.")]
+    text = markdown(build_pdf([head + last + left + right]))
+    assert "runs on to here." in text
+    assert text.index("to here.") < text.index("alpha line 0") < text.index("bravo line 0")
