@@ -275,3 +275,34 @@ def test_a_gutter_does_not_cut_a_line_above_where_a_word_space_meets_it() -> Non
     text = markdown(build_pdf([head + last + left + right]))
     assert "runs on to here." in text
     assert text.index("to here.") < text.index("alpha line 0") < text.index("bravo line 0")
+
+
+def test_a_forms_values_centred_over_their_labels_are_no_column_heads() -> None:
+    # A filing's cover: each value centred over its label, the labels' lines not level.
+    # Read as heads of the columns below, the bold state would head the page ("# OREGON").
+    left = ["(State or other jurisdiction of incorporation)", "One Bowerman Drive, Beaverton"]
+    right = ["(IRS Employer Identification No.)", "97005-6453", "(Zip Code)"]
+    items = body(80, count=3)
+    for x, y, value, label in ((72, 164, "OREGON", left), (330, 170, "93-0584541", right)):
+        label_width = right_edge([Text(x, 0, label[0], 8)]) - x
+        value_width = right_edge([Text(x, 0, value, 10, bold=True)]) - x
+        items.append(Text(x + (label_width - value_width) / 2, 150, value, 10, bold=True))
+        items += paragraph(x, y, label, size=8, leading=9)
+    items += [Text(72, 182, "(Address of principal executive offices)", 8)]
+    pdf = build_pdf([items + body(220, count=3)])
+    assert headings(pdf) == []
+    assert "OREGON 93-0584541" in markdown(pdf)
+
+
+def test_rows_of_a_two_column_table_set_apart_are_read_row_by_row() -> None:
+    # The rows stand further apart than the gutter is wide: each row is read in turn.
+    cells = [f"amount {r} equal to the target" for r in range(3)]
+    edge = right_edge([Text(72, 0, cells[0])])
+    items = body(80, count=3)
+    for r, cell in enumerate(cells):
+        y = 150 + 60 * r
+        items += paragraph(72, y, [cell, f"for year {r} as adjusted"])
+        items += paragraph(edge + 20, y, [f"condition {r} the unit met", f"its goal for year {r}"])
+    text = markdown(build_pdf([items]))
+    assert text.index("amount 0") < text.index("condition 0") < text.index("amount 1")
+    assert text.index("amount 1") < text.index("condition 1") < text.index("amount 2")
