@@ -4,9 +4,11 @@ in place.
 A recursive XY cut. Columns are tried first: a gutter no block crosses, with text as wide
 as a fair share of the band on both sides (a column of figures beside its labels is no
 column of text). But a band gap wider than that gutter cuts first, so a note beside a
-table and the text under both are two bands. Without columns the blocks are cut into
-bands top to bottom; consecutive bands that share a gutter are read as one multi-column
-band, so paragraph gaps that happen to line up across two columns do not interleave them.
+table and the text under both are two bands, unless text in every column runs on past
+the gap (``_regroup``). Without columns the blocks are cut into bands top to bottom;
+consecutive bands that share a gutter are read as one multi-column band, so paragraph
+gaps that happen to line up across two columns do not interleave them, and a row of
+column heads joins the columns right under it (``_heads``).
 """
 
 from __future__ import annotations
