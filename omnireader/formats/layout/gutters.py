@@ -86,26 +86,48 @@ def _peaks(counts: list[int]) -> list[float]:
             j += 1
             top = max(top, counts[j])
         best = [k for k in range(i, j + 1) if counts[k] == top]
-        out.append((best[0] + best[-1] + 1) * _BIN / 2)
+        middle = (best[0] + best[-1] + 1) / 2
+        if counts[int(middle)] != top:
+            # The middle fell in a dip between runs at the top count: a few rows' gaps
+            # are narrower there (a footnote's number standing out of its column), and
+            # it would cross them. The longest run at the top count is the gutter.
+            middle = _longest_run(best)
+        out.append(middle * _BIN)
         i = j + 1
     return out
 
 
+def _longest_run(best: list[int]) -> float:
+    """The middle (in bins) of the longest run of consecutive bins among ``best``."""
+    start = length = 0
+    k = 0
+    while k < len(best):
+        end = k
+        while end + 1 < len(best) and best[end + 1] == best[end] + 1:
+            end += 1
+        if end - k + 1 > length:
+            start, length = best[k], end - k + 1
+        k = end + 1
+    return start + length / 2
+
+
 def _runs(rows: list[list[Word]], x: float, width: float) -> list[Gutter]:
     """The vertical stretches over which no word crosses ``x`` and enough rows hold text
-    on both sides of it."""
+    on both sides of it, each from the first to the last row where ``x`` is in a wide gap:
+    past those, ``x`` may fall in a word space of a paragraph's line above or below, which
+    the gutter would cut in two."""
     out: list[Gutter] = []
-    start = -1
+    start = first = last = -1
     split: list[tuple[float, float]] = []  # (left span, right span) of the rows with both
 
-    def close(end: int) -> None:
-        if len(split) >= _MIN_ROWS:
+    def close() -> None:
+        if len(split) >= _MIN_ROWS and first >= 0:
             lefts = sorted(s[0] for s in split)
             rights = sorted(s[1] for s in split)
             mid = len(split) // 2
             if min(lefts[mid], rights[mid]) >= _MIN_SIDE * width:
-                y0 = min(w.y0 for w in rows[start])
-                y1 = max(w.y1 for w in rows[end])
+                y0 = min(w.y0 for w in rows[first])
+                y1 = max(w.y1 for w in rows[last])
                 out.append(Gutter(x, y0, y1))
 
     for i, row in enumerate(rows):
@@ -113,15 +135,20 @@ def _runs(rows: list[list[Word]], x: float, width: float) -> list[Gutter]:
         crossing = k < len(row) and row[k].x0 <= x
         if crossing:
             if start >= 0:
-                close(i - 1)
-            start, split = -1, []
+                close()
+            start = first = last = -1
+            split = []
             continue
         if start < 0:
             start = i
         if 0 < k < len(row):
-            split.append((row[k - 1].x1 - row[0].x0, row[-1].x1 - row[k].x0))
+            a, b = row[k - 1], row[k]
+            split.append((a.x1 - row[0].x0, row[-1].x1 - b.x0))
+            if b.x0 - a.x1 > _GAP_EM * max(a.size, b.size, 1.0):
+                first = i if first < 0 else first
+                last = i
     if start >= 0:
-        close(len(rows) - 1)
+        close()
     return out
 
 

@@ -4,9 +4,11 @@ in place.
 A recursive XY cut. Columns are tried first: a gutter no block crosses, with text as wide
 as a fair share of the band on both sides (a column of figures beside its labels is no
 column of text). But a band gap wider than that gutter cuts first, so a note beside a
-table and the text under both are two bands. Without columns the blocks are cut into
-bands top to bottom; consecutive bands that share a gutter are read as one multi-column
-band, so paragraph gaps that happen to line up across two columns do not interleave them.
+table and the text under both are two bands, unless text in every column runs on past
+the gap (``_regroup``). Without columns the blocks are cut into bands top to bottom;
+consecutive bands that share a gutter are read as one multi-column band, so paragraph
+gaps that happen to line up across two columns do not interleave them, and a row of
+column heads joins the columns right under it (``_heads``).
 """
 
 from __future__ import annotations
@@ -20,6 +22,11 @@ __all__ = ["reading_order"]
 _MIN_GUTTER = 7.0
 _MIN_COLUMN_SHARE = 0.18
 _MAX_DEPTH = 24
+# A band whose largest text is below this share of the largest in the band above it is
+# notes under the columns (``_regroup``).
+_NOTES = 0.95
+# Texts starting within this share of a line of each other start level (``_level``).
+_LEVEL = 0.3
 
 
 def reading_order(blocks: list[TextBlock], width: float) -> list[TextBlock]:
@@ -36,7 +43,7 @@ def _order(blocks: list[TextBlock], width: float, depth: int) -> list[TextBlock]
     if len(columns) > 1:
         # A band gap wider than the gutter cuts first: a note beside a table and the text
         # under both are two bands, not a column that runs to the page's foot.
-        wide = _regroup(bands, gutter)
+        wide = _regroup(bands, gutter, _splits(columns))
         if len(wide) > 1:
             return [b for group in wide for b in _order(group, width, depth + 1)]
         return [b for column in columns for b in _order(column, width, depth + 1)]
@@ -62,18 +69,68 @@ def _gaps(spans: list[tuple[float, float]], min_gap: float) -> list[tuple[float,
     return out
 
 
-def _regroup(bands: list[list[TextBlock]], gutter: float) -> list[list[TextBlock]]:
-    """Bands joined back together except across gaps wider than ``gutter``."""
+def _regroup(
+    bands: list[list[TextBlock]], gutter: float, splits: list[tuple[float, float]]
+) -> list[list[TextBlock]]:
+    """Bands joined back together except across gaps wider than ``gutter``, unless the
+    bands on both sides of the gap hold text in every column (at each of ``splits``): the
+    columns go on past a gap that happens to run across both (a figure's caption ending
+    in one, a footnote's rule in the other). Notes set smaller than all the text above
+    them are the page's foot, read after its columns."""
     groups: list[list[TextBlock]] = []
     bottom = None
+    above: list[TextBlock] = []
     for band in bands:
         top = min(b.y0 for b in band)
         if groups and bottom is not None and top - bottom <= gutter:
             groups[-1].extend(band)
+        elif (
+            groups
+            and _in_every_column(above, splits)
+            and _in_every_column(band, splits)
+            and max(b.size for b in band) >= _NOTES * max(b.size for b in above)
+            and not _level(band, splits)
+        ):
+            groups[-1].extend(band)
         else:
             groups.append(list(band))
         bottom = max(b.y1 for b in band) if bottom is None else max(bottom, *(b.y1 for b in band))
+        above = band
     return groups
+
+
+def _level(band: list[TextBlock], splits: list[tuple[float, float]]) -> bool:
+    """Whether the columns' text in ``band`` starts level (within a third of a line): the
+    next row of a table whose cells are set apart, not columns that run on."""
+    tops = [min((b.y0 for b in column), default=0.0) for column in _by_column(band, splits)]
+    return max(tops) - min(tops) <= _LEVEL * max(b.size for b in band)
+
+
+def _splits(columns: list[list[TextBlock]]) -> list[tuple[float, float]]:
+    """The gutters between consecutive columns: (left column's right edge, next's left)."""
+    return [
+        (max(b.x1 for b in left), min(b.x0 for b in right))
+        for left, right in zip(columns, columns[1:])
+    ]
+
+
+def _in_every_column(band: list[TextBlock], splits: list[tuple[float, float]]) -> bool:
+    """Whether ``band`` has a block in each column between ``splits``, and a paragraph in
+    one of them: a row of one-line pieces (a title a gutter happens to run through) shows
+    no columns going on."""
+    if all(len(b.lines) == 1 for b in band):
+        return False
+    return all(_by_column(band, splits))
+
+
+def _by_column(band: list[TextBlock], splits: list[tuple[float, float]]) -> list[list[TextBlock]]:
+    """``band``'s blocks in each column between ``splits`` (a block across one: in none)."""
+    edges = [float("-inf")] + [hi for _, hi in splits]
+    ends = [lo for lo, _ in splits] + [float("inf")]
+    return [
+        [b for b in band if b.x0 >= edge - 0.1 and b.x1 <= end + 0.1]
+        for edge, end in zip(edges, ends)
+    ]
 
 
 def _columns(blocks: list[TextBlock]) -> tuple[list[list[TextBlock]], float]:
@@ -121,28 +178,62 @@ def _bands(blocks: list[TextBlock]) -> list[list[TextBlock]]:
 
 
 def _merge_bands(bands: list[list[TextBlock]]) -> list[list[TextBlock]]:
-    """Consecutive bands that are split into columns at a common gutter become one band."""
+    """Consecutive bands that are split into columns at a common gutter become one band;
+    so do rows of column heads right above them (``_heads``)."""
     merged: list[list[TextBlock]] = []
-    gutter: tuple[float, float] | None = None
+    gutters: list[tuple[float, float] | None] = []
     for band in bands:
         own = _gutter(band)
-        if (
-            merged
-            and gutter is not None
-            and own is None
-            and all(b.x1 <= gutter[0] + 0.1 or b.x0 >= gutter[1] - 0.1 for b in band)
-        ):
+        gutter = gutters[-1] if gutters else None
+        if merged and gutter is not None and own is None and _within(band, gutter):
             merged[-1].extend(band)  # text in one column only: still those columns
             continue
         if merged and gutter is not None and own is not None:
             lo, hi = max(gutter[0], own[0]), min(gutter[1], own[1])
             if hi - lo > _MIN_GUTTER:
                 merged[-1].extend(band)
-                gutter = (lo, hi)
+                gutters[-1] = (lo, hi)
                 continue
-        merged.append(list(band))
-        gutter = own
+        band = list(band)
+        if own is not None and _texts(band, own):
+            while merged and _heads(merged[-1], own, band):
+                band[:0] = merged.pop()
+                gutters.pop()
+        merged.append(band)
+        gutters.append(own)
     return merged
+
+
+def _within(band: list[TextBlock], gutter: tuple[float, float]) -> bool:
+    """No block of ``band`` crosses ``gutter``."""
+    return all(b.x1 <= gutter[0] + 0.1 or b.x0 >= gutter[1] - 0.1 for b in band)
+
+
+def _heads(band: list[TextBlock], gutter: tuple[float, float], texts: list[TextBlock]) -> bool:
+    """``band`` is a row of column heads for the columns of ``texts`` split at ``gutter``:
+    one-line blocks on both sides of it, none across, most of them (two at least) starting
+    where a paragraph below starts (a slide's three titles over their three texts, each
+    too short to show the gutter by itself). Read with the columns, each head tops its own
+    text instead of the heads running together as one line. Values centred over their
+    labels (a form's "Delaware" over "(State of incorporation)") are no heads."""
+    if not (
+        all(len(b.lines) == 1 for b in band)
+        and _within(band, gutter)
+        and any(b.x1 <= gutter[0] + 0.1 for b in band)
+        and any(b.x0 >= gutter[1] - 0.1 for b in band)
+    ):
+        return False
+    starts = [t.x0 for t in texts if len(t.lines) > 1]
+    aligned = sum(any(abs(b.x0 - x) <= max(b.size, 1.0) for x in starts) for b in band)
+    return aligned >= 2 and 2 * aligned >= len(band)
+
+
+def _texts(band: list[TextBlock], gutter: tuple[float, float]) -> bool:
+    """``band`` holds a paragraph (two lines or more) on both sides of ``gutter``: columns
+    of text that heads may top, not a form's row of one-line labels under its values."""
+    return any(len(b.lines) > 1 and b.x1 <= gutter[0] + 0.1 for b in band) and any(
+        len(b.lines) > 1 and b.x0 >= gutter[1] - 0.1 for b in band
+    )
 
 
 def _gutter(band: list[TextBlock]) -> tuple[float, float] | None:
