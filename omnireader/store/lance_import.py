@@ -46,42 +46,34 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-__all__ = ["import_lancedb"]
+from omnireader.store.deferred_packages import defer_package, standing_in
+
+__all__ = ["NAMESPACE_NAMES", "import_lancedb"]
 
 _PACKAGE = "lance_namespace_urllib3_client"
-
-
-class _PackageNotRunYet(types.ModuleType):
-    """A package whose ``__init__`` runs at the first look-up of a name it does not have."""
-
-    _lock = threading.RLock()  # its __init__ imports from itself
-
-    def __getattr__(self, name: str) -> Any:  # called only for names not found
-        if name.startswith("__"):  # import machinery probing (__path__, __file__ …)
-            raise AttributeError(name)
-        with self._lock:
-            if not self.__dict__.get("_omnireader_ran"):
-                self.__dict__["_omnireader_ran"] = True
-                self.__spec__.loader.exec_module(self)  # type: ignore[union-attr]
-        try:
-            return self.__dict__[name]
-        except KeyError:
-            raise AttributeError(f"module {self.__name__!r} has no attribute {name!r}") from None
+# What LanceDB takes from ``lance_namespace`` when it loads (lancedb/db.py, remote/db.py,
+# namespace.py; 0.40): only bound for functions that talk to a namespace.
+# tests/store/test_lance_import.py says when an upgrade changes it.
+NAMESPACE_NAMES = frozenset(
+    {
+        "LanceNamespace",
+        "connect",
+        "CreateNamespaceResponse",
+        "DescribeNamespaceResponse",
+        "DropNamespaceResponse",
+        "ListNamespacesResponse",
+        "ListTablesResponse",
+        "NamespaceExistsRequest",
+        "TableExistsRequest",
+    }
+)
 
 
 def _defer_rest_client() -> None:
-    if _PACKAGE in sys.modules:
-        return
-    spec = importlib.util.find_spec(_PACKAGE)
-    if spec is None or spec.loader is None or not spec.submodule_search_locations:
-        return  # not installed, or not a package: LanceDB imports what it imports
-    module = _PackageNotRunYet(_PACKAGE)
-    module.__spec__ = spec
-    module.__loader__ = spec.loader
-    module.__file__ = spec.origin
-    module.__path__ = list(spec.submodule_search_locations)
-    module.__package__ = _PACKAGE
-    sys.modules[_PACKAGE] = module
+    # The package, then its models package: lancedb/namespace.py imports nine of its models
+    # by module, which then load without the other ~140.
+    if defer_package(_PACKAGE):
+        defer_package(_PACKAGE + ".models")
 
 
 class _NoPandas(importlib.abc.MetaPathFinder):
@@ -209,7 +201,7 @@ def import_lancedb() -> types.ModuleType:
     os.environ.setdefault("LANCEDB_LOG", "error")
     if "lancedb" in sys.modules:
         return sys.modules["lancedb"]
-    with _lighter_classes():
+    with _lighter_classes(), standing_in("lance_namespace", NAMESPACE_NAMES):
         import lancedb
 
     return lancedb
