@@ -114,7 +114,7 @@ def stages(path: Path) -> dict[str, float]:
 
     from omnireader import Reader, Store
     from omnireader.formats.plain.text import decode_text
-    from omnireader.llm.embed_hashing import HashingEmbedder
+    from omnireader.llm.embedding import make_embedder
     from omnireader.reading.outcomes import read_fast
     from omnireader.text.chunking import chunk_text
     from omnireader.units import match_text
@@ -135,7 +135,7 @@ def stages(path: Path) -> dict[str, float]:
     items = pickle.loads(pickle.dumps(got.items, protocol=pickle.HIGHEST_PROTOCOL))
     out["hand_over"] = time.perf_counter() - t  # worker process -> writer, as the pool does
     t = time.perf_counter()
-    vectors = HashingEmbedder().embed([match_text(i) for i in items])
+    vectors = make_embedder(None).embed([match_text(i) for i in items])  # the ingest's default
     out["embed"] = time.perf_counter() - t
     db = Path(tempfile.mkdtemp(prefix="omni-bench-text-")) / "store.lance"
     try:
