@@ -34,8 +34,9 @@ and pandas stays unloaded. When anything imports pandas later, the shim is told 
 
 Two more shares go while ``lancedb`` imports (:func:`_lighter_classes`), undone right after:
 
-- the REST client's ~150 generated pydantic models are built with ``defer_build``: their
-  validators are made the first time one is used, which a local store never does;
+- the REST client's ~150 generated pydantic models, and the ~28 of ``lancedb.functions``
+  (remote functions' wire state), are built with ``defer_build``: their validators are made
+  the first time one is used, which a local store never does;
 - on Python < 3.12 LanceDB decorates its methods with the ``overrides`` package's
   ``@override``, which disassembles the whole module body for every method to find its
   base classes; it gets what Python 3.12's ``typing.override`` (which LanceDB uses there)
@@ -167,10 +168,16 @@ def _mark_override(method: Any = None, **_: Any) -> Any:
     return method
 
 
+# Whose pydantic models are built when first used: the REST client's, and LanceDB's wire
+# models for remote functions (``lancedb.functions``, ~28 classes, ~10 ms), which a local
+# store never validates.
+_LAZY_MODELS = (_PACKAGE, "lancedb.functions")
+
+
 def _deferring(config_dict: Callable[..., Any]) -> Callable[..., Any]:
     def config(**values: Any) -> Any:
         caller = sys._getframe(1).f_globals.get("__name__", "")
-        if caller.startswith(_PACKAGE + "."):
+        if any(caller == m or caller.startswith(m + ".") for m in _LAZY_MODELS):
             values.setdefault("defer_build", True)
         return config_dict(**values)
 

@@ -28,8 +28,16 @@ try:
     checked = False
 except ValidationError:
     checked = True
+from lancedb.functions import FunctionArtifact  # LanceDB's remote-function wire models
+fn_built = FunctionArtifact.__pydantic_complete__
+try:
+    FunctionArtifact(kind=3, digest="d", entrypoint="e")
+    fn_checked = False
+except ValidationError:
+    fn_checked = True
 import overrides, pydantic
-print(json.dumps({"hits": [h.item.memory for h in hits], "api_before": api,
+print(json.dumps({"functions": [fn_built, fn_checked,
+                                FunctionArtifact(kind="k", digest="d", entrypoint="e").kind],"hits": [h.item.memory for h in hits], "api_before": api,
                   "table_api": client.TableApi.__module__, "version": client.__version__,
                   "model_built_before_use": built, "model_validates": checked,
                   "query": StringFtsQuery(query="heron").query,
@@ -51,6 +59,7 @@ def test_a_store_opens_writes_and_searches_without_the_rest_client_which_loads_w
     assert seen["model_validates"] is True
     assert seen["query"] == "heron"
     assert seen["restored"] == ["overrides.overrides", "pydantic.config"]
+    assert seen["functions"] == [False, True, "k"]
 
 
 PANDAS_PROBE = """
