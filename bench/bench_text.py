@@ -53,6 +53,12 @@ with byte tables instead of a regex for non-ASCII text.
 - French prose with short lines (Candide repeated, 4,422 items): chunk 2.12 -> 0.47,
   read to items 3.50 -> 0.97, embed 2.48 -> 1.75.
 
+Issue 38 (2026-12-06, load ~3): since the static model became the default embedder, the
+ingest embedded with it while ``stages`` timed the hashing one; its tokenizer was the biggest
+stage (3.8 s of CPU for the 10 MB line, 50 MB ingest 1.3 MB/s). It now tokenizes each
+space-separated word once (``omnireader/llm/word_tokens.py``, the same ids): 0.25 s for that
+line, 50 MB at ~3.0 MB/s; ``stages`` times the default embedder.
+
 What is left is outside the parser: the row note gives each stage's share of the
 end-to-end time, measured in the run (hand-over of pickled pydantic items, the writer's
 Arrow rows and ``merge_insert``, the final optimize, and starting the worker pool).
