@@ -18,6 +18,7 @@ then on.
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
 import sys
 import threading
@@ -26,7 +27,14 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-__all__ = ["NotRunYet", "StandIn", "defer_package", "has_run", "standing_in"]
+__all__ = [
+    "NotRunYet",
+    "StandIn",
+    "defer_package",
+    "has_run",
+    "import_standing_in",
+    "standing_in",
+]
 
 _lock = threading.RLock()  # an __init__ may import from its own package
 _ran: set[str] = set()  # the deferred packages whose __init__ has run
@@ -210,3 +218,20 @@ def standing_in(package: str, names: Iterable[str]) -> Iterator[_Window | None]:
         yield window
     finally:
         window.open = False
+
+
+def import_standing_in(name: str, package: str, names: Iterable[str]) -> types.ModuleType:
+    """``import name`` with ``names`` of ``package`` stood in for while it runs. If that import
+    fails while the package has not run (something needed a real class, as ``issubclass`` or
+    a pydantic field does), the package is loaded and ``name`` imported again: the modules that
+    took stand-ins get the real objects, so the second import is the plain one."""
+    window = None
+    try:
+        with standing_in(package, names) as window:
+            return importlib.import_module(name)
+    except Exception:
+        module = sys.modules.get(package)
+        if window is None or not isinstance(module, NotRunYet) or has_run(package):
+            raise  # not the stand-ins' doing
+        run_init(module)
+        return importlib.import_module(name)

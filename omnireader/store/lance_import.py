@@ -60,7 +60,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from omnireader.store.deferred_packages import defer_package, standing_in
+from omnireader.store.deferred_packages import defer_package, import_standing_in
 
 __all__ = ["NAMESPACE_NAMES", "import_lancedb"]
 
@@ -221,7 +221,5 @@ def import_lancedb() -> types.ModuleType:
     os.environ.setdefault("LANCEDB_LOG", "error")
     if "lancedb" in sys.modules:
         return sys.modules["lancedb"]
-    with _lighter_classes(), standing_in("lance_namespace", NAMESPACE_NAMES):
-        import lancedb
-
-    return lancedb
+    with _lighter_classes():
+        return import_standing_in("lancedb", "lance_namespace", NAMESPACE_NAMES)

@@ -14,7 +14,13 @@ from typing import Any
 
 import pytest
 
-from omnireader.store.deferred_packages import StandIn, defer_package, has_run, standing_in
+from omnireader.store.deferred_packages import (
+    StandIn,
+    defer_package,
+    has_run,
+    import_standing_in,
+    standing_in,
+)
 
 INIT = """
 from pathlib import Path
@@ -184,3 +190,32 @@ def test_star_importing_a_deferred_package_runs_it_first(package: Package) -> No
     exec(f"from {package.name} import *", namespace)  # noqa: S102 - the import statement itself
     assert {"EXTRA", "Heron", "Shelf", "connect"} <= set(namespace)
     assert package.runs == 1
+
+
+def test_an_importer_that_needs_a_real_class_at_import_gets_the_plain_import(
+    package: Package, tmp_path: Path
+) -> None:
+    # As a library upgrade might: issubclass() (or a pydantic field) needs the class itself.
+    strict = f"{package.name}_strict"
+    (tmp_path / f"{strict}.py").write_text(
+        f"from {package.name} import Heron\nIS_CLASS = issubclass(Heron, object)\n"
+    )
+    try:
+        module = import_standing_in(strict, package.name, {"Heron"})
+        assert module.IS_CLASS is True
+        assert module.Heron is sys.modules[package.name].Heron
+        assert package.runs == 1
+    finally:
+        sys.modules.pop(strict, None)
+
+
+def test_an_import_that_fails_for_its_own_reasons_still_fails(
+    package: Package, tmp_path: Path
+) -> None:
+    broken = f"{package.name}_broken"
+    (tmp_path / f"{broken}.py").write_text(
+        f"from {package.name} import Heron\nraise RuntimeError('broken on its own')\n"
+    )
+    with pytest.raises(RuntimeError, match="broken on its own"):
+        import_standing_in(broken, package.name, {"Heron"})
+    assert package.runs == 1  # loaded to try again; the second try failed as the first
