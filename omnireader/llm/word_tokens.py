@@ -27,8 +27,12 @@ __all__ = ["WordTokenIds", "splits_at_spaces"]
 
 _NEW_SHARE = 0.5  # a batch whose new words hold more of its characters is tokenized whole
 _GROUP = 256  # new words tokenized in one string (the tokenizer's cost grows with a string)
-_BUDGET = 64 << 20  # ~bytes of words and ids held; then the words start again
-_ENTRY = 120  # ~bytes of one word's entry besides its characters (a key, a list of ids)
+_BUDGET = 32 << 20  # bytes of words and ids held (~110,000 words of 10-K text); then anew
+# An entry's bytes besides its characters: its slot, the key's header and the list's
+# (tracemalloc on 10 MB of 10-K text: 286 bytes an entry of 16 characters and 4.2 ids),
+# and each id (an int object and its pointer).
+_ENTRY = 205
+_ID = 36
 
 
 def splits_at_spaces(tokenizer: Any) -> bool:
@@ -70,9 +74,11 @@ class WordTokenIds:
             encoded = self._tokenizer.encode_batch(texts, add_special_tokens=False)
             return [e.ids[: self._max] for e in encoded]
         if new:
-            words.update(self._tokenize(list(new)))
+            learnt = self._tokenize(list(new))
+            words.update(learnt)
+            size = new_chars + _ENTRY * len(learnt) + _ID * sum(len(i) for _, i in learnt)
             with self._lock:
-                self._held += new_chars + _ENTRY * len(new)
+                self._held += size
                 if self._held > self._budget:
                     self._words, self._held = {}, 0
         ids = words.__getitem__
