@@ -57,7 +57,8 @@ Issue 38 (2026-12-06, load ~3): since the static model became the default embedd
 ingest embedded with it while ``stages`` timed the hashing one; its tokenizer was the biggest
 stage (3.8 s of CPU for the 10 MB line, 50 MB ingest 1.3 MB/s). It now tokenizes each
 space-separated word once (``omnireader/llm/word_tokens.py``, the same ids): 0.25 s for that
-line, 50 MB at ~3.0 MB/s; ``stages`` times the default embedder.
+line, 50 MB at ~3.0 MB/s (4.7 on a quiet machine, 1.9 before); ``stages`` times the
+default embedder.
 
 What is left is outside the parser: the row note gives each stage's share of the
 end-to-end time, measured in the run (hand-over of pickled pydantic items, the writer's
