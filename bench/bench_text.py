@@ -53,6 +53,13 @@ with byte tables instead of a regex for non-ASCII text.
 - French prose with short lines (Candide repeated, 4,422 items): chunk 2.12 -> 0.47,
   read to items 3.50 -> 0.97, embed 2.48 -> 1.75.
 
+Issue 38 (2026-12-06, load ~3): since the static model became the default embedder, the
+ingest embedded with it while ``stages`` timed the hashing one; its tokenizer was the biggest
+stage (3.8 s of CPU for the 10 MB line, 50 MB ingest 1.3 MB/s). It now tokenizes each
+space-separated word once (``omnireader/llm/word_tokens.py``, the same ids): 0.25 s for that
+line, 50 MB at ~3.0 MB/s (4.7 on a quiet machine, 1.9 before); ``stages`` times the
+default embedder.
+
 What is left is outside the parser: the row note gives each stage's share of the
 end-to-end time, measured in the run (hand-over of pickled pydantic items, the writer's
 Arrow rows and ``merge_insert``, the final optimize, and starting the worker pool).
@@ -114,7 +121,7 @@ def stages(path: Path) -> dict[str, float]:
 
     from omnireader import Reader, Store
     from omnireader.formats.plain.text import decode_text
-    from omnireader.llm.embed_hashing import HashingEmbedder
+    from omnireader.llm.embedding import make_embedder
     from omnireader.reading.outcomes import read_fast
     from omnireader.text.chunking import chunk_text
     from omnireader.units import match_text
@@ -135,7 +142,7 @@ def stages(path: Path) -> dict[str, float]:
     items = pickle.loads(pickle.dumps(got.items, protocol=pickle.HIGHEST_PROTOCOL))
     out["hand_over"] = time.perf_counter() - t  # worker process -> writer, as the pool does
     t = time.perf_counter()
-    vectors = HashingEmbedder().embed([match_text(i) for i in items])
+    vectors = make_embedder(None).embed([match_text(i) for i in items])  # the ingest's default
     out["embed"] = time.perf_counter() - t
     db = Path(tempfile.mkdtemp(prefix="omni-bench-text-")) / "store.lance"
     try:

@@ -25,12 +25,15 @@ import importlib.util
 import json
 import os
 import threading
+from collections.abc import Callable
+from functools import partial
 from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from omnireader.errors import ConfigError, MissingExtraError
 from omnireader.llm.embedder_base import Embedder
+from omnireader.llm.word_tokens import WordTokenIds, splits_at_spaces
 
 if TYPE_CHECKING:
     import numpy as np
@@ -49,6 +52,14 @@ DEFAULT_STATIC_MODEL = "minilm-l6-static-256"
 STATIC_FUSION_WEIGHT = 0.0
 MAX_TOKENS = 512  # as Model2Vec: a chunk's first 512 tokens say what it is about
 _SUB_BATCH = 32
+
+
+def _ids(tokenizer: Any, texts: list[str]) -> list[list[int]]:
+    return [e.ids for e in tokenizer.encode_batch(texts, add_special_tokens=False)]
+
+
+def _no_ids(texts: list[str]) -> list[list[int]]:
+    raise RuntimeError("the tokenizer is not loaded")
 
 
 class StaticEmbedder(Embedder):
@@ -88,6 +99,7 @@ class StaticEmbedder(Embedder):
         self._scales = scales
         self._dim = int(codes.shape[1])
         self._tokenizer: Any = None
+        self._token_ids: Callable[[list[str]], list[list[int]]] = _no_ids
         self._lock = threading.Lock()
 
     def _load(self) -> Any:
@@ -99,7 +111,11 @@ class StaticEmbedder(Embedder):
 
                 tokenizer = Tokenizer.from_file(str(self._folder / "tokenizer.json"))
                 tokenizer.no_padding()
-                tokenizer.enable_truncation(MAX_TOKENS)
+                if splits_at_spaces(tokenizer):  # each word tokenized once (word_tokens.py)
+                    self._token_ids = WordTokenIds(tokenizer, MAX_TOKENS)
+                else:
+                    tokenizer.enable_truncation(MAX_TOKENS)
+                    self._token_ids = partial(_ids, tokenizer)
                 self._tokenizer = tokenizer
         return self._tokenizer
 
@@ -120,16 +136,15 @@ class StaticEmbedder(Embedder):
     def _embed_batch(self, texts: list[str]) -> np.ndarray:
         import numpy as np
 
-        tokenizer = self._tokenizer or self._load()
-        # Only the ids are read: the fast encoder (tokenizers >= 0.21) skips the offsets.
-        encode = getattr(tokenizer, "encode_batch_fast", tokenizer.encode_batch)
-        encoded = encode(texts, add_special_tokens=False)
+        if self._tokenizer is None:
+            self._load()
+        ids = self._token_ids(texts)
         out = np.zeros((len(texts), self._dim), dtype=np.float32)
         # A few texts at a time: their token rows stay small enough for the CPU's cache
         # (a whole batch of chunks is ~100k tokens, 100 MB of float rows).
         for start in range(0, len(texts), _SUB_BATCH):
-            part = encoded[start : start + _SUB_BATCH]
-            out[start : start + len(part)] = self._pooled([e.ids for e in part])
+            part = ids[start : start + _SUB_BATCH]
+            out[start : start + len(part)] = self._pooled(part)
         norms = np.linalg.norm(out, axis=1, keepdims=True)
         # A text with no token (empty, only characters the vocabulary lacks) has no cosine: a
         # fixed vector with no direction favoured keeps search well-defined for it.

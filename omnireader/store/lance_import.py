@@ -7,11 +7,23 @@ That is about half of ``import lancedb`` (``python -X importtime``), paid by eve
 command, worker and test process, for a client that only talks to a LanceDB REST
 namespace server.
 
-So the package is put in ``sys.modules`` as a module whose ``__init__`` has not run yet:
-its submodules (``.models``, ``.api.table_api`` …) import as usual through its real
-``__path__``, and the first time one of its own names is asked for, the real ``__init__``
-runs in it and the name is there. Nothing is changed on disk and nothing is left out: a
-REST namespace still works, it just loads the client when it first uses it.
+So the package is put in ``sys.modules`` as a module whose ``__init__`` has not run yet
+(``deferred_packages.py``): its submodules (``.api.table_api`` …) import as usual through
+its real ``__path__``, and the first time one of its own names is asked for, the real
+``__init__`` runs in it and the name is there. Its ``models`` package is deferred the same
+way, so the nine models ``lancedb/namespace.py`` imports by module load alone (16 modules
+of 146). Nothing is changed on disk and nothing is left out: a REST namespace still works,
+it just loads the client when it first uses it.
+
+``lance_namespace`` itself re-exports all those models from its ``__init__`` (~0.08 s of
+CPU), and LanceDB only binds nine of its names at import (:data:`NAMESPACE_NAMES`: the
+``LanceNamespace`` class, ``connect``, seven request/response models) for the methods that
+talk to a namespace. While LanceDB imports, each is a stand-in
+(:func:`~omnireader.store.deferred_packages.standing_in`); the first use of one (a
+``connect_namespace``, ``list_namespaces`` …) loads the real package and puts the real
+objects in LanceDB's modules, and ``import lance_namespace`` is always the real package. A
+LanceDB that asks for any other name gets the real package there and then (the plain
+import: slower, never broken); ``tests/store/test_lance_import.py`` says when that happens.
 
 pandas is the other big share (a few tenths of a second): ``lancedb`` imports
 ``pyarrow.dataset``, whose module init builds a scalar, and pyarrow's pandas shim imports
@@ -22,15 +34,17 @@ and pandas stays unloaded. When anything imports pandas later, the shim is told 
 
 Two more shares go while ``lancedb`` imports (:func:`_lighter_classes`), undone right after:
 
-- the REST client's ~150 generated pydantic models are built with ``defer_build``: their
-  validators are made the first time one is used, which a local store never does;
+- the REST client's ~150 generated pydantic models, and the ~28 of ``lancedb.functions``
+  (remote functions' wire state), are built with ``defer_build``: their validators are made
+  the first time one is used, which a local store never does;
 - on Python < 3.12 LanceDB decorates its methods with the ``overrides`` package's
   ``@override``, which disassembles the whole module body for every method to find its
   base classes; it gets what Python 3.12's ``typing.override`` (which LanceDB uses there)
   does: the ``__override__`` mark, nothing else.
 
 Measured (CPU seconds of ``import_lancedb()`` in a fresh process, two cores at load ~20,
-min of 3): 0.99 without these two, 0.67-0.74 with them.
+min of 3): 0.99 without these two, 0.67-0.74 with them; at load ~2, with them, 0.35 without
+the ``lance_namespace`` stand-ins and 0.28 with them.
 """
 
 from __future__ import annotations
@@ -46,42 +60,34 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-__all__ = ["import_lancedb"]
+from omnireader.store.deferred_packages import defer_package, import_standing_in
+
+__all__ = ["NAMESPACE_NAMES", "import_lancedb"]
 
 _PACKAGE = "lance_namespace_urllib3_client"
-
-
-class _PackageNotRunYet(types.ModuleType):
-    """A package whose ``__init__`` runs at the first look-up of a name it does not have."""
-
-    _lock = threading.RLock()  # its __init__ imports from itself
-
-    def __getattr__(self, name: str) -> Any:  # called only for names not found
-        if name.startswith("__"):  # import machinery probing (__path__, __file__ …)
-            raise AttributeError(name)
-        with self._lock:
-            if not self.__dict__.get("_omnireader_ran"):
-                self.__dict__["_omnireader_ran"] = True
-                self.__spec__.loader.exec_module(self)  # type: ignore[union-attr]
-        try:
-            return self.__dict__[name]
-        except KeyError:
-            raise AttributeError(f"module {self.__name__!r} has no attribute {name!r}") from None
+# What LanceDB takes from ``lance_namespace`` when it loads (lancedb/db.py, remote/db.py,
+# namespace.py; 0.40): only bound for functions that talk to a namespace.
+# tests/store/test_lance_import.py says when an upgrade changes it.
+NAMESPACE_NAMES = frozenset(
+    {
+        "LanceNamespace",
+        "connect",
+        "CreateNamespaceResponse",
+        "DescribeNamespaceResponse",
+        "DropNamespaceResponse",
+        "ListNamespacesResponse",
+        "ListTablesResponse",
+        "NamespaceExistsRequest",
+        "TableExistsRequest",
+    }
+)
 
 
 def _defer_rest_client() -> None:
-    if _PACKAGE in sys.modules:
-        return
-    spec = importlib.util.find_spec(_PACKAGE)
-    if spec is None or spec.loader is None or not spec.submodule_search_locations:
-        return  # not installed, or not a package: LanceDB imports what it imports
-    module = _PackageNotRunYet(_PACKAGE)
-    module.__spec__ = spec
-    module.__loader__ = spec.loader
-    module.__file__ = spec.origin
-    module.__path__ = list(spec.submodule_search_locations)
-    module.__package__ = _PACKAGE
-    sys.modules[_PACKAGE] = module
+    # The package, then its models package: lancedb/namespace.py imports nine of its models
+    # by module, which then load without the other ~140.
+    if defer_package(_PACKAGE):
+        defer_package(_PACKAGE + ".models")
 
 
 class _NoPandas(importlib.abc.MetaPathFinder):
@@ -162,10 +168,16 @@ def _mark_override(method: Any = None, **_: Any) -> Any:
     return method
 
 
+# Whose pydantic models are built when first used: the REST client's, and LanceDB's wire
+# models for remote functions (``lancedb.functions``, ~28 classes, ~10 ms), which a local
+# store never validates.
+_LAZY_MODELS = (_PACKAGE, "lancedb.functions")
+
+
 def _deferring(config_dict: Callable[..., Any]) -> Callable[..., Any]:
     def config(**values: Any) -> Any:
         caller = sys._getframe(1).f_globals.get("__name__", "")
-        if caller.startswith(_PACKAGE + "."):
+        if any(caller == m or caller.startswith(m + ".") for m in _LAZY_MODELS):
             values.setdefault("defer_build", True)
         return config_dict(**values)
 
@@ -210,6 +222,4 @@ def import_lancedb() -> types.ModuleType:
     if "lancedb" in sys.modules:
         return sys.modules["lancedb"]
     with _lighter_classes():
-        import lancedb
-
-    return lancedb
+        return import_standing_in("lancedb", "lance_namespace", NAMESPACE_NAMES)

@@ -28,8 +28,16 @@ try:
     checked = False
 except ValidationError:
     checked = True
+from lancedb.functions import FunctionArtifact  # LanceDB's remote-function wire models
+fn_built = FunctionArtifact.__pydantic_complete__
+try:
+    FunctionArtifact(kind=3, digest="d", entrypoint="e")
+    fn_checked = False
+except ValidationError:
+    fn_checked = True
 import overrides, pydantic
-print(json.dumps({"hits": [h.item.memory for h in hits], "api_before": api,
+print(json.dumps({"functions": [fn_built, fn_checked,
+                                FunctionArtifact(kind="k", digest="d", entrypoint="e").kind],"hits": [h.item.memory for h in hits], "api_before": api,
                   "table_api": client.TableApi.__module__, "version": client.__version__,
                   "model_built_before_use": built, "model_validates": checked,
                   "query": StringFtsQuery(query="heron").query,
@@ -51,6 +59,7 @@ def test_a_store_opens_writes_and_searches_without_the_rest_client_which_loads_w
     assert seen["model_validates"] is True
     assert seen["query"] == "heron"
     assert seen["restored"] == ["overrides.overrides", "pydantic.config"]
+    assert seen["functions"] == [False, True, "k"]
 
 
 PANDAS_PROBE = """
@@ -79,3 +88,98 @@ def test_a_store_works_without_pandas_which_pyarrow_uses_as_always_once_imported
     out = run_python(PANDAS_PROBE, str(tmp_path / "db.lance"), timeout=300).stdout
     seen = json.loads(out.splitlines()[-1])
     assert seen == {"hits": 1, "pandas_before": False, "nulls": 1, "frame": "DataFrame", "rows": 1}
+
+
+def _names_lancedb_takes_from(package: str) -> set[str]:
+    """The names the installed LanceDB's modules import ``from package import …``."""
+    import ast
+    import importlib.util
+
+    spec = importlib.util.find_spec("lancedb")
+    assert spec is not None and spec.submodule_search_locations
+    names: set[str] = set()
+    for root in spec.submodule_search_locations:
+        for path in Path(root).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.ImportFrom) and node.module == package:
+                    names |= {alias.name for alias in node.names}
+    return names
+
+
+def test_the_stand_ins_are_the_names_lancedb_takes_from_lance_namespace() -> None:
+    # Fails when a LanceDB upgrade imports other names: they then load the whole package at
+    # start-up (correct, ~0.1 s slower); update NAMESPACE_NAMES in lance_import.py.
+    import lance_namespace
+
+    from omnireader.store.lance_import import NAMESPACE_NAMES
+
+    taken = _names_lancedb_takes_from("lance_namespace")
+    assert taken == NAMESPACE_NAMES, (
+        f"LanceDB now takes {sorted(taken - NAMESPACE_NAMES)} and no longer "
+        f"{sorted(NAMESPACE_NAMES - taken)} from lance_namespace: the stand-in no longer applies"
+    )
+    assert NAMESPACE_NAMES <= set(lance_namespace.__all__) | {"connect"}
+
+
+NAMESPACE_PROBE = """
+import json, sys, tempfile
+from omnireader.store.deferred_packages import has_run
+from omnireader.store.lance_import import import_lancedb
+
+lancedb = import_lancedb()
+models = lambda: sum(m.startswith("lance_namespace_urllib3_client.models.") for m in sys.modules)
+at_import = {"namespace_ran": has_run("lance_namespace"), "models": models(),
+             "client_ran": has_run("lance_namespace_urllib3_client")}
+
+listed = lancedb.connect(tempfile.mkdtemp()).list_namespaces()  # a stand-in's first use
+
+import lance_namespace
+import lancedb.db, lancedb.namespace, lancedb.remote.db
+from lance_namespace import LanceNamespace, ListNamespacesResponse, ListTablesResponse
+
+
+class DictNamespace(LanceNamespace):  # a user's own namespace implementation
+    def __init__(self, **properties):
+        self.properties = properties
+
+    def namespace_id(self):
+        return "DictNamespace"
+
+    def list_namespaces(self, request):
+        return ListNamespacesResponse(namespaces=["herons"])
+
+    def list_tables(self, request):
+        return ListTablesResponse(tables=["nests"])
+
+
+db = lancedb.connect_namespace("__main__.DictNamespace", {"root": "lagoon"})
+print(json.dumps({
+    **at_import,
+    "listed": [type(listed).__module__, listed.namespaces],
+    "same_class": lancedb.db.ListNamespacesResponse is ListNamespacesResponse,
+    "same_connect": lancedb.namespace.namespace_connect is lance_namespace.connect,
+    "annotation": lancedb.remote.db.RemoteDBConnection.list_namespaces.__annotations__["return"]
+    is ListNamespacesResponse,
+    "package_models": len(lance_namespace.__all__), "models_after": models(),
+    "namespaces": db.list_namespaces().namespaces, "tables": db.list_tables().tables,
+}))
+"""
+
+
+def test_lancedb_loads_without_lance_namespace_whose_namespaces_work_when_used() -> None:
+    # The timeout is a hang guard for a loaded machine.
+    seen = json.loads(run_python(NAMESPACE_PROBE, timeout=300).stdout.splitlines()[-1])
+    # If these fail, LanceDB's import now uses lance_namespace itself: the stand-in no
+    # longer saves anything (~0.1 s of every store command's start-up), though all works.
+    assert seen["namespace_ran"] is False
+    assert seen["client_ran"] is False
+    assert seen["models"] < 30  # the few lancedb/namespace.py imports by module, of ~150
+    # Used, it is the real package, everywhere LanceDB looks.
+    assert seen["listed"] == [
+        "lance_namespace_urllib3_client.models.list_namespaces_response",
+        [],
+    ]
+    assert seen["same_class"] and seen["same_connect"] and seen["annotation"]
+    assert seen["package_models"] > 100 and seen["models_after"] > 100
+    assert seen["namespaces"] == ["herons"]
+    assert seen["tables"] == ["nests"]

@@ -1,0 +1,107 @@
+"""Token ids of texts, with each space-separated word tokenized once: the static embedder's
+tokenizer pass (``embed_static.py``), which was ~90% of its time on a big text file.
+
+A BERT tokenizer (``BertNormalizer``, ``BertPreTokenizer``, WordPiece) never lets a token
+cross a space: normalising is per character (the canonical reordering of accents stops at a
+space), pre-tokenizing splits at every space, and WordPiece works on one pre-token. So a text's
+ids are its space-separated words' ids one after another, and a long text repeats its words
+(the filings' 10 MB of text have ~110,000 distinct words in ~1.6 million). The words a batch
+has not met before are tokenized together, a few hundred joined by a space in one string, and
+each token goes back to its word by its offset. A batch that is mostly new words (a short
+query, base64, a table of codes) is tokenized as before: the words would not pay for it.
+
+The ids are the tokenizer's, text by text (``tests/llm/test_word_tokens.py`` compares them on
+prose, tables, scripts, accents, control characters and special tokens); only the truncation
+to the first ``max_tokens`` is done here, as the tokenizer's own does it (right, no stride).
+A tokenizer of another family (a byte-level BPE, whose tokens carry their space) must not use
+this: :func:`splits_at_spaces` says whether a tokenizer is one it holds for.
+"""
+
+from __future__ import annotations
+
+import threading
+from itertools import chain, islice
+from typing import Any
+
+__all__ = ["WordTokenIds", "splits_at_spaces"]
+
+_NEW_SHARE = 0.5  # a batch whose new words hold more of its characters is tokenized whole
+_GROUP = 256  # new words tokenized in one string (the tokenizer's cost grows with a string)
+_BUDGET = 32 << 20  # bytes of words and ids held (~110,000 words of 10-K text); then anew
+# An entry's bytes besides its characters: its slot, the key's header and the list's
+# (tracemalloc on 10 MB of 10-K text: 286 bytes an entry of 16 characters and 4.2 ids),
+# and each id (an int object and its pointer).
+_ENTRY = 205
+_ID = 36
+
+
+def splits_at_spaces(tokenizer: Any) -> bool:
+    """Whether a ``tokenizers.Tokenizer`` is a BERT WordPiece one: no token crosses a space."""
+    from tokenizers import models, normalizers, pre_tokenizers
+
+    return (
+        isinstance(tokenizer.normalizer, normalizers.BertNormalizer)
+        and isinstance(tokenizer.pre_tokenizer, pre_tokenizers.BertPreTokenizer)
+        and isinstance(tokenizer.model, models.WordPiece)
+        and not any(
+            " " in t.content or t.lstrip or t.rstrip
+            for t in tokenizer.get_added_tokens_decoder().values()
+        )
+    )
+
+
+class WordTokenIds:
+    """``ids(texts)``: each text's first ``max_tokens`` token ids, as the tokenizer gives them.
+
+    It takes the tokenizer over: its truncation and padding are turned off."""
+
+    def __init__(self, tokenizer: Any, max_tokens: int, budget: int = _BUDGET) -> None:
+        tokenizer.no_truncation()  # its own truncation would cut a string of joined words:
+        tokenizer.no_padding()  # truncating is done here, and padding is not wanted
+        self._tokenizer = tokenizer
+        self._max = max_tokens
+        self._budget = budget
+        self._lock = threading.Lock()
+        self._words: dict[str, list[int]] = {}
+        self._held = 0
+
+    def __call__(self, texts: list[str]) -> list[list[int]]:
+        pieces = [text.split(" ") for text in texts]
+        words = self._words  # a new dict replaces it when full: this batch keeps its own
+        new = set(chain.from_iterable(pieces)).difference(words)
+        new_chars = sum(map(len, new))
+        if new_chars > _NEW_SHARE * sum(map(len, texts)):
+            # Only the ids: the fast encoder (tokenizers >= 0.21) skips the offsets.
+            tokenizer = self._tokenizer
+            encode = getattr(tokenizer, "encode_batch_fast", tokenizer.encode_batch)
+            return [e.ids[: self._max] for e in encode(texts, add_special_tokens=False)]
+        if new:
+            learnt = self._tokenize(list(new))
+            words.update(learnt)
+            size = new_chars + _ENTRY * len(learnt) + _ID * sum(len(i) for _, i in learnt)
+            with self._lock:
+                self._held += size
+                if self._held > self._budget:
+                    self._words, self._held = {}, 0
+        ids = words.__getitem__
+        return [list(islice(chain.from_iterable(map(ids, p)), self._max)) for p in pieces]
+
+    def _tokenize(self, words: list[str]) -> list[tuple[str, list[int]]]:
+        """Each word's ids, from one string of ``_GROUP`` words at a time."""
+        import numpy as np
+
+        groups = [words[i : i + _GROUP] for i in range(0, len(words), _GROUP)]
+        joined = [" ".join(g) for g in groups]
+        out: list[tuple[str, list[int]]] = []
+        for group, enc in zip(
+            groups, self._tokenizer.encode_batch(joined, add_special_tokens=False), strict=True
+        ):
+            ends = np.cumsum(np.fromiter(map(len, group), dtype=np.int64, count=len(group)) + 1)
+            offsets = enc.offsets
+            token_starts = np.fromiter((o[0] for o in offsets), dtype=np.int64, count=len(offsets))
+            # Each token's word is the one whose span holds its first character; a word's
+            # tokens are a run, from the first token at or after its start.
+            bounds = np.searchsorted(token_starts, np.r_[0, ends]).tolist()
+            ids = enc.ids
+            out.extend((w, ids[a:b]) for w, a, b in zip(group, bounds, bounds[1:]))
+        return out
