@@ -607,19 +607,21 @@ static int by_left(const void *a, const void *b) {
     return p->at < q->at ? -1 : (p->at > q->at);
 }
 
-PyDoc_STRVAR(group_lines_doc,
-"group_lines(words)\n\n"
-"The loop of tables_text.group_lines: ``words`` grouped into lines (lists), top to bottom,\n"
-"each left to right; None when a coordinate is not a number (NaN): the Python loop decides.");
+/* How a word joins the row above: tables_text.group_lines' rule (the two vertical middles
+ * inside each other's boxes, the row's box the tallest word's) or blocks.make_lines' (twice
+ * the word's centre inside twice the row's first word's span). */
+enum { MIDDLES = 0, FIRST_SPAN = 1 };
 
-static PyObject *group_lines(PyObject *Py_UNUSED(self), PyObject *words) {
-    PyObject *seq = PySequence_Fast(words, "group_lines takes a list of words");
+/* ``words`` sorted by centre, grouped into rows by ``rule``, each row left to right: a
+ * list of lists; None when a coordinate is not a number (NaN): the Python loop decides. */
+static PyObject *rows_of(PyObject *words, int rule) {
+    PyObject *seq = PySequence_Fast(words, "a list of words");
     if (seq == NULL) return NULL;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
     PyObject **items = PySequence_Fast_ITEMS(seq);
-    PyObject *lines = PyList_New(0);
+    PyObject *rows = PyList_New(0);
     Placed *placed = PyMem_Calloc(n ? n : 1, sizeof(Placed));
-    if (lines == NULL || placed == NULL) goto fail;
+    if (rows == NULL || placed == NULL) goto fail;
     for (Py_ssize_t i = 0; i < n; i++) {
         Placed *p = &placed[i];
         if (get_double(items[i], s_y0, &p->y0) < 0 || get_double(items[i], s_y1, &p->y1) < 0 ||
@@ -628,7 +630,7 @@ static PyObject *group_lines(PyObject *Py_UNUSED(self), PyObject *words) {
         p->key = p->y0 + p->y1;
         if (isnan(p->key) || isnan(p->x0)) {
             PyMem_Free(placed);
-            Py_DECREF(lines);
+            Py_DECREF(rows);
             Py_DECREF(seq);
             Py_RETURN_NONE;
         }
@@ -639,43 +641,57 @@ static PyObject *group_lines(PyObject *Py_UNUSED(self), PyObject *words) {
     double top = 0, bottom = 0;
     Py_ssize_t start = 0;
     for (Py_ssize_t i = 0; i <= n; i++) {
-        if (i < n && i > 0) {
+        if (i > 0 && i < n) {
             const Placed *w = &placed[i];
-            double mid = (top + bottom) / 2;
-            double centre = (w->y0 + w->y1) / 2;
-            if ((top <= centre && centre <= bottom) || (w->y0 <= mid && mid <= w->y1)) {
-                double height = w->y1 - w->y0;
-                if ((height > 0.1 ? height : 0.1) > bottom - top) {
-                    top = w->y0;
-                    bottom = w->y1;
+            if (rule == FIRST_SPAN) {
+                if (top <= w->key && w->key <= bottom) continue;
+            } else {
+                double mid = (top + bottom) / 2;
+                double centre = (w->y0 + w->y1) / 2;
+                if ((top <= centre && centre <= bottom) || (w->y0 <= mid && mid <= w->y1)) {
+                    double height = w->y1 - w->y0;
+                    if ((height > 0.1 ? height : 0.1) > bottom - top) {
+                        top = w->y0;
+                        bottom = w->y1;
+                    }
+                    continue;
                 }
-                continue;
             }
         }
-        if (i > 0) { /* the line placed[start:i] is complete */
+        if (i > 0) { /* the row placed[start:i] is complete */
             qsort(placed + start, i - start, sizeof(Placed), by_left);
-            PyObject *line = PyList_New(i - start);
-            if (line == NULL) goto fail;
+            PyObject *row = PyList_New(i - start);
+            if (row == NULL) goto fail;
             for (Py_ssize_t k = start; k < i; k++)
-                PyList_SET_ITEM(line, k - start, Py_NewRef(placed[k].word));
-            int bad = PyList_Append(lines, line);
-            Py_DECREF(line);
+                PyList_SET_ITEM(row, k - start, Py_NewRef(placed[k].word));
+            int bad = PyList_Append(rows, row);
+            Py_DECREF(row);
             if (bad < 0) goto fail;
         }
         if (i < n) {
             start = i;
-            top = placed[i].y0;
-            bottom = placed[i].y1;
+            int twice = rule == FIRST_SPAN;
+            top = twice ? 2 * placed[i].y0 : placed[i].y0;
+            bottom = twice ? 2 * placed[i].y1 : placed[i].y1;
         }
     }
     PyMem_Free(placed);
     Py_DECREF(seq);
-    return lines;
+    return rows;
 fail:
     PyMem_Free(placed);
-    Py_XDECREF(lines);
+    Py_XDECREF(rows);
     Py_DECREF(seq);
     return NULL;
+}
+
+PyDoc_STRVAR(group_lines_doc,
+"group_lines(words)\n\n"
+"The loop of tables_text.group_lines: ``words`` grouped into lines (lists), top to bottom,\n"
+"each left to right; None when a coordinate is not a number (NaN): the Python loop decides.");
+
+static PyObject *group_lines(PyObject *Py_UNUSED(self), PyObject *words) {
+    return rows_of(words, MIDDLES);
 }
 
 /* tables_text.em: the word's font size, or its box height when the size is unknown. */
@@ -762,57 +778,7 @@ PyDoc_STRVAR(bands_doc,
 "word's span. None when a coordinate is not a number (NaN): the Python loop decides.");
 
 static PyObject *bands(PyObject *Py_UNUSED(self), PyObject *words) {
-    PyObject *seq = PySequence_Fast(words, "bands takes a list of words");
-    if (seq == NULL) return NULL;
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
-    PyObject **items = PySequence_Fast_ITEMS(seq);
-    PyObject *rows = PyList_New(0);
-    Placed *placed = PyMem_Calloc(n ? n : 1, sizeof(Placed));
-    if (rows == NULL || placed == NULL) goto fail;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        Placed *p = &placed[i];
-        if (get_double(items[i], s_y0, &p->y0) < 0 || get_double(items[i], s_y1, &p->y1) < 0 ||
-            get_double(items[i], s_x0, &p->x0) < 0)
-            goto fail;
-        p->key = p->y0 + p->y1;
-        if (isnan(p->key) || isnan(p->x0)) {
-            PyMem_Free(placed);
-            Py_DECREF(rows);
-            Py_DECREF(seq);
-            Py_RETURN_NONE;
-        }
-        p->at = i;
-        p->word = items[i];
-    }
-    qsort(placed, n, sizeof(Placed), by_centre);
-    double top = 0, bottom = 0;
-    Py_ssize_t start = 0;
-    for (Py_ssize_t i = 0; i <= n; i++) {
-        if (i > 0 && i < n && top <= placed[i].key && placed[i].key <= bottom) continue;
-        if (i > 0) {
-            qsort(placed + start, i - start, sizeof(Placed), by_left);
-            PyObject *row = PyList_New(i - start);
-            if (row == NULL) goto fail;
-            for (Py_ssize_t k = start; k < i; k++)
-                PyList_SET_ITEM(row, k - start, Py_NewRef(placed[k].word));
-            int bad = PyList_Append(rows, row);
-            Py_DECREF(row);
-            if (bad < 0) goto fail;
-        }
-        if (i < n) {
-            start = i;
-            top = 2 * placed[i].y0;
-            bottom = 2 * placed[i].y1;
-        }
-    }
-    PyMem_Free(placed);
-    Py_DECREF(seq);
-    return rows;
-fail:
-    PyMem_Free(placed);
-    Py_XDECREF(rows);
-    Py_DECREF(seq);
-    return NULL;
+    return rows_of(words, FIRST_SPAN);
 }
 
 /* What split_rows works with: the callbacks into blocks.py and the Line class. */
