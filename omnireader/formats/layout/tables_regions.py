@@ -6,6 +6,7 @@ Every distance is in em of the lines' own font size.
 
 from __future__ import annotations
 
+from bisect import insort
 from itertools import pairwise
 from math import ceil, inf
 from statistics import median
@@ -169,12 +170,14 @@ def regions(lines: list[list[_Run]]) -> list[list[list[_Run]]]:
     biggest = 0.0  # the largest font size in the region so far
     prev_bottom = None
     for line in lines:
-        _, top, _, bottom = line_box(line)
+        words = [w for run in line for w in run]
+        top, bottom = min(w.y0 for w in words), max(w.y1 for w in words)
         gap = top - prev_bottom if prev_bottom is not None else 0.0
         # Rows may be spaced wider than text lines; what ends a table is a gap wider than
         # its own row spacing so far (or, before there is any, a blank line or two).
-        size = line_size(line)
-        allowed = max(_LINE_GAP * size, 1.8 * median(gaps)) if gaps else FIRST_GAP * size
+        ems = [em(w) for w in words]
+        size = median(ems)  # line_size
+        allowed = max(_LINE_GAP * size, 1.8 * _median_of_sorted(gaps)) if gaps else FIRST_GAP * size
         # A one-run line in a larger font than the region's is a heading: the table ends.
         heading = len(line) < 2 and bool(current) and size > _HEADING_SIZE * biggest
         far = bool(current) and gap > allowed
@@ -185,9 +188,9 @@ def regions(lines: list[list[_Run]]) -> list[list[list[_Run]]]:
             current, singles, gaps, biggest = [], 0, [], 0.0
         if len(line) >= 2 or current:
             if current:
-                gaps.append(max(0.0, gap))
+                insort(gaps, max(0.0, gap))  # kept sorted: its median at every line
             current.append(line)
-            biggest = max(biggest, max(em(w) for run in line for w in run))
+            biggest = max(biggest, max(ems))
             singles = 0 if len(line) >= 2 else singles + 1
         prev_bottom = bottom
     regions.append(current)
@@ -198,6 +201,12 @@ def regions(lines: list[list[_Run]]) -> list[list[list[_Run]]]:
         if sum(len(line) >= 2 for line in region) >= 2:
             out.append(region)
     return out
+
+
+def _median_of_sorted(values: list[float]) -> float:
+    """``statistics.median`` of a list already sorted (the same arithmetic)."""
+    n = len(values)
+    return values[n // 2] if n % 2 else (values[n // 2 - 1] + values[n // 2]) / 2
 
 
 def _aligned(line: list[_Run], region: list[list[_Run]], size: float) -> bool:
