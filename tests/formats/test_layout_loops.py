@@ -295,3 +295,27 @@ def test_a_page_of_turned_text_is_turned_upright_the_same_compiled(matrix: str, 
         textpage.close()
         page.close()
         doc.close()
+
+
+@needs_loops
+@pytest.mark.parametrize(("rise", "expected"), [(4, ["1,23456"]), (7, ["1,234", "56"])])
+def test_a_number_fused_from_two_objects_is_read_box_by_box_the_same(
+    rise: int, expected: list[str]
+) -> None:
+    # "1,234" and a smaller "56" set right after it, raised: PDFium gives one run "1,23456"
+    # from two text objects, which both loops read glyph by glyph, cutting where the next
+    # glyph's middle leaves the line (a footnote mark set high) and not where it stays.
+    content = f"BT /F1 10 Tf 72 680 Td (1,234) Tj ET BT /F1 7 Tf 97.02 {680 + rise} Td (56) Tj ET\n"
+    pdf = raw_pdf(
+        [
+            "<< /Type /Catalog /Pages 2 0 R >>",
+            PAGES.replace("5 0 R", "4 0 R"),
+            HELVETICA,
+            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 5 0 R"
+            " /Resources << /Font << /F1 3 0 R >> >> >>",
+            stream(content),
+        ]
+    )
+    [(_, words, python_words, _, _)] = both(pdf)
+    assert [w.text for w in words] == expected
+    assert words == python_words

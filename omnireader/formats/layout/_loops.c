@@ -50,6 +50,7 @@ typedef struct {
     int (*char_box)(Handle, int, double *, double *, double *, double *);
     int (*object_matrix)(Handle, float *);
     double left, top;
+    double gap_em, back_em; /* words._GAP_EM, words._BACK_EM: where _scan splits a run */
     PyObject *by_object, *by_font, *describe, *word_cls, *expand, *out;
 } Page;
 
@@ -229,22 +230,99 @@ static int run_word(Page *p, PyObject *text, Py_ssize_t lo, Py_ssize_t hi) {
     return failed ? -1 : 1;
 }
 
+/* words._word: chars lo..hi of ``text`` as a word with ``props`` (size, bold, font),
+ * appended to the page's list. */
+static int emit_word(Page *p, PyObject *text, Py_ssize_t lo, Py_ssize_t hi, double x0,
+                     double y0, double x1, double y1, PyObject *props) {
+    PyObject *chars = PyUnicode_Substring(text, lo, hi);
+    if (chars == NULL) return -1;
+    if (!PyUnicode_IS_ASCII(chars)) {
+        PyObject *expanded = PyObject_CallOneArg(p->expand, chars);
+        Py_DECREF(chars);
+        if (expanded == NULL) return -1;
+        chars = expanded;
+    }
+    PyObject *word = PyObject_CallFunction(
+        p->word_cls, "OddddOOO", chars, x0, y0, x1, y1, PyTuple_GET_ITEM(props, 0),
+        PyTuple_GET_ITEM(props, 1), PyTuple_GET_ITEM(props, 2));
+    Py_DECREF(chars);
+    if (word == NULL) return -1;
+    int failed = PyList_Append(p->out, word);
+    Py_DECREF(word);
+    return failed ? -1 : 0;
+}
+
+/* words._scan: chars lo..hi (no space among them) read box by box as words, split where a
+ * gap or a new line falls between two of them (a run fused from two text objects). */
+static int scan_run(Page *p, PyObject *text, Py_ssize_t lo, Py_ssize_t hi) {
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    double x0 = 0, y0 = 0, x1 = 0, y1 = 0, gap = 0, back = 0;
+    Py_ssize_t start = -1;
+    PyObject *props = NULL;
+    for (Py_ssize_t index = lo; index < hi; index++) {
+        RectF rect;
+        if (!p->loose_box(p->handle, (int)index, &rect)) continue;
+        double cx0 = (double)rect.left - p->left, cy0 = p->top - (double)rect.top;
+        double cx1 = (double)rect.right - p->left, cy1 = p->top - (double)rect.bottom;
+        if (cx1 <= cx0 && cy1 <= cy0) continue; /* a zero-size glyph (a marker, not ink) */
+        if (start >= 0) {
+            double mid = (cy0 + cy1) * 0.5;
+            Py_UCS4 code = PyUnicode_READ(kind, data, index);
+            int rtl = (0x0590 <= code && code <= 0x08FF) || (0xFB1D <= code && code <= 0xFEFC);
+            if (rtl && x0 - cx1 <= gap && cx1 <= x1 + back && y0 <= mid && mid <= y1) {
+                /* Right-to-left script: the next char in reading order stands to the left. */
+                x0 = py_min(x0, cx0);
+                y0 = py_min(y0, cy0);
+                y1 = py_max(y1, cy1);
+                continue;
+            }
+            if (cx0 - x1 > gap || cx0 < x0 - back || mid > y1 || mid < y0) {
+                if (emit_word(p, text, start, index, x0, y0, x1, y1, props) < 0) goto fail;
+                start = -1;
+            } else {
+                x1 = py_max(x1, cx1);
+                y0 = py_min(y0, cy0);
+                y1 = py_max(y1, cy1);
+                continue;
+            }
+        }
+        start = index;
+        x0 = cx0, y0 = cy0, x1 = cx1, y1 = cy1;
+        Py_XDECREF(props);
+        props = style_of(p, (int)index, p->text_object(p->handle, (int)index), cy1 - cy0);
+        if (props == NULL) goto fail;
+        double size = PyFloat_AsDouble(PyTuple_GET_ITEM(props, 0));
+        if (size == -1.0 && PyErr_Occurred()) goto fail;
+        double em = py_max(size, 1.0);
+        gap = p->gap_em * em;
+        back = p->back_em * em;
+    }
+    if (start >= 0 && emit_word(p, text, start, hi, x0, y0, x1, y1, props) < 0) goto fail;
+    Py_XDECREF(props);
+    return 0;
+fail:
+    Py_XDECREF(props);
+    return -1;
+}
+
 PyDoc_STRVAR(upright_words_doc,
-"upright_words(text, handle, functions, left, top, style, word, expand, scan, out)\n\n"
+"upright_words(text, handle, functions, left, top, style, word, expand, (gap_em, back_em), out)\n\n"
 "The loop of words.page_words on an upright page: each run of ``text`` between spaces\n"
-"becomes a ``word`` appended to ``out``, or is handed to ``scan(text, lo, hi)``.\n"
+"becomes a ``word`` appended to ``out``, or is read box by box (words._scan, with its gap\n"
+"and back-step in ems).\n"
 "``functions`` are the addresses of FPDFText_GetLooseCharBox, FPDFText_GetTextObject,\n"
 "FPDFText_GetFontSize, FPDFTextObj_GetFont, FPDFTextObj_GetFontSize, FPDFText_GetCharBox and\n"
 "FPDFPageObj_GetMatrix; ``style`` is the page's words._FontStyle\n"
 "(its by_object and by_font caches are read and filled, its describe called on a new font).");
 
 static PyObject *upright_words(PyObject *Py_UNUSED(self), PyObject *args) {
-    PyObject *text, *handle_obj, *style, *scan;
+    PyObject *text, *handle_obj, *style;
     PyObject *fn[WORD_CALLS];
     Page p = {0};
-    if (!PyArg_ParseTuple(args, "UO(OOOOOOO)ddOOOOO!", &text, &handle_obj, &fn[0], &fn[1],
-                          &fn[2], &fn[3], &fn[4], &fn[5], &fn[6], &p.left, &p.top, &style, &p.word_cls,
-                          &p.expand, &scan, &PyList_Type, &p.out))
+    if (!PyArg_ParseTuple(args, "UO(OOOOOOO)ddOOO(dd)O!", &text, &handle_obj, &fn[0], &fn[1],
+                          &fn[2], &fn[3], &fn[4], &fn[5], &fn[6], &p.left, &p.top, &style,
+                          &p.word_cls, &p.expand, &p.gap_em, &p.back_em, &PyList_Type, &p.out))
         return NULL;
     p.handle = address(handle_obj);
     p.loose_box = (int (*)(Handle, int, RectF *))address(fn[0]);
@@ -279,11 +357,7 @@ static PyObject *upright_words(PyObject *Py_UNUSED(self), PyObject *args) {
         while (i < n && !is_break(PyUnicode_READ(kind, data, i))) i++;
         int appended = run_word(&p, text, lo, i);
         if (appended < 0) goto done;
-        if (appended == 0) {
-            PyObject *r = PyObject_CallFunction(scan, "Onn", text, lo, i);
-            if (r == NULL) goto done;
-            Py_DECREF(r);
-        }
+        if (appended == 0 && scan_run(&p, text, lo, i) < 0) goto done;
     }
     result = Py_NewRef(Py_None);
 done:
@@ -1022,7 +1096,10 @@ PyMODINIT_FUNC PyInit__loops(void) {
     if (!s_x0 || !s_y0 || !s_x1 || !s_y1 || !s_size || !s_text || !s_bold || !s_space)
         return NULL;
     PyObject *mod = PyModule_Create(&module);
-    if (mod != NULL && PyModule_AddIntConstant(mod, "WORD_CALLS", WORD_CALLS) < 0) {
+    /* WORD_LOOP 2: upright_words reads fused runs itself (words._scan) and takes its
+     * (gap, back-step) instead of a callback. */
+    if (mod != NULL && (PyModule_AddIntConstant(mod, "WORD_CALLS", WORD_CALLS) < 0 ||
+                        PyModule_AddIntConstant(mod, "WORD_LOOP", 2) < 0)) {
         Py_DECREF(mod);
         return NULL;
     }

@@ -72,6 +72,8 @@ _BOLD_TEX = re.compile(r"^(?:cm|sf|lm|ec)(?:ss|tt)?bx?(?:ti|sl|i)?\d|-medi$")
 
 
 # The PDFium functions the compiled loop calls, in the order it takes them.
+# The compiled words loop this module calls (``_loops.WORD_LOOP``): 2 reads fused runs itself.
+_WORD_LOOP = 2
 _WORD_CALLS = (
     "FPDFText_GetLooseCharBox",
     "FPDFText_GetTextObject",
@@ -139,7 +141,12 @@ def page_words(
     words: list[Word] = []
     loops = pdfium_calls.loops
     # A module built from an older _loops.c (other calls) is not used: the Python loop is.
-    if upright and compiled and getattr(loops, "WORD_CALLS", 0) == len(_WORD_CALLS):
+    if (
+        upright
+        and compiled
+        and getattr(loops, "WORD_CALLS", 0) == len(_WORD_CALLS)
+        and getattr(loops, "WORD_LOOP", 1) == _WORD_LOOP
+    ):
         loops.upright_words(  # type: ignore[union-attr]
             text,
             handle,
@@ -149,7 +156,7 @@ def page_words(
             style,
             Word,
             _expand,
-            lambda run, lo, hi: _scan(run, lo, hi, box, style, words),
+            (_GAP_EM, _BACK_EM),  # the C loop reads a fused run as _scan does
             words,
         )
         return _fit_boxes(words)
