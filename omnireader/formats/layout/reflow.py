@@ -97,7 +97,10 @@ class Vocabulary:
     def add_text(self, text: str) -> None:
         if len(self.words) >= _MAX_VOCABULARY:
             return
-        self.words.update(map(str.lower, _WORD.findall(text)))
+        if text.isascii():  # lower case first, once: the same words for ASCII text
+            self.words.update(_WORD.findall(text.lower()))
+        else:
+            self.words.update(map(str.lower, _WORD.findall(text)))
         if "-" in text:
             # Only the words with a hyphen: a compound never spans a space, and the scan
             # costs a few steps a letter.
