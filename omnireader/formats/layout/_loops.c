@@ -870,6 +870,7 @@ static int is_rtl_start(PyObject *text) {
  * leaves to Python (a size that is not a number, a right-to-left word). */
 static int emit_line(Split *sp, PyObject *run) {
     Py_ssize_t n = PyList_GET_SIZE(run);
+    if (n == 0) return 0; /* never: a run holds its first word (kept for safety) */
     double x0 = 0, y0 = 0, x1 = 0, y1 = 0;
     double sizes[16];
     PyObject *size_objs[16];
