@@ -159,6 +159,28 @@ static PyObject *style_of(Page *p, int index, Handle obj, double height) {
     return props;
 }
 
+/* words._word: chars lo..hi of ``text`` as a word with ``props`` (size, bold, font),
+ * appended to the page's list. */
+static int emit_word(Page *p, PyObject *text, Py_ssize_t lo, Py_ssize_t hi, double x0,
+                     double y0, double x1, double y1, PyObject *props) {
+    PyObject *chars = PyUnicode_Substring(text, lo, hi);
+    if (chars == NULL) return -1;
+    if (!PyUnicode_IS_ASCII(chars)) {
+        PyObject *expanded = PyObject_CallOneArg(p->expand, chars);
+        Py_DECREF(chars);
+        if (expanded == NULL) return -1;
+        chars = expanded;
+    }
+    PyObject *word = PyObject_CallFunction(
+        p->word_cls, "OddddOOO", chars, x0, y0, x1, y1, PyTuple_GET_ITEM(props, 0),
+        PyTuple_GET_ITEM(props, 1), PyTuple_GET_ITEM(props, 2));
+    Py_DECREF(chars);
+    if (word == NULL) return -1;
+    int failed = PyList_Append(p->out, word);
+    Py_DECREF(word);
+    return failed ? -1 : 0;
+}
+
 /* One run's word (the fast path of page_words), appended to the page's list. 1 when
  * appended, 0 when the run must be read box by box, -1 on error. */
 static int run_word(Page *p, PyObject *text, Py_ssize_t lo, Py_ssize_t hi) {
@@ -211,45 +233,9 @@ static int run_word(Page *p, PyObject *text, Py_ssize_t lo, Py_ssize_t hi) {
         Py_DECREF(props);
         return 0;
     }
-    PyObject *chars = PyUnicode_Substring(text, lo, hi);
-    if (chars == NULL) { Py_DECREF(props); return -1; }
-    if (!PyUnicode_IS_ASCII(chars)) {
-        PyObject *expanded = PyObject_CallOneArg(p->expand, chars);
-        Py_DECREF(chars);
-        if (expanded == NULL) { Py_DECREF(props); return -1; }
-        chars = expanded;
-    }
-    PyObject *word = PyObject_CallFunction(
-        p->word_cls, "OddddOOO", chars, wx0, py_min(y0, b0), wx1, py_max(y1, b1),
-        PyTuple_GET_ITEM(props, 0), PyTuple_GET_ITEM(props, 1), PyTuple_GET_ITEM(props, 2));
-    Py_DECREF(chars);
+    int failed = emit_word(p, text, lo, hi, wx0, py_min(y0, b0), wx1, py_max(y1, b1), props);
     Py_DECREF(props);
-    if (word == NULL) return -1;
-    int failed = PyList_Append(p->out, word);
-    Py_DECREF(word);
     return failed ? -1 : 1;
-}
-
-/* words._word: chars lo..hi of ``text`` as a word with ``props`` (size, bold, font),
- * appended to the page's list. */
-static int emit_word(Page *p, PyObject *text, Py_ssize_t lo, Py_ssize_t hi, double x0,
-                     double y0, double x1, double y1, PyObject *props) {
-    PyObject *chars = PyUnicode_Substring(text, lo, hi);
-    if (chars == NULL) return -1;
-    if (!PyUnicode_IS_ASCII(chars)) {
-        PyObject *expanded = PyObject_CallOneArg(p->expand, chars);
-        Py_DECREF(chars);
-        if (expanded == NULL) return -1;
-        chars = expanded;
-    }
-    PyObject *word = PyObject_CallFunction(
-        p->word_cls, "OddddOOO", chars, x0, y0, x1, y1, PyTuple_GET_ITEM(props, 0),
-        PyTuple_GET_ITEM(props, 1), PyTuple_GET_ITEM(props, 2));
-    Py_DECREF(chars);
-    if (word == NULL) return -1;
-    int failed = PyList_Append(p->out, word);
-    Py_DECREF(word);
-    return failed ? -1 : 0;
 }
 
 /* words._scan: chars lo..hi (no space among them) read box by box as words, split where a
