@@ -23,7 +23,15 @@ from omnireader.formats.layout.rules import page_rules, text_rotation
 from omnireader.formats.layout.tables_text import group_lines, runs
 from omnireader.formats.layout.words import page_words
 from tests.formats.layout_pdfs import Line, Text, build_pdf, paragraph, tall_metrics_font
-from tests.formats.pdf_builders import DEJAVU, HELVETICA, PAGES, raw_pdf, stream, text_pdf
+from tests.formats.pdf_builders import (
+    DEJAVU,
+    HELVETICA,
+    PAGES,
+    page_with,
+    raw_pdf,
+    stream,
+    text_pdf,
+)
 
 needs_loops = pytest.mark.skipif(
     pdfium_calls.loops is None, reason="the compiled loops are not built (no C compiler)"
@@ -263,6 +271,12 @@ def test_lines_of_right_to_left_words_and_odd_boxes_are_made_the_same_compiled()
     assert make_lines(odd, compiled=True) == make_lines(odd, compiled=False)
 
 
+def _helvetica_page(content: str) -> bytes:
+    """One Letter page drawing ``content`` (a content stream) with Helvetica as /F1."""
+    catalog = "<< /Type /Catalog /Pages 2 0 R >>"
+    return raw_pdf([catalog, PAGES, HELVETICA, stream(content), page_with("")])
+
+
 @needs_loops
 @pytest.mark.parametrize(
     ("matrix", "turn"),
@@ -274,16 +288,7 @@ def test_a_page_of_turned_text_is_turned_upright_the_same_compiled(matrix: str, 
         f"BT /F1 10 Tf {matrix} {200 + 14 * k} {300 + 14 * k} Tm (Sideways row {k}) Tj ET\n"
         for k in range(10)
     )
-    pdf = raw_pdf(
-        [
-            "<< /Type /Catalog /Pages 2 0 R >>",
-            PAGES.replace("5 0 R", "4 0 R"),
-            HELVETICA,
-            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 5 0 R"
-            " /Resources << /Font << /F1 3 0 R >> >> >>",
-            stream(content),
-        ]
-    )
+    pdf = _helvetica_page(content)
     doc = pdfium.PdfDocument(pdf)
     page = doc[0]
     textpage = page.get_textpage()
@@ -306,16 +311,7 @@ def test_a_number_fused_from_two_objects_is_read_box_by_box_the_same(
     # from two text objects, which both loops read glyph by glyph, cutting where the next
     # glyph's middle leaves the line (a footnote mark set high) and not where it stays.
     content = f"BT /F1 10 Tf 72 680 Td (1,234) Tj ET BT /F1 7 Tf 97.02 {680 + rise} Td (56) Tj ET\n"
-    pdf = raw_pdf(
-        [
-            "<< /Type /Catalog /Pages 2 0 R >>",
-            PAGES.replace("5 0 R", "4 0 R"),
-            HELVETICA,
-            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 5 0 R"
-            " /Resources << /Font << /F1 3 0 R >> >> >>",
-            stream(content),
-        ]
-    )
+    pdf = _helvetica_page(content)
     [(_, words, python_words, _, _)] = both(pdf)
     assert [w.text for w in words] == expected
     assert words == python_words
