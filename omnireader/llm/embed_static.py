@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from omnireader.errors import ConfigError, MissingExtraError
 from omnireader.llm.embedder_base import Embedder
-from omnireader.llm.word_tokens import WordTokenIds, splits_at_spaces
+from omnireader.llm.word_tokens import WordTokenIds, batch_ids, splits_at_spaces
 
 if TYPE_CHECKING:
     import numpy as np
@@ -52,10 +52,6 @@ DEFAULT_STATIC_MODEL = "minilm-l6-static-256"
 STATIC_FUSION_WEIGHT = 0.0
 MAX_TOKENS = 512  # as Model2Vec: a chunk's first 512 tokens say what it is about
 _SUB_BATCH = 32
-
-
-def _ids(tokenizer: Any, texts: list[str]) -> list[list[int]]:
-    return [e.ids for e in tokenizer.encode_batch(texts, add_special_tokens=False)]
 
 
 def _no_ids(texts: list[str]) -> list[list[int]]:
@@ -115,7 +111,7 @@ class StaticEmbedder(Embedder):
                     self._token_ids = WordTokenIds(tokenizer, MAX_TOKENS)
                 else:
                     tokenizer.enable_truncation(MAX_TOKENS)
-                    self._token_ids = partial(_ids, tokenizer)
+                    self._token_ids = partial(batch_ids, tokenizer)
                 self._tokenizer = tokenizer
         return self._tokenizer
 
