@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import shutil
 import sysconfig
+from itertools import pairwise
 from pathlib import Path
 
 import pypdfium2 as pdfium
@@ -18,8 +19,9 @@ import pytest
 
 from omnireader.formats.layout import pdfium_calls
 from omnireader.formats.layout.blocks import make_lines
-from omnireader.formats.layout.model import Word
-from omnireader.formats.layout.rules import page_rules, text_rotation
+from omnireader.formats.layout.model import Rule, Word
+from omnireader.formats.layout.rules import merge_rules, page_rules, text_rotation
+from omnireader.formats.layout.tables_rules import grid_rules
 from omnireader.formats.layout.tables_text import group_lines, runs
 from omnireader.formats.layout.words import page_words
 from tests.formats.layout_pdfs import Line, Text, build_pdf, paragraph, tall_metrics_font
@@ -32,6 +34,9 @@ from tests.formats.pdf_builders import (
     stream,
     text_pdf,
 )
+from tests.formats.test_layout_table_grids import _box, _hline, _vline
+from tests.formats.test_layout_tables import pdf as table_pdf
+from tests.formats.test_layout_tables import text
 
 needs_loops = pytest.mark.skipif(
     pdfium_calls.loops is None, reason="the compiled loops are not built (no C compiler)"
@@ -76,7 +81,18 @@ def assert_same(pdf: bytes | Path) -> int:
     for index, words_c, words_py, rules_c, rules_py in pages:
         assert words_c == words_py, f"page {index + 1}: the words differ"
         assert rules_c == rules_py, f"page {index + 1}: the rules differ"
+        assert grid_lines(rules_c, words_c, True) == grid_lines(rules_py, words_py, False), (
+            f"page {index + 1}: the grid lines differ"
+        )
     return len(pages)
+
+
+def grid_lines(rules: object, words: object, compiled: bool) -> tuple[list[Rule], list[Rule]]:
+    """The table finder's grid lines of a page's rules (``grid_rules``)."""
+    assert isinstance(rules, list) and isinstance(words, list)
+    hs = [r for r in rules if r.horizontal]
+    vs = [r for r in rules if not r.horizontal]
+    return grid_rules(hs, vs, words, compiled=compiled)
 
 
 def _scaled_text_and_shapes() -> bytes:
@@ -315,3 +331,43 @@ def test_a_number_fused_from_two_objects_is_read_box_by_box_the_same(
     [(_, words, python_words, _, _)] = both(pdf)
     assert [w.text for w in words] == expected
     assert words == python_words
+
+
+@needs_loops
+def test_shading_inside_a_grid_is_told_from_its_lines_the_same_compiled() -> None:
+    # A grid whose cells are shaded by boxes inset from their walls and by strips one a
+    # text line (test_layout_table_grids reads it as a table): the box edges are dropped
+    # the same way by both loops, and the grid's own lines kept.
+    xs, ys = [72, 200, 340], [100, 140, 190, 230]
+    body = "".join(
+        _box(x0 + 5, ys[0] + 4, x1 - 5, ys[0] + 18) + _box(x0 + 5, ys[0] + 18, x1 - 5, ys[0] + 32)
+        for x0, x1 in pairwise(xs)
+    )
+    body += _box(xs[0], ys[1] + 6, xs[1], ys[2] - 6)
+    body += "0.5 w\n" + "".join(_hline(xs[0], xs[-1], y) for y in ys)
+    body += _hline(xs[0] + 1, xs[-1] - 1, ys[-1] + 3)  # a double border under it: both kept
+    body += "".join(_vline(x, ys[0], ys[-1] + 3) for x in xs)
+    body += text(78, ys[0] + 14, "Competence") + text(78, ys[0] + 28, "area")
+    body += text(206, ys[0] + 14, "Statement of what") + text(206, ys[0] + 28, "a learner knows")
+    body += text(78, ys[1] + 16, "Knowledge") + text(206, ys[1] + 16, "The basics")
+    [(_, words, _, rules, _)] = both(table_pdf(body))
+    hs, vs = grid_lines(rules, words, True)
+    assert sorted(round(h.y0) for h in hs) == [*ys, ys[-1] + 3]  # the shading's edges are gone
+    assert sorted(round(v.x0) for v in vs) == xs
+    assert (hs, vs) == grid_lines(rules, words, False)
+
+
+@needs_loops
+def test_rules_with_a_nan_end_are_merged_and_gridded_by_the_python_loops() -> None:
+    nan = float("nan")
+    pieces = [Rule(10, 20, 50, 20), Rule(49, 20, 90, 20), Rule(10, 20, 10, nan)]
+    assert pdfium_calls.loops is not None
+    assert (
+        pdfium_calls.loops.merge_pieces([(r.x0, r.y0, r.x1, r.y1) for r in pieces], 1.5, Rule)
+        is None
+    )
+    assert merge_rules(pieces)[0] == Rule(10, 20, 90, 20)
+    hs = [Rule(10, 20, 90, 20), Rule(10, 60, 90, nan)]
+    vs = [Rule(10, 20, 10, 60), Rule(90, 20, 90, 60)]
+    word = Word("x", 20, 30, 30, 40, 10)
+    assert grid_rules(hs, vs, [word], compiled=True) == grid_rules(hs, vs, [word], compiled=False)

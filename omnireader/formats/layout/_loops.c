@@ -1049,6 +1049,484 @@ static PyObject *angle_votes(PyObject *Py_UNUSED(self), PyObject *args) {
     return Py_BuildValue("(llll)", votes[0], votes[1], votes[2], votes[3]);
 }
 
+/* ------------------------------------- ruling lines (rules._merge, tables_rules.py) */
+
+static PyObject *builtin_sum; /* Python's sum(): a group's mean position as rules.py takes it */
+
+/* A rule (or a word) by its box: what the grid loops read once from the objects. */
+typedef struct { double x0, y0, x1, y1; Py_ssize_t at; PyObject *obj; } Box;
+
+/* (position across, start along, end along) and where it came: rules._merge's and
+ * tables_rules' spans; sorted as Python sorts the tuples (then as they came: stable). */
+typedef struct { double at, a0, a1; Py_ssize_t index; } Span;
+
+static int by_span(const void *a, const void *b) {
+    const Span *p = a, *q = b;
+    if (p->at != q->at) return p->at < q->at ? -1 : 1;
+    if (p->a0 != q->a0) return p->a0 < q->a0 ? -1 : 1;
+    if (p->a1 != q->a1) return p->a1 < q->a1 ? -1 : 1;
+    return p->index < q->index ? -1 : (p->index > q->index);
+}
+
+static int by_double(const void *a, const void *b) {
+    double p = *(const double *)a, q = *(const double *)b;
+    return p < q ? -1 : (p > q);
+}
+
+/* The boxes of a list of objects with x0, y0, x1, y1; -1 on an error, 1 when a coordinate
+ * is not a number (the Python loop decides then), 0 else. */
+static int read_boxes(PyObject *seq, Box **out, Py_ssize_t *n) {
+    *n = PySequence_Fast_GET_SIZE(seq);
+    PyObject **items = PySequence_Fast_ITEMS(seq);
+    Box *boxes = PyMem_Calloc(*n ? *n : 1, sizeof(Box));
+    if (boxes == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    *out = boxes;
+    for (Py_ssize_t i = 0; i < *n; i++) {
+        Box *b = &boxes[i];
+        if (get_double(items[i], s_x0, &b->x0) < 0 || get_double(items[i], s_y0, &b->y0) < 0 ||
+            get_double(items[i], s_x1, &b->x1) < 0 || get_double(items[i], s_y1, &b->y1) < 0)
+            return -1;
+        if (isnan(b->x0) || isnan(b->y0) || isnan(b->x1) || isnan(b->y1)) return 1;
+        b->at = i;
+        b->obj = items[i];
+    }
+    return 0;
+}
+
+/* bisect.bisect_left / bisect_right over a sorted array of spans' positions. */
+static Py_ssize_t span_left(const Span *s, Py_ssize_t n, double x) {
+    Py_ssize_t lo = 0, hi = n;
+    while (lo < hi) {
+        Py_ssize_t mid = (lo + hi) / 2;
+        if (s[mid].at < x) lo = mid + 1; else hi = mid;
+    }
+    return lo;
+}
+
+static Py_ssize_t span_right(const Span *s, Py_ssize_t n, double x) {
+    Py_ssize_t lo = 0, hi = n;
+    while (lo < hi) {
+        Py_ssize_t mid = (lo + hi) / 2;
+        if (x < s[mid].at) hi = mid; else lo = mid + 1;
+    }
+    return lo;
+}
+
+/* tables_rules._span: a rule's (position across, start along, end along). */
+static Span span_of(const Box *b, int horizontal, Py_ssize_t index) {
+    Span s = {horizontal ? b->y0 : b->x0, horizontal ? b->x0 : b->y0,
+              horizontal ? b->x1 : b->y1, index};
+    return s;
+}
+
+/* statistics.median of n sorted values. */
+static double median_sorted(const double *v, Py_ssize_t n) {
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+PyDoc_STRVAR(merge_pieces_doc,
+"merge_pieces(boxes, tol, rule)\n\n"
+"The loop of rules._merge: collinear (x0, y0, x1, y1) pieces that touch or overlap as\n"
+"one ``rule(x0, y0, x1, y1)`` each, horizontal ones first; None when a coordinate is not\n"
+"a number (NaN): the Python loop decides.");
+
+static PyObject *merge_pieces(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *boxes_obj, *rule_cls;
+    double tol;
+    if (!PyArg_ParseTuple(args, "OdO", &boxes_obj, &tol, &rule_cls)) return NULL;
+    PyObject *seq = PySequence_Fast(boxes_obj, "a list of boxes");
+    if (seq == NULL) return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    PyObject **items = PySequence_Fast_ITEMS(seq);
+    Span *spans = PyMem_Calloc(n ? n : 1, sizeof(Span));
+    PyObject *merged = PyList_New(0);
+    if (spans == NULL || merged == NULL) goto fail;
+    Py_ssize_t nh = 0, nv = 0;
+    /* Horizontal spans from the front of the array, vertical ones from the back (sorted
+     * with where they came as the last key, so the order they are put in does not count). */
+    for (Py_ssize_t i = 0; i < n; i++) {
+        double c[4];
+        PyObject *box = PySequence_Fast(items[i], "a box of four numbers");
+        if (box == NULL) goto fail;
+        if (PySequence_Fast_GET_SIZE(box) != 4) {
+            Py_DECREF(box);
+            PyErr_SetString(PyExc_ValueError, "a box of four numbers");
+            goto fail;
+        }
+        for (int k = 0; k < 4; k++) c[k] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(box, k));
+        Py_DECREF(box);
+        if (PyErr_Occurred()) goto fail;
+        if (isnan(c[0]) || isnan(c[1]) || isnan(c[2]) || isnan(c[3])) {
+            PyMem_Free(spans);
+            Py_DECREF(merged);
+            Py_DECREF(seq);
+            Py_RETURN_NONE;
+        }
+        if (fabs(c[3] - c[1]) <= fabs(c[2] - c[0])) {
+            Span s = {c[1], c[0], c[2], i};
+            spans[nh++] = s;
+        } else {
+            Span s = {c[0], c[1], c[3], i};
+            spans[n - 1 - nv++] = s;
+        }
+    }
+    for (int horizontal = 1; horizontal >= 0; horizontal--) {
+        Span *s = horizontal ? spans : spans + nh;
+        Py_ssize_t m = horizontal ? nh : nv;
+        qsort(s, m, sizeof(Span), by_span);
+        Py_ssize_t start = 0;
+        while (start < m) {
+            Py_ssize_t end = start + 1; /* a group: within tol of its first span's position */
+            while (end < m && s[end].at - s[start].at <= tol) end++;
+            PyObject *positions = PyList_New(end - start);
+            if (positions == NULL) goto fail;
+            for (Py_ssize_t k = start; k < end; k++) {
+                PyObject *v = PyFloat_FromDouble(s[k].at);
+                if (v == NULL) {
+                    Py_DECREF(positions);
+                    goto fail;
+                }
+                PyList_SET_ITEM(positions, k - start, v);
+            }
+            PyObject *total = PyObject_CallOneArg(builtin_sum, positions);
+            Py_DECREF(positions);
+            if (total == NULL) goto fail;
+            double pos = PyFloat_AsDouble(total) / (double)(end - start);
+            Py_DECREF(total);
+            if (PyErr_Occurred()) goto fail;
+            /* The group's pieces by (start, end): the spans with their position dropped. */
+            Span *pieces = PyMem_Calloc(end - start, sizeof(Span));
+            if (pieces == NULL) goto fail;
+            for (Py_ssize_t k = start; k < end; k++) {
+                Span p = {s[k].a0, s[k].a1, 0, 0};
+                pieces[k - start] = p;
+            }
+            qsort(pieces, end - start, sizeof(Span), by_span);
+            double lo = pieces[0].at, hi = pieces[0].a0;
+            for (Py_ssize_t k = 1; k <= end - start; k++) {
+                double a = k < end - start ? pieces[k].at : INFINITY;
+                double b = k < end - start ? pieces[k].a0 : INFINITY;
+                if (a <= hi + tol) {
+                    hi = py_max(hi, b);
+                    continue;
+                }
+                PyObject *rule = horizontal
+                    ? PyObject_CallFunction(rule_cls, "dddd", lo, pos, hi, pos)
+                    : PyObject_CallFunction(rule_cls, "dddd", pos, lo, pos, hi);
+                if (rule == NULL || PyList_Append(merged, rule) < 0) {
+                    Py_XDECREF(rule);
+                    PyMem_Free(pieces);
+                    goto fail;
+                }
+                Py_DECREF(rule);
+                lo = a;
+                hi = b;
+            }
+            PyMem_Free(pieces);
+            start = end;
+        }
+    }
+    PyMem_Free(spans);
+    Py_DECREF(seq);
+    return merged;
+fail:
+    PyMem_Free(spans);
+    Py_XDECREF(merged);
+    Py_DECREF(seq);
+    return NULL;
+}
+
+/* round(value, 1) as Python gives it: a tenth by C where the product is clearly off a
+ * tie, Python's own round() where it is within a rounding of one (or huge). */
+static int round_tenth(double value, double *out) {
+    double scaled = value * 10, frac = scaled - floor(scaled);
+    if (fabs(value) < 1e6 && fabs(frac - 0.5) > 1e-6) {
+        *out = nearbyint(scaled) / 10;
+        return 0;
+    }
+    PyObject *v = PyObject_CallFunction(builtin_round, "di", value, 1);
+    if (v == NULL) return -1;
+    *out = PyFloat_AsDouble(v);
+    Py_DECREF(v);
+    return PyErr_Occurred() ? -1 : 0;
+}
+
+/* tables_rules._plausible over the words' (y0, y1) boxes: about a line high. -1 on an
+ * error, else 0 or 1. */
+static int plausible(const Box *words, Py_ssize_t n, double *heights, double *tops,
+                     double tall) {
+    for (Py_ssize_t i = 0; i < n; i++) heights[i] = words[i].y1 - words[i].y0;
+    qsort(heights, n, sizeof(double), by_double);
+    double height = median_sorted(heights, n);
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (round_tenth(words[i].y0, &tops[i]) < 0) return -1;
+    qsort(tops, n, sizeof(double), by_double);
+    Py_ssize_t distinct = 0, steps = 0;
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (distinct == 0 || tops[i] != tops[distinct - 1]) tops[distinct++] = tops[i];
+    for (Py_ssize_t i = 1; i < distinct; i++) {
+        double step = tops[i] - tops[i - 1];
+        if (step > 0.3 * height) heights[steps++] = step; /* heights is free again */
+    }
+    if (steps == 0) return 0;
+    qsort(heights, steps, sizeof(double), by_double);
+    return height <= tall * median_sorted(heights, steps);
+}
+
+/* tables_rules._touching: a line above b in the same column, their boxes touching. */
+static int touching(const Box *a, const Box *b, double y, double touch) {
+    double height = py_min(a->y1 - a->y0, b->y1 - b->y0);
+    return a->y0 + a->y1 < b->y0 + b->y1 && a->x0 < b->x1 && b->x0 < a->x1 &&
+           b->y0 - a->y1 <= touch * height && a->y0 + 0.5 * (a->y1 - a->y0) < y &&
+           y < b->y1 - 0.5 * (b->y1 - b->y0);
+}
+
+static int by_box(const void *a, const void *b) { /* (y0, y1, x0, x1), then as they came */
+    const Box *p = a, *q = b;
+    if (p->y0 != q->y0) return p->y0 < q->y0 ? -1 : 1;
+    if (p->y1 != q->y1) return p->y1 < q->y1 ? -1 : 1;
+    if (p->x0 != q->x0) return p->x0 < q->x0 ? -1 : 1;
+    if (p->x1 != q->x1) return p->x1 < q->x1 ? -1 : 1;
+    return p->at < q->at ? -1 : (p->at > q->at);
+}
+
+/* The first of n boxes sorted by y0 whose y0 is not below x (bisect_left on the tops). */
+static Py_ssize_t top_left(const Box *b, Py_ssize_t n, double x) {
+    Py_ssize_t lo = 0, hi = n;
+    while (lo < hi) {
+        Py_ssize_t mid = (lo + hi) / 2;
+        if (b[mid].y0 < x) lo = mid + 1; else hi = mid;
+    }
+    return lo;
+}
+
+typedef struct { double snap, touch, tall, inset; } GridParams;
+
+/* tables_rules._between_lines over boxes: keeps (compacts) the rules of hs[0:nh] that do
+ * not run between two lines of one paragraph and gives their count; -1 on an error.
+ * ``words`` are sorted here (a copy the caller owns); heights, tops, near: scratch of nw. */
+static Py_ssize_t between_lines(Box *hs, Py_ssize_t nh, Box *words, Py_ssize_t nw,
+                                const GridParams *g, double *heights, double *tops,
+                                const Box **near) {
+    if (nw == 0) return nh;
+    qsort(words, nw, sizeof(Box), by_box);
+    int fits = plausible(words, nw, heights, tops, g->tall);
+    if (fits <= 0) return fits < 0 ? -1 : nh;
+    double tallest = words[0].y1 - words[0].y0;
+    for (Py_ssize_t i = 0; i < nw; i++) {
+        heights[i] = words[i].y1 - words[i].y0;
+        if (heights[i] > tallest) tallest = heights[i];
+    }
+    qsort(heights, nw, sizeof(double), by_double);
+    double reach = 3 * median_sorted(heights, nw);
+    char *keep = PyMem_Calloc(nh ? nh : 1, 1);
+    if (keep == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t r = 0; r < nh; r++) {
+        const Box *h = &hs[r];
+        double y = h->y0;
+        keep[r] = 1;
+        /* _partial: a rule this close above or below runs further left or right. */
+        int partial = 0;
+        for (Py_ssize_t o = 0; o < nh && !partial; o++)
+            partial = fabs(hs[o].y0 - h->y0) <= reach &&
+                      (hs[o].x0 < h->x0 - 2 * g->snap || hs[o].x1 > h->x1 + 2 * g->snap);
+        if (!partial) continue;
+        Py_ssize_t lo = top_left(words, nw, y - tallest - g->snap);
+        Py_ssize_t hi = top_left(words, nw, y + g->snap), m = 0;
+        for (Py_ssize_t k = lo; k < hi; k++) {
+            const Box *b = &words[k];
+            if (b->x0 < h->x1 && b->x1 > h->x0 && b->y0 - g->touch * (b->y1 - b->y0) <= y &&
+                y <= b->y1 + g->touch * (b->y1 - b->y0))
+                near[m++] = b;
+        }
+        for (Py_ssize_t i = 0; i < m && keep[r]; i++)
+            for (Py_ssize_t j = 0; j < m; j++)
+                if (touching(near[i], near[j], y, g->touch)) {
+                    keep[r] = 0;
+                    break;
+                }
+    }
+    Py_ssize_t kept = 0;
+    for (Py_ssize_t r = 0; r < nh; r++)
+        if (keep[r]) hs[kept++] = hs[r];
+    PyMem_Free(keep);
+    return kept;
+}
+
+/* tables_rules._without_insets: the rules of rules[0:n] that no longer parallel rule a few
+ * points off covers with no text between (compacted, in the order of their spans); -1 on
+ * an error. ``points`` are the words' centres as (along, across) pairs. */
+static Py_ssize_t without_insets(Box *rules, Py_ssize_t n, int horizontal, const double *points,
+                                 Py_ssize_t np, const GridParams *g) {
+    Span *spans = PyMem_Calloc(n ? n : 1, sizeof(Span));
+    Box *copy = PyMem_Calloc(n ? n : 1, sizeof(Box));
+    if (spans == NULL || copy == NULL) {
+        PyMem_Free(spans);
+        PyMem_Free(copy);
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        spans[i] = span_of(&rules[i], horizontal, i);
+        copy[i] = rules[i];
+    }
+    qsort(spans, n, sizeof(Span), by_span);
+    Py_ssize_t kept = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        double at = spans[i].at, a0 = spans[i].a0, a1 = spans[i].a1;
+        Py_ssize_t lo = span_left(spans, n, at - g->inset), hi = span_right(spans, n, at + g->inset);
+        int covered = 0;
+        for (Py_ssize_t k = lo; k < hi && !covered; k++) {
+            double o_at = spans[k].at, o0 = spans[k].a0, o1 = spans[k].a1;
+            if (o0 > a0 + g->snap || o1 < a1 - g->snap) continue;
+            /* _covers */
+            if (fabs(o_at - at) <= g->snap || o0 > a0 + g->snap || o1 < a1 - g->snap) continue;
+            if ((o1 - o0) - (a1 - a0) <= 2 * g->snap) continue; /* as long: a double border */
+            double lo_at = py_min(at, o_at), hi_at = py_max(at, o_at);
+            covered = 1;
+            for (Py_ssize_t p = 0; p < np; p++) {
+                double along = points[2 * p], across = points[2 * p + 1];
+                if (a0 <= along && along <= a1 && lo_at < across && across < hi_at) {
+                    covered = 0;
+                    break;
+                }
+            }
+        }
+        if (!covered) rules[kept++] = copy[spans[i].index];
+    }
+    PyMem_Free(spans);
+    PyMem_Free(copy);
+    return kept;
+}
+
+/* tables_rules._meeting: the rules of rules[0:n] that two or more of across[0:m] touch or
+ * cross (compacted, in their order); -1 on an error. */
+static Py_ssize_t meeting(Box *rules, Py_ssize_t n, const Box *across, Py_ssize_t m,
+                          int horizontal, double snap) {
+    Span *others = PyMem_Calloc(m ? m : 1, sizeof(Span));
+    if (others == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < m; i++) others[i] = span_of(&across[i], !horizontal, i);
+    qsort(others, m, sizeof(Span), by_span);
+    Py_ssize_t kept = 0;
+    for (Py_ssize_t r = 0; r < n; r++) {
+        Span s = span_of(&rules[r], horizontal, r);
+        Py_ssize_t lo = span_left(others, m, s.a0 - snap), hi = span_right(others, m, s.a1 + snap);
+        int met = 0;
+        for (Py_ssize_t k = lo; k < hi && met < 2; k++)
+            met += others[k].a0 - snap <= s.at && s.at <= others[k].a1 + snap;
+        if (met == 2) rules[kept++] = rules[r];
+    }
+    PyMem_Free(others);
+    return kept;
+}
+
+static PyObject *box_list(const Box *boxes, Py_ssize_t n) {
+    PyObject *out = PyList_New(n);
+    if (out == NULL) return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) PyList_SET_ITEM(out, i, Py_NewRef(boxes[i].obj));
+    return out;
+}
+
+PyDoc_STRVAR(grid_lines_doc,
+"grid_lines(hs, vs, words, (snap, touch, tall, inset), passes)\n\n"
+"tables_rules.grid_rules' loops: the horizontal and vertical rules of ``hs`` and ``vs``\n"
+"that can be grid lines, as two lists; None when a coordinate is not a number (NaN): the\n"
+"Python loops decide.");
+
+static PyObject *grid_lines(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *hs_obj, *vs_obj, *words_obj, *out = NULL;
+    PyObject *hs_seq = NULL, *vs_seq = NULL, *words_seq = NULL;
+    GridParams g;
+    int passes;
+    if (!PyArg_ParseTuple(args, "OOO(dddd)i", &hs_obj, &vs_obj, &words_obj, &g.snap, &g.touch,
+                          &g.tall, &g.inset, &passes))
+        return NULL;
+    Box *hs = NULL, *vs = NULL, *words = NULL, *hs2 = NULL, *vs2 = NULL;
+    double *heights = NULL, *tops = NULL, *points = NULL;
+    const Box **near = NULL;
+    Py_ssize_t nh = 0, nv = 0, nw = 0;
+    int got = -1;
+    hs_seq = PySequence_Fast(hs_obj, "a list of rules");
+    vs_seq = hs_seq ? PySequence_Fast(vs_obj, "a list of rules") : NULL;
+    words_seq = vs_seq ? PySequence_Fast(words_obj, "a list of words") : NULL;
+    if (words_seq == NULL) goto done;
+    got = read_boxes(hs_seq, &hs, &nh);
+    if (got == 0) got = read_boxes(vs_seq, &vs, &nv);
+    if (got == 0) got = read_boxes(words_seq, &words, &nw);
+    if (got != 0) goto done; /* an error (-1), or NaN (1): None */
+    got = -1;
+    heights = PyMem_Calloc(nw ? nw : 1, sizeof(double));
+    tops = PyMem_Calloc(nw ? nw : 1, sizeof(double));
+    near = PyMem_Calloc(nw ? nw : 1, sizeof(Box *));
+    points = PyMem_Calloc(nw ? 2 * nw : 1, sizeof(double));
+    hs2 = PyMem_Calloc(nh ? nh : 1, sizeof(Box));
+    vs2 = PyMem_Calloc(nv ? nv : 1, sizeof(Box));
+    if (!heights || !tops || !near || !points || !hs2 || !vs2) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    /* The centres before the words are sorted: _without_insets reads them in page order. */
+    for (Py_ssize_t i = 0; i < nw; i++) {
+        points[2 * i] = (words[i].x0 + words[i].x1) / 2; /* along a horizontal rule: x */
+        points[2 * i + 1] = (words[i].y0 + words[i].y1) / 2;
+    }
+    nh = between_lines(hs, nh, words, nw, &g, heights, tops, near);
+    if (nh < 0) goto done;
+    nh = without_insets(hs, nh, 1, points, nw, &g);
+    if (nh < 0) goto done;
+    for (Py_ssize_t i = 0; i < nw; i++) { /* (along, across) of a vertical rule: (y, x) */
+        double x = points[2 * i];
+        points[2 * i] = points[2 * i + 1];
+        points[2 * i + 1] = x;
+    }
+    nv = without_insets(vs, nv, 0, points, nw, &g);
+    if (nv < 0) goto done;
+    for (int pass = 0; pass < passes; pass++) {
+        /* Both tests against the rules as they were at the start of the pass. */
+        memcpy(hs2, hs, nh * sizeof(Box));
+        memcpy(vs2, vs, nv * sizeof(Box));
+        Py_ssize_t kh = meeting(hs2, nh, vs, nv, 1, g.snap);
+        Py_ssize_t kv = kh < 0 ? -1 : meeting(vs2, nv, hs, nh, 0, g.snap);
+        if (kv < 0) goto done;
+        if (kh == nh && kv == nv) break;
+        memcpy(hs, hs2, kh * sizeof(Box));
+        memcpy(vs, vs2, kv * sizeof(Box));
+        nh = kh;
+        nv = kv;
+    }
+    got = 0;
+done:
+    if (got == 0) {
+        PyObject *h = box_list(hs, nh), *v = h ? box_list(vs, nv) : NULL;
+        if (v != NULL) out = PyTuple_Pack(2, h, v);
+        Py_XDECREF(h);
+        Py_XDECREF(v);
+    }
+    PyMem_Free(hs);
+    PyMem_Free(vs);
+    PyMem_Free(words);
+    PyMem_Free(hs2);
+    PyMem_Free(vs2);
+    PyMem_Free(heights);
+    PyMem_Free(tops);
+    PyMem_Free(points);
+    PyMem_Free(near);
+    Py_XDECREF(hs_seq);
+    Py_XDECREF(vs_seq);
+    Py_XDECREF(words_seq);
+    if (out == NULL && !PyErr_Occurred()) Py_RETURN_NONE;
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"upright_words", upright_words, METH_VARARGS, upright_words_doc},
     {"path_pieces", path_pieces, METH_VARARGS, path_pieces_doc},
@@ -1057,12 +1535,15 @@ static PyMethodDef methods[] = {
     {"bands", bands, METH_O, bands_doc},
     {"split_rows", split_rows, METH_VARARGS, split_rows_doc},
     {"angle_votes", angle_votes, METH_VARARGS, angle_votes_doc},
+    {"merge_pieces", merge_pieces, METH_VARARGS, merge_pieces_doc},
+    {"grid_lines", grid_lines, METH_VARARGS, grid_lines_doc},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_loops",
-    "The layout stage's hot loops, compiled (optional; see words.py, rules.py, tables_text.py).",
+    "The layout stage's hot loops, compiled (optional; see words.py, rules.py, tables_text.py,\n"
+    "tables_rules.py).",
     -1, methods, NULL, NULL, NULL, NULL,
 };
 
@@ -1070,8 +1551,9 @@ PyMODINIT_FUNC PyInit__loops(void) {
     PyObject *builtins = PyImport_ImportModule("builtins");
     if (builtins == NULL) return NULL;
     builtin_round = PyObject_GetAttrString(builtins, "round");
+    builtin_sum = PyObject_GetAttrString(builtins, "sum");
     Py_DECREF(builtins);
-    if (builtin_round == NULL) return NULL;
+    if (builtin_round == NULL || builtin_sum == NULL) return NULL;
     s_x0 = PyUnicode_InternFromString("x0");
     s_y0 = PyUnicode_InternFromString("y0");
     s_x1 = PyUnicode_InternFromString("x1");

@@ -105,7 +105,7 @@ def page_rules(page: Any, compiled: bool = True) -> list[Rule]:
         flipped = [(x0 - left, top - y1, x1 - left, top - y0) for x0, y0, x1, y1 in raw]
     else:
         flipped = [to_page(x0, y1, x1, y0) for x0, y0, x1, y1 in raw]
-    return _merge(flipped, _JOIN)
+    return _merge(flipped, _JOIN, compiled)
 
 
 def text_rotation(textpage: Any, sample: int = 400, compiled: bool = True) -> int:
@@ -331,8 +331,16 @@ def merge_rules(rules: list[Rule], tol: float = _JOIN) -> list[Rule]:
     return _merge([(r.x0, r.y0, r.x1, r.y1) for r in rules], tol)
 
 
-def _merge(boxes: list[tuple[float, float, float, float]], tol: float) -> list[Rule]:
-    """:func:`merge_rules` of ``(x0, y0, x1, y1)`` boxes (``Rule.horizontal`` inline)."""
+def _merge(
+    boxes: list[tuple[float, float, float, float]], tol: float, compiled: bool = True
+) -> list[Rule]:
+    """:func:`merge_rules` of ``(x0, y0, x1, y1)`` boxes (``Rule.horizontal`` inline), by
+    the compiled loop where it is built and ``compiled`` is true."""
+    fast = pdfium_calls.compiled("merge_pieces", compiled)
+    if fast is not None:
+        got = fast(boxes, tol, Rule)
+        if got is not None:  # None: a coordinate is not a number; the loop below decides
+            return got  # type: ignore[no-any-return]
     merged: list[Rule] = []
     # (position across, start, end along) so one loop serves both directions.
     across: tuple[list[tuple[float, float, float]], ...] = ([], [])

@@ -20,6 +20,7 @@ from bisect import bisect_left, bisect_right
 from itertools import pairwise
 from statistics import median
 
+from omnireader.formats.layout import pdfium_calls
 from omnireader.formats.layout.model import Rule, Word
 from omnireader.formats.layout.tables_text import SNAP
 
@@ -31,8 +32,16 @@ _TALL = 1.5  # word boxes taller than this many line steps are not the text's ow
 _PASSES = 3  # rounds of dropping lines that meet no grid (each drop may free another)
 
 
-def grid_rules(hs: list[Rule], vs: list[Rule], words: list[Word]) -> tuple[list[Rule], list[Rule]]:
-    """The horizontal and vertical rules that can be grid lines."""
+def grid_rules(
+    hs: list[Rule], vs: list[Rule], words: list[Word], compiled: bool = True
+) -> tuple[list[Rule], list[Rule]]:
+    """The horizontal and vertical rules that can be grid lines. The loops below run
+    compiled where ``_loops`` is built and ``compiled`` is true (the same rules come out)."""
+    fast = pdfium_calls.compiled("grid_lines", compiled)
+    if fast is not None:
+        got = fast(hs, vs, words, (SNAP, _TOUCH, _TALL, _INSET), _PASSES)
+        if got is not None:  # None: a coordinate is not a number; the loops below decide
+            return got  # type: ignore[no-any-return]
     centres = [(w.cx, w.cy) for w in words]
     hs = _without_insets(_between_lines(hs, words), centres, horizontal=True)
     vs = _without_insets(vs, centres, horizontal=False)
