@@ -5,14 +5,20 @@ object by object."""
 
 from __future__ import annotations
 
+import pypdfium2 as pdfium
 import pytest
 
+from omnireader.formats.layout import pdfium_calls
 from omnireader.formats.pdf.extract import extract_pdf
+from omnireader.formats.pdf.hidden_text import _probe, scan_text_objects
 from omnireader.formats.pdf.text_quality import is_bad_ocr_layer, odd_token_share
 from omnireader.payloads import Blob
 from tests.formats.pdf_builders import HELVETICA, PAGES, raw_pdf, stream
 
 CATALOG = "<< /Type /Catalog /Pages 2 0 R >>"
+needs_loops = pytest.mark.skipif(
+    pdfium_calls.loops is None, reason="the compiled loops are not built"
+)
 # A 2×2 grey image drawn over the whole page: what a scanned page is.
 SCAN = "q 612 0 0 792 0 0 cm BI /W 2 /H 2 /CS /G /BPC 8 ID \x80\x90\xa0\xb0 EI Q "
 
@@ -120,3 +126,63 @@ def test_clipped_text_at_the_end_of_a_long_page_is_found() -> None:
     clipped = "q 0 0 40 40 re W n BT /F1 12 Tf 300 30 Td (Clipped tail draft words) Tj ET Q "
     [section] = _sections(_page(lines + clipped + clipped + clipped))
     assert "Clipped tail" not in section.text and "Line 39 of the visible" in section.text
+
+
+def _form_page(content: str, form_content: str) -> bytes:
+    page = (
+        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R"
+        " /Resources << /Font << /F1 3 0 R >> /XObject << /X1 6 0 R >> >> >>"
+    )
+    form = stream(
+        form_content,
+        "/Type /XObject /Subtype /Form /BBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >>",
+    )
+    return raw_pdf([CATALOG, PAGES, HELVETICA, stream(content), page, form])
+
+
+_MIXED = (
+    _line("Shown line", 740)
+    + _line("Invisible line", 720, 3)
+    + _line("Clip-only line", 700, 7)
+    + "q 0 0 40 40 re W n BT /F1 12 Tf 300 400 Td (Clipped away) Tj ET Q "
+    + "q 60 600 400 50 re W n BT /F1 12 Tf 72 610 Td (Inside its clip) Tj ET Q "
+    + "q 700 800 40 40 re W n BT /F1 12 Tf 300 380 Td (Clipped off the page) Tj ET Q "
+    # Two clip paths that do not meet: nothing of the text shows.
+    + "q 0 0 40 40 re W n 100 100 40 40 re W n BT /F1 12 Tf 10 10 Td (Between) Tj ET Q "
+)
+
+
+@needs_loops
+@pytest.mark.parametrize(
+    "pdf",
+    [
+        _page(_MIXED),
+        _page(_MIXED + "".join(_line(f"Body line {n}", 580 - 12 * n) for n in range(45))),
+        _form_page(_line("Page line", 740) + "q /X1 Do Q ", _line("Form hidden", 500, 3)),
+        _page(SCAN + _line("An OCR layer", 700, 3)),
+    ],
+    ids=["few objects", "many objects", "a form", "a scan"],
+)
+def test_the_compiled_text_object_loops_sort_and_sample_as_python_does(pdf: bytes) -> None:
+    doc = pdfium.PdfDocument(pdf)
+    page = doc[0]
+    textpage = page.get_textpage()
+    compiled = scan_text_objects(page, compiled=True)
+    assert compiled == scan_text_objects(page, compiled=False)
+    assert compiled.hidden or compiled.invisible  # every page hides something
+    assert _probe(page, textpage, compiled=True) == _probe(page, textpage, compiled=False)
+    textpage.close()
+    page.close()
+    doc.close()
+
+
+@needs_loops
+def test_the_compiled_loops_find_each_kind_of_hidden_text() -> None:
+    doc = pdfium.PdfDocument(_page(_MIXED))
+    page = doc[0]
+    objects = scan_text_objects(page, compiled=True)
+    # Invisible (3), clip only (7), clipped away, clipped off the page, between two clips;
+    # the rest shown.
+    assert (len(objects.hidden), objects.shown, len(objects.invisible)) == (5, 2, 2)
+    page.close()
+    doc.close()

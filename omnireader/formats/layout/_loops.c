@@ -1527,6 +1527,241 @@ done:
     return out;
 }
 
+/* ------------------------------------------- hidden text (formats/pdf/hidden_text.py) */
+
+/* The PDFium calls the text-object loops make, in hidden_text._OBJECT_CALLS' order. */
+#define OBJECT_CALLS 14
+typedef struct {
+    int (*count_objects)(Handle);
+    Handle (*get_object)(Handle, int);
+    int (*form_count)(Handle);
+    Handle (*form_object)(Handle, unsigned long);
+    int (*object_type)(Handle);
+    int (*render_mode)(Handle);
+    int (*bounds)(Handle, float *, float *, float *, float *);
+    Handle (*clip_path)(Handle);
+    int (*clip_count)(Handle);
+    int (*clip_segments)(Handle, int);
+    Handle (*clip_segment)(Handle, int, int);
+    int (*segment_point)(Handle, float *, float *);
+    Handle (*char_object)(Handle, int);
+    int (*count_chars)(Handle);
+    int text_kind, form_kind, max_depth, max_clip;
+    double page[4], slack; /* the page box (left, bottom, right, top); _SLACK */
+} Objects;
+
+/* hidden_text._intersect of two boxes, in place into a: 0 when they do not meet. */
+static int intersect(double *a, const double *b) {
+    double box[4] = {py_max(a[0], b[0]), py_max(a[1], b[1]), py_min(a[2], b[2]),
+                     py_min(a[3], b[3])};
+    if (!(box[0] <= box[2] && box[1] <= box[3])) return 0;
+    memcpy(a, box, sizeof box);
+    return 1;
+}
+
+/* hidden_text._clip_box: 1 with the clip path's box in ``area``, 0 when the object has no
+ * clip or it is not a simple shape (None). */
+static int clip_box(const Objects *o, Handle obj, double *area) {
+    Handle clip = o->clip_path(obj);
+    if (clip == NULL) return 0;
+    int got = 0, paths = o->clip_count(clip);
+    for (int p = 0; p < paths; p++) {
+        int segments = o->clip_segments(clip, p);
+        if (segments <= 0 || segments > o->max_clip) return 0;
+        double box[4];
+        int points = 0;
+        for (int s = 0; s < segments; s++) {
+            Handle segment = o->clip_segment(clip, p, s);
+            float x, y;
+            if (segment == NULL || !o->segment_point(segment, &x, &y)) continue;
+            if (points++ == 0) {
+                box[0] = box[2] = x;
+                box[1] = box[3] = y;
+            } else { /* min(xs), min(ys), max(xs), max(ys) */
+                box[0] = py_min(box[0], x);
+                box[1] = py_min(box[1], y);
+                box[2] = py_max(box[2], x);
+                box[3] = py_max(box[3], y);
+            }
+        }
+        if (points == 0) return 0;
+        if (!got) {
+            memcpy(area, box, sizeof box);
+            got = 1;
+        } else if (!intersect(area, box)) {
+            area[0] = area[1] = area[2] = area[3] = 0.0; /* paths that do not meet */
+            return 1;
+        }
+    }
+    return got;
+}
+
+/* Whether an object with ``bounds`` is clipped away: its clip (on the page) misses it. */
+static int clipped_away(const Objects *o, Handle obj, const float *bounds) {
+    double area[4], clip[4];
+    memcpy(area, o->page, sizeof area);
+    if (clip_box(o, obj, clip) && !intersect(area, clip)) return 1;
+    double box[4] = {bounds[0], bounds[1], bounds[2], bounds[3]};
+    return !(box[0] < area[2] + o->slack && box[2] > area[0] - o->slack &&
+             box[1] < area[3] + o->slack && box[3] > area[1] - o->slack); /* _overlaps */
+}
+
+static int invisible_mode(int mode) { return mode == 3 || mode == 7; } /* _INVISIBLE_MODES */
+
+typedef struct { PyObject *hidden; long shown, invisible; } Sorted;
+
+/* hidden_text.scan_text_objects' loop over one page or form object; -1 on an error. */
+static int sort_objects(const Objects *o, Handle owner, Handle form, int depth, Sorted *out) {
+    int count = form == NULL ? o->count_objects(owner) : o->form_count(form);
+    for (int i = 0; i < count; i++) {
+        Handle obj = form == NULL ? o->get_object(owner, i)
+                                  : o->form_object(form, (unsigned long)i);
+        if (obj == NULL) continue;
+        int kind = o->object_type(obj);
+        if (kind == o->form_kind && depth < o->max_depth) {
+            if (sort_objects(o, owner, obj, depth + 1, out) < 0) return -1;
+            continue;
+        }
+        if (kind != o->text_kind) continue;
+        int hide = 0;
+        if (invisible_mode(o->render_mode(obj))) {
+            hide = 1;
+            out->invisible++;
+        } else {
+            float b[4];
+            if (form != NULL || !o->bounds(obj, &b[0], &b[1], &b[2], &b[3])) {
+                out->shown++; /* inside a form, bounds and clips are in the form's space */
+                continue;
+            }
+            hide = clipped_away(o, obj, b);
+            if (!hide) out->shown++;
+        }
+        if (hide) {
+            PyObject *at = PyLong_FromVoidPtr(obj);
+            if (at == NULL || PySet_Add(out->hidden, at) < 0) {
+                Py_XDECREF(at);
+                return -1;
+            }
+            Py_DECREF(at);
+        }
+    }
+    return 0;
+}
+
+/* The Objects of a call: (functions, (text kind, form kind), page box, (max depth, max
+ * clip segments, slack)). 0 on success. */
+static int objects_of(PyObject *functions, int text_kind, int form_kind, PyObject *box,
+                      int max_depth, int max_clip, double slack, Objects *o) {
+    if (!PyTuple_Check(functions) || PyTuple_GET_SIZE(functions) != OBJECT_CALLS) {
+        PyErr_SetString(PyExc_ValueError, "the text-object loops need 14 PDFium functions");
+        return -1;
+    }
+    void *fn[OBJECT_CALLS];
+    for (int k = 0; k < OBJECT_CALLS; k++) {
+        fn[k] = address(PyTuple_GET_ITEM(functions, k));
+        if (fn[k] == NULL) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a PDFium function is NULL");
+            return -1;
+        }
+    }
+    o->count_objects = (int (*)(Handle))fn[0];
+    o->get_object = (Handle (*)(Handle, int))fn[1];
+    o->form_count = (int (*)(Handle))fn[2];
+    o->form_object = (Handle (*)(Handle, unsigned long))fn[3];
+    o->object_type = (int (*)(Handle))fn[4];
+    o->render_mode = (int (*)(Handle))fn[5];
+    o->bounds = (int (*)(Handle, float *, float *, float *, float *))fn[6];
+    o->clip_path = (Handle (*)(Handle))fn[7];
+    o->clip_count = (int (*)(Handle))fn[8];
+    o->clip_segments = (int (*)(Handle, int))fn[9];
+    o->clip_segment = (Handle (*)(Handle, int, int))fn[10];
+    o->segment_point = (int (*)(Handle, float *, float *))fn[11];
+    o->char_object = (Handle (*)(Handle, int))fn[12];
+    o->count_chars = (int (*)(Handle))fn[13];
+    o->text_kind = text_kind;
+    o->form_kind = form_kind;
+    o->max_depth = max_depth;
+    o->max_clip = max_clip;
+    o->slack = slack;
+    if (!PyArg_ParseTuple(box, "dddd", &o->page[0], &o->page[1], &o->page[2], &o->page[3]))
+        return -1;
+    return 0;
+}
+
+PyDoc_STRVAR(text_objects_doc,
+"text_objects(page, functions, (text, form), page_box, (max_depth, max_clip, slack))\n\n"
+"The loop of hidden_text.scan_text_objects: (the hidden text objects' addresses as a set,\n"
+"how many are shown, how many of the hidden are drawn invisible).");
+
+static PyObject *text_objects(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *page_obj, *functions, *box;
+    int text_kind, form_kind, max_depth, max_clip;
+    double slack;
+    if (!PyArg_ParseTuple(args, "OO(ii)O(iid)", &page_obj, &functions, &text_kind, &form_kind,
+                          &box, &max_depth, &max_clip, &slack))
+        return NULL;
+    Objects o;
+    if (objects_of(functions, text_kind, form_kind, box, max_depth, max_clip, slack, &o) < 0)
+        return NULL;
+    Handle page = address(page_obj);
+    if (PyErr_Occurred()) return NULL;
+    Sorted out = {PySet_New(NULL), 0, 0};
+    if (out.hidden == NULL) return NULL;
+    if (sort_objects(&o, page, NULL, 0, &out) < 0) {
+        Py_DECREF(out.hidden);
+        return NULL;
+    }
+    return Py_BuildValue("(Nll)", out.hidden, out.shown, out.invisible);
+}
+
+PyDoc_STRVAR(probe_objects_doc,
+"probe_objects(textpage, functions, (text, form), page_box, (max_depth, max_clip, slack),\n"
+"              (samples, clip_every))\n\n"
+"The loop of hidden_text._probe: (any invisible, any clipped) among ``samples`` characters\n"
+"spread evenly over the text page, every ``clip_every``-th sample's clip checked.");
+
+static PyObject *probe_objects(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *textpage_obj, *functions, *box;
+    int text_kind, form_kind, max_depth, max_clip, samples, clip_every;
+    double slack;
+    if (!PyArg_ParseTuple(args, "OO(ii)O(iid)(ii)", &textpage_obj, &functions, &text_kind,
+                          &form_kind, &box, &max_depth, &max_clip, &slack, &samples,
+                          &clip_every))
+        return NULL;
+    Objects o;
+    if (objects_of(functions, text_kind, form_kind, box, max_depth, max_clip, slack, &o) < 0)
+        return NULL;
+    Handle textpage = address(textpage_obj);
+    if (PyErr_Occurred()) return NULL;
+    if (clip_every < 1 || samples > 64) {
+        PyErr_SetString(PyExc_ValueError, "clip_every >= 1 and at most 64 samples");
+        return NULL;
+    }
+    int count = o.count_chars(textpage);
+    int invisible = 0, clipped = 0;
+    if (count > 0) {
+        if (samples > count) samples = count;
+        Handle seen[64];
+        int n_seen = 0;
+        for (int k = 0; k < samples; k++) {
+            int index = (int)((2 * (long long)k + 1) * count / (2 * samples));
+            Handle obj = o.char_object(textpage, index);
+            if (obj == NULL) continue;
+            int known = 0;
+            for (int s = 0; s < n_seen && !known; s++) known = seen[s] == obj;
+            if (known) continue;
+            seen[n_seen++] = obj;
+            float b[4];
+            if (invisible_mode(o.render_mode(obj)))
+                invisible = 1;
+            else if (!clipped && k % clip_every == 0 &&
+                     o.bounds(obj, &b[0], &b[1], &b[2], &b[3]))
+                clipped = clipped_away(&o, obj, b);
+        }
+    }
+    return Py_BuildValue("(OO)", invisible ? Py_True : Py_False, clipped ? Py_True : Py_False);
+}
+
 static PyMethodDef methods[] = {
     {"upright_words", upright_words, METH_VARARGS, upright_words_doc},
     {"path_pieces", path_pieces, METH_VARARGS, path_pieces_doc},
@@ -1537,6 +1772,8 @@ static PyMethodDef methods[] = {
     {"angle_votes", angle_votes, METH_VARARGS, angle_votes_doc},
     {"merge_pieces", merge_pieces, METH_VARARGS, merge_pieces_doc},
     {"grid_lines", grid_lines, METH_VARARGS, grid_lines_doc},
+    {"text_objects", text_objects, METH_VARARGS, text_objects_doc},
+    {"probe_objects", probe_objects, METH_VARARGS, probe_objects_doc},
     {NULL, NULL, 0, NULL},
 };
 

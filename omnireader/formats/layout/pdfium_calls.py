@@ -81,7 +81,18 @@ class Calls:
         self.segment_point = bind(c.FPDFPathSegment_GetPoint, ci, vp, vp, vp)
         self.segment_type = bind(c.FPDFPathSegment_GetType, ci, vp)
         self.segment_close = bind(c.FPDFPathSegment_GetClose, ci, vp)
+        # Text objects and their clip paths (hidden_text's loops; only compiled).
+        for fn in (
+            c.FPDFTextObj_GetTextRenderMode,
+            c.FPDFPageObj_GetClipPath,
+            c.FPDFClipPath_CountPaths,
+            c.FPDFClipPath_CountPathSegments,
+            c.FPDFClipPath_GetPathSegment,
+            c.FPDFText_CountChars,
+        ):
+            self.address[fn.__name__] = handle(fn) or 0
         self.PATH, self.FORM = c.FPDF_PAGEOBJ_PATH, c.FPDF_PAGEOBJ_FORM
+        self.TEXT = c.FPDF_PAGEOBJ_TEXT
         self.MOVETO, self.BEZIERTO = c.FPDF_SEGMENT_MOVETO, c.FPDF_SEGMENT_BEZIERTO
         # Out-buffers: four floats (a box, a point), four uints (a colour), two ints (a
         # draw mode), six floats (a matrix, FS_MATRIX's layout); with their addresses.

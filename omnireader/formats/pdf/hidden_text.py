@@ -20,7 +20,7 @@ in hundreds of objects) can therefore stay.
 from __future__ import annotations
 
 import ctypes
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from omnireader.formats.pdf.clean import clean_pdf_text
 from omnireader.formats.pdf.text_quality import is_bad_ocr_layer
@@ -45,6 +45,43 @@ _CLIP_SAMPLES = 4
 _EXACT_OBJECTS = 48
 # Images covering this share of the page make it a scan: invisible text on it is OCR text.
 _SCAN_COVER = 0.5
+
+
+# The PDFium calls of the compiled text-object loops (``_loops.text_objects`` and
+# ``probe_objects``), in the order they take them.
+_OBJECT_CALLS = (
+    "FPDFPage_CountObjects",
+    "FPDFPage_GetObject",
+    "FPDFFormObj_CountObjects",
+    "FPDFFormObj_GetObject",
+    "FPDFPageObj_GetType",
+    "FPDFTextObj_GetTextRenderMode",
+    "FPDFPageObj_GetBounds",
+    "FPDFPageObj_GetClipPath",
+    "FPDFClipPath_CountPaths",
+    "FPDFClipPath_CountPathSegments",
+    "FPDFClipPath_GetPathSegment",
+    "FPDFPathSegment_GetPoint",
+    "FPDFText_GetTextObject",
+    "FPDFText_CountChars",
+)
+
+
+def _compiled(name: str, page: pypdfium2.PdfPage, compiled: bool) -> tuple[Any, tuple[Any, ...]]:
+    """The compiled loop ``name`` and the arguments every call of it starts with (its
+    PDFium functions, object kinds, the page box and this module's limits), or None."""
+    from omnireader.formats.layout import pdfium_calls
+
+    fast = pdfium_calls.compiled(name, compiled)
+    if fast is None:
+        return None, ()
+    c = pdfium_calls.calls()
+    return fast, (
+        tuple(c.address[n] for n in _OBJECT_CALLS),
+        (c.TEXT, c.FORM),
+        tuple(page.get_bbox()),
+        (_MAX_DEPTH, _MAX_CLIP_SEGMENTS, _SLACK),
+    )
 
 
 class PageObjects(NamedTuple):
@@ -102,14 +139,19 @@ def visible_text(page: pypdfium2.PdfPage, textpage: pypdfium2.PdfTextPage, text:
     return Visible(_text_without(page, textpage, objects.hidden), False, objects.hidden)
 
 
-def _probe(page: pypdfium2.PdfPage, textpage: pypdfium2.PdfTextPage) -> tuple[bool, bool]:
+def _probe(
+    page: pypdfium2.PdfPage, textpage: pypdfium2.PdfTextPage, compiled: bool = True
+) -> tuple[bool, bool]:
     """(any invisible, any clipped) among an even sample of the page's characters.
 
     A full pass over the text objects costs 3-12 µs an object in ctypes calls (a scanned
     page's OCR layer has one object a word: ~800), as much as the extraction itself; the
     sample costs a few percent of it, and the full pass only runs where it finds something.
+    The sample is read by the compiled loop where it is built (the same objects asked).
     """
     import pypdfium2.raw as pdfium_c
+
+    from omnireader.formats.layout.pdfium_calls import handle as address_of
 
     handle = textpage.raw
     count = pdfium_c.FPDFText_CountChars(handle)
@@ -117,6 +159,9 @@ def _probe(page: pypdfium2.PdfPage, textpage: pypdfium2.PdfTextPage) -> tuple[bo
         return False, False
     samples = min(count, _MODE_SAMPLES)
     clip_every = max(1, samples // _CLIP_SAMPLES)  # clip checks spread over the page too
+    fast, fixed = _compiled("probe_objects", page, compiled)
+    if fast is not None:
+        return fast(address_of(handle), *fixed, (samples, clip_every))  # type: ignore[no-any-return]
     seen: set[int] = set()
     invisible = clipped = False
     page_box = page.get_bbox()
@@ -164,9 +209,17 @@ def _is_scan(page: pypdfium2.PdfPage) -> bool:
     return False
 
 
-def scan_text_objects(page: pypdfium2.PdfPage) -> PageObjects:
-    """Sort the page's text objects (inside form XObjects too) into hidden and shown."""
+def scan_text_objects(page: pypdfium2.PdfPage, compiled: bool = True) -> PageObjects:
+    """Sort the page's text objects (inside form XObjects too) into hidden and shown; by
+    the compiled loop where it is built and ``compiled`` is true (the same sorting)."""
     import pypdfium2.raw as pdfium_c
+
+    from omnireader.formats.layout.pdfium_calls import handle
+
+    fast, fixed = _compiled("text_objects", page, compiled)
+    if fast is not None:
+        hidden_at, shown_n, invisible_n = fast(handle(page.raw), *fixed)
+        return PageObjects(frozenset(hidden_at), shown_n, (True,) * invisible_n)
 
     hidden: set[int] = set()
     invisible: list[bool] = []
