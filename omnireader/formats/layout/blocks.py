@@ -118,11 +118,19 @@ class TextBlock:
         if not self.lines:
             self.x0, self.y0, self.x1, self.y1 = line.x0, line.y0, line.x1, line.y1
         else:
-            self.leading = max(self.leading, line.y0 - self.lines[-1].y1)
-            self.x0 = min(self.x0, line.x0)
-            self.y0 = min(self.y0, line.y0)
-            self.x1 = max(self.x1, line.x1)
-            self.y1 = max(self.y1, line.y1)
+            # min() and max() written out (each is a call; a page adds every line twice):
+            # the same values, ties and all (min keeps the first unless the second is less).
+            gap = line.y0 - self.lines[-1].y1
+            if gap > self.leading:
+                self.leading = gap
+            if line.x0 < self.x0:
+                self.x0 = line.x0
+            if line.y0 < self.y0:
+                self.y0 = line.y0
+            if line.x1 > self.x1:
+                self.x1 = line.x1
+            if line.y1 > self.y1:
+                self.y1 = line.y1
         self.lines.append(line)
 
     @property

@@ -52,7 +52,9 @@ def find_gutters(rows: list[list[Word]], width: float) -> list[Gutter]:
     for row in rows:
         prev = row[0]
         for word in row[1:]:
-            if word.x0 - prev.x1 > _GAP_EM * max(prev.size, word.size, 1.0):
+            # max(prev.size, word.size, 1.0) written out: every word of a page passes here.
+            size = word.size if word.size > prev.size else prev.size
+            if word.x0 - prev.x1 > _GAP_EM * (1.0 if 1.0 > size else size):
                 a, b = max(prev.x1, lo), min(word.x0, hi)
                 if b > a:
                     votes[int(a / _BIN) + 1] += 1

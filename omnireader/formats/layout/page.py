@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable
+from itertools import compress, repeat
+from operator import eq
 from typing import TYPE_CHECKING, Any
 
 from omnireader.formats.layout.blocks import (
@@ -55,6 +57,8 @@ _CAPTION = re.compile(
 _HEADER_BAND = 0.07
 # A heading over one set this much larger is its kicker (``_drop_kickers``).
 _KICKER_RATIO = 1.15
+# Past this many sizes on a page, characters are counted word by word (see _sizes).
+_FEW_SIZES = 8
 _FOOTER_BAND = 0.05
 
 
@@ -171,8 +175,16 @@ def _drop_kickers(blocks: list[Block], sizes: list[float], outlined: Callable[[s
 def _sizes(words: list[Word]) -> dict[float, int]:
     """Characters by size (to the half point)."""
     exact: dict[float, int] = {}  # a page sets thousands of words in a few sizes
-    for w in words:
-        exact[w.size] = exact.get(w.size, 0) + len(w.text)
+    every = [w.size for w in words]
+    distinct = dict.fromkeys(every)  # in the order they come, as the loop below adds them
+    if len(distinct) <= _FEW_SIZES and all(size == size for size in distinct):
+        # One pass a size at C speed (no NaN, which no look-up would find twice).
+        lengths = [len(w.text) for w in words]
+        for size in distinct:
+            exact[size] = sum(compress(lengths, map(eq, repeat(size), every)))
+    else:
+        for w in words:
+            exact[w.size] = exact.get(w.size, 0) + len(w.text)
     sizes: dict[float, int] = {}
     for size, count in exact.items():
         key = round(size * 2) / 2
