@@ -220,12 +220,13 @@ def _plain(sample: str) -> bool:
 
 
 def _classify(sample: str) -> tuple[str, float]:
-    ranked = _identifier().rank(sample)
-    code, probability = ranked[0]
+    # The best language alone (``classify``: rank's first, without ranking all 97).
+    code, probability = _identifier().classify(sample)
     code = _MACRO.get(code, code)
     if code != UNDETERMINED and code not in _common() and probability < STRONG_PROBABILITY:
         # A rare language on weak evidence: the likeliest common one, if it is likely at
         # all; else nothing is claimed.
+        ranked = _identifier().rank(sample)
         code, probability = next(
             ((_MACRO.get(c, c), p) for c, p in ranked[1:4] if _MACRO.get(c, c) in _common()),
             (UNDETERMINED, 0.0),
