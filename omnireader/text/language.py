@@ -164,7 +164,6 @@ def _guess(sample: str) -> Guess:
             return Guess(UNDETERMINED, False)
     elif (script := _by_script(sample)) is not None:
         return Guess(script, script != UNDETERMINED)
-    plain = _plain(sample)
     if sample.isascii():
         words = _ASCII_WORD.findall(sample.lower())
         hits = sum(1 for w in words if w in _ENGLISH)
@@ -177,9 +176,10 @@ def _guess(sample: str) -> Guess:
         if any(w in _ONLY_ENGLISH for w in words) and (
             len(words) < _FEW_WORDS or hits >= _ENGLISH_SHARE * len(words)
         ):
-            return Guess("en", plain)
+            return Guess("en", _plain(sample))
     code, probability = _classify(sample[:SAMPLE_CHARS])
-    return Guess(code, plain and code != UNDETERMINED and probability >= SURE_PROBABILITY)
+    # Whether the sample is prose is asked last: an unsure guess is unsure either way.
+    return Guess(code, code != UNDETERMINED and probability >= SURE_PROBABILITY and _plain(sample))
 
 
 def _by_script(sample: str) -> str | None:
