@@ -16,6 +16,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 
 typedef struct { float left, top, right, bottom; } RectF;
@@ -1096,23 +1097,25 @@ static int read_boxes(PyObject *seq, Box **out, Py_ssize_t *n) {
     return 0;
 }
 
-/* bisect.bisect_left / bisect_right over a sorted array of spans' positions. */
-static Py_ssize_t span_left(const Span *s, Py_ssize_t n, double x) {
+/* bisect.bisect_left (right = 0) or bisect_right (right = 1) over n records of ``size``
+ * bytes sorted by the double ``offset`` bytes into each (a span's position, a box's top). */
+static Py_ssize_t bisect_at(const void *records, size_t size, size_t offset, Py_ssize_t n,
+                            double x, int right) {
     Py_ssize_t lo = 0, hi = n;
     while (lo < hi) {
         Py_ssize_t mid = (lo + hi) / 2;
-        if (s[mid].at < x) lo = mid + 1; else hi = mid;
+        double v = *(const double *)((const char *)records + mid * size + offset);
+        if (right ? !(x < v) : v < x) lo = mid + 1; else hi = mid;
     }
     return lo;
 }
 
+static Py_ssize_t span_left(const Span *s, Py_ssize_t n, double x) {
+    return bisect_at(s, sizeof(Span), offsetof(Span, at), n, x, 0);
+}
+
 static Py_ssize_t span_right(const Span *s, Py_ssize_t n, double x) {
-    Py_ssize_t lo = 0, hi = n;
-    while (lo < hi) {
-        Py_ssize_t mid = (lo + hi) / 2;
-        if (x < s[mid].at) hi = mid; else lo = mid + 1;
-    }
-    return lo;
+    return bisect_at(s, sizeof(Span), offsetof(Span, at), n, x, 1);
 }
 
 /* tables_rules._span: a rule's (position across, start along, end along). */
@@ -1295,12 +1298,7 @@ static int by_box(const void *a, const void *b) { /* (y0, y1, x0, x1), then as t
 
 /* The first of n boxes sorted by y0 whose y0 is not below x (bisect_left on the tops). */
 static Py_ssize_t top_left(const Box *b, Py_ssize_t n, double x) {
-    Py_ssize_t lo = 0, hi = n;
-    while (lo < hi) {
-        Py_ssize_t mid = (lo + hi) / 2;
-        if (b[mid].y0 < x) lo = mid + 1; else hi = mid;
-    }
-    return lo;
+    return bisect_at(b, sizeof(Box), offsetof(Box, y0), n, x, 0);
 }
 
 typedef struct { double snap, touch, tall, inset; } GridParams;
