@@ -9,9 +9,11 @@ gutters too, but no prose beside them, so it stays whole.
 
 from __future__ import annotations
 
+from operator import attrgetter
 from statistics import median
 
 from omnireader.formats.layout.model import Word
+from omnireader.formats.layout.tables_regions import run_words
 from omnireader.formats.layout.tables_text import em, group_lines, runs
 
 __all__ = ["text_columns"]
@@ -21,20 +23,21 @@ _PROSE_SHARE = 0.5  # share of a side's runs that are running text
 _MIN_LINES = 5  # lines each side needs before it counts as a text column
 _DEPTH = 2  # a page splits at most twice (three columns)
 _GAPS = 3  # the widest gaps tried at each split (each try groups the words into lines)
+_X0 = attrgetter("x0")
 
 
 def text_columns(words: list[Word], depth: int = 0) -> list[list[Word]]:
     """``words`` split at the page's text-column gutters (one group when there are none)."""
     if depth >= _DEPTH or len(words) < 2 * _MIN_LINES:
         return [words]
-    size = median(em(w) for w in words)
+    size = median(map(em, words))
     left_edge = min(w.x0 for w in words)
     right_edge = max(w.x1 for w in words)
     span = right_edge - left_edge
     # Gaps in the words' projection on the x axis, widest first, in the middle half.
     gaps: list[tuple[float, float]] = []
     reach = left_edge
-    for w in sorted(words, key=lambda w: w.x0):
+    for w in sorted(words, key=_X0):
         if w.x0 - reach >= size:
             gaps.append((reach, w.x0))
         reach = max(reach, w.x1)
@@ -55,7 +58,5 @@ def _prose(words: list[Word]) -> bool:
     if len(lines) < _MIN_LINES:
         return False
     found = [run for line in lines for run in runs(line)]
-    long = sum(
-        1 for run in found if sum(any(ch.isalnum() for ch in w.text) for w in run) >= _PROSE_RUN
-    )
+    long = sum(1 for run in found if run_words(run) >= _PROSE_RUN)
     return long >= _PROSE_SHARE * len(found)

@@ -12,7 +12,7 @@ from math import ceil, inf
 from statistics import median
 
 from omnireader.formats.layout.model import Word
-from omnireader.formats.layout.tables_text import em, is_numeric, is_value
+from omnireader.formats.layout.tables_text import em, is_numeric, is_value, is_word
 
 __all__ = [
     "FIRST_GAP",
@@ -228,7 +228,7 @@ def _aligned(line: list[_Run], region: list[list[_Run]], size: float) -> bool:
 
 def run_words(run: _Run) -> int:
     """Words that hold a letter or digit (a dot leader's dots are not words)."""
-    return sum(1 for w in run if any(ch.isalnum() for ch in w.text))
+    return sum(1 for w in run if is_word(w.text))
 
 
 def column_spans(region: list[list[_Run]]) -> list[tuple[float, float]]:

@@ -39,6 +39,7 @@ from omnireader.formats.layout.tables_text import (
     header_rows,
     is_marker,
     is_numeric,
+    is_word,
     runs,
 )
 from omnireader.formats.layout.tables_textgrid import text_grid
@@ -75,7 +76,7 @@ def _borderless(lines: list[list[_Run]]) -> list[Table]:
 
 
 def _text_words(cell: str) -> int:
-    return sum(1 for t in cell.split() if any(ch.isalnum() for ch in t))
+    return sum(1 for t in cell.split() if is_word(t))
 
 
 def _tables_in(

@@ -23,6 +23,7 @@ __all__ = [
     "is_marker",
     "is_numeric",
     "is_value",
+    "is_word",
     "runs",
 ]
 
@@ -63,6 +64,15 @@ def is_marker(text: str) -> bool:
 def em(word: Word) -> float:
     """The word's font size, or its box height when the size is unknown."""
     return word.size if word.size > 0.5 else max(1.0, word.height / 1.15)
+
+
+# A letter or a digit (``str.isalnum``, character by character: the same set).
+_ALNUM = re.compile(r"[^\W_]")
+
+
+def is_word(text: str) -> bool:
+    """Whether ``text`` holds a letter or a digit (a dot leader's dots are no word)."""
+    return _ALNUM.search(text) is not None
 
 
 def is_numeric(text: str) -> bool:
