@@ -91,3 +91,13 @@ def test_the_short_non_ascii_path_counts_like_the_scan() -> None:
         == token_scan.count_marked(token_scan.marks(text, ascii_classes=True))
         == _regex_count(text)
     )
+
+
+@pytest.mark.parametrize("extra", ["", " 🙂"], ids=["bmp", "past the bmp"])
+def test_mid_length_non_ascii_text_counts_like_the_regex(extra: str) -> None:
+    # From a few hundred characters the BMP's marks count it (the regex below, and past
+    # the BMP, where the marks would first build their large table).
+    text = ("Net revenue rose 12% — to €4,512 million; l’effet volume. " * 8) + extra
+    assert tokens._BMP_SCAN_MIN <= len(text) < tokens._SCAN_MIN
+    assert (token_scan.bmp_marks(text) is None) == bool(extra)
+    assert tokens.count_tokens(text) == _regex_count(text)

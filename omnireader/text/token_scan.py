@@ -24,7 +24,14 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import numpy as np
 
-__all__ = ["count_marked", "piece_starts_every", "marks", "token_starts", "ones_before"]
+__all__ = [
+    "bmp_marks",
+    "count_marked",
+    "piece_starts_every",
+    "marks",
+    "token_starts",
+    "ones_before",
+]
 
 WORD, CJK, SYMBOL, SPACE = b"a", b"c", b".", b" "
 _BLOCK = 1 << 22  # characters per numpy block: bounds the scratch arrays (~40 MB)
@@ -93,6 +100,17 @@ def marks(text: str, *, ascii_classes: bool) -> bytes:
         table = _unicode_table(astral=bool(points.max() > 0xFFFF))
         out[start : start + len(part)] = table[points].tobytes()
     return bytes(out)
+
+
+def bmp_marks(text: str) -> bytes | None:
+    """:func:`marks` of short non-ASCII text from the BMP's table, or None when the text
+    holds a character past the BMP (whose table is worth building for long text only)."""
+    import numpy as np
+
+    points = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+    if len(points) > _BLOCK or points.max() > 0xFFFF:
+        return None
+    return bytes(_unicode_table(astral=False)[points].tobytes())
 
 
 def count_marked(marked: bytes) -> int:
