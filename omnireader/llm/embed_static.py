@@ -51,9 +51,10 @@ MODELS_DIR = Path(__file__).resolve().parent / "models"
 DEFAULT_STATIC_MODEL = "potion-base-8m"
 #: Hybrid's weight on a static model's similarities when its ``config.json`` gives none: 0, so
 #: BM25 orders, and the model breaks its ties and adds the candidates BM25 missed (after
-#: BM25's). The distilled MiniLM's learned weight (bench/bench_semantic.py, 2026-12-06: the
-#: mean of LoCoMo, FinanceBench filtered and whole store best at 0; FinanceBench loses from the
-#: first step). POTION-base-8M's config.json gives its own (0.05, docs/search.md).
+#: BM25's), and the vector query runs only when BM25's hits run out. Both bundled models
+#: declare 0 too (bench/bench_semantic.py, 2026-12-06): the distilled MiniLM is best at 0 on the
+#: mean of LoCoMo, FinanceBench filtered and whole store; POTION at 0.05 by one LoCoMo question,
+#: for 2.4x the search latency at 100k items (docs/search.md).
 STATIC_FUSION_WEIGHT = 0.0
 MAX_TOKENS = 512  # as Model2Vec: a chunk's first 512 tokens say what it is about
 _SUB_BATCH = 32

@@ -89,13 +89,15 @@ def test_the_bundled_models_say_where_they_came_from_and_carry_their_licences() 
         assert sum(f.stat().st_size for f in folder.iterdir()) < 10_000_000
 
 
-def test_each_model_brings_its_own_learned_fusion_weight(tmp_path: Path) -> None:
-    # POTION's config.json declares the weight bench_semantic.py learned for it; the distilled
-    # model declares none, and keeps its own (0: BM25 orders).
-    assert make_embedder(None).fusion_weight == 0.05
+def test_each_model_folder_declares_its_fusion_weight(tmp_path: Path) -> None:
+    # Both bundled models declare 0 (BM25 orders: docs/search.md says why); a folder's
+    # config.json can declare another, and a weight outside 0-1 is refused.
+    assert make_embedder(None).fusion_weight == 0.0
     assert make_embedder(FIRST_DEFAULT).fusion_weight == 0.0
     folder = tmp_path / "model"
     shutil.copytree(BUNDLED, folder)
+    (folder / "config.json").write_text(json.dumps({"fusion_weight": 0.5}))
+    assert make_embedder(f"static:{folder}").fusion_weight == 0.5
     (folder / "config.json").write_text(json.dumps({"fusion_weight": 1.5}))
     with pytest.raises(ConfigError, match="fusion_weight"):
         make_embedder(f"static:{folder}")
