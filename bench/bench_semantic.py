@@ -3,8 +3,10 @@ dev sets, the finance lexicon with and without, and what embedding costs at inge
 
     python bench/bench_semantic.py [--quick] [--embedders hashing,static,minilm] [--keep DIR]
 
-For every embedder (``hashing``, the old default; ``static``, the bundled model; ``minilm``,
-the opt-in transformer, int8; with ``$OMNIREADER_BENCH_MODEL`` set, that one too, e.g.
+For every embedder (``hashing``, the old default; ``static``, the bundled model, POTION-base-8M
+since 2026-12-06 (a ``--keep`` folder from before holds the distilled MiniLM's stores, which
+reopen with it: use a new one); ``minilm``, the opt-in transformer, int8; with
+``$OMNIREADER_BENCH_MODEL`` set, that one too, e.g.
 ``onnx:FOLDER`` for the float export of ``scripts/export_minilm_onnx.py``)
 LoCoMo dev (one store a conversation) and FinanceBench dev (one store of 34 filings) are
 ingested by the default path, then every question is searched within 6,000 characters by

