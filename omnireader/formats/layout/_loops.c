@@ -1,6 +1,8 @@
-/* The layout stage's hot loops, compiled: over PDFium, a text page's runs into words and a
- * page's path objects into ruling-line pieces; over the words, the table finder's lines
- * and the runs of words within a line (every word of a page passes there).
+/* The layout stage's hot loops, compiled: over PDFium, a text page's runs into words, a
+ * page's path objects into ruling-line pieces and its text objects into hidden and shown
+ * (formats/pdf/hidden_text.py); over the words, the table finder's lines and the runs of
+ * words within a line (every word of a page passes there); over the rules, their merging
+ * and the grid lines a ruled table is read from.
  *
  * Optional: setup.py builds it when a C compiler is there, and words.py and rules.py use
  * it when it imports. Each function is a line-by-line port of the Python loop it replaces

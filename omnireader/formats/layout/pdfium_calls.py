@@ -7,8 +7,9 @@ it makes in loops are bound once here on plain ints: handles as ``c_void_p`` int
 for NULL), out-parameters as the addresses of buffers reused from call to call (PDFium is
 not thread-safe: a process reads one page at a time).
 
-The hottest loops (a text page's words, a page's paths, and the table finder's lines and
-runs of words) also exist compiled, in the optional C module ``_loops`` that ``setup.py``
+The hottest loops (a text page's words, a page's paths, the table finder's lines, runs of
+words and grid lines, and the hidden-text check's walk over the text objects) also exist
+compiled, in the optional C module ``_loops`` that ``setup.py``
 builds where a compiler is: :data:`loops` is that module, or None when it was not built
 (set it to None to run the Python loops, as the layout benchmark does to report both). It
 takes the same PDFium functions by address.
