@@ -21,6 +21,7 @@ from omnireader.formats.layout import pdfium_calls
 from omnireader.formats.layout.blocks import make_lines
 from omnireader.formats.layout.model import Rule, Word
 from omnireader.formats.layout.rules import merge_rules, page_rules, text_rotation
+from omnireader.formats.layout.tables_ruled import _networks
 from omnireader.formats.layout.tables_rules import grid_rules
 from omnireader.formats.layout.tables_text import group_lines, runs
 from omnireader.formats.layout.words import page_words
@@ -81,8 +82,12 @@ def assert_same(pdf: bytes | Path) -> int:
     for index, words_c, words_py, rules_c, rules_py in pages:
         assert words_c == words_py, f"page {index + 1}: the words differ"
         assert rules_c == rules_py, f"page {index + 1}: the rules differ"
-        assert grid_lines(rules_c, words_c, True) == grid_lines(rules_py, words_py, False), (
+        hs, vs = grid_lines(rules_c, words_c, True)
+        assert (hs, vs) == grid_lines(rules_py, words_py, False), (
             f"page {index + 1}: the grid lines differ"
+        )
+        assert _networks(hs, vs, compiled=True) == _networks(hs, vs, compiled=False), (
+            f"page {index + 1}: the grids' networks differ"
         )
     return len(pages)
 
@@ -355,6 +360,9 @@ def test_shading_inside_a_grid_is_told_from_its_lines_the_same_compiled() -> Non
     assert sorted(round(h.y0) for h in hs) == [*ys, ys[-1] + 3]  # the shading's edges are gone
     assert sorted(round(v.x0) for v in vs) == xs
     assert (hs, vs) == grid_lines(rules, words, False)
+    [(net_h, net_v)] = _networks(hs, vs, compiled=True)  # one grid: every line in it
+    assert len(net_h) == len(hs) and len(net_v) == len(vs)
+    assert _networks(hs, vs, compiled=False) == [(net_h, net_v)]
 
 
 @needs_loops

@@ -1527,6 +1527,106 @@ done:
     return out;
 }
 
+/* tables_ruled._networks: the groups of rules connected by crossings. */
+static Py_ssize_t find_root(Py_ssize_t *parent, Py_ssize_t i) {
+    while (parent[i] != i) {
+        parent[i] = parent[parent[i]];
+        i = parent[i];
+    }
+    return i;
+}
+
+static int by_x0(const void *a, const void *b) { /* vertical rules by x0, then as they came */
+    const Box *p = a, *q = b;
+    if (p->x0 != q->x0) return p->x0 < q->x0 ? -1 : 1;
+    return p->at < q->at ? -1 : (p->at > q->at);
+}
+
+PyDoc_STRVAR(networks_doc,
+"networks(hs, vs, snap)\n\n"
+"The loop of tables_ruled._networks: the (horizontal, vertical) rule lists of each group of\n"
+"rules that touch or cross, with two or more of each, in the order of their first\n"
+"horizontal rule; None when a coordinate is not a number (NaN).");
+
+static PyObject *networks(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *hs_obj, *vs_obj, *out = NULL;
+    double snap;
+    if (!PyArg_ParseTuple(args, "OOd", &hs_obj, &vs_obj, &snap)) return NULL;
+    PyObject *hs_seq = PySequence_Fast(hs_obj, "a list of rules");
+    PyObject *vs_seq = hs_seq ? PySequence_Fast(vs_obj, "a list of rules") : NULL;
+    Box *hs = NULL, *vs = NULL;
+    Py_ssize_t nh = 0, nv = 0, *parent = NULL, *count_h = NULL, *count_v = NULL;
+    int got = -1;
+    if (vs_seq == NULL) goto done;
+    got = read_boxes(hs_seq, &hs, &nh);
+    if (got == 0) got = read_boxes(vs_seq, &vs, &nv);
+    if (got != 0) goto done;
+    got = -1;
+    parent = PyMem_Calloc(nh + nv + 1, sizeof(Py_ssize_t));
+    count_h = PyMem_Calloc(nh + nv + 1, sizeof(Py_ssize_t));
+    count_v = PyMem_Calloc(nh + nv + 1, sizeof(Py_ssize_t));
+    if (!parent || !count_h || !count_v) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < nh + nv; i++) parent[i] = i;
+    Box *sorted_vs = PyMem_Calloc(nv ? nv : 1, sizeof(Box));
+    if (sorted_vs == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    memcpy(sorted_vs, vs, nv * sizeof(Box));
+    qsort(sorted_vs, nv, sizeof(Box), by_x0);
+    for (Py_ssize_t i = 0; i < nh; i++) {
+        const Box *h = &hs[i];
+        Py_ssize_t lo = bisect_at(sorted_vs, sizeof(Box), offsetof(Box, x0), nv, h->x0 - snap, 0);
+        Py_ssize_t hi = bisect_at(sorted_vs, sizeof(Box), offsetof(Box, x0), nv, h->x1 + snap, 1);
+        for (Py_ssize_t k = lo; k < hi; k++) {
+            const Box *v = &sorted_vs[k];
+            if (v->y0 - snap <= h->y0 && h->y0 <= v->y1 + snap)
+                parent[find_root(parent, i)] = find_root(parent, nh + v->at);
+        }
+    }
+    PyMem_Free(sorted_vs);
+    for (Py_ssize_t i = 0; i < nh; i++) count_h[find_root(parent, i)]++;
+    for (Py_ssize_t k = 0; k < nv; k++) count_v[find_root(parent, nh + k)]++;
+    out = PyList_New(0);
+    if (out == NULL) goto done;
+    /* Groups in the order of their first horizontal rule (a group of verticals alone has
+     * fewer than two horizontals and is not kept). */
+    for (Py_ssize_t i = 0; i < nh; i++) {
+        Py_ssize_t root = find_root(parent, i);
+        if (count_h[root] < 2 || count_v[root] < 2) continue;
+        PyObject *h_list = PyList_New(0), *v_list = PyList_New(0), *pair = NULL;
+        int bad = h_list == NULL || v_list == NULL;
+        for (Py_ssize_t j = i; j < nh && !bad; j++)
+            if (find_root(parent, j) == root) bad = PyList_Append(h_list, hs[j].obj) < 0;
+        for (Py_ssize_t k = 0; k < nv && !bad; k++)
+            if (find_root(parent, nh + k) == root) bad = PyList_Append(v_list, vs[k].obj) < 0;
+        if (!bad) pair = PyTuple_Pack(2, h_list, v_list);
+        Py_XDECREF(h_list);
+        Py_XDECREF(v_list);
+        if (pair == NULL || PyList_Append(out, pair) < 0) {
+            Py_XDECREF(pair);
+            Py_CLEAR(out);
+            goto done;
+        }
+        Py_DECREF(pair);
+        count_h[root] = 0; /* taken */
+    }
+    got = 0;
+done:
+    PyMem_Free(hs);
+    PyMem_Free(vs);
+    PyMem_Free(parent);
+    PyMem_Free(count_h);
+    PyMem_Free(count_v);
+    Py_XDECREF(hs_seq);
+    Py_XDECREF(vs_seq);
+    if (out == NULL && !PyErr_Occurred()) Py_RETURN_NONE;
+    return out;
+}
+
 /* ------------------------------------------- hidden text (formats/pdf/hidden_text.py) */
 
 /* The PDFium calls the text-object loops make, in hidden_text._OBJECT_CALLS' order. */
@@ -1772,6 +1872,7 @@ static PyMethodDef methods[] = {
     {"angle_votes", angle_votes, METH_VARARGS, angle_votes_doc},
     {"merge_pieces", merge_pieces, METH_VARARGS, merge_pieces_doc},
     {"grid_lines", grid_lines, METH_VARARGS, grid_lines_doc},
+    {"networks", networks, METH_VARARGS, networks_doc},
     {"text_objects", text_objects, METH_VARARGS, text_objects_doc},
     {"probe_objects", probe_objects, METH_VARARGS, probe_objects_doc},
     {NULL, NULL, 0, NULL},

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 
+from omnireader.formats.layout import pdfium_calls
 from omnireader.formats.layout.model import Rule, Table, Word
 from omnireader.formats.layout.tables_cells import (
     records,
@@ -43,8 +44,9 @@ def ruled_tables(words: list[Word], rules: list[Rule]) -> list[tuple[Table, set[
     hs, vs = grid_rules(hs, vs, words)
     out = []
     # Words by their vertical middle, so each grid looks only at the words of its band.
-    order = sorted(range(len(words)), key=lambda k: words[k].cy)
-    mids = [words[k].cy for k in order]
+    cys = [(w.y0 + w.y1) / 2 for w in words]  # Word.cy, without a property call each
+    order = sorted(range(len(words)), key=cys.__getitem__)
+    mids = [cys[k] for k in order]
     for comp_h, comp_v in _networks(hs, vs):
         comp_h = comp_h + outer_rows(comp_h, comp_v)
         top, bottom = min(h.y0 for h in comp_h), max(h.y0 for h in comp_h)
@@ -55,8 +57,16 @@ def ruled_tables(words: list[Word], rules: list[Rule]) -> list[tuple[Table, set[
     return out
 
 
-def _networks(hs: list[Rule], vs: list[Rule]) -> list[tuple[list[Rule], list[Rule]]]:
-    """Groups of rules connected by crossings (union-find; verticals found by bisection)."""
+def _networks(
+    hs: list[Rule], vs: list[Rule], compiled: bool = True
+) -> list[tuple[list[Rule], list[Rule]]]:
+    """Groups of rules connected by crossings (union-find; verticals found by bisection),
+    those with two or more of each kind; compiled where ``_loops`` is built."""
+    fast = pdfium_calls.compiled("networks", compiled)
+    if fast is not None:
+        got = fast(hs, vs, SNAP)
+        if got is not None:  # None: a coordinate is not a number; the loop below decides
+            return got  # type: ignore[no-any-return]
     parent = list(range(len(hs) + len(vs)))
 
     def find(i: int) -> int:
