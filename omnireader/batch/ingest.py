@@ -314,8 +314,7 @@ def _results(
     }
     pieces = _pieces(store, opts.batch_size, embedder is None and local) if fresh else None
     jobs = [
-        Job(key=p, args={"path": p, **args, "pieces": pieces if p in fresh else None})
-        for p in todo
+        Job(key=p, args={"path": p, **args, "pieces": pieces if p in fresh else None}) for p in todo
     ]
     # Looked up here, not bound at import: a test plant may wrap it (tests/plants).
     pool = WorkerPool(
