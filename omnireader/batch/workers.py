@@ -10,10 +10,10 @@ reader, and no file is blamed for that. Two guards enforce it: ``RLIMIT_DATA`` i
 worker (heap and private mappings fail to grow: ``MemoryError``), and the parent watching
 each worker's resident memory (which also sees shared mappings the rlimit does not count).
 
-A job may hand back its result in pieces (:func:`.job_parts.send_part`) before it returns: the pool
-yields each piece as it comes (``JobResult.partial``), so the caller starts on a big file's
-first items while the worker still works on the rest. A job that dies after sending pieces
-is reported like any other; what to do with the pieces it sent is the caller's business.
+A job may hand back its result in pieces (:func:`.job_parts.send_part`) before it returns:
+the pool yields each piece as it comes (``JobResult.partial``), so the caller starts on a
+big file's first items while the worker still works on the rest. A job that dies after
+sending pieces is reported like any other; what to do with its pieces is the caller's call.
 """
 
 from __future__ import annotations

@@ -7,7 +7,8 @@ other. A file is recorded in the ledger only after its items are committed; its 
 A big file new to the store may come in pieces (:class:`Rows` with ``part``), written as
 they come; its last job carries its path and hash as usual. If its reading fails after
 some pieces were written, an ``undo`` job takes its rows out again, so the file is either
-fully written or reported failed (and not recorded: the next run reads it again).
+fully written or reported failed (like any failed file: read again by the next run when
+the failure is transient).
 """
 
 from __future__ import annotations
