@@ -40,15 +40,19 @@ from omnireader.reading.reader import Reader, ReadInput
 from omnireader.store.ledger import Ledger
 from omnireader.store.protocol import StoreLike
 from omnireader.store.row_writes import rows_from_bytes
+from omnireader.store.schema import rows_schema
 
 __all__ = ["IngestReport", "IngestOptions", "ingest", "aingest", "file_hash", "settings_key"]
 
 #: What reading one file gives the writer: its path, its items (or their Arrow rows from a
-#: worker), their vectors when a worker embedded them, and its failures.
+#: worker, or one piece of them: ``Rows.part``), their vectors when a worker embedded them,
+#: and its failures.
 FileResult = tuple[str, "list[MemoryItem] | Rows", Any, list[ReadFailure]]
-#: The engine's reader of the changed files: local worker processes, or Ray.
+#: The engine's reader of the changed files: local worker processes, or Ray. The last
+#: argument: the files the store holds nothing of, which may come in pieces.
 Results = Callable[
-    [Reader, ParseContext, StoreLike, dict[str, str], IngestOptions], Iterator[FileResult]
+    [Reader, ParseContext, StoreLike, dict[str, str], IngestOptions, frozenset[str]],
+    Iterator[FileResult],
 ]
 
 # The fine-mode hint names the command that finishes the job.
@@ -134,9 +138,18 @@ def ingest(
         bar = Progress(len(files), enabled=opts.progress)
         todo = _changed_files(files, ledger, opts.force, report, bar)
         stored = store.stored_paths(todo) if todo else set()
-        for path, got, vectors, failures in results(reader, ctx, store, todo, opts):
+        # A big file new to the store is written in pieces as its worker sends them (a
+        # failure after some is undone: every row at that path is the file's). Not with
+        # near-duplicate links: a piece's links could not be taken back.
+        fresh = frozenset() if opts.link_near_duplicates else frozenset(todo.keys() - stored)
+        pieced: set[str] = set()
+        for path, got, vectors, failures in results(reader, ctx, store, todo, opts, fresh):
             # A local worker sends its items' rows and their summary; Ray and fine mode, items.
             rows = got if isinstance(got, Rows) else None
+            if rows is not None and rows.part:
+                pieced.add(path)
+                writer.put(WriteJob(rows=rows, vectors=vectors))
+                continue
             summary = rows.summary if rows is not None else ItemSummary.of(got)
             report.account(summary, failures)
             if on_file is not None:
@@ -144,6 +157,8 @@ def ingest(
             # Done unless a failure may pass: a permanent one (a corrupt member, an
             # unsupported file) is recorded with the file, so a re-run reads nothing again.
             done = not any(is_transient(f) for f in failures)
+            if path in pieced and rows is None:  # its worker failed after sending pieces
+                writer.put(WriteJob(undo=path))
             writer.put(
                 WriteJob(
                     items=[] if rows is not None else got,
@@ -267,10 +282,16 @@ def _changed_files(
 
 
 def _results(
-    reader: Reader, ctx: ParseContext, store: StoreLike, todo: dict[str, str], opts: IngestOptions
+    reader: Reader,
+    ctx: ParseContext,
+    store: StoreLike,
+    todo: dict[str, str],
+    opts: IngestOptions,
+    fresh: frozenset[str] = frozenset(),
 ) -> Iterator[FileResult]:
     """(path, items or their :class:`.writer.Rows`, vectors, failures) per file, as each
-    is read."""
+    is read; a file of ``fresh`` with more items than ``opts.batch_size`` comes first as
+    pieces (``Rows.part``) of that many, then as its summary and failures."""
     if not todo:
         return
     if ctx.mode == Mode.FINE:
@@ -291,7 +312,10 @@ def _results(
         "ocr_threads": max(1, usable_cores() // n),
         "schema": schema,
     }
-    jobs = [Job(key=p, args={"path": p, **args}) for p in todo]
+    pieces = _pieces(store, opts.batch_size, embedder is None and local) if fresh else None
+    jobs = [
+        Job(key=p, args={"path": p, **args, "pieces": pieces if p in fresh else None}) for p in todo
+    ]
     # Looked up here, not bound at import: a test plant may wrap it (tests/plants).
     pool = WorkerPool(
         file_task.parse_file,
@@ -301,6 +325,10 @@ def _results(
         preload=file_task.PRELOAD,
     )
     for r in pool.run(jobs):
+        if r.partial:
+            part = Rows(table=rows_from_bytes(r.value["rows"]), summary=ItemSummary(), part=True)
+            yield r.key, part, r.value["vectors"], []
+            continue
         if not r.ok:
             failure = ReadFailure(
                 input=r.key, error=r.error or "crashed", message=r.message or r.key, detail=r.detail
@@ -310,12 +338,24 @@ def _results(
             continue
         failures: list[ReadFailure] = r.value["failures"]
         log_internal(failures)  # logged in the worker too, but a worker's log is not kept
-        got = (
-            Rows(table=rows_from_bytes(r.value["rows"]), summary=r.value["summary"])
-            if "rows" in r.value
-            else r.value["items"]
-        )
+        if "pieces" in r.value:  # every item went in the pieces before
+            nothing = rows_schema(store.table.schema).empty_table()
+            got: list[MemoryItem] | Rows = Rows(table=nothing, summary=r.value["summary"])
+        elif "rows" in r.value:
+            got = Rows(table=rows_from_bytes(r.value["rows"]), summary=r.value["summary"])
+        else:
+            got = r.value["items"]
         yield r.key, got, r.value["vectors"], failures
+
+
+def _pieces(store: StoreLike, rows: int, share: bool) -> file_task.Pieces:
+    """How the workers hand over a big file; with ``share`` (one worker and a local
+    embedder: the writer embeds) the worker embeds every other piece."""
+    return file_task.Pieces(
+        rows=rows,
+        schema=store.table.schema.serialize().to_pybytes(),
+        share=store.embedder.name if share else None,
+    )
 
 
 def _fine_results(reader: Reader, ctx: ParseContext, paths: list[str]) -> Iterator[FileResult]:

@@ -142,10 +142,15 @@ def ray_runner(mode: str, address: str | None, verbose: bool) -> Any:
     require_ray()
 
     def results(
-        reader: Any, ctx: ParseContext, store: Any, todo: dict[str, str], opts: IngestOptions
+        reader: Any,
+        ctx: ParseContext,
+        store: Any,
+        todo: dict[str, str],
+        opts: IngestOptions,
+        fresh: frozenset[str] = frozenset(),
     ) -> Any:
         # Ray sizes and times its own workers: the local pool's timeout and memory cap
-        # do not apply there.
+        # do not apply there; a Ray task returns its file whole (no pieces: ``fresh``).
         return ray_results(reader, ctx, store, todo, opts.workers, address=address, verbose=verbose)
 
     return results

@@ -9,11 +9,17 @@ worker shares its parent's memory, which may be large in an application that emb
 reader, and no file is blamed for that. Two guards enforce it: ``RLIMIT_DATA`` in the
 worker (heap and private mappings fail to grow: ``MemoryError``), and the parent watching
 each worker's resident memory (which also sees shared mappings the rlimit does not count).
+
+A job may hand back its result in pieces (:func:`.job_parts.send_part`) before it returns:
+the pool yields each piece as it comes (``JobResult.partial``), so the caller starts on a
+big file's first items while the worker still works on the rest. A job that dies after
+sending pieces is reported like any other; what to do with its pieces is the caller's call.
 """
 
 from __future__ import annotations
 
 import errno
+import functools
 import multiprocessing as mp
 import os
 import sys
@@ -28,6 +34,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from omnireader.batch.job_parts import sending_parts
 from omnireader.batch.worker_deaths import death_of
 
 __all__ = ["Job", "JobResult", "WorkerPool", "prestart"]
@@ -47,6 +54,7 @@ class JobResult(BaseModel):
     message: str | None = None
     detail: str | None = None  # the traceback, for "internal"
     seconds: float = 0.0
+    partial: bool = False  # a piece of the job's result; the job goes on (job_parts)
 
 
 def _internal(key: str, e: BaseException) -> JobResult:
@@ -130,7 +138,8 @@ def _worker_main(
         _restart_log()  # keep only what this job writes
         started = time.perf_counter()
         try:
-            value = fn(**job.args)
+            with sending_parts(functools.partial(_send_part, conn, job.key)):
+                value = fn(**job.args)
             res = JobResult(key=job.key, ok=True, value=value)
         except MemoryError:
             res = JobResult(
@@ -164,6 +173,10 @@ def _worker_main(
                     message=f"{job.key}: result too large to return",
                 )
             )
+
+
+def _send_part(conn: Connection, key: str, value: Any) -> None:
+    conn.send(JobResult(key=key, ok=True, value=value, partial=True))
 
 
 def _has_data(conn: Connection) -> bool:
@@ -328,6 +341,9 @@ class WorkerPool:
                         except (EOFError, OSError):
                             pass  # died mid-send: reported below as a crash
                         else:
+                            if res.partial:  # a piece: the job goes on, its clock too
+                                yield res
+                                continue
                             w.jobs.popleft()
                             w.started = time.perf_counter()
                             yield res

@@ -3,6 +3,12 @@
 Parsing goes on in worker processes while this thread writes, so neither waits for the
 other. A file is recorded in the ledger only after its items are committed; its stale items
 (from an older version of the file) are deleted after the new ones are in.
+
+A big file new to the store may come in pieces (:class:`Rows` with ``part``), written as
+they come; its last job carries its path and hash as usual. If its reading fails after
+some pieces were written, an ``undo`` job takes its rows out again, so the file is either
+fully written or reported failed (like any failed file: read again by the next run when
+the failure is transient).
 """
 
 from __future__ import annotations
@@ -29,6 +35,7 @@ class Rows(BaseModel):
 
     table: Any  # a pyarrow Table: every column but the vector
     summary: ItemSummary
+    part: bool = False  # one piece of a file still being read: its last job follows
 
     @property
     def ids(self) -> list[str]:
@@ -47,6 +54,9 @@ class WriteJob(BaseModel):
     file_hash: str | None = None
     failures: list[ReadFailure] = Field(default_factory=list)  # recorded with the file
     replaces: bool = False  # the store held items of this path before: delete stale ones
+    # A file sent in pieces failed after some were written: take its rows out. Only files
+    # the store held nothing of are sent in pieces, so every row at this path is theirs.
+    undo: str | None = None
 
 
 class WriteTotals(BaseModel):
@@ -119,7 +129,7 @@ class BatchWriter:
             while (job := self._queue.get()) is not None:
                 self._buffer.append(job)
                 self._buffered += len(job.items) + (job.rows.table.num_rows if job.rows else 0)
-                if self._buffered >= self.batch_size:
+                if self._buffered >= self.batch_size or job.undo:
                     self._flush()
             ended = True
             self._flush()
@@ -129,6 +139,11 @@ class BatchWriter:
             # the last flush it is already taken, and waiting for it again would hang close().
             while not ended and self._queue.get() is not None:
                 pass
+
+    def _embed(self, rows: Any) -> Any:
+        from omnireader.store.row_writes import match_texts
+
+        return self.store.embedder.embed(match_texts(rows))
 
     def _flush(self) -> None:
         import numpy as np
@@ -151,6 +166,10 @@ class BatchWriter:
                 continue
             vectors.append(j.vectors)
         if tables:
+            if any(v is None for v in vectors) and any(v is not None for v in vectors):
+                # Some came embedded (a worker's share of a big file's pieces): embed the
+                # others here, rather than all of them again.
+                vectors = [self._embed(t) if v is None else v for t, v in zip(tables, vectors)]
             have_vectors = all(v is not None for v in vectors)
             table = pa.concat_tables(tables)
             given = np.concatenate(vectors) if have_vectors else None
@@ -180,6 +199,13 @@ class BatchWriter:
                     self.totals.archived += gone
                 else:
                     self.totals.deleted += gone
+        for j in jobs:
+            if j.undo:
+                # Its rows were inserted by its pieces (or added this location to an item
+                # another file holds): the counts go back as the rows do.
+                undone = self.store.detach_paths([j.undo])
+                self.totals.inserted -= undone.deleted
+                self.totals.updated -= undone.updated
         done = [(j.path, j.file_hash, j.failures) for j in jobs if j.path and j.file_hash]
         if done:
             self.ledger.record(done)

@@ -11,7 +11,10 @@ the real batch path, not in a test double. The product code has no hook for it.
 - ``pdf_cut``: PDF page text cut to ``chars`` characters (the fault matrix must then fail
   every row whose controls include a PDF: ``tests/faultkit/selftest.py``);
 - ``worker_ballast``: each file parsed in a worker holds ``mb`` MB more while it is read
-  (the memory benchmark must then see it on the worker: ``tests/benchmarks``).
+  (the memory benchmark must then see it on the worker: ``tests/benchmarks``);
+- ``worker_dies_midfile``: the worker is killed right after sending the first piece of a
+  file whose name holds ``file`` (a big file handed over in pieces must then leave no row
+  behind: ``tests/batch/test_batch_pieces.py``).
 """
 
 from __future__ import annotations
