@@ -66,14 +66,6 @@ def teacher_folder() -> Path:
     return folder
 
 
-def quantize(matrix: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Per-row symmetric int8: row ≈ codes × scale."""
-    peak = np.abs(matrix).max(axis=1)
-    scales = np.where(peak > 0, peak / 127.0, 1.0).astype(np.float32)
-    codes = np.clip(np.rint(matrix / scales[:, None]), -127, 127).astype(np.int8)
-    return codes, scales
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--dims", type=int, default=256)
@@ -88,7 +80,10 @@ def main() -> None:
     if getattr(model, "token_mapping", None) is not None:
         sys.exit("vocabulary quantization is on: this script stores one row per token id")
     matrix = np.asarray(model.embedding, dtype=np.float32)
-    codes, scales = quantize(matrix)
+    sys.path.insert(0, str(ROOT))  # the folder is written as omnireader reads it
+    from omnireader.llm.embed_static import int8_rows
+
+    codes, scales = int8_rows(matrix)
 
     out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)

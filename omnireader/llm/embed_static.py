@@ -60,6 +60,18 @@ MAX_TOKENS = 512  # as Model2Vec: a chunk's first 512 tokens say what it is abou
 _SUB_BATCH = 32
 
 
+def int8_rows(matrix: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A model's float token rows as the folder stores them: per-row symmetric int8 codes
+    and each row's float32 scale (row ≈ codes × scale). The scripts that make the bundled
+    models (``scripts/distill_static.py``, ``scripts/import_potion.py``) write with it."""
+    import numpy as np
+
+    peak = np.abs(matrix).max(axis=1)
+    scales = np.where(peak > 0, peak / 127.0, 1.0).astype(np.float32)
+    codes = np.clip(np.rint(matrix / scales[:, None]), -127, 127).astype(np.int8)
+    return codes, scales
+
+
 def _fusion_weight(config: Path, spec: str) -> float:
     """The weight the model folder's ``config.json`` declares (learned for that model)."""
     if not config.is_file():
