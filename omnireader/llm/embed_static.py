@@ -43,7 +43,13 @@ from omnireader.llm.word_tokens import WordTokenIds, batch_ids, splits_at_spaces
 if TYPE_CHECKING:
     import numpy as np
 
-__all__ = ["StaticEmbedder", "DEFAULT_STATIC_MODEL", "MODELS_DIR", "STATIC_FUSION_WEIGHT"]
+__all__ = [
+    "StaticEmbedder",
+    "DEFAULT_STATIC_MODEL",
+    "MODELS_DIR",
+    "STATIC_FUSION_WEIGHT",
+    "int8_rows",
+]
 
 MODELS_DIR = Path(__file__).resolve().parent / "models"
 #: the bundled default model (a folder of :data:`MODELS_DIR`); its name is part of the vector
