@@ -81,14 +81,10 @@ def main() -> None:
         sys.exit("vocabulary quantization is on: this script stores one row per token id")
     matrix = np.asarray(model.embedding, dtype=np.float32)
     sys.path.insert(0, str(ROOT))  # the folder is written as omnireader reads it
-    from omnireader.llm.embed_static import int8_rows
-
-    codes, scales = int8_rows(matrix)
+    from omnireader.llm.embed_static import save_rows
 
     out: Path = args.out
-    out.mkdir(parents=True, exist_ok=True)
-    np.save(out / "vectors.npy", codes)
-    np.save(out / "scales.npy", scales)
+    save_rows(out, matrix)
     (out / "tokenizer.json").write_text(model.tokenizer.to_str())
     shutil.copyfile(APACHE, out / "LICENSE")
     weights = (teacher / "model.safetensors").read_bytes()
@@ -101,8 +97,8 @@ def main() -> None:
         "method": f"model2vec {model2vec.__version__} distill, PCA to {args.dims} dims, SIF 1e-4",
         "storage": "vectors.npy int8 rows x scales.npy float32 per row",
         "pooling": "mean of token rows, no special tokens, first 512 tokens, L2-normalised",
-        "vocabulary": int(codes.shape[0]),
-        "dim": int(codes.shape[1]),
+        "vocabulary": int(matrix.shape[0]),
+        "dim": int(matrix.shape[1]),
         "script": "scripts/distill_static.py",
     }
     (out / "config.json").write_text(json.dumps(config, indent=2) + "\n")

@@ -127,14 +127,10 @@ def main() -> None:
         sys.exit(f"{matrix.shape[0]} rows for {len(vocab)} tokens")
     matrix[vocab[tokenizer["model"]["unk_token"]]] = 0.0
     sys.path.insert(0, str(ROOT))  # the folder is written as omnireader reads it
-    from omnireader.llm.embed_static import int8_rows
-
-    codes, scales = int8_rows(matrix)
+    from omnireader.llm.embed_static import save_rows
 
     out: Path = args.out
-    out.mkdir(parents=True, exist_ok=True)
-    np.save(out / "vectors.npy", codes)
-    np.save(out / "scales.npy", scales)
+    save_rows(out, matrix)
     (out / "tokenizer.json").write_bytes(files["tokenizer.json"])
     (out / "LICENSE").write_text(MIT)
     (out / "README.md").write_text(README)
@@ -149,8 +145,8 @@ def main() -> None:
         "method": "Model2Vec distillation of BAAI/bge-base-en-v1.5, trained with Tokenlearn",
         "storage": "vectors.npy int8 rows x scales.npy float32 per row; [UNK] row zero",
         "pooling": "mean of token rows, no special tokens, first 512 tokens, L2-normalised",
-        "vocabulary": int(codes.shape[0]),
-        "dim": int(codes.shape[1]),
+        "vocabulary": int(matrix.shape[0]),
+        "dim": int(matrix.shape[1]),
         "fusion_weight": FUSION_WEIGHT,
         "fusion_weight_learned": FUSION_NOTE,
         "script": "scripts/import_potion.py",

@@ -48,7 +48,7 @@ __all__ = [
     "DEFAULT_STATIC_MODEL",
     "MODELS_DIR",
     "STATIC_FUSION_WEIGHT",
-    "int8_rows",
+    "save_rows",
 ]
 
 MODELS_DIR = Path(__file__).resolve().parent / "models"
@@ -66,16 +66,19 @@ MAX_TOKENS = 512  # as Model2Vec: a chunk's first 512 tokens say what it is abou
 _SUB_BATCH = 32
 
 
-def int8_rows(matrix: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """A model's float token rows as the folder stores them: per-row symmetric int8 codes
-    and each row's float32 scale (row ≈ codes × scale). The scripts that make the bundled
-    models (``scripts/distill_static.py``, ``scripts/import_potion.py``) write with it."""
+def save_rows(folder: Path, matrix: np.ndarray) -> None:
+    """Write a model's float token rows into ``folder`` as :class:`StaticEmbedder` reads
+    them: per-row symmetric int8 codes (``vectors.npy``) and each row's float32 scale
+    (``scales.npy``; row ≈ codes × scale). The scripts that make the bundled models
+    (``scripts/distill_static.py``, ``scripts/import_potion.py``) write with it."""
     import numpy as np
 
     peak = np.abs(matrix).max(axis=1)
     scales = np.where(peak > 0, peak / 127.0, 1.0).astype(np.float32)
     codes = np.clip(np.rint(matrix / scales[:, None]), -127, 127).astype(np.int8)
-    return codes, scales
+    folder.mkdir(parents=True, exist_ok=True)
+    np.save(folder / "vectors.npy", codes)
+    np.save(folder / "scales.npy", scales)
 
 
 def _fusion_weight(config: Path, spec: str) -> float:
