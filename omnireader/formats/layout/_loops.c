@@ -32,6 +32,23 @@ static void *address(PyObject *value) {
     return value == Py_None ? NULL : PyLong_AsVoidPtr(value);
 }
 
+/* The ``n`` PDFium functions a loop calls, from a tuple of their addresses, into ``out``;
+ * -1 (an error set naming ``who``) when the tuple is not ``n`` addresses or one is NULL. */
+static int function_addresses(PyObject *functions, int n, void **out, const char *who) {
+    if (!PyTuple_Check(functions) || PyTuple_GET_SIZE(functions) != n) {
+        PyErr_Format(PyExc_ValueError, "%s needs %d PDFium function addresses", who, n);
+        return -1;
+    }
+    for (int k = 0; k < n; k++) {
+        out[k] = address(PyTuple_GET_ITEM(functions, k));
+        if (out[k] == NULL) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a PDFium function is NULL");
+            return -1;
+        }
+    }
+    return 0;
+}
+
 static PyObject *builtin_round; /* Python's round(), for sizes rounded as words.py does */
 
 /* words._INFLATED: a loose box this many ems (of 1.15) tall is the font's wrong metrics. */
@@ -594,18 +611,8 @@ static PyObject *path_pieces(PyObject *Py_UNUSED(self), PyObject *args) {
                           &path_kind, &form_kind, &moveto, &bezierto, &max_segments,
                           &max_objects, &max_rules))
         return NULL;
-    if (PyTuple_GET_SIZE(functions) != 15) {
-        PyErr_SetString(PyExc_ValueError, "path_pieces needs 15 PDFium function addresses");
-        return NULL;
-    }
     void *fn[15];
-    for (int k = 0; k < 15; k++) {
-        fn[k] = address(PyTuple_GET_ITEM(functions, k));
-        if (fn[k] == NULL) {
-            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a PDFium function is NULL");
-            return NULL;
-        }
-    }
+    if (function_addresses(functions, 15, fn, "path_pieces") < 0) return NULL;
     Handle page = address(page_obj);
     if (PyErr_Occurred()) return NULL;
     Walk w = {0};
@@ -1752,18 +1759,8 @@ static int sort_objects(const Objects *o, Handle owner, Handle form, int depth, 
  * clip segments, slack)). 0 on success. */
 static int objects_of(PyObject *functions, int text_kind, int form_kind, PyObject *box,
                       int max_depth, int max_clip, double slack, Objects *o) {
-    if (!PyTuple_Check(functions) || PyTuple_GET_SIZE(functions) != OBJECT_CALLS) {
-        PyErr_SetString(PyExc_ValueError, "the text-object loops need 14 PDFium functions");
-        return -1;
-    }
     void *fn[OBJECT_CALLS];
-    for (int k = 0; k < OBJECT_CALLS; k++) {
-        fn[k] = address(PyTuple_GET_ITEM(functions, k));
-        if (fn[k] == NULL) {
-            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a PDFium function is NULL");
-            return -1;
-        }
-    }
+    if (function_addresses(functions, OBJECT_CALLS, fn, "text_objects") < 0) return -1;
     o->count_objects = (int (*)(Handle))fn[0];
     o->get_object = (Handle (*)(Handle, int))fn[1];
     o->form_count = (int (*)(Handle))fn[2];
