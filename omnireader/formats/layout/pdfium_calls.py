@@ -50,6 +50,7 @@ class Calls:
 
         #: The functions' addresses by name, for the compiled loops.
         self.address: dict[str, int] = {}
+        self._tuples: dict[tuple[str, ...], tuple[int, ...]] = {}
 
         def bind(fn: Any, restype: Any, *argtypes: Any) -> Any:
             self.address[fn.__name__] = address = handle(fn) or 0
@@ -108,6 +109,14 @@ class Calls:
         self.doubles = (ctypes.c_double * 4)()
         d = ctypes.addressof(self.doubles)
         self.double_at = tuple(d + 8 * k for k in range(4))
+
+    def addresses(self, names: tuple[str, ...]) -> tuple[int, ...]:
+        """The addresses of the functions ``names``, in that order, as a compiled loop takes
+        them (made once per tuple of names: a loop asks for them every page)."""
+        got = self._tuples.get(names)
+        if got is None:
+            got = self._tuples[names] = tuple(self.address[name] for name in names)
+        return got
 
 
 _CALLS: Calls | None = None

@@ -84,7 +84,7 @@ def page_rules(page: Any, compiled: bool = True) -> list[Rule]:
     if walk is not None:
         pieces = walk(
             handle(page.raw),
-            tuple(c.address[name] for name in _WALK_CALLS),
+            c.addresses(_WALK_CALLS),
             (c.PATH, c.FORM, c.MOVETO, c.BEZIERTO),
             (MAX_SEGMENTS, MAX_OBJECTS, MAX_RULES),
         )
@@ -124,7 +124,7 @@ def text_rotation(textpage: Any, sample: int = 400, compiled: bool = True) -> in
     fast = pdfium_calls.compiled("angle_votes", compiled)
     if fast is not None:
         c = calls()
-        functions = (c.address["FPDFText_GetUnicode"], c.address["FPDFText_GetCharAngle"])
+        functions = c.addresses(("FPDFText_GetUnicode", "FPDFText_GetCharAngle"))
         votes = list(fast(handle(raw), functions, count, step))
     else:
         votes = [0, 0, 0, 0]

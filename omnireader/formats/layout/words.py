@@ -150,7 +150,7 @@ def page_words(
         loops.upright_words(  # type: ignore[union-attr]
             text,
             handle,
-            tuple(c.address[name] for name in _WORD_CALLS),
+            c.addresses(_WORD_CALLS),
             left,
             top,
             style,

@@ -77,7 +77,7 @@ def _compiled(name: str, page: pypdfium2.PdfPage, compiled: bool) -> tuple[Any, 
         return None, ()
     c = pdfium_calls.calls()
     return fast, (
-        tuple(c.address[n] for n in _OBJECT_CALLS),
+        c.addresses(_OBJECT_CALLS),
         (c.TEXT, c.FORM),
         tuple(page.get_bbox()),
         (_MAX_DEPTH, _MAX_CLIP_SEGMENTS, _SLACK),
