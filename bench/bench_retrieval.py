@@ -82,6 +82,7 @@ def _search(
     from omnireader.store import context, temporal
     from omnireader.store import fusion as fu
     from omnireader.store import search as se
+    from omnireader.store.hit_rows import fetch_items
 
     if fusion is None and time_weight is None:
         return store.search(query, k=k, view=view, max_chars=max_chars)
@@ -113,7 +114,7 @@ def _search(
     terms = se.query_terms(query) if max_chars is not None else None
     return context.assemble(
         hits,
-        lambda ids: se._fetch(store.table, ids, where),
+        lambda ids: fetch_items(store.table, ids, where),
         wanted,
         "hybrid",
         max_chars,

@@ -40,18 +40,19 @@ SHA256 = {
     "tokenizer.json": "e67e803f624fb4d67dea1c730d06e1067e1b14d830e2c2202569e3ef0f70bb50",
     "config.json": "2a6ac0e9aaa356a68a5688070db78fc3a464fefe85d2f06a1905ce3718687553",
 }
-#: Hybrid search's weight on this model's similarities (the embedder reads it from config.json).
-#: bench/bench_semantic.py's rule (the best mean of LoCoMo, FinanceBench filtered and whole
-#: store) picks 0.05, by one LoCoMo question of 759 over 0; but any weight above 0 runs the
-#: vector query on every search, and at 100k items that is 2.4x the latency (hybrid p50
-#: 12.4 -> 29.2 ms, with a 6,000-character budget 17.5 -> 39.3 ms, over the 30 ms target).
-#: So 0: BM25 orders, the model breaks ties and adds what BM25 missed.
+#: Hybrid search's weight on this model's similarities (the embedder reads it from config.json),
+#: learned by bench/bench_semantic.py for each kind of item the dev sets hold: chat messages on
+#: LoCoMo (0.5), document chunks on FinanceBench (0, as every kind not named). A search whose
+#: BM25 candidates hold no chat message then runs the vector query only when BM25's hits run
+#: out (at 100k items a weight above 0 on every search cost 2.4x the latency: docs/search.md).
 FUSION_WEIGHT = 0.0
+FUSION_BY_KIND = {"chat": 0.5}
 FUSION_NOTE = (
-    "bench/bench_semantic.py, 2026-12-06, LoCoMo dev / FinanceBench dev filtered / whole: "
-    "0 -> 0.852 / 0.662 / 0.529, 0.05 -> 0.853 / 0.662 / 0.529 (the rule's pick, by one "
-    "question), 0.5 -> 0.870 / 0.588 / 0.500; 0 kept: above 0 search at 100k items costs 2.4x "
-    "(docs/search.md)"
+    "bench/bench_semantic.py, 2026-12-06, per kind of item: chat messages on LoCoMo dev (0 ->"
+    " 0.852, 0.3 -> 0.861, 0.5 -> 0.870, 0.7 -> 0.869: 0.5), document chunks on FinanceBench "
+    "dev filtered / whole (0 -> 0.632 / 0.529, best; 0.5 -> 0.588 / 0.500: 0); a search whose"
+    " BM25 candidates hold no chat message runs the vector query only when BM25's hits run "
+    "out (docs/search.md)"
 )
 MIT = """MIT License
 
@@ -148,6 +149,7 @@ def main() -> None:
         "vocabulary": int(matrix.shape[0]),
         "dim": int(matrix.shape[1]),
         "fusion_weight": FUSION_WEIGHT,
+        "fusion_weight_by_kind": FUSION_BY_KIND,
         "fusion_weight_learned": FUSION_NOTE,
         "script": "scripts/import_potion.py",
     }

@@ -81,19 +81,26 @@ def save_rows(folder: Path, matrix: np.ndarray) -> None:
     np.save(folder / "scales.npy", scales)
 
 
-def _fusion_weight(config: Path, spec: str) -> float:
-    """The weight the model folder's ``config.json`` declares (learned for that model)."""
+def _fusion_weights(config: Path, spec: str) -> tuple[float, dict[str, float]]:
+    """The weights the model folder's ``config.json`` declares (learned for that model):
+    ``fusion_weight`` and ``fusion_weight_by_kind`` (a kind of item's own weight)."""
     if not config.is_file():
-        return STATIC_FUSION_WEIGHT
+        return STATIC_FUSION_WEIGHT, {}
     try:
-        weight = float(json.loads(config.read_text()).get("fusion_weight", STATIC_FUSION_WEIGHT))
+        declared = json.loads(config.read_text())
+        weight = float(declared.get("fusion_weight", STATIC_FUSION_WEIGHT))
+        by_kind = {str(k): float(w) for k, w in declared.get("fusion_weight_by_kind", {}).items()}
     except (ValueError, TypeError, AttributeError) as e:
         raise ConfigError(
             f"embedder static:{spec}: {config} has no usable fusion_weight: {e}"
         ) from None
-    if not 0.0 <= weight <= 1.0:
-        raise ConfigError(f"embedder static:{spec}: fusion_weight {weight} is not within 0-1")
-    return weight
+    named = {"fusion_weight": weight} | {
+        f"fusion_weight_by_kind.{k}": w for k, w in by_kind.items()
+    }
+    for name, w in named.items():
+        if not 0.0 <= w <= 1.0:
+            raise ConfigError(f"embedder static:{spec}: {name} {w} is not within 0-1")
+    return weight, by_kind
 
 
 def _no_ids(texts: list[str]) -> list[list[int]]:
@@ -133,7 +140,9 @@ class StaticEmbedder(Embedder):
         if codes.ndim != 2 or codes.dtype != np.int8 or scales.shape != (codes.shape[0],):
             raise ConfigError(f"embedder static:{spec}: vectors.npy and scales.npy do not match")
         self._folder = folder
-        self.fusion_weight = _fusion_weight(folder / "config.json", spec)
+        self.fusion_weight, self.fusion_weight_by_kind = _fusion_weights(
+            folder / "config.json", spec
+        )
         self._codes = codes
         self._scales = scales
         self._dim = int(codes.shape[1])

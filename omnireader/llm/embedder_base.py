@@ -13,7 +13,8 @@ conversion live here, once.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import TYPE_CHECKING, ClassVar
 
 from omnireader.errors import LLMError
@@ -43,6 +44,11 @@ class Embedder(ABC):
     #: bundled static model's weight is learned on the dev sets (bench/bench_semantic.py,
     #: which measures a model given in ``$OMNIREADER_BENCH_MODEL`` too).
     fusion_weight: ClassVar[float] = 0.5
+    #: Where the learned weight differs by the kind of item (``source_kind``: ``chat``,
+    #: ``file``…), the weight for that kind; ``fusion_weight`` for the rest. Meaning counts
+    #: for more on a short chat message said in everyday words than on a filing's chunk
+    #: matched by its terms (bench/bench_semantic.py learns both).
+    fusion_weight_by_kind: ClassVar[Mapping[str, float]] = MappingProxyType({})
 
     @property
     @abstractmethod

@@ -62,29 +62,41 @@ def rrf(rankings: Mapping[str, Sequence[str]], k: int = RRF_K) -> list[Fused]:
 
 
 def convex(
-    lexical: Mapping[str, float], semantic: Mapping[str, float], weight: float
+    lexical: Mapping[str, float],
+    semantic: Mapping[str, float],
+    weight: float,
+    per_item: Mapping[str, float] | None = None,
 ) -> list[Fused]:
     """Fuse BM25 scores and cosine similarities (by id) with ``weight`` on the semantic side.
 
     Each side is divided by its best score (negative similarities count as 0), so both lie
     in [0, 1]; an id missing from a side scores 0 there. ``ranks`` are each side's ranks.
+    ``per_item`` gives some ids their own weight (their kind's, see
+    :attr:`omnireader.llm.embedder_base.Embedder.fusion_weight_by_kind`).
+
+        >>> lexical, semantic = {"a": 4.0, "b": 2.4, "c": 3.0}, {"a": 0.1, "b": 0.9, "c": 0.1}
+        >>> [f.id for f in convex(lexical, semantic, 0.0)], [f.id for f in convex(lexical, semantic, 0.0, {"b": 0.5})]
+        (['a', 'c', 'b'], ['a', 'b', 'c'])
     """
-    if not 0.0 <= weight <= 1.0:
-        raise ConfigError(f"fusion weight must be within [0, 1], not {weight}")
+    per_item = per_item or {}
+    for w in {weight, *per_item.values()}:
+        if not 0.0 <= w <= 1.0:
+            raise ConfigError(f"fusion weight must be within [0, 1], not {w}")
     lex_top = max(lexical.values(), default=0.0)
     sem = {i: max(0.0, s) for i, s in semantic.items()}
     sem_top = max(sem.values(), default=0.0)
     fused: dict[str, Fused] = {}
-    for view, scores, top, w in (
-        ("fts", lexical, lex_top, 1.0 - weight),
-        ("vector", sem, sem_top, weight),
+    for view, scores, top, semantic_side in (
+        ("fts", lexical, lex_top, False),
+        ("vector", sem, sem_top, True),
     ):
         ranked = sorted(scores, key=lambda i: (-scores[i], i))
         for rank, item_id in enumerate(ranked, start=1):
             entry = fused.get(item_id) or fused.setdefault(item_id, _new(item_id))
             entry.ranks[view] = rank
             if top > 0:
-                entry.score += w * scores[item_id] / top
+                w = per_item.get(item_id, weight)
+                entry.score += (w if semantic_side else 1.0 - w) * scores[item_id] / top
     # Equal scores: the closer in meaning first (then the best rank, then the id), so the
     # order of BM25's hits does not depend on which other candidates the vector view found.
     return sorted(

@@ -22,8 +22,10 @@ Speed (a search is one trip into LanceDB where it can be, see :mod:`.queries`): 
 two queries run at once; a row's item (its text columns and ``item_json``) is read only for the
 rows that may be shown.
 
-With a fusion weight of 0 (both offline embedders: the bundled static model, whose weight was
-learned on the dev sets, and the hashing fallback) a candidate only the vector view found
+The weight can differ by the kind of item (``Embedder.fusion_weight_by_kind``: the bundled
+model weighs meaning at 0.5 on chat messages, 0 on the rest, both learned on the dev sets).
+With a fusion weight of 0 (both offline embedders: the bundled static model for every kind but
+chat, and the hashing fallback) a candidate only the vector view found
 scores 0 and ranks after every BM25 hit, so hybrid asks the vector view only when it gets
 there (:func:`_lexical_first`): BM25's candidates are ranked first (re-scored by their cosine
 similarity for ties and ``ranks``, as always), and the vector query (ids and distances; an item
@@ -33,22 +35,24 @@ searches halve. The order is the one both queries give (ties on BM25 go to the c
 meaning, see :func:`.fusion.convex`, which does not depend on the vector view's candidates).
 Only ``ranks["vector"]`` differs: it counts BM25's candidates, and the vector view's too once
 that was asked. A query that names a date is boosted over both views' candidates
-(:mod:`.temporal`), so it runs both queries at once.
+(:mod:`.temporal`), so it runs both queries at once. A search whose BM25 candidates include a
+kind weighted above 0 (a chat message) asks the vector view at once, after BM25, and fuses
+every candidate at its kind's weight.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from omnireader.errors import InvalidInputError
-from omnireader.models import MemoryItem
 from omnireader.store.context import Hit, assemble
 from omnireader.store.fusion import convex
-from omnireader.store.queries import filter_query, run_queries, vector_query
+from omnireader.store.hit_rows import fetch_items, hits_of, item_row
+from omnireader.store.queries import run_queries, vector_query
 from omnireader.store.results import SearchResult
 from omnireader.store.routing import bm25_queries, merge_routed
-from omnireader.store.schema import ITEM_COLUMNS, item_from_row
+from omnireader.store.schema import ITEM_COLUMNS
 from omnireader.store.snippets import query_terms
 from omnireader.store.temporal import TIME_WEIGHT, boost, periods
 
@@ -63,8 +67,9 @@ CANDIDATES_PER_K = 4
 #: with a character budget, the most passages assembled (a budget is usually full first)
 BUDGET_PASSAGES = 25
 _VIEWS = ("hybrid", "vector", "fts")
-_VECTOR_COLUMNS = ["id", *ITEM_COLUMNS, "_distance"]
-_TEXT_COLUMNS = ["id", *ITEM_COLUMNS, "_score", "vector"]  # hybrid's BM25 rows
+_VECTOR_IDS = ["id", "_distance", "source_kind"]  # a candidate's item is fetched if shown
+_VECTOR_COLUMNS = [*_VECTOR_IDS, *ITEM_COLUMNS]
+_TEXT_COLUMNS = ["id", *ITEM_COLUMNS, "source_kind", "_score", "vector"]  # hybrid's BM25 rows
 
 
 def run_search(
@@ -103,7 +108,7 @@ def run_search(
         hits, more = _lexical_first(table, embedder, query, n, where)
         return assemble(
             hits,
-            lambda ids: _fetch(table, ids, where),
+            lambda ids: fetch_items(table, ids, where),
             wanted,
             view,
             max_chars,
@@ -113,7 +118,7 @@ def run_search(
     else:
         hits = boost(_hybrid(table, embedder, query, n, where), query, time_weight)
     return assemble(
-        hits, lambda ids: _fetch(table, ids, where), wanted, view, max_chars, terms=terms
+        hits, lambda ids: fetch_items(table, ids, where), wanted, view, max_chars, terms=terms
     )
 
 
@@ -126,7 +131,7 @@ def candidates(
     the module text); :func:`hits_of` fetches the rest when needed.
     """
     vector = embedder.embed_query(query)
-    vector_columns = ["id", "_distance"] if embedder.fusion_weight == 0 else _VECTOR_COLUMNS
+    vector_columns = _VECTOR_IDS if embedder.fusion_weight == 0 else _VECTOR_COLUMNS
     by_vector, *by_text = run_queries(
         table,
         [
@@ -151,12 +156,28 @@ def _hybrid(table: Any, embedder: Embedder, query: str, n: int, where: str | Non
     text_rows, vector_rows, vector = candidates(table, embedder, query, n, where)
     semantic = {r["id"]: r["_sim"] for r in vector_rows}
     lexical = _rescored(text_rows, vector, semantic)
-    fused = convex(lexical, semantic, embedder.fusion_weight)
-    return hits_of(
-        table,
-        {r["id"]: r for r in (*text_rows, *vector_rows)},
-        [(f.id, f.score, f.ranks) for f in fused],
+    return _fused(table, embedder, text_rows, vector_rows, lexical, semantic)
+
+
+def _fused(
+    table: Any,
+    embedder: Embedder,
+    text_rows: list[dict[str, Any]],
+    vector_rows: list[dict[str, Any]],
+    lexical: dict[str, float],
+    semantic: dict[str, float],
+) -> list[Hit]:
+    """Both views' candidates fused at the embedder's weight, or its weight for each
+    candidate's kind (:attr:`~omnireader.llm.embedder_base.Embedder.fusion_weight_by_kind`)."""
+    by_kind = embedder.fusion_weight_by_kind
+    rows = (*vector_rows, *text_rows)
+    per_item = (
+        {r["id"]: by_kind.get(r["source_kind"], embedder.fusion_weight) for r in rows}
+        if by_kind
+        else None
     )
+    fused = convex(lexical, semantic, embedder.fusion_weight, per_item)
+    return hits_of(table, {r["id"]: r for r in rows}, [(f.id, f.score, f.ranks) for f in fused])
 
 
 def _rescored(
@@ -179,13 +200,26 @@ def _lexical_first(
 
     Returns the hits ranked from BM25's candidates and a function that runs the vector
     query and returns the candidates only it found, in the order both queries together give
-    them (after every BM25 hit, whose ``ranks`` it brings up to date).
+    them (after every BM25 hit, whose ``ranks`` it brings up to date). If a BM25 candidate
+    is of a kind whose weight is above 0 (a chat message), the vector view is asked at once
+    and both views' candidates fused (:func:`_fused`); nothing is left for later.
     """
     vector = embedder.embed_query(query)
     by_text = run_queries(table, bm25_queries(table, query, n, where, _TEXT_COLUMNS))
     text_rows = _text_rows(merge_routed(by_text, n))
     semantic: dict[str, float] = {}
     lexical = _rescored(text_rows, vector, semantic)
+
+    def vector_only() -> list[dict[str, Any]]:
+        (by_vector,) = run_queries(table, [vector_query(vector, n, where, _VECTOR_IDS)])
+        rows = _with_similarity(_rows(by_vector))
+        for r in rows:
+            semantic.setdefault(r["id"], r["_sim"])
+        return rows
+
+    by_kind = embedder.fusion_weight_by_kind
+    if any(by_kind.get(r["source_kind"], 0.0) > 0 for r in text_rows):
+        return _fused(table, embedder, text_rows, vector_only(), lexical, semantic), lambda: []
     hits = hits_of(
         table,
         {r["id"]: r for r in text_rows},
@@ -193,10 +227,7 @@ def _lexical_first(
     )
 
     def more() -> list[Hit]:
-        (by_vector,) = run_queries(table, [vector_query(vector, n, where, ["id", "_distance"])])
-        vector_rows = _with_similarity(_rows(by_vector))
-        for r in vector_rows:
-            semantic.setdefault(r["id"], r["_sim"])
+        vector_rows = vector_only()
         fused = {f.id: f for f in convex(lexical, semantic, 0.0)}
         for h in hits:
             h.ranks.update(fused.pop(h.id).ranks)
@@ -207,29 +238,6 @@ def _lexical_first(
         )
 
     return hits, more
-
-
-def hits_of(
-    table: Any, rows: dict[str, dict[str, Any]], ranked: list[tuple[str, float, dict[str, int]]]
-) -> list[Hit]:
-    """Hits for ``ranked`` (id, score, ranks); rows without their item's columns are
-    fetched, all at once, the first time one of them is needed."""
-    hits = [
-        Hit(id=i, row=_item_row(rows[i]), score=float(score), ranks=ranks)
-        for i, score, ranks in ranked
-    ]
-    lazy = [h for h in hits if h.row is None]
-    if lazy:
-
-        def load() -> None:
-            missing = [h for h in lazy if h.row is None]
-            found = _item_rows(table, [h.id for h in missing])
-            for h in lazy:
-                h.row, h.load = found.get(h.id, h.row), None
-
-        for h in lazy:
-            h.load = load
-    return hits
 
 
 def _cosines(matrix: np.ndarray, vector: np.ndarray) -> np.ndarray:
@@ -261,31 +269,5 @@ def _rows(data: Any) -> list[dict[str, Any]]:
     return data.select(names).to_pylist()
 
 
-def _item_row(row: dict[str, Any]) -> dict[str, Any] | None:
-    """The item's columns of a result row; None when the query did not read them."""
-    return row if row.get("item_json") is not None else None
-
-
-def _item_rows(table: Any, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
-    """id -> the item's columns of the stored rows among ``ids`` (rows deleted meanwhile are
-    left out)."""
-    from omnireader.store.filters import sql_string
-
-    if not ids:
-        return {}
-    clause = f"id IN ({', '.join(sql_string(i) for i in ids)})"
-    (data,) = run_queries(table, [filter_query(clause, len(ids), ["id", *ITEM_COLUMNS])])
-    return {r["id"]: r for r in data.to_pylist()}
-
-
-def _fetch(table: Any, ids: Sequence[str], where: str | None) -> list[MemoryItem]:
-    """Items by id, under the search's filters (context obeys them too)."""
-    from omnireader.store.filters import combine, sql_string
-
-    clause = combine(where, f"id IN ({', '.join(sql_string(i) for i in ids)})")
-    (rows,) = run_queries(table, [filter_query(clause, len(ids), ITEM_COLUMNS)])
-    return [item_from_row(r) for r in rows.to_pylist()]
-
-
 def _hit(row: dict[str, Any], score: float, ranks: dict[str, int]) -> Hit:
-    return Hit(id=row["id"], row=_item_row(row), score=float(score), ranks=ranks)
+    return Hit(id=row["id"], row=item_row(row), score=float(score), ranks=ranks)

@@ -101,6 +101,13 @@ def test_each_model_folder_declares_its_fusion_weight(tmp_path: Path) -> None:
     (folder / "config.json").write_text(json.dumps({"fusion_weight": 1.5}))
     with pytest.raises(ConfigError, match="fusion_weight"):
         make_embedder(f"static:{folder}")
+    # A kind of item may have its own (POTION's chat weight: tests/store/test_search_by_kind.py).
+    (folder / "config.json").write_text(json.dumps({"fusion_weight_by_kind": {"chat": 0.3}}))
+    assert dict(make_embedder(f"static:{folder}").fusion_weight_by_kind) == {"chat": 0.3}
+    assert make_embedder(FIRST_DEFAULT).fusion_weight_by_kind == {}
+    (folder / "config.json").write_text(json.dumps({"fusion_weight_by_kind": {"chat": -1}}))
+    with pytest.raises(ConfigError, match=r"fusion_weight_by_kind\.chat -1"):
+        make_embedder(f"static:{folder}")
 
 
 def test_another_static_model_folder_is_named_static_folder(tmp_path: Path) -> None:

@@ -15,6 +15,7 @@ from omnireader.store import Store
 from omnireader.store import search as se
 from omnireader.store.context import Hit, assemble
 from omnireader.store.fusion import convex
+from omnireader.store.hit_rows import fetch_items, item_rows
 from omnireader.store.maintenance import REFINE_FACTOR
 from omnireader.store.queries import filter_query, fts_query, run_queries, vector_query
 from omnireader.store.schema import FTS_COLUMNS, ITEM_COLUMNS
@@ -84,7 +85,7 @@ def _builder_hybrid(
         query,
         TIME_WEIGHT,
     )
-    results = assemble(hits, lambda ids: se._fetch(t, ids, where), wanted, "hybrid", max_chars)
+    results = assemble(hits, lambda ids: fetch_items(t, ids, where), wanted, "hybrid", max_chars)
     return [(r.item.id, round(r.score, 6), r.text) for r in results]
 
 
@@ -248,7 +249,7 @@ def test_a_lazy_candidate_deleted_before_it_is_shown_is_left_out(tmp_path: Path)
 
 
 def _plain_hits(store: Store, ids: list[str]) -> list[Hit]:
-    rows = se._item_rows(store.table, ids)
+    rows = item_rows(store.table, ids)
     return [Hit(id=i, row=rows[i], score=1.0 / n, ranks={"fts": n}) for n, i in enumerate(ids, 1)]
 
 

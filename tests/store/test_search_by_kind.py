@@ -1,0 +1,60 @@
+"""Hybrid search weighs meaning by the kind of item: the bundled model's similarities count
+half on chat messages (short, in everyday words) and not at all against BM25 on document
+chunks (matched by their terms), as bench/bench_semantic.py learned on the dev sets."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from omnireader.store import Store
+
+from .conftest import make_item
+
+TEXTS = {
+    "bark": "my dog barks at the mailman every morning",
+    "park": "the dog park near us was closed for repairs",
+    "tax": "the city tax form lists a dog licence fee among forty other municipal charges, "
+    "permits, parking fines and water rates for the year",
+    "puppy": "we adopted a puppy from the animal shelter last week",  # no word of the query
+    "rain": "it rained all weekend so we stayed in",
+    "book": "I finished the novel about the lighthouse keeper",
+}
+
+
+def _store(tmp_path: Path, kind: str) -> Store:
+    store = Store.open(tmp_path / f"{kind}.lance")  # the bundled default model
+    store.add([make_item(i, t, kind=kind) for i, t in TEXTS.items()])
+    return store
+
+
+def test_the_bundled_model_weighs_meaning_on_chat_messages_only(tmp_path: Path) -> None:
+    embedder = Store.open(tmp_path / "s.lance").embedder
+    assert embedder.fusion_weight == 0.0
+    assert dict(embedder.fusion_weight_by_kind) == {"chat": 0.5}
+
+
+def test_in_a_chat_a_message_close_in_meaning_outranks_a_weak_word_match(tmp_path: Path) -> None:
+    ranked = [r.item.id for r in _store(tmp_path, "chat").search("dog", k=6)]
+    assert ranked.index("puppy") < ranked.index("tax")  # fused among BM25's hits
+
+
+@pytest.mark.parametrize("k", [2, 6])
+def test_in_documents_every_word_match_comes_before_what_only_meaning_found(
+    tmp_path: Path, k: int
+) -> None:
+    results = _store(tmp_path, "file").search("dog", k=k)
+    ranked = [r.item.id for r in results]
+    assert ranked[:3] == ["bark", "park", "tax"][:k]
+    if k == 2:  # BM25's hits fill the results: the vector view was not asked (its ranks
+        # count BM25's candidates only; "puppy", the closest of all, is not among them)
+        assert results[0].ranks == {"fts": 1, "vector": 1}
+
+
+def test_the_vector_view_joins_at_once_when_a_candidate_is_a_chat_message(
+    tmp_path: Path,
+) -> None:
+    results = _store(tmp_path, "chat").search("dog", k=2)
+    assert results[0].item.id == "bark"
+    assert results[0].ranks == {"fts": 1, "vector": 2}  # "puppy" is closer: it was asked
