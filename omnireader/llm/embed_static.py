@@ -11,12 +11,13 @@ every item at ingest (``bench/bench_semantic.py`` times it against the ingest). 
 ``scripts/distill_static.py`` (``static:minilm-l6-static-256``), stays bundled so that the
 stores it built keep opening with it.
 
-A model folder holds ``tokenizer.json``, ``vectors.npy`` (int8, one row per token id),
-``scales.npy`` (float32, each row's scale: row = int8 x scale) and ``config.json`` (where the
-model came from and, as ``fusion_weight``, hybrid search's weight on its similarities, learned
-for that model; 0 when absent). The bundled models ship inside the package
-(``omnireader/llm/models/``, with their licences); another folder in the same format is named
-``static:FOLDER``.
+A model folder holds ``tokenizer.json`` (and, for a lowercasing BERT tokenizer, its
+vocabulary for ASCII queries, ``query_vocab.json``: :mod:`.query_tokens`), ``vectors.npy``
+(int8, one row per token id), ``scales.npy`` (float32, each row's scale: row = int8 x scale)
+and ``config.json`` (where the model came from and hybrid search's weights on its
+similarities, ``fusion_weight`` and ``fusion_weight_by_kind``, learned for that model; 0 when
+absent). The bundled models ship inside the package (``omnireader/llm/models/``, with their
+licences); another folder in the same format is named ``static:FOLDER``.
 
     >>> e = StaticEmbedder()                                    # doctest: +SKIP
     >>> a, b, c = e.embed(["I bought a new car", "she purchased an automobile", "tax rates"])
@@ -34,10 +35,11 @@ from collections.abc import Callable
 from functools import partial
 from itertools import chain
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from omnireader.errors import ConfigError, MissingExtraError
 from omnireader.llm.embedder_base import Embedder
+from omnireader.llm.query_tokens import QueryTokens
 from omnireader.llm.word_tokens import WordTokenIds, batch_ids, splits_at_spaces
 
 if TYPE_CHECKING:
@@ -149,6 +151,7 @@ class StaticEmbedder(Embedder):
         self._tokenizer: Any = None
         self._token_ids: Callable[[list[str]], list[list[int]]] = _no_ids
         self._lock = threading.Lock()
+        self._queries: QueryTokens | Literal[False] | None = None  # read at the first query
 
     def _load(self) -> Any:
         with self._lock:
@@ -193,6 +196,21 @@ class StaticEmbedder(Embedder):
         for start in range(0, len(texts), _SUB_BATCH):
             part = ids[start : start + _SUB_BATCH]
             out[start : start + len(part)] = self._pooled(part)
+        return self._unit(out)
+
+    def embed_query(self, text: str) -> np.ndarray:
+        """A query of ASCII text is tokenized without loading the tokenizer (the same ids:
+        :mod:`omnireader.llm.query_tokens`), which a cold ``search`` would otherwise wait for."""
+        if self._queries is None:
+            self._queries = QueryTokens.from_folder(self._folder) or False
+        ids = self._queries.ids(text) if self._queries else None
+        if ids is None:
+            return super().embed_query(text)
+        return self._unit(self._pooled([ids[:MAX_TOKENS]]))[0]
+
+    def _unit(self, out: np.ndarray) -> np.ndarray:
+        import numpy as np
+
         norms = np.linalg.norm(out, axis=1, keepdims=True)
         # A text with no token (empty, only characters the vocabulary lacks) has no cosine: a
         # fixed vector with no direction favoured keeps search well-defined for it.
