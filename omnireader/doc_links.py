@@ -7,6 +7,7 @@ from __future__ import annotations
 
 __all__ = [
     "HEADING_PATH",
+    "SECTION_TITLES",
     "PAGE_HEAD",
     "SECTION",
     "INDEX",
@@ -18,6 +19,8 @@ __all__ = [
 ]
 
 HEADING_PATH = "heading_path"  # the chunk's heading path, outermost first (capped)
+#: a chunk of small sections merged: their own titles, below the heading path they share
+SECTION_TITLES = "section_titles"
 PAGE_HEAD = "page_head"  # a page without marked headings: its first short lines
 SECTION = "doc_section"  # the key of the chunk's section (file, page or part, heading path)
 INDEX = "doc_index"  # the chunk's place in its section (0-based)

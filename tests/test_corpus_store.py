@@ -21,9 +21,12 @@ def test_corpus_fragments_are_found_by_fts_and_reingest_writes_nothing(
     assert "unsupported" in first.failed_by_error and "encrypted" in first.failed_by_error
 
     expected = json.loads((corpus / "markitdown" / "expected.json").read_text())["files"]
+    # Every markitdown file is stored twice (itself and its copy in test_files.zip), so the
+    # first 20 hits are about ten places: "Microsoft Corporation is" (test_serp.html) ranks
+    # below the Wikipedia article's chunks under "Corporate affairs" / "Corporate identity".
     for name, spec in expected.items():
         for fragment in spec.get("must_find", []):
-            hits = store.search(fragment, k=10, view="fts")
+            hits = store.search(fragment, k=20, view="fts")
             files = {Path(h.item.source.path).name for h in hits if h.item.source}
             assert name in files, (name, fragment, files)
 

@@ -69,6 +69,30 @@ def test_small_neighbouring_sections_merge() -> None:
     [one] = structured_chunks(text, 128)
     assert one.chunk.text == text
     assert one.heading_path == ["Handbook"]  # what the merged sections share
+    # ... and what the chunk is about: each merged section's own title, in order.
+    assert one.titles == ("Leave", "Travel", "Pay")
+
+
+def test_merged_sections_keep_their_titles_below_the_path_they_share() -> None:
+    # A balance sheet laid out as two tables, each under a title of its own: the two small
+    # sections merge into one chunk, which sits under "Part II" and is about both titles.
+    text = (
+        "# Part II\n\nItem 8 follows.\n\n## Consolidated Balance Sheets\n\n"
+        "| Assets | 2019 |\n| --- | --- |\n| Merchandise inventories | 5,409 |\n\n"
+        "## Liabilities and equity\n\n| Liabilities | 2019 |\n| --- | --- |\n"
+        "| Accounts payable | 5,257 |\n"
+    )
+    [one] = structured_chunks(text, 512, ["Annual report"])
+    assert one.heading_path == ["Annual report", "Part II"]
+    assert one.titles == ("Consolidated Balance Sheets", "Liabilities and equity")
+    # A chunk that is one section has its title in its path, and no titles apart.
+    whole = structured_chunks(text, 30, ["Annual report"])
+    assert [s.heading_path[-1] for s in whole] == [
+        "Part II",
+        "Consolidated Balance Sheets",
+        "Liabilities and equity",
+    ]
+    assert all(s.titles == () for s in whole)
 
 
 def test_a_table_is_split_only_between_rows_and_every_piece_repeats_caption_and_header() -> None:

@@ -4,6 +4,8 @@ What :class:`omnireader.parsers.file.FileParser` adds to a section's chunk items
 
 - ``extra["heading_path"]``: the chunk's heading path (outermost first, capped by
   :func:`omnireader.text.structure.cap_path`), when it has one;
+- ``extra["section_titles"]``: for a chunk of small sections merged (whose heading path is
+  the one they share), the sections' own titles, searched with the headings;
 - links to the chunks before and after it *in the same section* (same page and heading
   path): ``doc_section`` (the section's key), ``doc_index`` (the chunk's place in it),
   ``doc_prev`` / ``doc_next`` (their item ids), so search can return a hit with its
@@ -32,6 +34,7 @@ from omnireader.doc_links import (
     PAGE_HEAD,
     PREV,
     SECTION,
+    SECTION_TITLES,
     TABLE,
     TABLE_IDS,
 )
@@ -83,6 +86,8 @@ def link_chunks(items: Sequence[MemoryItem], structs: list[StructChunk] | None, 
         path = cap_path(s.heading_path)
         if path:
             extra[HEADING_PATH] = path
+        if s.titles:
+            extra[SECTION_TITLES] = list(s.titles)
         runs.setdefault(f"{key}>" + "\x1f".join(path), []).append(item)
         if s.table is not None:
             table = f"{key}#t{s.table}"

@@ -3,7 +3,11 @@
 A question names what it wants by the words of the section it is in more often than by the
 words of the chunk itself ("the cash flow statement" for a table whose rows say "Purchases of
 property, plant and equipment"). So every document chunk's title (the document's, or its
-file name in words) and heading path are indexed in ``heading_text``, apart from its text.
+file name in words) and heading path are indexed in ``heading_text``, apart from its text;
+so are the titles of the small sections merged into one chunk (``section_titles``), whose
+heading path is only what those sections share: a chunk holding a balance sheet's
+"Consolidated Balance Sheets" and the "Liabilities and equity" after it is about both,
+though its path is the "Part II" above them.
 
 BM25 over ``memory``, ``keywords_text`` and ``context_text`` gives each row its best column's
 score (:class:`omnireader.store.queries.FtsQuery`). The heading field is not one more column
@@ -25,7 +29,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from omnireader.doc_links import HEADING_PATH, PAGE_HEAD
+from omnireader.doc_links import HEADING_PATH, PAGE_HEAD, SECTION_TITLES
 from omnireader.models import MemoryItem
 
 if TYPE_CHECKING:
@@ -53,11 +57,13 @@ def heading_text(item: MemoryItem) -> str | None:
     # The file name names the document too (a PDF's own title is often "Document1"), in
     # words: "3M_2018_10K.pdf" says "3M 2018 10K" (the tokenizer keeps "a_b" as one word).
     name = _SEPARATORS.sub(" ", src.filename.rsplit(".", 1)[0]).strip() if src.filename else ""
+    titles = meta.extra.get(SECTION_TITLES)  # merged sections' own titles, below the path
     head = meta.extra.get(PAGE_HEAD)  # a page without marked headings: its first lines
     parts = [
         meta.topic or "",
         name,
         *(path if isinstance(path, list) else []),
+        *(titles if isinstance(titles, list) else []),
         *(head if isinstance(head, list) else []),
     ]
     text = "\n".join(p for p in parts if isinstance(p, str) and p.strip())

@@ -8,7 +8,9 @@ CSV and XLSX give, and PDF pages once laid out):
 - a chunk stays within its section (a heading and what follows, up to the next heading of
   the same or a higher level), and small neighbouring sections merge up to ``chunk_size``;
 - each chunk carries its heading path (outermost first, the section's own path in front),
-  capped at :data:`MAX_DEPTH` titles of :data:`MAX_TITLE` characters;
+  capped at :data:`MAX_DEPTH` titles of :data:`MAX_TITLE` characters; a chunk of small
+  sections merged sits under the path they share and carries their own titles apart
+  (``titles``: "Balance Sheets" and "Liabilities" merged sit under "Part II", about both);
 - a table is split only between rows, each later piece repeating the table's caption (the
   line above it) and its header row; a row is never cut, even one longer than a chunk; a
   table is never dropped, however large.
@@ -36,10 +38,12 @@ __all__ = [
     "cap_path",
     "MAX_DEPTH",
     "MAX_TITLE",
+    "MAX_TITLES",
 ]
 
 MAX_DEPTH = 6  # titles in a heading path (Section.heading_path allows as many)
 MAX_TITLE = 120  # characters of one title: a "heading" that is a whole paragraph is cut
+MAX_TITLES = 8  # a merged chunk's own titles kept (the heading field holds ~1,000 characters)
 _HEADING = re.compile(r"^(#{1,6})[ \t]+(\S.*?)[ \t]*#*[ \t]*$")
 _FENCE = re.compile(r"^[ \t]*(```|~~~)")
 _TABLE_ROW = re.compile(r"^[ \t]*\|")
@@ -48,14 +52,16 @@ _HAS_STRUCTURE = re.compile(r"^(#{1,6}[ \t]+\S|[ \t]*\|.*\|[ \t]*$)", re.M)
 
 
 class StructChunk(NamedTuple):
-    """A :class:`Chunk` with where it sits: its heading path and, for tables, which table
-    (its 0-based number in the text) and which piece of it."""
+    """A :class:`Chunk` with where it sits: its heading path, for tables which table (its
+    0-based number in the text) and which piece of it, and for a chunk of merged sections
+    their titles below the path they share (at most :data:`MAX_TITLES`)."""
 
     chunk: Chunk
     heading_path: list[str]
     table: int | None = None
     table_part: int = 0
     table_parts: int = 0
+    titles: tuple[str, ...] = ()
 
 
 def cap_path(path: Sequence[str]) -> list[str]:
@@ -250,7 +256,7 @@ def structured_chunks(
             tables += 1
         else:
             sections[-1][1].extend(_text_pieces(text, block.start, block.end, chunk_size))
-    raw: list[tuple[list[str], list[_Piece]]] = []  # chunks as (path, pieces)
+    raw: list[tuple[list[str], list[_Piece], list[str]]] = []  # chunks: (path, pieces, titles)
     whole_section = False  # raw[-1] is a whole section (so another may merge into it)
     for path, pieces in sections:
         pieces = [p for p in pieces if p.text.strip()]
@@ -275,14 +281,18 @@ def structured_chunks(
             and not _is_continuation(own[0][0])
             and sum(q.tokens for q in raw[-1][1]) + sum(q.tokens for q in own[0]) <= chunk_size
         ):
-            before = raw[-1][0]
-            raw[-1] = (_common(before, path), raw[-1][1] + own[0])
+            before, merged, titles = raw[-1]
+            shared = _common(before, path)
+            # The path they share says where the chunk sits; each section's own titles
+            # below it say what the chunk is about (searched with the headings).
+            below = [*before[len(shared) :], *titles, *path[len(shared) :]]
+            raw[-1] = (shared, merged + own[0], list(dict.fromkeys(below)))
             continue
-        raw.extend((path, group) for group in own)
+        raw.extend((path, group, []) for group in own)
         whole_section = len(own) == 1
     out: list[StructChunk] = []
     kept = raw
-    for i, (path, group) in enumerate(kept):
+    for i, (path, group, titles) in enumerate(kept):
         a, b = group[0].start, group[-1].end
         body = group[0].text if len(group) == 1 else text[a:b]
         tokens = group[0].tokens if len(group) == 1 else count_tokens(body)
@@ -296,6 +306,7 @@ def structured_chunks(
                 head.table if head else None,
                 head.part if head else 0,
                 head.parts if head else 0,
+                tuple(titles[:MAX_TITLES]),
             )
         )
     return out

@@ -1,6 +1,7 @@
 """Document passages and the heading field, on a real LanceDB store in tmp_path: headings are
 searched apart and shown as the header, a hit comes with its section neighbours within the
-budget, a table hit with its whole table when it fits, and no search writes the store."""
+budget, a table hit with its whole table when it fits, a chunk of merged sections is found by
+their own titles, and no search writes the store."""
 
 from __future__ import annotations
 
@@ -105,3 +106,30 @@ def test_room_no_whole_hit_fills_goes_to_the_next_hit_cut(doc_store: tuple[Store
     assert sum(len(r.text) for r in got) + len(got) - 1 <= budget
     assert len(got) >= 2 and got[-1].text.endswith("…")
     assert got[-1].item.id not in {i.id for r in got[:-1] for i in r.items}
+
+
+def test_a_chunk_of_merged_sections_is_found_by_their_own_titles(tmp_path: Path) -> None:
+    # A balance sheet printed as two small tables, each under a title of its own: one chunk,
+    # whose heading path is what the two sections share ("Annual report"). Its sections'
+    # titles are searched with the headings all the same: the question "balance sheet"
+    # ranks it above the same words printed without headings (bold lines, not titles).
+    body = (
+        "{0}Consolidated Balance Sheets{1}\n\n"
+        "| Assets | 2019 |\n| --- | --- |\n| Merchandise inventories | 5,409 |\n\n"
+        "{0}Liabilities and equity{1}\n\n| Liabilities | 2019 |\n| --- | --- |\n"
+        "| Accounts payable | 5,257 |\n"
+    )
+    titled, plain = tmp_path / "filing_one.md", tmp_path / "filing_two.md"
+    titled.write_text("# Annual report\n\n" + body.format("## ", ""))
+    plain.write_text("# Annual report\n\n" + body.format("**", "**"))
+    store = Store.open(tmp_path / "store.lance")
+    ingest([titled, plain], store, reader=Reader(), options=IngestOptions(workers=1))
+    [sheet] = [i for i in store.iter_items() if i.source and i.source.path == str(titled)]
+    assert sheet.metadata.extra["heading_path"] == ["Annual report"]
+    assert sheet.metadata.extra["section_titles"] == [
+        "Consolidated Balance Sheets",
+        "Liabilities and equity",
+    ]
+    first, second = store.search("balance sheet inventories", k=2, view="fts")
+    assert first.item.id == sheet.id and first.score > second.score
+    assert first.header == "Annual report"  # shown where it sits
