@@ -23,11 +23,11 @@ has the caption and header in front.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import NamedTuple
 
 from omnireader.text.chunking import Chunk, chunk_text
+from omnireader.text.md_blocks import MAX_TITLE, Block, blocks, has_structure, lines
 from omnireader.text.table_heads import block_starts, is_header_row
 from omnireader.text.tokens import count_tokens
 
@@ -42,13 +42,7 @@ __all__ = [
 ]
 
 MAX_DEPTH = 6  # titles in a heading path (Section.heading_path allows as many)
-MAX_TITLE = 120  # characters of one title: a "heading" that is a whole paragraph is cut
 MAX_TITLES = 8  # a merged chunk's own titles kept (the heading field holds ~1,000 characters)
-_HEADING = re.compile(r"^(#{1,6})[ \t]+(\S.*?)[ \t]*#*[ \t]*$")
-_FENCE = re.compile(r"^[ \t]*(```|~~~)")
-_TABLE_ROW = re.compile(r"^[ \t]*\|")
-_TABLE_RULE = re.compile(r"^[ \t]*\|?[ \t]*:?-{3,}:?[ \t]*(\|[ \t]*:?-{3,}:?[ \t]*)*\|?[ \t]*$")
-_HAS_STRUCTURE = re.compile(r"^(#{1,6}[ \t]+\S|[ \t]*\|.*\|[ \t]*$)", re.M)
 
 
 class StructChunk(NamedTuple):
@@ -72,88 +66,6 @@ def cap_path(path: Sequence[str]) -> list[str]:
     return titles[-MAX_DEPTH:]
 
 
-def has_structure(text: str) -> bool:
-    """The text holds a Markdown heading or a pipe-table row."""
-    return _HAS_STRUCTURE.search(text) is not None
-
-
-class _Block(NamedTuple):
-    kind: str  # "heading", "table", "text"
-    start: int
-    end: int
-    level: int = 0
-    title: str = ""
-    caption: str = ""  # a table's: the line above it
-    header_end: int = 0  # a table's: where its header (row + rule) ends
-
-
-def _lines(text: str) -> list[tuple[int, int]]:
-    """(start, end) of each line, its newline included."""
-    out, at = [], 0
-    for line in text.splitlines(keepends=True):
-        out.append((at, at + len(line)))
-        at += len(line)
-    return out
-
-
-def _blocks(text: str) -> list[_Block]:
-    """Headings, tables and the text between them, in order, covering all of ``text``."""
-    lines = _lines(text)
-    kinds: list[str] = []
-    fenced = False
-    for a, b in lines:
-        line = text[a:b].rstrip("\r\n")
-        if _FENCE.match(line):
-            fenced = not fenced
-            kinds.append("text")
-        elif fenced:
-            kinds.append("text")
-        elif _HEADING.match(line):
-            kinds.append("heading")
-        elif _TABLE_ROW.match(line):
-            kinds.append("table")
-        else:
-            kinds.append("text")
-    blocks: list[_Block] = []
-    i = 0
-    while i < len(lines):
-        kind = kinds[i]
-        j = i + 1
-        if kind != "heading":
-            while j < len(lines) and kinds[j] == kind:
-                j += 1
-        a, b = lines[i][0], lines[j - 1][1]
-        if kind == "heading":
-            m = _HEADING.match(text[a:b].rstrip("\r\n"))
-            assert m is not None
-            blocks.append(_Block("heading", a, b, len(m.group(1)), m.group(2)))
-        elif kind == "table":
-            rule = j - i >= 2 and _TABLE_RULE.match(text[lines[i + 1][0] : lines[i + 1][1]])
-            header_end = lines[i + 1][1] if rule else a
-            caption = _caption(text, blocks)
-            blocks.append(_Block("table", a, b, caption=caption, header_end=header_end))
-        else:
-            blocks.append(_Block("text", a, b))
-        i = j
-    return blocks
-
-
-def _caption(text: str, before: list[_Block]) -> str:
-    """A table's caption: the last non-blank line above it (a heading's own line), blank
-    lines between them skipped; none when another table is right above."""
-    for last in reversed(before):
-        body = text[last.start : last.end].strip()
-        if not body:
-            continue
-        if last.kind == "heading":
-            return body
-        if last.kind != "text":
-            return ""
-        line = body.splitlines()[-1].strip()
-        return line if len(line) <= 2 * MAX_TITLE else ""
-    return ""
-
-
 class _Piece(NamedTuple):
     """Text to place in a chunk: its span, its text (the span's, or a table piece's own),
     its tokens, and whether it may merge with its neighbours."""
@@ -167,7 +79,7 @@ class _Piece(NamedTuple):
     parts: int = 0
 
 
-def _table_pieces(text: str, block: _Block, number: int, size: int) -> list[_Piece]:
+def _table_pieces(text: str, block: Block, number: int, size: int) -> list[_Piece]:
     """A table as one piece if it fits, else pieces of whole rows, each after the first
     starting with the caption and the header of its rows (:mod:`.table_heads`: none when
     the first row is data, a block's own header in a sheet of stacked blocks)."""
@@ -181,7 +93,7 @@ def _table_pieces(text: str, block: _Block, number: int, size: int) -> list[_Pie
     rule = rule.rstrip("\n") + "\n" if rule else ""
     rows = [
         (a + block.header_end, b + block.header_end)
-        for a, b in _lines(text[block.header_end : block.end])
+        for a, b in lines(text[block.header_end : block.end])
     ]
     starts = set(block_starts([text[a:b] for a, b in rows], head_line)) if header else set()
     leads = {-1: caption + header if header and is_header_row(head_line) else caption}
@@ -243,7 +155,7 @@ def structured_chunks(
     sections: list[tuple[list[str], list[_Piece]]] = [(list(base), [])]
     stack: list[tuple[int, str]] = []
     tables = 0
-    for block in _blocks(text):
+    for block in blocks(text):
         if block.kind == "heading":
             while stack and stack[-1][0] >= block.level:
                 stack.pop()
