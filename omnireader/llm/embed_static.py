@@ -231,8 +231,11 @@ class StaticEmbedder(Embedder):
         flat = np.fromiter(chain.from_iterable(ids), dtype=np.int64, count=int(lengths.sum()))
         pairs, counts = np.unique(text * vocab + flat, return_counts=True)
         rows, tokens = pairs // vocab, pairs % vocab
-        weighted = self._codes[tokens].astype(np.float32)
-        weighted *= (counts * self._scales[tokens])[:, None]
-        starts = np.flatnonzero(np.r_[True, rows[1:] != rows[:-1]])
-        out[rows[starts]] = np.add.reduceat(weighted, starts, axis=0)
+        weights = (counts * self._scales[tokens]).astype(np.float32)
+        matrix = self._codes[tokens].astype(np.float32)
+        # One matrix-vector product a text: np.add.reduceat over the rows took 8x as long
+        # (three quarters of embedding a filing's chunks).
+        bounds = np.flatnonzero(np.r_[True, rows[1:] != rows[:-1], True]).tolist()
+        for a, b in zip(bounds, bounds[1:]):
+            out[rows[a]] = weights[a:b] @ matrix[a:b]
         return out

@@ -76,6 +76,24 @@ def test_one_text_gets_the_same_vector_alone_or_in_a_batch(static: StaticEmbedde
     assert np.allclose(batch[7], static.embed_query(texts[7]), atol=1e-6)
 
 
+def test_a_vector_is_the_mean_of_its_first_512_tokens_rows(static: StaticEmbedder) -> None:
+    # As Model2Vec pools: each token's row (int8 codes x the row's scale), a repeated token
+    # once per time it occurs, no special tokens, the first 512 tokens; then unit length.
+    from tokenizers import Tokenizer
+
+    tokenizer = Tokenizer.from_file(str(BUNDLED / "tokenizer.json"))
+    codes, scales = np.load(BUNDLED / "vectors.npy"), np.load(BUNDLED / "scales.npy")
+    texts = [
+        "the cat sat on the mat, the cat sat",
+        " ".join(f"revenue {i} rose in quarter {i % 4}" for i in range(200)),  # > 512 tokens
+        "Ünïcode naïve café",
+    ]
+    for text, got in zip(texts, static.embed(texts), strict=True):
+        ids = tokenizer.encode(text, add_special_tokens=False).ids[:512]
+        mean = (codes[ids].astype(np.float64) * scales[ids, None]).sum(axis=0)
+        assert np.allclose(got, mean / np.linalg.norm(mean), atol=1e-6)
+
+
 def test_the_bundled_models_say_where_they_came_from_and_carry_their_licences() -> None:
     config = json.loads((BUNDLED / "config.json").read_text())
     first = MODELS_DIR / FIRST_DEFAULT.removeprefix("static:")
