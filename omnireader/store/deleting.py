@@ -14,7 +14,7 @@ from typing import Any
 from omnireader.errors import InvalidInputError
 from omnireader.models import MemoryItem
 from omnireader.store.detach import DetachResult, detach_locations
-from omnireader.store.filters import SearchFilters, as_filters, combine, sql_string
+from omnireader.store.filters import SearchFilters, as_filters, combine, ids_clause, sql_string
 from omnireader.store.locations import is_under, outer_path
 from omnireader.store.locking import write_lock
 from omnireader.store.maintenance import retry_conflicts
@@ -168,4 +168,4 @@ def _path_clause(path: str) -> str:
 
 
 def _ids_clause(ids: list[str]) -> str | None:
-    return f"id IN ({', '.join(sql_string(i) for i in ids)})" if ids else None
+    return ids_clause(ids) if ids else None

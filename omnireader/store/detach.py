@@ -15,7 +15,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from omnireader.models import MemoryItem
-from omnireader.store.filters import sql_string
+from omnireader.store.filters import ids_clause
 from omnireader.store.locations import locations_of, with_locations
 from omnireader.store.schema import ITEM_COLUMNS, item_from_row, items_to_table
 
@@ -42,7 +42,7 @@ def stored_locations(table: Any, ids: Iterable[str]) -> dict[str, list[str]]:
     found: dict[str, list[str]] = {}
     for start in range(0, len(wanted), _CHUNK):
         chunk = wanted[start : start + _CHUNK]
-        where = f"id IN ({', '.join(sql_string(i) for i in chunk)})"
+        where = ids_clause(chunk)
         rows = table.search().where(where).select(["id", "seen_at"]).limit(None).to_list()
         found.update({r["id"]: r["seen_at"] or [] for r in rows})
     return found
@@ -88,7 +88,7 @@ def detach_locations(
         return DetachResult(deleted=len(doomed), updated=len(kept))
     for start in range(0, len(doomed), _CHUNK):
         chunk = doomed[start : start + _CHUNK]
-        table.delete(f"id IN ({', '.join(sql_string(i) for i in chunk)})")
+        table.delete(ids_clause(chunk))
     if kept:
         import numpy as np
 

@@ -11,6 +11,7 @@ Nothing a user typed reaches the SQL text except inside a quoted literal.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import UTC, date, datetime, time
 from typing import Any, Literal
 
@@ -20,7 +21,15 @@ from omnireader.errors import InvalidInputError
 from omnireader.models import MemoryType, Mode, SourceKind
 from omnireader.store.locations import match_keys
 
-__all__ = ["SearchFilters", "sql_string", "sql_timestamp", "parse_bound", "combine", "as_filters"]
+__all__ = [
+    "SearchFilters",
+    "sql_string",
+    "ids_clause",
+    "sql_timestamp",
+    "parse_bound",
+    "combine",
+    "as_filters",
+]
 
 
 def sql_string(value: str) -> str:
@@ -28,6 +37,11 @@ def sql_string(value: str) -> str:
     if "\x00" in value:
         raise InvalidInputError("filter values may not contain NUL characters")
     return "'" + value.replace("'", "''") + "'"
+
+
+def ids_clause(ids: Iterable[str]) -> str:
+    """``id IN (...)`` for ``ids`` (at least one: an empty list is not SQL)."""
+    return f"id IN ({', '.join(sql_string(i) for i in ids)})"
 
 
 def sql_timestamp(moment: datetime) -> str:
@@ -140,7 +154,7 @@ class SearchFilters(BaseModel):
         if self.page is not None:
             parts.append(f"page = {int(self.page)}")
         if self.ids:
-            parts.append(f"id IN ({', '.join(sql_string(i) for i in self.ids)})")
+            parts.append(ids_clause(self.ids))
         return " AND ".join(parts) or None
 
     def is_empty(self) -> bool:

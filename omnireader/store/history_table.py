@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from omnireader.models import MemoryItem
-from omnireader.store.filters import sql_string
+from omnireader.store.filters import ids_clause, sql_string
 from omnireader.store.schema import ITEM_COLUMNS, item_from_row, items_to_rows, with_vectors
 
 if TYPE_CHECKING:
@@ -108,7 +108,7 @@ def stored_vectors(table: Any, ids: Sequence[str]) -> dict[str, np.ndarray]:
 
     if not ids:
         return {}
-    clause = f"id IN ({', '.join(sql_string(i) for i in dict.fromkeys(ids))})"
+    clause = ids_clause(dict.fromkeys(ids))
     data = table.search().where(clause).select(["id", "vector"]).limit(None).to_arrow()
     if not data.num_rows:
         return {}

@@ -46,19 +46,19 @@ def item_row(row: dict[str, Any]) -> dict[str, Any] | None:
 def item_rows(table: Any, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
     """id -> the item's columns of the stored rows among ``ids`` (rows deleted meanwhile are
     left out)."""
-    from omnireader.store.filters import sql_string
+    from omnireader.store.filters import ids_clause
 
     if not ids:
         return {}
-    clause = f"id IN ({', '.join(sql_string(i) for i in ids)})"
+    clause = ids_clause(ids)
     (data,) = run_queries(table, [filter_query(clause, len(ids), ["id", *ITEM_COLUMNS])])
     return {r["id"]: r for r in data.to_pylist()}
 
 
 def fetch_items(table: Any, ids: Sequence[str], where: str | None) -> list[MemoryItem]:
     """Items by id, under the search's filters (context obeys them too)."""
-    from omnireader.store.filters import combine, sql_string
+    from omnireader.store.filters import combine, ids_clause
 
-    clause = combine(where, f"id IN ({', '.join(sql_string(i) for i in ids)})")
+    clause = combine(where, ids_clause(ids))
     (rows,) = run_queries(table, [filter_query(clause, len(ids), ITEM_COLUMNS)])
     return [item_from_row(r) for r in rows.to_pylist()]

@@ -24,7 +24,7 @@ from omnireader.errors import InvalidInputError
 from omnireader.models import MemoryItem
 from omnireader.page_counts import page_counts
 from omnireader.store.deleting import Deleting
-from omnireader.store.filters import SearchFilters, as_filters, sql_string
+from omnireader.store.filters import SearchFilters, as_filters, ids_clause
 from omnireader.store.ledger import Ledger
 from omnireader.store.locking import write_lock
 from omnireader.store.maintenance import optimize_table, refresh_indexes, retry_conflicts
@@ -209,7 +209,7 @@ class Store(PathQueries, Versions, Deleting):
         wanted = list(dict.fromkeys(ids))
         found: dict[str, MemoryItem] = {}
         for start in range(0, len(wanted), 1000):
-            clause = _ids_clause(wanted[start : start + 1000])
+            clause = ids_clause(wanted[start : start + 1000])  # never empty
             for item in self._iter_where(clause):
                 found[item.id] = item
         return [found[i] for i in wanted if i in found]
@@ -282,10 +282,6 @@ class Store(PathQueries, Versions, Deleting):
 
 def _rows(vectors: np.ndarray | None, rows: list[int]) -> np.ndarray | None:
     return None if vectors is None else vectors[rows]
-
-
-def _ids_clause(ids: list[str]) -> str | None:
-    return f"id IN ({', '.join(sql_string(i) for i in ids)})" if ids else None
 
 
 def _counts(values: list[str | None]) -> dict[str, int]:

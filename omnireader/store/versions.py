@@ -153,14 +153,14 @@ class Versions:
     ) -> int:
         if not items:
             return 0
-        from omnireader.store.filters import sql_string
+        from omnireader.store.filters import ids_clause
 
         now = utc_now()
         with write_lock(self.path):
             write_versions(
                 self.db, self.table, [archived_copy(i, reason, superseded_by, now) for i in items]
             )
-        self._delete_where(f"id IN ({', '.join(sql_string(i.id) for i in items)})")
+        self._delete_where(ids_clause(i.id for i in items))
         return len(items)
 
     def rollback(self, item_id: str, version: int) -> MemoryItem:
