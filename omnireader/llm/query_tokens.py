@@ -49,7 +49,6 @@ class QueryTokens:
         self._prefix: str = settings["continuing_subword_prefix"]
         self._longest: int = settings["max_input_chars_per_word"]
         self._added: list[str] = settings["added_tokens"]
-        self._words: dict[str, list[int]] = {}
 
     @classmethod
     def from_folder(cls, folder: Path) -> QueryTokens | None:
@@ -62,10 +61,7 @@ class QueryTokens:
             return None
         out: list[int] = []
         for word in _WORDS.findall(text.translate(_CLEAN).lower()):
-            ids = self._words.get(word)
-            if ids is None:
-                ids = self._words[word] = self._word(word)
-            out += ids
+            out += self._word(word)
         return out
 
     def _word(self, word: str) -> list[int]:
