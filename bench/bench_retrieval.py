@@ -96,15 +96,9 @@ def _search(
     kind, weight = fusion
     if kind == "rrf":
         fused = fu.rrf({"vector": [r["id"] for r in vrows], "fts": [r["id"] for r in trows]})
-    else:
-        import numpy as np
-
+    else:  # BM25's candidates re-scored by their similarity, as search does
         sem = {r["id"]: r["_sim"] for r in vrows}
-        if trows:
-            sims = se._cosines(np.asarray([r["vector"] for r in trows], dtype=np.float32), vector)
-            for r, s in zip(trows, sims):
-                sem.setdefault(r["id"], float(s))
-        fused = fu.convex({r["id"]: float(r["_score"]) for r in trows}, sem, weight)
+        fused = fu.convex(se._rescored(trows, vector, sem), sem, weight)
     hits = temporal.boost(
         se.hits_of(store.table, rows, [(f.id, f.score, f.ranks) for f in fused]), query, tw
     )
