@@ -31,12 +31,13 @@ PY = BIN / "python"
 STAMP = VENV / ".omnireader-installed"
 LLM_STAMP = VENV / ".omnireader-local-llm-installed"
 # What the install depends on: a change to any of them reinstalls (and rebuilds the
-# compiled layout loops).
+# compiled loops).
 INSTALL_INPUTS = (
     "pyproject.toml",
     "constraints.txt",
     "setup.py",
     "omnireader/formats/layout/_loops.c",
+    "omnireader/text/_scan.c",
 )
 
 

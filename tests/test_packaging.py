@@ -24,8 +24,9 @@ PACKAGE = ROOT / "omnireader"
 EXTRAS = {"server", "ray", "local-embed", "local-llm", "langchain", "llama-index", "test"}
 # What the sdist is built from (pyproject's readme and license files, MANIFEST.in).
 TREE = ("pyproject.toml", "setup.py", "README.md", "LICENSE", "CHANGELOG.md", "MANIFEST.in")
-# The compiled layout loops: their C source ships in the sdist, the built module in the wheel.
-LOOPS_C = "omnireader/formats/layout/_loops.c"
+# The compiled loops (the layout's, the language guess's): their C sources ship in the sdist,
+# the built modules in the wheel.
+COMPILED = ("omnireader/formats/layout/_loops", "omnireader/text/_scan")
 
 
 @pytest.fixture(scope="module")
@@ -79,9 +80,10 @@ def test_the_wheel_holds_the_package_its_data_and_its_licence(dist: Path) -> Non
     # Built for this Python and platform when the compiled loops were built, else pure.
     wheel = _one(dist, f"omnireader-{omnireader.__version__}-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
-    loops = [n for n in names if n.startswith("omnireader/formats/layout/_loops.")]
     if pdfium_calls.loops is not None:  # this machine compiles: so did the build
-        assert [n for n in loops if n.endswith((".so", ".pyd"))], loops
+        for module in COMPILED:
+            built = [n for n in names if n.startswith(f"{module}.")]
+            assert [n for n in built if n.endswith((".so", ".pyd"))], (module, built)
         assert "-py3-none-any" not in wheel.name
     info = f"omnireader-{omnireader.__version__}.dist-info"
     assert "omnireader/py.typed" in names
@@ -122,7 +124,7 @@ def test_the_sdist_holds_what_a_build_needs(dist: Path) -> None:
         "omnireader/_version.py",
     } <= names
     assert _source_files("*.py") <= names
-    assert LOOPS_C in names
+    assert {f"{module}.c" for module in COMPILED} <= names
 
 
 def test_the_version_lives_in_one_place() -> None:

@@ -122,6 +122,11 @@ _MACRO = {
 _TAG = re.compile(r"^([a-zA-Z]{2,3})(?:[-_][a-zA-Z0-9]{1,8})*$")
 _LOCK = threading.Lock()
 
+try:  # the compiled counts of _plain (optional: built by setup.py where a C compiler is)
+    from omnireader.text import _scan as scan
+except ImportError:  # pragma: no cover - exercised where no compiler built it
+    scan = None
+
 
 def language_tag(value: str | None) -> str | None:
     """The primary language subtag of a BCP 47 tag (``en-US`` → ``en``), or None when
@@ -211,12 +216,19 @@ def _plain(sample: str) -> bool:
     """Whether ``sample`` reads as prose: enough words, and words the bulk of it once
     URLs, addresses and numbers are set aside (a reference list, a footer, a table of
     figures is not)."""
+    if scan is not None:
+        words, letters, non_space = scan.prose_counts(sample)
+    else:
+        words, letters, non_space = _prose_counts(sample)
+    return words >= SURE_WORDS and letters >= 0.5 * non_space
+
+
+def _prose_counts(sample: str) -> tuple[int, int, int]:
+    """The words of two letters or more outside URLs, addresses and numbers, their letters,
+    and the characters that are not space (``_scan.prose_counts`` compiled)."""
     tokens = sample.split()
     words = _WORD.findall(" ".join(t for t in tokens if _URLISH.search(t) is None))
-    if len(words) < SURE_WORDS:
-        return False
-    letters = sum(len(w) for w in words)
-    return letters >= 0.5 * sum(len(t) for t in tokens)  # the characters that are not space
+    return len(words), sum(len(w) for w in words), sum(len(t) for t in tokens)
 
 
 def _classify(sample: str) -> tuple[str, float]:

@@ -22,6 +22,11 @@ from typing import Any
 
 __all__ = ["load_identifier", "cache_root"]
 
+try:  # the compiled walk (optional: built by setup.py where a C compiler is)
+    from omnireader.text import _scan as scan
+except ImportError:  # pragma: no cover - exercised where no compiler built it
+    scan = None
+
 _ARRAYS = ("ptc", "pc", "nextmove", "nextmove_row", "out_feat")
 
 
@@ -76,13 +81,12 @@ def _unpack(model: Path, target: Path) -> None:
 
 def _from_cache(folder: Path) -> Any:
     import numpy as np
-    from py3langid.langid import LanguageIdentifier
 
     arrays = {
         name: np.load(folder / f"{name}.npy", mmap_mode="r", allow_pickle=False) for name in _ARRAYS
     }
     classes = json.loads((folder / "classes.json").read_text(encoding="utf-8"))
-    return LanguageIdentifier(
+    identifier = _identifier_class()(
         np.asarray(arrays["ptc"]),
         np.asarray(arrays["pc"]),
         classes,
@@ -91,6 +95,27 @@ def _from_cache(folder: Path) -> Any:
         norm_probs=True,
         tk_row=_ints(arrays["nextmove_row"]),
     )
+    identifier.outputs = _ints(arrays["out_feat"])
+    return identifier
+
+
+def _identifier_class() -> type:
+    """py3langid's identifier, its automaton walked by the compiled ``feature_counts``
+    (``_scan.c``) where it is built: the same counts in the same order, so the same scores."""
+    from py3langid.langid import LanguageIdentifier
+
+    class Identifier(LanguageIdentifier):  # type: ignore[misc]
+        __slots__ = ("outputs",)
+
+        def _raw_score(self, text: bytes) -> Any:
+            if scan is None or not isinstance(text, bytes):
+                return super()._raw_score(text)
+            visits = scan.feature_counts(self.tk_nextmove, self.tk_row, self.outputs, text)
+            if visits is None:
+                return super()._raw_score(b"")  # no feature: py3langid's own answer
+            return self._sparse_score(visits, self.nb_ptc)
+
+    return Identifier
 
 
 def _ints(mapped: Any) -> Any:
