@@ -36,8 +36,10 @@ meaning, see :func:`.fusion.convex`, which does not depend on the vector view's 
 Only ``ranks["vector"]`` differs: it counts BM25's candidates, and the vector view's too once
 that was asked. A query that names a date is boosted over both views' candidates
 (:mod:`.temporal`), so it runs both queries at once. A search whose BM25 candidates include a
-kind weighted above 0 (a chat message) asks the vector view at once, after BM25, and fuses
-every candidate at its kind's weight.
+kind weighted above 0 (a chat message) asks the vector view at once and fuses every candidate
+at its kind's weight; in a store known to hold such a kind (:mod:`.presence`), the vector
+query runs beside BM25's (the slower one's time, not both), its rows kept for that case or
+for the passages BM25's hits leave unfilled: the same results as asking it after.
 """
 
 from __future__ import annotations
@@ -47,8 +49,10 @@ from typing import TYPE_CHECKING, Any
 
 from omnireader.errors import InvalidInputError
 from omnireader.store.context import Hit, assemble
+from omnireader.store.filters import sql_string
 from omnireader.store.fusion import convex
 from omnireader.store.hit_rows import fetch_items, hits_of, item_row
+from omnireader.store.presence import met
 from omnireader.store.queries import run_queries, vector_query
 from omnireader.store.results import SearchResult
 from omnireader.store.routing import bm25_queries, merge_routed
@@ -205,13 +209,22 @@ def _lexical_first(
     and both views' candidates fused (:func:`_fused`); nothing is left for later.
     """
     vector = embedder.embed_query(query)
-    by_text = run_queries(table, bm25_queries(table, query, n, where, _TEXT_COLUMNS))
+    queries = bm25_queries(table, query, n, where, _TEXT_COLUMNS)
+    # In a store that holds a kind weighed above 0 (chat messages), the vector view is
+    # likely asked at once: it runs beside BM25's queries (the slower one's time, not both).
+    beside = _holds_weighted_kinds(table, embedder)
+    if beside:
+        queries = [vector_query(vector, n, where, _VECTOR_IDS), *queries]
+    by_text = run_queries(table, queries)
+    by_vector = by_text.pop(0) if beside else None
     text_rows = _text_rows(merge_routed(by_text, n))
     semantic: dict[str, float] = {}
     lexical = _rescored(text_rows, vector, semantic)
 
     def vector_only() -> list[dict[str, Any]]:
-        (by_vector,) = run_queries(table, [vector_query(vector, n, where, _VECTOR_IDS)])
+        nonlocal by_vector
+        if by_vector is None:
+            (by_vector,) = run_queries(table, [vector_query(vector, n, where, _VECTOR_IDS)])
         rows = _with_similarity(_rows(by_vector))
         for r in rows:
             semantic.setdefault(r["id"], r["_sim"])
@@ -238,6 +251,14 @@ def _lexical_first(
         )
 
     return hits, more
+
+
+def _holds_weighted_kinds(table: Any, embedder: Embedder) -> bool:
+    """Whether some item of ``table`` is of a kind the embedder weighs above 0."""
+    weighted = tuple(sorted(k for k, w in embedder.fusion_weight_by_kind.items() if w > 0))
+    return bool(weighted) and bool(
+        met(table, "kinds", weighted, lambda kind: f"source_kind = {sql_string(kind)}")
+    )
 
 
 def _cosines(matrix: np.ndarray, vector: np.ndarray) -> np.ndarray:

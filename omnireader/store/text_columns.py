@@ -14,12 +14,11 @@ so it is left out of searches until a row with text in it is committed:
 
 from __future__ import annotations
 
-import threading
+from functools import cache
 from typing import Any
-from weakref import WeakKeyDictionary
 
 from omnireader.store.headings import HEADING_COLUMN
-from omnireader.store.queries import filter_query, run_queries
+from omnireader.store.presence import met
 from omnireader.store.schema import FTS_COLUMNS
 
 __all__ = ["text_columns"]
@@ -28,39 +27,15 @@ _ALWAYS = FTS_COLUMNS[0]  # ``memory``: every item has its text there
 _ALL = (*FTS_COLUMNS, HEADING_COLUMN)  # the heading column's scores are added (.headings)
 
 
-class _Seen:
-    def __init__(self) -> None:
-        self.lock = threading.Lock()
-        self.version: int | None = None
-        self.filled: set[str] = {_ALWAYS}
-
-
-_seen: WeakKeyDictionary[Any, _Seen] = WeakKeyDictionary()
-_seen_lock = threading.Lock()
-
-
 def text_columns(table: Any) -> tuple[str, ...]:
     """The full-text columns of ``table`` that may match: ``memory`` and those holding text."""
-    with _seen_lock:
-        seen = _seen.get(table) or _seen.setdefault(table, _Seen())
-    if len(seen.filled) < len(_ALL):
-        version = table.version  # LanceDB checks for newer commits (consistency interval 0)
-        with seen.lock:
-            if version != seen.version:
-                present = set(table.schema.names)  # a version-4 store has no heading column
-                for column in _ALL:
-                    if (
-                        column not in seen.filled
-                        and column in present
-                        and _holds_text(table, column)
-                    ):
-                        seen.filled.add(column)
-                seen.version = version
-    return tuple(c for c in _ALL if c in seen.filled)
 
+    @cache
+    def present() -> set[str]:  # read once a look, and only when a column is looked at
+        return set(table.schema.names)  # a version-4 store has no heading column
 
-def _holds_text(table: Any, column: str) -> bool:
-    (rows,) = run_queries(
-        table, [filter_query(f"{column} IS NOT NULL AND {column} != ''", 1, ["id"])]
-    )
-    return len(rows) > 0
+    def holds_text(column: str) -> str | None:
+        return f"{column} IS NOT NULL AND {column} != ''" if column in present() else None
+
+    filled = met(table, "text columns", _ALL, holds_text, initially=frozenset({_ALWAYS}))
+    return tuple(c for c in _ALL if c in filled)

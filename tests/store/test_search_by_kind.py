@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from omnireader.llm.embedding import make_embedder
 from omnireader.store import Store
+from omnireader.store.presence import met
 
 from .conftest import make_item
 
@@ -58,3 +60,33 @@ def test_the_vector_view_joins_at_once_when_a_candidate_is_a_chat_message(
     results = _store(tmp_path, "chat").search("dog", k=2)
     assert results[0].item.id == "bark"
     assert results[0].ranks == {"fts": 1, "vector": 2}  # "puppy" is closer: it was asked
+
+
+def test_a_store_is_known_to_hold_a_kind_once_an_item_of_it_is_committed(tmp_path: Path) -> None:
+    store = _store(tmp_path, "file")
+
+    def holds_chat() -> frozenset[str]:
+        return met(store.table, "kinds", ("chat",), lambda kind: f"source_kind = '{kind}'")
+
+    assert holds_chat() == frozenset()
+    store.add([make_item("lighthouse", "see you at the lighthouse on friday", kind="chat")])
+    assert holds_chat() == {"chat"}  # looked at again: the table's version changed
+
+
+@pytest.mark.parametrize("k", [2, 6])
+def test_the_vector_query_run_beside_bm25_gives_what_it_gives_run_after(
+    tmp_path: Path, k: int
+) -> None:
+    # A store holding chat messages runs the vector query beside BM25's (the bundled model
+    # weighs chat); "dog" matches documents only, so the documents' order stands and the
+    # vector view's candidates come after BM25's. A handle whose model weighs no kind runs
+    # it only when those are needed: the same passages, ranks and scores.
+    store = _store(tmp_path, "file")
+    store.add([make_item("lighthouse", "see you at the lighthouse on friday", kind="chat")])
+    later = Store.open(store.path, embedder=make_embedder(store.embedder.name))
+    later.embedder.fusion_weight_by_kind = {}
+    beside, after = store.search("dog", k=k), later.search("dog", k=k)
+    assert [(r.item.id, r.ranks, r.score, r.text) for r in beside] == [
+        (r.item.id, r.ranks, r.score, r.text) for r in after
+    ]
+    assert [r.item.id for r in beside][:3] == ["bark", "park", "tax"][:k]
