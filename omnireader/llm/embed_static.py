@@ -12,7 +12,7 @@ every item at ingest (``bench/bench_semantic.py`` times it against the ingest). 
 stores it built keep opening with it.
 
 A model folder holds ``tokenizer.json`` (and, for a lowercasing BERT tokenizer, its
-vocabulary for ASCII queries, ``query_vocab.json``: :mod:`.query_tokens`), ``vectors.npy``
+vocabulary for ASCII queries, ``query_vocab.txt``: :mod:`.query_tokens`), ``vectors.npy``
 (int8, one row per token id), ``scales.npy`` (float32, each row's scale: row = int8 x scale)
 and ``config.json`` (where the model came from and hybrid search's weights on its
 similarities, ``fusion_weight`` and ``fusion_weight_by_kind``, learned for that model; 0 when

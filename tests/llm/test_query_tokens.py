@@ -92,6 +92,15 @@ def test_no_vocabulary_is_written_for_a_tokenizer_of_another_shape(tmp_path: Pat
     assert QueryTokens.from_folder(tmp_path) is None
 
 
+def test_no_vocabulary_is_written_when_a_token_holds_a_line_break(tmp_path: Path) -> None:
+    # One token a line: a token with a line break in it would shift every id after it.
+    tokenizer = json.loads((BUNDLED / "tokenizer.json").read_text())
+    vocab = tokenizer["model"]["vocab"]
+    vocab["a\nb"] = len(vocab)
+    assert not write_query_vocab(tokenizer, tmp_path)
+    assert QueryTokens.from_folder(tmp_path) is None
+
+
 def test_a_word_wordpiece_cannot_cover_is_one_unknown_token() -> None:
     # The bundled vocabulary covers every ASCII word (it has each letter and digit, bare and
     # as a ## continuation), so a small one shows the rule.
@@ -100,8 +109,7 @@ def test_a_word_wordpiece_cannot_cover_is_one_unknown_token() -> None:
         "continuing_subword_prefix": "##",
         "max_input_chars_per_word": 100,
         "added_tokens": ["[UNK]"],
-        "tokens": ["[UNK]", "un", "##able", "able", "##s"],
     }
-    ids = QueryTokens(settings).ids
+    ids = QueryTokens(settings, ["[UNK]", "un", "##able", "able", "##s"]).ids
     assert ids("Unable ables") == [1, 2, 3, 4]
     assert ids("unknown able") == [0, 3]  # "un" then nothing for "known": the whole word
