@@ -27,8 +27,9 @@ import: slower, never broken); ``tests/store/test_lance_import.py`` says when th
 
 pandas is the other big share (a few tenths of a second): ``lancedb`` imports
 ``pyarrow.dataset``, whose module init builds a scalar, and pyarrow's pandas shim imports
-pandas to ask whether that scalar is a pandas object. No store command uses pandas. So
-``pyarrow.dataset`` is imported while pandas cannot be found: the shim notes "no pandas"
+pandas to ask whether that scalar is a pandas object (the first ``pa.array`` of a list does
+the same: a parser worker building rows paid it too). No store command uses pandas. So the
+shim is asked while pandas cannot be found (:func:`defer_pandas`): it notes "no pandas"
 and pandas stays unloaded. When anything imports pandas later, the shim is told again
 (:class:`_TellPyarrow`), so ``pa.array(series)`` and ``to_pandas()`` work as always.
 
@@ -62,7 +63,7 @@ from typing import Any
 
 from omnireader.store.deferred_packages import defer_package, import_standing_in
 
-__all__ = ["NAMESPACE_NAMES", "import_lancedb"]
+__all__ = ["NAMESPACE_NAMES", "defer_pandas", "import_lancedb"]
 
 _PACKAGE = "lance_namespace_urllib3_client"
 # What LanceDB takes from ``lance_namespace`` when it loads (lancedb/db.py, remote/db.py,
@@ -145,16 +146,30 @@ class _ThenTell(importlib.abc.Loader):
         return getattr(self._loader, name)
 
 
-def _defer_pandas() -> None:
-    if "pyarrow.dataset" in sys.modules or "pandas" in sys.modules:
+def defer_pandas(*modules: str) -> None:
+    """Have pyarrow's pandas shim look for pandas now, while it cannot be found: it notes
+    "no pandas" and never imports it (~0.3 s) to ask whether a list given to ``pa.array`` is
+    a pandas object, as the first ``pa.array`` of a process does. ``modules`` are imported
+    meanwhile (``pyarrow.dataset``, whose init looks for pandas itself). Once anything
+    imports pandas, the shim is told (:class:`_TellPyarrow`)."""
+    if "pandas" in sys.modules:
+        return
+    todo = [m for m in modules if m not in sys.modules]
+    told = any(isinstance(f, _TellPyarrow) for f in sys.meta_path)
+    if told and not todo:
         return
     blocker = _NoPandas()
     sys.meta_path.insert(0, blocker)
     try:
-        import pyarrow.dataset  # noqa: F401
+        import pyarrow.lib
+
+        pyarrow.lib._pandas_api.have_pandas  # noqa: B018 - the shim looks, and remembers
+        for name in todo:
+            importlib.import_module(name)
     finally:
         sys.meta_path.remove(blocker)
-    sys.meta_path.insert(0, _TellPyarrow())
+    if not told:
+        sys.meta_path.insert(0, _TellPyarrow())
 
 
 def _mark_override(method: Any = None, **_: Any) -> Any:
@@ -215,7 +230,7 @@ def import_lancedb() -> types.ModuleType:
     without pandas."""
     if "lancedb" not in sys.modules:
         _defer_rest_client()
-        _defer_pandas()
+        defer_pandas("pyarrow.dataset")
     # LanceDB logs index-building chatter ("partition index is 3 but ...") at WARN to
     # stderr, read once when it loads; keep errors only unless the user asked for more.
     os.environ.setdefault("LANCEDB_LOG", "error")

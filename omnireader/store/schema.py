@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from omnireader.models import MemoryItem
 from omnireader.store.headings import HEADING_COLUMN, heading_text
+from omnireader.store.lance_import import defer_pandas
 from omnireader.store.locations import locations_of, path_keys, with_locations
 from omnireader.units import NEIGHBOUR_TEXT
 
@@ -138,6 +139,7 @@ def items_to_rows(items: Sequence[MemoryItem], schema: pa.Schema) -> pa.Table:
     """
     import pyarrow as pa
 
+    defer_pandas()  # a parser worker builds rows without LanceDB: pa.array would load pandas
     columns: dict[str, list[object]] = {f.name: [] for f in schema if f.name != "vector"}
     # The items of one file share their locations and times: each is worked out once.
     memo = _Memo()

@@ -90,6 +90,30 @@ def test_a_store_works_without_pandas_which_pyarrow_uses_as_always_once_imported
     assert seen == {"hits": 1, "pandas_before": False, "nulls": 1, "frame": "DataFrame", "rows": 1}
 
 
+ROWS_PROBE = """
+import json, sys
+import pyarrow as pa
+from omnireader import Reader
+from omnireader.store.schema import items_schema, items_to_rows
+
+# What a parser worker does with a big file: its items' Arrow rows, without LanceDB.
+rows = items_to_rows(Reader().read("The heron nests by the quartz lagoon."), items_schema(8, "t"))
+before = "pandas" in sys.modules
+
+import pandas as pd
+
+print(json.dumps({"rows": rows.num_rows, "lancedb": "lancedb" in sys.modules,
+                  "pandas_before": before,
+                  "nulls": pa.array(pd.Series([1.0, None])).null_count}))
+"""
+
+
+def test_rows_are_built_without_pandas_which_pyarrow_uses_as_always_once_imported() -> None:
+    # The first pa.array of a list made pyarrow import pandas (~0.3 s), in every worker.
+    seen = json.loads(run_python(ROWS_PROBE, timeout=300).stdout.splitlines()[-1])
+    assert seen == {"rows": 1, "lancedb": False, "pandas_before": False, "nulls": 1}
+
+
 def _names_lancedb_takes_from(package: str) -> set[str]:
     """The names the installed LanceDB's modules import ``from package import …``."""
     import ast
