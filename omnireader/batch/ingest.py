@@ -74,11 +74,13 @@ def settings_key(ctx: ParseContext, embedder: str) -> str:
     return hashlib.sha256(raw.encode()).hexdigest()[:16]
 
 
-#: Build the items' Arrow rows in the workers (with several). Off for now: measured
-#: 2026-12-02, it saves the writer ~0.3 ms of CPU per page (800 pages, 2 workers: 107 vs 80
-#: pages/s), but each fresh worker pays a fixed start-up (~0.45 s more per ingest of 200
-#: pages, 20 files, even with pyarrow preloaded), so small ingests get slower. Turn on once
-#: that start-up is found and removed.
+#: Build the items' Arrow rows in the workers (with several). Off: measured 2026-12-02, it
+#: saved the writer ~0.3 ms of CPU per page (800 pages, 2 workers, a loaded machine: 107 vs
+#: 80 pages/s), but each fresh worker paid a fixed start-up (~0.45 s an ingest of 200
+#: pages). That start-up was pyarrow importing pandas at the first ``pa.array`` (0.26 s of
+#: CPU a worker, gone since 2026-12-06: ``lance_import.defer_pandas``). Measured again then,
+#: 2 workers on an idle machine, turns taken: 4,000 pages 10.1-10.6 s either way, 200 pages
+#: 0.74 s off, 0.81 s on (each worker imports pyarrow): no gain to show, so it stays off.
 ROWS_IN_WORKERS = False
 
 
