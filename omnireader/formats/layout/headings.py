@@ -153,7 +153,7 @@ class HeadingRules:
             return 0
         if not _wordy(text) or leader_end(text) or _DATE.match(text):
             return 0
-        letters = sum(ch.isalpha() for ch in text)
+        letters = sum(map(str.isalpha, text))
         if letters * 2 < len(text) - text.count(" "):
             return 0  # mostly digits and symbols: a formula or a row of figures
         title = ratio >= _TITLE_RATIO and len(words) <= _TITLE_WORDS

@@ -14,6 +14,10 @@ import re
 __all__ = ["Vocabulary", "join_hyphenated", "reflow"]
 
 _WORD = re.compile(r"[^\W\d_]{2,}")
+# For ASCII text the same words at C speed: every character but a letter made a space, then
+# split (the regular expression took ~25 ns a character, the most of a page's learning).
+_ASCII_SPACES = str.maketrans({c: " " for c in map(chr, range(128)) if not c.isalpha()})
+_ONE_LETTER = frozenset("abcdefghijklmnopqrstuvwxyz")
 # A compound inside a line (not at its end, where the hyphen may be a break).
 _COMPOUND = re.compile(r"[^\W\d_]+-[^\W\d_]+(?=[^\w-]|$)")
 _HYPHENS = "-\u2010\u2011"
@@ -98,7 +102,8 @@ class Vocabulary:
         if len(self.words) >= _MAX_VOCABULARY:
             return
         if text.isascii():  # lower case first, once: the same words for ASCII text
-            self.words.update(_WORD.findall(text.lower()))
+            found = set(text.lower().translate(_ASCII_SPACES).split())
+            self.words.update(found - _ONE_LETTER)  # [^\W\d_]{2,}: two letters or more
         else:
             self.words.update(map(str.lower, _WORD.findall(text)))
         if "-" in text:
