@@ -179,7 +179,7 @@ def bench_size(n: int, n_queries: int, where: Path, repeat: int) -> dict[str, An
     # What an agent asks for: as many passages as fit in 6,000 characters.
     searches["hybrid_max_chars"] = lambda q: store.search(q, k=50, max_chars=6000)
     # Items of a kind whose fusion weight is above 0 (chat messages, for the bundled model):
-    # the vector query runs after BM25's on every search. The same items, searched as if
+    # the vector query runs on every search, beside BM25's. The same items, searched as if
     # their kind were one of those (a second handle with its own embedder).
     by_kind = Store.open(store.path, embedder=make_embedder(store.embedder.name))
     by_kind.embedder.fusion_weight_by_kind = {"file": CHAT_WEIGHT}
@@ -268,7 +268,7 @@ def rows(result: dict[str, Any]) -> list[dict[str, Any]]:
             at_most(r["hybrid_by_kind_p50_ms"], P50_MS),
             unit=" ms",
             digits=1,
-            note=f"fusion weight {CHAT_WEIGHT} on every candidate: the vector query runs after "
+            note=f"fusion weight {CHAT_WEIGHT} on every candidate: the vector query runs beside "
             "BM25's; filling 6,000 characters: "
             f"{r['hybrid_by_kind_max_chars_p50_ms']['median']:.1f} ms",
         ),
