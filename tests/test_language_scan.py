@@ -120,3 +120,5 @@ def test_a_damaged_automaton_is_an_error_not_a_read_past_its_arrays() -> None:
         scan.feature_counts(moves, rows, outputs, b"\x00")
     with pytest.raises(ValueError, match="uint32, uint16 and int32"):
         scan.feature_counts(moves.astype(np.uint64), rows, outputs, b"\x00")
+    with pytest.raises(ValueError, match="empty or unequal"):
+        scan.feature_counts(moves, rows[:0], outputs[:0], b"\x00")

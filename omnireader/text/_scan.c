@@ -12,7 +12,7 @@
  * Optional, like the layout's loops: setup.py builds it where a C compiler is, and the
  * Python code runs the same loops without it. The character classes are Python's own
  * (Py_UNICODE_ISSPACE is str.split's whitespace, Py_UNICODE_ISALNUM and Py_UNICODE_ISDECIMAL
- * are the regular expressions' \w and \d); tests/text/test_language_scan.py checks every
+ * are the regular expressions' \w and \d); tests/test_language_scan.py checks every
  * code point against the regular expressions.
  */
 #define PY_SSIZE_T_CLEAN
@@ -118,17 +118,18 @@ static PyObject *feature_counts(PyObject *self, PyObject *args) {
     const uint16_t *row = rows.buf;
     const int32_t *out = outputs.buf;
     Py_ssize_t n_moves = moves.len / 4, n_states = rows.len / 2;
-    if (outputs.len / 4 != n_states) {
-        PyErr_SetString(PyExc_ValueError, "feature_counts: rows and outputs differ in length");
+    if (n_states == 0 || outputs.len / 4 != n_states) {
+        PyErr_SetString(PyExc_ValueError, "feature_counts: rows and outputs empty or unequal");
         goto done;
     }
     counts = PyDict_New();
     if (counts == NULL) goto done;
     uint32_t state = 0;
     for (Py_ssize_t i = 0; i < n; i++) {
-        /* A damaged model must not read past its arrays. */
+        /* A damaged model must not read past its arrays (state is always below n_states:
+         * it starts at 0 and only takes values checked here). */
         Py_ssize_t at = ((Py_ssize_t)row[state] << 8) + bytes[i];
-        if (state >= (uint32_t)n_states || at >= n_moves || move[at] >= (uint32_t)n_states) {
+        if (at >= n_moves || move[at] >= (uint32_t)n_states) {
             PyErr_SetString(PyExc_ValueError, "feature_counts: the automaton leaves its arrays");
             Py_CLEAR(counts);
             goto done;
