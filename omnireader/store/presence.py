@@ -8,18 +8,49 @@ A search asks on every call, so the answer is kept per table:
 - a condition not yet met is looked at again (one filtered query for a single row: a few
   milliseconds at 100k items) when the table's version changes, so the next search sees any
   process's commit.
+
+Reading the version is a trip into LanceDB (~0.4 ms at 100k items), and one search asks it
+for its documents' names (:mod:`.routing`), its filled columns and its kinds: within
+:func:`one_look` (a search), :func:`table_version` reads it once.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 from weakref import WeakKeyDictionary
 
 from omnireader.store.queries import filter_query, run_queries
 
-__all__ = ["met"]
+__all__ = ["met", "one_look", "table_version"]
+
+# id(table) -> its version, read once within one_look()
+_looks: ContextVar[dict[int, int] | None] = ContextVar("omnireader_table_looks", default=None)
+
+
+@contextmanager
+def one_look() -> Iterator[None]:
+    """Within it, each table's version is read once (what one search sees of a table)."""
+    token = _looks.set({})
+    try:
+        yield
+    finally:
+        _looks.reset(token)
+
+
+def table_version(table: Any) -> int:
+    """The table's version: read from LanceDB (which checks for newer commits), or the one
+    already read within :func:`one_look`."""
+    looks = _looks.get()
+    if looks is None:
+        return int(table.version)
+    key = id(table)
+    if key not in looks:
+        looks[key] = int(table.version)
+    return looks[key]
 
 
 class _Seen:
@@ -54,7 +85,7 @@ def met(
         if seen is None:
             seen = families.setdefault(family, _Seen(initially))
     if not seen.met.issuperset(names):
-        version = table.version  # LanceDB checks for newer commits (consistency interval 0)
+        version = table_version(table)
         with seen.lock:
             if version != seen.version:
                 seen.version, seen.looked = version, set()

@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 from omnireader.store.expansion import normal
 from omnireader.store.filters import combine, sql_string
 from omnireader.store.lexicon import ENGLISH_STOP_WORDS
+from omnireader.store.presence import table_version
 from omnireader.store.queries import FtsQuery, fts_query
 from omnireader.store.text_columns import text_columns
 
@@ -102,7 +103,7 @@ _STALE_S = 10.0
 
 def _names(table: Any) -> _Names:
     key = str(getattr(table, "uri", None) or id(table))
-    version = table.version
+    version = table_version(table)
     with _lock:
         held = _cache.get(key)
     if held is not None and (held[0] == version or time.monotonic() - held[1] < _STALE_S):

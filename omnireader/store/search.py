@@ -52,7 +52,7 @@ from omnireader.store.context import Hit, assemble
 from omnireader.store.filters import sql_string
 from omnireader.store.fusion import convex
 from omnireader.store.hit_rows import fetch_items, hits_of, item_row
-from omnireader.store.presence import met
+from omnireader.store.presence import met, one_look
 from omnireader.store.queries import run_queries, vector_query
 from omnireader.store.results import SearchResult
 from omnireader.store.routing import bm25_queries, merge_routed
@@ -76,6 +76,7 @@ _VECTOR_COLUMNS = [*_VECTOR_IDS, *ITEM_COLUMNS]
 _TEXT_COLUMNS = ["id", *ITEM_COLUMNS, "source_kind", "_score", "vector"]  # hybrid's BM25 rows
 
 
+@one_look()  # what one search asks of the table (names, columns, kinds): one version read
 def run_search(
     table: Any,
     embedder: Embedder,

@@ -10,7 +10,7 @@ import pytest
 
 from omnireader.llm.embedding import make_embedder
 from omnireader.store import Store
-from omnireader.store.presence import met
+from omnireader.store.presence import met, one_look, table_version
 
 from .conftest import make_item
 
@@ -71,6 +71,17 @@ def test_a_store_is_known_to_hold_a_kind_once_an_item_of_it_is_committed(tmp_pat
     assert holds_chat() == frozenset()
     store.add([make_item("lighthouse", "see you at the lighthouse on friday", kind="chat")])
     assert holds_chat() == {"chat"}  # looked at again: the table's version changed
+
+
+def test_one_search_reads_a_tables_version_once(tmp_path: Path) -> None:
+    # Its documents' names, filled columns and kinds are asked of one version (each read is a
+    # trip into LanceDB); the next search sees the commits made meanwhile.
+    store = _store(tmp_path, "file")
+    with one_look():
+        seen = table_version(store.table)
+        store.add([make_item("lighthouse", "see you at the lighthouse on friday", kind="chat")])
+        assert table_version(store.table) == seen
+    assert table_version(store.table) > seen
 
 
 @pytest.mark.parametrize("k", [2, 6])
