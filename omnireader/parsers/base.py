@@ -32,10 +32,10 @@ __all__ = [
     "PARSE_LOCK",
 ]
 
-#: Held while a parser runs in a worker thread (the async API). PDFium is not thread-safe,
-#: not even across documents, and parsing is GIL-bound anyway: one parse at a time costs
-#: little and keeps concurrent uploads from crashing the process. Fine mode's page
-#: renderer takes it too.
+#: Held while a parser runs in a worker thread (the async API): parsing is GIL-bound, so one
+#: parse at a time costs little and keeps the event loop's threads from queueing on the GIL.
+#: PDFium, which is not thread-safe, has a lock of its own that every caller takes, threads
+#: or not (``formats/pdf/pdfium_lock.py``).
 PARSE_LOCK = threading.RLock()
 
 P = TypeVar("P", bound=BaseModel)

@@ -12,11 +12,11 @@ from pathlib import Path
 from typing import Any
 
 from omnireader.errors import LLMError, ReadError
+from omnireader.formats.pdf.pdfium_lock import PDFIUM
 from omnireader.llm.schemas import ExtractedMemory, Extraction, ImageReading
 from omnireader.models import MemoryItem, Source
 from omnireader.normalize import guess_lang
 from omnireader.options import ReadOptions
-from omnireader.parsers.base import PARSE_LOCK
 from omnireader.payloads import Blob
 from omnireader.prompts import load_prompt
 from omnireader.refine.build import check_written, fine_items
@@ -120,7 +120,7 @@ def render_page(data: bytes, page: int, password: str | None) -> bytes:
     """PNG of one PDF page (1-based), for a vision model to read."""
     import pypdfium2 as pdfium
 
-    with PARSE_LOCK:  # PDFium is not thread-safe; the async reader parses in threads
+    with PDFIUM:  # PDFium is not thread-safe: one call at a time in a process
         pdf = pdfium.PdfDocument(data, password=password)
         try:
             pg = pdf[page - 1]

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 from omnireader.errors import CorruptError, EncryptedError, ReadError
 from omnireader.formats.document import DocInfo, Extraction, Section, pdf_date_to_iso
 from omnireader.formats.pdf.page import clean_pdf_text, read_page
+from omnireader.formats.pdf.pdfium_lock import PDFIUM
 from omnireader.formats.people import people
 from omnireader.formats.registry import Format, Magic
 from omnireader.options import ReadOptions
@@ -67,19 +68,20 @@ def extract_pdf(
     label = blob.label
     password = password if password is not None else blob.password
     source = _source(blob)
-    try:
-        doc = _open(pdfium, source, password)
-    except FileNotFoundError:
-        raise ReadError(label, "file not found") from None
-    except pdfium.PdfiumError as exc:
-        raise _open_error(label, exc, password) from None
-    try:
-        _init_forms(doc)
-        info = _doc_info(doc, blob, password)
-    except BaseException:
-        doc.close()
-        raise
-    return Extraction.lazy(info, _pages(doc, ocr, layout), doc.close)
+    with PDFIUM:
+        try:
+            doc = _open(pdfium, source, password)
+        except FileNotFoundError:
+            raise ReadError(label, "file not found") from None
+        except pdfium.PdfiumError as exc:
+            raise _open_error(label, exc, password) from None
+        try:
+            _init_forms(doc)
+            info = _doc_info(doc, blob, password)
+        except BaseException:
+            doc.close()
+            raise
+    return Extraction.lazy(info, _pages(doc, ocr, layout), lambda: _close(doc))
 
 
 def _open(pdfium: Any, source: bytes | Path, password: str | None) -> pypdfium2.PdfDocument:
@@ -131,20 +133,31 @@ def _pages(doc: pypdfium2.PdfDocument, ocr: str = "off", layout: bool = True) ->
     stream, which also yields the running headers and footers it finds."""
     comments: list[str] = []
     stream = None
-    if layout:
-        from omnireader.formats.layout.stream import LayoutStream, read_outline
+    with PDFIUM:
+        pages = len(doc)
+        if layout:
+            from omnireader.formats.layout.stream import LayoutStream, read_outline
 
-        stream = LayoutStream(read_outline(doc), pages=len(doc))
+            stream = LayoutStream(read_outline(doc), pages=pages)
     try:
-        for index in range(len(doc)):
-            for section in read_page(doc, index, ocr, comments, stream):
+        for index in range(pages):
+            # A page is read whole under the lock; what the caller does with its sections
+            # (chunks, items) runs outside it.
+            with PDFIUM:
+                sections = list(read_page(doc, index, ocr, comments, stream))
+            for section in sections:
                 yield from stream.feed(section) if stream is not None else (section,)
         if stream is not None:
             yield from stream.flush()
     finally:
-        doc.close()
+        _close(doc)
     if comments:
         yield Section(text="\n".join(comments), part="comments", heading="Comments")
+
+
+def _close(doc: pypdfium2.PdfDocument) -> None:
+    with PDFIUM:
+        doc.close()
 
 
 def _init_forms(doc: pypdfium2.PdfDocument) -> None:

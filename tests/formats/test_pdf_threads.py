@@ -1,0 +1,68 @@
+"""PDFs read from several threads at once read as they do one at a time.
+
+PDFium is not thread-safe: without ``formats/pdf/pdfium_lock.py`` two threads reading PDFs
+got empty pages, ``CorruptError`` on sound files, or crashed the process. Threads are how
+the HTTP service and the MCP tools read, so this is the service's concurrency, in small.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+
+import pytest
+
+from omnireader.formats.pdf.extract import extract_pdf
+from omnireader.payloads import Blob
+from tests.formats.pdf_builders import text_pdf
+
+ROUNDS = 3
+
+
+def _pdfs() -> list[bytes]:
+    """Eight documents of 12 pages of numbered lines, each its own text."""
+    return [
+        text_pdf(
+            [
+                [
+                    f"Document {d} page {p} line {n}: invoice total {d * p * n} EUR"
+                    for n in range(30)
+                ]
+                for p in range(12)
+            ],
+            size=9,
+        )
+        for d in range(8)
+    ]
+
+
+def _digest(pdf: bytes, layout: bool) -> str:
+    try:
+        with extract_pdf(Blob(data=pdf, filename="doc.pdf"), layout=layout) as got:
+            return hashlib.sha256("\f".join(s.text for s in got.sections).encode()).hexdigest()
+    except Exception as exc:  # noqa: BLE001 - a failure is a result to compare too
+        return f"{type(exc).__name__}: {exc}"
+
+
+@pytest.mark.parametrize("layout", [False, True], ids=["plain", "layout"])
+def test_threads_read_every_page_as_one_thread_does(layout: bool) -> None:
+    pdfs = _pdfs()
+    alone = [_digest(pdf, layout) for pdf in pdfs]
+    assert all(len(d) == 64 for d in alone), alone  # each reads, alone
+
+    differ: list[tuple[int, str]] = []
+
+    def read_all(order: list[int]) -> None:
+        for _ in range(ROUNDS):
+            for i in order:
+                got = _digest(pdfs[i], layout)
+                if got != alone[i]:
+                    differ.append((i, got))
+
+    forward = list(range(len(pdfs)))
+    threads = [threading.Thread(target=read_all, args=(o,)) for o in (forward, forward[::-1])]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert differ == []
