@@ -33,9 +33,8 @@ __all__ = [
 ]
 
 #: Held while a parser runs in a worker thread (the async API): parsing is GIL-bound, so one
-#: parse at a time costs little and keeps the event loop's threads from queueing on the GIL.
-#: PDFium, which is not thread-safe, has a lock of its own that every caller takes, threads
-#: or not (``formats/pdf/pdfium_lock.py``).
+#: parse at a time costs little. PDFium, which is not thread-safe, has a lock of its own
+#: that every caller takes, the sync path's too (``formats/pdf/pdfium_lock.py``).
 PARSE_LOCK = threading.RLock()
 
 P = TypeVar("P", bound=BaseModel)
