@@ -1,4 +1,5 @@
-"""PDFs read from several threads at once read as they do one at a time.
+"""PDFs read from several threads at once read as they do one at a time, and OCR does not
+keep the other threads out of PDFium while it reads.
 
 PDFium is not thread-safe: without ``formats/pdf/pdfium_lock.py`` two threads reading PDFs
 got empty pages, ``CorruptError`` on sound files, or crashed the process. Threads are how
@@ -9,10 +10,13 @@ from __future__ import annotations
 
 import hashlib
 import threading
+from pathlib import Path
+from typing import Any
 
 import pytest
 
 from omnireader.formats.pdf.extract import extract_pdf
+from omnireader.formats.pdf.pdfium_lock import PDFIUM
 from omnireader.payloads import Blob
 from tests.formats.pdf_builders import text_pdf
 
@@ -66,3 +70,46 @@ def test_threads_read_every_page_as_one_thread_does(layout: bool) -> None:
     for t in threads:
         t.join()
     assert differ == []
+
+
+class _Watching:
+    """The real OCR engine, noting at each page it reads whether another thread could take
+    PDFium's lock meanwhile."""
+
+    def __init__(self, real: Any) -> None:
+        self.real, self.name, self.free = real, real.name, []
+
+    def detect(self, image: Any) -> Any:
+        got: list[bool] = []
+
+        def take() -> None:
+            got.append(PDFIUM.acquire(blocking=False))
+            if got[0]:
+                PDFIUM.release()
+
+        other = threading.Thread(target=take)
+        other.start()
+        other.join()
+        self.free.append(got[0])
+        return self.real.detect(image)
+
+    def __getattr__(self, name: str) -> Any:  # crop, classify, recognize: the real engine's
+        return getattr(self.real, name)
+
+
+def test_ocr_reads_a_scanned_page_while_other_threads_use_pdfium(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from omnireader.formats.ocr import get_engine
+    from omnireader.formats.ocr import read as ocr_read
+    from tests.support import ocr_pages as pages
+
+    watching = _Watching(get_engine())
+    monkeypatch.setitem(ocr_read._ENGINES, "rapidocr", watching)
+    page = pages.text_page(dpi=100, sentences=3, size_in=(6.0, 3.0))
+    scan = pages.write_pdf([page.image], tmp_path / "scan.pdf", dpi=100)
+    with extract_pdf(Blob(path=str(scan)), ocr="auto") as got:
+        text = "\n".join(s.text for s in got.sections)
+    said = set(pages.words(page.text))
+    assert len(said & set(pages.words(text))) > 0.8 * len(said)  # it was read by OCR
+    assert watching.free == [True]  # and PDFium was free while it was

@@ -141,11 +141,9 @@ def _pages(doc: pypdfium2.PdfDocument, ocr: str = "off", layout: bool = True) ->
             stream = LayoutStream(read_outline(doc), pages=pages)
     try:
         for index in range(pages):
-            # A page is read whole under the lock; what the caller does with its sections
-            # (chunks, items) runs outside it.
-            with PDFIUM:
-                sections = list(read_page(doc, index, ocr, comments, stream))
-            for section in sections:
+            # read_page holds PDFium's lock while it reads; OCR and what the caller does with
+            # the sections (chunks, items) run outside it.
+            for section in read_page(doc, index, ocr, comments, stream):
                 yield from stream.feed(section) if stream is not None else (section,)
         if stream is not None:
             yield from stream.flush()

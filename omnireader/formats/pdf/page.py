@@ -25,6 +25,7 @@ from omnireader.formats.pdf.annotations import NO_NOTES, PageNotes, page_notes
 from omnireader.formats.pdf.clean import clean_pdf_text
 from omnireader.formats.pdf.forms import FormField, form_block
 from omnireader.formats.pdf.hidden_text import visible_text
+from omnireader.formats.pdf.pdfium_lock import PDFIUM
 from omnireader.formats.pdf.text_quality import is_garbled
 
 if TYPE_CHECKING:
@@ -50,7 +51,8 @@ def read_page(
     """The sections of page ``index`` (0-based); its comment lines are appended to
     ``comments``. ``ocr`` is ``off``, ``auto`` or ``always``. With ``layout``, a page with
     a text layer also carries its ``PageLayout`` (``section.layout``) for the stream."""
-    section, notes = _read_layer(doc, index, layout)
+    with PDFIUM:
+        section, notes = _read_layer(doc, index, layout)
     comments.extend(notes.comments)
     if ocr == "off" or (NEEDS_OCR not in section.flags and ocr != "always"):
         yield _with_fields(section, notes.fields, notes.links)
@@ -76,7 +78,8 @@ def _read_page_ocr(
 
     fields, links = notes.fields, notes.links
     try:
-        page = doc[index]
+        with PDFIUM:
+            page = doc[index]
     except pdfium.PdfiumError:
         yield _with_fields(section, fields, links)
         return
@@ -100,7 +103,8 @@ def _read_page_ocr(
         if block := links_block(links, read.text):
             yield Section(text=block, page=read.page, part="links", heading="Links")
     finally:
-        page.close()
+        with PDFIUM:
+            page.close()
 
 
 def _with_fields(

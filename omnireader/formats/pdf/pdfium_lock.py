@@ -9,11 +9,13 @@ server reads (the HTTP service's ``/v1/read`` runs in a thread pool, the MCP too
 ``asyncio.to_thread``), and how an agent's upload handler may call ``Reader.read``.
 
 pypdfium2 allows threads as long as the calls are serialised, so everything here that
-calls PDFium holds :data:`PDFIUM`: a PDF's opening and document info, each page's reading
-(its layout's reading of words and rules included), the document's closing, and a page
-rendered for a vision model. It is re-entrant, so one region may call another. Work that
-does not touch PDFium (the pages handed on, chunking, items) runs outside it. Processes (the
-batch ingest's workers) each have their own PDFium and their own lock.
+calls PDFium holds :data:`PDFIUM`: a PDF's opening and document info, each page's text
+layer (its layout's reading of words and rules included), a page or picture drawn for OCR,
+the document's closing, and a page rendered for a vision model. It is re-entrant, so one
+region may call another. Work that does not touch PDFium runs outside it: OCR reading a
+drawn page (seconds a page: another thread's PDF goes on meanwhile), the sections handed
+on, chunking, items. Processes (the batch ingest's workers) each have their own PDFium and
+their own lock.
 """
 
 from __future__ import annotations

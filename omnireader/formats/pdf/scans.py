@@ -10,11 +10,12 @@ bounded to :data:`~omnireader.formats.ocr.bitmaps.MAX_SIDE` pixels for oversized
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from omnireader.formats.document import EMPTY, LAYOUT_FAILED, NEEDS_OCR, Section
 from omnireader.formats.ocr import MAX_OCR_PIXELS, OCR, OcrPage
 from omnireader.formats.ocr.bitmaps import MAX_SIDE
+from omnireader.formats.pdf.pdfium_lock import PDFIUM
 
 if TYPE_CHECKING:
     import pypdfium2
@@ -43,7 +44,8 @@ def read_scanned_page(
     plain reading, flagged ``layout_failed``. Without, the plain reading."""
     from omnireader.formats.ocr import ocr_image
 
-    width, height = page.get_size()
+    with PDFIUM:
+        width, height = page.get_size()
     scale = min(RENDER_DPI / 72, MAX_SIDE / max(width, height, 1.0))
     laid: OcrLayout | bool = False
     if layout is not None:
@@ -55,11 +57,12 @@ def read_scanned_page(
             index=number - 1,
             points_per_pixel=1 / scale,
         )
-    bitmap = page.render(scale=scale, may_draw_forms=True)
-    try:
-        image = bitmap.to_pil()
-    finally:
-        bitmap.close()
+    with PDFIUM:  # the page is drawn under PDFium's lock; it is read by OCR outside it
+        bitmap = page.render(scale=scale, may_draw_forms=True)
+        try:
+            image = bitmap.to_pil()
+        finally:
+            bitmap.close()
     try:
         read = ocr_image(image, layout=laid)
     except MemoryError:
@@ -87,20 +90,22 @@ def read_page_pictures(
     from omnireader.formats.ocr import ocr_image
     from omnireader.formats.ocr.bitmaps import fit
 
-    pictures = page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_IMAGE], max_depth=3)
-    for n, picture in enumerate(pictures, start=1):
-        left, bottom, right, top = picture.get_bounds()
-        if (right - left) * (top - bottom) < _MIN_PICTURE_AREA:
-            continue
-        w, h = picture.get_px_size()
-        if w * h > MAX_OCR_PIXELS:
-            continue
+    with PDFIUM:  # the pictures are found and drawn under PDFium's lock, read outside it
+        pictures = [
+            (n, picture)
+            for n, picture in enumerate(
+                page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_IMAGE], max_depth=3), start=1
+            )
+            if _worth_reading(picture)
+        ]
+    for n, picture in pictures:
         try:
-            bitmap = picture.get_bitmap(render=True)
-            try:
-                image = fit(bitmap.to_pil())
-            finally:
-                bitmap.close()
+            with PDFIUM:
+                bitmap = picture.get_bitmap(render=True)
+                try:
+                    image = fit(bitmap.to_pil())
+                finally:
+                    bitmap.close()
             read = ocr_image(image, layout=layout)
         except MemoryError:
             raise
@@ -110,6 +115,15 @@ def read_page_pictures(
             read.image = n
             flags = [OCR, LAYOUT_FAILED] if read.layout_failed else [OCR]
             yield Section(text=read.text, page=number, flags=flags, ocr=read)
+
+
+def _worth_reading(picture: Any) -> bool:
+    """Big enough on the page to hold more than a logo, small enough in pixels to read."""
+    left, bottom, right, top = picture.get_bounds()
+    if (right - left) * (top - bottom) < _MIN_PICTURE_AREA:
+        return False
+    w, h = picture.get_px_size()
+    return w * h <= MAX_OCR_PIXELS
 
 
 def _failed(note: str) -> OcrPage:
