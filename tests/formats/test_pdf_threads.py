@@ -113,3 +113,32 @@ def test_ocr_reads_a_scanned_page_while_other_threads_use_pdfium(
     said = set(pages.words(page.text))
     assert len(said & set(pages.words(text))) > 0.8 * len(said)  # it was read by OCR
     assert watching.free == [True]  # and PDFium was free while it was
+
+
+def test_one_reader_shared_by_threads_gives_each_pdf_its_own_items() -> None:
+    """The public path an upload handler takes: one ``Reader``, several threads."""
+    from omnireader import Reader
+
+    reader = Reader(layout=False)  # the plain text layer: the most time inside PDFium
+    pdfs = _pdfs()[:4]
+
+    def items_of(pdf: bytes) -> list[tuple[str, str]]:
+        return [(i.id, i.memory) for i in reader.read(Blob(data=pdf, filename="doc.pdf"))]
+
+    alone = [items_of(pdf) for pdf in pdfs]
+    assert all(alone)
+    differ: list[int] = []
+
+    def read_all(order: list[int]) -> None:
+        for _ in range(ROUNDS):
+            for i in order:
+                if items_of(pdfs[i]) != alone[i]:
+                    differ.append(i)
+
+    forward = list(range(len(pdfs)))
+    threads = [threading.Thread(target=read_all, args=(o,)) for o in (forward, forward[::-1])]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert differ == []
