@@ -335,11 +335,12 @@ class WorkerPool:
                     # Ask the pipe itself, not just `ready`: a worker may have sent a result
                     # and then died on its next job after `wait` returned, and the finished
                     # job must not be blamed for the crash.
+                    broken = False
                     if w.conn in ready or _has_data(w.conn):
                         try:
                             res: JobResult = w.conn.recv()
                         except (EOFError, OSError):
-                            pass  # died mid-send: reported below as a crash
+                            broken = True  # died mid-send: reported below as a crash
                         else:
                             if res.partial:  # a piece: the job goes on, its clock too
                                 yield res
@@ -350,6 +351,10 @@ class WorkerPool:
                             self._fill(w, pending)
                             continue
                     failed = self._failure(w)
+                    if failed and not broken and _has_data(w.conn):
+                        # A result came in after the pipe was asked above (the worker sent
+                        # it, then died on its next job): read it first, blame the next job.
+                        continue
                     if failed:
                         job = w.jobs.popleft()
                         pending.extendleft(reversed(w.jobs))  # queued, not started: retry
