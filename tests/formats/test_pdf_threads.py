@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -48,28 +49,32 @@ def _digest(pdf: bytes, layout: bool) -> str:
         return f"{type(exc).__name__}: {exc}"
 
 
-@pytest.mark.parametrize("layout", [False, True], ids=["plain", "layout"])
-def test_threads_read_every_page_as_one_thread_does(layout: bool) -> None:
-    pdfs = _pdfs()
-    alone = [_digest(pdf, layout) for pdf in pdfs]
-    assert all(len(d) == 64 for d in alone), alone  # each reads, alone
-
-    differ: list[tuple[int, str]] = []
+def _differences(read: Callable[[int], object], alone: list[object]) -> list[tuple[int, object]]:
+    """Every input read ROUNDS times by each of two threads at once (one forward, one
+    backward): the reads that differ from ``alone`` (one thread's reads)."""
+    differ: list[tuple[int, object]] = []
 
     def read_all(order: list[int]) -> None:
         for _ in range(ROUNDS):
             for i in order:
-                got = _digest(pdfs[i], layout)
-                if got != alone[i]:
+                if (got := read(i)) != alone[i]:
                     differ.append((i, got))
 
-    forward = list(range(len(pdfs)))
+    forward = list(range(len(alone)))
     threads = [threading.Thread(target=read_all, args=(o,)) for o in (forward, forward[::-1])]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
-    assert differ == []
+    return differ
+
+
+@pytest.mark.parametrize("layout", [False, True], ids=["plain", "layout"])
+def test_threads_read_every_page_as_one_thread_does(layout: bool) -> None:
+    pdfs = _pdfs()
+    alone: list[object] = [_digest(pdf, layout) for pdf in pdfs]
+    assert all(len(str(d)) == 64 for d in alone), alone  # each reads, alone
+    assert _differences(lambda i: _digest(pdfs[i], layout), alone) == []
 
 
 class _Watching:
@@ -125,20 +130,6 @@ def test_one_reader_shared_by_threads_gives_each_pdf_its_own_items() -> None:
     def items_of(pdf: bytes) -> list[tuple[str, str]]:
         return [(i.id, i.memory) for i in reader.read(Blob(data=pdf, filename="doc.pdf"))]
 
-    alone = [items_of(pdf) for pdf in pdfs]
+    alone: list[object] = [items_of(pdf) for pdf in pdfs]
     assert all(alone)
-    differ: list[int] = []
-
-    def read_all(order: list[int]) -> None:
-        for _ in range(ROUNDS):
-            for i in order:
-                if items_of(pdfs[i]) != alone[i]:
-                    differ.append(i)
-
-    forward = list(range(len(pdfs)))
-    threads = [threading.Thread(target=read_all, args=(o,)) for o in (forward, forward[::-1])]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert differ == []
+    assert _differences(lambda i: items_of(pdfs[i]), alone) == []
