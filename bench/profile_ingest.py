@@ -125,7 +125,8 @@ def replay(paths: list[Path]) -> int:
     """Parse, hand over, embed and write each file as one worker and the writer do."""
     from omnireader import Reader, Store
     from omnireader.batch.file_task import parse_file
-    from omnireader.store.row_writes import match_texts, rows_from_bytes
+    from omnireader.store.embed_text import row_texts
+    from omnireader.store.row_writes import rows_from_bytes
     from omnireader.store.schema import items_schema
 
     db = Path(tempfile.mkdtemp(prefix="omni-prof-")) / "store.lance"
@@ -144,7 +145,7 @@ def replay(paths: list[Path]) -> int:
             rows = rows_from_bytes(res["rows"])
             T["hand-over: pickle"] += time.perf_counter() - t
             t = time.perf_counter()
-            vectors = store.embedder.embed(match_texts(rows))
+            vectors = store.embedder.embed(row_texts(rows, store.embedder))
             T["embedding"] += time.perf_counter() - t
             t = time.perf_counter()
             store.add_rows(rows, vectors, refresh=False)

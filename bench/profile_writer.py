@@ -73,8 +73,9 @@ def replay(results: list[tuple[str, bytes]], batch_size: int) -> tuple[dict[str,
     from omnireader import Reader, Store
     from omnireader.batch.ingest import settings_key
     from omnireader.batch.report import IngestReport
+    from omnireader.store.embed_text import row_texts
     from omnireader.store.maintenance import retry_conflicts
-    from omnireader.store.row_writes import match_texts, unique_rows
+    from omnireader.store.row_writes import unique_rows
     from omnireader.store.schema import with_vectors
 
     db = Path(tempfile.mkdtemp(prefix="omni-prof-")) / "store.lance"
@@ -96,7 +97,7 @@ def replay(results: list[tuple[str, bytes]], batch_size: int) -> tuple[dict[str,
         def flush() -> None:
             c = clock()
             rows = pa.concat_tables([r for _, r in pending])
-            vectors = store.embedder.embed(match_texts(rows))
+            vectors = store.embedder.embed(row_texts(rows, store.embedder))
             t["embed"] += clock() - c
             c = clock()
             unique, vecs = unique_rows(store.table, rows, vectors)

@@ -205,7 +205,7 @@ def test_an_embedder_mismatch_says_what_to_type(
         "1",
     )
     line = one_error_line(err)
-    assert code == 2 and "--embedder static:potion-base-8m" in line
+    assert code == 2 and "--embedder static:potion-base-8m-letters" in line
     assert "embedder=" not in line
 
 

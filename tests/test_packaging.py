@@ -92,8 +92,9 @@ def test_the_wheel_holds_the_package_its_data_and_its_licence(dist: Path) -> Non
     assert prompts and prompts <= names  # every prompt template the package loads
     assert "omnireader/refine/guard_words.json" in names  # the fine-mode guard's words
     assert "omnireader/llm/models/minilm-l6-v2/tokenizer.json" in names  # --embedder minilm
-    for model in ("potion-base-8m", "minilm-l6-static-256"):  # the default; the first one
+    for model in ("potion-base-8m", "minilm-l6-static-256"):  # the default's rows; the first
         assert {f"omnireader/llm/models/{model}/{f}" for f in ("vectors.npy", "LICENSE")} <= names
+    assert "omnireader/llm/models/potion-base-8m-letters/config.json" in names  # the default
     assert _source_files("*.py") <= names  # every module, the adapters among them
     assert "omnireader/integrations/langchain.py" in names
     assert f"{info}/licenses/LICENSE" in names

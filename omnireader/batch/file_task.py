@@ -16,7 +16,6 @@ from omnireader.batch.report import ItemSummary
 from omnireader.batch.workers import prestart
 from omnireader.parsers.base import ParseContext
 from omnireader.reading.outcomes import read_fast
-from omnireader.units import match_text
 
 __all__ = ["parse_file", "Pieces", "local_embedder", "prestart_workers", "PRELOAD"]
 
@@ -85,7 +84,7 @@ def parse_file(
         return _send_pieces(out.items, out.failures, embedder, pieces)
     vectors = None
     if embedder and out.items:
-        vectors = local_embedder(embedder).embed([match_text(i) for i in out.items])
+        vectors = _embedded(embedder, out.items)
     if schema is not None:
         from omnireader.store.row_writes import rows_to_bytes
         from omnireader.store.schema import items_to_rows
@@ -121,10 +120,18 @@ def _send_pieces(
         vectors = None
         spec = embedder or (pieces.share if sent % 2 else None)
         if spec:
-            vectors = local_embedder(spec).embed([match_text(i) for i in part])
+            vectors = _embedded(spec, part)
         send_part({"rows": rows_to_bytes(items_to_rows(part, schema)), "vectors": vectors})
         sent += 1
     return {"items": [], "summary": summary, "failures": failures, "vectors": None, "pieces": sent}
+
+
+def _embedded(spec: str, items: list[Any]) -> Any:
+    """``items``' vectors by the embedder ``spec`` names (the texts the store embeds)."""
+    from omnireader.store.embed_text import item_texts
+
+    embedder = local_embedder(spec)
+    return embedder.embed(item_texts(items, embedder))
 
 
 def local_embedder(spec: str) -> Any:

@@ -175,7 +175,8 @@ class ReadFilesFine:
         vectors = None
         if self.embedder and items:
             from omnireader.batch.file_task import local_embedder
-            from omnireader.units import match_text
+            from omnireader.store.embed_text import item_texts
 
-            vectors = local_embedder(self.embedder).embed([match_text(i) for i in items])
+            embedder = local_embedder(self.embedder)
+            vectors = embedder.embed(item_texts(items, embedder))
         return items, vectors, out.failures

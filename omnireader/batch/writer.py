@@ -141,9 +141,9 @@ class BatchWriter:
                 pass
 
     def _embed(self, rows: Any) -> Any:
-        from omnireader.store.row_writes import match_texts
+        from omnireader.store.embed_text import row_texts
 
-        return self.store.embedder.embed(match_texts(rows))
+        return self.store.embedder.embed(row_texts(rows, self.store.embedder))
 
     def _flush(self) -> None:
         import numpy as np

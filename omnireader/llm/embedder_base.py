@@ -49,6 +49,10 @@ class Embedder(ABC):
     #: for more on a short chat message said in everyday words than on a filing's chunk
     #: matched by its terms (bench/bench_semantic.py learns both).
     fusion_weight_by_kind: ClassVar[Mapping[str, float]] = MappingProxyType({})
+    #: Whether a document chunk is embedded with its title and heading path before its text
+    #: (the store builds that text: ``omnireader.store.row_writes``). Part of the vector space:
+    #: a model measured better with them declares it (the bundled static default does).
+    with_headings: ClassVar[bool] = False
 
     @property
     @abstractmethod

@@ -33,6 +33,7 @@ __all__ = ["QUERY_VOCAB", "QueryTokens", "write_query_vocab"]
 QUERY_VOCAB = "query_vocab.txt"
 _PUNCT = re.escape(string.punctuation)  # Rust's is_ascii_punctuation: the same 32
 _WORDS = re.compile(rf"[{_PUNCT}]|[^\s{_PUNCT}]+")
+_LETTER = re.compile("[a-z]")  # the text is ASCII and lowercased by then
 # Control characters go (BertNormalizer's clean_text); tab, newline and return become spaces.
 _CLEAN = {c: None for c in (*range(0x20), 0x7F) if chr(c) not in "\t\n\r"} | {
     ord("\t"): " ",
@@ -45,21 +46,23 @@ class QueryTokens:
     """``ids(text)``: the token ids the tokenizer would give ``text``, or None where this
     cannot be sure (see the module text)."""
 
-    def __init__(self, settings: dict[str, Any], tokens: list[str]) -> None:
+    def __init__(self, settings: dict[str, Any], tokens: list[str], letters: bool = False) -> None:
         self._ids = dict(zip(tokens, range(len(tokens))))
+        self._letters = letters  # only the tokens holding a letter (word_tokens.letter_tokens)
         self._unk = self._ids[settings["unk_token"]]
         self._prefix: str = settings["continuing_subword_prefix"]
         self._longest: int = settings["max_input_chars_per_word"]
         self._added: list[str] = settings["added_tokens"]
 
     @classmethod
-    def from_folder(cls, folder: Path) -> QueryTokens | None:
-        """The folder's query vocabulary, or None when it has none."""
+    def from_folder(cls, folder: Path, letters: bool = False) -> QueryTokens | None:
+        """The folder's query vocabulary, or None when it has none; ``letters``: give only
+        the ids of tokens holding a letter."""
         path = folder / QUERY_VOCAB
         if not path.is_file():
             return None
         settings, *tokens = path.read_bytes().decode("utf-8").split("\n")
-        return cls(json.loads(settings), tokens)
+        return cls(json.loads(settings), tokens, letters)
 
     def ids(self, text: str) -> list[int] | None:
         if not text.isascii() or any(a in text for a in self._added):
@@ -79,7 +82,8 @@ class QueryTokens:
                 piece = word[start:end] if start == 0 else self._prefix + word[start:end]
                 found = self._ids.get(piece)
                 if found is not None:
-                    pieces.append(found)
+                    if not self._letters or _LETTER.search(piece):
+                        pieces.append(found)
                     start = end
                     break
             else:

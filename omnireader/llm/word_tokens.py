@@ -13,6 +13,9 @@ query, base64, a table of codes) is tokenized as before: the words would not pay
 The ids are the tokenizer's, text by text (``tests/llm/test_word_tokens.py`` compares them on
 prose, tables, scripts, accents, control characters and special tokens); only the truncation
 to the first ``max_tokens`` is done here, as the tokenizer's own does it (right, no stride).
+Given ``keep`` (:func:`letter_tokens`: a model that pools only the tokens holding a letter),
+the other tokens are left out first, and the first ``max_tokens`` of the rest are kept: a
+word's ids are filtered once, when it is learnt.
 A tokenizer of another family (a byte-level BPE, whose tokens carry their space) must not use
 this: :func:`splits_at_spaces` says whether a tokenizer is one it holds for.
 """
@@ -20,10 +23,11 @@ this: :func:`splits_at_spaces` says whether a tokenizer is one it holds for.
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 from itertools import chain, islice
 from typing import Any
 
-__all__ = ["WordTokenIds", "batch_ids", "splits_at_spaces"]
+__all__ = ["WordTokenIds", "batch_ids", "first_ids", "letter_tokens", "splits_at_spaces"]
 
 _NEW_SHARE = 0.5  # a batch whose new words hold more of its characters is tokenized whole
 _GROUP = 256  # new words tokenized in one string (the tokenizer's cost grows with a string)
@@ -40,6 +44,34 @@ def batch_ids(tokenizer: Any, texts: list[str]) -> list[list[int]]:
     ``tokenizers`` has it (0.21 on), which skips the offsets only ids are read for."""
     encode = getattr(tokenizer, "encode_batch_fast", tokenizer.encode_batch)
     return [e.ids for e in encode(texts, add_special_tokens=False)]
+
+
+def first_ids(
+    tokenizer: Any, max_tokens: int, keep: Sequence[bool] | None, texts: list[str]
+) -> list[list[int]]:
+    """Each text's first ``max_tokens`` ids among those ``keep`` keeps (all without it), for
+    a tokenizer :class:`WordTokenIds` does not hold for. It takes the tokenizer's truncation
+    over."""
+    if keep is None:
+        tokenizer.enable_truncation(max_tokens)
+        return batch_ids(tokenizer, texts)
+    tokenizer.no_truncation()  # the kept tokens are counted, not all of them
+    return [_kept(ids, keep)[:max_tokens] for ids in batch_ids(tokenizer, texts)]
+
+
+def letter_tokens(tokenizer: Any) -> list[bool]:
+    """Per token id, whether the token holds a letter (a WordPiece continuation's ``##``
+    aside): the tokens a model pooling ``letters`` keeps."""
+    prefix = getattr(tokenizer.model, "continuing_subword_prefix", None) or ""
+    vocab: dict[str, int] = tokenizer.get_vocab(with_added_tokens=True)
+    keep = [False] * (max(vocab.values(), default=-1) + 1)
+    for token, i in vocab.items():
+        keep[i] = any(map(str.isalpha, token.removeprefix(prefix) if prefix else token))
+    return keep
+
+
+def _kept(ids: list[int], keep: Sequence[bool]) -> list[int]:
+    return [i for i in ids if keep[i]]
 
 
 def splits_at_spaces(tokenizer: Any) -> bool:
@@ -62,12 +94,19 @@ class WordTokenIds:
 
     It takes the tokenizer over: its truncation and padding are turned off."""
 
-    def __init__(self, tokenizer: Any, max_tokens: int, budget: int = _BUDGET) -> None:
+    def __init__(
+        self,
+        tokenizer: Any,
+        max_tokens: int,
+        budget: int = _BUDGET,
+        keep: Sequence[bool] | None = None,
+    ) -> None:
         tokenizer.no_truncation()  # its own truncation would cut a string of joined words:
         tokenizer.no_padding()  # truncating is done here, and padding is not wanted
         self._tokenizer = tokenizer
         self._max = max_tokens
         self._budget = budget
+        self._keep = keep
         self._lock = threading.Lock()
         self._words: dict[str, list[int]] = {}
         self._held = 0
@@ -78,7 +117,9 @@ class WordTokenIds:
         new = set(chain.from_iterable(pieces)).difference(words)
         new_chars = sum(map(len, new))
         if new_chars > _NEW_SHARE * sum(map(len, texts)):
-            return [ids[: self._max] for ids in batch_ids(self._tokenizer, texts)]
+            whole = batch_ids(self._tokenizer, texts)
+            keep = self._keep
+            return [(ids if keep is None else _kept(ids, keep))[: self._max] for ids in whole]
         if new:
             learnt = self._tokenize(list(new))
             words.update(learnt)
@@ -106,6 +147,9 @@ class WordTokenIds:
             # Each token's word is the one whose span holds its first character; a word's
             # tokens are a run, from the first token at or after its start.
             bounds = np.searchsorted(token_starts, np.r_[0, ends]).tolist()
-            ids = enc.ids
-            out.extend((w, ids[a:b]) for w, a, b in zip(group, bounds, bounds[1:]))
+            ids, keep = enc.ids, self._keep
+            out.extend(
+                (w, ids[a:b] if keep is None else _kept(ids[a:b], keep))
+                for w, a, b in zip(group, bounds, bounds[1:])
+            )
         return out

@@ -24,6 +24,7 @@ from omnireader.errors import InvalidInputError
 from omnireader.models import MemoryItem
 from omnireader.page_counts import page_counts
 from omnireader.store.deleting import Deleting
+from omnireader.store.embed_text import row_texts
 from omnireader.store.filters import SearchFilters, as_filters, ids_clause
 from omnireader.store.ledger import Ledger
 from omnireader.store.locking import write_lock
@@ -31,7 +32,7 @@ from omnireader.store.maintenance import optimize_table, refresh_indexes, retry_
 from omnireader.store.opening import open_items_table
 from omnireader.store.path_queries import PathQueries
 from omnireader.store.results import AddResult, SearchResult, StoreStats, merge_results
-from omnireader.store.row_writes import match_texts, unique_rows
+from omnireader.store.row_writes import unique_rows
 from omnireader.store.schema import ITEM_COLUMNS, item_from_row, items_to_rows, with_vectors
 from omnireader.store.search import run_search
 from omnireader.store.versions import Versions
@@ -138,7 +139,7 @@ class Store(PathQueries, Versions, Deleting):
             )
 
         if given is None:  # before the lock: embedding is the slow part
-            given = self.embedder.embed(match_texts(rows))
+            given = self.embedder.embed(row_texts(rows, self.embedder))
         with write_lock(self.path):
             # Under the lock: the locations another writer recorded are not lost. Within one
             # commit an id must appear once: its last row wins, with every location seen.

@@ -6,7 +6,7 @@ semantic view of the new default (or any other embedder), :func:`reembed` rewrit
 
 1. under the store's write lock (no ingest may commit meanwhile), the rows are read in
    batches, every column kept as it is (whatever the schema version), the vector made again
-   from the item's text (:func:`.row_writes.match_texts`, what ingest embeds);
+   from the item's text (:func:`.embed_text.row_texts`, what ingest embeds);
 2. they go into a new table in the same folder, whose schema records the new embedder;
    its indexes are built;
 3. the new table takes the old one's place (two renames in the store folder), and the old
@@ -14,7 +14,7 @@ semantic view of the new default (or any other embedder), :func:`reembed` rewrit
    table is removed by the next run).
 
     >>> reembed("notes.lance", "static")                   # doctest: +SKIP
-    ReembedReport(items=5210, before='hashing-v1', after='static:potion-base-8m', ...)
+    ReembedReport(items=5210, before='hashing-v1', after='static:potion-base-8m-letters', ...)
 """
 
 from __future__ import annotations
@@ -28,10 +28,10 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel
 
 from omnireader.llm.embedding import make_embedder
+from omnireader.store.embed_text import row_texts
 from omnireader.store.locking import write_lock
 from omnireader.store.maintenance import create_indexes
 from omnireader.store.opening import open_items_table
-from omnireader.store.row_writes import match_texts
 from omnireader.store.schema import META_DIM, META_EMBEDDER, TABLE_NAME
 
 if TYPE_CHECKING:
@@ -80,7 +80,7 @@ def reembed(
         query = table.search().select([f.name for f in schema if f.name != "vector"])
         for batch in query.limit(None).to_batches(_BATCH):
             rows = pa.Table.from_batches([batch])
-            vectors = new.embed(match_texts(rows))
+            vectors = new.embed(row_texts(rows, new))
             column = pa.FixedSizeListArray.from_arrays(
                 pa.array(vectors.reshape(-1), pa.float32()), new.dim
             )

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     import numpy as np
     import pyarrow as pa
 
-__all__ = ["unique_rows", "match_texts", "rows_to_bytes", "rows_from_bytes"]
+__all__ = ["unique_rows", "rows_to_bytes", "rows_from_bytes"]
 
 
 def rows_to_bytes(rows: pa.Table) -> bytes:
@@ -75,11 +75,3 @@ def unique_rows(
         parts.append(items_to_rows(items, rows.schema))
     out = pa.concat_tables(parts) if len(parts) > 1 else parts[0]
     return out, (None if vectors is None else vectors[kept + redo])
-
-
-def match_texts(rows: pa.Table) -> list[str]:
-    """The texts the rows' items are embedded by (:func:`omnireader.units.match_text`): the
-    item's own text, then its neighbours' (the ``context_text`` column holds exactly those)."""
-    texts = rows.column("memory").to_pylist()
-    around = rows.column("context_text").to_pylist()
-    return [f"{t}\n{a}" if a else t for t, a in zip(texts, around)]

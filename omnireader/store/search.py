@@ -232,7 +232,9 @@ def _lexical_first(
         return rows
 
     by_kind = embedder.fusion_weight_by_kind
-    if any(by_kind.get(r["source_kind"], 0.0) > 0 for r in text_rows):
+    # Fused too when BM25 found nothing in a store holding a weighed kind: the vector view's
+    # candidates then score by their kind's weight, as beside any BM25 hit.
+    if any(by_kind.get(r["source_kind"], 0.0) > 0 for r in text_rows) or (beside and not text_rows):
         return _fused(table, embedder, text_rows, vector_only(), lexical, semantic), lambda: []
     hits = hits_of(
         table,

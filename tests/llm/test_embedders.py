@@ -110,9 +110,9 @@ def test_hashing_dimension_is_configurable_and_named() -> None:
 @pytest.mark.parametrize(
     ("spec", "name"),
     [
-        (None, "static:potion-base-8m"),
-        ("", "static:potion-base-8m"),
-        ("static", "static:potion-base-8m"),
+        (None, "static:potion-base-8m-letters"),
+        ("", "static:potion-base-8m-letters"),
+        ("static", "static:potion-base-8m-letters"),
         ("hashing", "hashing-v1"),
         ("hashing:512", "hashing-v1:512"),
         ("hashing-v1:512", "hashing-v1:512"),  # a stored name is a valid spec

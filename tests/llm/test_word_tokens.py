@@ -12,7 +12,7 @@ import pytest
 from tokenizers import Tokenizer, models, pre_tokenizers
 
 from omnireader.llm.embed_static import MODELS_DIR
-from omnireader.llm.word_tokens import WordTokenIds, splits_at_spaces
+from omnireader.llm.word_tokens import WordTokenIds, first_ids, letter_tokens, splits_at_spaces
 
 MAX = 512
 
@@ -47,12 +47,12 @@ def tokenizer() -> Tokenizer:
     return tok
 
 
-def reference(tokenizer: Tokenizer, texts: list[str]) -> list[list[int]]:
-    tokenizer.enable_truncation(MAX)
-    try:
-        return [e.ids for e in tokenizer.encode_batch(texts, add_special_tokens=False)]
-    finally:
-        tokenizer.no_truncation()
+def reference(
+    tokenizer: Tokenizer, texts: list[str], keep: list[bool] | None = None
+) -> list[list[int]]:
+    """The tokenizer's ids; with ``keep``, those it keeps; then the first ``MAX``."""
+    whole = [e.ids for e in tokenizer.encode_batch(texts, add_special_tokens=False)]
+    return [[i for i in ids if keep is None or keep[i]][:MAX] for ids in whole]
 
 
 def random_texts(seed: int, n: int) -> list[str]:
@@ -116,3 +116,38 @@ def test_when_its_budget_is_spent_it_starts_again_and_still_answers_the_same(
         part = texts[start : start + 5]
         assert ids(part) == reference(tokenizer, part)
     assert ids._held <= 2_000
+
+
+def test_letter_tokens_are_those_holding_a_letter_continuation_marks_aside(
+    tokenizer: Tokenizer,
+) -> None:
+    keep = letter_tokens(tokenizer)
+    token = tokenizer.token_to_id
+
+    assert len(keep) == tokenizer.get_vocab_size()
+    assert [keep[token(t)] for t in ("revenue", "##ing", "ß", "##ß", "α", "中", "x")] == [True] * 7
+    assert [keep[token(t)] for t in ("4", "##9", "$", "|", ",", "##%", "(")] == [False] * 7
+    numbers = tokenizer.encode("1,234.5 (67) | $ % -- 2023", add_special_tokens=False).ids
+    assert numbers and not any(keep[i] for i in numbers)
+
+
+@pytest.mark.parametrize("texts", ["prose", "new words", "odd among prose"])
+def test_with_keep_the_ids_are_the_kept_ones_and_the_first_512_of_them(
+    tokenizer: Tokenizer, texts: str
+) -> None:
+    # The same on every path: words from the cache, texts tokenized whole, odd characters;
+    # a table of numbers longer than 512 tokens keeps its words past the 512th token.
+    table = " | ".join(f"Item {i} | {i * 1_234:,} | ({i}.5)%" for i in range(400))
+    chosen = {
+        "prose": [PROSE * n for n in (1, 3, 12, 40)] + ODD + [table],
+        "new words": random_texts(5, 600) + ODD,
+        "odd among prose": [PROSE * 8 + odd + " " + PROSE for odd in ODD] + [table],
+    }[texts]
+    keep = letter_tokens(tokenizer)
+    ids = WordTokenIds(tokenizer, MAX, keep=keep)
+
+    assert ids(chosen) == reference(tokenizer, chosen, keep)
+    assert ids(chosen) == reference(tokenizer, chosen, keep)  # again, from the cache
+    assert first_ids(tokenizer, MAX, keep, chosen) == reference(tokenizer, chosen, keep)
+    assert first_ids(tokenizer, MAX, None, chosen) == reference(tokenizer, chosen)
+    tokenizer.no_truncation()  # first_ids(None) set it, as the embedder's own tokenizer

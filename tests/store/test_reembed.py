@@ -51,11 +51,11 @@ def test_reembed_gives_the_store_the_new_embedder_and_keeps_every_item_and_colum
     after = Store.open(tmp_path / "db")
     assert (report.before, report.after, report.items, report.changed) == (
         "hashing-v1",
-        "static:potion-base-8m",
+        "static:potion-base-8m-letters",
         3,
         True,
     )
-    assert after.embedder.name == "static:potion-base-8m"
+    assert after.embedder.name == "static:potion-base-8m-letters"
     assert {i.id: i for i in after.iter_items()} == items_before
     assert seen[-1] == (3, 3)
     # Meaning, not words: no word of the query is in the car's text.
@@ -67,20 +67,26 @@ def test_reembed_gives_the_store_the_new_embedder_and_keeps_every_item_and_colum
     assert after.count() == 3
 
 
-def test_a_store_made_by_the_first_static_default_keeps_it_until_reembedded(
-    tmp_path: Path, item: MakeItem
+@pytest.mark.parametrize(
+    "earlier",
+    [
+        "static:minilm-l6-static-256",  # the distilled MiniLM, the default before POTION
+        "static:potion-base-8m",  # POTION pooling every token, without headings
+    ],
+)
+def test_a_store_made_by_an_earlier_static_default_keeps_it_until_reembedded(
+    tmp_path: Path, item: MakeItem, earlier: str
 ) -> None:
-    # The distilled MiniLM was the default before POTION-base-8M; it stays bundled for them.
-    first = "static:minilm-l6-static-256"
-    Store.open(tmp_path / "db", embedder=first).add([item(k, t) for k, t in TEXTS.items()])
+    # Both stay bundled for the stores that recorded them.
+    Store.open(tmp_path / "db", embedder=earlier).add([item(k, t) for k, t in TEXTS.items()])
 
     reopened = Store.open(tmp_path / "db")
 
-    assert reopened.embedder.name == first
+    assert reopened.embedder.name == earlier
     assert reopened.search("vehicle purchase", k=1, view="vector")[0].item.id == "car"
-    with pytest.raises(EmbedderMismatchError, match=f"embedder='{first}'"):
+    with pytest.raises(EmbedderMismatchError, match=f"embedder='{earlier}'"):
         Store.open(tmp_path / "db", embedder="static")
-    assert reembed(tmp_path / "db").after == "static:potion-base-8m"
+    assert reembed(tmp_path / "db").after == "static:potion-base-8m-letters"
     assert Store.open(tmp_path / "db").search("vehicle purchase", k=1)[0].item.id == "car"
 
 
@@ -119,6 +125,9 @@ def test_the_reembed_command_reports_what_it_did(
     code = main(["reembed", "--db", str(tmp_path / "db"), "--no-progress"])
 
     assert code == 0
-    assert "re-embedded 3 items: hashing-v1 -> static:potion-base-8m" in capsys.readouterr().out
+    assert (
+        "re-embedded 3 items: hashing-v1 -> static:potion-base-8m-letters"
+        in capsys.readouterr().out
+    )
     assert main(["reembed", "--db", str(tmp_path / "db")]) == 0
     assert "nothing to do" in capsys.readouterr().out

@@ -1,6 +1,7 @@
 """Hybrid search weighs meaning by the kind of item: the bundled model's similarities count
-half on chat messages (short, in everyday words) and not at all against BM25 on document
-chunks (matched by their terms), as bench/bench_semantic.py learned on the dev sets."""
+half on chat messages (short, in everyday words), a fifth on document chunks (matched mostly
+by their terms) and not at all against BM25 on the kinds no dev set has measured (plain
+strings, tool calls), as bench/bench_semantic.py learned on the dev sets."""
 
 from __future__ import annotations
 
@@ -31,10 +32,10 @@ def _store(tmp_path: Path, kind: str) -> Store:
     return store
 
 
-def test_the_bundled_model_weighs_meaning_on_chat_messages_only(tmp_path: Path) -> None:
+def test_the_bundled_model_weighs_meaning_on_chat_messages_and_documents(tmp_path: Path) -> None:
     embedder = Store.open(tmp_path / "s.lance").embedder
     assert embedder.fusion_weight == 0.0
-    assert dict(embedder.fusion_weight_by_kind) == {"chat": 0.5}
+    assert dict(embedder.fusion_weight_by_kind) == {"chat": 0.5, "file": 0.2}
 
 
 def test_in_a_chat_a_message_close_in_meaning_outranks_a_weak_word_match(tmp_path: Path) -> None:
@@ -43,10 +44,10 @@ def test_in_a_chat_a_message_close_in_meaning_outranks_a_weak_word_match(tmp_pat
 
 
 @pytest.mark.parametrize("k", [2, 6])
-def test_in_documents_every_word_match_comes_before_what_only_meaning_found(
+def test_where_meaning_weighs_nothing_every_word_match_comes_before_what_only_meaning_found(
     tmp_path: Path, k: int
 ) -> None:
-    results = _store(tmp_path, "file").search("dog", k=k)
+    results = _store(tmp_path, "string").search("dog", k=k)
     ranked = [r.item.id for r in results]
     assert ranked[:3] == ["bark", "park", "tax"][:k]
     if k == 2:  # BM25's hits fill the results: the vector view was not asked (its ranks
@@ -54,10 +55,11 @@ def test_in_documents_every_word_match_comes_before_what_only_meaning_found(
         assert results[0].ranks == {"fts": 1, "vector": 1}
 
 
-def test_the_vector_view_joins_at_once_when_a_candidate_is_a_chat_message(
-    tmp_path: Path,
+@pytest.mark.parametrize("kind", ["chat", "file"])
+def test_the_vector_view_joins_at_once_when_a_candidate_is_of_a_kind_it_weighs(
+    tmp_path: Path, kind: str
 ) -> None:
-    results = _store(tmp_path, "chat").search("dog", k=2)
+    results = _store(tmp_path, kind).search("dog", k=2)
     assert results[0].item.id == "bark"
     assert results[0].ranks == {"fts": 1, "vector": 2}  # "puppy" is closer: it was asked
 
@@ -89,10 +91,10 @@ def test_the_vector_query_run_beside_bm25_gives_what_it_gives_run_after(
     tmp_path: Path, k: int
 ) -> None:
     # A store holding chat messages runs the vector query beside BM25's (the bundled model
-    # weighs chat); "dog" matches documents only, so the documents' order stands and the
-    # vector view's candidates come after BM25's. A handle whose model weighs no kind runs
-    # it only when those are needed: the same passages, ranks and scores.
-    store = _store(tmp_path, "file")
+    # weighs chat); "dog" matches plain strings only, which it does not weigh, so their
+    # order stands and the vector view's candidates come after BM25's. A handle whose model
+    # weighs no kind runs it only when those are needed: the same passages, ranks and scores.
+    store = _store(tmp_path, "string")
     store.add([make_item("lighthouse", "see you at the lighthouse on friday", kind="chat")])
     later = Store.open(store.path, embedder=make_embedder(store.embedder.name))
     later.embedder.fusion_weight_by_kind = {}

@@ -35,7 +35,7 @@ def test_opening_with_another_embedder_fails_naming_both_before_any_write(
     with pytest.raises(EmbedderMismatchError) as caught:
         Store.open(path, embedder=HashingEmbedder(dim=128))
 
-    assert "static:potion-base-8m (256 dimensions)" in str(caught.value)
+    assert "static:potion-base-8m-letters (256 dimensions)" in str(caught.value)
     assert "hashing-v1:128" in str(caught.value)
     assert "omnireader reembed" in str(caught.value)
     assert Store.open(path).count() == 1
@@ -191,7 +191,7 @@ def test_stats_count_items_by_type_mode_and_source_kind(store: Store, item: Make
     assert stats.by_mode == {"fast": 2, "fine": 1}
     assert stats.by_source_kind == {"chat": 2, "file": 1}
     assert (stats.embedder, stats.dim, stats.path) == (
-        "static:potion-base-8m",
+        "static:potion-base-8m-letters",
         256,
         str(store.path),
     )

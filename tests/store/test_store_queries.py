@@ -67,19 +67,31 @@ def _builder_hybrid(
         vq, fq = vq.where(where, prefilter=True), fq.where(where, prefilter=True)
     vrows = (
         vq.refine_factor(REFINE_FACTOR)
-        .select(["id", *ITEM_COLUMNS, "_distance"])
+        .select(["id", "source_kind", *ITEM_COLUMNS, "_distance"])
         .limit(n)
         .to_arrow()
         .to_pylist()
     )
-    trows = fq.select(["id", *ITEM_COLUMNS, "_score", "vector"]).limit(n).to_arrow().to_pylist()
+    trows = (
+        fq.select(["id", "source_kind", *ITEM_COLUMNS, "_score", "vector"])
+        .limit(n)
+        .to_arrow()
+        .to_pylist()
+    )
     semantic = {r["id"]: 1.0 - float(r["_distance"]) for r in vrows}
     if trows:
         sims = se._cosines(np.asarray([r["vector"] for r in trows], dtype=np.float32), vector)
         for r, s in zip(trows, sims):
             semantic.setdefault(r["id"], float(s))
-    fused = convex({r["id"]: float(r["_score"]) for r in trows}, semantic, emb.fusion_weight)
     rows = {r["id"]: r for r in (*trows, *vrows)}
+    # Each candidate at its kind's weight (these are document chunks: the model weighs them).
+    by_kind = {
+        i: emb.fusion_weight_by_kind.get(r["source_kind"], emb.fusion_weight)
+        for i, r in rows.items()
+    }
+    fused = convex(
+        {r["id"]: float(r["_score"]) for r in trows}, semantic, emb.fusion_weight, by_kind
+    )
     hits = boost(
         [Hit(id=f.id, row=rows[f.id], score=f.score, ranks=f.ranks) for f in fused],
         query,
@@ -112,7 +124,10 @@ def test_hybrid_ranks_exactly_as_the_builder_pipeline(
                 fixed.table, fixed.embedder, query, k, "hybrid", where, max_chars
             )
         ]
-        assert got == _builder_hybrid(fixed, query, k, where, max_chars), query
+        expected = _builder_hybrid(fixed, query, k, where, max_chars)
+        # The same passages in the same order; the fused scores to float32's precision.
+        assert [(i, t) for i, _, t in got] == [(i, t) for i, _, t in expected], query
+        assert [s for _, s, _ in got] == pytest.approx([s for _, s, _ in expected], abs=1e-5)
         assert got  # every query finds something (vector candidates at least)
 
 
