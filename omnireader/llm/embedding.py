@@ -1,7 +1,7 @@
 """Pick an embedder from a short spec string, as a user types it on the command line.
 
     >>> make_embedder(None).name
-    'static:potion-base-8m'
+    'static:potion-base-8m-letters'
     >>> make_embedder("ollama:nomic-embed-text").name
     'ollama:nomic-embed-text'
 
@@ -19,8 +19,9 @@ from omnireader.llm.embedder_base import Embedder
 __all__ = ["make_embedder", "EMBEDDER_SPECS"]
 
 EMBEDDER_SPECS = (
-    "static  (offline default: POTION-base-8M, static token vectors, 256 dimensions; "
-    "static:minilm-l6-static-256 for the first default; static:FOLDER for another static model)",
+    "static  (offline default: POTION-base-8M's static token vectors pooled over the tokens "
+    "holding a letter, 256 dimensions; static:potion-base-8m pooling every token and "
+    "static:minilm-l6-static-256, the earlier defaults; static:FOLDER for another static model)",
     "minilm  (offline, opt in: the all-MiniLM-L6-v2 transformer, int8, 384 dimensions; "
     "pip install 'omnireader[local-embed]')",
     "hashing  (offline, no model: hashed words, 256 dimensions; hashing:DIM for another size)",
