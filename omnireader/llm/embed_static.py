@@ -124,6 +124,7 @@ class StaticEmbedder(Embedder):
         self.with_headings = config.headings
         self.fusion_weight = config.fusion_weight
         self.fusion_weight_by_kind = config.fusion_weight_by_kind
+        self.rerank_kinds = config.rerank_kinds
         self._codes = codes
         self._scales = scales
         self._dim = int(codes.shape[1])

@@ -12,7 +12,8 @@ one way, and each way is a vector space of its own, with its own name and learne
 - ``headings``: whether a document chunk is embedded with its title and heading path before
   its text (the words a question names a section by; ``omnireader.store.headings``).
 - ``fusion_weight`` and ``fusion_weight_by_kind``: hybrid search's weight on the model's
-  similarities (:class:`omnireader.llm.embedder_base.Embedder`), 0 when absent.
+  similarities (:class:`omnireader.llm.embedder_base.Embedder`), 0 when absent;
+  ``rerank_kinds``: the kinds whose weight only reorders BM25's candidates.
 
 Other keys (where the model came from, its licence, how the weights were learned) are
 information, kept as they are.
@@ -47,6 +48,7 @@ class StaticConfig(BaseModel):
     headings: bool = False
     fusion_weight: float = Field(STATIC_FUSION_WEIGHT, ge=0.0, le=1.0)
     fusion_weight_by_kind: dict[str, float] = {}
+    rerank_kinds: frozenset[str] = frozenset()
 
     def weights_folder(self, folder: Path) -> Path:
         """Where the token rows and the tokenizer are: ``folder``, or the one it names."""

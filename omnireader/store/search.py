@@ -23,9 +23,10 @@ two queries run at once; a row's item (its text columns and ``item_json``) is re
 rows that may be shown.
 
 The weight can differ by the kind of item (``Embedder.fusion_weight_by_kind``: the bundled
-model weighs meaning at 0.5 on chat messages, 0 on the rest, both learned on the dev sets).
-With a fusion weight of 0 (both offline embedders: the bundled static model for every kind but
-chat, and the hashing fallback) a candidate only the vector view found
+model weighs meaning at 0.5 on chat messages, 0.2 on document chunks, 0 on the rest, learned
+on the dev sets). With a fusion weight of 0 (both offline embedders: the bundled static model
+for every kind but chat and documents, and the hashing fallback) a candidate only the vector
+view found
 scores 0 and ranks after every BM25 hit, so hybrid asks the vector view only when it gets
 there (:func:`_lexical_first`): BM25's candidates are ranked first (re-scored by their cosine
 similarity for ties and ``ranks``, as always), and the vector query (ids and distances; an item
@@ -39,7 +40,10 @@ that was asked. A query that names a date is boosted over both views' candidates
 kind weighted above 0 (a chat message) asks the vector view at once and fuses every candidate
 at its kind's weight; in a store known to hold such a kind (:mod:`.presence`), the vector
 query runs beside BM25's (the slower one's time, not both), its rows kept for that case or
-for the passages BM25's hits leave unfilled: the same results as asking it after.
+for the passages BM25's hits leave unfilled: the same results as asking it after. A kind
+whose weight only reorders (``Embedder.rerank_kinds``: document chunks) is ranked as at
+weight 0 but for that: BM25's candidates of that kind score by their kind's weight on the
+similarities their rows carry, and no vector query runs for it.
 """
 
 from __future__ import annotations
@@ -207,7 +211,10 @@ def _lexical_first(
     query and returns the candidates only it found, in the order both queries together give
     them (after every BM25 hit, whose ``ranks`` it brings up to date). If a BM25 candidate
     is of a kind whose weight is above 0 (a chat message), the vector view is asked at once
-    and both views' candidates fused (:func:`_fused`); nothing is left for later.
+    and both views' candidates fused (:func:`_fused`); nothing is left for later. A kind
+    whose weight only reorders (``Embedder.rerank_kinds``: documents) orders BM25's
+    candidates at that weight, by the similarities their rows carry, and leaves the vector
+    view for later as at weight 0.
     """
     vector = embedder.embed_query(query)
     queries = bm25_queries(table, query, n, where, _TEXT_COLUMNS)
@@ -231,15 +238,22 @@ def _lexical_first(
             semantic.setdefault(r["id"], r["_sim"])
         return rows
 
-    by_kind = embedder.fusion_weight_by_kind
-    # Fused too when BM25 found nothing in a store holding a weighed kind: the vector view's
+    fused_kinds = _fused_kinds(embedder)
+    # Fused too when BM25 found nothing in a store holding a fused kind: the vector view's
     # candidates then score by their kind's weight, as beside any BM25 hit.
-    if any(by_kind.get(r["source_kind"], 0.0) > 0 for r in text_rows) or (beside and not text_rows):
+    if any(r["source_kind"] in fused_kinds for r in text_rows) or (beside and not text_rows):
         return _fused(table, embedder, text_rows, vector_only(), lexical, semantic), lambda: []
+    # A kind whose weight reorders BM25's candidates only (documents): by their own vectors.
+    by_kind = embedder.fusion_weight_by_kind
+    reordered = {
+        r["id"]: by_kind[r["source_kind"]]
+        for r in text_rows
+        if r["source_kind"] in embedder.rerank_kinds and r["source_kind"] in by_kind
+    }
     hits = hits_of(
         table,
         {r["id"]: r for r in text_rows},
-        [(f.id, f.score, f.ranks) for f in convex(lexical, semantic, 0.0)],
+        [(f.id, f.score, f.ranks) for f in convex(lexical, semantic, 0.0, reordered)],
     )
 
     def more() -> list[Hit]:
@@ -256,11 +270,17 @@ def _lexical_first(
     return hits, more
 
 
+def _fused_kinds(embedder: Embedder) -> frozenset[str]:
+    """The kinds whose candidates both views bring: weighed above 0, not reorder-only."""
+    weights = embedder.fusion_weight_by_kind
+    return frozenset(k for k, w in weights.items() if w > 0 and k not in embedder.rerank_kinds)
+
+
 def _holds_weighted_kinds(table: Any, embedder: Embedder) -> bool:
-    """Whether some item of ``table`` is of a kind the embedder weighs above 0."""
-    weighted = tuple(sorted(k for k, w in embedder.fusion_weight_by_kind.items() if w > 0))
-    return bool(weighted) and bool(
-        met(table, "kinds", weighted, lambda kind: f"source_kind = {sql_string(kind)}")
+    """Whether some item of ``table`` is of a kind whose candidates both views bring."""
+    fused = tuple(sorted(_fused_kinds(embedder)))
+    return bool(fused) and bool(
+        met(table, "kinds", fused, lambda kind: f"source_kind = {sql_string(kind)}")
     )
 
 

@@ -218,7 +218,7 @@ def test_a_folder_may_pool_another_folders_rows_its_own_way(tmp_path: Path) -> N
         256,
         {"file": 0.4},
     )
-    assert not mine.with_headings  # not asked for
+    assert not mine.with_headings and not mine.rerank_kinds  # not asked for
     text = "| Net sales | 4,796 | 4,731 |"
     assert np.allclose(mine.embed([text]), make_embedder(None).embed([text]), atol=1e-6)
 

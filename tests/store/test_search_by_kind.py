@@ -1,7 +1,8 @@
 """Hybrid search weighs meaning by the kind of item: the bundled model's similarities count
-half on chat messages (short, in everyday words), a fifth on document chunks (matched mostly
-by their terms) and not at all against BM25 on the kinds no dev set has measured (plain
-strings, tool calls), as bench/bench_semantic.py learned on the dev sets."""
+half on chat messages (short, in everyday words; both views bring candidates), a fifth on
+document chunks (their words find them; meaning reorders BM25's candidates, and what only
+meaning found comes after) and not at all against BM25 on the kinds no dev set has measured
+(plain strings, tool calls), as bench/bench_semantic.py learned on the dev sets."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import pytest
 
 from omnireader.llm.embedding import make_embedder
 from omnireader.store import Store
+from omnireader.store.fusion import convex
 from omnireader.store.presence import met, one_look, table_version
 
 from .conftest import make_item
@@ -36,6 +38,7 @@ def test_the_bundled_model_weighs_meaning_on_chat_messages_and_documents(tmp_pat
     embedder = Store.open(tmp_path / "s.lance").embedder
     assert embedder.fusion_weight == 0.0
     assert dict(embedder.fusion_weight_by_kind) == {"chat": 0.5, "file": 0.2}
+    assert embedder.rerank_kinds == {"file"}
 
 
 def test_in_a_chat_a_message_close_in_meaning_outranks_a_weak_word_match(tmp_path: Path) -> None:
@@ -55,11 +58,33 @@ def test_where_meaning_weighs_nothing_every_word_match_comes_before_what_only_me
         assert results[0].ranks == {"fts": 1, "vector": 1}
 
 
-@pytest.mark.parametrize("kind", ["chat", "file"])
-def test_the_vector_view_joins_at_once_when_a_candidate_is_of_a_kind_it_weighs(
-    tmp_path: Path, kind: str
+@pytest.mark.parametrize("k", [2, 6])
+def test_in_documents_meaning_reorders_the_word_matches_and_what_it_alone_found_comes_after(
+    tmp_path: Path, k: int
 ) -> None:
-    results = _store(tmp_path, kind).search("dog", k=2)
+    store = _store(tmp_path, "file")
+    fts = {r.item.id: r.score for r in store.search("dog", k=20, view="fts")}
+    cosine = {r.item.id: r.score for r in store.search("dog", k=20, view="vector")}
+    # BM25's candidates at the documents' weight, by their own similarities (no vector query).
+    order = convex(fts, {i: cosine[i] for i in fts}, 0.0, {i: 0.2 for i in fts})
+
+    results = store.search("dog", k=k)
+
+    ranked = [r.item.id for r in results]
+    assert ranked[:3] == [f.id for f in order][:k]
+    assert [r.score for r in results][:3] == pytest.approx([f.score for f in order][:k])
+    if k == 6:
+        assert ranked.index("puppy") == len(fts)  # the closest of all, after every word match
+    else:  # BM25's hits fill the results: the vector view was not asked (its ranks count
+        # BM25's candidates only; "puppy", the closest of all, is not among them)
+        by_meaning = sorted(fts, key=lambda i: -cosine[i])
+        assert results[0].ranks["vector"] == by_meaning.index(ranked[0]) + 1
+
+
+def test_the_vector_view_joins_at_once_when_a_candidate_is_a_chat_message(
+    tmp_path: Path,
+) -> None:
+    results = _store(tmp_path, "chat").search("dog", k=2)
     assert results[0].item.id == "bark"
     assert results[0].ranks == {"fts": 1, "vector": 2}  # "puppy" is closer: it was asked
 

@@ -19,7 +19,7 @@ from omnireader.store.hit_rows import fetch_items, item_rows
 from omnireader.store.maintenance import REFINE_FACTOR
 from omnireader.store.queries import filter_query, fts_query, run_queries, vector_query
 from omnireader.store.schema import FTS_COLUMNS, ITEM_COLUMNS
-from omnireader.store.temporal import TIME_WEIGHT, boost
+from omnireader.store.temporal import TIME_WEIGHT, boost, periods
 from omnireader.units import NEIGHBOUR_TEXT
 
 from .conftest import make_item
@@ -84,14 +84,18 @@ def _builder_hybrid(
         for r, s in zip(trows, sims):
             semantic.setdefault(r["id"], float(s))
     rows = {r["id"]: r for r in (*trows, *vrows)}
-    # Each candidate at its kind's weight (these are document chunks: the model weighs them).
-    by_kind = {
+    lexical = {r["id"]: float(r["_score"]) for r in trows}
+    weight = {
         i: emb.fusion_weight_by_kind.get(r["source_kind"], emb.fusion_weight)
         for i, r in rows.items()
     }
-    fused = convex(
-        {r["id"]: float(r["_score"]) for r in trows}, semantic, emb.fusion_weight, by_kind
-    )
+    if periods(query):  # both views' candidates at their kinds' weights, then the time boost
+        fused = convex(lexical, semantic, emb.fusion_weight, weight)
+    else:  # documents: meaning reorders BM25's candidates; the vector view's come after them
+        assert {rows[i]["source_kind"] for i in rows} <= emb.rerank_kinds
+        bm25 = {i: semantic[i] for i in lexical}
+        fused = convex(lexical, bm25, emb.fusion_weight, {i: weight[i] for i in lexical})
+        fused += [f for f in convex(lexical, semantic, 0.0) if f.id not in lexical]
     hits = boost(
         [Hit(id=f.id, row=rows[f.id], score=f.score, ranks=f.ranks) for f in fused],
         query,
