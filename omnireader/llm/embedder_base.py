@@ -50,7 +50,7 @@ class Embedder(ABC):
     #: matched by its terms (bench/bench_semantic.py learns both).
     fusion_weight_by_kind: ClassVar[Mapping[str, float]] = MappingProxyType({})
     #: Whether a document chunk is embedded with its title and heading path before its text
-    #: (the store builds that text: ``omnireader.store.row_writes``). Part of the vector space:
+    #: (the store builds that text: ``omnireader.store.embed_text``). Part of the vector space:
     #: a model measured better with them declares it (the bundled static default does).
     with_headings: ClassVar[bool] = False
     #: The kinds whose weight only reorders BM25's candidates (their similarities come with
