@@ -183,6 +183,7 @@ def bench_size(n: int, n_queries: int, where: Path, repeat: int) -> dict[str, An
     # their kind were one of those (a second handle with its own embedder).
     by_kind = Store.open(store.path, embedder=make_embedder(store.embedder.name))
     by_kind.embedder.fusion_weight_by_kind = {"file": CHAT_WEIGHT}
+    by_kind.embedder.rerank_kinds = frozenset()  # both views' candidates, as for chat
     searches["hybrid_by_kind"] = lambda q: by_kind.search(q, k=10)
     searches["hybrid_by_kind_max_chars"] = lambda q: by_kind.search(q, k=50, max_chars=6000)
     row.update(latencies(searches, queries, repeat))
