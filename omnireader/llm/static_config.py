@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -36,6 +36,7 @@ CONFIG = "config.json"
 #: BM25 orders, the model breaks its ties and adds the candidates BM25 missed (after BM25's),
 #: and the vector query runs only when BM25's hits run out.
 STATIC_FUSION_WEIGHT = 0.0
+_Weight = Annotated[float, Field(ge=0.0, le=1.0)]
 
 
 class StaticConfig(BaseModel):
@@ -46,8 +47,8 @@ class StaticConfig(BaseModel):
     weights: str | None = None
     pool: Literal["all", "letters"] = "all"
     headings: bool = False
-    fusion_weight: float = Field(STATIC_FUSION_WEIGHT, ge=0.0, le=1.0)
-    fusion_weight_by_kind: dict[str, float] = {}
+    fusion_weight: _Weight = STATIC_FUSION_WEIGHT
+    fusion_weight_by_kind: dict[str, _Weight] = {}
     rerank_kinds: frozenset[str] = frozenset()
 
     def weights_folder(self, folder: Path) -> Path:
@@ -65,12 +66,6 @@ def read_static_config(folder: Path, spec: str) -> StaticConfig:
         config = StaticConfig.model_validate(json.loads(path.read_text()))
     except ValueError as e:  # bad JSON, or a setting out of range (ValidationError)
         raise ConfigError(f"embedder static:{spec}: {path}: {_first_problem(e)}") from None
-    for kind, weight in config.fusion_weight_by_kind.items():
-        if not 0.0 <= weight <= 1.0:
-            raise ConfigError(
-                f"embedder static:{spec}: {path}: fusion_weight_by_kind.{kind} {weight} is "
-                "not within 0-1"
-            )
     return config
 
 
