@@ -17,7 +17,9 @@ the question's filing and over the whole store; with and without the finance lex
 The fusion weight is learned, never guessed, for each kind of item the dev sets hold: chat
 messages on LoCoMo, document chunks (``file``) on FinanceBench (the mean of filtered and whole
 store); ties go to the smaller weight. Each is what a model folder declares
-(``fusion_weight_by_kind``, ``fusion_weight`` for the rest). Held out, so that the choice is
+(``fusion_weight_by_kind``, ``fusion_weight`` for the rest), and each weight is searched as
+users' searches run with it declared: a kind the model only reorders (``rerank_kinds``:
+documents, for the static default) reorders BM25's candidates at it. Held out, so that the choice is
 not its own judge: LoCoMo leave-one-conversation-out (the weight best on four conversations,
 scored on the fifth) and FinanceBench by halves of the companies (alphabetical, alternating;
 best on one half, scored on the other). The ``default`` variant is the search every user gets:
@@ -43,7 +45,7 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from _util import row, spread  # noqa: E402  (puts the repository on sys.path)
-from bench_retrieval import LOCOMO, _locomo_stores, _search  # noqa: E402
+from bench_retrieval import LOCOMO, _locomo_stores  # noqa: E402
 from bench_retrieval import _score_module as _locomo_score  # noqa: E402
 from retrieval_finance import FINANCE, results_of  # noqa: E402
 from retrieval_finance import _score_module as _finance_score  # noqa: E402
@@ -98,37 +100,38 @@ def _variants(lexicon: bool) -> dict[str, dict[str, Any]]:
         "vector": {"view": "vector"},
         "default": {"view": "hybrid"},
     }
-    out |= {f"hybrid w={w}": {"view": "hybrid", "fusion": ("convex", w)} for w in WEIGHTS}
+    out |= {f"hybrid w={w}": {"view": "hybrid", "weight": w} for w in WEIGHTS}
     if lexicon:
         out["fts, no lexicon"] = {"view": "fts", "lexicon": False}
         out["default, no lexicon"] = {"view": "hybrid", "lexicon": False}
         out |= {
-            f"hybrid w={w}, no lexicon": {
-                "view": "hybrid",
-                "fusion": ("convex", w),
-                "lexicon": False,
-            }
+            f"hybrid w={w}, no lexicon": {"view": "hybrid", "weight": w, "lexicon": False}
             for w in WEIGHTS
         }
     return out
 
 
-def _run(store: Any, query: str, how: dict[str, Any], where: str | None = None) -> list[Any]:
-    """One search within the budget: the variant's view, fusion weight and lexicon."""
+def _run(
+    store: Any, query: str, how: dict[str, Any], kind: str, where: str | None = None
+) -> list[Any]:
+    """One search within the budget: the variant's view, lexicon and weight for ``kind``.
+
+    A weight is searched by ``Store.search``'s own path, the embedder's weight for ``kind``
+    set to it: a kind the model only reorders (``rerank_kinds``, documents for the static
+    default) reorders BM25's candidates at it, as every user's search does."""
     from omnireader.store import expansion
+    from omnireader.store.search import run_search
 
-    how = dict(how)
-    groups = expansion.GROUPS
-    if not how.pop("lexicon", True):
+    embedder = store.embedder
+    groups, weights = expansion.GROUPS, embedder.fusion_weight_by_kind
+    if not how.get("lexicon", True):
         expansion.GROUPS = ()
+    if "weight" in how:
+        embedder.fusion_weight_by_kind = {**weights, kind: how["weight"]}
     try:
-        if "fusion" not in how:
-            from omnireader.store.search import run_search
-
-            return run_search(store.table, store.embedder, query, 50, how["view"], where, BUDGET)
-        return _search(store, query, k=50, max_chars=BUDGET, where=where, **how)
+        return run_search(store.table, embedder, query, 50, how["view"], where, BUDGET)
     finally:
-        expansion.GROUPS = groups
+        expansion.GROUPS, embedder.fusion_weight_by_kind = groups, weights
 
 
 def locomo_sweep(stores: dict[str, Any], quick: bool) -> dict[str, list[float]]:
@@ -142,7 +145,7 @@ def locomo_sweep(stores: dict[str, Any], quick: bool) -> dict[str, list[float]]:
     for name, how in _variants(lexicon).items():
         answers = {}
         for q in questions:
-            found = _run(stores[q["sample_id"]], q["question"], how)
+            found = _run(stores[q["sample_id"]], q["question"], how, "chat")
             answers[q["id"]] = [{"text": r.text, "message_ids": r.message_ids} for r in found]
         out[name] = [r["recall@6000chars"] for r in score.score(questions, answers)]
     return out
@@ -167,7 +170,7 @@ def finance_sweep(store: Any, quick: bool) -> dict[str, dict[str, list[float]]]:
             for q in questions:
                 path = str(FINANCE / "pdfs" / f"{q['doc_name']}.pdf")
                 where = as_filters({"path": path}).where() if setting == "filtered" else None
-                found = _run(store, q["question"], how, where)
+                found = _run(store, q["question"], how, "file", where)
                 got.append(float(score.score(q, results_of(found))[0]))
             out.setdefault(setting, {})[name] = got
     return out
