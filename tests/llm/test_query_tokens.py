@@ -99,12 +99,20 @@ def test_no_vocabulary_is_written_for_a_tokenizer_of_another_shape(tmp_path: Pat
     assert QueryTokens.from_folder(tmp_path) is None
 
 
-def test_no_vocabulary_is_written_when_a_token_holds_a_line_break(tmp_path: Path) -> None:
-    # One token a line: a token with a line break in it would shift every id after it.
+def test_every_token_of_a_written_vocabulary_is_found_under_its_id(tmp_path: Path) -> None:
+    # Tokens are looked up in byte order, not id order; any character may be in one.
     tokenizer = json.loads((BUNDLED / "tokenizer.json").read_text())
     vocab = tokenizer["model"]["vocab"]
-    vocab["a\nb"] = len(vocab)
-    assert not write_query_vocab(tokenizer, tmp_path)
+    vocab |= {"a\nb": len(vocab), "zz\u00e9": len(vocab) + 1, "a": len(vocab) + 2}
+    assert write_query_vocab(tokenizer, tmp_path)
+    queries = QueryTokens.from_folder(tmp_path)
+    assert queries is not None
+    assert all(queries.token_id(token) == i for token, i in vocab.items())
+    assert queries.token_id("no such token") is None and queries.token_id("") is None
+
+
+def test_a_file_of_another_format_is_not_read(tmp_path: Path) -> None:
+    (tmp_path / QUERY_VOCAB).write_bytes(b'{"unk_token": "[UNK]"}\n[UNK]\na\n')
     assert QueryTokens.from_folder(tmp_path) is None
 
 
