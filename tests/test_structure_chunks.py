@@ -95,6 +95,20 @@ def test_merged_sections_keep_their_titles_below_the_path_they_share() -> None:
     assert all(s.titles == () for s in whole)
 
 
+def test_with_the_paths_levels_a_heading_takes_its_place_in_it() -> None:
+    # A page carrying on "Goodwill" (level 3) in note 3 (level 2), then note 4 begins.
+    text = f"{prose(1, 300)}\n\n## 4. Fair Value\n\n{prose(2, 300)}\n\n### Recurring\n\n{prose(3, 300)}"
+    carried = ["Item 1. Statements", "3. Goodwill", "Goodwill"]
+    paths = [s.heading_path for s in structured_chunks(text, 64, carried, [1, 2, 3])]
+    assert paths[0] == carried
+    assert ["Item 1. Statements", "4. Fair Value"] in paths
+    assert ["Item 1. Statements", "4. Fair Value", "Recurring"] in paths
+    # Without the levels, the text's headings go below the carried path.
+    assert carried + ["4. Fair Value"] in [
+        s.heading_path for s in structured_chunks(text, 64, carried)
+    ]
+
+
 def test_a_table_is_split_only_between_rows_and_every_piece_repeats_caption_and_header() -> None:
     t, rows = table(120)
     text = f"# Filing\n\nSome words before.\n\n{t}\nAfter the table.\n"

@@ -91,6 +91,9 @@ class Section(BaseModel):
     # The section trail (outermost first) in force where the section's body starts: set
     # by the PDF layout stage, carried across pages; at most 6 titles.
     heading_path: list[str] = Field(default_factory=list, max_length=6)
+    # Their heading levels (1 outermost), one a title, where the layout knows them: a
+    # heading further down the page replaces those of its level and below in the path.
+    heading_levels: list[int] = Field(default_factory=list, max_length=6)
     # The printed page number, when the page shows one ("iv", "12").
     page_label: str | None = None
     # The page's blocks in reading order: kind, box (page fractions), heading level.

@@ -54,17 +54,20 @@ def section_chunks(
     section: Section, chunk_size: int
 ) -> tuple[list[Chunk], list[StructChunk] | None]:
     """The section's chunks, and their structure (None when it has none: chunked as before)."""
-    base = list(section.heading_path)
-    # A laid-out PDF page's path ends with the headings printed on the page itself, which
-    # its text has as Markdown headings: the chunks start from the trail above them.
-    here = {m.group(1) for m in _MD_HEADING.finditer(section.text)} if base else set()
-    while base and base[-1] in here:
-        base.pop()
+    base, levels = list(section.heading_path), list(section.heading_levels)
+    if len(levels) != len(base):
+        # A laid-out PDF page's path ends with the headings printed on the page itself,
+        # which its text has as Markdown headings: the chunks start from the trail above
+        # them. (With their levels, each heading of the text takes its own place instead.)
+        here = {m.group(1) for m in _MD_HEADING.finditer(section.text)} if base else set()
+        while base and base[-1] in here:
+            base.pop()
+        levels = []
     if not base and section.heading and f"# {section.heading}" not in section.text:
         base = [section.heading]  # a DOCX part's heading not written into its text
     if not base and not has_structure(section.text):
         return chunk_text(section.text, chunk_size), None
-    structs = structured_chunks(section.text, chunk_size, base)
+    structs = structured_chunks(section.text, chunk_size, base, levels)
     return [s.chunk for s in structs], structs
 
 
@@ -86,6 +89,8 @@ def link_chunks(items: Sequence[MemoryItem], structs: list[StructChunk] | None, 
         path = cap_path(s.heading_path)
         if path:
             extra[HEADING_PATH] = path
+        else:  # sections merged under no common heading: not the page's path either
+            extra.pop(HEADING_PATH, None)
         if s.titles:
             extra[SECTION_TITLES] = list(s.titles)
         runs.setdefault(f"{key}>" + "\x1f".join(path), []).append(item)

@@ -141,11 +141,18 @@ def _text_pieces(text: str, start: int, end: int, size: int) -> list[_Piece]:
 
 
 def structured_chunks(
-    text: str, chunk_size: int = 512, heading_path: Sequence[str] = ()
+    text: str,
+    chunk_size: int = 512,
+    heading_path: Sequence[str] = (),
+    levels: Sequence[int] = (),
 ) -> list[StructChunk]:
     """``text``'s chunks, each within its section, with its heading path (``heading_path``:
     the path of the section the text is in, outermost first). Without headings or tables,
-    :func:`chunk_text`'s chunks with ``heading_path``."""
+    :func:`chunk_text`'s chunks with ``heading_path``.
+
+    ``levels``, the heading level of each title of ``heading_path``: a heading in the text
+    then replaces the titles of its level and below (a page's "4. Fair Value" after the
+    "3. Goodwill" it carried on from); without them, the text's headings go below the path."""
     base = cap_path(heading_path)
     if not text.strip():
         return []
@@ -153,14 +160,16 @@ def structured_chunks(
         return [StructChunk(c, list(base)) for c in chunk_text(text, chunk_size)]
     # Sections: (path, pieces); a heading opens one, its line the first text of it.
     sections: list[tuple[list[str], list[_Piece]]] = [(list(base), [])]
-    stack: list[tuple[int, str]] = []
+    known = len(levels) == len(heading_path)
+    outer = [] if known else base
+    stack: list[tuple[int, str]] = list(zip(levels, heading_path)) if known else []
     tables = 0
     for block in blocks(text):
         if block.kind == "heading":
             while stack and stack[-1][0] >= block.level:
                 stack.pop()
             stack.append((block.level, block.title))
-            path = cap_path([*base, *(t for _, t in stack)])
+            path = cap_path([*outer, *(t for _, t in stack)])
             line = text[block.start : block.end]
             sections.append((path, [_Piece(block.start, block.end, line, count_tokens(line))]))
         elif block.kind == "table":

@@ -437,3 +437,24 @@ def test_a_layout_that_lost_text_counts_as_failed() -> None:
     _check_kept(layout, "Kept words\nhere")
     with pytest.raises(LayoutFailed, match="characters"):
         _check_kept(layout, "Kept words here and a table the finder dropped: 1 2 3 4")
+
+
+def test_a_heading_down_the_page_replaces_the_carried_path_at_its_level() -> None:
+    # Page 2 carries on "1.1 Scope" from page 1, then opens "2 Methods": a sibling of
+    # "1 Overview", not a section inside "1.1 Scope". (Sections too long to merge.)
+    def lines(what: str) -> list[str]:
+        words = "with enough plain words in it to fill out a line of the page"
+        return [f"Line {k} of {what} {words}." for k in range(18)]
+
+    page1 = [Text(72, 72, "1 Overview", 14, bold=True)] + paragraph(72, 100, lines("one"))
+    page1 += [Text(72, 340, "1.1 Scope", 11, bold=True)] + paragraph(72, 365, lines("two"))
+    page2 = paragraph(72, 72, lines("three")) + [Text(72, 320, "2 Methods", 14, bold=True)]
+    page2 += paragraph(72, 345, lines("four"))
+    items = FileParser().parse_fast(Blob(data=build_pdf([page1, page2])), ParseContext())
+    paths = {i.memory.split(" of ")[1].split()[0]: i.metadata.extra["heading_path"] for i in items}
+    assert paths == {
+        "one": ["1 Overview"],
+        "two": ["1 Overview", "1.1 Scope"],
+        "three": ["1 Overview", "1.1 Scope"],
+        "four": ["2 Methods"],
+    }

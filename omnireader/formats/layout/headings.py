@@ -208,3 +208,8 @@ class Trail:
     @property
     def path(self) -> list[str]:
         return [title for _, title in self._stack]
+
+    @property
+    def levels(self) -> list[int]:
+        """Each title's heading level, as :attr:`path` lists them."""
+        return [level for level, _ in self._stack]

@@ -138,19 +138,19 @@ class LayoutStream:
             return
         body, header, footer, label = self._window.split(layout, position)
         continued = self._carry_table(body, section.page)
-        path = None
+        path: tuple[list[str], list[int]] | None = None
         pieces: list[tuple[Block, str]] = []
         for block in body:
             if block.kind == "heading":
                 self._trail.push(block.level, block.text)
             elif path is None:
-                path = self._trail.path
+                path = self._trail.path, self._trail.levels
             piece = block_markdown(block)
             if block is continued:
                 piece = f"*(table continued from page {self._last_page})*\n\n{piece}"
             pieces.append((block, piece))
         text, spans = join_markdown(pieces)
-        path = self._trail.path if path is None else path
+        titles, levels = (self._trail.path, self._trail.levels) if path is None else path
         if section.links:
             text = with_links(text, section.links)
         extra = section.text[len(section.layout_source) :] if section.layout_source else ""
@@ -159,8 +159,9 @@ class LayoutStream:
         yield section.model_copy(
             update={
                 "text": text,
-                "heading": path[-1] if path else None,
-                "heading_path": path,
+                "heading": titles[-1] if titles else None,
+                "heading_path": titles,
+                "heading_levels": levels,
                 "page_label": label,
                 "blocks": _describe(body, spans, layout),
                 "layout": None,
@@ -181,8 +182,9 @@ class LayoutStream:
         number (which becomes its ``page_label``) like a text page; then its headings join
         the trail."""
         if scanned is None or section.ocr is None:
-            path = self._ocr_headings(section.ocr.blocks if section.ocr is not None else [])
-            yield section.model_copy(update={"heading_path": path, "layout": None})
+            titles, levels = self._ocr_headings(section.ocr.blocks if section.ocr else [])
+            update = {"heading_path": titles, "heading_levels": levels, "layout": None}
+            yield section.model_copy(update=update)
             return
         layout, sources = scanned
         body, header, footer, label = self._window.split(layout, position, _SCAN_SLACK)
@@ -191,21 +193,22 @@ class LayoutStream:
         if header or footer:
             ocr = ocr.model_copy(update={"blocks": [sources[id(b)] for b in body]})
             update.update(text=ocr.text, ocr=ocr)
-        update["heading_path"] = self._ocr_headings(ocr.blocks)
+        update["heading_path"], update["heading_levels"] = self._ocr_headings(ocr.blocks)
         yield section.model_copy(update=update)
         for part, blocks in (("header", header), ("footer", footer)):
             yield from self._furniture(part, blocks, section.page)
 
-    def _ocr_headings(self, blocks: list[OcrBlock]) -> list[str]:
-        """The heading path where an OCR'd page's body starts; its headings (laid out by
-        ``ocr/to_layout.py``) join the trail, so the pages after them carry them too."""
+    def _ocr_headings(self, blocks: list[OcrBlock]) -> tuple[list[str], list[int]]:
+        """The heading path (and its levels) where an OCR'd page's body starts; its headings
+        (laid out by ``ocr/to_layout.py``) join the trail, so the pages after them carry
+        them too."""
         path = None
         for block in blocks:
             if block.kind == "heading" and block.lines:
                 self._trail.push(block.level, block.lines[0].text.lstrip("#").strip())
             elif path is None:
-                path = self._trail.path
-        return self._trail.path if path is None else path
+                path = self._trail.path, self._trail.levels
+        return (self._trail.path, self._trail.levels) if path is None else path
 
     def _carry_table(self, body: list[Block], page: int | None) -> Block | None:
         """The page's first block, when it is a table carrying on the previous page's last
