@@ -458,3 +458,63 @@ def test_a_heading_down_the_page_replaces_the_carried_path_at_its_level() -> Non
         "three": ["1 Overview", "1.1 Scope"],
         "four": ["2 Methods"],
     }
+
+
+def test_a_reference_list_with_hanging_indents_is_one_paragraph_an_entry() -> None:
+    # Each entry's lines hang under its first; a word broken at a line end is joined.
+    entries = [
+        [
+            "Chunyuan Deng, Yilun Zhao, Xiangru Tang, Mark Ger-",
+            "stein, and Arman Cohan. 2023. Investigating data contamination",
+            "in modern benchmarks.",
+        ],
+        ["Maybe a short entry of one line.", None],
+        [
+            "Mohammad Fraiwan and Natheer Khasawneh. 2023. A review of",
+            "chatgpt applications in education, marketing, software engi-",
+            "neering, and healthcare. arXiv preprint arXiv:2305.00237.",
+        ],
+        [
+            "Trevor Gale, Deepak Narayanan, Cliff Young, and Matei Zaharia.",
+            "2023. Megablocks: Efficient sparse training with mixture-of-",
+            "experts. Proceedings of Machine Learning and Systems, 5.",
+        ],
+    ]
+    items: list[Text | Line] = []
+    y = 72.0
+    for entry in entries:
+        for k, line in enumerate(t for t in entry if t):
+            items.append(Text(72 if k == 0 else 84, y, line, 10))
+            y += 12
+    [page] = body(build_pdf([items]))
+    assert page.text.split("\n\n") == [
+        "Chunyuan Deng, Yilun Zhao, Xiangru Tang, Mark Gerstein, and Arman Cohan. 2023. "
+        "Investigating data contamination in modern benchmarks.",
+        "Maybe a short entry of one line.",
+        "Mohammad Fraiwan and Natheer Khasawneh. 2023. A review of chatgpt applications in "
+        "education, marketing, software engineering, and healthcare. arXiv preprint "
+        "arXiv:2305.00237.",
+        "Trevor Gale, Deepak Narayanan, Cliff Young, and Matei Zaharia. 2023. Megablocks: "
+        "Efficient sparse training with mixture-of-experts. Proceedings of Machine Learning "
+        "and Systems, 5.",
+    ]
+
+
+def _width(text: str, size: float = 10.0) -> float:
+    import pypdfium2 as pdfium
+
+    textpage = pdfium.PdfDocument(build_pdf([[Text(0, 100, text, size)]]))[0].get_textpage()
+    textpage.count_rects()
+    left, _, right, _ = textpage.get_rect(0)
+    return float(right - left)
+
+
+def test_centred_lines_are_not_read_as_a_hanging_indent() -> None:
+    # An address centred under a name: each line its own, not one paragraph.
+    lines = [
+        "The Law Library of Congress, Global Legal Research Directorate",
+        "(202) 707-5080 - law@loc.gov - http://www.law.gov",
+    ]
+    items = [Text(306 - _width(t) / 2, 72 + 12 * k, t, 10) for k, t in enumerate(lines)]
+    [page] = body(build_pdf([items]))
+    assert page.text.split("\n\n") == lines

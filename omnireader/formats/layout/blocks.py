@@ -253,6 +253,23 @@ def item_text_x0(line: Line) -> float | None:
     return words[1].x0
 
 
+def _opens(block: TextBlock, em: float) -> bool:
+    """The block's last line opens a paragraph: it is the block's first, or the line above
+    it ended short of the edge, or it starts left of that line (the next entry of a list
+    set with hanging indents)."""
+    if len(block.lines) < 2:
+        return True
+    above, last = block.lines[-2], block.lines[-1]
+    return block.x1 - above.x1 > 4 * em or above.x0 - last.x0 > 0.8 * em
+
+
+def _centred_under(last: Line, line: Line, em: float) -> bool:
+    """``line`` is as far in from ``last``'s right end as from its left, further than a
+    hanging indent goes: centred lines (a title page, an address), each its own."""
+    inset = line.x0 - last.x0
+    return inset > 2 * em and abs(inset - (last.x1 - line.x1)) < em
+
+
 def _hangs_under(last: Line, line: Line, em: float) -> bool:
     """``line`` starts under the text after ``last``'s list marker: the item's second line,
     not a paragraph's indented first."""
@@ -342,7 +359,10 @@ def _continues(
         return True
     # A first-line indent under a line that ran to the right edge starts a paragraph;
     # under a list item's first line ("1.", "(a)", a bullet) it is the item's hanging
-    # indent.
+    # indent. So it is under a paragraph's first line (the block's, or one after a line
+    # that ended short): a paragraph set with a first-line indent has its first line
+    # indented, not its second, and an entry of a reference list hangs its lines under
+    # its first (where the entry ends, ``page._paragraphs`` cuts); centred lines aside.
     width = block.x1 - block.x0
     # (The measures first: most lines are not indented, and the label and list tests are
     # regular expressions.)
@@ -351,6 +371,7 @@ def _continues(
         and line.x0 - block.x0 > 0.8 * em
         and line.x0 - last.x0 > 0.8 * em
         and block.x1 - last.x1 < 2 * em
+        and (not _opens(block, em) or _centred_under(last, line, em))
         and not _is_label(block.lines[0].words[:1])
         and not _hangs_under(last, line, em)
     )

@@ -359,6 +359,7 @@ def _paragraphs(block: TextBlock) -> list[TextBlock]:
                 and bool(line.bold or ended)
                 and bool(_STARTS.match(nxt.words[0].text))
             )
+            or _next_entry(current, nxt)
         )
         if cut:
             out.append(current)
@@ -369,6 +370,15 @@ def _paragraphs(block: TextBlock) -> list[TextBlock]:
         for part in out:
             part.x1 = max(part.x1, block.x1) if len(part.lines) > 1 else part.x1
     return out
+
+
+def _next_entry(entry: TextBlock, line: Line) -> bool:
+    """``line`` starts the next entry of a list set with hanging indents (a bibliography):
+    ``entry``'s lines hang under its first, and ``line`` is back where that one began."""
+    if len(entry.lines) < 2:
+        return False
+    first, em = entry.lines[0], max(line.size, 1.0)
+    return entry.lines[1].x0 - first.x0 > 0.8 * em and abs(line.x0 - first.x0) < 0.5 * em
 
 
 def _outdented(item: TextBlock, line: Line) -> bool:

@@ -121,8 +121,9 @@ def join_hyphenated(head: str, tail: str, vocabulary: Vocabulary) -> str:
 
     The hyphen goes when the joined form is a word of the document, or the tail a suffix;
     it stays when the hyphenated form is (``open-domain`` elsewhere), or when both halves
-    are words of the document and the joined form is not ("open" and "domain"). Otherwise
-    — halves that are no words, as in "con-" + "firming" — it goes.
+    are words of the document and the joined form is not ("open" and "domain"), or when
+    the head is a compound already ("state-of-the-"). Otherwise — halves that are no
+    words, as in "con-" + "firming" — it goes.
     """
     stem = head.rstrip(_HYPHENS)
     if not stem or not stem[-1].isalpha() or not tail[:1].islower():
@@ -131,6 +132,8 @@ def join_hyphenated(head: str, tail: str, vocabulary: Vocabulary) -> str:
     letters = (match.group(0) if match else "").lower()
     core = re.search(r"[^\W\d_]+$", stem)
     first = (core.group(0) if core else "").lower()
+    if stem[: len(stem) - len(first)].endswith(tuple(_HYPHENS)):
+        return head + tail  # a compound running on ("mixture-of-" + "experts")
     if first + letters in vocabulary or letters in _SUFFIXES:
         return stem + tail
     if f"{first}-{letters}" in vocabulary.compounds:
