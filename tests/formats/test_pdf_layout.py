@@ -518,3 +518,14 @@ def test_centred_lines_are_not_read_as_a_hanging_indent() -> None:
     items = [Text(306 - _width(t) / 2, 72 + 12 * k, t, 10) for k, t in enumerate(lines)]
     [page] = body(build_pdf([items]))
     assert page.text.split("\n\n") == lines
+
+
+def test_a_line_set_far_right_above_a_paragraph_is_not_its_first_line() -> None:
+    # A filing's "Table of Contents" link, right-aligned over the page's text.
+    body_lines = [
+        "For the remainder of the year, we expect demand to stay soft across all of the industry,",
+        "and in particular our customers face the pressures of inflation and higher rates.",
+    ]
+    items = [Text(400, 60, "Table of Contents", 10)] + paragraph(72, 73, body_lines)
+    [page] = body(build_pdf([items]))
+    assert page.text.split("\n\n")[0] == "Table of Contents"

@@ -341,6 +341,11 @@ def _continues(
         return False
     if line.x0 > last.x1 or line.x1 < last.x0:
         return False
+    if last.x0 - line.x0 > max(8 * max(line.size, 1.0), (line.x1 - line.x0) / 3):
+        # A paragraph's lines start at its left edge (the first one indented a little):
+        # a line set far right of the next one's start is not one of its lines ("Table
+        # of Contents" right-aligned above a filing page's text, a date above a letter).
+        return False
     big, small = max(last.size, line.size), max(min(last.size, line.size), 0.1)
     if big / small > _SIZE_RATIO:
         return False
