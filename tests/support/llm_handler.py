@@ -43,6 +43,7 @@ class LLMRequestHandler(BaseHTTPRequestHandler):
     server_version = "omnireader-test-llm/1"
     # Headers and body go out in separate writes; without this, Nagle + delayed ACK add ~40 ms.
     disable_nagle_algorithm = True
+    _in_flight = False  # this request is counted in the server's ``in_flight``
 
     @property
     def owner(self) -> LLMServer:
@@ -78,6 +79,7 @@ class LLMRequestHandler(BaseHTTPRequestHandler):
             for k, v in (headers or {}).items():
                 self.send_header(k, v)
             self.end_headers()
+            self._leave()
             self.wfile.write(body)
         except (BrokenPipeError, ConnectionResetError):
             pass  # the client gave up (its timeout): nothing to answer
@@ -127,6 +129,7 @@ class LLMRequestHandler(BaseHTTPRequestHandler):
                 method, path, kind_of_path(path), body, dict(self.headers.items()), form, files
             )
         )
+        self._in_flight = True
         try:
             if owner.latency and owner.stopping.wait(owner.latency):
                 return
@@ -134,7 +137,15 @@ class LLMRequestHandler(BaseHTTPRequestHandler):
                 return
             self._route(method, path, body or {}, form, files, fault)
         finally:
-            owner.done()
+            self._leave()
+
+    def _leave(self) -> None:
+        """The request is no longer in flight: once, at its answer's last bytes or its end.
+        (Counted after the answer was sent, a client that sends its next request the moment
+        it has the answer was seen with one request too many in flight.)"""
+        if self._in_flight:
+            self._in_flight = False
+            self.owner.done()
 
     def _apply_fault(self, fault: Fault) -> bool:
         """Act out a transport-level fault; True when the request is fully handled."""
