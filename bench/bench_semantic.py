@@ -19,11 +19,12 @@ messages on LoCoMo, document chunks (``file``) on FinanceBench (the mean of filt
 store); ties go to the smaller weight. Each is what a model folder declares
 (``fusion_weight_by_kind``, ``fusion_weight`` for the rest), and each weight is searched as
 users' searches run with it declared: a kind the model only reorders (``rerank_kinds``:
-documents, for the static default) reorders BM25's candidates at it. Held out, so that the choice is
-not its own judge: LoCoMo leave-one-conversation-out (the weight best on four conversations,
-scored on the fifth) and FinanceBench by halves of the companies (alphabetical, alternating;
-best on one half, scored on the other). The ``default`` variant is the search every user gets:
-the embedder's declared weights through ``Store.search``'s own path.
+documents, for the static default) reorders BM25's candidates at it. Held out, so that the
+choice is not its own judge: LoCoMo leave-one-conversation-out (the weight best on four
+conversations, scored on the fifth) and FinanceBench by halves of the companies
+(alphabetical, alternating; best on one half, scored on the other). The ``default`` variant
+is the search every user gets: the embedder's declared weights through ``Store.search``'s
+own path.
 
 Ingest cost: six filings ingested with the embedder and with the hashing embedder, taking
 turns; and the time to embed those items' texts alone, against the ingest's time.

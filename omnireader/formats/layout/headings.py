@@ -213,3 +213,8 @@ class Trail:
     def levels(self) -> list[int]:
         """Each title's heading level, as :attr:`path` lists them."""
         return [level for level, _ in self._stack]
+
+    @property
+    def here(self) -> tuple[list[str], list[int]]:
+        """The path in force and its levels."""
+        return self.path, self.levels

@@ -144,13 +144,13 @@ class LayoutStream:
             if block.kind == "heading":
                 self._trail.push(block.level, block.text)
             elif path is None:
-                path = self._trail.path, self._trail.levels
+                path = self._trail.here
             piece = block_markdown(block)
             if block is continued:
                 piece = f"*(table continued from page {self._last_page})*\n\n{piece}"
             pieces.append((block, piece))
         text, spans = join_markdown(pieces)
-        titles, levels = (self._trail.path, self._trail.levels) if path is None else path
+        titles, levels = self._trail.here if path is None else path
         if section.links:
             text = with_links(text, section.links)
         extra = section.text[len(section.layout_source) :] if section.layout_source else ""
@@ -207,8 +207,8 @@ class LayoutStream:
             if block.kind == "heading" and block.lines:
                 self._trail.push(block.level, block.lines[0].text.lstrip("#").strip())
             elif path is None:
-                path = self._trail.path, self._trail.levels
-        return (self._trail.path, self._trail.levels) if path is None else path
+                path = self._trail.here
+        return self._trail.here if path is None else path
 
     def _carry_table(self, body: list[Block], page: int | None) -> Block | None:
         """The page's first block, when it is a table carrying on the previous page's last
