@@ -195,6 +195,16 @@ def _docx(path: Path, blocks: list[tuple[str, str]]) -> Path:
     return path
 
 
+def test_a_pictures_alt_text_does_not_decide_the_language() -> None:
+    # Word writes generated alt text in its user's language ("graphical user interface,
+    # text, application; AI-generated content may be incorrect"), not the document's.
+    alt = "[image: 图形用户界面, 文本, 应用程序, 信件 AI 生成的内容可能不正确。]"
+    assert detect_language(f"| 1 | 2 | 3 |\n| --- | --- | --- |\n\n{alt}") == UNDETERMINED
+    text = f"The committee met on Monday and agreed to the new budget. {alt}"
+    assert detect_language(text) == "en"
+    assert detect_language(alt) == "zh"  # a picture alone: its alt text is all there is
+
+
 def test_references_and_links_take_the_documents_language(tmp_path: Path) -> None:
     prose = (
         "The harbour authority expects the new berths to open next spring, and the works "

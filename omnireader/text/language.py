@@ -120,6 +120,8 @@ _MACRO = {
     "zxx": UNDETERMINED,
 }
 _TAG = re.compile(r"^([a-zA-Z]{2,3})(?:[-_][a-zA-Z0-9]{1,8})*$")
+# A picture as the readers write it in text, with its alt text when it has one.
+_PICTURES = re.compile(r"\[image(?:: [^\]]*)?\]")
 _LOCK = threading.Lock()
 
 try:  # the compiled counts of _plain (optional: built by setup.py where a C compiler is)
@@ -156,7 +158,10 @@ def detect_language(text: str, declared: str | None = None) -> str:
 
 def guess_language(text: str) -> Guess:
     """``text``'s language, and whether the guess is sure; cached, so a document's second
-    look at its chunks costs nothing."""
+    look at its chunks costs nothing. A picture's alt text (``[image: …]``) is left out
+    when there is other text: Word writes it in its user's language, not the document's."""
+    if "[image" in text and (own := _PICTURES.sub(" ", text)).strip():
+        text = own
     return _guess(text[: 4 * SAMPLE_CHARS])
 
 
