@@ -220,7 +220,8 @@ def _lexical_first(
     queries = bm25_queries(table, query, n, where, _TEXT_COLUMNS)
     # In a store that holds a kind weighed above 0 (chat messages), the vector view is
     # likely asked at once: it runs beside BM25's queries (the slower one's time, not both).
-    beside = _holds_weighted_kinds(table, embedder)
+    fused_kinds = _fused_kinds(embedder)
+    beside = _holds_any(table, fused_kinds)
     if beside:
         queries = [vector_query(vector, n, where, _VECTOR_IDS), *queries]
     by_text = run_queries(table, queries)
@@ -238,7 +239,6 @@ def _lexical_first(
             semantic.setdefault(r["id"], r["_sim"])
         return rows
 
-    fused_kinds = _fused_kinds(embedder)
     # Fused too when BM25 found nothing in a store holding a fused kind: the vector view's
     # candidates then score by their kind's weight, as beside any BM25 hit.
     if any(r["source_kind"] in fused_kinds for r in text_rows) or (beside and not text_rows):
@@ -276,11 +276,10 @@ def _fused_kinds(embedder: Embedder) -> frozenset[str]:
     return frozenset(k for k, w in weights.items() if w > 0 and k not in embedder.rerank_kinds)
 
 
-def _holds_weighted_kinds(table: Any, embedder: Embedder) -> bool:
-    """Whether some item of ``table`` is of a kind whose candidates both views bring."""
-    fused = tuple(sorted(_fused_kinds(embedder)))
-    return bool(fused) and bool(
-        met(table, "kinds", fused, lambda kind: f"source_kind = {sql_string(kind)}")
+def _holds_any(table: Any, kinds: frozenset[str]) -> bool:
+    """Whether some item of ``table`` is of one of ``kinds``."""
+    return bool(kinds) and bool(
+        met(table, "kinds", tuple(sorted(kinds)), lambda k: f"source_kind = {sql_string(k)}")
     )
 
 
