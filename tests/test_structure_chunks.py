@@ -95,6 +95,32 @@ def test_merged_sections_keep_their_titles_below_the_path_they_share() -> None:
     assert all(s.titles == () for s in whole)
 
 
+def test_a_heading_never_ends_a_chunk() -> None:
+    # "Part II" heads nothing of its own but the "Item 7" under it; "Item 7"'s text is too
+    # long to share a chunk with anything: both headings open its first chunk.
+    body = prose(4, 900)
+    text = f"# Report\n\nIntro.\n\n## Part II\n\n### Item 7\n\n{body}\n\n### Item 8\n\nLast."
+    got = structured_chunks(text, 128)
+    for s in got:
+        lines = [line for line in s.chunk.text.splitlines() if line.strip()]
+        assert not lines[-1].startswith("#"), s.chunk.text
+    first = next(s for s in got if "### Item 7" in s.chunk.text)
+    assert first.chunk.text.startswith("## Part II\n\n### Item 7\n\n")
+    assert first.heading_path == ["Report", "Part II", "Item 7"]
+    assert first.chunk.text == text[first.chunk.char_start : first.chunk.char_end]
+    # Nothing is lost or repeated.
+    assert " ".join("".join(s.chunk.text for s in got).split()) == " ".join(text.split())
+
+
+def test_a_heading_at_the_texts_end_stays_with_the_chunk_before() -> None:
+    # A page's last line is a heading whose text is overleaf: no chunk of its own.
+    text = f"## Results\n\n{prose(5, 900)}\n\n## Risks\n"
+    got = structured_chunks(text, 128)
+    assert got[-1].chunk.text.rstrip().endswith("## Risks")
+    assert got[-1].heading_path == ["Results"]
+    assert all(s.chunk.text.strip() != "## Risks" for s in got)
+
+
 def test_with_the_paths_levels_a_heading_takes_its_place_in_it() -> None:
     # A page carrying on "Goodwill" (level 3) in note 3 (level 2), then note 4 begins.
     text = f"{prose(1, 300)}\n\n## 4. Fair Value\n\n{prose(2, 300)}\n\n### Recurring\n\n{prose(3, 300)}"

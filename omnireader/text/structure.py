@@ -158,8 +158,8 @@ def structured_chunks(
         return []
     if not has_structure(text):
         return [StructChunk(c, list(base)) for c in chunk_text(text, chunk_size)]
-    # Sections: (path, pieces); a heading opens one, its line the first text of it.
-    sections: list[tuple[list[str], list[_Piece]]] = [(list(base), [])]
+    # Sections: (path, pieces, headed); a heading opens one, its line the first text of it.
+    sections: list[tuple[list[str], list[_Piece], bool]] = [(list(base), [], False)]
     known = len(levels) == len(heading_path)
     outer = [] if known else base
     stack: list[tuple[int, str]] = list(zip(levels, heading_path)) if known else []
@@ -171,49 +171,17 @@ def structured_chunks(
             stack.append((block.level, block.title))
             path = cap_path([*outer, *(t for _, t in stack)])
             line = text[block.start : block.end]
-            sections.append((path, [_Piece(block.start, block.end, line, count_tokens(line))]))
+            sections.append(
+                (path, [_Piece(block.start, block.end, line, count_tokens(line))], True)
+            )
         elif block.kind == "table":
             sections[-1][1].extend(_table_pieces(text, block, tables, chunk_size))
             tables += 1
         else:
             sections[-1][1].extend(_text_pieces(text, block.start, block.end, chunk_size))
-    raw: list[tuple[list[str], list[_Piece], list[str]]] = []  # chunks: (path, pieces, titles)
-    whole_section = False  # raw[-1] is a whole section (so another may merge into it)
-    for path, pieces in sections:
-        pieces = [p for p in pieces if p.text.strip()]
-        if not pieces:
-            continue
-        own: list[list[_Piece]] = []
-        for p in pieces:
-            if (
-                own
-                and not _is_continuation(p)
-                and not _is_continuation(own[-1][-1])
-                and sum(q.tokens for q in own[-1]) + p.tokens <= chunk_size
-            ):
-                own[-1].append(p)
-            else:
-                own.append([p])
-        # Small neighbouring sections merge: a section that is one chunk joins the chunk
-        # before when that is a whole section too and both fit.
-        if (
-            len(own) == 1
-            and whole_section
-            and not _is_continuation(own[0][0])
-            and sum(q.tokens for q in raw[-1][1]) + sum(q.tokens for q in own[0]) <= chunk_size
-        ):
-            before, merged, titles = raw[-1]
-            shared = _common(before, path)
-            # The path they share says where the chunk sits; each section's own titles
-            # below it say what the chunk is about (searched with the headings).
-            below = [*before[len(shared) :], *titles, *path[len(shared) :]]
-            raw[-1] = (shared, merged + own[0], list(dict.fromkeys(below)))
-            continue
-        raw.extend((path, group, []) for group in own)
-        whole_section = len(own) == 1
+    raw = _merged(sections, chunk_size)
     out: list[StructChunk] = []
-    kept = raw
-    for i, (path, group, titles) in enumerate(kept):
+    for i, (path, group, titles) in enumerate(raw):
         a, b = group[0].start, group[-1].end
         body = group[0].text if len(group) == 1 else text[a:b]
         tokens = group[0].tokens if len(group) == 1 else count_tokens(body)
@@ -222,7 +190,7 @@ def structured_chunks(
         head = tabled[0] if tabled and len({p.table for p in tabled}) == 1 else None
         out.append(
             StructChunk(
-                Chunk(body, i, len(kept), a, b, tokens),
+                Chunk(body, i, len(raw), a, b, tokens),
                 path,
                 head.table if head else None,
                 head.part if head else 0,
@@ -231,6 +199,90 @@ def structured_chunks(
             )
         )
     return out
+
+
+_Raw = tuple[list[str], list[_Piece], list[str]]  # a chunk to be: (path, pieces, titles)
+
+
+def _merged(sections: list[tuple[list[str], list[_Piece], bool]], size: int) -> list[_Raw]:
+    """The sections' pieces grouped into chunks.
+
+    A heading never ends a chunk: it goes with the text it heads, even when that makes the
+    chunk a heading longer than ``size``, and a section that is only its heading ("Part
+    II" right above "Item 7") goes forward into the next section's first chunk. Small
+    neighbouring sections merge: a section that is one chunk joins the chunk before when
+    that is a whole section too and both fit."""
+    raw: list[_Raw] = []
+    whole_section = False  # raw[-1] is a whole section (so another may merge into it)
+    waiting: tuple[list[str], list[_Piece]] | None = None  # sections that are only a heading
+    for path, pieces, headed in sections:
+        pieces = [p for p in pieces if p.text.strip()]
+        if not pieces:
+            continue
+        if headed and len(pieces) == 1:
+            if waiting:
+                waiting = (
+                    path if _under(waiting[0], path) else _common(waiting[0], path),
+                    waiting[1] + pieces,
+                )
+            else:
+                waiting = (path, pieces)
+            continue
+        own = _groups(pieces, size, headed)
+        titles: list[str] = []
+        if waiting:
+            heads, waiting = waiting, None
+            own[0] = heads[1] + own[0]
+            if not _under(heads[0], path):  # siblings: under what they share, about both
+                shared = _common(heads[0], path)
+                titles = list(dict.fromkeys([*heads[0][len(shared) :], *path[len(shared) :]]))
+                path = shared
+        if (
+            len(own) == 1
+            and whole_section
+            and not _is_continuation(own[0][0])
+            and sum(q.tokens for q in raw[-1][1]) + sum(q.tokens for q in own[0]) <= size
+        ):
+            before, merged, had = raw[-1]
+            shared = _common(before, path)
+            # The path they share says where the chunk sits; each section's own titles
+            # below it say what the chunk is about (searched with the headings).
+            below = [*before[len(shared) :], *had, *path[len(shared) :], *titles]
+            raw[-1] = (shared, merged + own[0], list(dict.fromkeys(below)))
+            continue
+        raw.append((path, own[0], titles))
+        raw.extend((path, group, []) for group in own[1:])
+        whole_section = len(own) == 1
+    if waiting:  # headings at the text's end (a page's last lines: their text is overleaf)
+        if raw and not _is_continuation(raw[-1][1][-1]):
+            before, merged, had = raw[-1]
+            raw[-1] = (before, merged + waiting[1], had)
+        else:
+            raw.append((waiting[0], waiting[1], []))
+    return raw
+
+
+def _groups(pieces: list[_Piece], size: int, headed: bool) -> list[list[_Piece]]:
+    """A section's pieces in chunks of at most ``size`` tokens (a split table's later
+    pieces alone); its heading (``headed``: the first piece) stays with what follows."""
+    own: list[list[_Piece]] = []
+    for p in pieces:
+        heading_alone = headed and len(own) == 1 and len(own[0]) == 1
+        if (
+            own
+            and not _is_continuation(p)
+            and not _is_continuation(own[-1][-1])
+            and (heading_alone or sum(q.tokens for q in own[-1]) + p.tokens <= size)
+        ):
+            own[-1].append(p)
+        else:
+            own.append([p])
+    return own
+
+
+def _under(outer: Sequence[str], path: Sequence[str]) -> bool:
+    """``path`` lies under (or is) ``outer``."""
+    return list(path[: len(outer)]) == list(outer)
 
 
 def _is_continuation(piece: _Piece) -> bool:

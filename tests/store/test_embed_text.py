@@ -79,11 +79,14 @@ def test_a_table_chunk_whose_cells_do_not_say_its_subject_is_found_by_its_headin
     # The question's words are in no cell of the table, only in the heading above it.
     report = tmp_path / "report.md"
     lines = ["Purchases of equipment", "Acquisitions, net", "Dividends paid", "Repurchases"]
-    table = "\n".join(
-        f"| {n} | ({1_000 + 37 * i:,}) | ({900 + 29 * i:,}) |" for i, n in enumerate(lines)
+    table = "\n".join(  # long enough to be split: its later pieces hold rows alone
+        f"| {n} {y} | ({1_000 + 37 * i:,}) | ({900 + 29 * i:,}) |"
+        for y in ("Europe", "Asia", "America")
+        for i, n in enumerate(lines)
     )
     report.write_text(
-        "# Report 2023\n\n## Cash flow statement\n\n| Line | 2023 | 2022 |\n| --- | --- | --- |\n"
+        "# Report 2023\n\n## Cash flow statement\n\nIn millions of dollars.\n"
+        "| Line | 2023 | 2022 |\n| --- | --- | --- |\n"
         f"{table}\n\n## Holidays\n\nStaff may carry five unused vacation days into next year.\n"
     )
     read = Reader(options=ReadOptions(chunk_tokens=32)).read(str(report))
@@ -94,5 +97,5 @@ def test_a_table_chunk_whose_cells_do_not_say_its_subject_is_found_by_its_headin
     with_headings = embedder.embed(item_texts(chunks, embedder)) @ query
     alone = embedder.embed([c.memory for c in chunks]) @ query
 
-    assert chunks  # the table's first rows, in a chunk of their own below the heading's
+    assert chunks  # the table's later rows, in chunks of their own below the heading's
     assert (with_headings > alone + 0.1).all(), (with_headings, alone)
