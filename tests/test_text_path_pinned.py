@@ -12,6 +12,12 @@ unchanged, and the items equal the old ones again with ``lang`` set by the old r
 Re-pinned on purpose (issue 42): ``items`` of ``one_line_words`` ("lorem lorem ...", no
 longer Latin: a rare language needs strong evidence, it is ``und``) and of ``mixed`` (one
 ``und`` chunk takes its sure neighbours' ``ja``); ids, chunks and vectors unchanged.
+Re-pinned on purpose (Dec 2026): the chunks of ``prose``, ``prose_long_paragraphs``,
+``mixed``, ``cjk`` and ``spaces_edges`` when long texts were cut at sentence ends before
+line ends and scraps joined a neighbour (``tests/test_chunk_boundaries.py``). An item's id
+is its text's hash and its chunk's index, so a text read again gets the same ids for its
+first chunks and new text under them (upserted); ``one_line``, ``one_line_words``,
+``no_spaces`` and ``short`` are unchanged.
 """
 
 from __future__ import annotations

@@ -61,9 +61,20 @@ def _tokenizer_class() -> type:
 
 @lru_cache(maxsize=1)
 def _rules() -> Any:
+    """chonkie's recursive levels (paragraphs, sentences, pauses, spaces, tokens), with its
+    first level split in two: blank lines, then sentences, and only then single line breaks.
+    chonkie splits at every line break first, so a hard-wrapped text (a mail body, a plain
+    text file wrapped at 72 columns) was cut at a line's end in mid-sentence; a sentence
+    that ends at a line's end ends there too ("…and left.\\n")."""
     from omnireader.text.chonkie_import import chonkie
 
-    return chonkie.RecursiveRules()  # paragraphs, sentences, pauses, spaces, tokens
+    default = chonkie.RecursiveRules().levels
+    paragraphs = chonkie.RecursiveLevel(delimiters=["\n\n", "\r\n\r\n", "\r\r"])
+    sentences = chonkie.RecursiveLevel(
+        delimiters=[". ", "! ", "? ", ".\n", "!\n", "?\n", ".\r", "!\r", "?\r"]
+    )
+    lines = chonkie.RecursiveLevel(delimiters=["\r\n", "\n", "\r"])
+    return chonkie.RecursiveRules(levels=[paragraphs, sentences, lines, *default[2:]])
 
 
 @lru_cache(maxsize=8)
@@ -89,7 +100,9 @@ _SCAN_FIRST = 1 << 16  # longer texts almost always need chunks: scanned before 
 
 
 def chunk_text(text: str, chunk_size: int = 512) -> list[Chunk]:
-    """Chunks of at most about ``chunk_size`` tokens, split at paragraphs, then sentences.
+    """Chunks of at most about ``chunk_size`` tokens, split at paragraphs, then sentences,
+    then lines (:func:`_rules`); a scrap under an eighth of the budget joins a neighbour,
+    which may then hold up to an eighth more (:func:`_without_scraps`).
 
     Text that already fits is returned as one chunk without loading chonkie. Each chunk's
     ``char_start`` / ``char_end`` index into ``text`` so provenance survives.
@@ -114,5 +127,40 @@ def chunk_text(text: str, chunk_size: int = 512) -> list[Chunk]:
         raw = [(piece, a, b, k) for a, b, k in found if (piece := text[a:b]).strip()]
     except NotOnOffsets:
         raw = [c for c in chonkie_chunks(text, chunk_size) if c[0].strip()]
+    raw = _without_scraps(text, raw, chunk_size)
     total = len(raw)
     return [Chunk(piece, i, total, a, b, n) for i, (piece, a, b, n) in enumerate(raw)]
+
+
+_SCRAP = 8  # a chunk under 1/8 of the budget is a scrap: a neighbour takes it, 1/8 over at most
+
+
+def _without_scraps(
+    text: str, raw: list[tuple[str, int, int, int]], size: int
+) -> list[tuple[str, int, int, int]]:
+    """``raw`` with its scraps joined to a neighbour: a mail's header block alone before a
+    long body, a paragraph's last line after its sentences filled the chunks before. The
+    first chunk joins the next, any other the one before (the rest of its paragraph), or
+    the next when that one is too full; a scrap neither can take stays."""
+    out = list(raw)
+    limit = size + size // _SCRAP
+    i = 0
+    while len(out) > 1 and i < len(out):
+        tokens = out[i][3]
+        if tokens >= size // _SCRAP:
+            i += 1
+            continue
+        order = (i + 1, i - 1) if i == 0 else (i - 1, i + 1)
+        for j in order:
+            if 0 <= j < len(out):
+                a, b = min(out[i][1], out[j][1]), max(out[i][2], out[j][2])
+                joined = text[a:b]
+                n = count_tokens(joined)
+                if n <= limit:
+                    lo = min(i, j)
+                    out[lo : lo + 2] = [(joined, a, b, n)]
+                    i = lo  # the joined chunk may be a scrap still
+                    break
+        else:
+            i += 1
+    return out
