@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime
 
+from omnireader.formats.archives.zip_times import zip_entry_time
 from omnireader.payloads import Blob
 
 __all__ = ["safe_member_name", "member_blob", "zip_entry_time", "tar_entry_time", "MAX_NAME"]
@@ -55,22 +56,6 @@ def member_blob(container: Blob, name: str, data: bytes, time: str | None = None
         message_id=container.message_id,
         password=container.password,
     )
-
-
-# 1980-01-01 00:00 is the earliest time a ZIP entry can hold: tools that write no date (and
-# reproducible builds) leave it there, so it says nothing about the member.
-_ZIP_NO_DATE = (1980, 1, 1, 0, 0, 0)
-
-
-def zip_entry_time(date_time: tuple[int, int, int, int, int, int]) -> str | None:
-    """A ZIP entry's stored time as naive ISO 8601 (the format records local time, no
-    zone), or None when it is the format's "no date" or not a valid date."""
-    if tuple(date_time) <= _ZIP_NO_DATE:
-        return None
-    try:
-        return datetime(*date_time).isoformat()
-    except ValueError:
-        return None
 
 
 def tar_entry_time(mtime: float) -> str | None:

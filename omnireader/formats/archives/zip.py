@@ -42,7 +42,8 @@ from omnireader.formats.archives.limits import (
     is_safe_member_name,
     reporter,
 )
-from omnireader.formats.archives.member_names import member_blob, zip_entry_time
+from omnireader.formats.archives.member_names import member_blob
+from omnireader.formats.archives.zip_times import zip_entry_time
 from omnireader.formats.registry import Format, Magic, OnError
 from omnireader.options import ReadOptions
 from omnireader.payloads import Blob
@@ -166,7 +167,7 @@ def iter_members(
                 fail(e)
                 continue
             budget -= len(data)
-            yield member_blob(blob, info.filename, data, zip_entry_time(info.date_time))
+            yield member_blob(blob, info.filename, data, zip_entry_time(info.date_time, info.extra))
 
 
 class _ArchiveOverflow(Exception):

@@ -135,6 +135,11 @@ def _iso_date(value: str) -> str | None:
         moment = email.utils.parsedate_to_datetime(value)
     except (TypeError, ValueError, IndexError, OverflowError):
         moment = _iso_8601(value)
+    if moment is not None and moment.tzinfo is None:
+        # parsedate_to_datetime returns a naive time for "-0000" and for an unknown zone
+        # name; RFC 5322 (3.3, 4.3) says both are UTC, with the sender's zone unknown. A
+        # naive value would be read as local time and could not be compared with the rest.
+        moment = moment.replace(tzinfo=UTC)
     return moment.isoformat() if moment is not None else None
 
 
@@ -143,8 +148,7 @@ def _iso_8601(value: str) -> datetime | None:
         moment = datetime.fromisoformat(value.strip())  # 3.11: "Z", offsets, a space for T
     except ValueError:
         return None
-    # A date with no zone is read as UTC, as parsedate_to_datetime reads "-0000".
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    return moment  # a date with no zone is made UTC by the caller, as "-0000" is
 
 
 def _ids(value: str) -> list[str]:
