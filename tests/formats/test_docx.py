@@ -225,6 +225,23 @@ def test_images_are_not_inlined_only_their_alt_text_is_kept(tmp_path: Path) -> N
     assert text == "A picture follows.\n\n[image: A red dot]"
 
 
+def test_words_generated_caption_keeps_its_description_and_drops_its_note(
+    tmp_path: Path,
+) -> None:
+    from PIL import Image
+
+    png = tmp_path / "dot.png"
+    Image.new("RGB", (4, 4), "red").save(png)
+    document = docx.Document()
+    document.add_picture(str(png))
+    document.add_picture(str(png))
+    shapes = document.inline_shapes
+    shapes[0]._inline.docPr.set("descr", "A red dot  Description automatically generated")
+    shapes[1]._inline.docPr.set("descr", "dot.png")  # a file name says nothing
+    _, _, text = full_text(saved(document))
+    assert text == "[image: A red dot]"
+
+
 def test_core_properties_become_document_info() -> None:
     document = docx.Document()
     props = document.core_properties

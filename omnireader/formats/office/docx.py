@@ -17,6 +17,7 @@ import re
 import zipfile
 
 from omnireader.errors import CorruptError, ReadError
+from omnireader.formats.alt_text import picture
 from omnireader.formats.archives.zip import PACKAGE_ERRORS, zip_member
 from omnireader.formats.document import EMPTY, Extraction, Section
 from omnireader.formats.office.docx_markdown import docx_sections
@@ -88,9 +89,7 @@ def _read_with_markitdown(data: bytes, label: str) -> list[Section]:
     except Exception as exc:  # noqa: BLE001 - any converter failure is a corrupt input here
         raise CorruptError(label, f"not a readable DOCX ({type(exc).__name__})") from None
     # Never let an embedded image's bytes into the text, only its alt text.
-    text = _DATA_URI_IMAGE.sub(
-        lambda m: f"[image: {m.group(1)}]" if m.group(1) else "", result.markdown
-    )
+    text = _DATA_URI_IMAGE.sub(lambda m: picture(m.group(1)), result.markdown)
     return [Section(text=text.strip())]
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from omnireader.formats.alt_text import picture
 from omnireader.formats.office.docx_numbering import Numbering
 
 __all__ = ["MC", "W", "Context", "inline", "to_int"]
@@ -105,8 +106,8 @@ def inline(element: Any, ctx: Context, boxes: list[Any]) -> str:
         elif tag == W + "txbxContent":
             boxes.append(child)
         elif tag == WP + "docPr":
-            if alt := " ".join((child.get("descr") or "").split()):
-                parts.append(f" [image: {alt}] ")
+            if mark := picture(child.get("descr")):
+                parts.append(f" {mark} ")
         elif tag in _MATH_LAYOUT:
             parts.append(_math(child, ctx, boxes))
         elif tag == W + "footnoteReference":

@@ -20,6 +20,7 @@ import zipfile
 from typing import Any
 
 from omnireader.errors import CorruptError, EmptyInputError, TooLargeError
+from omnireader.formats.alt_text import picture
 from omnireader.formats.archives.zip import zip_member
 from omnireader.formats.document import DocInfo, Extraction, Section
 from omnireader.formats.office.odf_objects import fill_objects, mark_objects
@@ -65,9 +66,7 @@ def _unescape(line: str) -> str:
 
 
 def _tidy(text: str) -> str:
-    text = _IMAGE.sub(
-        lambda m: f"[image: {m.group(1)}]" if m.group(1) not in ("", "image") else "", text
-    )
+    text = _IMAGE.sub(lambda m: picture(m.group(1)), text)
     # A line break is Markdown's hard break, a "\\" ending the line: the line ends anyway.
     lines = [
         _RULE.sub("| --- ", _PADDING.sub(" ", _unescape(_HARD_BREAK.sub("", line.rstrip()))))

@@ -25,6 +25,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from omnireader.errors import CorruptError, ReadError
+from omnireader.formats.alt_text import picture
 from omnireader.formats.archives.zip import zip_member
 from omnireader.formats.document import Extraction, Section
 from omnireader.formats.office.properties import package_info
@@ -162,9 +163,8 @@ def _shape_blocks(shape: Any, depth: int) -> list[str]:
     if getattr(shape, "has_chart", False) and shape.has_chart:
         return [_chart(shape.chart)]
     blocks = []
-    alt = _alt_text(shape)
-    if alt:
-        blocks.append(f"[image: {alt}]")
+    if mark := picture(_alt_text(shape)):
+        blocks.append(mark)
     if shape.has_text_frame:
         blocks.append(_text_frame(shape.text_frame, _bulleted(shape)))
     return blocks
@@ -186,7 +186,7 @@ def _alt_text(shape: Any) -> str:
         return ""
     for cnv in element.iter():
         if cnv.tag.endswith("}cNvPr"):
-            return " ".join((cnv.get("descr") or "").replace("[", " ").replace("]", " ").split())
+            return cnv.get("descr") or ""
     return ""
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import html
 import re
 
+from omnireader.formats.alt_text import picture
 from omnireader.formats.document import Extraction
 from omnireader.formats.registry import Format, Magic, by_extension
 from omnireader.options import ReadOptions
@@ -34,8 +35,7 @@ _BLANK_LINES = re.compile(r"\n[ \t]*\n(?:[ \t]*\n)+")
 
 def _alt(tag: re.Match[str]) -> str:
     found = _ALT.search(tag.group(0))
-    alt = next((g for g in found.groups() if g), "") if found else ""
-    return f"[image: {' '.join(alt.split())}]" if alt.strip() else ""
+    return picture(next((g for g in found.groups() if g), "") if found else "")
 
 
 def _prose(text: str) -> str:
