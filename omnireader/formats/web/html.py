@@ -3,7 +3,9 @@
 Menus, sidebars, cookie banners and "move to sidebar" buttons are page chrome: kept, they
 turn into memories nobody wants and drown the article in search. The page's own landmarks
 (``<main>``, ``role="main"``, MediaWiki's content div) say where the content is; without
-them the whole body is kept minus navigation, asides, footers, forms and buttons.
+them the whole body is kept minus navigation, asides, footers, forms and buttons. Chrome
+named only by its id or class, and blocks of navigation links on a page without landmarks,
+go too (:mod:`omnireader.formats.web.html_chrome_hints`).
 
 Content a browser does not show is dropped too: ``display:none`` / ``visibility:hidden``
 (and Outlook's ``mso-hide:all``), the ``hidden`` attribute, ``<template>``, short
@@ -16,6 +18,8 @@ from __future__ import annotations
 import html
 import re
 from typing import Any
+
+from omnireader.formats.web.html_chrome_hints import drop_named_and_link_chrome
 
 __all__ = ["main_content_html", "main_content", "is_hidden"]
 
@@ -137,6 +141,9 @@ def main_content(soup: Any) -> tuple[str, Any]:
     for el in [e for e in root.find_all(True) if _is_chrome(e)]:
         if not el.decomposed:
             el.decompose()
+    # Then the chrome only its id/class names or its links give away; before links are
+    # flattened, which the link-density test needs.
+    drop_named_and_link_chrome(root, landmarked=root.name not in ("body", "[document]"))
     _flatten_links_and_images(root)
     return title, root
 
