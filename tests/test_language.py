@@ -9,7 +9,7 @@ import pytest
 
 from omnireader import Reader
 from omnireader.formats.web.html_markdown import html_markdown
-from omnireader.text.language import UNDETERMINED, detect_language, language_tag
+from omnireader.text.language import UNDETERMINED, detect_language, guess_language, language_tag
 from tests.support.language_samples import SAMPLES
 
 
@@ -235,3 +235,18 @@ def test_a_table_of_figures_in_a_french_report_is_french(tmp_path: Path) -> None
     )
     langs = [i.metadata.sources[0].lang for i in Reader().read(path)]
     assert langs and set(langs) == {"fr"}
+
+
+def test_a_text_that_opens_with_a_table_is_read_by_its_sentences() -> None:
+    # The model reads a text's opening; here that is a table of figures, and the
+    # sentences under it are what says the language.
+    rows = "".join(f"| R{n} | {n * 3},5 | {n * 4},1 |\n" for n in range(1, 15))
+    text = (
+        f"Rapport 2023\n\n| Zone | 2022 | 2023 |\n| --- | --- | --- |\n{rows}\n"
+        "Les ventes ont progressé dans toutes les régions grâce à une demande soutenue et "
+        "à la baisse des coûts de transport.\nNous prévoyons une croissance plus modérée "
+        "l'année prochaine, car les marchés restent incertains.\n"
+    )
+    assert guess_language(text) == ("fr", True)
+    # A table alone still says nothing.
+    assert guess_language(f"| Zone | 2022 | 2023 |\n| --- | --- | --- |\n{rows}").lang == "und"

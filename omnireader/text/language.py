@@ -188,8 +188,21 @@ def _guess(sample: str) -> Guess:
         ):
             return Guess("en", _plain(sample))
     code, probability = _classify(sample[:SAMPLE_CHARS])
+    if probability < SURE_PROBABILITY and (prose := _prose_lines(sample)) != sample:
+        # The opening was a title, names, a table: the text's sentences may say more.
+        better = _guess(prose) if prose else None
+        return better if better and better.lang != UNDETERMINED else Guess(code, False)
     # Whether the sample is prose is asked last: an unsure guess is unsure either way.
     return Guess(code, code != UNDETERMINED and probability >= SURE_PROBABILITY and _plain(sample))
+
+
+def _prose_lines(sample: str) -> str:
+    """The sample's lines that read as sentences (:data:`SURE_WORDS` words or more, mostly
+    words: not a table row, a heading, a line of names and marks or of figures), joined;
+    ``sample`` itself when every line is one."""
+    lines = [line for line in sample.splitlines() if line.strip()]
+    kept = [line for line in lines if not line.lstrip().startswith(("|", "#")) and _plain(line)]
+    return sample if len(kept) == len(lines) else "\n".join(kept)
 
 
 def _by_script(sample: str) -> str | None:
