@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
+from omnireader.formats.web.html_meta import PageMeta
+
 __all__ = ["Converted"]
 
 
@@ -15,3 +17,5 @@ class Converted(BaseModel):
     title: str | None = None
     #: The language the page declares (``<html lang>``), for HTML; None when it says none.
     lang: str | None = None
+    #: What a web page says of itself (its dates and authors), for HTML; None otherwise.
+    page: PageMeta | None = None

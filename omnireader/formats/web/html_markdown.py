@@ -128,6 +128,7 @@ def html_markdown(data: bytes | str, label: str = "<html>") -> Converted:
 
     from omnireader.formats.web.converted import Converted
     from omnireader.formats.web.html import main_content
+    from omnireader.formats.web.html_meta import page_meta
     from omnireader.formats.web.html_tables import unwrap_layout_tables
 
     with warnings.catch_warnings():
@@ -136,6 +137,7 @@ def html_markdown(data: bytes | str, label: str = "<html>") -> Converted:
         warnings.simplefilter("ignore", XMLParsedAsHTMLWarning)
         soup = BeautifulSoup(html_to_text(data, label), _PARSER)
     lang = declared_language(soup)
+    page = page_meta(soup)  # before main_content: the <head> and the article header
     title, root = main_content(soup)
     unwrap_layout_tables(root)
     _nest_stray_lists(root, soup)
@@ -149,7 +151,8 @@ def html_markdown(data: bytes | str, label: str = "<html>") -> Converted:
         )
         text = root.get_text("\n", strip=True)
     text = "\n".join(line.rstrip() for line in text.split("\n"))
-    return Converted(text=_BLANKS.sub("\n\n", text).strip(), title=title or None, lang=lang)
+    text = _BLANKS.sub("\n\n", text).strip()
+    return Converted(text=text, title=title or None, lang=lang, page=page)
 
 
 def _nest_stray_lists(root: Any, soup: Any) -> None:

@@ -27,6 +27,7 @@ from omnireader.formats.plain.xml import is_stylesheet
 from omnireader.formats.probe import Probe
 from omnireader.formats.registry import Format, Magic, by_extension
 from omnireader.formats.web.converted import Converted
+from omnireader.formats.web.html_meta import dated_info
 from omnireader.options import ReadOptions
 from omnireader.payloads import Blob
 
@@ -98,9 +99,7 @@ def markitdown_convert(blob: Blob, kind: str, data: bytes | None = None) -> Conv
         from omnireader.formats.web.html_markdown import html_markdown
 
         converted = html_markdown(data, blob.label)
-        return Converted(
-            text=clean_markdown(converted.text), title=converted.title, lang=converted.lang
-        )
+        return converted.model_copy(update={"text": clean_markdown(converted.text)})
     payload, charset = _prepare(blob, kind, data)
     ext, mime = MARKITDOWN_KINDS[kind]
     md = _markitdown()
@@ -183,6 +182,7 @@ def _reader(kind: str):  # noqa: ANN202 - a reader for one kind
             return read_xml(blob)
         extractor = "html" if kind == "html" else "markitdown"  # HTML: without MarkItDown
         info = DocInfo(title=converted.title, extra={"extractor": extractor})
+        dated_info(info, converted.page)  # a web page's own date and authors
         if converted.lang:  # the page's own <html lang>, which items take as theirs
             info.extra["lang"] = converted.lang
         sections = [Section(text=text)]
