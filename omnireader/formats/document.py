@@ -69,8 +69,18 @@ class DocInfo(BaseModel):
 
 
 #: DocInfo.extra keys every item of the document carries in its metadata (a message's
-#: ids and thread, so search can show a conversation; its sender and recipients as written).
-ITEM_FIELDS = ("message_id", "in_reply_to", "references", "thread", "sender", "recipients", "cc")
+#: ids and thread, so search can show a conversation; its sender and recipients as written;
+#: the quoted history cut off a reply's text, formats/mail/quotes.py).
+ITEM_FIELDS = (
+    "message_id",
+    "in_reply_to",
+    "references",
+    "thread",
+    "sender",
+    "recipients",
+    "cc",
+    "quoted",
+)
 
 
 class Section(BaseModel):

@@ -40,6 +40,7 @@ from omnireader.formats.mail.header_blocks import (
     summarized_header_blocks,
 )
 from omnireader.formats.mail.headers import MailHeaders, header_text, mail_headers
+from omnireader.formats.mail.quotes import QuoteSplit, split_quoted
 from omnireader.formats.registry import Format, Magic, OnError, by_extension
 from omnireader.options import ReadOptions
 from omnireader.payloads import Blob
@@ -210,8 +211,9 @@ def _layout(msg: Message) -> _Layout:
     return out
 
 
-def message_text(msg: Message, headers: MailHeaders, label: str) -> str:
-    """The header lines and the body of ``msg`` as one text; ciphertext refused."""
+def message_text(msg: Message, headers: MailHeaders, label: str) -> QuoteSplit:
+    """The header lines and the body of ``msg`` as one text, the quoted history at the
+    body's end apart (:mod:`.quotes`); ciphertext refused."""
     layout = _layout(msg)
     pieces: list[str] = []
     for part in layout.body:
@@ -230,21 +232,27 @@ def message_text(msg: Message, headers: MailHeaders, label: str) -> str:
         raise EncryptedError(
             label, "the message is encrypted (PGP / S/MIME); its text is not stored"
         )
-    return "\n".join(headers.lines()) + ("\n\n" + body if body else "")
+    own = QuoteSplit(text=body)
+    if msg.get_content_type() != "multipart/report":  # a bounce reports, it quotes no thread
+        own = split_quoted(body, headers.subject)
+    head = "\n".join(headers.lines())
+    return QuoteSplit(text=head + ("\n\n" + own.text if own.text else ""), quoted=own.quoted)
 
 
 def extract_email(blob: Blob, options: ReadOptions) -> Extraction:
     """The message's header fields and body as one section; info from its headers."""
     msg = parse_message(blob.read_bytes(), blob.label, options)
     headers = mail_headers(msg)
-    text = message_text(msg, headers, blob.label)
-    if not text.strip():
+    split = message_text(msg, headers, blob.label)
+    if not split.text.strip():
         raise EmptyInputError(blob.label, "the message has no header fields and no text")
     info = mail_info(headers)
+    if split.quoted:  # kept with the reply's items, not stored again as their text
+        info.extra["quoted"] = split.quoted
     declared = header_text(msg.get("Content-Language") or "").split(",")[0].strip()
     if declared:  # RFC 3282: the language the sender says the message is in
         info.extra["lang"] = declared
-    return Extraction(info=info, sections=iter([Section(text=text)]))
+    return Extraction(info=info, sections=iter([Section(text=split.text)]))
 
 
 def mail_info(headers: MailHeaders) -> DocInfo:
