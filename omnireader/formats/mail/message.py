@@ -41,6 +41,7 @@ from omnireader.formats.mail.header_blocks import (
 )
 from omnireader.formats.mail.headers import MailHeaders, header_text, mail_headers
 from omnireader.formats.mail.quotes import QuoteSplit, split_quoted
+from omnireader.formats.mail.threads import mailbox_thread
 from omnireader.formats.registry import Format, Magic, OnError, by_extension
 from omnireader.options import ReadOptions
 from omnireader.payloads import Blob
@@ -246,7 +247,7 @@ def extract_email(blob: Blob, options: ReadOptions) -> Extraction:
     split = message_text(msg, headers, blob.label)
     if not split.text.strip():
         raise EmptyInputError(blob.label, "the message has no header fields and no text")
-    info = mail_info(headers)
+    info = mail_info(headers, thread=mailbox_thread(blob, headers))
     if split.quoted:  # kept with the reply's items, not stored again as their text
         info.extra["quoted"] = split.quoted
     declared = header_text(msg.get("Content-Language") or "").split(",")[0].strip()
@@ -255,14 +256,15 @@ def extract_email(blob: Blob, options: ReadOptions) -> Extraction:
     return Extraction(info=info, sections=iter([Section(text=split.text)]))
 
 
-def mail_info(headers: MailHeaders) -> DocInfo:
-    """Document info from a message's headers: subject, people, date, thread."""
+def mail_info(headers: MailHeaders, thread: str | None = None) -> DocInfo:
+    """Document info from a message's headers: subject, people, date, thread (``thread``
+    when the message's mailbox says more than its headers, :mod:`.threads`)."""
     extra: dict[str, object] = {"extractor": "email"}
     for key, value in (
         ("message_id", headers.message_id),
         ("in_reply_to", headers.in_reply_to),
         ("references", headers.references),
-        ("thread", headers.thread),
+        ("thread", thread or headers.thread),
         ("sender", headers.sender),
         ("recipients", headers.to),
         ("cc", headers.cc),
