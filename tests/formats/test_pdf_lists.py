@@ -85,3 +85,26 @@ def test_a_contents_page_keeps_one_line_per_entry() -> None:
     ]
     text = page_text(paragraph(72, 100, entries))
     assert text.splitlines() == entries
+
+
+def test_a_symbol_fonts_bullet_with_a_tiny_box_stays_with_its_item() -> None:
+    # A Word-made PDF: each bullet a Symbol glyph (U+F0B7) whose box is 3 points tall, so
+    # its size reads 2.8 against its text's 12, a tab to the left of the item's text.
+    from omnireader.formats.layout.blocks import make_lines
+    from omnireader.formats.layout.model import Word
+
+    words = []
+    for n, label in enumerate(["Computing - desktops and tablets;", "Appliances - ovens."]):
+        top = 417.0 + 20 * n
+        words.append(Word("\uf0b7", 34.6, top + 3.1, 37.8, top + 6.4, 2.8, False, "SymbolMT"))
+        x = 50.3
+        for text in label.split():
+            words.append(Word(text, x, top, x + 6 * len(text), top + 9, 12.0, False, "ArialMT"))
+            x += 6 * len(text) + 3
+    for compiled in (True, False):
+        lines = make_lines(words, 612.0, compiled=compiled)
+        assert [line.text for line in lines] == [
+            "\uf0b7 Computing - desktops and tablets;",
+            "\uf0b7 Appliances - ovens.",
+        ]
+        assert all(line.size == 12.0 for line in lines)

@@ -164,7 +164,7 @@ def make_lines(words: list[Word], width: float = 0.0, compiled: bool = True) -> 
         lines: list[Line] = split(
             rows, _SPLIT_EM, _LABEL_GAP_EM, Line, _is_label, between, make_line
         )
-        return lines
+        return _bullets_joined(lines)
     lines = []
     for row in rows:
         run = [row[0]]
@@ -185,7 +185,28 @@ def make_lines(words: list[Word], width: float = 0.0, compiled: bool = True) -> 
             else:
                 run.append(word)
         lines.append(make_line(run))
-    return lines
+    return _bullets_joined(lines)
+
+
+def _bullets_joined(lines: list[Line]) -> list[Line]:
+    """Each bullet set as a line of its own joined to the text a tab to its right: a symbol
+    font's bullet glyph ("\uf0b7") often has a box of a few points, so its size differs from
+    its text's and the split by size cut it off (the bullets then gathered as a column of
+    bare lines after the list)."""
+    out: list[Line] = []
+    for line in lines:
+        bullet = out[-1] if out else None
+        if (
+            bullet is not None
+            and len(bullet.words) == 1
+            and bullet.text in BULLETS
+            and 0 <= line.x0 - bullet.x1 <= _LABEL_GAP_EM * max(line.size, 1.0)
+            and line.y0 <= (bullet.y0 + bullet.y1) / 2 <= line.y1
+        ):
+            out[-1] = make_line([*bullet.words, *line.words])
+        else:
+            out.append(line)
+    return out
 
 
 def _bands(words: list[Word]) -> list[list[Word]]:
