@@ -16,7 +16,8 @@ does, with our own steps around it:
    is markup in a memory, not text) and a table without ``<th>`` takes its first row as
    its header instead of an empty one; a list written straight inside another list (no
    ``<li>`` around it, as mail editors write it) is nested under the item before it, as a
-   browser indents it; and a bare URL or address keeps its characters (no ``\\_``).
+   browser indents it; and a bare URL or address keeps its characters (no ``\\_``);
+5. invisible format characters (zero-width space, word joiner, BOM) are dropped.
 
 >>> html_markdown(b"<title>T</title><h1>Hi</h1><p>there</p>").text
 '# Hi\\n\\nthere'
@@ -51,6 +52,13 @@ _URLISH = re.compile(
     re.I,
 )
 _LISTS = ("ul", "ol")
+#: Invisible format characters a page writes for the browser, not the reader: the zero-width
+#: space of an anchor link or a break hint (``&ZeroWidthSpace;``), the word joiner, and the
+#: byte-order mark used as one. Kept, they stay in headings (and heading paths) and split
+#: words a search looks for. ZWJ / ZWNJ (U+200D, U+200C) shape emoji and Indic / Persian
+#: words, and stay.
+INVISIBLE_FORMAT_CHARS: tuple[str, ...] = ("\u200b", "\u2060", "\ufeff")
+_INVISIBLE = str.maketrans(dict.fromkeys(INVISIBLE_FORMAT_CHARS))
 
 
 def declared_charset(data: bytes) -> str | None:
@@ -150,8 +158,9 @@ def html_markdown(data: bytes | str, label: str = "<html>") -> Converted:
             f"{label}: HTML nested too deeply for Markdown; read as plain text", stacklevel=2
         )
         text = root.get_text("\n", strip=True)
-    text = "\n".join(line.rstrip() for line in text.split("\n"))
+    text = "\n".join(line.rstrip() for line in text.translate(_INVISIBLE).split("\n"))
     text = _BLANKS.sub("\n\n", text).strip()
+    title = " ".join(title.translate(_INVISIBLE).split())
     return Converted(text=text, title=title or None, lang=lang, page=page)
 
 
