@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 
 from omnireader import Reader
-from omnireader.formats.web.html_markdown import html_markdown
 from omnireader.models import MemoryMetadata
 
 ARTICLE = "<article><h1>Permits</h1><p>Plants need a permit to emit pollutants.</p></article>"
@@ -24,13 +23,6 @@ def first_meta(path: Path) -> MemoryMetadata:
     return metas[0]
 
 
-def source_of(path: Path) -> str | None:
-    """Which of the page's fields dates it."""
-    found = html_markdown(path.read_bytes()).page
-    assert found is not None
-    return found.modified_from if found.modified else found.published_from
-
-
 def page(tmp_path: Path, head: str, body: str = ARTICLE) -> Path:
     path = tmp_path / "page.html"
     path.write_text(f"<html><head><title>Permits</title>{head}</head><body>{body}</body></html>")
@@ -41,7 +33,7 @@ def test_the_blog_is_dated_by_its_publication_and_names_its_author(corpus: Path)
     meta = first_meta(corpus / "markitdown" / "test_blog.html")
     assert meta.timestamp == "2023-04-21T00:00:00+00:00"
     assert meta.time_source is None  # the page's own time, not the file's
-    assert source_of(corpus / "markitdown" / "test_blog.html") == "meta article:published_time"
+    assert meta.extra["time_source"] == "meta article:published_time"
     # article:author is a LinkedIn URL, no name; the byline's microdata names him.
     assert meta.persons == ["Chi Wang"]
 
@@ -53,7 +45,7 @@ def test_a_page_revised_years_after_it_was_published_is_dated_by_the_revision(
     # dateModified 2024-03-13 (the text saved); the author is an Organization, no person.
     meta = first_meta(corpus / "markitdown" / "test_wikipedia.html")
     assert meta.timestamp == "2024-03-13T14:21:39+00:00"
-    assert source_of(corpus / "markitdown" / "test_wikipedia.html") == "json-ld dateModified"
+    assert meta.extra["time_source"] == "json-ld dateModified"
     assert meta.persons == []
 
 
@@ -93,9 +85,9 @@ def test_a_page_revised_years_after_it_was_published_is_dated_by_the_revision(
 def test_the_date_a_page_gives_is_its_timestamp(
     tmp_path: Path, head: str, body: str, when: str, source: str
 ) -> None:
-    path = page(tmp_path, head, body)
-    meta = first_meta(path)
-    assert (meta.timestamp, meta.time_source, source_of(path)) == (when, None, source)
+    meta = first_meta(page(tmp_path, head, body))
+    # The item's own time (time_source None, as a PDF's or a DOCX's), and where it was read.
+    assert (meta.timestamp, meta.time_source, meta.extra["time_source"]) == (when, None, source)
 
 
 def test_authors_come_from_meta_and_json_ld_people_not_organisations(tmp_path: Path) -> None:
@@ -115,4 +107,4 @@ def test_authors_come_from_meta_and_json_ld_people_not_organisations(tmp_path: P
 
 def test_a_page_that_says_nothing_of_itself_is_dated_by_the_file(tmp_path: Path) -> None:
     meta = first_meta(page(tmp_path, ""))
-    assert (meta.time_source, meta.persons) == ("mtime", [])
+    assert (meta.time_source, meta.persons, "time_source" in meta.extra) == ("mtime", [], False)
