@@ -198,6 +198,23 @@ def test_two_bold_headings_a_blank_line_apart_stay_two_headings() -> None:
     assert headings_of(build_pdf([items])) == ["# Item 1. Business", "##### General"]
 
 
+def test_a_bold_heading_under_a_tightly_set_paragraph_is_its_own() -> None:
+    # Lines 9 points apart in a 10-point font: their boxes (ascent to descent) overlap,
+    # so the paragraph's widest gap between lines is below zero; a paragraph's space
+    # further down still ends it, and the bold line there heads the next paragraph (its
+    # last line the longest: no short line says it ended).
+    lines = [
+        *BODY[:2],
+        "and ending here with a full stop at the end of the very last line of it all.",
+    ]
+    items: list[Text | Line] = [*paragraph(72, 72, lines, leading=9.0)]
+    items += [Text(72, 72 + 2 * 9 + 20, "Description of Business", 10, bold=True)]
+    items += paragraph(72, 72 + 2 * 9 + 40, BODY, leading=9.0)
+    text = body(build_pdf([items]))[0].text
+    assert "##### Description of Business" in text.splitlines()
+    assert "line of it all. Description" not in text
+
+
 def test_a_heading_in_another_font_directly_above_a_heading_is_its_own() -> None:
     items: list[Text | Line] = [
         Text(72, 72, "Critical Accounting Policies", 10, font="Helvetica-BoldOblique"),

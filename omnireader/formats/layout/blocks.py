@@ -112,7 +112,9 @@ class TextBlock:
     x1: float = 0.0
     y1: float = 0.0
     table: Any = None  # a found Table standing in reading order as one block
-    leading: float = -1.0  # the widest gap between two of its lines so far (-1: one line)
+    # The widest gap between two of its lines so far (-1: one line); below 0 where the
+    # lines' boxes overlap (a font's ascent and descent taller than its leading).
+    leading: float = -1.0
 
     def add(self, line: Line) -> None:
         if not self.lines:
@@ -356,7 +358,7 @@ def _continues(
 ) -> bool:
     if gap < -0.5 * height:
         return False  # beside it, not below
-    if block.leading >= 0 and gap > block.leading + 0.3 * height:
+    if len(block.lines) > 1 and gap > block.leading + 0.3 * height:
         # More space than between any two of its lines so far: the next paragraph or a
         # heading (the widest gap, not the last: a superscript only narrows a gap).
         return False
