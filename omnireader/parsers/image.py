@@ -8,9 +8,12 @@ that was not fetched, a file id with no content) gives an item flagged
 finds text on it, read by OCR into items flagged ``ocr`` (page = frame number for
 multi-page images). When OCR found text, those items are the image's items: the bare
 placeholder ("Image X (JPEG, W×H).") is dropped, unless it says more than that (a message
-sent with the image, a time, a camera, a place). An image too small to hold a line of
-text (an icon; :func:`omnireader.formats.ocr.read.can_hold_text`) is not OCR'd at all, so
-the engine is not even loaded for it.
+sent with the image, a time, a camera, a place). A frame OCR read only as low-confidence
+lines (a logo's shapes taken for letters) gives no item: the reading stays on the image's
+item (``ocr_low_confidence_reading``, counted in ``ocr_low_confidence_lines``, flagged
+``ocr_low_confidence``). Every image item is keyed by the image's name. An image too
+small to hold a line of text (an icon; :func:`omnireader.formats.ocr.read.can_hold_text`)
+is not OCR'd at all, so the engine is not even loaded for it.
 
     >>> from omnireader.parsers.base import ParseContext
     >>> from omnireader.payloads import Blob
@@ -35,7 +38,7 @@ from omnireader.parsers.blob_common import (
     reference_item,
     with_message,
 )
-from omnireader.parsers.ocr_items import ocr_items
+from omnireader.parsers.ocr_items import LOW_CONFIDENCE_FLAG, all_unsure, ocr_items, unsure_reading
 from omnireader.payloads import Blob
 
 __all__ = ["ImageParser", "describe_image"]
@@ -70,11 +73,22 @@ def _bare(item: MemoryItem, input: Blob, info: ImageInfo) -> bool:
         or info.camera
         or info.gps
         or "ocr_unreadable_pages" in item.metadata.extra
+        or "ocr_low_confidence_reading" in item.metadata.extra  # evidence kept only here
     )
 
 
 def _ocr_extra(extra: dict[str, Any]) -> dict[str, Any]:
     return {k: extra[k] for k in ("width", "height", "format", "frames") if k in extra}
+
+
+def _keep_unsure(item: MemoryItem, reading: dict[str, Any]) -> None:
+    """Keep an all-low-confidence OCR reading on the image's own item, counted and
+    flagged, so the image is neither silent about it nor stored as its garbled text."""
+    extra = item.metadata.extra
+    extra.setdefault("ocr_low_confidence_reading", []).append(reading)
+    extra["ocr_low_confidence_lines"] = extra.get("ocr_low_confidence_lines", 0) + reading["lines"]
+    if LOW_CONFIDENCE_FLAG not in item.metadata.flags:
+        item.metadata.flags.append(LOW_CONFIDENCE_FLAG)
 
 
 def _place(gps: tuple[float, float]) -> str:
@@ -112,6 +126,7 @@ class ImageParser(Parser[Blob]):
             memory_type=memory_type_for(input),
             timestamp=info.taken_at or message_time(input),
             location=_place(info.gps) if info.gps else None,
+            key=input.display_name,
             tags=["image"],
             flags=["needs_vision"],
             extra={k: v for k, v in extra.items() if v is not None},
@@ -162,6 +177,9 @@ class ImageParser(Parser[Blob]):
             engine_name = page.engine
             unread += page.unread
             if not page.blocks:
+                continue
+            if all_unsure(page):  # shapes read as letters: evidence, not a memory
+                _keep_unsure(item, unsure_reading(page, frame.number))
                 continue
             number = frame.number if frames > 1 else None
             out.extend(

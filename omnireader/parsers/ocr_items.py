@@ -7,9 +7,10 @@ order, the mean confidence, the engine, and the flag ``ocr`` (so fine mode can s
 upgrade it with a vision model). Each block says what the page layout made of it, as
 ``layout_blocks`` do on a text PDF's items: ``kind`` (heading, paragraph, list_item,
 caption, table) and a heading's ``level``. Lines read with low confidence are kept and
-marked, and their item is flagged ``ocr_low_confidence``; a page whose layout failed (its
-blocks are the plain reading, row by row, and have no kind) flags its items
-``layout_failed``. Lines in a script the OCR models do not read are not in the text: the
+marked, and their item is flagged ``ocr_low_confidence`` (an image read only as such
+lines, :func:`all_unsure`, gets no OCR item: the image parser keeps the reading as
+evidence on the image's own item). A page whose layout failed (its blocks are the plain
+reading, row by row, and have no kind) flags its items ``layout_failed``. Lines in a script the OCR models do not read are not in the text: the
 page's items are flagged ``ocr_unread_script`` and say how many (``ocr_unread_lines``).
 """
 
@@ -24,9 +25,28 @@ from omnireader.models import MemoryItem, Source
 from omnireader.parsers.base import ParseContext, Parser, chunk_source
 from omnireader.text.chunking import chunk_text
 
-__all__ = ["ocr_items", "LOW_CONFIDENCE_FLAG"]
+__all__ = ["ocr_items", "LOW_CONFIDENCE_FLAG", "all_unsure", "unsure_reading"]
 
 LOW_CONFIDENCE_FLAG = "ocr_low_confidence"
+
+
+def all_unsure(page: OcrPage) -> bool:
+    """Whether every line OCR read on ``page`` is low-confidence: on a logo, a seal or a
+    photo the engine reads shapes as letters ("PR ELUISSGIN.S" off a seal), and lines
+    under the threshold held no right word in the OCR bench (formats/ocr/base.py)."""
+    lines = page.lines
+    return bool(lines) and all(line.low_confidence for line in lines)
+
+
+def unsure_reading(page: OcrPage, number: int) -> dict[str, Any]:
+    """What OCR read on an :func:`all_unsure` page, kept as evidence in the metadata of
+    the image's own item rather than stored as an item's text."""
+    return {
+        "page": number,
+        "text": page.text,
+        "confidence": round(page.confidence or 0.0, 4),
+        "lines": len(page.lines),
+    }
 
 
 def ocr_items(

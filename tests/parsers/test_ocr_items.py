@@ -221,3 +221,40 @@ def test_a_mail_with_an_icon_does_not_load_the_ocr_engine(tmp_path: Path) -> Non
         [sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True
     ).stdout.strip()
     assert out == "[]", out
+
+
+def test_an_image_read_only_as_low_confidence_lines_keeps_the_reading_on_its_own_item(
+    corpus: Path,
+) -> None:
+    import email
+
+    # The EPA seal of the saved page in the corpus: OCR takes its ring for letters.
+    page = email.message_from_bytes((corpus / "realworld" / "testRFC822_oddfrom").read_bytes())
+    [seal] = [
+        p.get_payload(decode=True) for p in page.walk() if p.get_content_type() == "image/gif"
+    ]
+    [item] = ImageParser().parse_fast(Blob(data=seal, filename="logo_epaseal.gif"), ParseContext())
+    assert item.memory == "Image logo_epaseal.gif (GIF, 100×111)."  # not "PR\n\nELUISSGIN.S"
+    assert item.metadata.flags == ["needs_vision", "ocr_low_confidence"]
+    [reading] = item.metadata.extra["ocr_low_confidence_reading"]
+    assert reading["text"] and reading["lines"] == item.metadata.extra["ocr_low_confidence_lines"]
+    assert reading["confidence"] < 0.75 and reading["page"] == 1
+    assert item.metadata.extra["ocr_engine"]
+
+
+def test_image_items_and_the_text_read_on_them_are_keyed_by_the_image_name() -> None:
+    import io
+
+    from PIL import Image
+
+    buf = io.BytesIO()
+    Image.new("RGB", (32, 32), "red").save(buf, "PNG")
+    [icon] = ImageParser().parse_fast(Blob(data=buf.getvalue(), filename="dot.png"), ParseContext())
+    assert icon.metadata.key == "dot.png"
+    buf = io.BytesIO()
+    small_page().save(buf, "PNG")
+    items = ImageParser().parse_fast(
+        Blob(data=buf.getvalue(), filename="note.png", context="the note from the fridge"),
+        ParseContext(),
+    )
+    assert [i.metadata.key for i in items] == ["note.png", "note.png"]

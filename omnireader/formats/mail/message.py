@@ -11,7 +11,8 @@ are *members*, handed back to the router as files like the members of a ZIP:
 
 What is body and what is a member: text parts shown inline are body (of a
 ``multipart/alternative`` only the best one: the plain text, else the HTML); resources of
-an HTML page (``multipart/related``: style sheets, scripts) are neither; everything else is
+an HTML page (``multipart/related``: style sheets, scripts, the logos it shows inline,
+:mod:`.related`) are neither, the images named in ``inline_images``; everything else is
 a member, attached messages (``message/rfc822``, digest entries) included. PGP and S/MIME
 ciphertext is never read as text: an encrypted message raises :class:`EncryptedError`,
 an encrypted attachment is reported as one.
@@ -41,6 +42,7 @@ from omnireader.formats.mail.header_blocks import (
 )
 from omnireader.formats.mail.headers import MailHeaders, header_text, mail_headers
 from omnireader.formats.mail.quotes import QuoteSplit, split_quoted
+from omnireader.formats.mail.related import related_parts, resource_name
 from omnireader.formats.mail.threads import mailbox_thread
 from omnireader.formats.registry import Format, Magic, OnError, by_extension
 from omnireader.options import ReadOptions
@@ -85,6 +87,7 @@ class _Layout(NamedTuple):
     body: list[Message]  # parts read as the message's text, in order
     members: list[tuple[Message, bool]]  # (part, is a whole message)
     encrypted: list[Message]  # ciphertext parts
+    furniture: list[Message]  # what an HTML body shows inline (:mod:`.related`): not read
 
 
 def _check_structure(data: bytes, label: str, options: ReadOptions) -> None:
@@ -166,7 +169,7 @@ def _is_ciphertext(part: Message, ctype: str) -> bool:
 
 def _layout(msg: Message) -> _Layout:
     """Sort the parts of ``msg``: body, members, ciphertext (iteratively: no recursion)."""
-    out = _Layout([], [], [])
+    out = _Layout([], [], [], [])
     stack: list[tuple[Message, str]] = [(msg, "")]  # (part, subtype of its parent)
     while stack:
         part, parent = stack.pop()
@@ -194,11 +197,9 @@ def _layout(msg: Message) -> _Layout:
                 children = [best_alternative(children)] if children else []
             elif sub == "signed":
                 children = [c for c in children if c.get_content_type() not in _SIGNATURE_TYPES]
-            elif sub == "related" and children:
-                root, resources = children[0], children[1:]
-                children = [root] + [
-                    r for r in resources if _is_attachment(r) or r.get_content_maintype() == "image"
-                ]
+            elif sub == "related":  # the page's own images and styles are not members
+                children, furniture = related_parts(part)
+                out.furniture.extend(furniture)
             stack.extend((child, sub) for child in reversed(children))
             continue
         if _is_ciphertext(part, ctype):
@@ -248,6 +249,11 @@ def extract_email(blob: Blob, options: ReadOptions) -> Extraction:
     if not split.text.strip():
         raise EmptyInputError(blob.label, "the message has no header fields and no text")
     info = mail_info(headers, thread=mailbox_thread(blob, headers))
+    shown = [
+        resource_name(p) for p in _layout(msg).furniture if p.get_content_maintype() == "image"
+    ]
+    if shown:  # not read, not lost: the images the HTML shows inline are named
+        info.extra["inline_images"] = shown
     if split.quoted:  # kept with the reply's items, not stored again as their text
         info.extra["quoted"] = split.quoted
     declared = header_text(msg.get("Content-Language") or "").split(",")[0].strip()
