@@ -310,6 +310,22 @@ def test_running_headers_and_footers_are_kept_apart_and_page_numbers_become_labe
     assert [h.text for h in headers] == ["ACME Corporation - Annual Report 2024"]
 
 
+def test_a_page_number_printed_a_line_below_the_text_is_the_pages_label() -> None:
+    # A filing rendered from HTML prints its page number a line under the text, wherever
+    # the text ends (here below the page's middle), so not at one height on every page.
+    out = []
+    for n, lines in enumerate([3, 9, 5], start=1):
+        text = [f"Line {k} of the text on page {n}, running the whole width." for k in range(lines)]
+        text.append("and its last line, which ends past the middle.")
+        items: list[Text | Line] = [*paragraph(72, 400, text)]
+        items.append(Text(185, 400 + 12 * (lines + 1), str(n + 40), 10))  # under its middle
+        out.append(items)
+    pages = [s for s in sections(build_pdf(out)) if s.part is None]
+    assert [p.page_label for p in pages] == ["41", "42", "43"]
+    for p in pages:
+        assert not re.search(r"\b4[123]\b", p.text), p.text
+
+
 def test_items_carry_blocks_heading_path_and_page_label() -> None:
     items = FileParser().parse_fast(Blob(data=report(3)), ParseContext())
     pages = [i for i in items if "section" not in i.metadata.extra]

@@ -14,6 +14,7 @@ from operator import attrgetter
 from typing import Any
 
 from omnireader.formats.layout import pdfium_calls
+from omnireader.formats.layout.furniture import page_number
 from omnireader.formats.layout.gutters import find_gutters, gutter_at
 from omnireader.formats.layout.model import Word
 
@@ -373,6 +374,10 @@ def _continues(
     if big / small > _SIZE_RATIO:
         return False
     em = max(line.size, 1.0)
+    if len(line.text) <= 12 and line.x0 - block.x0 > 4 * em and page_number(line.text):
+        # A lone number set in from the text's edge, a line below its last: the page's
+        # number, printed where the text ends (filings rendered from HTML), not a line of it.
+        return False
     # Regular text after a bold line is the body under a heading; a bold line after
     # regular text carries on only a paragraph whose last line ran to its right edge (a
     # bold phrase inside it), not one that had ended.
