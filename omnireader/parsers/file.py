@@ -199,11 +199,16 @@ class FileParser(Parser[Blob]):
         if section.page_label:
             extra["page_label"] = section.page_label
         extra.update((k, r.info.extra[k]) for k in ITEM_FIELDS if r.info.extra.get(k))
+        if r.info.extra.get("link"):  # where the document is on the web (a feed's post)
+            extra["link"] = r.info.extra["link"]
         if r.blob.context:
             extra["context"] = r.blob.context
         return dict(
             timestamp=r.info.time or r.blob.chat_time,
             persons=list(r.info.authors),
+            # Keywords the document gives as a list (a post's categories); a string of
+            # them (office properties) stays in its extra, written as it was.
+            keywords=list(kw) if isinstance(kw := r.info.extra.get("keywords"), list) else [],
             key=r.info.title or r.blob.display_name,
             topic=r.info.title,
             tags=[r.kind, section.part] if section.part else [r.kind],

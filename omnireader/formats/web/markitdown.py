@@ -174,12 +174,6 @@ def _reader(kind: str):  # noqa: ANN202 - a reader for one kind
     def read(blob: Blob, options: ReadOptions) -> Extraction:
         converted = markitdown_convert(blob, kind)
         text = converted.text
-        if kind == "rss" and text.lstrip().startswith("<"):
-            # MarkItDown's feed reader refused it (entity declarations, odd markup) and
-            # handed back the raw XML; read it as generic XML instead, which expands nothing.
-            from omnireader.formats.plain.xml import read_xml
-
-            return read_xml(blob)
         extractor = "html" if kind == "html" else "markitdown"  # HTML: without MarkItDown
         info = DocInfo(title=converted.title, extra={"extractor": extractor})
         dated_info(info, converted.page)  # a web page's own date and authors
@@ -198,11 +192,6 @@ def _is_html(p: Probe) -> bool:
     if is_stylesheet(low):
         return False  # an XSLT stylesheet holds <html> templates; it is code, not a page
     return low.startswith((b"<!doctype html", b"<html")) or b"<html" in low[:1024]
-
-
-def _is_feed(p: Probe) -> bool:
-    low = p.lowered
-    return low.startswith((b"<?xml", b"<rss", b"<feed")) and (b"<rss" in low or b"<feed" in low)
 
 
 def _is_notebook(p: Probe) -> bool:
@@ -235,21 +224,6 @@ FORMATS = (
         mimes=("application/x-ipynb+json",),
         magic=(Magic(30, _is_notebook, "text"),),
         extract=_reader("ipynb"),
-        readme_group="IPYNB, RSS",
         readme="MarkItDown",
-    ),
-    Format(
-        name="rss",
-        display="RSS",
-        extensions=(".rss", ".atom"),
-        mimes=("application/rss+xml",),
-        listed=False,
-        magic=(
-            Magic(70, _is_feed, "text"),
-            Magic(80, by_extension(".rss"), "text"),
-            Magic(80, by_extension(".atom", mime="application/atom+xml"), "text"),
-        ),
-        extract=_reader("rss"),
-        readme_group="IPYNB, RSS",
     ),
 )
