@@ -194,10 +194,6 @@ def _is_html(p: Probe) -> bool:
     return low.startswith((b"<!doctype html", b"<html")) or b"<html" in low[:1024]
 
 
-def _is_notebook(p: Probe) -> bool:
-    return p.ext == ".ipynb" or (p.lowered.startswith(b"{") and b'"nbformat"' in p.text_head)
-
-
 FORMATS = (
     Format(
         name="html",
@@ -215,15 +211,5 @@ FORMATS = (
         "paragraphs, data tables as Markdown tables; list items, cells and paragraphs a page "
         "leaves open closed as a browser closes them (lxml), line breaks in the markup read "
         "as spaces; the declared charset weighed against the bytes; `<html lang>` → `lang`",
-    ),
-    Format(
-        name="ipynb",
-        rank=15,
-        display="IPYNB",
-        extensions=(".ipynb",),
-        mimes=("application/x-ipynb+json",),
-        magic=(Magic(30, _is_notebook, "text"),),
-        extract=_reader("ipynb"),
-        readme="MarkItDown",
     ),
 )
