@@ -218,3 +218,20 @@ def test_document_items_carry_heading_path_and_section_links(tmp_path: Path) -> 
     assert all(
         i.metadata.extra["doc_section"] == setup[0].metadata.extra["doc_section"] for i in setup
     )
+
+
+def test_a_lead_in_goes_with_what_it_announces() -> None:
+    # "… as follows:" and the table under it: the table is too long to share a chunk with
+    # the text above, so the lead-in opens the table's chunk instead of ending the one
+    # before it.
+    rows, body = table(12, caption="")
+    text = f"# Costs\n\n{prose(6, 110)}\n\nThe components of the cost are as follows:\n\n{rows}"
+    got = structured_chunks(text, 128)
+    for s in got:
+        assert not s.chunk.text.rstrip().endswith(":"), s.chunk.text[-80:]
+    opening = next(s for s in got if "as follows:" in s.chunk.text)
+    assert opening.chunk.text.startswith("The components of the cost are as follows:")
+    assert "| Item | 2018 | 2017 |" in opening.chunk.text
+    assert opening.chunk.tokens <= 128 + 128 // 8
+    # Each row once (a later piece repeats the lead-in, as a caption, and the header).
+    assert all(sum(row in s.chunk.text for s in got) == 1 for row in body)

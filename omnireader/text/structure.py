@@ -175,6 +175,7 @@ def structured_chunks(
                 (path, [_Piece(block.start, block.end, line, count_tokens(line))], True)
             )
         elif block.kind == "table":
+            _part_lead_in(sections[-1][1], chunk_size)
             sections[-1][1].extend(_table_pieces(text, block, tables, chunk_size))
             tables += 1
         else:
@@ -264,7 +265,9 @@ def _merged(sections: list[tuple[list[str], list[_Piece], bool]], size: int) -> 
 
 def _groups(pieces: list[_Piece], size: int, headed: bool) -> list[list[_Piece]]:
     """A section's pieces in chunks of at most ``size`` tokens (a split table's later
-    pieces alone); its heading (``headed``: the first piece) stays with what follows."""
+    pieces alone). Its heading (``headed``: the first piece) stays with what follows, and
+    so does a short lead-in ("… as follows:") that would end a chunk: it opens the next,
+    which may then hold an eighth more."""
     own: list[list[_Piece]] = []
     for p in pieces:
         heading_alone = headed and len(own) == 1 and len(own[0]) == 1
@@ -275,9 +278,41 @@ def _groups(pieces: list[_Piece], size: int, headed: bool) -> list[list[_Piece]]
             and (heading_alone or sum(q.tokens for q in own[-1]) + p.tokens <= size)
         ):
             own[-1].append(p)
+        elif own and not _is_continuation(p) and _leads_in(own[-1][-1], size):
+            lead = [own[-1].pop()]
+            if headed and len(own) == 1 and len(own[0]) == 1:
+                lead = [*own[0], *lead]  # the heading goes with its lead-in
+                own[0] = []
+            if not own[-1]:
+                own.pop()
+            own.append([*lead, p])
         else:
             own.append([p])
     return own
+
+
+def _part_lead_in(pieces: list[_Piece], size: int) -> None:
+    """The last paragraph of the text above a table, when it announces the table ("… as
+    follows:"), made a piece of its own, so it can go with the table (:func:`_groups`)."""
+    if not pieces or pieces[-1].table is not None:
+        return
+    last = pieces[-1]
+    body = last.text.rstrip()
+    cut = body.rfind("\n\n") + 2
+    if not body.endswith(":") or cut < 2:
+        return
+    lead = last.text[cut:]
+    tokens = count_tokens(lead)
+    if tokens < size // 8:
+        pieces[-1:] = [
+            _Piece(last.start, last.start + cut, last.text[:cut], last.tokens - tokens),
+            _Piece(last.start + cut, last.end, lead, tokens),
+        ]
+
+
+def _leads_in(piece: _Piece, size: int) -> bool:
+    """A short paragraph announcing what follows it: it ends with a colon."""
+    return piece.table is None and piece.tokens < size // 8 and piece.text.rstrip().endswith(":")
 
 
 def _under(outer: Sequence[str], path: Sequence[str]) -> bool:

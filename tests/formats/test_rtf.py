@@ -5,6 +5,8 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import pytest
+
 from omnireader import Reader
 from omnireader.formats.office.rtf import rtf_text
 
@@ -30,8 +32,53 @@ def test_table_cells_are_kept_apart_and_pictures_dropped(tmp_path: Path) -> None
     path = tmp_path / "menu.rtf"
     path.write_bytes(data)
     [item] = Reader().read(path)
-    assert "Plums|" in item.memory and "40 kg" in item.memory and "Done." in item.memory
+    assert "| Plums | 40 kg |" in item.memory and "Done." in item.memory
     assert "89504e47" not in item.memory and "\\cell" not in item.memory
+
+
+def test_a_table_is_a_markdown_table_its_cells_one_line_each() -> None:
+    # Word's way: each cell paragraph \intbl, a cell of two paragraphs, space runs inside.
+    row = b"\\trowd\\cellx2000\\cellx4000\\pard\\intbl "
+    data = (
+        b"{\\rtf1\\ansi\\pard Menu for the week\\par "
+        + row
+        + b"Day\\cell Dish\\cell\\row "
+        + row
+        + b"Monday\\cell Goulash   with bread\\par A, C\\cell\\row "
+        + row
+        + b"Tuesday\\cell Pea | mint soup\\cell\\row "
+        + b"\\pard Allergens as listed.\\par "
+        + row
+        + b"Closed\\cell Friday\\cell\\row }"
+    )
+    text, _ = rtf_text(data)
+    assert text == (
+        "Menu for the week\n\n"
+        "| Day | Dish |\n| --- | --- |\n"
+        "| Monday | Goulash with bread A, C |\n"
+        "| Tuesday | Pea \\| mint soup |\n\n"
+        "Allergens as listed.\n\n"
+        "| Closed | Friday |\n| --- | --- |"
+    )
+
+
+def test_a_one_column_table_is_read_as_paragraphs() -> None:
+    row = b"\\trowd\\cellx9000\\pard\\intbl "
+    text, _ = rtf_text(
+        b"{\\rtf1\\ansi " + row + b"Boxed note\\cell\\row " + row + b"More\\cell\\row }"
+    )
+    assert text == "Boxed note\n\nMore"
+
+
+def test_the_speiseplan_menu_is_a_table_of_days_and_dishes(corpus: Path) -> None:
+    path = corpus / "realworld" / "Speiseplan_KW_32-33_Eybl.rtf"
+    if not path.is_file():
+        pytest.skip("Speiseplan_KW_32-33_Eybl.rtf is not in the corpus")
+    text, _ = rtf_text(path.read_bytes())
+    assert "| Montag: Suppe: | M 1 | Gemüserostbraten mit Semmelknödel und Salat A,C,G,L, |" in text
+    assert "| --- | --- | --- |" in text
+    assert "| Profiterolesuppe A,C,L, | M 2 | X: Putenfilet auf Kräuterchampignons" in text
+    assert "|M 1|" not in text and "Salat  " not in text  # no pipes run together, no space runs
 
 
 def test_a_huge_run_of_control_words_is_read_in_linear_time() -> None:

@@ -1,4 +1,4 @@
-"""RTF → text with striprtf (BSD-3): paragraphs as lines, table cells split by ``|``.
+"""RTF → text with striprtf (BSD-3): paragraphs as lines, tables as Markdown tables.
 
     doc = extract_rtf(Blob(path="menu.rtf"))
     doc.info.title, next(doc.sections).text
@@ -8,6 +8,8 @@
 The title and author come from the ``{\\info ...}`` group when the document has one.
 Page headers and footers and comments are sections of their own (``part``), footnotes are
 cited in the body and listed at its end, like the DOCX reader's (see :mod:`.rtf_parts`).
+Tables (``\\cell``, ``\\row``) are Markdown tables, their cells one line each, as DOCX
+and ODT write them (see :mod:`.rtf_tables`).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from omnireader.errors import CorruptError, EmptyInputError
 from omnireader.formats.document import DocInfo, Extraction, Section
 from omnireader.formats.office.properties import iso_date
 from omnireader.formats.office.rtf_parts import split_parts
+from omnireader.formats.office.rtf_tables import mark_tables, tables_markdown
 from omnireader.formats.people import people
 from omnireader.formats.registry import Format, Magic
 from omnireader.options import ReadOptions
@@ -58,7 +61,7 @@ def _tidy(text: str) -> str:
 def _to_text(source: str) -> str:
     from striprtf.striprtf import rtf_to_text
 
-    return _tidy(rtf_to_text(source, errors="replace"))
+    return _tidy(tables_markdown(rtf_to_text(mark_tables(source), errors="replace")))
 
 
 def _parts_text(prelude: str, sources: list[str]) -> list[str]:
@@ -69,11 +72,11 @@ def _parts_text(prelude: str, sources: list[str]) -> list[str]:
 
     if not sources:
         return []
-    joined = "".join("{" + source + "}\\uc1\\u57344?" for source in sources)
+    joined = "".join("{" + mark_tables(source) + "}\\uc1\\u57344?" for source in sources)
     pieces = rtf_to_text(prelude + joined + "}", errors="replace").split(_END)
     if len(pieces) != len(sources) + 1:  # the mark was in the text itself: one at a time
         return [_to_text(prelude + "{" + source + "}}") for source in sources]
-    return [_tidy(piece) for piece in pieces[:-1]]
+    return [_tidy(tables_markdown(piece)) for piece in pieces[:-1]]
 
 
 def _one_line(text: str) -> str:
@@ -186,7 +189,7 @@ FORMATS = (
         mimes=("application/rtf",),
         magic=(Magic(10, lambda p: p.lowered.startswith(b"{\\rtf"), "text"),),  # before JSON
         extract=_read_rtf,
-        readme="striprtf: text in the document's code page, table cells kept apart; headers "
+        readme="striprtf: text in the document's code page, tables as Markdown tables; headers "
         "and footers as their own sections, footnotes as `[^n]` notes, comments apart",
     ),
 )
