@@ -8,7 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from omnireader.models import Message
 
-__all__ = ["TextInput", "Conversation", "Trajectory", "Blob"]
+__all__ = ["TextInput", "Conversation", "Trajectory", "Blob", "ParentMessage"]
 
 
 class TextInput(BaseModel):
@@ -34,6 +34,18 @@ class Trajectory(BaseModel):
     messages: list[Message]
 
 
+class ParentMessage(BaseModel):
+    """The e-mail an attachment came in: its items say which message they belong to
+    (``parent_subject``, ``parent_message_id`` in their extra), as the message's own do."""
+
+    subject: str | None = None
+    message_id: str | None = None
+
+    def extra(self) -> dict[str, str]:
+        fields = (("parent_subject", self.subject), ("parent_message_id", self.message_id))
+        return {key: value for key, value in fields if value}
+
+
 class Blob(BaseModel):
     """Binary content for the file, image and audio parsers: bytes, a path, or a URL.
 
@@ -54,6 +66,9 @@ class Blob(BaseModel):
     role: str | None = None
     chat_time: str | None = None
     message_id: str | None = None
+    # The e-mail this blob is an attachment of (set by the mail reader, kept by the
+    # members of a ZIP attached to it).
+    parent: ParentMessage | None = None
     password: str | None = Field(default=None, exclude=True, repr=False)
     # What the router sniffed the content as (a format's name and the MIME type its bytes
     # show): the parser reads it as that instead of sniffing the same bytes again. Never

@@ -17,6 +17,7 @@ from typing import ClassVar
 
 from omnireader.formats.media.metadata import AudioInfo, audio_info
 from omnireader.models import MemoryItem, Source
+from omnireader.parsers.attachments import member_key, parent_extra
 from omnireader.parsers.base import ParseContext, Parser, register
 from omnireader.parsers.blob_common import (
     blob_bytes,
@@ -91,15 +92,16 @@ class AudioParser(Parser[Blob]):
         }
         return [
             self.make_item(
-                with_message(describe_audio(input.display_name, info), input.context),
+                with_message(describe_audio(member_key(input), info), input.context),
                 ctx,
                 sources=[source],
                 position=("audio",),
                 memory_type=memory_type_for(input),
                 timestamp=message_time(input),
+                key=member_key(input),
                 tags=["audio"],
                 flags=["needs_transcription"],
-                extra={k: v for k, v in extra.items() if v is not None},
+                extra={**{k: v for k, v in extra.items() if v is not None}, **parent_extra(input)},
             )
         ]
 

@@ -38,6 +38,7 @@ from omnireader.formats.sniff import Sniffed, resniff_whole, sniff
 from omnireader.ids import content_hash
 from omnireader.models import MemoryItem, Source
 from omnireader.options import ReadOptions
+from omnireader.parsers.attachments import member_key, parent_extra
 from omnireader.parsers.base import ParseContext, Parser, register
 from omnireader.parsers.blob_common import rebuild_blob
 from omnireader.parsers.doc_chunks import link_chunks, section_chunks
@@ -203,13 +204,14 @@ class FileParser(Parser[Blob]):
             extra["link"] = r.info.extra["link"]
         if r.blob.context:
             extra["context"] = r.blob.context
+        extra.update(parent_extra(r.blob))  # an attachment: the message it came in
         return dict(
             timestamp=r.info.time or r.blob.chat_time,
             persons=list(r.info.authors),
             # Keywords the document gives as a list (a post's categories); a string of
             # them (office properties) stays in its extra, written as it was.
             keywords=list(kw) if isinstance(kw := r.info.extra.get("keywords"), list) else [],
-            key=r.info.title or r.blob.display_name,
+            key=r.info.title or member_key(r.blob),
             topic=r.info.title,
             tags=[r.kind, section.part] if section.part else [r.kind],
             extra=extra,

@@ -28,6 +28,7 @@ from typing import Any, ClassVar
 
 from omnireader.formats.media.metadata import ImageInfo, image_info
 from omnireader.models import MemoryItem, Source
+from omnireader.parsers.attachments import member_key, parent_extra
 from omnireader.parsers.base import ParseContext, Parser, register
 from omnireader.parsers.blob_common import (
     blob_bytes,
@@ -78,7 +79,8 @@ def _bare(item: MemoryItem, input: Blob, info: ImageInfo) -> bool:
 
 
 def _ocr_extra(extra: dict[str, Any]) -> dict[str, Any]:
-    return {k: extra[k] for k in ("width", "height", "format", "frames") if k in extra}
+    shared = ("width", "height", "format", "frames", "parent_subject", "parent_message_id")
+    return {k: extra[k] for k in shared if k in extra}
 
 
 def _keep_unsure(item: MemoryItem, reading: dict[str, Any]) -> None:
@@ -118,18 +120,19 @@ class ImageParser(Parser[Blob]):
             "camera": info.camera,
             **info.extra,
         }
+        name = member_key(input)  # an attachment's own file name, not its member path
         item = self.make_item(
-            with_message(describe_image(input.display_name, info), input.context),
+            with_message(describe_image(name, info), input.context),
             ctx,
             sources=[source],
             position=("image",),
             memory_type=memory_type_for(input),
             timestamp=info.taken_at or message_time(input),
             location=_place(info.gps) if info.gps else None,
-            key=input.display_name,
+            key=name,
             tags=["image"],
             flags=["needs_vision"],
-            extra={k: v for k, v in extra.items() if v is not None},
+            extra={**{k: v for k, v in extra.items() if v is not None}, **parent_extra(input)},
         )
         if ctx.options.ocr == "off":
             return [item]
@@ -191,7 +194,7 @@ class ImageParser(Parser[Blob]):
                     position=("image", "ocr", frame.number),
                     memory_type=item.metadata.memory_type,
                     timestamp=item.metadata.timestamp,
-                    key=input.display_name,
+                    key=member_key(input),
                     tags=["image"],
                     extra=_ocr_extra(item.metadata.extra),
                 )

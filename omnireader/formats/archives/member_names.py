@@ -54,6 +54,7 @@ def member_blob(container: Blob, name: str, data: bytes, time: str | None = None
         role=container.role,
         chat_time=time or container.chat_time,
         message_id=container.message_id,
+        parent=container.parent,
         password=container.password,
     )
 

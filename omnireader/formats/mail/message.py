@@ -46,7 +46,7 @@ from omnireader.formats.mail.related import related_parts, resource_name
 from omnireader.formats.mail.threads import mailbox_thread
 from omnireader.formats.registry import Format, Magic, OnError, by_extension
 from omnireader.options import ReadOptions
-from omnireader.payloads import Blob
+from omnireader.payloads import Blob, ParentMessage
 
 __all__ = [
     "extract_email",
@@ -348,10 +348,17 @@ def email_members(
             f"limit of {options.max_archive_members}",
         )
     taken: set[str] = set()
-    sent = mail_headers(msg).date if layout.members else None  # each attachment's date
+    headers = mail_headers(msg) if layout.members else None
+    sent = headers.date if headers else None  # each attachment's date
+    parent = (  # which message each attachment came in, for its items to say
+        ParentMessage(subject=headers.subject or None, message_id=headers.message_id)
+        if headers
+        else None
+    )
     for n, (part, whole) in enumerate(layout.members, 1):
         name = _unique(_member_name(part, whole, n), taken)
-        yield member_blob(blob, f"attachment/{name}", _member_bytes(part, whole), sent)
+        member = member_blob(blob, f"attachment/{name}", _member_bytes(part, whole), sent)
+        yield member.model_copy(update={"parent": parent})
     if layout.body:  # ciphertext beside readable text: the text is read, this reported
         for n, part in enumerate(layout.encrypted, 1):
             name = safe_member_name(header_text(part.get_filename() or ""), f"encrypted-{n}")
