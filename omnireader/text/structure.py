@@ -28,6 +28,7 @@ from typing import NamedTuple
 
 from omnireader.text.chunking import Chunk, chunk_text
 from omnireader.text.md_blocks import MAX_TITLE, Block, blocks, has_structure, lines
+from omnireader.text.section_groups import Piece, merged, part_lead_in
 from omnireader.text.table_heads import block_starts, is_header_row
 from omnireader.text.tokens import count_tokens
 
@@ -66,27 +67,14 @@ def cap_path(path: Sequence[str]) -> list[str]:
     return titles[-MAX_DEPTH:]
 
 
-class _Piece(NamedTuple):
-    """Text to place in a chunk: its span, its text (the span's, or a table piece's own),
-    its tokens, and whether it may merge with its neighbours."""
-
-    start: int
-    end: int
-    text: str
-    tokens: int
-    table: int | None = None
-    part: int = 0
-    parts: int = 0
-
-
-def _table_pieces(text: str, block: Block, number: int, size: int) -> list[_Piece]:
+def _table_pieces(text: str, block: Block, number: int, size: int) -> list[Piece]:
     """A table as one piece if it fits, else pieces of whole rows, each after the first
     starting with the caption and the header of its rows (:mod:`.table_heads`: none when
     the first row is data, a block's own header in a sheet of stacked blocks)."""
     whole = text[block.start : block.end]
     n = count_tokens(whole)
     if n <= size:
-        return [_Piece(block.start, block.end, whole, n, number, 0, 1)]
+        return [Piece(block.start, block.end, whole, n, number, 0, 1)]
     caption = block.caption + "\n" if block.caption else ""
     header = text[block.start : block.header_end]
     head_line, _, rule = header.partition("\n")
@@ -119,23 +107,23 @@ def _table_pieces(text: str, block: Block, number: int, size: int) -> list[_Piec
         head = max([head, *(i for i in starts if i <= first)])
         if p == 0:  # the table's own start: header, then its first rows, as written
             piece_text = text[block.start : b]
-            pieces.append(_Piece(block.start, b, piece_text, count_tokens(piece_text), number))
+            pieces.append(Piece(block.start, b, piece_text, count_tokens(piece_text), number))
         elif head == first:  # a block's header opens the piece: its rule goes under it
             row_end = rows[first][1]
             piece_text = leads[head] + text[row_end:b]
-            pieces.append(_Piece(a, b, piece_text, count_tokens(piece_text), number))
+            pieces.append(Piece(a, b, piece_text, count_tokens(piece_text), number))
         else:
             piece_text = leads[head] + text[a:b]
-            pieces.append(_Piece(a, b, piece_text, lead_tokens[head] + k, number))
+            pieces.append(Piece(a, b, piece_text, lead_tokens[head] + k, number))
     return [q._replace(part=i, parts=len(pieces)) for i, q in enumerate(pieces)]
 
 
-def _text_pieces(text: str, start: int, end: int, size: int) -> list[_Piece]:
+def _text_pieces(text: str, start: int, end: int, size: int) -> list[Piece]:
     span = text[start:end]
     if not span.strip():
-        return [_Piece(start, end, span, 0)]
+        return [Piece(start, end, span, 0)]
     return [
-        _Piece(start + c.char_start, start + c.char_end, c.text, c.tokens)
+        Piece(start + c.char_start, start + c.char_end, c.text, c.tokens)
         for c in chunk_text(span, size)
     ]
 
@@ -159,7 +147,7 @@ def structured_chunks(
     if not has_structure(text):
         return [StructChunk(c, list(base)) for c in chunk_text(text, chunk_size)]
     # Sections: (path, pieces, headed); a heading opens one, its line the first text of it.
-    sections: list[tuple[list[str], list[_Piece], bool]] = [(list(base), [], False)]
+    sections: list[tuple[list[str], list[Piece], bool]] = [(list(base), [], False)]
     known = len(levels) == len(heading_path)
     outer = [] if known else base
     stack: list[tuple[int, str]] = list(zip(levels, heading_path)) if known else []
@@ -171,16 +159,14 @@ def structured_chunks(
             stack.append((block.level, block.title))
             path = cap_path([*outer, *(t for _, t in stack)])
             line = text[block.start : block.end]
-            sections.append(
-                (path, [_Piece(block.start, block.end, line, count_tokens(line))], True)
-            )
+            sections.append((path, [Piece(block.start, block.end, line, count_tokens(line))], True))
         elif block.kind == "table":
-            _part_lead_in(sections[-1][1], chunk_size)
+            part_lead_in(sections[-1][1], chunk_size)
             sections[-1][1].extend(_table_pieces(text, block, tables, chunk_size))
             tables += 1
         else:
             sections[-1][1].extend(_text_pieces(text, block.start, block.end, chunk_size))
-    raw = _merged(sections, chunk_size)
+    raw = merged(sections, chunk_size)
     out: list[StructChunk] = []
     for i, (path, group, titles) in enumerate(raw):
         a, b = group[0].start, group[-1].end
@@ -199,138 +185,4 @@ def structured_chunks(
                 tuple(titles[:MAX_TITLES]),
             )
         )
-    return out
-
-
-_Raw = tuple[list[str], list[_Piece], list[str]]  # a chunk to be: (path, pieces, titles)
-
-
-def _merged(sections: list[tuple[list[str], list[_Piece], bool]], size: int) -> list[_Raw]:
-    """The sections' pieces grouped into chunks.
-
-    A heading never ends a chunk: it goes with the text it heads, even when that makes the
-    chunk a heading longer than ``size``, and a section that is only its heading ("Part
-    II" right above "Item 7") goes forward into the next section's first chunk. Small
-    neighbouring sections merge: a section that is one chunk joins the chunk before when
-    that is a whole section too and both fit."""
-    raw: list[_Raw] = []
-    whole_section = False  # raw[-1] is a whole section (so another may merge into it)
-    waiting: tuple[list[str], list[_Piece]] | None = None  # sections that are only a heading
-    for path, pieces, headed in sections:
-        pieces = [p for p in pieces if p.text.strip()]
-        if not pieces:
-            continue
-        if headed and len(pieces) == 1:
-            if waiting:
-                waiting = (
-                    path if _under(waiting[0], path) else _common(waiting[0], path),
-                    waiting[1] + pieces,
-                )
-            else:
-                waiting = (path, pieces)
-            continue
-        own = _groups(pieces, size, headed)
-        titles: list[str] = []
-        if waiting:
-            heads, waiting = waiting, None
-            own[0] = heads[1] + own[0]
-            if not _under(heads[0], path):  # siblings: under what they share, about both
-                shared = _common(heads[0], path)
-                titles = list(dict.fromkeys([*heads[0][len(shared) :], *path[len(shared) :]]))
-                path = shared
-        if (
-            len(own) == 1
-            and whole_section
-            and not _is_continuation(own[0][0])
-            and sum(q.tokens for q in raw[-1][1]) + sum(q.tokens for q in own[0]) <= size
-        ):
-            before, merged, had = raw[-1]
-            shared = _common(before, path)
-            # The path they share says where the chunk sits; each section's own titles
-            # below it say what the chunk is about (searched with the headings).
-            below = [*before[len(shared) :], *had, *path[len(shared) :], *titles]
-            raw[-1] = (shared, merged + own[0], list(dict.fromkeys(below)))
-            continue
-        raw.append((path, own[0], titles))
-        raw.extend((path, group, []) for group in own[1:])
-        whole_section = len(own) == 1
-    if waiting:  # headings at the text's end (a page's last lines: their text is overleaf)
-        if raw and not _is_continuation(raw[-1][1][-1]):
-            before, merged, had = raw[-1]
-            raw[-1] = (before, merged + waiting[1], had)
-        else:
-            raw.append((waiting[0], waiting[1], []))
-    return raw
-
-
-def _groups(pieces: list[_Piece], size: int, headed: bool) -> list[list[_Piece]]:
-    """A section's pieces in chunks of at most ``size`` tokens (a split table's later
-    pieces alone). Its heading (``headed``: the first piece) stays with what follows, and
-    so does a short lead-in ("… as follows:") that would end a chunk: it opens the next,
-    which may then hold an eighth more."""
-    own: list[list[_Piece]] = []
-    for p in pieces:
-        heading_alone = headed and len(own) == 1 and len(own[0]) == 1
-        if (
-            own
-            and not _is_continuation(p)
-            and not _is_continuation(own[-1][-1])
-            and (heading_alone or sum(q.tokens for q in own[-1]) + p.tokens <= size)
-        ):
-            own[-1].append(p)
-        elif own and not _is_continuation(p) and _leads_in(own[-1][-1], size):
-            lead = [own[-1].pop()]
-            if headed and len(own) == 1 and len(own[0]) == 1:
-                lead = [*own[0], *lead]  # the heading goes with its lead-in
-                own[0] = []
-            if not own[-1]:
-                own.pop()
-            own.append([*lead, p])
-        else:
-            own.append([p])
-    return own
-
-
-def _part_lead_in(pieces: list[_Piece], size: int) -> None:
-    """The last paragraph of the text above a table, when it announces the table ("… as
-    follows:"), made a piece of its own, so it can go with the table (:func:`_groups`)."""
-    if not pieces or pieces[-1].table is not None:
-        return
-    last = pieces[-1]
-    body = last.text.rstrip()
-    cut = body.rfind("\n\n") + 2
-    if not body.endswith(":") or cut < 2:
-        return
-    lead = last.text[cut:]
-    tokens = count_tokens(lead)
-    if tokens < size // 8:
-        pieces[-1:] = [
-            _Piece(last.start, last.start + cut, last.text[:cut], last.tokens - tokens),
-            _Piece(last.start + cut, last.end, lead, tokens),
-        ]
-
-
-def _leads_in(piece: _Piece, size: int) -> bool:
-    """A short paragraph announcing what follows it: it ends with a colon."""
-    return piece.table is None and piece.tokens < size // 8 and piece.text.rstrip().endswith(":")
-
-
-def _under(outer: Sequence[str], path: Sequence[str]) -> bool:
-    """``path`` lies under (or is) ``outer``."""
-    return list(path[: len(outer)]) == list(outer)
-
-
-def _is_continuation(piece: _Piece) -> bool:
-    """A later piece of a split table: it holds its own text (caption, header, rows), so it
-    is never merged with others."""
-    return piece.table is not None and piece.part > 0
-
-
-def _common(a: Sequence[str], b: Sequence[str]) -> list[str]:
-    """The heading path two merged sections share (outermost titles in common)."""
-    out = []
-    for x, y in zip(a, b):
-        if x != y:
-            break
-        out.append(x)
     return out
