@@ -71,8 +71,9 @@ class DocInfo(BaseModel):
 #: DocInfo.extra keys every item of the document carries in its metadata (a message's
 #: ids and thread, so search can show a conversation; its sender and recipients as written;
 #: the quoted history cut off a reply's text, formats/mail/quotes.py; the images its HTML
-#: shows inline, not read, formats/mail/related.py; which of a web page's fields its own
-#: date came from, formats/web/html_meta.py).
+#: shows inline, not read, formats/mail/related.py; the message a bounce returns,
+#: formats/mail/returned.py; which of a web page's fields its own date came from,
+#: formats/web/html_meta.py).
 ITEM_FIELDS = (
     "message_id",
     "in_reply_to",
@@ -83,6 +84,9 @@ ITEM_FIELDS = (
     "cc",
     "quoted",
     "inline_images",
+    "returned_subject",
+    "returned_to",
+    "returned_message_id",
     "time_source",
 )
 

@@ -4,6 +4,8 @@ Received / DKIM / X- lines; and a From that names a program is no person."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from omnireader import Reader
 from omnireader.payloads import Blob
 
@@ -40,20 +42,55 @@ def bounce(headers_part: str) -> bytes:
     ).encode()
 
 
-def test_a_returned_header_block_is_read_as_the_returned_message() -> None:
+def test_a_returned_header_block_is_folded_into_the_bounce() -> None:
     result = Reader().read_report(Blob(data=bounce(_RETURNED_HEADERS), filename="bounce.eml"))
     assert not result.failures  # no empty "part" from the copied multipart type
-    report, returned = result.items
+    # One item: the copy has no body, and four header lines alone were an item of their own.
+    (report,) = result.items
     assert "user unknown" in report.memory and "Status: 5.1.1" in report.memory
     for junk in ("Received:", "DKIM-Signature", "X-Mailer", "inner-boundary", "Return-Path"):
-        assert junk not in report.memory and junk not in returned.memory
-    assert returned.memory == (
+        assert junk not in report.memory
+    assert report.memory.endswith(
+        "Status: 5.1.1\n\n"
         "Subject: Quarterly plum figures\nFrom: Ann Lee <ann@example.org>\n"
         "To: <nobody@example.net>\nDate: Mon, 2 Jun 2025 08:59:58 +0200"
     )
-    assert returned.source.member.endswith("Quarterly plum figures.eml")
-    assert returned.metadata.persons == ["Ann Lee", "ann@example.org", "nobody@example.net"]
-    assert returned.metadata.timestamp == "2025-06-02T08:59:58+02:00"
+    extra = report.metadata.extra
+    assert extra["returned_subject"] == "Quarterly plum figures"
+    assert extra["returned_to"] == "<nobody@example.net>"
+    assert extra["returned_message_id"] == "<plums-42@example.org>"
+    assert report.metadata.key == "Undelivered Mail Returned to Sender"  # the bounce's own
+    assert report.metadata.timestamp == "2025-06-02T09:00:01+02:00"
+
+
+def test_a_returned_copy_without_text_is_folded_and_one_with_text_stays_a_message() -> None:
+    empty = (
+        "From: Ann Lee <ann@example.org>\nTo: <nobody@example.net>\n"
+        "Subject: Quarterly plum figures\nMessage-ID: <plums-42@example.org>\n\n"
+    )
+    data = bounce("").replace(
+        b"Content-Type: text/rfc822-headers\n\n\n",
+        b"Content-Type: message/rfc822\n\n" + empty.encode(),
+    )
+    (report,) = Reader().read(Blob(data=data, filename="bounce.eml"))
+    assert report.metadata.extra["returned_subject"] == "Quarterly plum figures"
+    assert report.memory.endswith(
+        "Subject: Quarterly plum figures\nFrom: Ann Lee <ann@example.org>\nTo: <nobody@example.net>"
+    )
+    whole = data.replace(
+        b"<plums-42@example.org>\n\n", b"<plums-42@example.org>\n\nThe plum figures.\n"
+    )
+    report, returned = Reader().read(Blob(data=whole, filename="bounce.eml"))
+    assert "returned_subject" not in report.metadata.extra
+    assert returned.memory.endswith("The plum figures.")
+
+
+def test_no_item_of_the_corpus_mailbox_of_bounces_is_a_header_block_alone(corpus: Path) -> None:
+    items = Reader().read(corpus / "realworld" / "mbox-0")
+    alone = [i for i in items if i.memory.startswith("Subject:") and "\n\n" not in i.memory]
+    assert not alone  # were 31 of 72 items: "Subject: TEST\nFrom: …\nTo: …\nDate: …"
+    folded = {i.source.member for i in items if "returned_subject" in i.metadata.extra}
+    assert len(folded) == 31 and all("!" not in m for m in folded)  # the bounces' own items
 
 
 def test_a_header_block_pasted_into_a_plain_bounce_keeps_only_what_it_says() -> None:

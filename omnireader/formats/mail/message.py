@@ -36,13 +36,11 @@ from omnireader.errors import EmptyInputError, EncryptedError, ReadError, TooLar
 from omnireader.formats.archives.member_names import member_blob, safe_member_name
 from omnireader.formats.document import DocInfo, Extraction, Section
 from omnireader.formats.mail.body import best_alternative, html_text, part_text, payload
-from omnireader.formats.mail.header_blocks import (
-    returned_headers_message,
-    summarized_header_blocks,
-)
+from omnireader.formats.mail.header_blocks import summarized_header_blocks
 from omnireader.formats.mail.headers import MailHeaders, header_text, mail_headers
 from omnireader.formats.mail.quotes import QuoteSplit, split_quoted
 from omnireader.formats.mail.related import related_parts, resource_name
+from omnireader.formats.mail.returned import RETURNED_TYPES, bodiless_copy, returned_headers
 from omnireader.formats.mail.threads import mailbox_thread
 from omnireader.formats.registry import Format, Magic, OnError, by_extension
 from omnireader.options import ReadOptions
@@ -77,10 +75,6 @@ _SIGNATURE_TYPES = {
     "application/x-pkcs7-signature",
 }
 _BODY_TEXT = {"text/plain", "text/html", "message/delivery-status"}
-# A bounce's copy of the returned message's header block (RFC 6522), without its body:
-# read as that message (its subject, sender, recipients and date), not as a page of
-# Received / DKIM / X- lines in the bounce's text.
-_RETURNED_HEADERS = "text/rfc822-headers"
 
 
 class _Layout(NamedTuple):
@@ -179,8 +173,10 @@ def _layout(msg: Message) -> _Layout:
         if ctype == "message/delivery-status":  # a bounce's report: header lines, read as text
             out.body.append(part)
             continue
-        if ctype == _RETURNED_HEADERS and not part.is_multipart():
-            out.members.append((part, True))
+        if ctype in RETURNED_TYPES and (  # a bounce's copy of a header block: its own text
+            ctype != "message/rfc822" or (parent == "report" and bodiless_copy(part))
+        ):
+            out.body.append(part)
             continue
         if ctype == "message/rfc822" or (part.is_multipart() and ctype.startswith("message/")):
             out.members.append((part, True))
@@ -220,7 +216,9 @@ def message_text(msg: Message, headers: MailHeaders, label: str) -> QuoteSplit:
     pieces: list[str] = []
     for part in layout.body:
         text = part_text(part)
-        if part.get_content_type() == "text/html":
+        if part.get_content_type() in RETURNED_TYPES:
+            text = returned_headers(part).text  # which message failed: Subject, From, To
+        elif part.get_content_type() == "text/html":
             text = html_text(text)
         elif part.get_content_type() == "text/plain":
             text = summarized_header_blocks(text)  # a bounce's pasted copy of headers
@@ -249,11 +247,14 @@ def extract_email(blob: Blob, options: ReadOptions) -> Extraction:
     if not split.text.strip():
         raise EmptyInputError(blob.label, "the message has no header fields and no text")
     info = mail_info(headers, thread=mailbox_thread(blob, headers))
-    shown = [
-        resource_name(p) for p in _layout(msg).furniture if p.get_content_maintype() == "image"
-    ]
+    layout = _layout(msg)
+    shown = [resource_name(p) for p in layout.furniture if p.get_content_maintype() == "image"]
     if shown:  # not read, not lost: the images the HTML shows inline are named
         info.extra["inline_images"] = shown
+    for part in layout.body:  # a bounce: the message it returns, for search to link them
+        if part.get_content_type() in RETURNED_TYPES:
+            for key, value in returned_headers(part).extra.items():
+                info.extra.setdefault(key, value)
     if split.quoted:  # kept with the reply's items, not stored again as their text
         info.extra["quoted"] = split.quoted
     declared = header_text(msg.get("Content-Language") or "").split(",")[0].strip()
@@ -285,8 +286,6 @@ def mail_info(headers: MailHeaders, thread: str | None = None) -> DocInfo:
 def _member_bytes(part: Message, whole_message: bool) -> bytes:
     if not whole_message:
         return payload(part) or b""
-    if part.get_content_type() == _RETURNED_HEADERS:
-        return returned_headers_message(payload(part) or b"")
     inner = part.get_payload()
     if isinstance(inner, list) and inner:
         inner = inner[0]
@@ -320,8 +319,6 @@ def _member_name(part: Message, whole_message: bool, n: int) -> str:
     if whole_message:
         inner = part.get_payload()
         inner = inner[0] if isinstance(inner, list) and inner else inner
-        if part.get_content_type() == _RETURNED_HEADERS:
-            inner = email.message_from_bytes(payload(part) or b"", policy=_POLICY)
         subject = header_text(inner.get("Subject")) if isinstance(inner, Message) else ""
         name = name or subject or f"message-{n}"
         name = name if name.lower().endswith(".eml") else f"{name}.eml"
