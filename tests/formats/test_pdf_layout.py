@@ -215,6 +215,16 @@ def test_a_bold_heading_under_a_tightly_set_paragraph_is_its_own() -> None:
     assert "line of it all. Description" not in text
 
 
+def test_a_bold_sentence_announcing_what_follows_is_no_heading() -> None:
+    # Bold at the body's size, a blank line above and below: a lead-in ending in a colon
+    # is text; a title ending in one capitalises its words.
+    items: list[Text | Line] = [Text(72, 72, "Risks Relating to Our Business:", 10, bold=True)]
+    items += paragraph(72, 94, BODY)
+    items += [Text(72, 150, "Our net sales by segment were as follows:", 10, bold=True)]
+    items += paragraph(72, 172, BODY)
+    assert headings_of(build_pdf([items])) == ["##### Risks Relating to Our Business:"]
+
+
 def test_a_heading_in_another_font_directly_above_a_heading_is_its_own() -> None:
     items: list[Text | Line] = [
         Text(72, 72, "Critical Accounting Policies", 10, font="Helvetica-BoldOblique"),

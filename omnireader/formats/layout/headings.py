@@ -159,6 +159,11 @@ class HeadingRules:
         title = ratio >= _TITLE_RATIO and len(words) <= _TITLE_WORDS
         if text[-1] in ".,;" and len(words) > 3 and not (statement or title):
             return 0
+        if text[-1] == ":" and len(words) > 3 and not (statement or title):
+            # A sentence announcing what follows ("… net sales were as follows:") is a
+            # lead-in, however it is set; a title ending in a colon capitalises its words.
+            if sum(w[0].islower() for w in words) * 2 >= len(words):
+                return 0
         if text[-1] in "-\u2010\u2011" and not title:
             return 0  # a word broken at the line end: the text runs on
         numbered = _NUMBERED.match(text)
