@@ -23,7 +23,11 @@ class ReadOptions(BaseModel):
         description="fast chat items: one per message (search returns its neighbours as "
         "context) or one per token window; fine mode always reads windows",
     )
-    password: str | None = Field(None, description="password for encrypted PDFs")
+    password: str | None = Field(
+        None,
+        description="password for encrypted PDFs and password-protected Office files "
+        "(DOCX, XLSX, PPTX, DOC, PPT)",
+    )
     ocr: Literal["auto", "off", "always"] = Field(
         "auto",
         description="OCR in fast mode: auto (pages with no text layer, images with text), "

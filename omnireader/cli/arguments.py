@@ -68,7 +68,11 @@ def add_read_options(p: argparse.ArgumentParser) -> None:
     )
     g.add_argument("--user", help="user_id stored on every item")
     g.add_argument("--session", help="session_id stored on every item")
-    g.add_argument("--password", help="password for encrypted PDFs")
+    g.add_argument(
+        "--password",
+        help="password for encrypted PDFs and password-protected Office files (DOCX, XLSX, "
+        "PPTX, DOC, PPT)",
+    )
     g.add_argument(
         "--ocr",
         choices=["auto", "off", "always"],

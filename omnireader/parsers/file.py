@@ -158,7 +158,9 @@ class FileParser(Parser[Blob]):
         unreadable: list[int | None] = []
         with extract(blob, sniffed.kind, ctx.options) as doc:
             info, dropped = without_placeholder_title(doc.info, blob, ctx.options)
-            reading = _Reading(blob, _source(blob, digest), info, sniffed.kind, ctx)
+            # What the content is once opened (a decrypted DOCX), else what was sniffed.
+            kind = str(info.extra.get("read_as") or sniffed.kind)
+            reading = _Reading(blob, _source(blob, digest), info, kind, ctx)
             top: list[Section] = []  # the first body sections: where a real title is
             for n, section in enumerate(doc.sections):
                 if dropped and section.part is None and section.text.strip() and wants_more(top):

@@ -59,6 +59,24 @@ def test_protected_office_files_open_with_their_password(
     assert [f.error for f in locked.failures] == ["encrypted"] and not locked.items
     items = Reader(password=password).read(realworld / name)
     assert text.lower() in "\n".join(i.memory for i in items).lower()
-    assert items[0].metadata.extra["format"] == "office-encrypted"
+    # Tagged as what it is once opened, not as the locked package (was "office-encrypted").
+    assert items[0].metadata.extra["format"] == "docx" and "docx" in items[0].metadata.tags
     wrong = Reader(password="nope").read_report(realworld / name)
     assert "does not open it" in wrong.failures[0].message
+
+
+def test_the_password_option_says_it_opens_office_files_too() -> None:
+    import subprocess
+    import sys
+
+    from omnireader.options import ReadOptions
+
+    shown = subprocess.run(
+        [sys.executable, "-m", "omnireader", "read", "--help"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    cli = " ".join(shown.split()[shown.split().index("--password") :][:14])
+    for said in (cli, ReadOptions.model_fields["password"].description or ""):
+        assert "PDFs" in said and "Office files" in said  # was "password for encrypted PDFs"

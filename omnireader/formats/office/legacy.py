@@ -148,6 +148,8 @@ def _read_converted(kind: str):  # noqa: ANN202 - a reader for one kind
             inner = "docx" if kind == "doc" else "pptx"
         out = extract(blob.model_copy(update={"data": data}), inner, options)
         out.info.extra.setdefault("converted_from", kind)
+        if kind == "office-encrypted":  # a DOCX behind a password is a DOCX: items say so
+            out.info.extra["read_as"] = inner
         return out
 
     return read
