@@ -18,9 +18,9 @@ from PIL import Image
 from omnireader import Reader
 
 
-def png(colour: str) -> bytes:
+def png(colour: str, size: tuple[int, int] = (32, 32)) -> bytes:
     buf = io.BytesIO()
-    Image.new("RGB", (32, 32), colour).save(buf, "PNG")
+    Image.new("RGB", size, colour).save(buf, "PNG")
     return buf.getvalue()
 
 
@@ -133,3 +133,32 @@ def test_the_images_left_unread_are_named_on_the_message(tmp_path: Path) -> None
     path.write_bytes(msg.as_bytes())
     [item] = Reader().read(path)
     assert item.metadata.extra["inline_images"] == ["logo.png"]
+
+
+def test_a_screenshot_pasted_into_the_text_is_read_though_the_html_shows_it(
+    tmp_path: Path,
+) -> None:
+    # A logo and a pasted screenshot, both shown by cid: the screenshot's size says it is
+    # what the message shows.
+    msg = html_mail(
+        '<p>The error:</p><img src="cid:shot@example.org"><img src="cid:logo@example.org">'
+    )
+    msg.add_related(
+        png("white", (800, 500)),
+        "image",
+        "png",
+        cid="<shot@example.org>",
+        filename="screenshot.png",
+        disposition="inline",
+    )
+    msg.add_related(
+        png("red", (120, 40)),
+        "image",
+        "png",
+        cid="<logo@example.org>",
+        filename="logo.png",
+        disposition="inline",
+    )
+    path = tmp_path / "error.eml"
+    path.write_bytes(msg.as_bytes())
+    assert members(path) == {None, "attachment/screenshot.png"}

@@ -4,7 +4,8 @@ are content, and which are the page's furniture.
 RFC 2387 puts an HTML page (the root) beside the resources it shows; the page names each
 one by ``cid:<Content-ID>`` (HTML mail) or by its ``Content-Location`` URL (RFC 2557, a
 page saved as MHTML). What the page shows inline is its furniture: a logo, a spacer
-GIF, a signature's icons, a style sheet. Read on its own it is noise (OCR of a seal reads
+GIF, a signature's icons, a style sheet (a picture the size of a screenshot or a photo
+aside: pasted into the text, it is what the message shows). Read on its own it is noise (OCR of a seal reads
 "PR ELUISSGIN.S"), so it is not a member. A resource the sender attached
 (``Content-Disposition: attachment``), or an image the page never shows, stays one:
 
@@ -54,12 +55,38 @@ def related_parts(container: Message) -> RelatedParts:
     for part in resources:
         if _disposition(part) == "attachment":
             read.append(part)  # the sender attached it, whatever the page does with it
-        elif _names(part, base) & shown:
+        elif _names(part, base) & shown and not _picture_sized(part):
             furniture.append(part)
         elif part.get_filename() or part.get_content_maintype() == "image":
             read.append(part)  # an image the page never shows: sent to be seen on its own
         # else: a style sheet or script nothing names: no text of the message's own
     return RelatedParts(read, furniture)
+
+
+# A picture shown inline this large (in pixels, each side and in all) is what the
+# message shows, not its furniture: a screenshot or a photo pasted into the text.
+_PICTURE_SIDE = 200
+_PICTURE_AREA = 120_000
+
+
+def _picture_sized(part: Message) -> bool:
+    """Whether ``part`` is an image the size of a screenshot or photo (read from its
+    header; a part that is no readable image is not)."""
+    if part.get_content_maintype() != "image":
+        return False
+    data = part.get_payload(decode=True)
+    if not isinstance(data, bytes) or not data:
+        return False
+    import io
+
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        with Image.open(io.BytesIO(data)) as image:  # the header only: no pixels decoded
+            width, height = image.size
+    except (UnidentifiedImageError, OSError, ValueError, Image.DecompressionBombError):
+        return False
+    return min(width, height) >= _PICTURE_SIDE and width * height >= _PICTURE_AREA
 
 
 def resource_name(part: Message) -> str:
