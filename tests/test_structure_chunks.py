@@ -235,3 +235,21 @@ def test_a_lead_in_goes_with_what_it_announces() -> None:
     assert opening.chunk.tokens <= 128 + 128 // 8
     # Each row once (a later piece repeats the lead-in, as a caption, and the header).
     assert all(sum(row in s.chunk.text for s in got) == 1 for row in body)
+
+
+def test_a_scrap_is_no_chunk_of_its_own() -> None:
+    # A statement's title and "Year Ended December 31," over a table that fills chunks of
+    # its own, and a note under it: the title opens the table's first chunk and the note
+    # closes its last, which was a later piece of the split table.
+    rows, body = table(30, caption="")
+    note = "See accompanying notes to consolidated financial statements."
+    text = f"# Statements of Cash Flows\n\nYear Ended December 31,\n\n{rows}\n{note}\n"
+    got = structured_chunks(text, 128)
+    assert len(got) > 2
+    assert all(s.chunk.tokens >= 128 // 8 for s in got), [s.chunk.text[:40] for s in got]
+    assert got[0].chunk.text.startswith("# Statements of Cash Flows\n\nYear Ended December 31,")
+    assert body[0] in got[0].chunk.text
+    assert got[-1].chunk.text.rstrip().endswith(note)
+    assert got[-1].chunk.text.startswith("Year Ended December 31,\n| Item | 2018 | 2017 |")
+    assert all(sum(row in s.chunk.text for s in got) == 1 for row in body)
+    assert all(s.chunk.tokens <= 128 + 128 // 8 for s in got)

@@ -16,6 +16,8 @@ from omnireader.text.tokens import count_tokens
 
 __all__ = ["Piece", "merged", "part_lead_in"]
 
+_SCRAP = 8  # under 1/_SCRAP of the budget a group is a scrap a neighbour takes
+
 
 class Piece(NamedTuple):
     """Text to place in a chunk: its span, its text (the span's, or a table piece's own),
@@ -93,17 +95,20 @@ def merged(sections: list[tuple[list[str], list[Piece], bool]], size: int) -> li
 
 def _groups(pieces: list[Piece], size: int, headed: bool) -> list[list[Piece]]:
     """A section's pieces in chunks of at most ``size`` tokens (a split table's later
-    pieces alone). Its heading (``headed``: the first piece) stays with what follows, and
-    so does a short lead-in ("… as follows:") that would end a chunk: it opens the next,
-    which may then hold an eighth more."""
+    pieces alone). Nothing under an eighth of the budget is left a chunk of its own when
+    a neighbour can take it, the chunk then holding up to an eighth more: the heading
+    (``headed``: the first piece) and a scrap (a statement's title and "Year Ended
+    December 31,", a "continued" line) go with what follows, a short lead-in ("… as
+    follows:") opens the chunk of what it announces, and a scrap at the end ("See
+    accompanying notes.") joins the chunk before."""
     own: list[list[Piece]] = []
     for p in pieces:
+        joinable = own and not _is_continuation(p) and not _is_continuation(own[-1][-1])
         heading_alone = headed and len(own) == 1 and len(own[0]) == 1
-        if (
-            own
-            and not _is_continuation(p)
-            and not _is_continuation(own[-1][-1])
-            and (heading_alone or sum(q.tokens for q in own[-1]) + p.tokens <= size)
+        if joinable and (
+            heading_alone
+            or sum(q.tokens for q in own[-1]) + p.tokens <= size
+            or sum(q.tokens for q in own[-1]) < size // _SCRAP
         ):
             own[-1].append(p)
         elif own and not _is_continuation(p) and _leads_in(own[-1][-1], size):
@@ -116,6 +121,11 @@ def _groups(pieces: list[Piece], size: int, headed: bool) -> list[list[Piece]]:
             own.append([*lead, p])
         else:
             own.append([p])
+    if len(own) > 1 and not _is_continuation(own[-1][0]) and own[-1][0].table is None:
+        # (after a table's later piece too: the chunk is that piece's text, then the scrap)
+        tail, before = sum(q.tokens for q in own[-1]), sum(q.tokens for q in own[-2])
+        if tail < size // _SCRAP and before + tail <= size + size // _SCRAP:
+            own[-2].extend(own.pop())
     return own
 
 
@@ -131,7 +141,7 @@ def part_lead_in(pieces: list[Piece], size: int) -> None:
         return
     lead = last.text[cut:]
     tokens = count_tokens(lead)
-    if tokens < size // 8:
+    if tokens < size // _SCRAP:
         pieces[-1:] = [
             Piece(last.start, last.start + cut, last.text[:cut], last.tokens - tokens),
             Piece(last.start + cut, last.end, lead, tokens),
@@ -140,7 +150,9 @@ def part_lead_in(pieces: list[Piece], size: int) -> None:
 
 def _leads_in(piece: Piece, size: int) -> bool:
     """A short paragraph announcing what follows it: it ends with a colon."""
-    return piece.table is None and piece.tokens < size // 8 and piece.text.rstrip().endswith(":")
+    return (
+        piece.table is None and piece.tokens < size // _SCRAP and piece.text.rstrip().endswith(":")
+    )
 
 
 def _under(outer: Sequence[str], path: Sequence[str]) -> bool:

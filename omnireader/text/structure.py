@@ -18,7 +18,7 @@ CSV and XLSX give, and PDF pages once laid out):
 Text with neither headings nor tables is chunked by :func:`chunk_text` exactly as before
 (the same chunks, so the same item ids). The pieces of a split table are the one exception
 to ``text == source[char_start:char_end]``: their span is the rows they hold, their text
-has the caption and header in front.
+has the caption and header in front (and a scrap of text after the last, when it takes one).
 """
 
 from __future__ import annotations
@@ -170,7 +170,12 @@ def structured_chunks(
     out: list[StructChunk] = []
     for i, (path, group, titles) in enumerate(raw):
         a, b = group[0].start, group[-1].end
-        body = group[0].text if len(group) == 1 else text[a:b]
+        if len(group) == 1:
+            body = group[0].text
+        elif group[0].part:  # a later piece of a table (its own text) and a scrap after it
+            body = group[0].text + text[group[0].end : b]
+        else:
+            body = text[a:b]
         tokens = group[0].tokens if len(group) == 1 else count_tokens(body)
         tabled = [p for p in group if p.table is not None]
         # Tagged with its table when it holds a piece of one table only (text around allowed)
