@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 
+from omnireader.formats.layout.bidi import line_text
 from omnireader.formats.layout.model import Rule, Table, Word
 from omnireader.formats.layout.tables_ruled import SNAP, ruled_tables
 from omnireader.formats.layout.tables_stream import borderless_tables
@@ -90,7 +91,7 @@ def _header_row(line: list[Word], edges: list[float], size: float) -> list[str] 
         k = bisect_right(edges, (x0 + x1) / 2) - 1
         if not 0 <= k < len(row) or x0 < edges[k] - 0.5 * size or x1 > edges[k + 1] + 0.5 * size:
             return None
-        row[k] = (row[k] + " " + " ".join(w.text for w in run)).strip()
+        row[k] = (row[k] + " " + line_text(run)).strip()
     return row
 
 

@@ -11,6 +11,7 @@ import re
 from statistics import median
 
 from omnireader.formats.layout import pdfium_calls
+from omnireader.formats.layout.bidi import line_text
 from omnireader.formats.layout.model import Word
 
 __all__ = [
@@ -169,6 +170,9 @@ def _same_cell(prev: Word, word: Word, gap: float, size: float) -> bool:
     return thousands or not numbers
 
 
+_HYPHENS = "-\u2010\u2011"
+
+
 def cell_text(words: list[Word]) -> str:
     """The words of one cell as one string: lines top to bottom, words left to right."""
     if not words:
@@ -184,7 +188,14 @@ def cell_text(words: list[Word]) -> str:
             out.append(w.text)
             prev = w
         return "".join(out)
-    return " ".join(" ".join(w.text for w in line) for line in group_lines(words))
+    out = ""
+    for line in group_lines(words):
+        text = line_text(line)
+        if out[-1:] in _HYPHENS and out[-2:-1].isalpha():
+            out += text  # "after-" / "tax": the compound a narrow column broke ("after-tax")
+        else:
+            out = f"{out} {text}" if out else text
+    return out
 
 
 def _stacked(words: list[Word]) -> bool:
