@@ -27,7 +27,9 @@ def test_a_hard_wrapped_paragraph_is_cut_at_sentence_ends_not_at_line_ends() -> 
 
 
 def test_a_mails_header_block_goes_with_the_start_of_its_body() -> None:
-    header = "Subject: Budget\nFrom: Ana <ana@example.org>\nDate: Mon, 1 Jan 2024 10:00:00 +0100\n\n"
+    header = (
+        "Subject: Budget\nFrom: Ana <ana@example.org>\nDate: Mon, 1 Jan 2024 10:00:00 +0100\n\n"
+    )
     text = header + _wrapped(240)
     first = chunk_text(text, 512)[0]
     assert first.text.startswith(header)
