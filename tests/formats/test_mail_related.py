@@ -24,6 +24,25 @@ def png(colour: str, size: tuple[int, int] = (32, 32)) -> bytes:
     return buf.getvalue()
 
 
+def picture(
+    msg: EmailMessage,
+    cid: str,
+    filename: str,
+    colour: str,
+    size: tuple[int, int] = (32, 32),
+    disposition: str = "inline",
+) -> None:
+    """A PNG in the message's multipart/related part, named by ``cid``."""
+    msg.add_related(
+        png(colour, size),
+        "image",
+        "png",
+        cid=f"<{cid}>",
+        filename=filename,
+        disposition=disposition,
+    )
+
+
 def html_mail(markup: str) -> EmailMessage:
     msg = EmailMessage(policy=SMTP)
     msg["Subject"] = "Spring newsletter"
@@ -39,14 +58,7 @@ def members(path: Path) -> set[str | None]:
 
 def test_an_image_the_html_shows_by_cid_is_not_an_attachment(tmp_path: Path) -> None:
     msg = html_mail('<p>Our spring plans.</p><img src="cid:logo@example.org">')
-    msg.add_related(
-        png("red"),
-        "image",
-        "png",
-        cid="<logo@example.org>",
-        filename="logo.png",
-        disposition="inline",
-    )
+    picture(msg, "logo@example.org", "logo.png", "red")
     path = tmp_path / "news.eml"
     path.write_bytes(msg.as_bytes())
     assert members(path) == {None}  # the message's own text, and no logo item
@@ -54,22 +66,8 @@ def test_an_image_the_html_shows_by_cid_is_not_an_attachment(tmp_path: Path) -> 
 
 def test_an_image_the_html_does_not_show_stays_an_attachment(tmp_path: Path) -> None:
     msg = html_mail('<p>Our spring plans.</p><img src="cid:logo@example.org">')
-    msg.add_related(
-        png("red"),
-        "image",
-        "png",
-        cid="<logo@example.org>",
-        filename="logo.png",
-        disposition="inline",
-    )
-    msg.add_related(
-        png("blue"),
-        "image",
-        "png",
-        cid="<chart@example.org>",
-        filename="chart.png",
-        disposition="inline",
-    )
+    picture(msg, "logo@example.org", "logo.png", "red")
+    picture(msg, "chart@example.org", "chart.png", "blue")
     path = tmp_path / "news.eml"
     path.write_bytes(msg.as_bytes())
     assert members(path) == {None, "attachment/chart.png"}
@@ -79,14 +77,7 @@ def test_an_image_sent_as_an_attachment_stays_one_even_when_the_html_shows_it(
     tmp_path: Path,
 ) -> None:
     msg = html_mail('<p>The floor plan:</p><img src="cid:plan@example.org">')
-    msg.add_related(
-        png("green"),
-        "image",
-        "png",
-        cid="<plan@example.org>",
-        filename="plan.png",
-        disposition="attachment",
-    )
+    picture(msg, "plan@example.org", "plan.png", "green", disposition="attachment")
     path = tmp_path / "plan.eml"
     path.write_bytes(msg.as_bytes())
     assert members(path) == {None, "attachment/plan.png"}
@@ -121,14 +112,7 @@ def test_the_corpus_saved_page_has_no_item_for_its_seal_and_a_sent_gif_keeps_its
 
 def test_the_images_left_unread_are_named_on_the_message(tmp_path: Path) -> None:
     msg = html_mail('<p>Our spring plans.</p><img src="cid:logo@example.org">')
-    msg.add_related(
-        png("red"),
-        "image",
-        "png",
-        cid="<logo@example.org>",
-        filename="logo.png",
-        disposition="inline",
-    )
+    picture(msg, "logo@example.org", "logo.png", "red")
     path = tmp_path / "news.eml"
     path.write_bytes(msg.as_bytes())
     [item] = Reader().read(path)
@@ -143,22 +127,8 @@ def test_a_screenshot_pasted_into_the_text_is_read_though_the_html_shows_it(
     msg = html_mail(
         '<p>The error:</p><img src="cid:shot@example.org"><img src="cid:logo@example.org">'
     )
-    msg.add_related(
-        png("white", (800, 500)),
-        "image",
-        "png",
-        cid="<shot@example.org>",
-        filename="screenshot.png",
-        disposition="inline",
-    )
-    msg.add_related(
-        png("red", (120, 40)),
-        "image",
-        "png",
-        cid="<logo@example.org>",
-        filename="logo.png",
-        disposition="inline",
-    )
+    picture(msg, "shot@example.org", "screenshot.png", "white", size=(800, 500))
+    picture(msg, "logo@example.org", "logo.png", "red", size=(120, 40))
     path = tmp_path / "error.eml"
     path.write_bytes(msg.as_bytes())
     assert members(path) == {None, "attachment/screenshot.png"}
