@@ -1,7 +1,9 @@
-"""A reply's quoted history is not stored again as its text: the tail that quotes earlier
-messages is cut off the item's memory and kept, as written, in ``extra["quoted"]``. What a
-person wrote is never cut: replies between quotes, a body that is only a quote, a forward,
-and quote-like lines inside the reply's own words stay in the memory."""
+"""A reply's quoted history is not stored again as its text when the message it quotes is
+read with it (an mbox holding both): the tail that quotes earlier messages is cut off the
+item's memory and kept, as written, in ``extra["quoted"]``. A reply read alone keeps its
+quotes as text: they are the only copy of what they quote. What a person wrote is never
+cut: replies between quotes, a body that is only a quote, a forward, and quote-like lines
+inside the reply's own words stay in the memory."""
 
 from __future__ import annotations
 
@@ -11,16 +13,27 @@ from pathlib import Path
 import pytest
 
 from omnireader import Reader
+from omnireader.formats.mail.headers import mail_headers
+from omnireader.formats.mail.message import message_text
 from omnireader.payloads import Blob
 
 
 def _read(body: str, subject: str = "Re: Plums", subtype: str = "plain") -> tuple[str, str]:
-    """(the memory's body, the quoted tail kept) of a one-item message."""
+    """(the text's body, the quoted tail cut) of a reply whose parent is read with it."""
     msg = EmailMessage()
     msg["From"], msg["To"], msg["Subject"] = "bob@example.org", "ann@example.org", subject
     msg.set_content(body, subtype=subtype)
+    split = message_text(msg, mail_headers(msg), "reply.eml", quotes_read=True)
+    return split.text.split("\n\n", 1)[1], split.quoted
+
+
+def test_a_reply_read_alone_keeps_its_quotes_as_text() -> None:
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = "bob@example.org", "ann@example.org", "Re: Plums"
+    msg.set_content("Twelve kilos.\n\nOn Monday, Ann wrote:\n> How many plums?\n")
     [item] = Reader().read(Blob(data=msg.as_bytes(), filename="reply.eml"))
-    return item.memory.split("\n\n", 1)[1], item.metadata.extra.get("quoted", "")
+    assert "> How many plums?" in item.memory
+    assert "quoted" not in item.metadata.extra
 
 
 def test_an_attribution_and_the_quoted_lines_below_it_are_cut_and_kept() -> None:
@@ -129,10 +142,11 @@ def test_the_complex_mbox_thread_stores_each_reply_once(corpus: Path) -> None:
     assert len(by_member) == 3 == len(items)
     first = "When a Mapper completes, MapCompletionEvents are generated."
     question = "I am being confused by the protocol between mapper and reducer."
-    # message 1's answer is in message 1 only; the question (not in the mailbox) and the
-    # answer quoted by the later replies are kept in their "quoted"
+    # message 1's answer is in message 1's text only (the later replies quote it: kept in
+    # their "quoted"); the question message 1 quotes is in no message of the mailbox, so
+    # message 1 keeps it as text
     assert [first in i.memory for i in by_member.values()] == [True, False, False]
-    assert all(question not in i.memory for i in items)
-    assert question in by_member["message/1.eml"].metadata.extra["quoted"]
+    assert [question in i.memory for i in by_member.values()] == [True, False, False]
+    assert "quoted" not in by_member["message/1.eml"].metadata.extra
     assert first in by_member["message/2.eml"].metadata.extra["quoted"]
     assert by_member["message/3.eml"].memory.endswith("ChainMapper/ChainReducer.\n\nJothi")

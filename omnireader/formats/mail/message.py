@@ -41,7 +41,7 @@ from omnireader.formats.mail.headers import MailHeaders, header_text, mail_heade
 from omnireader.formats.mail.quotes import QuoteSplit, split_quoted
 from omnireader.formats.mail.related import related_parts, resource_name
 from omnireader.formats.mail.returned import RETURNED_TYPES, bodiless_copy, returned_headers
-from omnireader.formats.mail.threads import mailbox_thread
+from omnireader.formats.mail.threads import mailbox_thread, parent_in_mailbox
 from omnireader.formats.registry import Format, Magic, OnError, by_extension
 from omnireader.options import ReadOptions
 from omnireader.payloads import Blob, ParentMessage
@@ -209,9 +209,13 @@ def _layout(msg: Message) -> _Layout:
     return out
 
 
-def message_text(msg: Message, headers: MailHeaders, label: str) -> QuoteSplit:
-    """The header lines and the body of ``msg`` as one text, the quoted history at the
-    body's end apart (:mod:`.quotes`); ciphertext refused."""
+def message_text(
+    msg: Message, headers: MailHeaders, label: str, quotes_read: bool = False
+) -> QuoteSplit:
+    """The header lines and the body of ``msg`` as one text; ciphertext refused. With
+    ``quotes_read`` (the message it answers is read too), the quoted history at the
+    body's end apart (:mod:`.quotes`): else it is the only copy of what it quotes, and stays
+    searchable."""
     layout = _layout(msg)
     pieces: list[str] = []
     for part in layout.body:
@@ -233,7 +237,7 @@ def message_text(msg: Message, headers: MailHeaders, label: str) -> QuoteSplit:
             label, "the message is encrypted (PGP / S/MIME); its text is not stored"
         )
     own = QuoteSplit(text=body)
-    if msg.get_content_type() != "multipart/report":  # a bounce reports, it quotes no thread
+    if quotes_read and msg.get_content_type() != "multipart/report":  # a bounce quotes none
         own = split_quoted(body, headers.subject)
     head = "\n".join(headers.lines())
     return QuoteSplit(text=head + ("\n\n" + own.text if own.text else ""), quoted=own.quoted)
@@ -243,7 +247,7 @@ def extract_email(blob: Blob, options: ReadOptions) -> Extraction:
     """The message's header fields and body as one section; info from its headers."""
     msg = parse_message(blob.read_bytes(), blob.label, options)
     headers = mail_headers(msg)
-    split = message_text(msg, headers, blob.label)
+    split = message_text(msg, headers, blob.label, parent_in_mailbox(blob, headers))
     if not split.text.strip():
         raise EmptyInputError(blob.label, "the message has no header fields and no text")
     info = mail_info(headers, thread=mailbox_thread(blob, headers))

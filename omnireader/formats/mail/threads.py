@@ -30,7 +30,7 @@ from omnireader.formats.mail.headers import MailHeaders, mail_headers
 from omnireader.formats.mail.mbox import MESSAGE_PREFIX, iter_messages
 from omnireader.payloads import Blob
 
-__all__ = ["MailboxThreads", "mailbox_thread"]
+__all__ = ["MailboxThreads", "mailbox_thread", "parent_in_mailbox"]
 
 _HEADERS_ONLY = email.parser.BytesHeaderParser(policy=email.policy.compat32)
 
@@ -74,6 +74,10 @@ class MailboxThreads:
             self._memo[visited] = root
         return root
 
+    def holds_parent(self, headers: MailHeaders) -> bool:
+        """Whether a message that ``headers`` answers is in the mailbox."""
+        return any(a in self._named for a in self._ancestors(headers))
+
     def thread(self, headers: MailHeaders) -> str | None:
         """The thread of a message with ``headers``: that of its oldest ancestor in the
         mailbox, else the one its headers name."""
@@ -93,16 +97,30 @@ def _mailbox(path: str, mtime_ns: int, size: int) -> MailboxThreads:
     return threads
 
 
-def mailbox_thread(blob: Blob, headers: MailHeaders) -> str | None:
-    """The thread of the message ``blob``: resolved across its mailbox when it is a message
-    of an mbox file (``box.mbox!message/<n>.eml``), else the one its headers name."""
+def _own_mailbox(blob: Blob) -> MailboxThreads | None:
+    """The mailbox of the message ``blob`` when it is a message of an mbox file on disk
+    (``box.mbox!message/<n>.eml``), else None."""
     member = blob.member or ""
     if not (blob.path and member.startswith(MESSAGE_PREFIX) and "!" not in member):
-        return headers.thread
+        return None
     try:
         found = os.stat(blob.path)
     except OSError:
-        return headers.thread
+        return None
     if not stat.S_ISREG(found.st_mode):
-        return headers.thread
-    return _mailbox(blob.path, found.st_mtime_ns, found.st_size).thread(headers)
+        return None
+    return _mailbox(blob.path, found.st_mtime_ns, found.st_size)
+
+
+def mailbox_thread(blob: Blob, headers: MailHeaders) -> str | None:
+    """The thread of the message ``blob``: resolved across its mailbox when it is a message
+    of an mbox file (``box.mbox!message/<n>.eml``), else the one its headers name."""
+    box = _own_mailbox(blob)
+    return box.thread(headers) if box is not None else headers.thread
+
+
+def parent_in_mailbox(blob: Blob, headers: MailHeaders) -> bool:
+    """Whether a message the message ``blob`` answers is in its own mbox file: then what
+    it quotes of that message is read there already."""
+    box = _own_mailbox(blob)
+    return box is not None and box.holds_parent(headers)
