@@ -17,12 +17,10 @@ key is the file name, so a search shows "Test TxtA.txt", not "attachment/Test Tx
 
 from __future__ import annotations
 
+from omnireader.formats.mail import ATTACHMENT_PREFIX
 from omnireader.payloads import Blob
 
 __all__ = ["member_key", "parent_extra"]
-
-#: How the mail reader names the members of a message (formats/mail/message.py).
-ATTACHMENT_DIR = "attachment/"
 
 
 def member_key(blob: Blob) -> str:
@@ -31,10 +29,12 @@ def member_key(blob: Blob) -> str:
     archive, the path inside it)."""
     name = blob.display_name
     steps = name.split("!")
-    last = max((n for n, step in enumerate(steps) if step.startswith(ATTACHMENT_DIR)), default=None)
+    last = max(
+        (n for n, step in enumerate(steps) if step.startswith(ATTACHMENT_PREFIX)), default=None
+    )
     if last is None:
         return name
-    return "!".join([steps[last].removeprefix(ATTACHMENT_DIR), *steps[last + 1 :]])
+    return "!".join([steps[last].removeprefix(ATTACHMENT_PREFIX), *steps[last + 1 :]])
 
 
 def parent_extra(blob: Blob) -> dict[str, str]:

@@ -35,6 +35,7 @@ from typing import NamedTuple
 from omnireader.errors import EmptyInputError, EncryptedError, ReadError, TooLargeError
 from omnireader.formats.archives.member_names import member_blob, safe_member_name
 from omnireader.formats.document import DocInfo, Extraction, Section
+from omnireader.formats.mail import ATTACHMENT_PREFIX
 from omnireader.formats.mail.body import best_alternative, html_text, part_text, payload
 from omnireader.formats.mail.header_blocks import summarized_header_blocks
 from omnireader.formats.mail.headers import MailHeaders, header_text, mail_headers
@@ -358,7 +359,7 @@ def email_members(
     )
     for n, (part, whole) in enumerate(layout.members, 1):
         name = _unique(_member_name(part, whole, n), taken)
-        member = member_blob(blob, f"attachment/{name}", _member_bytes(part, whole), sent)
+        member = member_blob(blob, ATTACHMENT_PREFIX + name, _member_bytes(part, whole), sent)
         yield member.model_copy(update={"parent": parent})
     if layout.body:  # ciphertext beside readable text: the text is read, this reported
         for n, part in enumerate(layout.encrypted, 1):
