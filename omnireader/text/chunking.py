@@ -139,28 +139,39 @@ def _without_scraps(
     text: str, raw: list[tuple[str, int, int, int]], size: int
 ) -> list[tuple[str, int, int, int]]:
     """``raw`` with its scraps joined to a neighbour: a mail's header block alone before a
-    long body, a paragraph's last line after its sentences filled the chunks before. The
-    first chunk joins the next, any other the one before (the rest of its paragraph), or
-    the next when that one is too full; a scrap neither can take stays."""
-    out = list(raw)
-    limit = size + size // _SCRAP
-    i = 0
-    while len(out) > 1 and i < len(out):
-        tokens = out[i][3]
-        if tokens >= size // _SCRAP:
-            i += 1
+    long body, a paragraph's last line after its sentences filled the chunks before. A
+    scrap joins the chunk before (the rest of its paragraph) when that can take it, else
+    the next (the first chunk always the next); a scrap neither can take stays. One pass:
+    a long text has tens of thousands of chunks."""
+    small, limit = size // _SCRAP, size + size // _SCRAP
+
+    def joined(a: tuple[str, int, int, int], b: tuple[str, int, int, int]) -> Any:
+        piece = text[a[1] : b[2]]
+        n = count_tokens(piece)
+        return (piece, a[1], b[2], n) if n <= limit else None
+
+    out: list[tuple[str, int, int, int]] = []
+    carry: tuple[str, int, int, int] | None = None  # a scrap waiting for the next chunk
+    for chunk in raw:
+        if carry is not None:
+            both = joined(carry, chunk)
+            if both is None:
+                out.append(carry)
+            else:
+                chunk = both
+            carry = None
+        if chunk[3] < small:
+            both = joined(out[-1], chunk) if out else None
+            if both is not None:
+                out[-1] = both
+                continue
+            carry = chunk
             continue
-        order = (i + 1, i - 1) if i == 0 else (i - 1, i + 1)
-        for j in order:
-            if 0 <= j < len(out):
-                a, b = min(out[i][1], out[j][1]), max(out[i][2], out[j][2])
-                joined = text[a:b]
-                n = count_tokens(joined)
-                if n <= limit:
-                    lo = min(i, j)
-                    out[lo : lo + 2] = [(joined, a, b, n)]
-                    i = lo  # the joined chunk may be a scrap still
-                    break
+        out.append(chunk)
+    if carry is not None:
+        both = joined(out[-1], carry) if out else None
+        if both is None:
+            out.append(carry)
         else:
-            i += 1
+            out[-1] = both
     return out
