@@ -69,10 +69,10 @@ def _rules() -> Any:
     from omnireader.text.chonkie_import import chonkie
 
     default = chonkie.RecursiveRules().levels
-    paragraphs = chonkie.RecursiveLevel(delimiters=["\n\n", "\r\n\r\n", "\r\r"])
-    sentences = chonkie.RecursiveLevel(
-        delimiters=[". ", "! ", "? ", ".\n", "!\n", "?\n", ".\r", "!\r", "?\r"]
-    )
+    # (Each delimiter is a pass over the text: ~6% of the chunking's speed apiece, so none
+    # for old Mac line ends; a CRLF text's sentence ends at line ends fall to the lines.)
+    paragraphs = chonkie.RecursiveLevel(delimiters=["\n\n", "\r\n\r\n"])
+    sentences = chonkie.RecursiveLevel(delimiters=[". ", "! ", "? ", ".\n", "!\n", "?\n"])
     lines = chonkie.RecursiveLevel(delimiters=["\r\n", "\n", "\r"])
     return chonkie.RecursiveRules(levels=[paragraphs, sentences, lines, *default[2:]])
 
