@@ -9,7 +9,7 @@ from typing import Any, NamedTuple
 
 from omnireader.text.tokens import count_tokens, pieces
 
-__all__ = ["Chunk", "chunk_text"]
+__all__ = ["Chunk", "chunk_text", "SCRAP"]
 
 
 class Chunk(NamedTuple):
@@ -132,7 +132,9 @@ def chunk_text(text: str, chunk_size: int = 512) -> list[Chunk]:
     return [Chunk(piece, i, total, a, b, n) for i, (piece, a, b, n) in enumerate(raw)]
 
 
-_SCRAP = 8  # a chunk under 1/8 of the budget is a scrap: a neighbour takes it, 1/8 over at most
+#: A chunk under 1/SCRAP of the budget is a scrap: a neighbour takes it, 1/SCRAP over at most
+#: (here and where a document's sections are grouped, :mod:`.section_groups`).
+SCRAP = 8
 
 
 def _without_scraps(
@@ -143,9 +145,11 @@ def _without_scraps(
     scrap joins the chunk before (the rest of its paragraph) when that can take it, else
     the next (the first chunk always the next); a scrap neither can take stays. One pass:
     a long text has tens of thousands of chunks."""
-    small, limit = size // _SCRAP, size + size // _SCRAP
+    small, limit = size // SCRAP, size + size // SCRAP
 
-    def joined(a: tuple[str, int, int, int], b: tuple[str, int, int, int]) -> Any:
+    def joined(
+        a: tuple[str, int, int, int], b: tuple[str, int, int, int]
+    ) -> tuple[str, int, int, int] | None:
         piece = text[a[1] : b[2]]
         n = count_tokens(piece)
         return (piece, a[1], b[2], n) if n <= limit else None

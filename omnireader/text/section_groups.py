@@ -12,11 +12,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from omnireader.text.chunking import SCRAP
 from omnireader.text.tokens import count_tokens
 
 __all__ = ["Piece", "merged", "part_lead_in"]
-
-_SCRAP = 8  # under 1/_SCRAP of the budget a group is a scrap a neighbour takes
 
 
 class Piece(NamedTuple):
@@ -105,11 +104,8 @@ def _groups(pieces: list[Piece], size: int, headed: bool) -> list[list[Piece]]:
     for p in pieces:
         joinable = own and not _is_continuation(p) and not _is_continuation(own[-1][-1])
         heading_alone = headed and len(own) == 1 and len(own[0]) == 1
-        if joinable and (
-            heading_alone
-            or sum(q.tokens for q in own[-1]) + p.tokens <= size
-            or sum(q.tokens for q in own[-1]) < size // _SCRAP
-        ):
+        held = sum(q.tokens for q in own[-1]) if own else 0
+        if joinable and (heading_alone or held + p.tokens <= size or held < size // SCRAP):
             own[-1].append(p)
         elif own and not _is_continuation(p) and _leads_in(own[-1][-1], size):
             lead = [own[-1].pop()]
@@ -124,7 +120,7 @@ def _groups(pieces: list[Piece], size: int, headed: bool) -> list[list[Piece]]:
     if len(own) > 1 and not _is_continuation(own[-1][0]) and own[-1][0].table is None:
         # (after a table's later piece too: the chunk is that piece's text, then the scrap)
         tail, before = sum(q.tokens for q in own[-1]), sum(q.tokens for q in own[-2])
-        if tail < size // _SCRAP and before + tail <= size + size // _SCRAP:
+        if tail < size // SCRAP and before + tail <= size + size // SCRAP:
             own[-2].extend(own.pop())
     return own
 
@@ -139,19 +135,16 @@ def part_lead_in(pieces: list[Piece], size: int) -> None:
     cut = body.rfind("\n\n") + 2
     if not body.endswith(":") or cut < 2:
         return
-    lead = last.text[cut:]
-    tokens = count_tokens(lead)
-    if tokens < size // _SCRAP:
-        pieces[-1:] = [
-            Piece(last.start, last.start + cut, last.text[:cut], last.tokens - tokens),
-            Piece(last.start + cut, last.end, lead, tokens),
-        ]
+    lead = Piece(last.start + cut, last.end, last.text[cut:], count_tokens(last.text[cut:]))
+    if _leads_in(lead, size):
+        rest = Piece(last.start, lead.start, last.text[:cut], last.tokens - lead.tokens)
+        pieces[-1:] = [rest, lead]
 
 
 def _leads_in(piece: Piece, size: int) -> bool:
     """A short paragraph announcing what follows it: it ends with a colon."""
     return (
-        piece.table is None and piece.tokens < size // _SCRAP and piece.text.rstrip().endswith(":")
+        piece.table is None and piece.tokens < size // SCRAP and piece.text.rstrip().endswith(":")
     )
 
 
