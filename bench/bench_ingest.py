@@ -28,7 +28,7 @@ all); with the rows built in the workers (ROWS_IN_WORKERS, off by default): rece
 rows 0.03, embedding 0.47-0.51, merge_insert 0.13, the rest 0.03 (0.66 in all), for ~0.1 ms
 more per page in each worker, plus a fixed start-up per fresh worker (pyarrow importing
 pandas: gone since 2026-12-06, and with it any gain measured at two workers; see
-batch/ingest.py). The index refresh is not after each batch but at checkpoints (see
+batch/local_engine.py). The index refresh is not after each batch but at checkpoints (see
 store.maintenance), and the final optimize takes about 0.6 s. With one worker the
 writer runs on the second core beside it; with two, both cores are shared by two workers
 and the writer, which caps the 1→2 speed-up near 1.4-1.5×.

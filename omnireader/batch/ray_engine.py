@@ -137,8 +137,9 @@ def _connect(ray: Any, address: str | None, verbose: bool) -> bool:
 
 
 def ray_runner(mode: str, address: str | None, verbose: bool) -> Any:
-    """The batch ingest's ``_results`` for Ray; fails before anything is read when Ray is
-    missing. Fine mode reads and refines on the workers (:mod:`.ray_fine`)."""
+    """The batch ingest's :func:`.local_engine.local_results` for Ray; fails before
+    anything is read when Ray is missing. Fine mode reads and refines on the workers
+    (:mod:`.ray_fine`)."""
     require_ray()
 
     def results(

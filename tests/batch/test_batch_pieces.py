@@ -98,13 +98,13 @@ def test_outside_a_pool_the_file_comes_whole(folder: Path, tmp_path: Path) -> No
     with pytest.raises(RuntimeError, match="WorkerPool"):
         send_part({"rows": b""})
     store = Store.open(tmp_path / "s.lance")
-    from omnireader.batch.ingest import _pieces
+    from omnireader.batch.local_engine import pieces_of
 
     got = parse_file(
         path=str(folder / "long.txt"),
         ctx=ParseContext().model_dump(exclude={"refiner"}),
         embedder=None,
-        pieces=_pieces(store, 16, share=True),
+        pieces=pieces_of(store, 16, share=True),
     )
     assert "pieces" not in got and len(got["items"]) > 16
 

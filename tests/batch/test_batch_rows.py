@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from omnireader import IngestOptions, Reader, Store, ingest
-from omnireader.batch import ingest as batch
+from omnireader.batch import local_engine as batch
 from omnireader.models import MemoryItem
 from omnireader.store.embed_text import row_texts
 
