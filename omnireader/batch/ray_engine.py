@@ -93,9 +93,9 @@ class ParseFiles:
                     ],
                 )
             except Exception as e:  # reported for this file; the worker lives on
-                from omnireader.batch.workers import _internal
+                from omnireader.batch.worker_main import internal_failure
 
-                r = _internal(path, e)
+                r = internal_failure(path, e)
                 value = (
                     [],
                     None,

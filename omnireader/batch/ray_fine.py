@@ -158,9 +158,9 @@ class ReadFilesFine:
         try:
             out = self.reader.read_one(Path(path), self.ctx)
         except Exception as e:  # reported for this file; the worker lives on
-            from omnireader.batch.workers import _internal
+            from omnireader.batch.worker_main import internal_failure
 
-            r = _internal(path, e)
+            r = internal_failure(path, e)
             return (
                 [],
                 None,
