@@ -18,218 +18,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from omnireader.formats.word_lists import load_word_list
+
 __all__ = ["is_person", "people"]
 
-# A whole property value that is an account's default name, a role or a placeholder
-# (English and the localised defaults Windows and Office write).
-_PLACEHOLDERS = frozenset(
-    {
-        "admin",
-        "administrator",
-        "administrador",
-        "administrateur",
-        "amministratore",
-        "user",
-        "users",
-        "utilisateur",
-        "benutzer",
-        "usuario",
-        "utente",
-        "gebruiker",
-        "owner",
-        "author",
-        "auteur",
-        "autor",
-        "unknown",
-        "anonymous",
-        "anon",
-        "guest",
-        "default",
-        "standard",
-        "test",
-        "tester",
-        "root",
-        "system",
-        "none",
-        "null",
-        "nil",
-        "n/a",
-        "na",
-        "tbd",
-        "customer",
-        "client",
-        "staff",
-        "employee",
-        "student",
-        "home",
-        "pc",
-        "hp",
-        "dell",
-        "lenovo",
-        "ibm",
-        "asus",
-        "acer",
-        "me",
-        "x",
-        "xx",
-        "xxx",
-    }
-)
-# A placeholder with a number or separator after it: "User1", "admin_2", "Guest 3".
-_NUMBERED = re.compile(
-    r"^(?:user|admin|administrator|owner|guest|test|author|pc|client)[\s_.-]*\d*$"
-)
-# Words that make a name a program, a platform or an organisation rather than a person.
-# They are matched as whole words, so "Wordsworth" or "Windsor" stay people.
-_NOT_PERSON_WORDS = frozenset(
-    {
-        # document libraries and converters
-        "python",
-        "docx",
-        "pptx",
-        "xlsx",
-        "xls",
-        "doc",
-        "pdf",
-        "openpyxl",
-        "xlsxwriter",
-        "xlwt",
-        "reportlab",
-        "pandoc",
-        "latex",
-        "tex",
-        "pdftex",
-        "xetex",
-        "luatex",
-        "poi",
-        "aspose",
-        "docx4j",
-        "itext",
-        "itextsharp",
-        "pdfsharp",
-        "fpdf",
-        "tcpdf",
-        "mpdf",
-        "ghostscript",
-        "wkhtmltopdf",
-        "weasyprint",
-        "jasperreports",
-        "phpword",
-        "phpexcel",
-        "phpspreadsheet",
-        "phpoffice",
-        "epplus",
-        "npoi",
-        "closedxml",
-        "calibre",
-        "sigil",
-        "markdown",
-        "generator",
-        "converter",
-        "software",
-        "tool",
-        "tools",
-        "library",
-        "script",
-        "bot",
-        "robot",
-        "automation",
-        "template",
-        # office suites and platforms
-        "microsoft",
-        "office",
-        "word",
-        "excel",
-        "powerpoint",
-        "outlook",
-        "libreoffice",
-        "openoffice",
-        "staroffice",
-        "neooffice",
-        "onlyoffice",
-        "wps",
-        "kingsoft",
-        "calligra",
-        "abiword",
-        "gnumeric",
-        "lotus",
-        "zoho",
-        "google",
-        "docs",
-        "sheets",
-        "slides",
-        "acrobat",
-        "adobe",
-        "distiller",
-        "indesign",
-        "illustrator",
-        "photoshop",
-        "quark",
-        "apple",
-        "keynote",
-        "quartz",
-        "macos",
-        "windows",
-        "linux",
-        "chrome",
-        "chromium",
-        "mozilla",
-        "firefox",
-        "safari",
-        "skia",
-        # organisations
-        "inc",
-        "incorporated",
-        "ltd",
-        "llc",
-        "llp",
-        "gmbh",
-        "ag",
-        "kg",
-        "sarl",
-        "sas",
-        "spa",
-        "srl",
-        "bv",
-        "plc",
-        "corp",
-        "corporation",
-        "company",
-        "co",
-        "limited",
-        "group",
-        "holding",
-        "holdings",
-        "department",
-        "dept",
-        "team",
-        "university",
-        "universidad",
-        "universite",
-        "universitat",
-        "college",
-        "institute",
-        "institut",
-        "council",
-        "ministry",
-        "agency",
-        "association",
-        "foundation",
-        "services",
-        "solutions",
-        "systems",
-        "technologies",
-        "technology",
-        "consulting",
-        "labs",
-        "laboratory",
-        "enterprises",
-        "international",
-        "industries",
-        "partners",
-        "office365",
-    }
-)
+# The lists are data (``data/placeholder_names.txt``: whole values such as "Administrator"
+# or "User1"; ``data/not_person_words.txt``: words such as "python", "office", "inc").
 _WORD = re.compile(r"[^\W_]+")
 # A version number ("1.2.3", "v3") is a program's, never a person's.
 _VERSION = re.compile(r"\d+\.\d+|\bv\d+\b", re.IGNORECASE)
@@ -246,14 +40,15 @@ def is_person(name: str | None) -> bool:
         return False
     text = " ".join(name.split())
     folded = text.casefold()
-    if not text or len(text) > _LONGEST or folded in _PLACEHOLDERS:
+    if not text or len(text) > _LONGEST or load_word_list("placeholder_names").match(text):
         return False
-    if _NUMBERED.match(folded) or _VERSION.search(text):
+    if _VERSION.search(text):
         return False
     words = _WORD.findall(folded)
     if not words or all(w.isdigit() for w in words):
         return False
-    return not any(w in _NOT_PERSON_WORDS for w in words)
+    not_person = load_word_list("not_person_words").words
+    return not any(w in not_person for w in words)
 
 
 def people(names: Iterable[str | None]) -> list[str]:

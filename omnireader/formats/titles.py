@@ -20,11 +20,9 @@ replaces it with ``ReadOptions(placeholder_titles="my_list.txt")``.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
-from importlib import resources
-from pathlib import Path, PurePath
+from pathlib import PurePath
 
-from omnireader.errors import ConfigError
+from omnireader.formats.word_lists import WordList, load_word_list
 
 __all__ = [
     "is_placeholder_title",
@@ -44,51 +42,10 @@ _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 HEAD_LINES = 60  # a heading further down than this is not the document's title
 
 
-class _Placeholders:
-    def __init__(self, words: frozenset[str], patterns: tuple[re.Pattern[str], ...]) -> None:
-        self.words, self.patterns = words, patterns
-
-    def match(self, title: str) -> bool:
-        folded = " ".join(title.split()).casefold()
-        return folded in self.words or any(p.fullmatch(folded) for p in self.patterns)
-
-
-@lru_cache(maxsize=8)
-def load_placeholders(path: str | None = None) -> _Placeholders:
-    """The placeholder list: the bundled one, or the file at ``path`` instead of it.
-
-    Raises :class:`ConfigError` naming the file and line when it cannot be read or a
-    ``re:`` line is not a valid regular expression."""
-    if path is None:
-        text = resources.files("omnireader.formats").joinpath("data/placeholder_titles.txt")
-        raw = text.read_text(encoding="utf-8")
-        where = "the bundled placeholder_titles.txt"
-    else:
-        try:
-            raw = Path(path).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as e:
-            raise ConfigError(
-                f"placeholder_titles: cannot read {path!r} ({getattr(e, 'strerror', None) or e}); give a text "
-                "file with one placeholder title a line"
-            ) from None
-        where = repr(path)
-    words: set[str] = set()
-    patterns: list[re.Pattern[str]] = []
-    for n, line in enumerate(raw.splitlines(), 1):
-        line = line.strip()
-        if not line or line.startswith("#"):
-            continue
-        if line.startswith("re:"):
-            try:
-                patterns.append(re.compile(line[3:].strip(), re.IGNORECASE))
-            except re.error as e:
-                raise ConfigError(
-                    f"placeholder_titles: {where} line {n}: {line[3:]!r} is not a regular "
-                    f"expression ({e})"
-                ) from None
-        else:
-            words.add(" ".join(line.split()).casefold())
-    return _Placeholders(frozenset(words), tuple(patterns))
+def load_placeholders(path: str | None = None) -> WordList:
+    """The placeholder list: the bundled one, or the file at ``path`` instead of it
+    (:func:`.word_lists.load_word_list` says the file's form and its errors)."""
+    return load_word_list("placeholder_titles", path)
 
 
 def is_placeholder_title(title: str | None, file_name: str = "", path: str | None = None) -> bool:

@@ -61,6 +61,28 @@ def test_a_page_titled_by_its_file_name_takes_its_first_line_without_a_heading(
     assert _titles(items) == {("ANNUAL REPORT PURSUANT TO SECTION 13",) * 3}
 
 
+def test_an_untitled_pdf_takes_its_first_heading_as_other_formats_do(tmp_path: Path) -> None:
+    # The PDF reader used to drop "Untitled" from the Info dict itself, so the parser never
+    # saw a placeholder to replace: the items kept the file name as their title.
+    from pypdf import PdfReader, PdfWriter
+
+    from tests.formats.test_pdf import make_pdf
+
+    page = (
+        b"BT /F1 24 Tf 72 700 Td (Budget review 2024) Tj ET "
+        b"BT /F1 11 Tf 72 660 Td (Spending stayed within plan for the whole year.) Tj ET"
+    )
+    bare = tmp_path / "bare.pdf"
+    bare.write_bytes(make_pdf([page]))
+    writer = PdfWriter(clone_from=PdfReader(bare))
+    writer.add_metadata({"/Title": "Untitled"})
+    path = tmp_path / "minutes.pdf"
+    with path.open("wb") as f:
+        writer.write(f)
+    items = Reader().read(path)
+    assert _titles(items) == {("Budget review 2024",) * 3}
+
+
 def test_a_real_title_is_kept(tmp_path: Path) -> None:
     import docx
 

@@ -36,6 +36,7 @@ from omnireader.formats.pdf.page import clean_pdf_text, read_page
 from omnireader.formats.pdf.pdfium_lock import PDFIUM
 from omnireader.formats.people import people
 from omnireader.formats.registry import Format, Magic
+from omnireader.formats.word_lists import load_word_list
 from omnireader.options import ReadOptions
 from omnireader.payloads import Blob
 
@@ -49,7 +50,6 @@ _PASSWORD_HINT = "pass the password (--password / ReadOptions.password)"
 # Values PDF writers put in when the user gave none (ReportLab, Google Docs, ...).
 # The root element of an XMP packet ("xapmeta" in the first versions of XMP).
 _XMP_ROOTS = (b"<x:xmpmeta", b"<x:xapmeta")
-_PLACEHOLDERS = {"untitled", "untitled document", "anonymous", "unspecified", "unknown", "none"}
 
 
 def extract_pdf(
@@ -299,10 +299,17 @@ def _clean(value: str) -> str:
 
 
 def _meaningful(value: str | None) -> str | None:
+    """``value`` unless it is empty or names nothing ("unknown", "(Anonymous)": the bundled
+    ``placeholder_names`` list). A placeholder title ("Untitled") is the parser's to drop:
+    it then titles the document by its first heading."""
     if not value:
         return None
     value = _clean(value)
-    return None if value.strip("()").lower() in _PLACEHOLDERS or not value else value
+    return (
+        value
+        if value and not load_word_list("placeholder_names").match(value.strip("()"))
+        else None
+    )
 
 
 def _split_authors(value: str | None) -> list[str]:
