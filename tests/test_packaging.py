@@ -90,6 +90,9 @@ def test_the_wheel_holds_the_package_its_data_and_its_licence(dist: Path) -> Non
     assert "omnireader/server/static/index.html" in names
     prompts = {n for n in _source_files("*.txt") if n.startswith("omnireader/prompts/")}
     assert prompts and prompts <= names  # every prompt template the package loads
+    # every word list and lexicon the readers and the store load (formats/data, store/data…)
+    data = {n for n in _source_files("*.txt") if "/data/" in n}
+    assert "omnireader/store/data/english_stop_words.txt" in data and data <= names
     assert "omnireader/refine/guard_words.json" in names  # the fine-mode guard's words
     assert "omnireader/llm/models/minilm-l6-v2/tokenizer.json" in names  # --embedder minilm
     for model in ("potion-base-8m", "minilm-l6-static-256"):  # the default's rows; the first

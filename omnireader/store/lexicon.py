@@ -17,6 +17,7 @@ What LanceDB's native full-text search does (checked in Lance's tokenizer and me
 from __future__ import annotations
 
 import re
+from importlib import resources
 from typing import Any
 
 # Two or more letters run into a number of two or more digits, either way round ("FY2018",
@@ -28,16 +29,14 @@ _PARTS = re.compile(r"[A-Za-z]+|\d+")
 __all__ = ["ENGLISH_STOP_WORDS", "fts_config", "query_words"]
 
 #: Function words (the usual English list, question words included): they match everywhere
-#: and only add noise to a question's score.
+#: and only add noise to a question's score. Data: ``store/data/english_stop_words.txt``.
 ENGLISH_STOP_WORDS = tuple(
-    """a about above after again against all am an and any are as at be because been before
-    being below between both but by can could did do does doing down during each few for from
-    further had has have having he her here hers herself him himself his how i if in into is
-    it its itself just me more most my myself no nor not now of off on once only or other our
-    ours ourselves out over own same she should so some such than that the their theirs them
-    themselves then there these they this those through to too under until up very was we
-    were what when where which while who whom why will with would you your yours yourself
-    yourselves""".split()
+    word
+    for line in resources.files("omnireader.store")
+    .joinpath("data/english_stop_words.txt")
+    .read_text("utf-8")
+    .splitlines()
+    if (word := line.strip()) and not word.startswith("#")
 )
 
 
