@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from omnireader.formats.word_lists import load_word_list
+
 __all__ = ["Vocabulary", "join_hyphenated", "reflow"]
 
 _WORD = re.compile(r"[^\W\d_]{2,}")
@@ -21,71 +23,9 @@ _ONE_LETTER = frozenset("abcdefghijklmnopqrstuvwxyz")
 # A compound inside a line (not at its end, where the hyphen may be a break).
 _COMPOUND = re.compile(r"[^\W\d_]+-[^\W\d_]+(?=[^\w-]|$)")
 _HYPHENS = "-\u2010\u2011"
-# Word endings that are not words on their own: a line-end hyphen before them is a break.
-_SUFFIXES = frozenset(
-    [
-        "tion",
-        "tions",
-        "sion",
-        "sions",
-        "ment",
-        "ments",
-        "ness",
-        "ity",
-        "ities",
-        "ing",
-        "ings",
-        "ings",
-        "ed",
-        "ly",
-        "ally",
-        "ence",
-        "ences",
-        "ance",
-        "ances",
-        "able",
-        "ible",
-        "ous",
-        "ious",
-        "ive",
-        "ives",
-        "ture",
-        "tures",
-        "ism",
-        "ist",
-        "ists",
-        "ize",
-        "ized",
-        "izes",
-        "ise",
-        "ised",
-        "ful",
-        "less",
-        "ship",
-        "ward",
-        "wards",
-        "ary",
-        "ery",
-        "ory",
-        "ries",
-        "ial",
-        "ical",
-        "ically",
-        "ency",
-        "ancy",
-        "ent",
-        "ents",
-        "ant",
-        "ants",
-        "ation",
-        "ations",
-        "ition",
-        "itions",
-        "er",
-        "ers",
-        "est",
-    ]
-)
+# Word endings that are not words on their own: a line-end hyphen before them is a break
+# (data: ``formats/data/unbound_suffixes.txt``).
+_SUFFIXES = load_word_list("unbound_suffixes").words
 _MAX_VOCABULARY = 200_000
 
 
