@@ -12,6 +12,7 @@ from math import ceil, inf
 from statistics import median
 
 from omnireader.formats.layout.model import Word
+from omnireader.formats.layout.tables_signs import amount_line
 from omnireader.formats.layout.tables_text import em, is_numeric, is_value, is_word
 
 __all__ = [
@@ -24,7 +25,6 @@ __all__ = [
     "cut_at_gutters",
     "data_line",
     "has_numbers",
-    "headers_above",
     "line_box",
     "line_size",
     "regions",
@@ -46,8 +46,6 @@ _HEADING_SIZE = 1.12
 PROSE_WORDS = 4  # median words a cell at or over which a region reads as prose
 # Share of the region's width past which a run of words is a note, not a cell.
 _WIDE_RUN = 0.4
-# Columns a table needs before a header line read as one run is cut at them.
-_CUT_COLUMNS = 3
 # Share of multi-run lines that may cross a gutter (spanning headers).
 _GUTTER_SHARE = 0.12
 
@@ -85,31 +83,6 @@ def with_header_regions(
                 out[-1] = lines[where[id(prev[0])] : where[id(region[-1])] + 1]
                 continue
         out.append(region)
-    return out
-
-
-def headers_above(
-    above: list[list[_Run]], region: list[list[_Run]], spans: list[tuple[float, float]]
-) -> list[list[_Run]]:
-    """Lines just above a table of numbers that head its columns (set off by a wider gap
-    or a rule): short runs, none a title across the columns or in a larger font."""
-    out: list[list[_Run]] = []
-    top, size = line_box(region[0])[1], line_size(region[0])
-    for line in reversed(above):
-        _, line_top, _, bottom = line_box(line)
-        if top - bottom > FIRST_GAP * size or line_size(line) > _HEADING_SIZE * size:
-            break
-        # Header cells set a space apart read as one run; cut where a word starts (or ends)
-        # at a column's edge. Not over two columns: a line of text above a list or two
-        # columns of text would be cut as readily.
-        if len(spans) >= _CUT_COLUMNS:
-            line = [piece for run in line for piece in cut_at_gutters(run, spans, 0.25 * size)]
-        if any(run_words(run) >= PROSE_WORDS for run in line):
-            break
-        if len(line) == 1:
-            break  # one run alone (across the columns or over one): a title, not a header
-        out.insert(0, line)
-        top = line_top
     return out
 
 
@@ -162,7 +135,10 @@ def line_size(line: list[_Run]) -> float:
 
 
 def regions(lines: list[list[_Run]]) -> list[list[list[_Run]]]:
-    """Runs of close lines, most with two runs or more, trimmed to start and end on one."""
+    """Runs of close lines, most with two runs or more, trimmed to start and end on one.
+
+    A line of one amount with its currency sign ("$ 4,021", a total without a label) is a
+    row too: its sign, a column of its own once, made it two runs."""
     regions: list[list[list[_Run]]] = []
     current: list[list[_Run]] = []
     gaps: list[float] = []
@@ -170,6 +146,7 @@ def regions(lines: list[list[_Run]]) -> list[list[list[_Run]]]:
     biggest = 0.0  # the largest font size in the region so far
     prev_bottom = None
     for line in lines:
+        row = len(line) >= 2 or amount_line(line)
         words = [w for run in line for w in run]
         top, bottom = min(w.y0 for w in words), max(w.y1 for w in words)
         gap = top - prev_bottom if prev_bottom is not None else 0.0
@@ -179,24 +156,24 @@ def regions(lines: list[list[_Run]]) -> list[list[list[_Run]]]:
         size = median(ems)  # line_size
         allowed = max(_LINE_GAP * size, 1.8 * _median_of_sorted(gaps)) if gaps else FIRST_GAP * size
         # A one-run line in a larger font than the region's is a heading: the table ends.
-        heading = len(line) < 2 and bool(current) and size > _HEADING_SIZE * biggest
+        heading = not row and bool(current) and size > _HEADING_SIZE * biggest
         far = bool(current) and gap > allowed
         if far and gap <= _MAX_GAP * size and _aligned(line, current, size):
             far = False  # rows spaced wider below a tight header, still in the same columns
-        if far or heading or (len(line) < 2 and singles >= _MAX_SINGLES):
+        if far or heading or (not row and singles >= _MAX_SINGLES):
             regions.append(current)
             current, singles, gaps, biggest = [], 0, [], 0.0
-        if len(line) >= 2 or current:
+        if row or current:
             if current:
                 insort(gaps, max(0.0, gap))  # kept sorted: its median at every line
             current.append(line)
             biggest = max(biggest, max(ems))
-            singles = 0 if len(line) >= 2 else singles + 1
+            singles = 0 if row else singles + 1
         prev_bottom = bottom
     regions.append(current)
     out = []
     for region in regions:
-        while region and len(region[-1]) < 2:
+        while region and not (len(region[-1]) >= 2 or amount_line(region[-1])):
             region.pop()
         if sum(len(line) >= 2 for line in region) >= 2:
             out.append(region)

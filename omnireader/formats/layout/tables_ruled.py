@@ -24,6 +24,7 @@ from omnireader.formats.layout.tables_cells import (
     whitespace_columns,
 )
 from omnireader.formats.layout.tables_rules import grid_rules, outer_rows
+from omnireader.formats.layout.tables_signs import merge_sign_columns
 from omnireader.formats.layout.tables_text import SNAP, cell_text, group_lines, header_rows
 
 __all__ = ["SNAP", "ruled_tables"]
@@ -169,6 +170,7 @@ def _grid_table(
     ]
     word_rows, edges = split_columns(word_rows, xs)
     grid = [[cell_text(ws) for ws in row] for row in word_rows]
+    merge_sign_columns(grid)
     bold = [all(w.bold for ws in row for w in ws) and any(row) for row in word_rows]
     # Rows and columns with nothing in them are spacers between the drawn lines.
     keep_r = [i for i in range(len(grid)) if any(grid[i])]

@@ -18,6 +18,7 @@ from statistics import median
 
 from omnireader.formats.layout.model import Table, Word
 from omnireader.formats.layout.tables_columns import text_columns
+from omnireader.formats.layout.tables_heads import head_column, headers_above
 from omnireader.formats.layout.tables_join import join_header, join_wrapped
 from omnireader.formats.layout.tables_regions import (
     HEADER_LINES,
@@ -27,13 +28,14 @@ from omnireader.formats.layout.tables_regions import (
     column_spans,
     cut_at_gutters,
     data_line,
-    headers_above,
     line_box,
     regions,
     run_words,
     with_header_regions,
 )
+from omnireader.formats.layout.tables_signs import fuse_signs
 from omnireader.formats.layout.tables_text import (
+    CURRENCY,
     cell_text,
     group_lines,
     header_rows,
@@ -47,10 +49,11 @@ from omnireader.formats.layout.tables_textgrid import text_grid
 __all__ = ["borderless_tables", "column_of", "column_spans"]
 
 _Run = Run
+_FIGURE_UNITS = frozenset({"pts", "bps", "pt", "bp"})
 
 
 def borderless_tables(words: list[Word]) -> list[Table]:
-    lines = [runs(line) for line in group_lines(words)]
+    lines = [fuse_signs(runs(line)) for line in group_lines(words)]
     # Most pages are running text: without two lines that break into runs there is no
     # borderless table, and the column split below need not be looked for.
     if sum(1 for line in lines if len(line) > 1) < 2:
@@ -60,7 +63,11 @@ def borderless_tables(words: list[Word]) -> list[Table]:
     groups = text_columns(words)
     if len(groups) == 1:
         return _borderless(lines)  # one column (most pages): its lines are those above
-    return [t for group in groups for t in _borderless([runs(x) for x in group_lines(group)])]
+    return [
+        t
+        for group in groups
+        for t in _borderless([fuse_signs(runs(x)) for x in group_lines(group)])
+    ]
 
 
 def _borderless(lines: list[list[_Run]]) -> list[Table]:
@@ -92,11 +99,17 @@ def _tables_in(
         spans = column_spans(region)  # header lines have columns the body lacks: use them all
     if len(spans) < 2:
         return []
-    if above and first_data == 0 and len(body) > 1:
-        heads = headers_above(above, region, spans)
-        region, first_data = heads + region, len(heads)
+    added = 0
+    if above and len(body) > 1:
+        # Column heads and group labels above the region; labels only right above the
+        # figures (a region that starts with its header has its own).
+        heads = headers_above(above, region, spans, body, labels_ok=first_data == 0)
+        region, first_data, added = heads + region, first_data + len(heads), len(heads)
     placed: list[list[tuple[int, _Run]]] = []
     for n, line in enumerate(region):
+        if n < added and len(line) == 1:
+            placed.append([(head_column(line, spans), line[0])])  # taken whole
+            continue
         cols = [column_of(run, spans) for run in line]
         # Header cells may span columns with a few words ("Year Ended December 31, 2019");
         # a sentence across columns is text, wherever it is.
@@ -106,24 +119,39 @@ def _tables_in(
             prose or (len(line) == 1 and cols[0][1] >= 1 and 0 < n < len(region) - 1)
         ):
             # A run of words across a gutter: a title or a paragraph, so two tables (or none);
-            # or the header of the table below, its cells a space apart (headers_above).
-            lower = regions(region[n + 1 :])
-            return [
-                t
-                for part in regions(region[:n]) + lower
-                for t in _tables_in(
-                    part,
-                    depth + 1,
-                    above=[line]
-                    if lower and part is lower[0] and part[0] is region[n + 1]
-                    else None,
-                )
-            ]
+            # or a head of the table below (headers_above).
+            if n < added:
+                return _split(region, n, depth, None)
+            return _split(region[added:], n - added, depth, above)  # as found, heads apart
         if n < first_data and any(crossed for _, crossed in cols):
             line = [piece for run in line for piece in cut_at_gutters(run, spans)]
             cols = [column_of(run, spans) for run in line]
         placed.append([(c, run) for (c, _), run in zip(cols, line)])
     return [t for t in [_build(region, placed, spans)] if t is not None]
+
+
+def _split(
+    region: list[list[_Run]], n: int, depth: int, above: list[list[_Run]] | None
+) -> list[Table]:
+    """The tables above and below the region's line ``n``; the one below may be headed by
+    the lines over it that no table above took (``n`` itself among them)."""
+    tables = [
+        t
+        for part in regions(region[:n])
+        # The first part above, if it starts the region, has the region's lines above it.
+        for t in _tables_in(part, depth + 1, above=above if part[0] is region[0] else None)
+    ]
+    lower = regions(region[n + 1 :])
+    for k, part in enumerate(lower):
+        context = None
+        if k == 0:
+            start = next(i for i, line in enumerate(region) if line is part[0])
+            context = region[:start] if tables else (above or []) + region[:start]
+            if tables:
+                bottom = tables[-1].y1
+                context = [line for line in context if line_box(line)[1] > bottom]
+        tables.extend(_tables_in(part, depth + 1, above=context))
+    return tables
 
 
 def _build(
@@ -177,6 +205,24 @@ def _contents(rows: list[list[str]]) -> bool:
     )
 
 
+def _amounts(column: list[str]) -> bool:
+    """Every cell below the column's heading a figure, two or more with a currency sign
+    or a "%" (which, apart, once made a column of their own and the table pass)."""
+    cells = [_figure(c) for c in column if c]
+    while cells and not is_numeric(cells[0]):
+        cells.pop(0)  # the heading ("Fiscal 2022")
+    signed = sum(1 for c in cells if c[:1] in CURRENCY or c[1:2] in CURRENCY or "%" in c)
+    return signed >= 2 and all(is_numeric(c) for c in cells)
+
+
+def _figure(cell: str) -> str:
+    # "$ —" (nothing, in a row of amounts) and "3 pts" are figures of the column too.
+    number, _, unit = cell.partition(" ")
+    if number in CURRENCY:
+        return unit
+    return number if unit in _FIGURE_UNITS else cell
+
+
 def _looks_tabular(rows: list[list[str]]) -> bool:
     """Enough rows and columns filled, and cells short enough not to be running text."""
     full = [r for r in rows if sum(1 for c in r if c) >= 2]
@@ -188,6 +234,8 @@ def _looks_tabular(rows: list[list[str]]) -> bool:
         return False  # a bulleted or numbered list, its markers in a column of their own
     if _contents(rows):
         return False
+    if any(_amounts([r[j] for r in rows]) for j in range(1, nc)):
+        return True  # a column of money: long row labels beside it are still a table's
     words_per_cell = [_text_words(c) for r in rows for c in r if c]
     if median(words_per_cell) >= PROSE_WORDS:
         return False

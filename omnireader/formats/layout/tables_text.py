@@ -15,6 +15,7 @@ from omnireader.formats.layout.bidi import line_text
 from omnireader.formats.layout.model import Word
 
 __all__ = [
+    "CURRENCY",
     "SEGMENT_EM",
     "SNAP",
     "cell_text",
@@ -38,7 +39,8 @@ NUMBER_GAP_EM = 0.3
 # A number as tables print them: signs, currency, thousands separators, decimals, percent,
 # parentheses for negatives, footnote stars; a lone dash is the "nothing here" number.
 _NUMBER = re.compile(
-    r"[(\[]?[-+\u2212\u2013]?[$\u20ac\u00a3\u00a5]?(\d[\d,.']*|\.\d+)%?[)\]]?\*{0,3}"
+    r"[$\u20ac\u00a3\u00a5]?[(\[]?[-+\u2212\u2013]?[$\u20ac\u00a3\u00a5]?"  # "$(1,234)", "($1,234)"
+    r"(\d[\d,.']*|\.\d+)%?[)\]]?%?\*{0,3}"
     r"|\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}"  # a date: a value in its column as much as a number
     r"|[-\u2013\u2014]|n/?a|\(x\)|x",
     re.IGNORECASE,
@@ -48,7 +50,8 @@ _NUMBER = re.compile(
 _GROUP_HEAD = re.compile(r"[-\u2212(]?\d{1,3}")  # "12" of "12 345"
 _GROUP = re.compile(r"\d{3}([.,]\d+)?\)?")  # "345", "345,6", "345)"
 _THOUSANDS_GAP_EM = 0.4
-_CURRENCY = frozenset("$\u20ac\u00a3\u00a5")
+#: Currency signs: a lone one goes with the number after it.
+CURRENCY = frozenset("$\u20ac\u00a3\u00a5")
 _UNITS = frozenset({"%", ")", "%)", "bps", "pts"})  # what a number's cell can end with
 #: What starts a list item rather than a table row: bullets, dashes, "1." "(a)" "iv)".
 _MARKER = re.compile(
@@ -156,10 +159,10 @@ def _same_cell(prev: Word, word: Word, gap: float, size: float) -> bool:
     # numbers in two columns are not printed with a comma between them.
     ends_number = (
         (is_numeric(prev.text) or prev.text in _UNITS)
-        and prev.text not in _CURRENCY
+        and prev.text not in CURRENCY
         and not prev.text.endswith(",")
     )
-    numbers = ends_number and (is_numeric(word.text) or word.text in _CURRENCY)
+    numbers = ends_number and (is_numeric(word.text) or word.text in CURRENCY)
     # "12 345,6" (a space between thousands, as European tables print them) is
     # one number: a group of three digits after one to three digits, a space apart.
     thousands = (
@@ -214,12 +217,21 @@ def header_rows(rows: list[list[str]], bold: list[bool] | None = None) -> int:
     numeric = [any(is_value(c) for c in row[1:] if c) for row in rows]
     if any(numeric[1:]):
         first = next(i for i, flag in enumerate(numeric) if flag)
+        # A label alone in the first column right above the figures ("Net sales:") heads
+        # a group of rows, not the columns; a unit note there ("(in millions)") is a head.
+        while first > 1 and _group_label(rows[first - 1]):
+            first -= 1
         return max(1, min(first, limit))
     if bold and len(bold) == len(rows) and bold[0]:
         lead = next((i for i, flag in enumerate(bold) if not flag), len(bold))
         if lead < len(rows):
             return max(1, min(lead, limit))
     return 1
+
+
+def _group_label(row: list[str]) -> bool:
+    label = row[0]
+    return bool(label) and not any(row[1:]) and not (label[0] == "(" and label[-1] == ")")
 
 
 def median_or(values: list[float], default: float) -> float:
