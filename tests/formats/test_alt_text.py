@@ -46,3 +46,22 @@ def test_no_generated_note_reaches_the_items_of_real_office_files() -> None:
     assert "[image: " in text  # the pictures' descriptions are still there
     for note in ("automatically generated", "AI-generated content", "AI 生成的内容"):
         assert note not in text
+
+
+def test_a_web_page_marks_its_pictures_as_office_files_do(tmp_path: Path) -> None:
+    # The same picture() for HTML: one [image: …] mark, the generated note and file names
+    # gone, brackets inside the alt text made round so the mark stays one.
+    page = tmp_path / "pictures.html"
+    page.write_text(
+        "<html><body><h1>Logos</h1><p>The company changed its logo four times.</p>"
+        '<p><img src="a.png" alt="A red square  Description automatically generated"></p>'
+        '<p><img src="b.png" alt="Fifth and current logo[275]"></p>'
+        '<p><img src="c.jpg" alt="Toyota Yaris WRC.jpg"></p>'
+        '<p><img src="d.png" alt="image"></p></body></html>',
+        encoding="utf-8",
+    )
+    text = "\n".join(i.memory for i in Reader().read(str(page)))
+    assert "[image: A red square]" in text
+    assert "[image: Fifth and current logo(275)]" in text
+    assert "automatically generated" not in text
+    assert "Toyota" not in text and "[image: image]" not in text

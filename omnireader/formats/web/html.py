@@ -19,6 +19,7 @@ import html
 import re
 from typing import Any
 
+from omnireader.formats.alt_text import picture
 from omnireader.formats.web.html_chrome_hints import drop_named_and_link_chrome
 
 __all__ = ["main_content_html", "main_content", "is_hidden"]
@@ -95,13 +96,13 @@ def _is_chrome(el: Any) -> bool:
 
 def _flatten_links_and_images(root: Any) -> None:
     # Link targets (often kilobyte-long tracking URLs) and image URLs are navigation, not
-    # content: keep what a reader sees, the link text and the image's alt text.
+    # content: keep what a reader sees, the link text and the image's alt text, marked and
+    # cleaned as every other reader marks a picture (alt_text.picture).
     for a in root.find_all("a"):
         a.unwrap()
     for img in root.find_all("img"):
-        alt = " ".join((img.get("alt") or "").split())
-        if alt:
-            img.replace_with(f"[image: {alt}]")
+        if mark := picture(img.get("alt")):
+            img.replace_with(mark)
         else:
             img.decompose()
 
