@@ -10,7 +10,9 @@ go too (:mod:`omnireader.formats.web.html_chrome_hints`).
 Content a browser does not show is dropped too: ``display:none`` / ``visibility:hidden``
 (and Outlook's ``mso-hide:all``), the ``hidden`` attribute, ``<template>``, short
 ``aria-hidden`` decorations (icons, duplicated labels) and inline XBRL's ``ix:header``,
-whose hidden facts would otherwise open a 10-K with 14,000 characters nobody sees.
+whose hidden facts would otherwise open a 10-K with 14,000 characters nobody sees. Text
+for screen readers only goes where it notes a link's shown words or labels a player
+(:mod:`omnireader.formats.web.html_screen_reader`).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from typing import Any
 
 from omnireader.formats.alt_text import picture
 from omnireader.formats.web.html_chrome_hints import drop_named_and_link_chrome
+from omnireader.formats.web.html_screen_reader import drop_screen_reader_notes
 
 __all__ = ["main_content_html", "main_content", "is_hidden"]
 
@@ -134,6 +137,8 @@ def main_content(soup: Any) -> tuple[str, Any]:
     for el in soup.find_all(_HIDDEN_TAGS):  # before measuring: hidden facts are not text
         el.decompose()
     root = _main_element(soup)
+    # Screen-reader notes on links and labels of players: before players and links go.
+    drop_screen_reader_notes(root)
     # A page without <body> is all root: its <head> and <title> are not body text (the
     # title is returned on its own).
     for el in root.find_all(["head", "title", *_CHROME_TAGS]):
