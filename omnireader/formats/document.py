@@ -69,7 +69,8 @@ class DocInfo(BaseModel):
 
 
 #: DocInfo.extra keys every item of the document carries in its metadata (a message's
-#: ids and thread, so search can show a conversation; its sender and recipients as written;
+#: ids and thread, so search can show a conversation; its sender, recipients and Reply-To
+#: as written;
 #: the quoted history cut off a reply's text, formats/mail/quotes.py; the images its HTML
 #: shows inline, not read, formats/mail/related.py; the message a bounce returns,
 #: formats/mail/returned.py; which of a web page's fields its own date came from,
@@ -82,6 +83,7 @@ ITEM_FIELDS = (
     "sender",
     "recipients",
     "cc",
+    "reply_to",
     "quoted",
     "inline_images",
     "returned_subject",

@@ -50,6 +50,27 @@ def test_bcc_recipients_are_persons(tmp_path: Path) -> None:
         assert person in item.metadata.persons
 
 
+def test_reply_to_is_a_field_and_its_people_are_persons(tmp_path: Path) -> None:
+    # A list's or an assistant's address replies go to: kept as written, searchable by name.
+    path = _eml(
+        tmp_path,
+        "list.eml",
+        b"From: Ann Lee <ann@example.org>\r\nTo: team@example.org\r\n"
+        b"Reply-To: Front Desk <desk@example.org>\r\nSubject: Rota\r\n"
+        b"Date: Tue, 06 May 2025 10:30:00 +0200\r\n\r\nThe rota is up.\r\n",
+    )
+    [item] = Reader().read(path)
+    assert item.metadata.extra["reply_to"] == "Front Desk <desk@example.org>"
+    assert "Front Desk" in item.metadata.persons and "desk@example.org" in item.metadata.persons
+    assert item.metadata.extra["sender"] == "Ann Lee <ann@example.org>"  # From stays From
+
+
+def test_a_message_without_reply_to_has_no_such_field(tmp_path: Path) -> None:
+    path = _eml(tmp_path, "plain.eml", b"From: a@example.org\r\nSubject: Hi\r\n\r\nHello.\r\n")
+    [item] = Reader().read(path)
+    assert "reply_to" not in item.metadata.extra
+
+
 def test_smime_ciphertext_labelled_octet_stream_is_encrypted_and_not_stored(
     tmp_path: Path,
 ) -> None:

@@ -28,6 +28,16 @@ def test_sender_recipients_date_and_body_become_metadata(realworld: Path) -> Non
     assert "__substg1.0_" not in item.memory
 
 
+def test_an_outlook_message_s_reply_to_is_read_from_its_entries(realworld: Path) -> None:
+    # Outlook keeps Reply-To as recipient entries (name, type, address), not as a header.
+    path = realworld / "HTML mail with replyto and attachment and embedded image.msg"
+    item = Reader().read(path)[0]
+    assert item.metadata.extra["reply_to"] == "lollypop-replyto <lo.pop.replyto@somemail.com>"
+    assert "lo.pop.replyto@somemail.com" in item.metadata.persons
+    [tika] = Reader().read(realworld / "testMSG.msg")  # name and address the same: once
+    assert tika.metadata.extra["reply_to"] == "tika-dev@lucene.apache.org"
+
+
 def test_an_attached_outlook_message_is_read_as_a_nested_message(realworld: Path) -> None:
     items = Reader().read(realworld / "nested simple mail.msg")
     nested = [i for i in items if i.source.member]

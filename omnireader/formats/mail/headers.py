@@ -39,12 +39,14 @@ class MailHeaders(BaseModel):
     to: str = ""
     cc: str = ""
     bcc: str = ""  # kept by the sender's copy of a message (a Sent folder, a draft)
+    reply_to: str = ""  # where replies go when not to From: a list, an assistant, a desk
     date: str | None = None  # ISO 8601
     date_text: str = ""  # the Date field as written
     message_id: str | None = None
     in_reply_to: str | None = None
     references: list[str] = Field(default_factory=list)
-    persons: list[str] = Field(default_factory=list)  # names and addresses of From/To/Cc/Bcc
+    # names and addresses of From/To/Cc/Bcc/Reply-To
+    persons: list[str] = Field(default_factory=list)
 
     @property
     def thread(self) -> str | None:
@@ -175,8 +177,9 @@ def mail_headers(msg: Message) -> MailHeaders:
         return header_text(msg.get(name), charsets)
 
     sender, to, cc, bcc = get("From"), get("To"), get("Cc"), get("Bcc")
+    reply_to = get("Reply-To")
     persons: list[str] = []
-    for name, addr in _addresses([v for v in (sender, to, cc, bcc) if v]):
+    for name, addr in _addresses([v for v in (sender, to, cc, bcc, reply_to) if v]):
         for value in (name.strip("'\" "), addr):
             if value and value not in persons:
                 persons.append(value)
@@ -189,6 +192,7 @@ def mail_headers(msg: Message) -> MailHeaders:
         to=to,
         cc=cc,
         bcc=bcc,
+        reply_to=reply_to,
         date=_iso_date(date_text),
         date_text=date_text,
         message_id=own[0] if own else None,

@@ -280,6 +280,7 @@ def mail_info(headers: MailHeaders, thread: str | None = None) -> DocInfo:
         ("sender", headers.sender),
         ("recipients", headers.to),
         ("cc", headers.cc),
+        ("reply_to", headers.reply_to),
     ):
         if value:
             extra[key] = value

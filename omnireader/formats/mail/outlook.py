@@ -70,6 +70,37 @@ def _sender(message: Any) -> str:
     return message.sender or name
 
 
+# [MS-OXCDATA] 2.2.5.1: a one-off entry id (an address typed in, not a directory entry):
+# this provider id, 4 bytes of version and flags, then display name, address type and
+# address, each ending in a null; UTF-16 when flag 0x8000 is set.
+_ONE_OFF = bytes.fromhex("812b1fa4bea310199d6e00dd010f5402")
+
+
+def _reply_to(message: Any) -> str:
+    """Reply-To as ``Name <address>, ...``: from the one-off entries Outlook keeps
+    (PidTagReplyRecipientEntries), else the names alone (PidTagReplyRecipientNames)."""
+    from oxmsg.domain import constants as c
+
+    props = message.properties
+    raw = props.binary_prop_value(c.PID_REPLY_RECIPIENT_ENTRIES) or b""
+    found = []
+    for start in (i for i in range(len(raw)) if raw.startswith(_ONE_OFF, i)):
+        flags = int.from_bytes(raw[start + 18 : start + 20], "little")
+        wide = bool(flags & 0x8000)
+        body = raw[start + 20 :]
+        fields = (
+            body.decode("utf-16-le", "replace").split("\x00", 3)
+            if wide
+            else body.decode("latin-1").split("\x00", 3)
+        )
+        if len(fields) >= 3 and "@" in (address := fields[2].strip()):
+            name = fields[0].strip()  # often the address again: then the address alone
+            found.append(email.utils.formataddr((name, address)) if name != address else address)
+    if found:
+        return ", ".join(found)
+    return (props.str_prop_value(c.PID_REPLY_RECIPIENT_NAMES) or "").replace(";", ",")
+
+
 def _headers(out: EmailMessage, message: Any) -> None:
     from oxmsg.domain import constants as c
 
@@ -83,6 +114,7 @@ def _headers(out: EmailMessage, message: Any) -> None:
         "Bcc": ", ".join(_recipients(message, _BCC)),
         "Message-ID": props.str_prop_value(c.PID_INTERNET_MESSAGE_ID),
         "In-Reply-To": props.str_prop_value(c.PID_IN_REPLY_TO_ID),
+        "Reply-To": _reply_to(message),
     }
     sent = message.sent_date or props.date_prop_value(c.PID_MESSAGE_DELIVERY_TIME)
     if sent is not None:
