@@ -7,6 +7,7 @@
     │   ├── EncryptedError             code "encrypted"  (give the password)
     │   ├── CorruptError               code "corrupt"
     │   ├── EmptyInputError            code "empty"
+    │   ├── NeedsOcrError              code "needs_ocr" (pages with no text OCR did not read)
     │   ├── TooLargeError              code "too_large"
     │   ├── ReadTimeoutError           code "timeout"
     │   ├── CrashedError               code "crashed"   (a worker died reading it)
@@ -99,6 +100,13 @@ class CorruptError(ReadError):
 
 class EmptyInputError(ReadError):
     code = "empty"
+
+
+class NeedsOcrError(ReadError):
+    """Pages (or a whole file) with no text layer that OCR did not read: OCR was off or
+    failed, or found no text; the message names the pages and what to do."""
+
+    code = "needs_ocr"
 
 
 class TooLargeError(ReadError):

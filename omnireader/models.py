@@ -335,3 +335,5 @@ class ReadFailure(BaseModel):
     message: str
     # For code "internal" (a bug, not a bad input): the traceback, to put in a bug report.
     detail: str | None = None
+    # The pages of the input it concerns, when it is about pages (code "needs_ocr").
+    pages: list[int] = Field(default_factory=list)

@@ -75,8 +75,11 @@ def test_read_of_the_markitdown_corpus_finds_every_fragment(corpus: Path) -> Non
             assert norm(fragment) in text, (name, fragment)
         for fragment in spec.get("must_not_find", []):
             assert norm(fragment) not in text, (name, fragment)
-    scan = [i for i in items if "MEDRPT" in (i["metadata"]["sources"][0].get("path") or "")]
-    assert scan and all("needs_ocr" in i["metadata"]["flags"] for i in scan)
+    # The scan, OCR off: no item; a failure naming its pages and what to do.
+    assert not [i for i in items if "MEDRPT" in (i["metadata"]["sources"][0].get("path") or "")]
+    scan = next(f for f in out["failures"] if "MEDRPT" in f["input"])
+    assert scan["error"] == "needs_ocr" and scan["pages"] == [1, 2, 3]
+    assert "--ocr auto" in scan["message"] and re.search(r"\[needs_ocr\].*MEDRPT", proc.stderr)
     for media in ("test.jpg", "test_llm.jpg", "test.wav", "test.mp3", "test.m4a"):
         assert by_file.get(media), media
     assert re.search(r"\[unsupported\].*random\.bin", proc.stderr)

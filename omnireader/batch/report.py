@@ -20,6 +20,7 @@ from pydantic import BaseModel, Field
 
 from omnireader.models import MemoryItem, Mode, ReadFailure
 from omnireader.page_counts import page_counts
+from omnireader.reading.unread_pages import CODE as NEEDS_OCR
 
 __all__ = [
     "IngestReport",
@@ -114,7 +115,10 @@ class IngestReport(BaseModel):
         if any(is_transient(f) for f in failures):
             self.files_to_retry += 1
         self.pages_ocr += got.pages_ocr
-        self.pages_unreadable += got.pages_unreadable
+        # Pages nothing read give no item: their failure records name them.
+        self.pages_unreadable += got.pages_unreadable + sum(
+            len(f.pages) or 1 for f in failures if f.error == NEEDS_OCR
+        )
         for reason, n in got.refine_reasons.items():
             self.refine_failed += n
             self.refine_reasons[reason] = self.refine_reasons.get(reason, 0) + n

@@ -8,10 +8,13 @@
     ('# Plan\\n\\nShip in May.', 'file', 'Plan')
 
 A page with no text layer (a scan) is read by OCR (items flagged ``ocr``, see
-``ocr_items.py``) unless ``ReadOptions.ocr`` is ``off``; when it is off, or OCR finds no
-text on the page, the page becomes a placeholder item flagged ``needs_ocr`` that says so.
-A file that was only referenced (a ``file_id`` and no content) becomes an item
-flagged ``unresolved_reference``. Neither is an error, and neither is empty.
+``ocr_items.py``) unless ``ReadOptions.ocr`` is ``off``. When it is off, or OCR finds no
+text on the page, the page's item is flagged ``needs_ocr`` and holds only what text the
+page has (a caption, a stamp), none when it has none; ``extra.not_read`` says why. Fine
+mode's vision model reads the page from it; the reading layer takes out such an item with
+no text and reports the page instead (``omnireader/reading/unread_pages.py``): a status
+sentence is never a memory. A file that was only referenced (a ``file_id`` and no content)
+becomes an item flagged ``unresolved_reference``.
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ from omnireader.formats.document import (
 )
 from omnireader.formats.extract import extract
 from omnireader.formats.ocr import OCR
-from omnireader.formats.ocr.scripts import UNREAD_SCRIPT, unread_message
+from omnireader.formats.ocr.scripts import UNREAD_SCRIPT
 from omnireader.formats.sniff import Sniffed, resniff_whole, sniff
 from omnireader.ids import content_hash
 from omnireader.models import MemoryItem, Source
@@ -264,29 +267,12 @@ class FileParser(Parser[Blob]):
         )
 
     def _ocr_item(self, r: _Reading, section: Section, n: int) -> MemoryItem:
-        where = f"Page {section.page}" if section.page is not None else "A part"
-        if section.ocr is None:
-            layer = (
-                "has a text layer that does not decode to text (a font without a Unicode map)"
-                if GARBLED in section.flags
-                else "has no text layer"
-            )
-            text = f"{where} of {r.blob.display_name} {layer}; it needs OCR or a vision model to be read."
-        elif section.ocr.unread:
-            text = (
-                f"{where} of {r.blob.display_name} has no text layer and OCR found "
-                f"{unread_message(section.ocr.unread)}."
-            )
-        else:
-            text = (
-                f"{where} of {r.blob.display_name} has no text layer and OCR found no text "
-                "on it; a vision model may describe it."
-            )
-        found = section.text.strip()
-        if found:  # a scan with a caption or a stamp: keep what little text there is
-            text += f" The only text on it: {found}"
+        # The page's own text only (a caption, a stamp), or none: why it was not read goes
+        # in extra.not_read, for the report (reading/unread_pages.py), not in its memory.
+        text = section.text.strip()
         source = r.source.model_copy(update=dict(page=section.page, chunk_index=0, chunk_total=1))
         meta = self._meta(r, section)
+        meta["extra"]["not_read"] = _not_read(section)
         if section.ocr is not None:
             meta["extra"]["ocr_engine"] = section.ocr.engine
             meta["extra"]["ocr_note"] = section.ocr.note
@@ -337,3 +323,12 @@ class FileParser(Parser[Blob]):
 
     def rebuild_from_source(self, source: Source) -> Blob:
         return rebuild_blob(source)
+
+
+def _not_read(section: Section) -> str:
+    """Why OCR did not read a page with no (decodable) text layer, as a reason code."""
+    if section.ocr is None:
+        return GARBLED if GARBLED in section.flags else "ocr_off"
+    if (section.ocr.note or "").startswith("failed"):
+        return "ocr_failed"
+    return UNREAD_SCRIPT if section.ocr.unread else "no_text_found"

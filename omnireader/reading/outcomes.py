@@ -26,6 +26,7 @@ from omnireader.errors import (
 from omnireader.intake.router import Task, iter_route
 from omnireader.models import MemoryItem, ReadFailure, ReadInfo
 from omnireader.parsers.base import ParseContext, get_parser
+from omnireader.reading.unread_pages import take_unread_pages, without_text
 from omnireader.text.unicode_repair import repair_model
 
 log = logging.getLogger("omnireader")
@@ -61,11 +62,14 @@ class ReadOutcome(BaseModel):
     def finish(self, parts: Iterable[_Part], input: Any, started: float) -> ReadOutcome:
         """Gather the parts' items and failures (in order), name the file they came from,
         repair surrogates in their text (:mod:`omnireader.text.unicode_repair`), and stamp the
-        time taken."""
+        time taken. Pages nothing read are reported, their empty items taken out
+        (:mod:`omnireader.reading.unread_pages`)."""
         for part in parts:
+            part.failures.extend(take_unread_pages(part.items, part.label or self.input))
             self.items.extend(part.items)
             self.failures.extend(part.failures)
-            self.refined_fast.extend(part.refined_fast)
+            # A page the vision model read: its fine items stand, its empty item goes.
+            self.refined_fast.extend(i for i in part.refined_fast if not without_text(i))
         name_file(self.items, input)
         name_file(self.refined_fast, input)
         for x in (*self.items, *self.refined_fast, *self.failures):
@@ -188,6 +192,7 @@ class _Part(BaseModel):
     """One routed part of an input after its fast parse (``task`` None: nothing to refine)."""
 
     task: Task | None = None
+    label: str = ""  # the part's input as failures name it
     items: list[MemoryItem] = Field(default_factory=list)
     failures: list[ReadFailure] = Field(default_factory=list)
     refined_fast: list[MemoryItem] = Field(default_factory=list)
@@ -214,7 +219,7 @@ def parse_parts(input: Any, ctx: ParseContext, out: ReadOutcome) -> list[_Part]:
 def _parse_task(task: Task, ctx: ParseContext) -> _Part:
     if task.failure is not None:
         return _Part(failures=[task.failure])
-    part = _Part()
+    part = _Part(label=task.label)
     parser = get_parser(task.parser)
     with captured(part, task.label):
         if ctx.mode == "fine":

@@ -79,15 +79,16 @@ def test_korean_beside_english_keeps_the_english_and_counts_the_korean(tmp_path:
 
 
 @pytest.mark.skipif(not DEJAVU.is_file(), reason="DejaVu Sans (Cyrillic) not installed")
-def test_a_scanned_page_of_russian_text_is_a_named_placeholder(tmp_path: Path) -> None:
+def test_a_scanned_page_of_russian_text_is_reported_not_stored_as_marks(tmp_path: Path) -> None:
     page = draw(
         [("Отчёт о продажах за третий квартал", DEJAVU), ("Мы встретимся в пятницу.", DEJAVU)],
         tmp_path / "page.png",
     )
     scan = tmp_path / "scan.pdf"
     Image.open(page).convert("RGB").save(scan, resolution=150)
-    [item] = Reader().read_report(scan).items
-    assert "needs_ocr" in item.metadata.flags and UNREAD_SCRIPT in item.metadata.flags
-    assert "OCR found" in item.memory and item.metadata.extra["ocr_unread_lines"] >= 2
-    assert "lines of text in a script the OCR models do not read" in item.memory
-    assert "?" not in item.memory.split("(they read")[0]  # no marks made of the Cyrillic
+    result = Reader().read_report(scan)
+    assert result.items == []  # no marks made of the Cyrillic, no sentence about them
+    [failure] = result.failures
+    assert failure.error == "needs_ocr" and failure.pages == [1]
+    assert "page 1 has no text layer and only lines in a script the OCR models" in failure.message
+    assert failure.message.endswith("a vision model may read it (fine mode)")

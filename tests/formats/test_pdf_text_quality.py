@@ -101,12 +101,8 @@ def test_with_ocr_off_a_garbled_page_is_reported_like_a_scan() -> None:
     ctx = ParseContext(options=ReadOptions(ocr="off"))
     [item] = FileParser().parse_fast(Blob(data=without_tounicode(text_pdf([SENTENCE]))), ctx)
     assert item.metadata.flags == [NEEDS_OCR, GARBLED]
-    # A placeholder like a scanned page's, saying why, without the garbage.
-    assert item.memory.startswith("Page 1 of ")
-    assert item.memory.endswith(
-        " has a text layer that does not decode to text (a font without a Unicode map); "
-        "it needs OCR or a vision model to be read."
-    )
+    # Like a scanned page's: no text (not the garbage), why in extra, for the report.
+    assert item.memory == "" and item.metadata.extra["not_read"] == GARBLED
 
 
 @pytest.mark.parametrize("ocr", ["auto", "always"])

@@ -20,6 +20,7 @@ from omnireader.errors import (  # noqa: E402
     BlockedURLError,
     FineModeUnavailableError,
     InvalidInputError,
+    NeedsOcrError,
     ReadError,
     StoreError,
 )
@@ -119,9 +120,10 @@ def test_ocr_and_mode_reach_the_reader(tmp_path: Path) -> None:
     font = ImageFont.truetype("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", 48)
     ImageDraw.Draw(img).text((40, 150), "Scanned invoice 7731", fill="black", font=font)
     img.save(scan)
-    # With OCR off the page is not recognised (the default, auto, would read its text).
-    [doc] = OmniReaderLoader(scan, ocr="off").load()
-    assert doc.metadata["flags"] == ["needs_ocr"] and "7731" not in doc.page_content
+    # With OCR off the page is not recognised (the default, auto, would read its text): no
+    # document, an error naming the page and what to do.
+    with pytest.raises(NeedsOcrError, match="page 1 has no text layer and OCR was off"):
+        OmniReaderLoader(scan, ocr="off").load()
 
     with pytest.raises(FineModeUnavailableError):
         OmniReaderLoader(scan, mode="fine")
@@ -130,8 +132,8 @@ def test_ocr_and_mode_reach_the_reader(tmp_path: Path) -> None:
     # Options given beside a reader are checked too, and laid over its own.
     with pytest.raises(InvalidInputError):
         OmniReaderLoader(scan, reader=Reader(), ocr="sometimes")  # type: ignore[arg-type]
-    [again] = OmniReaderLoader(scan, reader=Reader(chunk_tokens=128), ocr="off").load()
-    assert again.metadata["flags"] == ["needs_ocr"]
+    with pytest.raises(NeedsOcrError):
+        OmniReaderLoader(scan, reader=Reader(chunk_tokens=128), ocr="off").load()
 
 
 def test_fine_mode_runs_through_the_llm_given(mixed_folder: Path) -> None:

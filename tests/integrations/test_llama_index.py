@@ -22,6 +22,7 @@ from omnireader import Reader, Store, ingest  # noqa: E402
 from omnireader.errors import (  # noqa: E402
     BlockedURLError,
     InvalidInputError,
+    NeedsOcrError,
     ReadError,
     StoreError,
 )
@@ -115,8 +116,8 @@ def test_ocr_is_passed_to_the_reader(tmp_path: Path) -> None:
 
     scan = tmp_path / "blank_scan.pdf"
     Image.new("RGB", (600, 300), "white").save(scan)
-    [doc] = OmniReaderReader(ocr="off").load_data(scan)
-    assert doc.metadata["flags"] == ["needs_ocr"]
+    with pytest.raises(NeedsOcrError, match="blank_scan.pdf: page 1 has no text layer"):
+        OmniReaderReader(ocr="off").load_data(scan)
 
 
 @pytest.fixture

@@ -186,16 +186,18 @@ def test_the_message_around_a_file_is_kept_as_context_not_mixed_into_its_text() 
     assert (item.source.chat_time, item.source.message_id) == ("2025-03-01T08:00:00", "msg-7")
 
 
-def test_with_ocr_off_a_scanned_page_becomes_a_placeholder_flagged_for_ocr(tmp_path: Path) -> None:
+def test_with_ocr_off_a_scanned_page_is_flagged_for_ocr_and_says_why_outside_its_text(
+    tmp_path: Path,
+) -> None:
+    # The page's item carries no sentence about itself: the reading layer reports the page
+    # (tests/reading/test_unread_pages.py); fine mode's vision model reads it from the item.
     from PIL import Image
 
     path = tmp_path / "scan.pdf"
     Image.new("RGB", (200, 300), (250, 250, 250)).save(path, "PDF")
     [item] = parse(Blob(path=str(path)), ParseContext(options=ReadOptions(ocr="off")))
     assert item.metadata.flags == ["needs_ocr"]
-    assert item.memory == (
-        "Page 1 of scan.pdf has no text layer; it needs OCR or a vision model to be read."
-    )
+    assert item.memory == "" and item.metadata.extra["not_read"] == "ocr_off"
     assert item.source.page == 1
 
 

@@ -42,10 +42,7 @@ def test_with_ocr_off_the_same_scan_reads_as_it_did_before_ocr(tmp_path: Path) -
     path = pages.write_pdf([small_page()], tmp_path / "scan.pdf", dpi=150)
     [item] = read_file(path, OFF)
     assert item.metadata.flags == ["needs_ocr"]
-    assert (
-        item.memory
-        == "Page 1 of scan.pdf has no text layer; it needs OCR or a vision model to be read."
-    )
+    assert item.memory == "" and item.metadata.extra["not_read"] == "ocr_off"
 
 
 def test_a_page_of_pictures_without_text_stays_flagged_for_a_vision_model(tmp_path: Path) -> None:
@@ -54,8 +51,9 @@ def test_a_page_of_pictures_without_text_stays_flagged_for_a_vision_model(tmp_pa
     image = Image.new("L", (400, 300), 255)
     ImageDraw.Draw(image).rectangle((40, 40, 360, 260), fill=30)
     [item] = read_file(pages.write_pdf([image], tmp_path / "photo.pdf", dpi=100))
-    assert item.metadata.flags == ["needs_ocr"] and "OCR found no text" in item.memory
+    assert item.metadata.flags == ["needs_ocr"] and item.memory == ""
     assert item.metadata.extra["ocr_note"] == "no_text"
+    assert item.metadata.extra["not_read"] == "no_text_found"
 
 
 def test_an_image_with_text_gives_its_ocr_items_and_no_placeholder_beside_them() -> None:

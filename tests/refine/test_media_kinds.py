@@ -140,6 +140,19 @@ def test_scanned_pdf_pages_are_rendered_and_read_by_the_vision_model(
     assert Image.open(io.BytesIO(png)).format == "PNG"
 
 
+def test_a_scanned_page_the_vision_model_read_leaves_no_placeholder_to_store(
+    server: LLMServer, make_reader, tmp_path: Path
+) -> None:
+    # An ingest stores a fine read's fast items beside its fine ones (refined_fast); the
+    # item that carried the page to the vision model says nothing of it and is not kept.
+    server.responder = by_task({"context": read_scan})
+    reader = make_reader(ocr="off")
+    out = reader.read_one(_scanned_pdf(tmp_path / "scan.pdf"), reader.context(None, "fine"))
+    assert out.failures == [] and {i.source.page for i in out.items} == {1, 2}
+    assert not [i for i in out.refined_fast if "needs_ocr" in i.metadata.flags]
+    assert all(i.memory.strip() for i in [*out.items, *out.refined_fast])
+
+
 def _sent_png(body: dict, api: str) -> bytes:
     last = body["messages"][-1]
     if api == "ollama":
