@@ -46,6 +46,7 @@ __all__ = [
     "EncryptedError",
     "CorruptError",
     "EmptyInputError",
+    "NeedsOcrError",
     "TooLargeError",
     "ReadTimeoutError",
     "CrashedError",

@@ -51,7 +51,8 @@ class ItemSummary(BaseModel):
 
     @classmethod
     def of(cls, items: list[MemoryItem]) -> ItemSummary:
-        ocr_read, unreadable = page_counts(items)
+        # A page nothing read is counted from its failure record (IngestReport.account).
+        ocr_read, unreadable = page_counts(i for i in items if "not_read" not in i.metadata.extra)
         reasons: Counter[str] = Counter(
             (item.metadata.refine_reason or "unknown").split(" (", 1)[0]
             for item in items

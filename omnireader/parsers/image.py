@@ -154,7 +154,7 @@ class ImageParser(Parser[Blob]):
         """Items for the text OCR finds on each frame; frames it could not decode or read
         are listed on ``item`` (``ocr_unreadable_pages``) rather than dropped silently."""
         from omnireader.formats.ocr import image_frames, ocr_image
-        from omnireader.formats.ocr.scripts import UNREAD_SCRIPT, unread_message
+        from omnireader.formats.ocr.scripts import UNREAD_SCRIPT
 
         out: list[MemoryItem] = []
         unreadable: list[int] = []
@@ -203,8 +203,8 @@ class ImageParser(Parser[Blob]):
             item.metadata.extra["ocr_unreadable_pages"] = unreadable
         if engine_name and not out:
             item.metadata.extra["ocr_engine"] = engine_name  # read, and no text found
-            if unread:  # not silence: the image item says what OCR could not read
-                item.memory = f"{item.memory} It holds {unread_message(unread)}."
+            if unread:  # not silence: reported (reading/unread_pages.py), not in its memory
+                item.metadata.extra["not_read"] = UNREAD_SCRIPT
                 item.metadata.flags.append(UNREAD_SCRIPT)
                 item.metadata.extra["ocr_unread_lines"] = unread
         return out

@@ -44,11 +44,11 @@ _WHY: dict[str, tuple[str, str]] = {
         "a vision model may describe them (fine mode)",
     ),
     "ocr_unread_script": (
-        f"no text layer and only lines in a script the OCR models do not read (they read {READS})",
+        f"only lines of text in a script the OCR models do not read (they read {READS})",
         "a vision model may read them (fine mode)",
     ),
     "vision_failed": (
-        "no text layer and the vision model failed on them",
+        "text neither OCR nor the vision model could read (it failed on them)",
         f"read it again in fine mode, or {_OCR_ON}",
     ),
 }
@@ -60,27 +60,36 @@ def without_text(item: MemoryItem) -> bool:
 
 
 def take_unread_pages(items: list[MemoryItem], label: str) -> list[ReadFailure]:
-    """Remove from ``items`` (in place) those of pages nothing read that hold no text, and
-    return the failure records that report them, one per reason."""
-    pages: defaultdict[str, list[int]] = defaultdict(list)
+    """Report the pages of ``items`` nothing read, one failure record per reason, and remove
+    (in place) their items that hold no text. An item with text (a scan's caption, a
+    picture's own facts) stays, and its page is reported too: its text was not read."""
+    pages: defaultdict[tuple[str, bool], list[int]] = defaultdict(list)
     kept: list[MemoryItem] = []
     for item in items:
-        if not without_text(item):
-            kept.append(item)
+        if "not_read" not in item.metadata.extra or item.metadata.mode == "fine":
+            kept.append(item)  # a fine item is the vision model's reading of the page
             continue
+        has_text = bool(item.memory.strip())
+        if has_text:
+            kept.append(item)
         why = str(item.metadata.extra["not_read"])
         if item.metadata.refine_status == "failed":  # fine mode: the vision model failed
             why = "vision_failed"
         page = item.source.page if item.source else None
-        pages[why].append(page if page is not None else 0)
+        pages[why, has_text].append(page if page is not None else 0)
     items[:] = kept
-    return [_failure(label, why, sorted(set(found))) for why, found in pages.items()]
+    return [
+        _failure(label, why, sorted(set(found)), has_text)
+        for (why, has_text), found in pages.items()
+    ]
 
 
-def _failure(label: str, why: str, pages: list[int]) -> ReadFailure:
+def _failure(label: str, why: str, pages: list[int], has_text: bool) -> ReadFailure:
     has, todo = _WHY.get(
         why, ("no text layer that OCR or a vision model could read", f"{_OCR_ON}, or read it again")
     )
+    if has_text:  # a caption or a stamp in a text layer: kept as the page's item
+        has = has.replace("no text layer", "no text layer but a caption or stamp (kept)", 1)
     numbered = [p for p in pages if p]
     if not numbered:
         where = "it has"  # a document without pages (a DOCX part of pictures only)

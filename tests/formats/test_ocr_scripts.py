@@ -56,17 +56,19 @@ def test_a_line_with_far_fewer_characters_than_its_length_is_unread() -> None:
     assert not unread_line("", 0.0, 100, 50)  # too short to hold a line: the noise rule's
 
 
-def test_a_picture_of_korean_text_says_so_instead_of_storing_garbage(tmp_path: Path) -> None:
+def test_a_picture_of_korean_text_reports_it_instead_of_storing_garbage(tmp_path: Path) -> None:
     picture = draw([(line, HANGUL) for line in KOREAN], tmp_path / "notice.png")
     result = Reader().read_report(picture)
-    assert not result.failures
     [item] = result.items  # the picture's own item: no OCR item of marks
     assert UNREAD_SCRIPT in item.metadata.flags
     # The detector may split a line at a gap ("안녕하세요," | "오늘 ..."): lines found, not drawn.
-    unread = item.metadata.extra["ocr_unread_lines"]
-    assert unread >= 2
-    assert f"{unread} lines of text in a script the OCR models do not read" in item.memory
-    assert READS in item.memory
+    assert item.metadata.extra["ocr_unread_lines"] >= 2
+    assert item.memory == "Image notice.png (PNG, 900×180)."  # its facts, no status sentence
+    [failure] = result.failures  # the report says what was not read, and what to do
+    assert failure.error == "needs_ocr" and failure.message == (
+        f"{picture}: it has only lines of text in a script the OCR models do not read (they "
+        f"read {READS}): a vision model may read it (fine mode)"
+    )
 
 
 def test_korean_beside_english_keeps_the_english_and_counts_the_korean(tmp_path: Path) -> None:
@@ -90,5 +92,5 @@ def test_a_scanned_page_of_russian_text_is_reported_not_stored_as_marks(tmp_path
     assert result.items == []  # no marks made of the Cyrillic, no sentence about them
     [failure] = result.failures
     assert failure.error == "needs_ocr" and failure.pages == [1]
-    assert "page 1 has no text layer and only lines in a script the OCR models" in failure.message
+    assert "page 1 has only lines of text in a script the OCR models do not read" in failure.message
     assert failure.message.endswith("a vision model may read it (fine mode)")

@@ -99,3 +99,17 @@ def test_an_ingest_stores_no_placeholder_and_counts_the_pages(tmp_path: Path) ->
         "contract.pdf": [1, 2],
         "minutes.pdf": [2],
     }
+
+
+def test_a_scan_s_caption_is_kept_as_its_text_and_the_page_is_still_reported(
+    corpus: Path,
+) -> None:
+    # pypdf's jpeg.pdf: a photo and one typed line under it.
+    pdf = corpus / "pypdf" / "jpeg.pdf"
+    result = Reader(options=OCR_OFF).read_report(pdf)
+    [item] = result.items
+    assert item.memory == "A PDF with a JPEG image." and item.metadata.flags == ["needs_ocr"]
+    [failure] = result.failures
+    assert failure.pages == [1] and failure.message.startswith(
+        f"{pdf}: page 1 has no text layer but a caption or stamp (kept) and OCR was off: "
+    )
