@@ -17,28 +17,21 @@ Bootstrap's ``sr-only``, Drupal's ``visually-hidden``; the names are data:
 
 from __future__ import annotations
 
-from functools import lru_cache
-from importlib import resources
 from typing import Any
 
-__all__ = ["SCREEN_READER_CLASSES", "drop_screen_reader_notes", "screen_reader_classes"]
+from omnireader.formats.word_lists import load_word_list
 
-SCREEN_READER_CLASSES = "data/screen_reader_classes.txt"
+__all__ = ["SCREEN_READER_CLASSES", "drop_screen_reader_notes"]
+
+#: The word list (``formats/data/screen_reader_classes.txt``) of their class names.
+SCREEN_READER_CLASSES = "screen_reader_classes"
 # Elements the reading drops whatever they hold: an aria-labelledby of theirs labels nothing read.
 _EMBEDS = ["iframe", "embed", "object", "video", "audio"]
 
 
-@lru_cache(maxsize=1)
-def screen_reader_classes() -> frozenset[str]:
-    """The class names of screen-reader-only text, lower case."""
-    raw = resources.files("omnireader.formats").joinpath(SCREEN_READER_CLASSES)
-    lines = (line.strip() for line in raw.read_text(encoding="utf-8").splitlines())
-    return frozenset(line.lower() for line in lines if line and not line.startswith("#"))
-
-
 def _screen_reader_only(el: Any) -> bool:
-    names = screen_reader_classes()
-    return any(str(c).lower() in names for c in (el.attrs or {}).get("class") or [])
+    names = load_word_list(SCREEN_READER_CLASSES)
+    return any(names.match(str(c)) for c in (el.attrs or {}).get("class") or [])
 
 
 def _shown_words(link: Any, note: Any) -> bool:
