@@ -36,10 +36,16 @@ def _screen_reader_only(el: Any) -> bool:
 
 def _shown_words(link: Any, note: Any) -> bool:
     """Whether ``link`` has words on screen besides ``note`` and other screen-reader text."""
-    for text in link.find_all(string=True):
-        if not text.strip():
-            continue
-        if not any(p is note or _screen_reader_only(p) for p in text.parents if p is not link):
+    return any(
+        text.strip() and not _in_note(text, link, note) for text in link.find_all(string=True)
+    )
+
+
+def _in_note(text: Any, link: Any, note: Any) -> bool:
+    for parent in text.parents:  # up to the link, not past it
+        if parent is link:
+            return False
+        if parent is note or _screen_reader_only(parent):
             return True
     return False
 
