@@ -152,6 +152,9 @@ class Source(BaseModel):
     member: str | None = None  # archive member name, for items read out of a ZIP
     mime: str | None = None
     page: int | None = None
+    # The last page the text runs onto, when it goes on past ``page`` (a PDF paragraph a
+    # page break cut, read whole on the page where it began).
+    page_end: int | None = None
     chunk_index: int | None = None
     chunk_total: int | None = None
     char_start: int | None = None

@@ -86,6 +86,7 @@ class Block:
     y1: float
     level: int = 0
     table: Table | None = None
+    size: float = 0.0  # the size most of its characters are set in (points; 0: unknown)
 
     def box_fraction(self, width: float, height: float) -> tuple[float, float, float, float]:
         """The box as fractions of the page (0..1, top left origin), like ``ocr_blocks``."""

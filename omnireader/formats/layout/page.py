@@ -29,6 +29,7 @@ from omnireader.formats.layout.blocks import (
 from omnireader.formats.layout.headings import HeadingRules, leader_end, normalize
 from omnireader.formats.layout.model import Block, BlockKind, PageLayout, Table, Word
 from omnireader.formats.layout.order import reading_order
+from omnireader.formats.layout.page_breaks import join_column_breaks
 from omnireader.formats.layout.reflow import Vocabulary, reflow
 from omnireader.formats.layout.words import TooManyChars, page_words
 
@@ -153,6 +154,8 @@ def layout_words(
             lines_out.append(block.lines)
     sizes = [_main_size(b) if b.table is None else 0.0 for b in ordered]
     _drop_kickers(out.blocks, sizes, lambda text: bool(headings.outline.level(text, index)))
+    if lines_out is None:  # (OCR keeps one list of lines a block)
+        out.blocks = join_column_breaks(out.blocks, vocabulary)
     _check(started, budget, "finding headings")
     return out
 
@@ -305,7 +308,9 @@ def _block(
         kind = "heading"
     elif _BULLET.match(text):
         kind = "list_item"
-    return Block(kind, text, block.x0, block.y0, block.x1, block.y1, level=level)
+    return Block(
+        kind, text, block.x0, block.y0, block.x1, block.y1, level=level, size=_main_size(block)
+    )
 
 
 def _main_size(block: TextBlock) -> float:

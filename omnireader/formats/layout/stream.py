@@ -5,6 +5,8 @@ heading trail carries across pages; running headers and footers are found over a
 of pages, so each page's section leaves here ``WINDOW`` pages late. Headers and footers
 come out once per distinct text (digits masked), as ``part="header"/"footer"`` sections
 like a DOCX's, not once per page; a page number becomes the section's ``page_label``.
+A page is given back one page later still: the next page's first lines may carry on the
+paragraph it ended in mid-sentence, and then join it there (:mod:`.page_breaks`).
 
 A scanned page (a whole page OCR read, not a picture on a text page) goes through the same
 window: its OCR blocks' boxes (page fractions) stand in for a layout's, so a page number or
@@ -23,14 +25,10 @@ from omnireader.formats.document import LAYOUT_FAILED, Section
 from omnireader.formats.layout.furniture import WINDOW, FurnitureWindow, margin_keys
 from omnireader.formats.layout.headings import HeadingRules, Outline, Trail
 from omnireader.formats.layout.model import Block, PageLayout, Table
-from omnireader.formats.layout.page import (
-    LayoutFailed,
-    block_markdown,
-    join_markdown,
-    layout_page,
-)
+from omnireader.formats.layout.page import LayoutFailed, block_markdown, layout_page
+from omnireader.formats.layout.page_body import MAX_BLOCKS, PageBody
+from omnireader.formats.layout.page_breaks import carries_on
 from omnireader.formats.layout.reflow import Vocabulary
-from omnireader.formats.link_text import with_links
 from omnireader.formats.ocr import OCR
 
 if TYPE_CHECKING:
@@ -40,8 +38,6 @@ if TYPE_CHECKING:
 
 __all__ = ["LAYOUT_FAILED", "MAX_BLOCKS", "LayoutStream", "read_outline"]
 
-#: Blocks described in an item's metadata, at most (a page of 2,000 labels stays small).
-MAX_BLOCKS = 200
 _MAX_FURNITURE = 500
 # The share of the plain text's visible characters a layout must hold.
 _KEPT = 0.95
@@ -88,6 +84,8 @@ class LayoutStream:
         self._seen_furniture: set[tuple[str, str]] = set()
         self._last_table: Table | None = None  # the last block of the page before, if a table
         self._last_page: int | None = None
+        self._held: PageBody | None = None  # the last page laid out, not yet given back
+        self._held_furniture: tuple[list[Block], list[Block]] = ([], [])
 
     def layout(
         self,
@@ -129,14 +127,18 @@ class LayoutStream:
     def flush(self) -> Iterator[Section]:
         while self._pending:
             yield from self._finish(*self._pending.popleft())
+        yield from self._release()
 
     def _finish(self, section: Section, scanned: _Scanned | None) -> Iterator[Section]:
         layout = section.layout if isinstance(section.layout, PageLayout) else None
         position = len(self._window._keys) - len(self._pending) - 1
         if layout is None:
+            yield from self._release()
             yield from self._finish_ocr(section, scanned, position)
             return
         body, header, footer, label = self._window.split(layout, position)
+        self._carry_paragraph(body, section.page, layout)
+        yield from self._release()
         continued = self._carry_table(body, section.page)
         path: tuple[list[str], list[int]] | None = None
         pieces: list[tuple[Block, str]] = []
@@ -149,31 +151,35 @@ class LayoutStream:
             if block is continued:
                 piece = f"*(table continued from page {self._last_page})*\n\n{piece}"
             pieces.append((block, piece))
-        text, spans = join_markdown(pieces)
-        titles, levels = self._trail.here if path is None else path
-        if section.links:
-            text = with_links(text, section.links)
-        extra = section.text[len(section.layout_source) :] if section.layout_source else ""
-        if extra.strip():  # form values appended after the text layer
-            text = f"{text}\n\n{extra.strip()}" if text else extra.strip()
-        yield section.model_copy(
-            update={
-                "text": text,
-                "heading": titles[-1] if titles else None,
-                "heading_path": titles,
-                "heading_levels": levels,
-                "page_label": label,
-                "blocks": _describe(body, spans, layout),
-                "layout": None,
-                "layout_source": None,
-                "links": [],
-            }
+        # Held until the next page's body is known: its first lines may end this page's
+        # last paragraph (page_breaks.py).
+        self._held = PageBody(
+            section, layout, pieces, self._trail.here if path is None else path, label
         )
+        self._held_furniture = (header, footer)
         last = body[-1] if body else None
         self._last_table = last.table if last is not None and last.kind == "table" else None
         self._last_page = section.page
-        for part, blocks in (("header", header), ("footer", footer)):
-            yield from self._furniture(part, blocks, section.page)
+
+    def _carry_paragraph(self, body: list[Block], page: int | None, layout: PageLayout) -> None:
+        """Move the page's first block onto the held page when it carries on the paragraph
+        that page ended in, mid-sentence (:func:`.page_breaks.carries_on`)."""
+        held = self._held
+        if held is None or not body or page is None or held.section.page != page - 1:
+            return
+        # Again while the part carried ends mid-sentence too and the next block goes on
+        # with it (a paragraph the page's layout cut once more).
+        while body and (last := held.last) is not None and carries_on(last, body[0]):
+            held.carry(body.pop(0), page, layout, self.vocabulary)
+
+    def _release(self) -> Iterator[Section]:
+        """The held page's section, then its running header and footer."""
+        held, self._held = self._held, None
+        if held is None:
+            return
+        yield held.finished()
+        for part, blocks in zip(("header", "footer"), self._held_furniture):
+            yield from self._furniture(part, blocks, held.section.page)
 
     def _finish_ocr(
         self, section: Section, scanned: _Scanned | None, position: int
@@ -277,24 +283,3 @@ def _check_kept(layout: PageLayout, plain: str) -> None:
             got += sum(len("".join(cell.split())) for row in block.table.rows for cell in row)
     if got < _KEPT * want:
         raise LayoutFailed(f"the layout holds {got} of the page's {want} characters")
-
-
-def _describe(
-    blocks: list[Block], spans: list[tuple[int, int]], layout: PageLayout
-) -> list[dict[str, object]]:
-    """Block kinds and boxes (page fractions, top-left origin) for item metadata, with
-    each block's character span in the page text (so a chunk can keep its own blocks)."""
-    out: list[dict[str, object]] = []
-    for block, (start, end) in zip(blocks[:MAX_BLOCKS], spans):
-        entry: dict[str, object] = {
-            "kind": block.kind,
-            "box": list(block.box_fraction(layout.width, layout.height)),
-            "start": start,
-            "end": end,
-        }
-        if block.level:
-            entry["level"] = block.level
-        if block.kind == "table" and block.table is not None:
-            entry["rows"] = len(block.table.rows)
-        out.append(entry)
-    return out

@@ -1,0 +1,90 @@
+"""A paragraph a page break cuts in two: the text at the top of a page that carries on the
+sentence the page before ended in.
+
+The layout stream (:mod:`.stream`) moves such a continuation back onto the page where its
+paragraph began, so the paragraph is read, chunked and found whole; the item then says it
+runs onto the next page (``Source.page_end``). What is not a continuation: a page ending
+with a heading, a table or a caption, or with a finished sentence (or a lead-in colon); a
+next page opening with a heading, a table, a list item or a caption; text set in another
+size than the paragraph (a footnote at the foot of the page, a note at the top of the
+next); an upper-case start after a line that could end a sentence.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from omnireader.formats.layout.model import Block
+from omnireader.formats.layout.reflow import Vocabulary, join_hyphenated
+
+__all__ = ["carries_on", "join_column_breaks", "joined_text"]
+
+# The page's last line ended a sentence, a lead-in ("… as follows:"), or a bracketed note.
+_ENDED = re.compile(r"[.!?:;][)\]\"'\u201d\u2019]*$")
+# The next page opens in lower case (after an opening quote or bracket): a sentence's middle.
+_OPENS_LOWER = re.compile(r"^[\"'(\[\u201c\u2018]?[a-z\u00df-\u00ff]")
+# A line that cannot end a sentence: a comma, a hyphen or dash, an opening bracket, or a
+# short word that needs what follows it ("the", "of", "and").
+_RUNS_ON = re.compile(
+    r"(?:[,(\[/&\-\u2010\u2011\u2013\u2014]|\b(?:a|an|the|of|and|or|to|in|on|for|by|with|from|as|at|our|its|their|that|which|is|are|was|were|be|been|not|than)\b)$"
+)
+# An upper-case start is taken only for a paragraph this long at least: a short line at the
+# top of a page is more often a title or a label than a sentence's end.
+_MIN_UPPER_CHARS = 40
+_HYPHENS = ("-", "\u2010", "\u2011")
+# Sizes further apart than this share are two kinds of text (body and footnote).
+_SIZE_SHARE = 0.1
+
+
+def carries_on(last: Block, first: Block) -> bool:
+    """``first`` (the next page's first body block) carries on ``last`` (this page's last
+    body block): a paragraph or list item cut mid-sentence, and a paragraph in the same size
+    that opens in lower case, or in upper case after a word that cannot end a sentence."""
+    if last.kind not in ("paragraph", "list_item") or first.kind != "paragraph":
+        return False
+    tail, head = last.text.rstrip(), first.text.lstrip()
+    if not tail or not head or _ENDED.search(tail):
+        return False
+    if last.size and first.size:
+        if abs(last.size - first.size) > _SIZE_SHARE * max(last.size, first.size):
+            return False
+    if _OPENS_LOWER.match(head):
+        return True
+    return bool(_RUNS_ON.search(tail)) and len(head) >= _MIN_UPPER_CHARS and head[:1].isalnum()
+
+
+def joined_text(tail: str, head: str, vocabulary: Vocabulary) -> tuple[str, int]:
+    """The two halves of a paragraph as one (a word broken at the page's last hyphen joined
+    as a line break's would be, else a space between them), and where the next page's text
+    starts in it (a word joined across the break: where that word starts)."""
+    tail, head = tail.rstrip(), head.lstrip()
+    if tail.endswith(_HYPHENS):
+        stem, _, broken = tail.rpartition(" ")
+        first, _, rest = head.partition(" ")
+        lead = f"{stem} " if stem else ""
+        word = join_hyphenated(broken, first, vocabulary)
+        return f"{lead}{word} {rest}".rstrip(), len(lead)
+    return f"{tail} {head}", len(tail) + 1
+
+
+def join_column_breaks(blocks: list[Block], vocabulary: Vocabulary) -> list[Block]:
+    """A page's blocks (in reading order) with each paragraph a column break cut made
+    whole: the next block starts higher up and further right (the top of the next column)
+    and carries the sentence on, or starts right below in lower case (a line the layout
+    took for a paragraph of its own). The paragraph keeps its first part's box."""
+    out: list[Block] = []
+    for block in blocks:
+        last = out[-1] if out else None
+        if last is not None and _cut(last, block) and carries_on(last, block):
+            out[-1] = replace(last, text=joined_text(last.text, block.text, vocabulary)[0])
+        else:
+            out.append(block)
+    return out
+
+
+def _cut(last: Block, block: Block) -> bool:
+    if block.y0 < last.y0 and block.x0 > last.x0:
+        return True  # the top of the next column
+    below = last.y1 - 1 <= block.y0 <= last.y1 + 2 * max(last.size, 1.0)
+    return below and bool(_OPENS_LOWER.match(block.text.lstrip()))

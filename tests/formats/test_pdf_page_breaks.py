@@ -1,0 +1,85 @@
+"""A paragraph a page break cuts mid-sentence is read whole on the page where it began; the
+item says it runs onto the next page (``page_end``). What ends a page on purpose stays."""
+
+from __future__ import annotations
+
+from omnireader import Reader
+from omnireader.formats.pdf.extract import extract_pdf
+from omnireader.models import MemoryItem
+from omnireader.payloads import Blob
+from tests.formats.layout_pdfs import Text, build_pdf, paragraph
+
+_TOP = [
+    "Our business is subject to risks from the systems we run for our customers every day.",
+    "Some of our systems have experienced past security breaches, and the information they",
+    "hold may be exposed again when our people and our partners make mistakes or when",
+    "attackers grow more skilled, and",
+]
+_REST = [
+    "although they did not have a material adverse effect on our operating results, there",
+    "can be no assurance of a similar result in the future for any of our businesses.",
+]
+_NEXT = [
+    "We also face intense competition in every market where we sell our products, and the",
+    "prices we can charge depend on what our competitors choose to do in those markets.",
+]
+
+
+def _pages(top: list[Text], second: list[Text]) -> bytes:
+    return build_pdf([top, second])
+
+
+def _body(pdf: bytes) -> list[tuple[int | None, str]]:
+    with extract_pdf(Blob(data=pdf), layout=True) as doc:
+        return [(s.page, s.text) for s in doc.sections if s.part is None]
+
+
+def _items(pdf: bytes) -> list[MemoryItem]:
+    return [i for i in Reader().read(pdf) if not i.metadata.extra.get("section")]
+
+
+def test_a_sentence_cut_by_the_page_break_is_one_item_on_the_page_where_it_began() -> None:
+    pdf = _pages(paragraph(72, 90, _TOP), [*paragraph(72, 90, _REST), *paragraph(72, 140, _NEXT)])
+    (first, text1), (second, text2) = _body(pdf)
+    assert "breaches, and the information" in text1
+    assert "grow more skilled, and although they did not have" in text1
+    assert text2.startswith("We also face intense competition")
+    items = _items(pdf)
+    whole = next(i for i in items if "and although they did not" in i.memory)
+    assert whole.source is not None
+    assert (whole.source.page, whole.source.page_end) == (1, 2)
+    later = next(i for i in items if "intense competition" in i.memory)
+    assert later.source is not None and (later.source.page, later.source.page_end) == (2, None)
+    # Where each part stands: the carried lines' box is on page 2.
+    pages = [b.get("page") for b in whole.metadata.extra["layout_blocks"]]
+    assert pages == [None, 2]
+
+
+def test_a_word_broken_at_the_page_break_is_joined() -> None:
+    top = [*_TOP[:3], "attackers grow more skilled, and the infor-"]
+    rest = ["mation we hold is worth more to them every year, whatever we do to protect it."]
+    pdf = _pages(paragraph(72, 90, top), paragraph(72, 90, rest))
+    (_, text1), (_, text2) = _body(pdf)
+    assert text1.endswith("and the information we hold is worth more to them every year, whatever we do to protect it.")
+    assert text2 == ""
+
+
+def test_a_page_ending_a_sentence_or_opening_with_a_heading_keeps_its_text() -> None:
+    ended = [*_TOP[:3], "attackers grow more skilled."]
+    heading = [Text(72, 90, "Competition", 16, bold=True), *paragraph(72, 120, _REST)]
+    for top, second, opens in (
+        (ended, paragraph(72, 90, _REST), "although they did not"),  # a sentence ended
+        (_TOP, heading, "# Competition"),  # the next page opens a section
+    ):
+        (_, text1), (_, text2) = _body(_pages(paragraph(72, 90, top), second))
+        assert text2.startswith(opens), text2
+        assert "although" not in text1
+
+
+def test_a_footnote_in_small_type_does_not_take_the_next_pages_text() -> None:
+    note = Text(72, 740, "(1) Includes amounts of our subsidiaries abroad, in millions", 7)
+    top = [*paragraph(72, 90, [*_TOP[:3], "attackers grow more skilled."]), note]
+    pdf = _pages(top, paragraph(72, 90, _REST))
+    (_, text1), (_, text2) = _body(pdf)
+    assert text1.rstrip().endswith("in millions")
+    assert text2.startswith("although they did not")
