@@ -22,6 +22,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from omnireader.formats.document import LAYOUT_FAILED, Section
+from omnireader.formats.layout.contents import contents_entries
 from omnireader.formats.layout.furniture import WINDOW, FurnitureWindow, margin_keys
 from omnireader.formats.layout.headings import HeadingRules, Outline, Trail
 from omnireader.formats.layout.model import Block, PageLayout, Table
@@ -137,6 +138,7 @@ class LayoutStream:
             yield from self._finish_ocr(section, scanned, position)
             return
         body, header, footer, label = self._window.split(layout, position)
+        body = contents_entries(body)  # (without the running header: "Table of Contents")
         self._carry_paragraph(body, section.page, layout)
         yield from self._release()
         continued = self._carry_table(body, section.page)

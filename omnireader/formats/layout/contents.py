@@ -1,0 +1,104 @@
+"""Tables of contents: their entries are a list, not headings.
+
+A contents entry is set like the heading it names (bold, large, or matching the PDF's
+outline), so the heading rules take "Item 1A Risk Factors 6" for a heading, and the trail
+then puts the contents' last entry over the pages after it. :func:`contents_entries` finds
+the page's contents — the blocks from a contents title ("Table of Contents", data file
+``formats/data/contents_titles.txt``) or a first entry down to the last entry — and makes
+its headings list items. An entry ends in its page number, after a dot leader or a space
+("1 Foo 2", "Item 1. Business .... 3"); a column of page numbers set apart ("3 6 15 16")
+marks the entries beside it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from functools import lru_cache
+from importlib import resources
+
+from omnireader.formats.layout.headings import leader_end, normalize
+from omnireader.formats.layout.model import Block
+
+__all__ = ["contents_entries", "is_contents_title"]
+
+# An entry: a title, then a page number (arabic under 1000, or roman) after a space; a
+# year ("Fiscal 2019") is no page number.
+_ENTRY = re.compile(r"^(?=.*[^\W\d_])\S.*\s(\d{1,3}|[ivxlc]{1,6})$", re.I)
+# A column of page numbers read as one block: three numbers or more, nothing else.
+_NUMBERS = re.compile(r"^\d{1,3}(?:\s+\d{1,3}){2,}$")
+# Entries a page needs without a contents title (with one, an entry or a column suffices).
+_UNTITLED_ENTRIES = 3
+_KINDS = ("heading", "paragraph", "list_item")
+
+
+@lru_cache(maxsize=1)
+def _titles() -> tuple[frozenset[str], tuple[str, ...]]:
+    """The titles, and those of several words: a title may end with one of these
+    ("Annual Report on Form 10-K Table of Contents")."""
+    raw = resources.files("omnireader.formats").joinpath("data/contents_titles.txt")
+    lines = [t.strip() for t in raw.read_text(encoding="utf-8").splitlines()]
+    titles = [t for t in lines if t and not t.startswith("#")]
+    return frozenset(map(normalize, titles)), tuple(normalize(t) for t in titles if " " in t)
+
+
+def is_contents_title(text: str) -> bool:
+    """``text`` names a table of contents ("Table of Contents", "INDEX", "Inhalt")."""
+    if len(text) > 80:
+        return False
+    key = normalize(text)
+    whole, endings = _titles()
+    return key in whole or key.endswith(endings)
+
+
+def _entry(block: Block) -> bool:
+    """A block that is one contents entry or a column of the entries' page numbers."""
+    if block.kind not in _KINDS:
+        return False
+    text = block.text.strip()
+    if _NUMBERS.match(text):
+        numbers = [int(n) for n in text.split()]
+        return numbers == sorted(numbers)  # pages go up; a row of figures need not
+    return len(text) <= 200 and (leader_end(text) or bool(_ENTRY.match(text)))
+
+
+def contents_entries(blocks: list[Block]) -> list[Block]:
+    """``blocks`` (a page's body, its running header gone) with the headings among a table
+    of contents' entries made list items (the contents title stays a heading). Pages
+    without contents come back as they are."""
+    title = next((i for i, b in enumerate(blocks) if is_contents_title(b.text)), None)
+    entries = [i for i, b in enumerate(blocks) if _entry(b) and (title is None or i > title)]
+    if title is None and not _listed(blocks, entries):
+        return blocks
+    if not entries:
+        return blocks
+    first = entries[0] if title is None else title + 1
+    last = entries[-1]
+    if all(b.kind == "heading" for b in blocks[last + 1 :]):
+        last = len(blocks) - 1  # entries without a number to the page's end: no text follows
+    out = list(blocks)
+    for i in range(first, last + 1):
+        if out[i].kind == "heading":
+            # A list item's Markdown mark, as a bullet's would be (layout/page.py).
+            out[i] = replace(out[i], kind="list_item", level=0, text=f"- {out[i].text}")
+    return out
+
+
+def _listed(blocks: list[Block], entries: list[int]) -> bool:
+    """Contents without a title: entries in a row, their page numbers going up."""
+    run: list[int] = []
+    for i in entries:
+        match = _ENTRY.match(blocks[i].text.strip())
+        page = int(match.group(1)) if match and match.group(1).isdigit() else None
+        if run and (i != run[-1] + 1 or page is None or page < _page(blocks[run[-1]])):
+            run = []
+        if page is not None:
+            run.append(i)
+        if len(run) >= _UNTITLED_ENTRIES:
+            return True
+    return False
+
+
+def _page(block: Block) -> int:
+    match = _ENTRY.match(block.text.strip())
+    return int(match.group(1)) if match and match.group(1).isdigit() else 0
