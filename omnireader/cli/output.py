@@ -93,7 +93,7 @@ def _where(item: MemoryItem) -> str:
         ids = [x.message_id for x in item.metadata.sources if x.message_id]
         name = f"{s.kind}" + (f" [{', '.join(ids)}]" if ids else "")
     if s.page is not None:
-        name += f" p.{s.page}"
+        name += f" p.{s.page}" + (f"\u2013{s.page_end}" if s.page_end else "")
     if s.chunk_total and s.chunk_total > 1:
         name += f" chunk {(s.chunk_index or 0) + 1}/{s.chunk_total}"
     return name

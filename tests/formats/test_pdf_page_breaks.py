@@ -3,7 +3,11 @@ item says it runs onto the next page (``page_end``). What ends a page on purpose
 
 from __future__ import annotations
 
-from omnireader import Reader
+import subprocess
+import sys
+from pathlib import Path
+
+from omnireader import Reader, Store
 from omnireader.formats.pdf.extract import extract_pdf
 from omnireader.models import MemoryItem
 from omnireader.payloads import Blob
@@ -60,7 +64,9 @@ def test_a_word_broken_at_the_page_break_is_joined() -> None:
     rest = ["mation we hold is worth more to them every year, whatever we do to protect it."]
     pdf = _pages(paragraph(72, 90, top), paragraph(72, 90, rest))
     (_, text1), (_, text2) = _body(pdf)
-    assert text1.endswith("and the information we hold is worth more to them every year, whatever we do to protect it.")
+    assert text1.endswith(
+        "and the information we hold is worth more to them every year, whatever we do to protect it."
+    )
     assert text2 == ""
 
 
@@ -83,3 +89,43 @@ def test_a_footnote_in_small_type_does_not_take_the_next_pages_text() -> None:
     (_, text1), (_, text2) = _body(pdf)
     assert text1.rstrip().endswith("in millions")
     assert text2.startswith("although they did not")
+
+
+def test_the_whole_sentence_is_found_in_a_store_and_says_its_pages(tmp_path: Path) -> None:
+    pdf = tmp_path / "risks.pdf"
+    pdf.write_bytes(_pages(paragraph(72, 90, _TOP), paragraph(72, 90, _REST)))
+    store = Store.open(tmp_path / "db.lance")
+    store.add(_items(pdf.read_bytes()))
+    hit = store.search("breaches although they did not have a material adverse effect", k=1)[0]
+    assert "skilled, and although they did not" in hit.item.memory
+    assert hit.item.source is not None and (hit.item.source.page, hit.item.source.page_end) == (
+        1,
+        2,
+    )
+    # The command line names both pages where it names the item's place.
+    out = subprocess.run(
+        [sys.executable, "-m", "omnireader", "read", str(pdf), "--format", "text"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert "risks.pdf p.1\u20132" in out
+
+
+def test_a_sentence_cut_at_a_column_break_is_one_paragraph() -> None:
+    filler = [
+        "Firms were asked each quarter how",
+        "their work went on and what they",
+        "expected from the months ahead.",
+    ]
+    left = [
+        *filler,
+        "The number of firms working as",
+        "usual rose in every phase and",
+        "gradually increased over the",
+    ]
+    right = ["course of the research period, while", "the share of closed firms fell.", *filler]
+    # Two columns of the same height: reading goes down the left one, then the right one.
+    page = [*paragraph(72, 90, left, leading=14), *paragraph(330, 90, right, leading=14)]
+    (text,) = [t for _, t in _body(build_pdf([page]))]
+    assert "gradually increased over the course of the research period" in text

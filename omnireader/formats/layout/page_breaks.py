@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from functools import lru_cache
+from importlib import resources
 
 from omnireader.formats.layout.model import Block
 from omnireader.formats.layout.reflow import Vocabulary, join_hyphenated
@@ -25,10 +27,9 @@ _ENDED = re.compile(r"[.!?:;][)\]\"'\u201d\u2019]*$")
 # The next page opens in lower case (after an opening quote or bracket): a sentence's middle.
 _OPENS_LOWER = re.compile(r"^[\"'(\[\u201c\u2018]?[a-z\u00df-\u00ff]")
 # A line that cannot end a sentence: a comma, a hyphen or dash, an opening bracket, or a
-# short word that needs what follows it ("the", "of", "and").
-_RUNS_ON = re.compile(
-    r"(?:[,(\[/&\-\u2010\u2011\u2013\u2014]|\b(?:a|an|the|of|and|or|to|in|on|for|by|with|from|as|at|our|its|their|that|which|is|are|was|were|be|been|not|than)\b)$"
-)
+# word that needs what follows it (data file formats/data/run_on_words.txt).
+_RUNS_ON_MARK = re.compile(r"[,(\[/&\-\u2010\u2011\u2013\u2014]$")
+_LAST_WORD = re.compile(r"([^\W\d_]+)$")
 # An upper-case start is taken only for a paragraph this long at least: a short line at the
 # top of a page is more often a title or a label than a sentence's end.
 _MIN_UPPER_CHARS = 40
@@ -51,7 +52,21 @@ def carries_on(last: Block, first: Block) -> bool:
             return False
     if _OPENS_LOWER.match(head):
         return True
-    return bool(_RUNS_ON.search(tail)) and len(head) >= _MIN_UPPER_CHARS and head[:1].isalnum()
+    return _runs_on(tail) and len(head) >= _MIN_UPPER_CHARS and head[:1].isalnum()
+
+
+def _runs_on(tail: str) -> bool:
+    if _RUNS_ON_MARK.search(tail):
+        return True
+    word = _LAST_WORD.search(tail)
+    return word is not None and word.group(1) in _run_on_words()
+
+
+@lru_cache(maxsize=1)
+def _run_on_words() -> frozenset[str]:
+    raw = resources.files("omnireader.formats").joinpath("data/run_on_words.txt")
+    lines = [w.strip() for w in raw.read_text(encoding="utf-8").splitlines()]
+    return frozenset(w for w in lines if w and not w.startswith("#"))
 
 
 def joined_text(tail: str, head: str, vocabulary: Vocabulary) -> tuple[str, int]:
@@ -70,7 +85,7 @@ def joined_text(tail: str, head: str, vocabulary: Vocabulary) -> tuple[str, int]
 
 def join_column_breaks(blocks: list[Block], vocabulary: Vocabulary) -> list[Block]:
     """A page's blocks (in reading order) with each paragraph a column break cut made
-    whole: the next block starts higher up and further right (the top of the next column)
+    whole: the next block starts higher up and right of it (the top of the next column)
     and carries the sentence on, or starts right below in lower case (a line the layout
     took for a paragraph of its own). The paragraph keeps its first part's box."""
     out: list[Block] = []
@@ -84,7 +99,7 @@ def join_column_breaks(blocks: list[Block], vocabulary: Vocabulary) -> list[Bloc
 
 
 def _cut(last: Block, block: Block) -> bool:
-    if block.y0 < last.y0 and block.x0 > last.x0:
-        return True  # the top of the next column
+    if block.y0 < last.y1 - 1 and block.x0 >= last.x1 - 1:
+        return True  # higher up, right of it: the top of the next column
     below = last.y1 - 1 <= block.y0 <= last.y1 + 2 * max(last.size, 1.0)
     return below and bool(_OPENS_LOWER.match(block.text.lstrip()))
