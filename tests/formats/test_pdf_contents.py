@@ -48,12 +48,16 @@ def test_entries_in_a_row_with_their_pages_going_up_are_contents_without_a_title
     assert contents.split("\n") == [f"- {e}" for e in _ENTRIES]
 
 
-def test_the_last_entry_heads_nothing_after_the_contents() -> None:
-    # The page after the contents opens with text: its path is not "3 Outlook 4".
+def test_neither_the_last_entry_nor_the_title_heads_the_text_after_the_contents() -> None:
+    # The page after the contents opens with text: its path is not "3 Outlook 4", nor
+    # "Contents"; the contents' own chunk sits under its title.
     pdf = build_pdf([_contents_page("Contents"), paragraph(72, 80, _BODY)])
     items = [i for i in Reader().read(pdf) if not i.metadata.extra.get("section")]
-    body = next(i for i in items if i.source is not None and i.source.page == 2)
-    assert body.metadata.extra.get("heading_path") == ["Contents"]
+    contents, body = (
+        next(i for i in items if i.source is not None and i.source.page == page) for page in (1, 2)
+    )
+    assert contents.metadata.extra.get("heading_path") == ["Contents"]
+    assert body.metadata.extra.get("heading_path") is None
 
 
 def test_headings_ending_in_a_year_are_no_contents() -> None:

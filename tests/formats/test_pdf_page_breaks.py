@@ -7,7 +7,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from omnireader import Reader, Store
+from omnireader.formats.layout.model import Block
+from omnireader.formats.layout.page_breaks import carries_on
 from omnireader.formats.pdf.extract import extract_pdf
 from omnireader.models import MemoryItem
 from omnireader.payloads import Blob
@@ -129,3 +133,51 @@ def test_a_sentence_cut_at_a_column_break_is_one_paragraph() -> None:
     page = [*paragraph(72, 90, left, leading=14), *paragraph(330, 90, right, leading=14)]
     (text,) = [t for _, t in _body(build_pdf([page]))]
     assert "gradually increased over the course of the research period" in text
+
+
+def _block(kind: str, text: str, size: float = 10.0) -> Block:
+    return Block(kind, text, 72, 90, 540, 120, size=size)  # type: ignore[arg-type]
+
+
+_CUT = "Some of our systems have experienced past security breaches, and"
+
+
+@pytest.mark.parametrize(
+    ("last", "first", "carried"),
+    [
+        (_block("paragraph", _CUT), _block("paragraph", "although they did not"), True),
+        (
+            _block("list_item", "• our systems, and"),
+            _block("paragraph", "our partners' systems"),
+            True,
+        ),
+        # Upper case after a word that cannot end a sentence, in a paragraph long enough.
+        (
+            _block("paragraph", "filed by the"),
+            _block("paragraph", "Company's board of directors on its own behalf."),
+            True,
+        ),
+        (_block("paragraph", "as the report says."), _block("paragraph", "although"), False),
+        (_block("paragraph", "as follows:"), _block("paragraph", "revenue rose"), False),
+        (_block("heading", "Risk Factors and"), _block("paragraph", "although"), False),
+        (_block("table", ""), _block("paragraph", "although"), False),
+        (_block("paragraph", _CUT), _block("heading", "although"), False),
+        (_block("paragraph", _CUT), _block("table", ""), False),
+        (_block("paragraph", _CUT), _block("list_item", "• although"), False),
+        (_block("paragraph", _CUT), _block("caption", "Table 3: results"), False),
+        (
+            _block("paragraph", "(1) In millions of dollars", 7),
+            _block("paragraph", "although"),
+            False,
+        ),
+        # Upper case after a word a sentence may end with: a new sentence, or a title.
+        (
+            _block("paragraph", "the results we report"),
+            _block("paragraph", "Revenue rose in every one of our segments this year."),
+            False,
+        ),
+        (_block("paragraph", "filed by the"), _block("paragraph", "Table of Contents"), False),
+    ],
+)
+def test_what_carries_on_across_a_break(last: Block, first: Block, carried: bool) -> None:
+    assert carries_on(last, first) is carried

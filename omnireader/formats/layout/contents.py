@@ -5,7 +5,7 @@ outline), so the heading rules take "Item 1A Risk Factors 6" for a heading, and 
 then puts the contents' last entry over the pages after it. :func:`contents_entries` finds
 the page's contents — the blocks from a contents title ("Table of Contents", data file
 ``formats/data/contents_titles.txt``) or a first entry down to the last entry — and makes
-its headings list items. An entry ends in its page number, after a dot leader or a space
+its headings list items; the contents title heads its page only. An entry ends in its page number, after a dot leader or a space
 ("1 Foo 2", "Item 1. Business .... 3"); a column of page numbers set apart ("3 6 15 16")
 marks the entries beside it.
 """
@@ -62,16 +62,17 @@ def _entry(block: Block) -> bool:
     return len(text) <= 200 and (leader_end(text) or bool(_ENTRY.match(text)))
 
 
-def contents_entries(blocks: list[Block]) -> list[Block]:
+def contents_entries(blocks: list[Block]) -> tuple[list[Block], Block | None]:
     """``blocks`` (a page's body, its running header gone) with the headings among a table
-    of contents' entries made list items (the contents title stays a heading). Pages
-    without contents come back as they are."""
+    of contents' entries made list items, and the contents title (it stays a heading of
+    its page, but heads nothing after it). Pages without contents come back as they are,
+    with None."""
     title = next((i for i, b in enumerate(blocks) if is_contents_title(b.text)), None)
     entries = [i for i, b in enumerate(blocks) if _entry(b) and (title is None or i > title)]
     if title is None and not _listed(blocks, entries):
-        return blocks
+        return blocks, None
     if not entries:
-        return blocks
+        return blocks, None
     first = entries[0] if title is None else title + 1
     last = entries[-1]
     if all(b.kind == "heading" for b in blocks[last + 1 :]):
@@ -81,7 +82,7 @@ def contents_entries(blocks: list[Block]) -> list[Block]:
         if out[i].kind == "heading":
             # A list item's Markdown mark, as a bullet's would be (layout/page.py).
             out[i] = replace(out[i], kind="list_item", level=0, text=f"- {out[i].text}")
-    return out
+    return out, blocks[title] if title is not None else None
 
 
 def _listed(blocks: list[Block], entries: list[int]) -> bool:

@@ -138,7 +138,8 @@ class LayoutStream:
             yield from self._finish_ocr(section, scanned, position)
             return
         body, header, footer, label = self._window.split(layout, position)
-        body = contents_entries(body)  # (without the running header: "Table of Contents")
+        # (the body without its running header: "Table of Contents" on every page)
+        body, contents = contents_entries(body)
         self._carry_paragraph(body, section.page, layout)
         yield from self._release()
         continued = self._carry_table(body, section.page)
@@ -146,7 +147,8 @@ class LayoutStream:
         pieces: list[tuple[Block, str]] = []
         for block in body:
             if block.kind == "heading":
-                self._trail.push(block.level, block.text)
+                if block is not contents:  # the contents' title heads no page after it
+                    self._trail.push(block.level, block.text)
             elif path is None:
                 path = self._trail.here
             piece = block_markdown(block)
