@@ -18,6 +18,9 @@ line ends and scraps joined a neighbour (``tests/test_chunk_boundaries.py``). An
 is its text's hash and its chunk's index, so a text read again gets the same ids for its
 first chunks and new text under them (upserted); ``one_line``, ``one_line_words``,
 ``no_spaces`` and ``short`` are unchanged.
+Re-pinned on purpose (Dec 2026): ``items`` of every input, when ``Source`` gained
+``page_end`` (a PDF paragraph read across a page break); ids, chunks and vectors unchanged,
+and the items equal the old ones with that field (None for every one of them) left out.
 """
 
 from __future__ import annotations
