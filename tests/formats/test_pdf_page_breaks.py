@@ -181,3 +181,21 @@ _CUT = "Some of our systems have experienced past security breaches, and"
 )
 def test_what_carries_on_across_a_break(last: Block, first: Block, carried: bool) -> None:
     assert carries_on(last, first) is carried
+
+
+def test_a_running_header_between_the_halves_is_still_a_header() -> None:
+    # "Table of Contents" (a link back, as filings print it) heads every page, right above
+    # the rest of the sentence: it is kept out of the body, and the halves join.
+    header = Text(72, 50, "Table of Contents", 10)
+    pages = [
+        [header, *paragraph(72, 90, _TOP)],
+        [header, *paragraph(72, 78, _REST), *paragraph(72, 120, _NEXT)],
+        [header, *paragraph(72, 90, _NEXT)],
+        [header, *paragraph(72, 90, _NEXT[::-1])],
+    ]
+    with extract_pdf(Blob(data=build_pdf(pages)), layout=True) as doc:
+        sections = list(doc.sections)
+    body = [s.text for s in sections if s.part is None]
+    assert "grow more skilled, and although they did not have" in body[0]
+    assert not any("Table of Contents" in t for t in body)
+    assert [s.text for s in sections if s.part == "header"] == ["Table of Contents"]

@@ -29,7 +29,6 @@ from omnireader.formats.layout.blocks import (
 from omnireader.formats.layout.headings import HeadingRules, leader_end, normalize
 from omnireader.formats.layout.model import Block, BlockKind, PageLayout, Table, Word
 from omnireader.formats.layout.order import reading_order
-from omnireader.formats.layout.page_breaks import join_column_breaks
 from omnireader.formats.layout.reflow import Vocabulary, reflow
 from omnireader.formats.layout.words import TooManyChars, page_words
 
@@ -154,8 +153,6 @@ def layout_words(
             lines_out.append(block.lines)
     sizes = [_main_size(b) if b.table is None else 0.0 for b in ordered]
     _drop_kickers(out.blocks, sizes, lambda text: bool(headings.outline.level(text, index)))
-    if lines_out is None:  # (OCR keeps one list of lines a block)
-        out.blocks = join_column_breaks(out.blocks, vocabulary)
     _check(started, budget, "finding headings")
     return out
 

@@ -101,5 +101,8 @@ def join_column_breaks(blocks: list[Block], vocabulary: Vocabulary) -> list[Bloc
 def _cut(last: Block, block: Block) -> bool:
     if block.y0 < last.y1 - 1 and block.x0 >= last.x1 - 1:
         return True  # higher up, right of it: the top of the next column
+    # Right below, in lower case, after a paragraph as long as a line of text (not a title
+    # or a label over it).
     below = last.y1 - 1 <= block.y0 <= last.y1 + 2 * max(last.size, 1.0)
-    return below and bool(_OPENS_LOWER.match(block.text.lstrip()))
+    long = len(last.text) >= _MIN_UPPER_CHARS
+    return below and long and bool(_OPENS_LOWER.match(block.text.lstrip()))

@@ -28,7 +28,7 @@ from omnireader.formats.layout.headings import HeadingRules, Outline, Trail
 from omnireader.formats.layout.model import Block, PageLayout, Table
 from omnireader.formats.layout.page import LayoutFailed, block_markdown, layout_page
 from omnireader.formats.layout.page_body import MAX_BLOCKS, PageBody
-from omnireader.formats.layout.page_breaks import carries_on
+from omnireader.formats.layout.page_breaks import carries_on, join_column_breaks
 from omnireader.formats.layout.reflow import Vocabulary
 from omnireader.formats.ocr import OCR
 
@@ -140,6 +140,7 @@ class LayoutStream:
         body, header, footer, label = self._window.split(layout, position)
         # (the body without its running header: "Table of Contents" on every page)
         body, contents = contents_entries(body)
+        body = join_column_breaks(body, self.vocabulary)  # (its running header gone first)
         self._carry_paragraph(body, section.page, layout)
         yield from self._release()
         continued = self._carry_table(body, section.page)
