@@ -71,3 +71,23 @@ def test_headings_ending_in_a_year_are_no_contents() -> None:
     (text,) = _pages(build_pdf([page]))
     headings = [line.lstrip("# ") for line in text.splitlines() if line.startswith("#")]
     assert headings == ["Fiscal 2019", "Fiscal 2018", "Fiscal 2017"]
+
+
+def test_a_title_ending_in_index_over_a_column_of_page_numbers_is_contents() -> None:
+    # Filings print their entries without numbers and the numbers as a column apart,
+    # which reads as one block of numbers below them: "4 20 23".
+    entries = [
+        Text(72, 130 + 40 * i, e, 14, bold=True)
+        for i, e in enumerate(["Part I", "Item 1. Business", "Item 2. Properties"])
+    ]
+    numbers = [Text(500, 260 + 12 * i, n, 10) for i, n in enumerate(["4", "20", "23"])]
+    page = [
+        Text(72, 80, "Form 10-K for the Fiscal Year 2023 Index", 14, bold=True),
+        *entries,
+        *numbers,
+    ]
+    (text,) = _pages(build_pdf([page]))
+    assert [line for line in text.splitlines() if line.startswith("#")] == [
+        next(line for line in text.splitlines() if line.endswith("2023 Index"))
+    ]
+    assert "- Item 1. Business" in text

@@ -25,8 +25,10 @@ __all__ = ["contents_entries", "is_contents_title"]
 # An entry: a title, then a page number (arabic under 1000, or roman) after a space; a
 # year ("Fiscal 2019") is no page number.
 _ENTRY = re.compile(r"^(?=.*[^\W\d_])\S.*\s(\d{1,3}|[ivxlc]{1,6})$", re.I)
-# A column of page numbers read as one block: three numbers or more, nothing else.
-_NUMBERS = re.compile(r"^\d{1,3}(?:\s+\d{1,3}){2,}$")
+# A column of page numbers read as one block: numbers only (three at least to be a sign of
+# contents by itself; under a contents title, one is an entry's page).
+_NUMBERS = re.compile(r"^\d{1,3}(?:\s+\d{1,3})*$")
+_COLUMN = 3
 # Entries a page needs without a contents title (with one, an entry or a column suffices).
 _UNTITLED_ENTRIES = 3
 _KINDS = ("heading", "paragraph", "list_item")
@@ -42,24 +44,36 @@ def _titles() -> tuple[frozenset[str], tuple[str, ...]]:
     return frozenset(map(normalize, titles)), tuple(normalize(t) for t in titles if " " in t)
 
 
-def is_contents_title(text: str) -> bool:
-    """``text`` names a table of contents ("Table of Contents", "INDEX", "Inhalt")."""
+def is_contents_title(text: str, ending: bool = False) -> bool:
+    """``text`` names a table of contents ("Table of Contents", "INDEX", "Inhalt"), or
+    ends with a name of several words ("Annual Report Table of Contents"); with
+    ``ending``, with any ("Form 10-K for the Fiscal Year 2023 Index")."""
     if len(text) > 80:
         return False
     key = normalize(text)
     whole, endings = _titles()
-    return key in whole or key.endswith(endings)
+    return key in whole or key.endswith(tuple(whole) if ending else endings)
 
 
-def _entry(block: Block) -> bool:
+def _entry(block: Block, titled: bool = True) -> bool:
     """A block that is one contents entry or a column of the entries' page numbers."""
     if block.kind not in _KINDS:
         return False
     text = block.text.strip()
     if _NUMBERS.match(text):
         numbers = [int(n) for n in text.split()]
-        return numbers == sorted(numbers)  # pages go up; a row of figures need not
+        # Pages go up (a row of figures need not); alone, a column of three at least.
+        return numbers == sorted(numbers) and (titled or len(numbers) >= _COLUMN)
     return len(text) <= 200 and (leader_end(text) or bool(_ENTRY.match(text)))
+
+
+def _title(blocks: list[Block]) -> int | None:
+    """Where the contents title is: a name of contents, or a line ending with one ("…
+    Fiscal Year 2023 Index") on a page holding a column of page numbers."""
+    title = next((i for i, b in enumerate(blocks) if is_contents_title(b.text)), None)
+    if title is None and any(_entry(b, titled=False) and _NUMBERS.match(b.text) for b in blocks):
+        title = next((i for i, b in enumerate(blocks) if is_contents_title(b.text, True)), None)
+    return title
 
 
 def contents_entries(blocks: list[Block]) -> tuple[list[Block], Block | None]:
@@ -67,8 +81,9 @@ def contents_entries(blocks: list[Block]) -> tuple[list[Block], Block | None]:
     of contents' entries made list items, and the contents title (it stays a heading of
     its page, but heads nothing after it). Pages without contents come back as they are,
     with None."""
-    title = next((i for i, b in enumerate(blocks) if is_contents_title(b.text)), None)
-    entries = [i for i, b in enumerate(blocks) if _entry(b) and (title is None or i > title)]
+    title = _title(blocks)
+    titled = title is not None
+    entries = [i for i, b in enumerate(blocks) if _entry(b, titled) and (not titled or i > title)]
     if title is None and not _listed(blocks, entries):
         return blocks, None
     if not entries:
