@@ -52,7 +52,9 @@ def test_two_columns_a_justified_gap_apart_read_column_by_column() -> None:
     # The gutter (12 pt) is narrower than the widest gap a line may hold (1.6 em at 10 pt):
     # by gaps alone the two columns zip into one line each.
     text = markdown(build_pdf([columns(100, 12, 12.0)]))
-    assert "edge bravo" not in text
+    # Zipped, every line would run "… edge bravo …"; read by column, only the left column's
+    # last line runs on into the right one's first (no sentence ends there: one paragraph).
+    assert text.count("edge bravo") <= 1
     assert text.index("alpha line 11") < text.index("bravo line 0")
 
 
@@ -66,7 +68,7 @@ def test_a_full_width_table_above_does_not_hide_the_columns_below() -> None:
         for i in range(6)
     ]
     text = markdown(build_pdf([rows + columns(200, 10, 12.0)]))
-    assert "edge bravo" not in text
+    assert text.count("edge bravo") <= 1  # (see above: a column break, not a zip)
     assert text.index("alpha line 9") < text.index("bravo line 0")
 
 
