@@ -15,10 +15,10 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 from functools import lru_cache
-from importlib import resources
 
 from omnireader.formats.layout.headings import leader_end, normalize
 from omnireader.formats.layout.model import Block
+from omnireader.formats.word_lists import load_word_list
 
 __all__ = ["contents_entries", "is_contents_title"]
 
@@ -38,9 +38,7 @@ _KINDS = ("heading", "paragraph", "list_item")
 def _titles() -> tuple[frozenset[str], tuple[str, ...]]:
     """The titles, and those of several words: a title may end with one of these
     ("Annual Report on Form 10-K Table of Contents")."""
-    raw = resources.files("omnireader.formats").joinpath("data/contents_titles.txt")
-    lines = [t.strip() for t in raw.read_text(encoding="utf-8").splitlines()]
-    titles = [t for t in lines if t and not t.startswith("#")]
+    titles = load_word_list("contents_titles").words
     return frozenset(map(normalize, titles)), tuple(normalize(t) for t in titles if " " in t)
 
 

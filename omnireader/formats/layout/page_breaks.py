@@ -14,11 +14,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from functools import lru_cache
-from importlib import resources
 
 from omnireader.formats.layout.model import Block
 from omnireader.formats.layout.reflow import Vocabulary, join_hyphenated
+from omnireader.formats.word_lists import WordList, load_word_list
 
 __all__ = ["carries_on", "join_column_breaks", "joined_text"]
 
@@ -59,14 +58,12 @@ def _runs_on(tail: str) -> bool:
     if _RUNS_ON_MARK.search(tail):
         return True
     word = _LAST_WORD.search(tail)
-    return word is not None and word.group(1) in _run_on_words()
+    # As written in lower case: "… by the" runs on, a title's "… of The" may not.
+    return word is not None and word.group(1).islower() and _run_on_words().match(word.group(1))
 
 
-@lru_cache(maxsize=1)
-def _run_on_words() -> frozenset[str]:
-    raw = resources.files("omnireader.formats").joinpath("data/run_on_words.txt")
-    lines = [w.strip() for w in raw.read_text(encoding="utf-8").splitlines()]
-    return frozenset(w for w in lines if w and not w.startswith("#"))
+def _run_on_words() -> WordList:
+    return load_word_list("run_on_words")
 
 
 def joined_text(tail: str, head: str, vocabulary: Vocabulary) -> tuple[str, int]:
