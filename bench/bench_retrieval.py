@@ -371,7 +371,11 @@ def _doc_figures(
             )
 
         def is_page(item: Any) -> bool:
-            return is_file(item) and (want_page is None or item.source.page == want_page)
+            src = item.source
+            last = src.page_end or src.page if src else None
+            return is_file(item) and (
+                want_page is None or (src.page is not None and src.page <= want_page <= last)
+            )
 
         top = _search(store, q["query"], k=10, max_chars=None, **how)
         budget = _search(store, q["query"], k=50, max_chars=BUDGET, **how)

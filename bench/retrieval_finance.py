@@ -51,7 +51,16 @@ def results_of(found: list[Any]) -> list[dict[str, Any]]:
     out = []
     for r in found:
         src = r.item.source
-        pages = sorted({i.source.page for i in r.items if i.source and i.source.page is not None})
+        # A passage a page break cut is read whole on its first page: it comes from each
+        # page it runs onto (``page_end``).
+        pages = sorted(
+            {
+                n
+                for i in r.items
+                if i.source and i.source.page is not None
+                for n in range(i.source.page, (i.source.page_end or i.source.page) + 1)
+            }
+        )
         out.append(
             {"text": r.text, "doc": (src.path or src.filename or "") if src else "", "pages": pages}
         )
