@@ -89,6 +89,8 @@ def provenance(item: MemoryItem) -> dict[str, Any]:
         "mime": src.mime if src else None,
         "source_kind": src.kind if src else None,
         "page": src.page if src else None,
+        # the last page a passage runs onto (a paragraph a page break cut, read whole)
+        "page_end": src.page_end if src else None,
         "chunk_index": src.chunk_index if src else None,
         "chunk_total": src.chunk_total if src else None,
         "heading": extra.get("heading"),

@@ -223,3 +223,22 @@ def test_without_langchain_core_the_import_error_is_one_line_naming_the_extra() 
     lines = out.stdout.splitlines()
     assert lines[0] == "MissingExtraError", out.stderr
     assert len(lines) == 2 and "pip install 'omnireader[langchain]'" in lines[1]
+
+
+def test_a_passage_a_page_break_cut_names_both_pages(tmp_path: Path) -> None:
+    # Read whole on the page where it began, the passage says where it ends: a framework's
+    # citation can then point at both pages.
+    from tests.formats.layout_pdfs import build_pdf, paragraph
+    from tests.formats.test_pdf_page_breaks import _NEXT, _REST, _TOP
+
+    pdf = tmp_path / "risks.pdf"
+    pdf.write_bytes(
+        build_pdf(
+            [paragraph(72, 90, _TOP), [*paragraph(72, 90, _REST), *paragraph(72, 140, _NEXT)]]
+        )
+    )
+    docs = list(OmniReaderLoader(pdf).lazy_load())
+    whole = next(d for d in docs if "and although they did not" in d.page_content)
+    assert (whole.metadata["page"], whole.metadata["page_end"]) == (1, 2)
+    later = next(d for d in docs if "intense competition" in d.page_content)
+    assert later.metadata["page"] == 2 and "page_end" not in later.metadata
