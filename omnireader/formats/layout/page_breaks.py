@@ -16,7 +16,7 @@ import re
 from dataclasses import replace
 
 from omnireader.formats.layout.model import Block
-from omnireader.formats.layout.reflow import Vocabulary, join_hyphenated
+from omnireader.formats.layout.reflow import HYPHENS, Vocabulary, join_hyphenated
 from omnireader.formats.word_lists import WordList, load_word_list
 
 __all__ = ["carries_on", "join_column_breaks", "joined_text"]
@@ -32,7 +32,6 @@ _LAST_WORD = re.compile(r"([^\W\d_]+)$")
 # An upper-case start is taken only for a paragraph this long at least: a short line at the
 # top of a page is more often a title or a label than a sentence's end.
 _MIN_UPPER_CHARS = 40
-_HYPHENS = ("-", "\u2010", "\u2011")
 # Sizes further apart than this share are two kinds of text (body and footnote).
 _SIZE_SHARE = 0.1
 
@@ -71,7 +70,7 @@ def joined_text(tail: str, head: str, vocabulary: Vocabulary) -> tuple[str, int]
     as a line break's would be, else a space between them), and where the next page's text
     starts in it (a word joined across the break: where that word starts)."""
     tail, head = tail.rstrip(), head.lstrip()
-    if tail.endswith(_HYPHENS):
+    if tail.endswith(tuple(HYPHENS)):
         stem, _, broken = tail.rpartition(" ")
         first, _, rest = head.partition(" ")
         lead = f"{stem} " if stem else ""

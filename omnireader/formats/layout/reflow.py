@@ -13,7 +13,7 @@ import re
 
 from omnireader.formats.word_lists import load_word_list
 
-__all__ = ["Vocabulary", "join_hyphenated", "reflow"]
+__all__ = ["HYPHENS", "Vocabulary", "join_hyphenated", "reflow"]
 
 _WORD = re.compile(r"[^\W\d_]{2,}")
 # For ASCII text the same words at C speed: every character but a letter made a space, then
@@ -22,7 +22,8 @@ _ASCII_SPACES = str.maketrans({c: " " for c in map(chr, range(128)) if not c.isa
 _ONE_LETTER = frozenset("abcdefghijklmnopqrstuvwxyz")
 # A compound inside a line (not at its end, where the hyphen may be a break).
 _COMPOUND = re.compile(r"[^\W\d_]+-[^\W\d_]+(?=[^\w-]|$)")
-_HYPHENS = "-\u2010\u2011"
+#: The hyphens a line may end with when it breaks a word (hyphen-minus, hyphen, non-breaking).
+HYPHENS = "-\u2010\u2011"
 # Word endings that are not words on their own: a line-end hyphen before them is a break
 # (data: ``formats/data/unbound_suffixes.txt``).
 _SUFFIXES = load_word_list("unbound_suffixes").words
@@ -65,14 +66,14 @@ def join_hyphenated(head: str, tail: str, vocabulary: Vocabulary) -> str:
     the head is a compound already ("state-of-the-"). Otherwise — halves that are no
     words, as in "con-" + "firming" — it goes.
     """
-    stem = head.rstrip(_HYPHENS)
+    stem = head.rstrip(HYPHENS)
     if not stem or not stem[-1].isalpha() or not tail[:1].islower():
         return head + tail
     match = re.match(r"[^\W\d_]+", tail)
     letters = (match.group(0) if match else "").lower()
     core = re.search(r"[^\W\d_]+$", stem)
     first = (core.group(0) if core else "").lower()
-    if stem[: len(stem) - len(first)].endswith(tuple(_HYPHENS)):
+    if stem[: len(stem) - len(first)].endswith(tuple(HYPHENS)):
         return head + tail  # a compound running on ("mixture-of-" + "experts")
     if first + letters in vocabulary or letters in _SUFFIXES:
         return stem + tail
@@ -98,7 +99,7 @@ def reflow(lines: list[str], vocabulary: Vocabulary, breaks: list[bool] | None =
         if breaks is not None and breaks[i - 1]:
             out = f"{out}\n{line}"
             continue
-        if out[-1] in _HYPHENS and len(out) > 1 and out[-2].isalpha():
+        if out[-1] in HYPHENS and len(out) > 1 and out[-2].isalpha():
             head_start = out.rfind(" ") + 1
             tail, _, rest = line.partition(" ")
             word = join_hyphenated(out[head_start:], tail, vocabulary)

@@ -17,6 +17,7 @@ from collections.abc import Callable
 
 from omnireader.formats.layout.tables_regions import (
     FIRST_GAP,
+    HEADING_SIZE,
     PROSE_WORDS,
     Run,
     column_of,
@@ -29,8 +30,6 @@ from omnireader.formats.layout.tables_text import is_numeric
 
 __all__ = ["figure_columns", "head_column", "headers_above", "spanning_head"]
 
-# A one-run line this much larger than the table's first row is a heading: the walk stops.
-_HEADING_SIZE = 1.12
 # Columns a table needs before a header line read as one run is cut at them.
 _CUT_COLUMNS = 3
 _MAX_LABELS = 2  # label lines between the column heads and the first row
@@ -64,7 +63,7 @@ def headers_above(
     figures = spans[1][0] if len(spans) > 1 else spans[0][1]
     for line in reversed(above):
         x0, line_top, x1, bottom = line_box(line)
-        if top - bottom > FIRST_GAP * size or line_size(line) > _HEADING_SIZE * size:
+        if top - bottom > FIRST_GAP * size or line_size(line) > HEADING_SIZE * size:
             break
         # Header cells set a space apart read as one run; cut where a word starts (or
         # ends) at a column's edge. Not over two columns: a line of text above a list or

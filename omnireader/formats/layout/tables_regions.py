@@ -18,6 +18,7 @@ from omnireader.formats.layout.tables_text import em, is_numeric, is_value, is_w
 __all__ = [
     "FIRST_GAP",
     "HEADER_LINES",
+    "HEADING_SIZE",
     "PROSE_WORDS",
     "Run",
     "column_of",
@@ -42,7 +43,7 @@ HEADER_LINES = 4  # lines above a table of numbers looked at for its column head
 # Consecutive one-run lines a region carries (section labels, wrapped text).
 _MAX_SINGLES = 2
 # A one-run line this much larger than any text above it is a heading.
-_HEADING_SIZE = 1.12
+HEADING_SIZE = 1.12
 PROSE_WORDS = 4  # median words a cell at or over which a region reads as prose
 # Share of the region's width past which a run of words is a note, not a cell.
 _WIDE_RUN = 0.4
@@ -156,7 +157,7 @@ def regions(lines: list[list[_Run]]) -> list[list[list[_Run]]]:
         size = median(ems)  # line_size
         allowed = max(_LINE_GAP * size, 1.8 * _median_of_sorted(gaps)) if gaps else FIRST_GAP * size
         # A one-run line in a larger font than the region's is a heading: the table ends.
-        heading = not row and bool(current) and size > _HEADING_SIZE * biggest
+        heading = not row and bool(current) and size > HEADING_SIZE * biggest
         far = bool(current) and gap > allowed
         if far and gap <= _MAX_GAP * size and _aligned(line, current, size):
             far = False  # rows spaced wider below a tight header, still in the same columns

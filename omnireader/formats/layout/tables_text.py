@@ -13,6 +13,7 @@ from statistics import median
 from omnireader.formats.layout import pdfium_calls
 from omnireader.formats.layout.bidi import line_text
 from omnireader.formats.layout.model import Word
+from omnireader.formats.layout.reflow import HYPHENS
 
 __all__ = [
     "CURRENCY",
@@ -173,9 +174,6 @@ def _same_cell(prev: Word, word: Word, gap: float, size: float) -> bool:
     return thousands or not numbers
 
 
-_HYPHENS = "-\u2010\u2011"
-
-
 def cell_text(words: list[Word]) -> str:
     """The words of one cell as one string: lines top to bottom, words left to right."""
     if not words:
@@ -194,7 +192,7 @@ def cell_text(words: list[Word]) -> str:
     out = ""
     for line in group_lines(words):
         text = line_text(line)
-        if out[-1:] in _HYPHENS and out[-2:-1].isalpha():
+        if out[-1:] in HYPHENS and out[-2:-1].isalpha():
             out += text  # "after-" / "tax": the compound a narrow column broke ("after-tax")
         else:
             out = f"{out} {text}" if out else text
