@@ -146,7 +146,9 @@ def add_filters(p: argparse.ArgumentParser, mode: bool = True) -> None:
         dest="path",
         help="a file, URL or archive member (a.zip!x.md) the item was seen at, or a folder of them",
     )
-    g.add_argument("--page", type=at_least(0), help="source page number")
+    g.add_argument(
+        "--page", type=at_least(0), help="source page number (an item running onto it counts)"
+    )
 
 
 def add_serve(sub: Any) -> None:

@@ -69,12 +69,13 @@ class Deleting:
         if ids is not None and not id_list:
             return DetachResult()
         chosen = as_filters(filters)
-        where = combine(chosen.where(), _ids_clause(id_list))
+        clause = chosen.where(self.table.schema.names)
+        where = combine(clause, _ids_clause(id_list))
         if where is None:
             raise InvalidInputError("delete needs ids or filters; refusing to delete everything")
         if not dry_run:  # what the user deletes goes with its past versions
             mine = f"item_{_ids_clause(id_list)}" if id_list else None
-            self.forget_history(combine(chosen.where(), mine) or where)
+            self.forget_history(combine(clause, mine) or where)
         if chosen.path is None:
             if dry_run:
                 return DetachResult(deleted=self.table.count_rows(where))

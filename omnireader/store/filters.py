@@ -11,7 +11,7 @@ Nothing a user typed reaches the SQL text except inside a quoted literal.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from datetime import UTC, date, datetime, time
 from typing import Any, Literal
 
@@ -106,7 +106,9 @@ class SearchFilters(BaseModel):
         # path_prefix: the old name (it matched any string prefix; now whole names only)
         validation_alias=AliasChoices("path", "path_prefix"),
     )
-    page: int | None = Field(None, ge=0)
+    page: int | None = Field(
+        None, ge=0, description="items on that page, or that begin before it and run onto it"
+    )
     source_kind: SourceKind | None = None
     refine_status: Literal["refined", "failed", "none"] | None = Field(
         None, description="'none' matches items never refined"
@@ -128,8 +130,11 @@ class SearchFilters(BaseModel):
     def _until(cls, v: Any) -> datetime | None:
         return None if v is None or v == "" else parse_bound(v, end_of_day=True)
 
-    def where(self) -> str | None:
-        """The where-clause, or None when nothing is filtered."""
+    def where(self, columns: Collection[str] | None = None) -> str | None:
+        """The where-clause, or None when nothing is filtered.
+
+        ``columns``: the table's, when it may be an older one (a store made before
+        ``page_end`` matches a page on an item's first page only)."""
         parts: list[str] = []
         for column in ("user_id", "session_id", "memory_type", "mode", "source_kind"):
             value = getattr(self, column)
@@ -152,7 +157,12 @@ class SearchFilters(BaseModel):
             listed = ", ".join(sql_string(k) for k in match_keys(self.path))
             parts.append(f"array_has_any(path_keys, [{listed}])")
         if self.page is not None:
-            parts.append(f"page = {int(self.page)}")
+            page = int(self.page)
+            if columns is None or "page_end" in columns:
+                # A paragraph a page break cut is one item on its first page (page_end).
+                parts.append(f"(page = {page} OR (page < {page} AND page_end >= {page}))")
+            else:
+                parts.append(f"page = {page}")
         if self.ids:
             parts.append(ids_clause(self.ids))
         return " AND ".join(parts) or None

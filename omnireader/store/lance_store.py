@@ -193,7 +193,7 @@ class Store(PathQueries, Versions, Deleting):
         ``include_archived`` also searches the archived versions (:mod:`.versions`): such a
         hit's item has ``status="archived"``, ``superseded_by`` and ``superseded_at``.
         """
-        where = as_filters(filters).where()
+        where = self._where(filters)
         found = run_search(self.table, self.embedder, query, k, view, where, max_chars=max_chars)
         if not include_archived:
             return found
@@ -219,11 +219,11 @@ class Store(PathQueries, Versions, Deleting):
         self, filters: SearchFilters | dict[str, Any] | None = None
     ) -> Iterator[MemoryItem]:
         """Every stored item matching ``filters``, streamed in batches (storage order)."""
-        yield from self._iter_where(as_filters(filters).where())
+        yield from self._iter_where(self._where(filters))
 
     def count(self, filters: SearchFilters | dict[str, Any] | None = None) -> int:
         """How many items match ``filters`` (all items without)."""
-        return self.table.count_rows(as_filters(filters).where())
+        return self.table.count_rows(self._where(filters))
 
     def stats(self) -> StoreStats:
         """Item counts overall and by memory type, mode and source kind; pages OCR'd."""
@@ -251,13 +251,17 @@ class Store(PathQueries, Versions, Deleting):
     ) -> int:
         """Write every matching item as one JSON line (the full item); how many were written."""
         written = 0
-        for item in self._iter_where(as_filters(filters).where()):
+        for item in self._iter_where(self._where(filters)):
             fp.write(item.model_dump_json())
             fp.write("\n")
             written += 1
         return written
 
     # ------------------------------------------------------------------ internals
+
+    def _where(self, filters: SearchFilters | dict[str, Any] | None) -> str | None:
+        """``filters``' clause for this table's columns (an older store's may lack some)."""
+        return as_filters(filters).where(self.table.schema.names)
 
     def _batches(self, columns: list[str], where: str | None) -> Iterator[Any]:
         query = self.table.search().select(columns)

@@ -51,9 +51,10 @@ TABLE_NAME = "items"
 # 2: seen_at, path_keys; 3: context_text (a match unit's neighbours); 4: the text once
 # (item_json without it). A version-3 store is read as it is and written in the new layout.
 # 5: heading_text (a document chunk's title and heading path, .headings); a version-4 store
-# is read and written as it is, without it.
-SCHEMA_VERSION = "5"
-READABLE_VERSIONS = ("3", "4", "5")
+# is read and written as it is, without it. 6: page_end (the last page a chunk runs onto:
+# a page filter finds it on each); a version-5 store is read and written without it.
+SCHEMA_VERSION = "6"
+READABLE_VERSIONS = ("3", "4", "5", "6")
 META_EMBEDDER = b"omnireader.embedder"
 META_DIM = b"omnireader.dim"
 META_VERSION = b"omnireader.schema_version"
@@ -91,6 +92,7 @@ def items_schema(dim: int, embedder_name: str) -> pa.Schema:
         pa.field("seen_at", pa.list_(text)),
         pa.field("path_keys", pa.list_(text)),
         pa.field("page", pa.int32()),
+        pa.field("page_end", pa.int32()),
         pa.field("chunk_index", pa.int32()),
         pa.field("content_hash", text),
         pa.field("refine_status", text),
@@ -209,6 +211,7 @@ def _row(item: MemoryItem, memo: _Memo | None = None, whole: bool = False) -> di
         "seen_at": seen,
         "path_keys": memo.path_keys(seen),
         "page": src.page if src else None,
+        "page_end": src.page_end if src else None,
         "chunk_index": src.chunk_index if src else None,
         "content_hash": src.content_hash if src else None,
         "refine_status": meta.refine_status,

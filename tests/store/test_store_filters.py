@@ -135,7 +135,8 @@ def test_where_clause_quotes_values_and_uses_known_columns_only() -> None:
     clause = SearchFilters(user_id="a'b", since="2024-01-01T12:00:00+02:00", page=3).where()
 
     assert clause == (
-        "user_id = 'a''b' AND timestamp >= TIMESTAMP '2024-01-01 10:00:00.000000' AND page = 3"
+        "user_id = 'a''b' AND timestamp >= TIMESTAMP '2024-01-01 10:00:00.000000' "
+        "AND (page = 3 OR (page < 3 AND page_end >= 3))"
     )
     assert SearchFilters().where() is None
 
