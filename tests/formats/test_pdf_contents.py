@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from omnireader import Reader
 from omnireader.formats.pdf.extract import extract_pdf
 from omnireader.payloads import Blob
@@ -73,14 +75,16 @@ def test_headings_ending_in_a_year_are_no_contents() -> None:
     assert headings == ["Fiscal 2019", "Fiscal 2018", "Fiscal 2017"]
 
 
-def test_a_title_ending_in_index_over_a_column_of_page_numbers_is_contents() -> None:
-    # Filings print their entries without numbers and the numbers as a column apart,
-    # which reads as one block of numbers below them: "4 20 23".
+@pytest.mark.parametrize("beside", [False, True], ids=["below", "on the baselines"])
+def test_a_title_ending_in_index_over_a_column_of_page_numbers_is_contents(beside: bool) -> None:
+    # Filings print their entries without numbers and the numbers as a column apart:
+    # below them, one block of numbers ("4 20 23"); on their baselines, given back to them.
     entries = [
         Text(72, 130 + 40 * i, e, 14, bold=True)
         for i, e in enumerate(["Part I", "Item 1. Business", "Item 2. Properties"])
     ]
-    numbers = [Text(500, 260 + 12 * i, n, 10) for i, n in enumerate(["4", "20", "23"])]
+    at = [130.0, 170.0, 210.0] if beside else [260.0, 272.0, 284.0]
+    numbers = [Text(500, y, n, 10) for y, n in zip(at, ["4", "20", "23"])]
     page = [
         Text(72, 80, "Form 10-K for the Fiscal Year 2023 Index", 14, bold=True),
         *entries,
@@ -90,4 +94,60 @@ def test_a_title_ending_in_index_over_a_column_of_page_numbers_is_contents() -> 
     assert [line for line in text.splitlines() if line.startswith("#")] == [
         next(line for line in text.splitlines() if line.endswith("2023 Index"))
     ]
-    assert "- Item 1. Business" in text
+    entry = "Item 1. Business 20" if beside else "- Item 1. Business"
+    assert entry in text.splitlines()
+
+
+# A filing's contents: the entries, and far right of them each one's page number on its
+# baseline, no leader between. A short entry over a long one used to run into it, and
+# the numbers were a block of their own under the entries ("3 6 15").
+_FILING = [("Item 1. Business", "3"), ("Item 1A. Risk Factors", "6"),
+           ("Item 1B. Unresolved Staff Comments", "15"), ("Item 2. Properties", "16"),
+           ("Item 3. Legal Proceedings", "16")]
+
+
+def _filing_contents(numbers: list[str]) -> list[Text]:
+    page = [Text(72, 80, "Table of Contents", 14, bold=True)]
+    for i, ((entry, _), number) in enumerate(zip(_FILING, numbers)):
+        page += [Text(72, 130 + 14 * i, entry, 10), Text(520, 130 + 14 * i, number, 10)]
+    return page
+
+
+def test_page_numbers_printed_apart_end_the_entries_on_their_baselines() -> None:
+    (text,) = _pages(build_pdf([_filing_contents([n for _, n in _FILING])]))
+    lines = [line.removeprefix("- ") for line in text.splitlines() if line.strip()]
+
+    assert lines[1:] == [f"{entry} {number}" for entry, number in _FILING]
+
+
+def test_a_wrapped_entry_takes_the_number_on_its_last_line() -> None:
+    page = [
+        Text(72, 80, "Contents", 14, bold=True),
+        Text(72, 130, "Item 5. Market for the Registrant's Common Equity, Related", 10),
+        Text(72, 142, "Stockholder Matters and Issuer Purchases of Equity Securities", 10),
+        Text(520, 142, "17", 10),
+        Text(72, 160, "Item 6. Reserved", 10),
+        Text(520, 160, "18", 10),
+        Text(72, 178, "Item 7. Management's Discussion and Analysis", 10),
+        Text(520, 178, "19", 10),
+    ]
+    (text,) = _pages(build_pdf([page]))
+    lines = [line.removeprefix("- ") for line in text.splitlines() if line.strip()]
+
+    assert lines[1:] == [
+        "Item 5. Market for the Registrant's Common Equity, Related Stockholder Matters and "
+        "Issuer Purchases of Equity Securities 17",
+        "Item 6. Reserved 18",
+        "Item 7. Management's Discussion and Analysis 19",
+    ]
+
+
+def test_a_column_of_numbers_going_down_is_no_page_numbers() -> None:
+    # Figures beside their labels (a count falling year by year) are not pages: the lines
+    # are left as they were read.
+    falling = ["90", "70", "40", "20", "10"]
+    paired = _pages(build_pdf([_filing_contents([n for _, n in _FILING])]))[0]
+    (text,) = _pages(build_pdf([_filing_contents(falling)]))
+
+    assert "Item 1. Business 90" not in text and "Item 1. Business 3" in paired
+    assert all(entry in text for entry, _ in _FILING)

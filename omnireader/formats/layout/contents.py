@@ -67,9 +67,13 @@ def _entry(block: Block, titled: bool = True) -> bool:
 
 def _title(blocks: list[Block]) -> int | None:
     """Where the contents title is: a name of contents, or a line ending with one ("…
-    Fiscal Year 2023 Index") on a page holding a column of page numbers."""
+    Fiscal Year 2023 Index") on a page holding a column of page numbers or entries ending
+    in their pages (the column given back to them: :mod:`.contents_numbers`)."""
     title = next((i for i, b in enumerate(blocks) if is_contents_title(b.text)), None)
-    if title is None and any(_entry(b, titled=False) and _NUMBERS.match(b.text) for b in blocks):
+    if title is None and (
+        any(_entry(b, titled=False) and _NUMBERS.match(b.text) for b in blocks)
+        or _listed(blocks, [i for i, b in enumerate(blocks) if _entry(b, titled=False)])
+    ):
         title = next((i for i, b in enumerate(blocks) if is_contents_title(b.text, True)), None)
     return title
 

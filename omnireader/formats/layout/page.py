@@ -26,6 +26,7 @@ from omnireader.formats.layout.blocks import (
     make_line,
     make_lines,
 )
+from omnireader.formats.layout.contents_numbers import pair_page_numbers
 from omnireader.formats.layout.headings import HeadingRules, leader_end, normalize
 from omnireader.formats.layout.model import Block, BlockKind, PageLayout, Table, Word
 from omnireader.formats.layout.order import reading_order
@@ -129,7 +130,7 @@ def layout_words(
         words = [w for w, i in zip(words, inside) if not i]
     headings.add_sizes(_sizes(words), _sizes(in_tables))
     lines = make_lines(words, width)
-    blocks = make_blocks(lines)
+    blocks = pair_page_numbers(make_blocks(lines))
     entries = headings.outline.by_page.get(index)
     if entries:
         blocks = [part for block in blocks for part in _split_at_outline(block, entries)]
