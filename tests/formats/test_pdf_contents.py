@@ -101,9 +101,13 @@ def test_a_title_ending_in_index_over_a_column_of_page_numbers_is_contents(besid
 # A filing's contents: the entries, and far right of them each one's page number on its
 # baseline, no leader between. A short entry over a long one used to run into it, and
 # the numbers were a block of their own under the entries ("3 6 15").
-_FILING = [("Item 1. Business", "3"), ("Item 1A. Risk Factors", "6"),
-           ("Item 1B. Unresolved Staff Comments", "15"), ("Item 2. Properties", "16"),
-           ("Item 3. Legal Proceedings", "16")]
+_FILING = [
+    ("Item 1. Business", "3"),
+    ("Item 1A. Risk Factors", "6"),
+    ("Item 1B. Unresolved Staff Comments", "15"),
+    ("Item 2. Properties", "16"),
+    ("Item 3. Legal Proceedings", "16"),
+]
 
 
 def _filing_contents(numbers: list[str]) -> list[Text]:
@@ -151,3 +155,34 @@ def test_a_column_of_numbers_going_down_is_no_page_numbers() -> None:
 
     assert "Item 1. Business 90" not in text and "Item 1. Business 3" in paired
     assert all(entry in text for entry, _ in _FILING)
+
+
+def test_headings_above_a_list_of_statements_and_their_pages_still_head_the_page() -> None:
+    # Item 15 of a filing: its headings, then the statements with the pages they are on.
+    # The list is contents without a title; "PART IV" above it only looks like an entry.
+    statements = ["Consolidated Balance Sheets", "Statements of Earnings", "Notes"]
+    page = [
+        Text(72, 110, "PART IV", 14, bold=True),
+        Text(72, 140, "ITEM 15. Exhibits and Financial Statement Schedules", 14, bold=True),
+        *paragraph(72, 170, _BODY),
+    ]
+    for i, (name, number) in enumerate(zip(statements, ["67", "68", "72"])):
+        page += [Text(72, 230 + 14 * i, name, 10), Text(520, 230 + 14 * i, number, 10)]
+    (text,) = _pages(build_pdf([page]))
+    lines = text.splitlines()
+
+    assert [line.lstrip("# ") for line in lines if line.startswith("#")] == [
+        "PART IV",
+        "ITEM 15. Exhibits and Financial Statement Schedules",
+    ]
+    assert "Consolidated Balance Sheets 67" in lines and "Notes 72" in lines
+
+
+def test_a_column_of_check_marks_is_no_page_numbers() -> None:
+    rows = ["Schema document", "Calculation linkbase", "Definition linkbase"]
+    page = [Text(72, 80, "Exhibits", 14, bold=True)]
+    for i, row in enumerate(rows):
+        page += [Text(72, 130 + 14 * i, row, 10), Text(520, 130 + 14 * i, "X", 10)]
+    (text,) = _pages(build_pdf([page]))
+
+    assert not any(line.endswith(" X") for line in text.splitlines())

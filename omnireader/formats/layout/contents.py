@@ -72,7 +72,7 @@ def _title(blocks: list[Block]) -> int | None:
     title = next((i for i, b in enumerate(blocks) if is_contents_title(b.text)), None)
     if title is None and (
         any(_entry(b, titled=False) and _NUMBERS.match(b.text) for b in blocks)
-        or _listed(blocks, [i for i, b in enumerate(blocks) if _entry(b, titled=False)])
+        or _listed(blocks, [i for i, b in enumerate(blocks) if _entry(b, False)]) is not None
     ):
         title = next((i for i, b in enumerate(blocks) if is_contents_title(b.text, True)), None)
     return title
@@ -86,11 +86,11 @@ def contents_entries(blocks: list[Block]) -> tuple[list[Block], Block | None]:
     title = _title(blocks)
     titled = title is not None
     entries = [i for i, b in enumerate(blocks) if _entry(b, titled) and (not titled or i > title)]
-    if title is None and not _listed(blocks, entries):
+    # Untitled, the contents start at their first run of numbered entries: a heading above
+    # that only looks like an entry ("PART IV") heads its page as before.
+    first = _listed(blocks, entries) if title is None else title + 1
+    if first is None or not entries:
         return blocks, None
-    if not entries:
-        return blocks, None
-    first = entries[0] if title is None else title + 1
     last = entries[-1]
     if all(b.kind == "heading" for b in blocks[last + 1 :]):
         last = len(blocks) - 1  # entries without a number to the page's end: no text follows
@@ -102,8 +102,9 @@ def contents_entries(blocks: list[Block]) -> tuple[list[Block], Block | None]:
     return out, blocks[title] if title is not None else None
 
 
-def _listed(blocks: list[Block], entries: list[int]) -> bool:
-    """Contents without a title: entries in a row, their page numbers going up."""
+def _listed(blocks: list[Block], entries: list[int]) -> int | None:
+    """Where contents without a title start: the first of entries in a row, their page
+    numbers going up (None: no such run)."""
     run: list[int] = []
     for i in entries:
         match = _ENTRY.match(blocks[i].text.strip())
@@ -113,8 +114,8 @@ def _listed(blocks: list[Block], entries: list[int]) -> bool:
         if page is not None:
             run.append(i)
         if len(run) >= _UNTITLED_ENTRIES:
-            return True
-    return False
+            return run[0]
+    return None
 
 
 def _page(block: Block) -> int:

@@ -9,8 +9,8 @@ the entry line on its baseline, as a dotted leader's entry reads ("Item 1A. Risk
 and each entry stands as a block of its own (:mod:`.contents` then makes them list items).
 
 Only a column that looks like page numbers is paired: at least three lines that are each one
-page number (arabic under 1000, or roman), going up down the page, most of them on the
-baseline of a line to their left. A column of figures in a table (a year, an amount with a
+page number (arabic under 1000, or lower-case roman), going up down each block of them, most of them
+on the baseline of a line to their left, each line taking one. A column of figures in a table (a year, an amount with a
 comma, numbers going down) is left alone.
 """
 
@@ -22,12 +22,13 @@ from omnireader.formats.layout.blocks import Line, TextBlock
 
 __all__ = ["pair_page_numbers"]
 
-_PAGE = re.compile(r"^(?:\d{1,3}|[ivxlc]{1,6})$", re.IGNORECASE)
+# Front matter's roman numbers are lower case; a capital "X" in a column is a check mark.
+_PAGE = re.compile(r"^(?:\d{1,3}|[ivxlc]{1,6})$")
 # At least this many numbers make a column of pages, and this share of them must pair.
 _MIN_NUMBERS = 3
 _PAIRED_SHARE = 0.8
-# A number and its entry share a baseline within this share of the line's size.
-_BASELINE = 0.35
+# A number and its entry share a baseline within this share of the number's size.
+_BASELINE = 0.5
 # An entry's continuation line is indented by at least this many em under its first line.
 _HANGING_EM = 0.5
 
@@ -35,16 +36,12 @@ _HANGING_EM = 0.5
 def pair_page_numbers(blocks: list[TextBlock]) -> list[TextBlock]:
     """``blocks`` with a contents page's column of page numbers joined to its entries (see
     the module docstring); other pages come back as they are."""
-    numbers = [
-        line
-        for b in blocks
-        if b.table is None and b.lines and all(_PAGE.match(ln.text) for ln in b.lines)
-        for line in b.lines
-    ]
-    if len(numbers) < _MIN_NUMBERS or not _going_up(numbers):
+    columns = [b for b in blocks if b.table is None and _only_numbers(b)]
+    numbers = [line for b in columns for line in b.lines]
+    if len(numbers) < _MIN_NUMBERS or not all(map(_going_up, columns)):
         return blocks
     entries = [b for b in blocks if b.table is None and not _only_numbers(b)]
-    pairs = {}
+    pairs: dict[int, Line] = {}
     for number in numbers:
         line = _entry_line(number, entries)
         if line is not None and id(line) not in pairs:
@@ -69,30 +66,26 @@ def _only_numbers(block: TextBlock) -> bool:
     return bool(block.lines) and all(_PAGE.match(ln.text) for ln in block.lines)
 
 
-def _going_up(numbers: list[Line]) -> bool:
-    """Arabic page numbers in a column never go down (top to bottom, per column)."""
-    arabic = sorted(
-        ((round(n.x1 / 20), n.y0, int(n.text)) for n in numbers if n.text.isdigit()),
-    )
-    return all(
-        a[2] <= b[2] for a, b in zip(arabic, arabic[1:]) if a[0] == b[0]
-    ) and len(arabic) >= _MIN_NUMBERS
+def _going_up(column: TextBlock) -> bool:
+    """A block of page numbers never goes down (a contents page may hold two lists)."""
+    pages = [int(ln.text) for ln in column.lines if ln.text.isdigit()]
+    return pages == sorted(pages)
 
 
 def _entry_line(number: Line, blocks: list[TextBlock]) -> Line | None:
-    """The line left of ``number`` on its baseline, nearest to it, at least an em away."""
+    """The line left of ``number``, at least an em away, whose baseline is nearest to its
+    own and within half a line: some contents set their numbers a little higher (a table
+    cell's top), never a whole line off."""
     em = max(number.size, 1.0)
     best: Line | None = None
+    best_off = _BASELINE * em
     for block in blocks:
-        if block.x0 >= number.x0 or block.y0 > number.y1 or block.y1 < number.y0:
+        if block.x0 >= number.x0 or block.y0 > number.y1 + em or block.y1 < number.y0 - em:
             continue
         for line in block.lines:
-            if (
-                line.x1 <= number.x0 - em
-                and abs(line.y1 - number.y1) <= _BASELINE * max(line.size, em)
-                and (best is None or line.x1 > best.x1)
-            ):
-                best = line
+            off = abs(line.y1 - number.y1)
+            if line.x1 <= number.x0 - em and off <= best_off:
+                best, best_off = line, off
     return best
 
 
