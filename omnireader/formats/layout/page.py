@@ -63,7 +63,9 @@ _FEW_SIZES = 8
 _FOOTER_BAND = 0.05
 
 
-_ENDS = re.compile(r"[.!?:;][)\"'\u201d\u2019]?$")
+# A form's check boxes (☐ ☑ ☒) end its question as a full stop would ("… Act. Yes ☒ No ☐").
+_BOXES = ("\u2610", "\u2611", "\u2612")
+_ENDS = re.compile(r"(?:[.!?:;][)\"'\u201d\u2019]?|[\u2610-\u2612])$")
 _STARTS = re.compile(r"^[\"'(\u201c\u2018\u2022\u25cf\uf0b7]?[A-Z0-9\u00c0-\u00de]")
 
 
@@ -396,7 +398,7 @@ def _breaks(block: TextBlock) -> list[bool]:
     width = block.x1 - block.x0
     out = []
     for i, line in enumerate(block.lines):
-        if leader_end(line.text):
+        if leader_end(line.text) or line.text.endswith(_BOXES):
             out.append(True)
             continue
         em = max(line.size, 1.0)
