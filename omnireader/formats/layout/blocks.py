@@ -25,6 +25,7 @@ __all__ = [
     "TextBlock",
     "item_marker",
     "item_text_x0",
+    "is_label",
     "make_blocks",
     "make_line",
     "make_lines",
@@ -271,7 +272,12 @@ def _hangs_under(last: Line, line: Line, em: float) -> bool:
 
 def _is_label(run: list[Word]) -> bool:
     """A run that is only a number, a bullet or "Item 7." — what a tab follows."""
-    return len(run) <= 2 and bool(_LABEL.match(" ".join(w.text for w in run)))
+    return len(run) <= 2 and is_label(" ".join(w.text for w in run))
+
+
+def is_label(text: str) -> bool:
+    """``text`` is a list item's or a section's label: "1.", ".1", "(a)", "Item 7.", "•"."""
+    return bool(_LABEL.match(text))
 
 
 def make_line(words: list[Word]) -> Line:

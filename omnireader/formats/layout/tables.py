@@ -13,6 +13,7 @@ from bisect import bisect_right
 
 from omnireader.formats.layout.bidi import line_text
 from omnireader.formats.layout.model import Rule, Table, Word
+from omnireader.formats.layout.tables_lists import is_list
 from omnireader.formats.layout.tables_ruled import SNAP, ruled_tables
 from omnireader.formats.layout.tables_stream import borderless_tables
 from omnireader.formats.layout.tables_text import em, group_lines, header_rows, runs
@@ -41,7 +42,8 @@ def find_tables(words: list[Word], rules: list[Rule], width: float, height: floa
         rest = [w for i, w in enumerate(words) if i not in taken and not _inside(w, tables)]
     else:
         rest = words  # most pages: no ruled table took a word
-    tables.extend(borderless_tables(rest))
+    # A list set with tabs lines up like a table: its words stay text (.tables_lists).
+    tables.extend(t for t in borderless_tables(rest) if not is_list(t))
     tables.sort(key=lambda t: (t.y0, t.x0))
     return tables
 
