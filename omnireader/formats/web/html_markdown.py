@@ -10,7 +10,9 @@ does, with our own steps around it:
    not read as Windows-1250 and UTF-8 under a Latin-1 label is not mojibake;
 2. the page is cut to its main content, chrome and hidden content removed
    (:func:`omnireader.formats.web.html.main_content`);
-3. layout tables become blocks of text (:mod:`omnireader.formats.web.html_tables`);
+3. tables of labelled values (infoboxes) become "Label: value" lines
+   (:mod:`omnireader.formats.web.html_key_values`), layout tables blocks of text
+   (:mod:`omnireader.formats.web.html_tables`);
 4. markdownify writes Markdown as MarkItDown's subclass does (ATX headings starting on a
    new line, ``<strike>`` as ``<s>``), except that underline is plain text (a raw ``<u>``
    is markup in a memory, not text) and a table without ``<th>`` takes its first row as
@@ -136,6 +138,7 @@ def html_markdown(data: bytes | str, label: str = "<html>") -> Converted:
 
     from omnireader.formats.web.converted import Converted
     from omnireader.formats.web.html import main_content
+    from omnireader.formats.web.html_key_values import key_value_lines
     from omnireader.formats.web.html_meta import page_meta
     from omnireader.formats.web.html_tables import unwrap_layout_tables
 
@@ -147,6 +150,7 @@ def html_markdown(data: bytes | str, label: str = "<html>") -> Converted:
     lang = declared_language(soup)
     page = page_meta(soup)  # before main_content: the <head> and the article header
     title, root = main_content(soup)
+    key_value_lines(root, soup)  # before layout tables: an infobox holds lists
     unwrap_layout_tables(root)
     _nest_stray_lists(root, soup)
     try:
