@@ -12,7 +12,8 @@ Content a browser does not show is dropped too: ``display:none`` / ``visibility:
 ``aria-hidden`` decorations (icons, duplicated labels) and inline XBRL's ``ix:header``,
 whose hidden facts would otherwise open a 10-K with 14,000 characters nobody sees. Text
 for screen readers only goes where it notes a link's shown words or labels a player
-(:mod:`omnireader.formats.web.html_screen_reader`).
+(:mod:`omnireader.formats.web.html_screen_reader`). Footnote marks stay "[n]" where their
+note is on the page (:mod:`omnireader.formats.web.html_note_marks`).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from typing import Any
 
 from omnireader.formats.alt_text import picture
 from omnireader.formats.web.html_chrome_hints import drop_named_and_link_chrome
+from omnireader.formats.web.html_note_marks import keep_note_marks
 from omnireader.formats.web.html_screen_reader import drop_screen_reader_notes
 
 __all__ = ["main_content_html", "main_content", "is_hidden"]
@@ -92,8 +94,8 @@ def _is_chrome(el: Any) -> bool:
     if is_hidden(el):
         return True
     classes = attrs.get("class") or []
-    if el.name == "sup" and "reference" in classes:
-        return True  # citation marks: "[12]" in the middle of sentences
+    if el.name == "sup" and "reference" in classes and el.find("a") is None:
+        return True  # a citation's page locator (": 228"); marks are html_note_marks'
     return any(c in _CHROME_CLASSES for c in classes)
 
 
@@ -150,6 +152,8 @@ def main_content(soup: Any) -> tuple[str, Any]:
     # Then the chrome only its id/class names or its links give away; before links are
     # flattened, which the link-density test needs.
     drop_named_and_link_chrome(root, landmarked=root.name not in ("body", "[document]"))
+    # Note marks before links go: a mark is a link to its note ("[12]", never "word12").
+    keep_note_marks(root)
     _flatten_links_and_images(root)
     return title, root
 
