@@ -4,6 +4,14 @@ The title field of a deck made from a template says "PowerPoint Presentation", a
 ``<title>`` may be its file name: :mod:`omnireader.formats.titles` tells such placeholders
 (a list a user can replace). The file parser drops them and, once the document is read,
 titles its items by the first heading, or the first line, of its body.
+
+A document with no title at all is titled by its first heading the same way, when its
+format writes headings from the document's structure (:data:`HEADED_KINDS`): a Word file
+saved without a title, a README. Only a heading: without one the file name stays its key,
+since a first line of such a document is as often "Dear Anna," or a date as a title. A PDF
+is left out: its headings are guessed from fonts, and an untitled filing's first heading is
+"UNITED STATES SECURITIES AND EXCHANGE COMMISSION", less telling than
+``ACME_2019_10K.pdf``.
 """
 
 from __future__ import annotations
@@ -14,7 +22,14 @@ from omnireader.models import MemoryItem
 from omnireader.options import ReadOptions
 from omnireader.payloads import Blob
 
-__all__ = ["without_placeholder_title", "retitle", "wants_more"]
+__all__ = ["without_placeholder_title", "untitled", "retitle", "wants_more", "HEADED_KINDS"]
+
+#: Formats whose text marks the document's own headings ("#" lines from heading styles,
+#: slide titles, ``<h1>``); not plain text, where a "#" line is a comment, nor spreadsheets,
+#: whose headings are sheet names.
+HEADED_KINDS = frozenset(
+    {"docx", "doc", "pptx", "ppt", "odt", "odp", "rtf", "html", "markdown", "epub", "ipynb"}
+)
 
 
 def without_placeholder_title(
@@ -30,10 +45,21 @@ def without_placeholder_title(
     return info.model_copy(update={"title": None}), True
 
 
-def retitle(items: list[MemoryItem], top: list[Section], blob: Blob, options: ReadOptions) -> None:
-    """Title every item by the document's first heading, or its first line of text, in
-    place of the placeholder dropped; ``top`` is the document's first body sections. The
-    file name stays the key when there is neither."""
+def untitled(info: DocInfo, kind: str) -> bool:
+    """Whether the document has no title and its format marks headings to take one from."""
+    return not (info.title or "").strip() and kind in HEADED_KINDS
+
+
+def retitle(
+    items: list[MemoryItem],
+    top: list[Section],
+    blob: Blob,
+    options: ReadOptions,
+    first_line: bool = True,
+) -> None:
+    """Title every item by the document's first heading, or (``first_line``) its first
+    line of text, in place of the placeholder dropped or the title missing; ``top`` is the
+    document's first body sections. The file name stays the key when there is neither."""
     texts = []
     for section in top:
         heading = section.heading
@@ -42,7 +68,7 @@ def retitle(items: list[MemoryItem], top: list[Section], blob: Blob, options: Re
         ):
             texts.append(f"# {heading}")  # a slide's or a part's title is its heading
         texts.append(section.text)
-    title = title_from_text(*texts)
+    title = title_from_text(*texts, first_line=first_line)
     if not title:
         return
     for item in items:

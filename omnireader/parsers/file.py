@@ -46,7 +46,7 @@ from omnireader.parsers.base import ParseContext, Parser, register
 from omnireader.parsers.blob_common import rebuild_blob
 from omnireader.parsers.doc_chunks import link_chunks, section_chunks
 from omnireader.parsers.doc_languages import inherit_languages
-from omnireader.parsers.doc_titles import retitle, wants_more, without_placeholder_title
+from omnireader.parsers.doc_titles import retitle, untitled, wants_more, without_placeholder_title
 from omnireader.parsers.layout_items import layout_blocks
 from omnireader.parsers.ocr_items import ocr_items
 from omnireader.payloads import Blob
@@ -164,9 +164,11 @@ class FileParser(Parser[Blob]):
             # What the content is once opened (a decrypted DOCX), else what was sniffed.
             kind = str(info.extra.get("read_as") or sniffed.kind)
             reading = _Reading(blob, _source(blob, digest), info, kind, ctx)
+            # No title at all: a heading of the body may give one (not a first line).
+            bare = not dropped and untitled(info, kind)
             top: list[Section] = []  # the first body sections: where a real title is
             for n, section in enumerate(doc.sections):
-                if dropped and section.part is None and section.text.strip() and wants_more(top):
+                if (dropped or bare) and section.part is None and section.text.strip() and wants_more(top):
                     top.append(section)
                 if UNREADABLE in section.flags:
                     unreadable.append(section.page)
@@ -183,7 +185,7 @@ class FileParser(Parser[Blob]):
         for item in items if unreadable else []:
             item.metadata.extra["unreadable_pages"] = unreadable
         if top:
-            retitle(items, top, blob, ctx.options)
+            retitle(items, top, blob, ctx.options, first_line=dropped)
         if not language_tag(info.extra.get("lang")):  # a declared language stands
             inherit_languages(items)
         return items
