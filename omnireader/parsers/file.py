@@ -165,10 +165,10 @@ class FileParser(Parser[Blob]):
             kind = str(info.extra.get("read_as") or sniffed.kind)
             reading = _Reading(blob, _source(blob, digest), info, kind, ctx)
             # No title at all: a heading of the body may give one (not a first line).
-            bare = not dropped and untitled(info, kind)
+            wanted = dropped or untitled(info, kind)
             top: list[Section] = []  # the first body sections: where a real title is
             for n, section in enumerate(doc.sections):
-                if (dropped or bare) and section.part is None and section.text.strip() and wants_more(top):
+                if wanted and section.part is None and section.text.strip() and wants_more(top):
                     top.append(section)
                 if UNREADABLE in section.flags:
                     unreadable.append(section.page)
