@@ -64,19 +64,22 @@ def is_placeholder_title(title: str | None, file_name: str = "", path: str | Non
 
 def title_from_text(*texts: str, first_line: bool = True) -> str | None:
     """The first Markdown heading near the top of ``texts`` (a document's first sections,
-    in order), or else (``first_line``) the first line of prose of the first one; list
-    marks and emphasis stripped, cut at a word past :data:`MAX_TITLE` characters. A heading
-    counts only in the first :data:`HEAD_LINES` lines: further down it titles a part, not
-    the document."""
+    in order) that names no mere section ("Introduction": ``data/section_names.txt``), or
+    else (``first_line``) the first line of prose of the first one; list marks and emphasis
+    stripped, cut at a word past :data:`MAX_TITLE` characters. A heading counts only in the
+    first :data:`HEAD_LINES` lines: further down it titles a part, not the document."""
     lines = [line.strip() for text in texts for line in text.splitlines()][:HEAD_LINES]
+    sections = load_word_list("section_names")
     for line in lines:
-        if (heading := _HEADING.match(line)) and (cleaned := _clean(heading.group(1))):
+        heading = _HEADING.match(line)
+        if heading and (cleaned := _clean(heading.group(1))) and not sections.match(cleaned):
             return cleaned
     if not first_line:
         return None
     for line in (line.strip() for line in (texts[0] if texts else "").splitlines()):
-        if line and not _NOT_TITLE.match(line) and (cleaned := _clean(line)):
-            return cleaned
+        if line and not _NOT_TITLE.match(line) and not _HEADING.match(line):
+            if cleaned := _clean(line):
+                return cleaned
     return None
 
 
