@@ -29,6 +29,7 @@ from omnireader.formats.layout.model import Word
 from omnireader.formats.layout.pdfium_calls import Calls, calls
 from omnireader.formats.layout.pdfium_calls import handle as as_int
 from omnireader.formats.layout.transform import page_transform
+from omnireader.formats.layout.word_joins import JOINED, join_split_words
 
 if TYPE_CHECKING:
     import pypdfium2
@@ -47,7 +48,7 @@ LIGATURES = {
 }
 # PDFium's markers for a line-end hyphen it has folded: they are hyphens on the page.
 _HYPHEN_MARKS = {"\x02": "-", "\ufffe": "-", "\u00ad": "-"}
-_REPLACE = {**LIGATURES, **_HYPHEN_MARKS}
+_REPLACE = {**LIGATURES, **_HYPHEN_MARKS, JOINED: ""}
 # What ends a word: whitespace (PDFium's generated spaces and line breaks among it), NUL
 # and the zero-width space; a run is what lies between.
 _BREAKS = frozenset(" \t\r\n\x00\x0b\x0c\xa0\u2002\u2003\u2009\u200a\u200b\u3000")
@@ -127,6 +128,7 @@ def page_words(
     get_box = c.loose_box
     rect = pdfium_c.FS_RECTF()
     rect_ref = ctypes.byref(rect)
+    text = join_split_words(text, handle, c, rect, rect_ref)
     style = _FontStyle(raw, handle, c)
     by_object, text_object = style.by_object, c.text_object
     upright = to_page is None  # nearly all pages: y is flipped inline
