@@ -17,6 +17,7 @@ from omnireader.formats.layout import pdfium_calls
 from omnireader.formats.layout.bidi import line_text
 from omnireader.formats.layout.furniture import page_number
 from omnireader.formats.layout.gutters import find_gutters, gutter_at
+from omnireader.formats.layout.marks import marks_joined
 from omnireader.formats.layout.model import Word
 
 __all__ = [
@@ -134,7 +135,7 @@ def make_lines(words: list[Word], width: float = 0.0, compiled: bool = True) -> 
         lines: list[Line] = split(
             rows, _SPLIT_EM, _LABEL_GAP_EM, Line, _is_label, between, make_line
         )
-        return _bullets_joined(lines)
+        return marks_joined(_bullets_joined(lines), make_line)
     lines = []
     for row in rows:
         run = [row[0]]
@@ -155,7 +156,7 @@ def make_lines(words: list[Word], width: float = 0.0, compiled: bool = True) -> 
             else:
                 run.append(word)
         lines.append(make_line(run))
-    return _bullets_joined(lines)
+    return marks_joined(_bullets_joined(lines), make_line)
 
 
 def _bullets_joined(lines: list[Line]) -> list[Line]:
