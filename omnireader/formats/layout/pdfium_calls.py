@@ -67,6 +67,7 @@ class Calls:
         self.char_unicode = bind(c.FPDFText_GetUnicode, ctypes.c_uint, vp, ci)
         self.char_angle = bind(c.FPDFText_GetCharAngle, ctypes.c_float, vp, ci)
         self.is_generated = bind(c.FPDFText_IsGenerated, ci, vp, ci)
+        self.map_error = bind(c.FPDFText_HasUnicodeMapError, ci, vp, ci)
         # Page objects.
         self.count_objects = bind(c.FPDFPage_CountObjects, ci, vp)
         self.get_object = bind(c.FPDFPage_GetObject, vp, vp, ci)

@@ -14,7 +14,9 @@ always put a space between two table cells, and "400.01" beside "3" must not bec
 "400.013" (inside one text object it does space a jump). The C functions are called
 through the int prototypes of :mod:`.pdfium_calls`, which skip ctypes' argument checks; on
 an upright page the loop over runs is the compiled one of ``_loops.c`` when it is built
-(the same words, without a Python step per run).
+(the same words, without a Python step per run). Before the runs are cut, line breaks
+PDFium made up inside a word are undone (``word_joins.py``) and codes it could not map are
+read back from their glyph names where the font names them (``glyph_names.py``).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from omnireader.formats.layout import pdfium_calls
+from omnireader.formats.layout.glyph_names import read_back
 from omnireader.formats.layout.model import Word
 from omnireader.formats.layout.pdfium_calls import Calls, calls
 from omnireader.formats.layout.pdfium_calls import handle as as_int
@@ -53,6 +56,7 @@ _REPLACE = {**LIGATURES, **_HYPHEN_MARKS, JOINED: ""}
 # and the zero-width space; a run is what lies between.
 _BREAKS = frozenset(" \t\r\n\x00\x0b\x0c\xa0\u2002\u2003\u2009\u200a\u200b\u3000")
 _RUN = re.compile(r"[^\s\x00\u200b]+")
+_UNMAPPED = re.compile(r"[\x01-\x08\x0e-\x1f]|\r(?!\n)")
 _DIGIT = re.compile(r"\d")
 
 #: A page with more characters than this is not laid out (a page of 100,000 tiny glyphs is
@@ -129,6 +133,11 @@ def page_words(
     rect = pdfium_c.FS_RECTF()
     rect_ref = ctypes.byref(rect)
     text = join_split_words(text, handle, c, rect, rect_ref)
+    expand = _expand
+    if _UNMAPPED.search(text):  # rare: codes PDFium could not map (glyph_names.py)
+        text, expansions = read_back(text, page, handle, c)
+        if expansions:
+            expand = _Expand(expansions)
     style = _FontStyle(raw, handle, c)
     by_object, text_object = style.by_object, c.text_object
     upright = to_page is None  # nearly all pages: y is flipped inline
@@ -157,7 +166,7 @@ def page_words(
             top,
             style,
             Word,
-            _expand,
+            expand,
             (_GAP_EM, _BACK_EM),  # the C loop reads a fused run as _scan does
             words,
         )
@@ -207,10 +216,10 @@ def page_words(
                     if wx0 < wx1 <= wx0 + (hi - lo + 0.5) * max(size, 1.0):
                         chars = text[lo:hi]
                         if not chars.isascii():
-                            chars = _expand(chars)
+                            chars = expand(chars)
                         append(Word(chars, wx0, min(y0, b0), wx1, max(y1, b1), size, bold, font))
                         continue
-        _scan(text, lo, hi, box, style, words)
+        _scan(text, lo, hi, box, style, words, expand)
     return _fit_boxes(words)
 
 
@@ -231,7 +240,26 @@ def _expand(chars: str) -> str:
     return "".join(_REPLACE.get(ch, ch) for ch in chars if ch not in _BREAKS)
 
 
-def _scan(text: str, lo: int, hi: int, box: Any, style: _FontStyle, words: list[Word]) -> None:
+class _Expand:
+    """:func:`_expand`, with a page's stand-ins for glyphs read back from their names."""
+
+    def __init__(self, expansions: dict[str, str]) -> None:
+        self.replace = {**_REPLACE, **expansions}
+
+    def __call__(self, chars: str) -> str:
+        get = self.replace.get
+        return "".join(get(ch, ch) for ch in chars if ch not in _BREAKS)
+
+
+def _scan(
+    text: str,
+    lo: int,
+    hi: int,
+    box: Any,
+    style: _FontStyle,
+    words: list[Word],
+    expand: Any = None,
+) -> None:
     """Chars ``lo..hi`` (no space among them) as words, split where a gap or a new line
     falls between two of them."""
     x0 = y0 = x1 = y1 = 0.0
@@ -254,7 +282,7 @@ def _scan(text: str, lo: int, hi: int, box: Any, style: _FontStyle, words: list[
                 x0, y0, y1 = min(x0, cx0), min(y0, cy0), max(y1, cy1)
                 continue
             if cx0 - x1 > gap or cx0 < x0 - back or mid > y1 or mid < y0:
-                words.append(_word(text, start, index, x0, y0, x1, y1, props))
+                words.append(_word(text, start, index, x0, y0, x1, y1, props, expand))
                 start = -1
             else:
                 x1, y0, y1 = max(x1, cx1), min(y0, cy0), max(y1, cy1)
@@ -266,7 +294,7 @@ def _scan(text: str, lo: int, hi: int, box: Any, style: _FontStyle, words: list[
         gap = _GAP_EM * em
         back = _BACK_EM * em
     if start >= 0:
-        words.append(_word(text, start, hi, x0, y0, x1, y1, props))
+        words.append(_word(text, start, hi, x0, y0, x1, y1, props, expand))
 
 
 def _word(
@@ -278,10 +306,11 @@ def _word(
     x1: float,
     y1: float,
     props: tuple[float, bool, str],
+    expand: Any = None,
 ) -> Word:
     chars = text[start:end]
     if not chars.isascii():
-        chars = _expand(chars)
+        chars = (expand or _expand)(chars)
     return Word(chars, x0, y0, x1, y1, *props)
 
 
