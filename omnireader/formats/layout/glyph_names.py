@@ -119,6 +119,7 @@ def _document_names(doc: pypdfium2.PdfDocument) -> dict[str, dict[int, str]]:
 def _read_names(source: object) -> dict[str, dict[int, str]]:
     import io
     import logging
+    import warnings
     from pathlib import Path
 
     from pypdf import PdfReader
@@ -129,16 +130,24 @@ def _read_names(source: object) -> dict[str, dict[int, str]]:
         stream = io.BytesIO(source)
     else:
         return {}  # an open file or a raw handle: not read twice
-    logging.getLogger("pypdf").setLevel(logging.ERROR)
+    pypdf_log = logging.getLogger("pypdf")
+    level = pypdf_log.level
+    pypdf_log.setLevel(logging.ERROR)  # a malformed file's complaints are not the reader's
     names: dict[str, dict[int, str]] = {}
     clashes: set[str] = set()
     try:
-        reader = PdfReader(stream, strict=False)
-        for page in reader.pages:
-            for font in _fonts(page.get("/Resources")):
-                _add(font, names, clashes)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            reader = PdfReader(stream, strict=False)
+            if reader.is_encrypted and not reader.decrypt(""):
+                return {}  # a password PDFium was given: the text stays as PDFium read it
+            for page in reader.pages:
+                for font in _fonts(page.get("/Resources")):
+                    _add(font, names, clashes)
     except Exception:  # noqa: BLE001 - a file pypdf cannot read keeps PDFium's text as it is
         return {}
+    finally:
+        pypdf_log.setLevel(level)
     for base in clashes:
         names.pop(base, None)
     return names
