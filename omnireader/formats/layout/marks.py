@@ -17,11 +17,24 @@ on a small number in a table's next column set tight against a larger label.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Protocol, TypeVar
 
-if TYPE_CHECKING:
-    from omnireader.formats.layout.blocks import Line
-    from omnireader.formats.layout.model import Word
+from omnireader.formats.layout.model import Word
+
+
+class _Line(Protocol):
+    """What of a ``blocks.Line`` the rule reads (blocks imports this module)."""
+
+    words: list[Word]
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    size: float
+    text: str
+
+
+Line = TypeVar("Line", bound=_Line)
 
 __all__ = ["marks_joined"]
 
