@@ -246,7 +246,8 @@ def _read_msg(blob: Blob, options: ReadOptions) -> Extraction:
 
 
 def _msg_members(blob: Blob, options: ReadOptions, on_error: OnError) -> Iterator[Blob]:
-    from omnireader.formats.mail.message import email_members, parse_message
+    from omnireader.formats.mail.attachments import email_members
+    from omnireader.formats.mail.parse import parse_message
 
     msg = parse_message(msg_to_mime(blob.read_bytes(), blob.label), blob.label, options)
     yield from email_members(blob, options, on_error=on_error, msg=msg)
