@@ -1,12 +1,16 @@
-"""An ingest report as a job counts it: shared by the service and its writer processes."""
+"""An ingest report as a job counts it (shared by the service and its writer processes), and
+the job's totals with it added."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-__all__ = ["counts_of"]
+if TYPE_CHECKING:
+    from omnireader.server.schemas import JobState
+
+__all__ = ["counts_of", "added_counts"]
 
 
 def counts_of(report: Any, path: Path | None) -> dict[str, Any]:
@@ -26,6 +30,19 @@ def counts_of(report: Any, path: Path | None) -> dict[str, Any]:
         # fine mode: items stored fast because the LLM failed on them, and why
         "refine_failed": report.refine_failed,
         "refine_reasons": dict(report.refine_reasons),
+    }
+
+
+def added_counts(job: JobState, got: dict[str, Any]) -> dict[str, Any]:
+    """The job's totals with the counts ``got`` (:func:`counts_of`) of one more group added."""
+    reasons = dict(job.refine_reasons)
+    for reason, n in (got.get("refine_reasons") or {}).items():
+        reasons[reason] = reasons.get(reason, 0) + n
+    return {
+        "items_written": job.items_written + got["items"],
+        "failures": [*job.failures, *got["failures"]],
+        "refine_failed": job.refine_failed + int(got.get("refine_failed") or 0),
+        "refine_reasons": reasons,
     }
 
 

@@ -1,8 +1,7 @@
 """Ingest jobs: uploads on disk first, a job id at once, the work in a background thread.
 
-Each job is a folder in the spool: ``job.json`` (its state, rewritten atomically as it
-goes) and ``files/`` (the uploads). The job file is written before the id is returned, so a
-job is never lost: when the server starts it resumes every job left queued or running (its
+Each job is a folder in the spool (:mod:`.job_folders`). The job file is written before the
+id is returned, so a job is never lost: when the server starts it resumes every job left queued or running (its
 files are still on disk; re-reading a file is an upsert, so nothing is duplicated), reports
 one whose files are gone as failed with the files named, and removes folders of uploads
 that never became a job. A finished job's uploads are deleted; its report stays.
@@ -21,7 +20,10 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from omnireader.server.schemas import Delivery, JobFile, JobState
+from omnireader.server.job_bursts import claim_burst
+from omnireader.server.job_counts import added_counts
+from omnireader.server.job_folders import lost_uploads, read_job, save_job
+from omnireader.server.schemas import Delivery, JobState
 
 __all__ = ["JobManager"]
 
@@ -37,8 +39,9 @@ class JobManager:
 
     With ``ingest_jobs`` (``[(job, paths)] -> {job id: {"items", "failures"}}``), the
     upload-only jobs queued when one starts that ``joinable(job)`` allows and that share its
-    mode and info are run with it as one call (up to ``burst_files`` files): a burst of
-    one-file uploads becomes one batch ingest and one commit instead of one each.
+    mode and info are run with it as one call (up to ``burst_files`` files,
+    :mod:`.job_bursts`): a burst of one-file uploads becomes one batch ingest and one commit
+    instead of one each.
     """
 
     def __init__(
@@ -89,21 +92,15 @@ class JobManager:
         """Resume or report what a killed server left; return the ids resumed."""
         resumed: list[str] = []
         for folder in sorted(self.root.iterdir()):
-            state_file = folder / "job.json"
-            if not state_file.exists():
-                shutil.rmtree(folder, ignore_errors=True)  # an upload that never became a job
-                continue
-            try:
-                job = JobState.model_validate_json(state_file.read_text())
-            except ValueError:
-                shutil.rmtree(folder, ignore_errors=True)
+            job = read_job(folder)
+            if job is None:
                 continue
             if job.status in _DONE:
                 with self._lock:
                     self._jobs[job.id] = job
                 shutil.rmtree(folder / "files", ignore_errors=True)
                 continue
-            missing = [f.name for f in job.files if not f.done and not (folder / f.path).exists()]
+            missing = lost_uploads(folder, job)
             # Changed and saved before it is in ``_jobs``, under the lock: a burst started by
             # a job resumed earlier in this loop takes queued jobs from there and saves them.
             with self._lock:
@@ -116,7 +113,7 @@ class JobManager:
                 else:
                     job.resumed += 1
                     job.status = "queued"
-                self._save(job)
+                save_job(self.root, job)
                 self._jobs[job.id] = job
             if missing:
                 continue
@@ -185,7 +182,7 @@ class JobManager:
             # from ``_jobs`` and saves them, and two saves of one job at once race on its
             # temporary file (a bench run caught it as a 500 on an upload).
             self._jobs[job.id] = job
-            self._save(job)
+            save_job(self.root, job)
         self._pool.submit(self._run, job.id)
 
     def get(self, job_id: str) -> JobState | None:
@@ -205,7 +202,7 @@ class JobManager:
                 return
             job.callback = delivery
             job.version += 1
-            self._save(job)
+            save_job(self.root, job)
             self._changed.notify_all()
 
     def wait_change(self, job_id: str, version: int, timeout: float) -> JobState | None:
@@ -245,23 +242,9 @@ class JobManager:
         with self._lock:
             if first.id in self._taken:
                 return []
-            burst, files = [], 0
-            for job in [first, *(j for j in self._jobs.values() if j is not first)]:
-                if (
-                    job.id in self._taken
-                    or job.status != "queued"
-                    or not self._burst_member(job)
-                    or job.mode != first.mode
-                    or job.info != first.info
-                ):
-                    continue
-                todo = sum(1 for f in job.files if not f.done)
-                if burst and files + todo > self.burst_files:
-                    break
-                self._taken.add(job.id)
-                burst.append(job)
-                files += todo
-            return burst
+            return claim_burst(
+                first, self._jobs.values(), self._taken, self._burst_member, self.burst_files
+            )
 
     def _run_burst(self, burst: list[JobState]) -> None:
         now = time.time()
@@ -284,7 +267,7 @@ class JobManager:
             self._update(
                 job,
                 files_done=job.files_done + len(todo[job.id]),
-                **self._added(job, got[job.id]),
+                **added_counts(job, got[job.id]),
                 status="done",
                 finished=time.time(),
             )
@@ -296,7 +279,7 @@ class JobManager:
         try:
             if job.inputs and not job.inputs_done:
                 got = self._ingest_inputs(job)
-                self._update(job, inputs_done=True, **self._added(job, got))
+                self._update(job, inputs_done=True, **added_counts(job, got))
             todo = [f for f in job.files if not f.done]
             # A few files per batch ingest: one worker pool and one index refresh for the
             # group, and progress after each group.
@@ -306,7 +289,7 @@ class JobManager:
                 for f in group:
                     f.done = True
                     (folder / f.path).unlink(missing_ok=True)
-                self._update(job, files_done=job.files_done + len(group), **self._added(job, got))
+                self._update(job, files_done=job.files_done + len(group), **added_counts(job, got))
             self._update(job, status="done", finished=time.time())
         except Exception as e:  # the job fails with its reason; the server goes on
             self._update(
@@ -315,18 +298,6 @@ class JobManager:
         finally:
             if job.status in _DONE:
                 shutil.rmtree(folder / "files", ignore_errors=True)
-
-    @staticmethod
-    def _added(job: JobState, got: dict[str, Any]) -> dict[str, Any]:
-        reasons = dict(job.refine_reasons)
-        for reason, n in (got.get("refine_reasons") or {}).items():
-            reasons[reason] = reasons.get(reason, 0) + n
-        return {
-            "items_written": job.items_written + got["items"],
-            "failures": [*job.failures, *got["failures"]],
-            "refine_failed": job.refine_failed + int(got.get("refine_failed") or 0),
-            "refine_reasons": reasons,
-        }
 
     def _update(self, job: JobState, *, save: bool = True, **changes: Any) -> None:
         """Apply ``changes``, tell the waiters, and record the job on disk unless ``save`` is
@@ -340,19 +311,7 @@ class JobManager:
                 self._finished.append(time.monotonic())
             job.version += 1
             if save:
-                self._save(job)
+                save_job(self.root, job)
             self._changed.notify_all()
             if changes.get("status") in _DONE and self.on_finished is not None:
                 self.on_finished(job.id)
-
-    def _save(self, job: JobState) -> None:
-        folder = self.root / job.id
-        tmp = folder / "job.json.tmp"
-        tmp.write_text(job.model_dump_json())
-        os.replace(tmp, folder / "job.json")  # a reader never sees half a file
-
-
-def job_files(spooled: list[Any], folder: Path) -> list[JobFile]:
-    return [
-        JobFile(name=s.name, path=str(s.path.relative_to(folder)), size=s.size) for s in spooled
-    ]

@@ -12,7 +12,7 @@ from fastapi.responses import StreamingResponse
 
 from omnireader.errors import InvalidInputError
 from omnireader.server.auth import Caller
-from omnireader.server.jobs import job_files
+from omnireader.server.job_folders import job_files
 from omnireader.server.schemas import Delivery, Info, JobState
 from omnireader.server.service import refuse_local_paths
 from omnireader.server.spool import SpoolLimitError, receive_multipart
