@@ -20,7 +20,7 @@ from omnireader.batch.writer import Rows
 from omnireader.models import MemoryItem, Mode, ReadFailure
 from omnireader.options import IngestOptions
 from omnireader.parsers.base import ParseContext
-from omnireader.reading.outcomes import log_internal
+from omnireader.reading.failures import log_internal
 from omnireader.reading.reader import Reader
 from omnireader.store.protocol import StoreLike
 from omnireader.store.row_writes import rows_from_bytes

@@ -36,7 +36,7 @@ from omnireader.errors import EngineUnavailableError
 from omnireader.models import Mode, ReadFailure
 from omnireader.options import IngestOptions
 from omnireader.parsers.base import ParseContext
-from omnireader.reading.outcomes import log_internal
+from omnireader.reading.failures import log_internal
 
 __all__ = ["RAY_EXTRA", "require_ray", "ray_runner", "ray_results", "TASK_RETRIES"]
 

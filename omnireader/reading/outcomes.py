@@ -1,35 +1,25 @@
-"""What reading produced (items and failure records) and how a failure is captured
-instead of stopping the rest of a batch."""
+"""What reading produced (items and failure records): one input's outcome, a read's result,
+and the fast parse of an input's routed parts, each part's failure captured
+(:mod:`.failures`) instead of stopping the rest of a batch."""
 
 from __future__ import annotations
 
-import logging
-import os
 import time
-import traceback
 import warnings
 from collections import Counter
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
-from datetime import UTC
+from collections.abc import Iterable
 from typing import Any
 
 from pydantic import BaseModel, Field, ValidationError
 
-from omnireader.errors import (
-    FineModeUnavailableError,
-    InvalidInputError,
-    OmniReaderError,
-    OmniReaderWarning,
-    ReadError,
-)
+from omnireader.errors import InvalidInputError, OmniReaderWarning
 from omnireader.intake.router import Task, iter_route
 from omnireader.models import MemoryItem, ReadFailure, ReadInfo
 from omnireader.parsers.base import ParseContext, get_parser
+from omnireader.reading.failures import captured, internal_failure, log_internal
+from omnireader.reading.file_provenance import name_file
 from omnireader.reading.unread_pages import take_unread_pages, without_text
 from omnireader.text.unicode_repair import repair_model
-
-log = logging.getLogger("omnireader")
 
 __all__ = [
     "ReadOutcome",
@@ -230,76 +220,6 @@ def _parse_task(task: Task, ctx: ParseContext) -> _Part:
     return part
 
 
-@contextmanager
-def captured(out: ReadOutcome | _Part, label: str) -> Iterator[None]:
-    """Record a failure of the block on ``out`` instead of raising: one bad input (or
-    one bad part of an input) never stops the rest."""
-    try:
-        yield
-    except FineModeUnavailableError:
-        raise
-    except (OmniReaderError, OSError, MemoryError, RecursionError) as e:
-        out.failures.append(_failure(label, e))
-    except Exception as e:  # a bug on one input must not stop a batch, nor blame the file
-        out.failures.append(internal_failure(label, e))
-
-
-def internal_failure(label: str, e: BaseException) -> ReadFailure:
-    """An unexpected exception while reading ``label``: code ``internal``, with its
-    traceback kept in ``detail`` and logged. A parser reports a broken input with a typed
-    :class:`~omnireader.errors.ReadError`; anything else is a bug, not a corrupt file."""
-    failure = ReadFailure(
-        input=label,
-        error="internal",
-        message=f"{label}: internal error ({type(e).__name__}: {e}); this is a bug in "
-        "omnireader or a library it uses, not a problem with the input: please report it "
-        "with the failure's detail",
-        detail="".join(traceback.format_exception(e)),
-    )
-    log_internal([failure])
-    return failure
-
-
-def log_internal(failures: Iterable[ReadFailure]) -> None:
-    """Log every ``internal`` failure with its traceback (error level, logger
-    ``omnireader``); the batch calls it for failures that come back from a worker, whose
-    own log is not kept."""
-    for f in failures:
-        if f.error == "internal":
-            log.error("%s\n%s", f.message, f.detail or "(no traceback)")
-
-
-def name_file(items: list[MemoryItem], input: Any) -> None:
-    """Every item read from a file names that file, even when its parser's sources are
-    messages (a chat log): the store finds a file's items by path to replace them.
-
-    An item with no time of its own (Markdown, CSV, plain text, a PNG without EXIF...) gets
-    the file's modification time, marked ``time_source="mtime"``, so a time filter keeps it.
-    """
-    if not isinstance(input, os.PathLike):
-        return
-    path = str(input)
-    mtime: str | None = None
-    for item in items:
-        for i, src in enumerate(item.metadata.sources):
-            if src.path is None and src.url is None:
-                item.metadata.sources[i] = src.model_copy(update={"path": path})
-        if item.metadata.timestamp is None:
-            mtime = mtime or _mtime(path)
-            if mtime is not None:
-                item.metadata.timestamp, item.metadata.time_source = mtime, "mtime"
-
-
-def _mtime(path: str) -> str | None:
-    from datetime import datetime
-
-    try:
-        seconds = os.stat(path).st_mtime
-    except OSError:
-        return None
-    return datetime.fromtimestamp(int(seconds), UTC).isoformat()
-
-
 def raise_or_items(result: ReadResult, on_error: str) -> list[MemoryItem]:
     """The items; with ``on_error="raise"`` an input that gave nothing raises its error, and
     a bad part of an input that was otherwise read is a warning (its other items stay)."""
@@ -328,17 +248,3 @@ def raise_or_items(result: ReadResult, on_error: str) -> list[MemoryItem]:
             stacklevel=3,
         )
     return result.items
-
-
-def _failure(label: str, e: BaseException) -> ReadFailure:
-    if isinstance(e, ReadError):
-        return ReadFailure(input=e.input_name, error=e.code, message=str(e))
-    if isinstance(e, InvalidInputError):
-        return ReadFailure(input=label, error="invalid_input", message=str(e))
-    if isinstance(e, MemoryError):
-        return ReadFailure(input=label, error="too_large", message=f"{label}: out of memory")
-    if isinstance(e, RecursionError):
-        return ReadFailure(input=label, error="too_large", message=f"{label}: nested too deeply")
-    if isinstance(e, OSError):
-        return ReadFailure(input=label, error="unreadable", message=f"{label}: {e.strerror or e}")
-    return ReadFailure(input=label, error="error", message=f"{label}: {e}")

@@ -22,10 +22,10 @@ from omnireader.models import MemoryItem, Mode, ReadInfo
 from omnireader.options import ReadOptions
 from omnireader.parsers.base import ParseContext, Parser, get_parser
 from omnireader.payloads import Blob
+from omnireader.reading.failures import captured
 from omnireader.reading.outcomes import (
     ReadOutcome,
     ReadResult,
-    captured,
     describe_input,
     parse_parts,
     raise_or_items,
