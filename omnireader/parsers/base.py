@@ -16,8 +16,9 @@ from typing import Any, ClassVar, Generic, TypeVar
 from pydantic import BaseModel, ConfigDict, Field
 
 from omnireader.errors import FineModeUnavailableError, InvalidInputError
+from omnireader.fast_construct import trusted
 from omnireader.ids import item_id
-from omnireader.models import MemoryItem, MemoryMetadata, MemoryType, Mode, Source, trusted
+from omnireader.models import MemoryItem, MemoryMetadata, MemoryType, Mode, Source
 from omnireader.normalize import guess_lang
 from omnireader.options import ReadOptions
 from omnireader.text.chunking import Chunk

@@ -29,8 +29,9 @@ from typing import ClassVar, get_args
 from pydantic import ValidationError
 
 from omnireader.errors import EmptyInputError, InvalidInputError
+from omnireader.fast_construct import trusted
 from omnireader.ids import content_hash
-from omnireader.models import MemoryItem, MemoryType, Message, Source, trusted
+from omnireader.models import MemoryItem, MemoryType, Message, Source
 from omnireader.normalize import guess_lang, normalize_time
 from omnireader.parsers.base import ParseContext, Parser, register
 from omnireader.parsers.chat_windows import (

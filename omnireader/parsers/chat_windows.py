@@ -13,7 +13,8 @@ from pathlib import PurePosixPath
 
 from pydantic import BaseModel
 
-from omnireader.models import AudioPart, FilePart, ImagePart, Message, trusted
+from omnireader.fast_construct import trusted
+from omnireader.models import AudioPart, FilePart, ImagePart, Message
 from omnireader.normalize import normalize_time
 from omnireader.text.chunking import chunk_text
 from omnireader.text.tokens import count_tokens
