@@ -6,11 +6,11 @@
 
 Each slide is page N: its title is a ``#`` heading (and the section's ``heading``), then
 its shapes in reading order (top to bottom, left to right; groups opened). Text keeps its
-list structure: a paragraph is a bullet or a numbered item when its own properties say so
-(``a:buChar`` / ``a:buAutoNum``) or when it sits in a body placeholder, whose master list
-style is bulleted, unless ``a:buNone`` turns that off; its level is its indentation.
-Tables are Markdown tables (first row the header), charts a table of their series, and a
-picture its alt text. Speaker notes are a section of their own, ``part="notes"``.
+list structure (:mod:`.pptx_lists`): a paragraph is a bullet or a numbered item when its
+own properties say so or when it sits in a body placeholder; its level is its indentation.
+Tables are Markdown tables (first row the header), charts a table of their series
+(:mod:`.pptx_tables`), and a picture its alt text. Speaker notes are a section of their
+own, ``part="notes"``.
 
 MarkItDown read PPTX before; python-pptx alone costs a fraction of its import, and
 MarkItDown flattened every list to plain lines.
@@ -28,6 +28,8 @@ from omnireader.errors import CorruptError, ReadError
 from omnireader.formats.alt_text import picture
 from omnireader.formats.archives.zip import zip_member
 from omnireader.formats.document import Extraction, Section
+from omnireader.formats.office.pptx_lists import frame_markdown
+from omnireader.formats.office.pptx_tables import chart_markdown, table_markdown
 from omnireader.formats.office.properties import package_info
 from omnireader.formats.registry import Format, Magic
 from omnireader.options import ReadOptions
@@ -159,14 +161,14 @@ def _shape_blocks(shape: Any, depth: int) -> list[str]:
             return []
         return [b for s in _ordered(shape.shapes) for b in _shape_blocks(s, depth + 1)]
     if getattr(shape, "has_table", False) and shape.has_table:
-        return [_table(shape.table)]
+        return [table_markdown(shape.table)]
     if getattr(shape, "has_chart", False) and shape.has_chart:
-        return [_chart(shape.chart)]
+        return [chart_markdown(shape.chart)]
     blocks = []
     if mark := picture(_alt_text(shape)):
         blocks.append(mark)
     if shape.has_text_frame:
-        blocks.append(_text_frame(shape.text_frame, _bulleted(shape)))
+        blocks.append(frame_markdown(shape.text_frame, _bulleted(shape)))
     return blocks
 
 
@@ -190,129 +192,12 @@ def _alt_text(shape: Any) -> str:
     return ""
 
 
-def _text_frame(frame: Any, inherited_bullets: bool) -> str:
-    """The paragraphs of a text frame, list items marked and indented by level."""
-    lines: list[str] = []
-    counters: dict[int, int] = {}
-    for paragraph in frame.paragraphs:
-        text = " ".join(paragraph.text.replace("\v", " ").split())
-        if not text:
-            counters.clear()  # an empty line ends a numbered run
-            continue
-        level = min(max(paragraph.level, 0), 8)
-        kind, start = _list_kind(paragraph, inherited_bullets)
-        if kind is None:
-            counters.clear()
-            lines.append(text)
-            continue
-        for deeper in [k for k in counters if k > level]:
-            del counters[deeper]
-        # CommonMark nests an item under its parent when it is indented past the parent's
-        # marker: 2 spaces a level under "- ", 3 under "1. " (kept to 2 for bullets).
-        indent = "  " * level if kind == "bullet" else "   " * level
-        if kind == "number":
-            counters[level] = counters.get(level, start - 1) + 1
-            lines.append(f"{indent}{counters[level]}. {text}")
-        else:
-            counters.pop(level, None)
-            lines.append(f"{indent}- {text}")
-    return _join(lines)
-
-
-def _join(lines: list[str]) -> str:
-    """Lines of one frame: list items one under another, other paragraphs apart."""
-    out: list[str] = []
-    for line in lines:
-        if out and not (_is_item(line) and _is_item(out[-1])):
-            out.append("")
-        out.append(line)
-    return "\n".join(out)
-
-
-def _is_item(line: str) -> bool:
-    stripped = line.lstrip()
-    head = stripped.split(" ", 1)[0]
-    return stripped.startswith("- ") or (head.endswith(".") and head[:-1].isdigit())
-
-
-def _list_kind(paragraph: Any, inherited_bullets: bool) -> tuple[str | None, int]:
-    """("bullet" | "number" | None, first number) from the paragraph's own properties,
-    else from the placeholder it sits in."""
-    ppr = paragraph._p.find(f"{_A}pPr")
-    if ppr is not None:
-        if ppr.find(f"{_A}buNone") is not None:
-            return None, 1
-        auto = ppr.find(f"{_A}buAutoNum")
-        if auto is not None:
-            try:
-                return "number", max(int(auto.get("startAt") or 1), 0)
-            except ValueError:
-                return "number", 1
-        if ppr.find(f"{_A}buChar") is not None or ppr.find(f"{_A}buBlip") is not None:
-            return "bullet", 1
-    return ("bullet", 1) if inherited_bullets else (None, 1)
-
-
-def _cell(text: str) -> str:
-    return " ".join(text.split()).replace("|", "\\|")
-
-
-def _table(table: Any) -> str:
-    rows = [[_cell(cell.text) for cell in row.cells] for row in table.rows]
-    rows = [r for r in rows if any(r)]
-    if not rows:
-        return ""
-    width = max(len(r) for r in rows)
-    lines = [_row(rows[0], width), _row(["---"] * width, width)]
-    lines.extend(_row(r, width) for r in rows[1:])
-    return "\n".join(lines)
-
-
-def _row(cells: list[str], width: int) -> str:
-    return "| " + " | ".join(cells + [""] * (width - len(cells))) + " |"
-
-
-def _chart(chart: Any) -> str:
-    """A chart as its title and a table of its categories and series values."""
-    try:
-        title = chart.chart_title.text_frame.text if chart.has_title else ""
-        plot = chart.plots[0]
-        categories = [str(c) for c in plot.categories]
-        series = [(s.name or "", list(s.values)) for s in plot.series]
-    except Exception:  # noqa: BLE001 - an unsupported plot type: its title is still text
-        return f"Chart: {title}" if (title := _safe_title(chart)) else ""
-    head = f"Chart: {' '.join(title.split())}" if title.strip() else "Chart"
-    rows = [["Category", *(_cell(name) for name, _ in series)]]
-    for i, category in enumerate(categories):
-        values = [_number(v[i]) if i < len(v) else "" for _, v in series]
-        rows.append([_cell(category), *values])
-    width = len(rows[0])
-    lines = [_row(rows[0], width), _row(["---"] * width, width)]
-    lines.extend(_row(r, width) for r in rows[1:])
-    return head + "\n\n" + "\n".join(lines)
-
-
-def _safe_title(chart: Any) -> str:
-    try:
-        return chart.chart_title.text_frame.text if chart.has_title else ""
-    except Exception:  # noqa: BLE001
-        return ""
-
-
-def _number(value: Any) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return str(value)
-
-
 def _notes(slide: Any) -> str:
     # PowerPoint adds a notes slide when the notes pane is merely opened: only text counts.
     if not slide.has_notes_slide:
         return ""
     frame = slide.notes_slide.notes_text_frame
-    return _text_frame(frame, False) if frame is not None else ""
+    return frame_markdown(frame, False) if frame is not None else ""
 
 
 def _read_pptx(blob: Blob, options: ReadOptions) -> Extraction:
