@@ -19,8 +19,7 @@ becomes an item flagged ``unresolved_reference``.
 
 from __future__ import annotations
 
-import hashlib
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import Any, NamedTuple
 
 from omnireader.errors import CorruptError, EmptyInputError
@@ -37,16 +36,15 @@ from omnireader.formats.document import (
 from omnireader.formats.extract import extract
 from omnireader.formats.ocr import OCR
 from omnireader.formats.ocr.scripts import UNREAD_SCRIPT
-from omnireader.formats.sniff import Sniffed, resniff_whole, sniff
 from omnireader.ids import content_hash
 from omnireader.models import MemoryItem, Source
-from omnireader.options import ReadOptions
 from omnireader.parsers.attachments import member_key, parent_extra
 from omnireader.parsers.base import ParseContext, Parser, register
 from omnireader.parsers.blob_common import rebuild_blob
 from omnireader.parsers.doc_chunks import link_chunks, section_chunks
 from omnireader.parsers.doc_languages import inherit_languages
 from omnireader.parsers.doc_titles import retitle, untitled, wants_more, without_placeholder_title
+from omnireader.parsers.file_content import file_source, hash_file, load_file
 from omnireader.parsers.layout_items import layout_blocks
 from omnireader.parsers.ocr_items import ocr_items
 from omnireader.payloads import Blob
@@ -54,84 +52,7 @@ from omnireader.text.language import language_tag
 
 __all__ = ["FileParser"]
 
-_HEAD = 1 << 20
 UNRESOLVED = "unresolved_reference"
-
-
-def _hash_file(path: str) -> str:
-    # Streamed: the extractor may read the file itself, no need to hold it here too.
-    digest = hashlib.sha256()
-    with open(path, "rb") as f:
-        while piece := f.read(_HEAD):
-            digest.update(piece)
-    return digest.hexdigest()
-
-
-def _load(blob: Blob, options: ReadOptions) -> tuple[Blob, str, Sniffed]:
-    """The blob with its content reachable, the content's hash and what it is."""
-    if blob.data is None and blob.member and blob.path:
-        from omnireader.formats.archives.containers import read_member
-
-        blob = blob.model_copy(update={"data": read_member(blob, options)})
-    elif blob.data is None and blob.path is None and blob.url:
-        from omnireader.net.fetch import fetch_for  # only a rebuilt source comes here without bytes
-
-        got = fetch_for(blob.url, options)
-        blob = blob.model_copy(update={"data": got.data, "mime": blob.mime or got.mime})
-    if blob.data is not None:
-        if not blob.data:
-            raise EmptyInputError(blob.label, "no content (0 bytes)")
-        return blob, content_hash(blob.data), _sniffed(blob, blob.data)
-    assert blob.path is not None
-    try:
-        digest = _hash_file(blob.path)
-        with open(blob.path, "rb") as f:
-            head = f.read(_HEAD)
-    except FileNotFoundError:
-        raise EmptyInputError(blob.label, "no such file") from None
-    if not head:
-        raise EmptyInputError(blob.label, "the file is empty (0 bytes)")
-    if blob.sniffed is not None:  # the router sniffed it (from the whole file if need be)
-        return blob, digest, _sniffed(blob, head)
-    sniffed = sniff(head, blob.display_name)
-    if resniff_whole(sniffed.kind) and len(head) == _HEAD:
-        # A ZIP's directory sits at its end: a DOCX over 1 MiB needs the whole file to tell.
-        sniffed = sniff(blob.read_bytes(), blob.display_name)
-    return blob, digest, sniffed
-
-
-def _sniffed(blob: Blob, data: bytes) -> Sniffed:
-    """What ``blob`` is: what the router found, or what its bytes show."""
-    if blob.sniffed is not None:
-        kind, mime = blob.sniffed
-        return Sniffed(kind=kind, mime=mime)
-    return sniff(data, blob.display_name)
-
-
-def _source_name(blob: Blob) -> str | None:
-    if blob.filename:
-        return blob.filename
-    if blob.path:
-        return Path(blob.path).name
-    if blob.url:
-        return PurePosixPath(blob.url.split("?", 1)[0]).name or None
-    return None
-
-
-def _source(blob: Blob, digest: str | None) -> Source:
-    return Source(
-        kind="file",
-        role=blob.role,
-        chat_time=blob.chat_time,
-        message_id=blob.message_id,
-        path=blob.path,
-        url=blob.url,
-        filename=_source_name(blob),
-        file_id=blob.file_id,
-        member=blob.member,
-        mime=blob.mime,
-        content_hash=digest,
-    )
 
 
 class _Reading(NamedTuple):
@@ -154,7 +75,7 @@ class FileParser(Parser[Blob]):
     def parse_fast(self, input: Blob, ctx: ParseContext) -> list[MemoryItem]:
         if input.data is None and input.path is None and input.url is None:
             return [self._reference_item(input, ctx)]
-        blob, digest, sniffed = _load(input, ctx.options)
+        blob, digest, sniffed = load_file(input, ctx.options)
         # What the bytes are decides, not a MIME type a server or caller claimed.
         blob = blob.model_copy(update={"mime": sniffed.mime})
         items: list[MemoryItem] = []
@@ -163,7 +84,7 @@ class FileParser(Parser[Blob]):
             info, dropped = without_placeholder_title(doc.info, blob, ctx.options)
             # What the content is once opened (a decrypted DOCX), else what was sniffed.
             kind = str(info.extra.get("read_as") or sniffed.kind)
-            reading = _Reading(blob, _source(blob, digest), info, kind, ctx)
+            reading = _Reading(blob, file_source(blob, digest), info, kind, ctx)
             # No title at all: a heading of the body may give one (not a first line).
             wanted = dropped or untitled(info, kind)
             top: list[Section] = []  # the first body sections: where a real title is
@@ -299,7 +220,7 @@ class FileParser(Parser[Blob]):
         ids = f" (file_id {blob.file_id})" if blob.file_id and blob.filename else ""
         name = blob.filename or blob.file_id
         text = f"A file was referenced: {name}{ids} — its content was not provided."
-        source = _source(blob, content_hash(f"reference:{blob.file_id}:{blob.filename}"))
+        source = file_source(blob, content_hash(f"reference:{blob.file_id}:{blob.filename}"))
         extra = {"context": blob.context} if blob.context else {}
         return self.make_item(
             text,
@@ -320,8 +241,8 @@ class FileParser(Parser[Blob]):
         if input.data is not None:
             digest = content_hash(input.data)
         elif input.path and not input.member and Path(input.path).is_file():
-            digest = _hash_file(input.path)
-        return _source(input, digest)
+            digest = hash_file(input.path)
+        return file_source(input, digest)
 
     def rebuild_from_source(self, source: Source) -> Blob:
         return rebuild_blob(source)
