@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from omnireader.formats.media.metadata import AudioInfo, audio_info
+from omnireader.formats.media.audio_metadata import AudioInfo, audio_info
 from omnireader.models import MemoryItem, Source
 from omnireader.parsers.attachments import member_key, parent_extra
 from omnireader.parsers.base import ParseContext, Parser, register

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from omnireader.formats.media.metadata import ImageInfo, image_info
+from omnireader.formats.media.image_metadata import ImageInfo, image_info
 from omnireader.models import MemoryItem, Source
 from omnireader.parsers.attachments import member_key, parent_extra
 from omnireader.parsers.base import ParseContext, Parser, register
