@@ -8,13 +8,14 @@ Backends: any OpenAI-compatible server (``openai:MODEL``) and Ollama (``ollama:M
     True
 """
 
-from omnireader.llm.base import ChatBackend, ChatReply, Segment, Transcript, Usage
+from omnireader.llm.base import ChatBackend
 from omnireader.llm.config import LLMConfig, find_config_file, make_chat_backend, parse_spec
 from omnireader.llm.embedder_base import Embedder
 from omnireader.llm.embedding import make_embedder
 from omnireader.llm.limits import Limiter
 from omnireader.llm.ollama_backend import OllamaChatBackend
 from omnireader.llm.openai_backend import OpenAIChatBackend
+from omnireader.llm.replies import ChatReply, Segment, Transcript, Usage
 from omnireader.llm.retry import RetryPolicy
 from omnireader.llm.schemas import (
     ExtractedMemory,

@@ -39,50 +39,13 @@ from omnireader.llm.json_reply import (
     retry_instruction,
 )
 from omnireader.llm.limits import Limiter
+from omnireader.llm.replies import ChatReply, Segment, Transcript, Usage
 from omnireader.llm.retry import RetryPolicy, call_with_retries
 
 __all__ = ["ChatBackend", "ChatReply", "Usage", "Segment", "Transcript", "ImageInput"]
 
 M = TypeVar("M", bound=BaseModel)
 T = TypeVar("T")
-
-
-class Usage(BaseModel):
-    """What a request cost: HTTP calls sent (retries and re-asks included) and tokens; how many
-    replies were re-asked, and how many were cut at ``max_tokens`` and closed (``repaired``)."""
-
-    calls: int = 0
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    reasked: int = 0
-    repaired: int = 0
-
-    def __add__(self, other: Usage) -> Usage:
-        return Usage(**{f: getattr(self, f) + getattr(other, f) for f in Usage.model_fields})
-
-
-class Segment(BaseModel):
-    """A stretch of speech: seconds from the start of the audio, and what was said."""
-
-    start: float
-    end: float | None = None  # None when the server gave no timings
-    text: str
-
-
-class Transcript(BaseModel):
-    text: str
-    segments: list[Segment]
-    language: str | None = None
-    duration: float | None = None
-
-
-class ChatReply(BaseModel):
-    """One round trip's answer, before parsing."""
-
-    content: str | None
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    truncated: bool = False  # the server stopped at max_tokens (finish_reason "length")
 
 
 class ChatBackend(ABC):

@@ -16,11 +16,12 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel
 
 from omnireader.errors import InvalidInputError, LLMError
-from omnireader.llm.base import ChatBackend, ChatReply, Transcript
+from omnireader.llm.base import ChatBackend
 from omnireader.llm.http import shared_ssl_context
 from omnireader.llm.images import image_bytes
 from omnireader.llm.json_reply import json_schema
 from omnireader.llm.limits import LoopLocal
+from omnireader.llm.replies import ChatReply, Transcript
 from omnireader.llm.transport_errors import classify_ollama_error
 
 if TYPE_CHECKING:

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from pydantic import BaseModel
 
 from omnireader.errors import BadReplyError, ConfigError, LLMError
-from omnireader.llm.base import ChatBackend, ChatReply, Segment, Transcript
+from omnireader.llm.base import ChatBackend
 from omnireader.llm.http import shared_ssl_context
 from omnireader.llm.json_reply import (
     grammar_json_schema,
@@ -31,6 +31,7 @@ from omnireader.llm.json_reply import (
     strict_json_schema,
 )
 from omnireader.llm.limits import LoopLocal
+from omnireader.llm.replies import ChatReply, Segment, Transcript
 from omnireader.llm.transport_errors import classify_openai_error, is_format_rejection
 
 if TYPE_CHECKING:
