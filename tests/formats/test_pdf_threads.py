@@ -105,12 +105,12 @@ class _Watching:
 def test_ocr_reads_a_scanned_page_while_other_threads_use_pdfium(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    from omnireader.formats.ocr import engines as ocr_engines
     from omnireader.formats.ocr import get_engine
-    from omnireader.formats.ocr import read as ocr_read
     from tests.support import ocr_pages as pages
 
     watching = _Watching(get_engine())
-    monkeypatch.setitem(ocr_read._ENGINES, "rapidocr", watching)
+    monkeypatch.setitem(ocr_engines._ENGINES, "rapidocr", watching)
     page = pages.text_page(dpi=100, sentences=3, size_in=(6.0, 3.0))
     scan = pages.write_pdf([page.image], tmp_path / "scan.pdf", dpi=100)
     with extract_pdf(Blob(path=str(scan)), ocr="auto") as got:

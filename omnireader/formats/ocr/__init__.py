@@ -13,7 +13,8 @@ on first use; nothing is downloaded.
 
 from omnireader.formats.ocr.base import LOW_CONFIDENCE, BBox, OcrBlock, OcrEngine, OcrLine, OcrPage
 from omnireader.formats.ocr.bitmaps import MAX_OCR_PIXELS, Frame, image_frames
-from omnireader.formats.ocr.read import get_engine, ocr_image, set_threads
+from omnireader.formats.ocr.engines import get_engine, set_threads
+from omnireader.formats.ocr.read import ocr_image
 
 __all__ = [
     "OCR_MODES",

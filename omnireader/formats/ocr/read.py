@@ -14,14 +14,13 @@ layout off, or when it fails, they are read plainly, row by row (``boxes.plain_b
 from __future__ import annotations
 
 import logging
-import os
-import threading
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from omnireader.formats.ocr.base import LOW_CONFIDENCE, OcrBlock, OcrEngine, OcrPage, Spans
 from omnireader.formats.ocr.bitmaps import MAX_SIDE, fit, ink, to_bgr
 from omnireader.formats.ocr.boxes import Box, plain_blocks
+from omnireader.formats.ocr.engines import get_engine, set_threads
 from omnireader.formats.ocr.orientation import box_sides, page_rotation
 from omnireader.formats.ocr.scripts import unread_line
 
@@ -74,43 +73,6 @@ def can_hold_text(width: int, height: int) -> bool:
     """Whether a ``width`` × ``height`` image is large enough to hold a line of text (see
     :data:`MIN_GLYPH_PIXELS`); when not, OCR is skipped before the engine is loaded."""
     return min(width, height) >= MIN_GLYPH_PIXELS and max(width, height) >= MIN_LINE_PIXELS
-
-
-_ENGINES: dict[str, OcrEngine] = {}
-_LOCK = threading.Lock()
-_THREADS: int | None = None
-
-
-def set_threads(threads: int | None) -> None:
-    """Threads each OCR engine of this process may use (None: ONNX Runtime's default, all
-    cores). Worker processes set one each, so parallel workers do not fight over cores."""
-    global _THREADS
-    _THREADS = threads
-
-
-def get_engine(name: str = "rapidocr") -> OcrEngine:
-    """The process's engine (loaded once, then reused: loading takes a second)."""
-    with _LOCK:
-        engine = _ENGINES.get(name)
-        if engine is None:
-            engine = _ENGINES[name] = _load(name)
-        return engine
-
-
-def _load(name: str) -> OcrEngine:
-    threads = _THREADS or _env_threads()
-    if name == "rapidocr":
-        from omnireader.formats.ocr.rapid import RapidOcrEngine
-
-        return RapidOcrEngine(threads=threads)
-    from omnireader.errors import ConfigError
-
-    raise ConfigError(f"unknown OCR engine {name!r}; known: rapidocr")
-
-
-def _env_threads() -> int | None:
-    value = os.environ.get("OMNIREADER_OCR_THREADS", "")
-    return int(value) if value.isdigit() and int(value) > 0 else None
 
 
 def ocr_image(
