@@ -22,14 +22,14 @@ read back from their glyph names where the font names them (``glyph_names.py``).
 from __future__ import annotations
 
 import ctypes
-import math
 import re
 from typing import TYPE_CHECKING, Any
 
 from omnireader.formats.layout import pdfium_calls
+from omnireader.formats.layout.font_style import INFLATED, FontStyle
 from omnireader.formats.layout.glyph_names import read_back
 from omnireader.formats.layout.model import Word
-from omnireader.formats.layout.pdfium_calls import Calls, calls
+from omnireader.formats.layout.pdfium_calls import calls
 from omnireader.formats.layout.pdfium_calls import handle as as_int
 from omnireader.formats.layout.transform import page_transform
 from omnireader.formats.layout.word_joins import JOINED, join_split_words
@@ -67,13 +67,6 @@ MAX_CHARS = 60_000
 _GAP_EM = 0.22
 # A character starting this far (in em) left of the previous one's start is a new line.
 _BACK_EM = 0.5
-_BOLD_WEIGHT = 600
-# Hebrew, Arabic, Syriac, Thaana, NKo (U+0590..U+08FF) and the Hebrew and Arabic
-# presentation forms (U+FB1D..U+FEFC) run right to left: a word grows leftwards.
-_BOLD_NAMES = ("bold", "black", "heavy", "semibold", "demi")
-# TeX's bold faces carry no weight and no "Bold" in their names: CMBX12, CMB10, CMSSBX10,
-# SFBX1200 (EC), and URW's Times bold is NimbusRomNo9L-Medi.
-_BOLD_TEX = re.compile(r"^(?:cm|sf|lm|ec)(?:ss|tt)?bx?(?:ti|sl|i)?\d|-medi$")
 
 
 # The PDFium functions the compiled loop calls, in the order it takes them.
@@ -88,10 +81,6 @@ _WORD_CALLS = (
     "FPDFText_GetCharBox",
     "FPDFPageObj_GetMatrix",
 )
-# A loose box this many ems (an em's box is ~1.15 em tall) taller than its text object's
-# size, with the ink inside one em, comes from a font whose ascent and descent are wrong:
-# the size is the object's, and the word's box is cut to an em around the loose box's middle.
-_INFLATED = 2.5
 
 
 class TooManyChars(ValueError):
@@ -138,7 +127,7 @@ def page_words(
         text, expansions = read_back(text, page, handle, c)
         if expansions:
             expand = _Expand(expansions)
-    style = _FontStyle(raw, handle, c)
+    style = FontStyle(raw, handle, c)
     by_object, text_object = style.by_object, c.text_object
     upright = to_page is None  # nearly all pages: y is flipped inline
 
@@ -225,9 +214,9 @@ def page_words(
 
 def _fit_boxes(words: list[Word]) -> list[Word]:
     """Words whose box is far taller than their size (a font's wrong ascent and descent,
-    :data:`_INFLATED`) cut to an em's box around its middle: boxes several lines tall
+    :data:`INFLATED`) cut to an em's box around its middle: boxes several lines tall
     would fuse the lines they cross."""
-    limit = _INFLATED * 1.15
+    limit = INFLATED * 1.15
     for w in words:
         if w.y1 - w.y0 > limit * w.size > 0:
             mid, half = (w.y0 + w.y1) * 0.5, 0.575 * w.size
@@ -256,7 +245,7 @@ def _scan(
     lo: int,
     hi: int,
     box: Any,
-    style: _FontStyle,
+    style: FontStyle,
     words: list[Word],
     expand: Any = None,
 ) -> None:
@@ -334,90 +323,3 @@ def _char_text(textpage: pypdfium2.PdfTextPage, raw: object, count: int) -> str:
         code = get(raw, index)
         out.append(chr(code) if 0 < code < 0x110000 and not 0xD800 <= code < 0xE000 else " ")
     return "".join(out)
-
-
-class _FontStyle:
-    """Font size, boldness and name of a char, cached per text object (a page has a few
-    hundred; a PDF text object has one font at one size)."""
-
-    def __init__(self, raw: Any, handle: int | None, calls: Calls) -> None:
-        import pypdfium2.raw as pdfium_c
-
-        self._raw = raw
-        self._handle = handle
-        self._c = calls
-        self._pdfium = pdfium_c
-        self.by_object: dict[int | None, tuple[float, bool, str]] = {}
-        self.by_font: dict[int, tuple[bool, str]] = {}
-
-    def of(self, index: int, height: float) -> tuple[float, bool, str]:
-        """(size in points, bold, font name) of char ``index``, whose loose box is
-        ``height`` tall."""
-        obj = self._c.text_object(self._handle, index)
-        known = self.by_object.get(obj) if obj else None
-        if known is None:
-            known = self.known(index, obj)
-        size = known[0]
-        # Tf size times 1 is often 1 with the scale in the text matrix: the loose box
-        # (ascent to descent, ~1.15 em) is then the better measure.
-        if height > 0 and not 0.5 < size / height < 1.5:
-            em = self.inflated_em(index, obj, height)
-            return (round(em if em > 0 else height / 1.15, 2), known[1], known[2])
-        return known
-
-    def inflated_em(self, index: int, obj: int | None, height: float) -> float:
-        """The text object's size (Tf times its matrix's scale) when char ``index``'s loose box (``height`` tall) is far
-        taller than that size's em and its ink fits in one (see :data:`_INFLATED`); else 0."""
-        c = self._c
-        if not obj or not c.object_font_size(obj, c.float_at[0]):
-            return 0.0
-        tf = float(c.floats[0])
-        if not c.matrix(obj, c.float_at[0]):
-            return 0.0
-        ma, mb, mc, md = (float(v) for v in c.floats[:4])
-        em = tf * math.sqrt(abs(ma * md - mb * mc))
-        if not (em > 1.0 and height > _INFLATED * 1.15 * em):
-            return 0.0
-        if not c.char_box(self._handle, index, *c.double_at):
-            return 0.0
-        ink = c.doubles[3] - c.doubles[2]
-        if not (0 < ink and ink <= 1.2 * em):
-            return 0.0
-        return em
-
-    def known(self, index: int, obj: int | None) -> tuple[float, bool, str]:
-        """(Tf size, bold, font name) of char ``index`` of text object ``obj``, read from
-        PDFium and kept for the object (the compiled loop does the same in C, and calls
-        :meth:`describe` for a font it has not seen)."""
-        size = float(self._c.font_size(self._handle, index))
-        font = self._c.font_of(obj) if obj else None
-        face = self.by_font.get(font) if font else None
-        if face is None:
-            face = self.describe(font, index)
-            if font:
-                self.by_font[font] = face
-        known = (round(size, 2), *face)
-        if obj:
-            self.by_object[obj] = known
-        return known
-
-    def describe(self, font: int | None, index: int) -> tuple[bool, str]:
-        c = self._pdfium
-        name = ""
-        if font:
-            handle = ctypes.cast(font, c.FPDF_FONT)
-            length = c.FPDFFont_GetBaseFontName(handle, None, 0)
-            if length > 0:
-                buffer = ctypes.create_string_buffer(length)
-                c.FPDFFont_GetBaseFontName(handle, buffer, length)
-                name = buffer.value.decode("utf-8", "replace")
-        weight = self._c.font_weight(self._handle, index)
-        # Subset fonts carry a "ABCDEF+" prefix; the style is in the rest of the name.
-        base = name.split("+", 1)[-1]
-        lowered = base.lower()
-        bold = (
-            weight >= _BOLD_WEIGHT
-            or any(part in lowered for part in _BOLD_NAMES)
-            or bool(_BOLD_TEX.search(lowered))
-        )
-        return bold, base
