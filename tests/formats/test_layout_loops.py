@@ -20,10 +20,12 @@ import pytest
 from omnireader.formats.layout import pdfium_calls
 from omnireader.formats.layout.blocks import make_lines
 from omnireader.formats.layout.model import Rule, Word
-from omnireader.formats.layout.rules import merge_rules, page_rules, text_rotation
+from omnireader.formats.layout.rules import page_rules
+from omnireader.formats.layout.rules_merge import merge_rules
 from omnireader.formats.layout.tables_ruled import _networks
 from omnireader.formats.layout.tables_rules import grid_rules
 from omnireader.formats.layout.tables_text import group_lines, runs
+from omnireader.formats.layout.text_rotation import text_rotation
 from omnireader.formats.layout.words import page_words
 from tests.formats.layout_pdfs import Line, Text, build_pdf, paragraph, tall_metrics_font
 from tests.formats.pdf_builders import (

@@ -13,13 +13,15 @@ from pathlib import Path
 import pytest
 
 from omnireader.formats.layout.model import Table
-from omnireader.formats.layout.rules import merge_rules, page_rules, text_rotation
+from omnireader.formats.layout.rules import page_rules
+from omnireader.formats.layout.rules_merge import merge_rules
 from omnireader.formats.layout.tables import (
     continues,
     find_tables,
     merge_continued,
     render_table,
 )
+from omnireader.formats.layout.text_rotation import text_rotation
 from omnireader.formats.layout.words import page_words
 
 from .pdf_builders import raw_pdf, stream

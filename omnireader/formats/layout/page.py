@@ -246,7 +246,7 @@ def _tables(page: pypdfium2.PdfPage, words: list[Word], width: float, height: fl
 
 def _upright_turn(textpage: pypdfium2.PdfTextPage) -> int:
     try:
-        from omnireader.formats.layout.rules import text_rotation
+        from omnireader.formats.layout.text_rotation import text_rotation
     except ImportError:
         return 0
     # A sample of the characters' angles is enough to see that most text is sideways.

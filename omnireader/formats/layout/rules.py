@@ -3,7 +3,7 @@
 Tables draw their grid in three ways, and all three end up here as axis-aligned
 :class:`~omnireader.formats.layout.model.Rule` segments: stroked line segments, thin filled
 rectangles (a "line" 0.5 pt high), and the edges of larger rectangles (cell borders or
-shading). Pieces of one line drawn cell by cell are merged, so a grid's row line is one
+shading). Pieces of one line drawn cell by cell are merged (``rules_merge.py``), so a grid's row line is one
 rule. Coordinates are page points with the origin at the top left of the media box, y
 growing down: the frame words are read in.
 
@@ -25,6 +25,7 @@ from typing import Any
 from omnireader.formats.layout import pdfium_calls
 from omnireader.formats.layout.model import Rule
 from omnireader.formats.layout.pdfium_calls import Calls, calls, handle
+from omnireader.formats.layout.rules_merge import JOIN, merge_boxes
 from omnireader.formats.layout.transform import page_transform
 
 __all__ = [
@@ -32,9 +33,7 @@ __all__ = [
     "MAX_RULES",
     "MAX_SEGMENTS",
     "THIN",
-    "merge_rules",
     "page_rules",
-    "text_rotation",
 ]
 
 MAX_OBJECTS = 50_000  # page objects (text runs, paths, images) walked before giving up
@@ -42,7 +41,6 @@ MAX_SEGMENTS = 40_000  # path segments looked at on one page before giving up
 MAX_RULES = 4_000  # axis-aligned pieces kept before the page counts as a drawing
 THIN = 3.0  # a filled rectangle this thin (points) is a line, not a box
 _SKEW = 0.5  # points a "horizontal" segment may rise over its length
-_JOIN = 1.5  # points between collinear pieces that still make one rule
 
 _Matrix = tuple[float, float, float, float, float, float]
 _IDENTITY: _Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
@@ -105,42 +103,7 @@ def page_rules(page: Any, compiled: bool = True) -> list[Rule]:
         flipped = [(x0 - left, top - y1, x1 - left, top - y0) for x0, y0, x1, y1 in raw]
     else:
         flipped = [to_page(x0, y1, x1, y0) for x0, y0, x1, y1 in raw]
-    return _merge(flipped, _JOIN, compiled)
-
-
-def text_rotation(textpage: Any, sample: int = 400, compiled: bool = True) -> int:
-    """The page rotation (0, 90, 180, 270) that makes most of the page's text upright.
-
-    A table printed sideways (its text running bottom to top) is read by setting this as
-    the page's rotation before reading words and rules, and restoring it after:
-    ``page_words`` and :func:`page_rules` apply ``/Rotate``, so both come out upright. The
-    sample is read by the compiled loop where it is built and ``compiled`` is true.
-    """
-    import pypdfium2.raw as pdfium_c
-
-    raw = textpage.raw
-    count = pdfium_c.FPDFText_CountChars(raw)
-    step = max(1, count // sample)
-    fast = pdfium_calls.compiled("angle_votes", compiled)
-    if fast is not None:
-        c = calls()
-        functions = c.addresses(("FPDFText_GetUnicode", "FPDFText_GetCharAngle"))
-        votes = list(fast(handle(raw), functions, count, step))
-    else:
-        votes = [0, 0, 0, 0]
-        for index in range(0, count, step):
-            if pdfium_c.FPDFText_GetUnicode(raw, index) <= 32:
-                continue
-            angle = pdfium_c.FPDFText_GetCharAngle(raw, index)
-            if angle < 0:
-                continue
-            votes[round(math.degrees(angle) / 90) % 4] += 1
-    best = max(range(4), key=lambda k: votes[k])
-    if votes[best] <= 0.6 * max(1, sum(votes)):
-        return 0  # sideways only when most of the text is: a rotated label leaves the page be
-    # PDFium measures the angle clockwise; /Rotate turns the page clockwise too, so the
-    # text is undone by the opposite turn.
-    return (4 - best) % 4 * 90
+    return merge_boxes(flipped, JOIN, compiled)
 
 
 def _mul(m: _Matrix, n: _Matrix) -> _Matrix:
@@ -324,49 +287,3 @@ def _segment(x0: float, y0: float, x1: float, y1: float, out: list[Rule]) -> Non
     elif abs(x1 - x0) <= _SKEW and abs(y1 - y0) > _SKEW:
         x = (x0 + x1) / 2
         out.append(Rule(x, min(y0, y1), x, max(y0, y1)))
-
-
-def merge_rules(rules: list[Rule], tol: float = _JOIN) -> list[Rule]:
-    """Collinear pieces that touch or overlap become one rule (horizontal and vertical apart)."""
-    return _merge([(r.x0, r.y0, r.x1, r.y1) for r in rules], tol)
-
-
-def _merge(
-    boxes: list[tuple[float, float, float, float]], tol: float, compiled: bool = True
-) -> list[Rule]:
-    """:func:`merge_rules` of ``(x0, y0, x1, y1)`` boxes (``Rule.horizontal`` inline), by
-    the compiled loop where it is built and ``compiled`` is true."""
-    fast = pdfium_calls.compiled("merge_pieces", compiled)
-    if fast is not None:
-        got = fast(boxes, tol, Rule)
-        if got is not None:  # None: a coordinate is not a number; the loop below decides
-            return got  # type: ignore[no-any-return]
-    merged: list[Rule] = []
-    # (position across, start, end along) so one loop serves both directions.
-    across: tuple[list[tuple[float, float, float]], ...] = ([], [])
-    for x0, y0, x1, y1 in boxes:
-        if abs(y1 - y0) <= abs(x1 - x0):
-            across[0].append((y0, x0, x1))
-        else:
-            across[1].append((x0, y0, y1))
-    for horizontal, spans in zip((True, False), across):
-        spans.sort()
-        groups: list[list[tuple[float, float, float]]] = []
-        for span in spans:
-            if groups and span[0] - groups[-1][0][0] <= tol:
-                groups[-1].append(span)
-            else:
-                groups.append([span])
-        for group in groups:
-            pos = sum(s[0] for s in group) / len(group)
-            pieces = sorted((s[1], s[2]) for s in group)
-            start, end = pieces[0]
-            for a, b in pieces[1:] + [(float("inf"), float("inf"))]:
-                if a <= end + tol:
-                    end = max(end, b)
-                    continue
-                merged.append(
-                    Rule(start, pos, end, pos) if horizontal else Rule(pos, start, pos, end)
-                )
-                start, end = a, b
-    return merged
