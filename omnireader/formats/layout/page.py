@@ -26,6 +26,7 @@ from omnireader.formats.layout.blocks import (
     make_line,
     make_lines,
 )
+from omnireader.formats.layout.column_heads import drop_column_heads
 from omnireader.formats.layout.contents_numbers import pair_page_numbers
 from omnireader.formats.layout.headings import HeadingRules, leader_end, normalize
 from omnireader.formats.layout.model import Block, BlockKind, PageLayout, Table, Word
@@ -155,7 +156,12 @@ def layout_words(
         if lines_out is not None:
             lines_out.append(block.lines)
     sizes = [_main_size(b) if b.table is None else 0.0 for b in ordered]
-    _drop_kickers(out.blocks, sizes, lambda text: bool(headings.outline.level(text, index)))
+
+    def outlined(text: str) -> bool:
+        return bool(headings.outline.level(text, index))
+
+    _drop_kickers(out.blocks, sizes, outlined)
+    drop_column_heads(out.blocks, width, outlined)
     _check(started, budget, "finding headings")
     return out
 
