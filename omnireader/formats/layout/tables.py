@@ -2,9 +2,10 @@
 
 :func:`find_tables` reads the ruled tables first (a grid from the page's ruling lines,
 :mod:`.tables_ruled`), then looks for borderless ones (columns of aligned word runs,
-:mod:`.tables_stream`) among the words no ruled table took. :func:`render_table` writes a
-Markdown pipe table; :func:`continues` and :func:`merge_continued` keep a table that runs
-onto the next page one table.
+:mod:`.tables_stream`) among the words no ruled table took. A grid that is a chart's
+axis ticks and values (:mod:`.tables_charts`) is no table: its words stay text.
+:func:`render_table` writes a Markdown pipe table; :func:`continues` and
+:func:`merge_continued` keep a table that runs onto the next page one table.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from bisect import bisect_right
 
 from omnireader.formats.layout.bidi import line_text
 from omnireader.formats.layout.model import Rule, Table, Word
+from omnireader.formats.layout.tables_charts import is_chart
 from omnireader.formats.layout.tables_lists import is_list
 from omnireader.formats.layout.tables_ruled import SNAP, ruled_tables
 from omnireader.formats.layout.tables_stream import borderless_tables
@@ -34,6 +36,8 @@ def find_tables(words: list[Word], rules: list[Rule], width: float, height: floa
     tables: list[Table] = []
     taken: set[int] = set()
     for table, used in ruled_tables(words, rules):
+        if is_chart(table):
+            continue  # a chart's gridlines: its words are text (and no borderless table)
         tables.append(table)
         taken |= used
     for table in tables:
@@ -42,8 +46,9 @@ def find_tables(words: list[Word], rules: list[Rule], width: float, height: floa
         rest = [w for i, w in enumerate(words) if i not in taken and not _inside(w, tables)]
     else:
         rest = words  # most pages: no ruled table took a word
-    # A list set with tabs lines up like a table: its words stay text (.tables_lists).
-    tables.extend(t for t in borderless_tables(rest) if not is_list(t))
+    # A chart's axis labels and a list set with tabs line up like a table: their words
+    # stay text (.tables_charts, .tables_lists).
+    tables.extend(t for t in borderless_tables(rest) if not (is_chart(t) or is_list(t)))
     tables.sort(key=lambda t: (t.y0, t.x0))
     return tables
 
