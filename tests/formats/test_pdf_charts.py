@@ -63,6 +63,16 @@ def test_a_value_axis_with_values_scattered_beside_it_is_a_chart() -> None:
     assert is_chart(_grid(rows))
 
 
+def test_an_axis_run_on_into_a_table_below_is_left_as_found() -> None:
+    # A performance graph's ticks, then the table of its returns in the same grid: taken
+    # apart, the table's rows would be scattered as text.
+    rows = [["$250", "", "", ""], ["$225", "", "", ""], ["$200", "", "", ""]]
+    rows += [["$175", "", "", ""], ["2016", "2017", "2018", "2019"]]
+    rows += [["", "2016", "2017", "2018"], ["Verizon", "$100.0", "$104.0", "$115.7"]]
+    rows += [["S&P 500", "100.0", "121.8", "116.5"]]
+    assert not is_chart(_grid(rows))
+
+
 def test_scattered_figures_with_no_full_column_are_a_chart() -> None:
     rows = [["", "56", "", "", "", ""], ["", "", "", "47", "", ""], ["21", "", "", "", "16", ""]]
     rows += [["", "", "9", "", "", ""], ["", "", "", "0", "", "3"]]

@@ -8,9 +8,10 @@ values in whichever cell they fell. What a table has and a chart has not: its ro
 filled. So a grid is a chart when
 
 - a column holds a value axis: four numbers or more, falling down the rows by one step
-  ("100, 80, 60, 40, 20"), on rows mostly empty beside it, what is there numbers, and no
-  column beside filled the whole way down (a table whose first column counts years or
-  brackets fills the rest of its rows, or a column of them); or
+  ("100, 80, 60, 40, 20") to two rows from the grid's foot at most, on rows mostly empty
+  beside it, what is there numbers, and no column beside filled the whole way down (a
+  table whose first column counts years or brackets fills the rest of its rows, or a
+  column of them); or
 - its cells are scattered figures: most of the grid empty, nearly every filled cell a
   number, and no column filled down most of the rows (a table has a column of labels or
   of figures that runs the whole way).
@@ -28,6 +29,7 @@ __all__ = ["is_chart"]
 
 _AXIS_TICKS = 4  # evenly spaced numbers down a column that make a value axis
 _AXIS_FILL = 0.6  # share of the other cells of the axis's rows above which it is a table
+_FOOT_ROWS = 2  # rows below the lowest tick: the categories along the foot, a legend
 _BESIDE = 0.8  # share of the ticks' rows a column beside them fills: then it is a table's
 _SCATTER_FILL = 0.35  # share of a grid's cells filled below which scattered figures are a chart
 _SCATTER_NUMBERS = 0.9  # share of those cells that must be numbers
@@ -76,7 +78,9 @@ def _value_axis(rows: list[list[str]], column: int) -> bool:
                     want -= step
             if len(run) > len(best):
                 best = run
-    if len(best) < _AXIS_TICKS:
+    if len(best) < _AXIS_TICKS or len(rows) - 1 - best[-1] > _FOOT_ROWS:
+        # More rows below the axis than its labels and legend: a table the region ran on
+        # into, which declining the grid would scatter as text; left as found.
         return False
     others = [cell for n in best for k, cell in enumerate(rows[n]) if k != column]
     filled = [cell for cell in others if cell]
