@@ -8,7 +8,7 @@ values in whichever cell they fell. What a table has and a chart has not: its ro
 filled. So a grid is a chart when
 
 - a column holds a value axis: four numbers or more, falling down the rows by one step
-  ("100, 80, 60, 40, 20") to two rows from the grid's foot at most, on rows mostly empty
+  ("100, 80, 60, 40, 20") to three rows from the grid's foot at most, on rows mostly empty
   beside it, what is there numbers, and no column beside filled the whole way down (a
   table whose first column counts years or brackets fills the rest of its rows, or a
   column of them); or
@@ -29,7 +29,7 @@ __all__ = ["is_chart"]
 
 _AXIS_TICKS = 4  # evenly spaced numbers down a column that make a value axis
 _AXIS_FILL = 0.6  # share of the other cells of the axis's rows above which it is a table
-_FOOT_ROWS = 2  # rows below the lowest tick: the categories along the foot, a legend
+_FOOT_ROWS = 3  # rows below the lowest tick: the categories (wrapped) along the foot, a legend
 _BESIDE = 0.8  # share of the ticks' rows a column beside them fills: then it is a table's
 _SCATTER_FILL = 0.35  # share of a grid's cells filled below which scattered figures are a chart
 _SCATTER_NUMBERS = 0.9  # share of those cells that must be numbers
