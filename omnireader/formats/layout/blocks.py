@@ -368,7 +368,7 @@ def _continues(
     # indent. So it is under a paragraph's first line (the block's, or one after a line
     # that ended short): a paragraph set with a first-line indent has its first line
     # indented, not its second, and an entry of a reference list hangs its lines under
-    # its first (where the entry ends, ``page._paragraphs`` cuts); centred lines aside.
+    # its first (where the entry ends, ``paragraphs.paragraphs`` cuts); centred lines aside.
     width = block.x1 - block.x0
     # (The measures first: most lines are not indented, and the label and list tests are
     # regular expressions.)

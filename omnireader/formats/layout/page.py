@@ -2,6 +2,7 @@
 
 Headings are decided here against the document's body size so far (``HeadingRules``);
 running headers and footers need other pages, so they are found later (``furniture.py``).
+Where a block breaks into paragraphs is ``paragraphs.py``; its Markdown, ``markdown.py``.
 The work per page is capped: past :data:`~.words.MAX_CHARS` characters or
 :data:`BUDGET_S` seconds the page raises :class:`LayoutFailed` and its caller keeps the
 plain text.
@@ -14,23 +15,22 @@ import time
 from collections.abc import Callable
 from itertools import compress, repeat
 from operator import eq
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from omnireader.formats.layout.blocks import (
     BULLETS,
     Line,
     TextBlock,
-    item_marker,
-    item_text_x0,
     make_blocks,
     make_line,
     make_lines,
 )
 from omnireader.formats.layout.column_heads import drop_column_heads
 from omnireader.formats.layout.contents_numbers import pair_page_numbers
-from omnireader.formats.layout.headings import HeadingRules, leader_end, normalize
+from omnireader.formats.layout.headings import HeadingRules, normalize
 from omnireader.formats.layout.model import Block, BlockKind, PageLayout, Table, Word
 from omnireader.formats.layout.order import reading_order
+from omnireader.formats.layout.paragraphs import line_breaks, paragraphs
 from omnireader.formats.layout.reflow import Vocabulary, reflow
 from omnireader.formats.layout.words import TooManyChars, page_words
 
@@ -49,7 +49,6 @@ _ANGLE_SAMPLE = 60
 
 # "*" is left out: at a line start it is a footnote mark more often than a bullet.
 _BULLET = re.compile(rf"^(?:[{BULLETS}\u2013\u2014\-]|\(?[a-z0-9]{{1,3}}[.)])\s+")
-_BULLET_MARK = re.compile(rf"^[{BULLETS}\u2013\u2014]\s*")
 _CAPTION = re.compile(
     r"^(?i:figure|fig\.|table|chart|exhibit)(?:\s+(?:\d|[A-Z]\b|[IVX]+\b)|\s?:\s)"
 )
@@ -62,12 +61,6 @@ _KICKER_RATIO = 1.15
 # Past this many sizes on a page, characters are counted word by word (see _sizes).
 _FEW_SIZES = 8
 _FOOTER_BAND = 0.05
-
-
-# A form's check boxes (☐ ☑ ☒) end its question as a full stop would ("… Act. Yes ☒ No ☐").
-_BOXES = ("\u2610", "\u2611", "\u2612")
-_ENDS = re.compile(r"(?:[.!?:;][)\"'\u201d\u2019]?|[\u2610-\u2612])$")
-_STARTS = re.compile(r"^[\"'(\u201c\u2018\u2022\u25cf\uf0b7]?[A-Z0-9\u00c0-\u00de]")
 
 
 class LayoutFailed(RuntimeError):
@@ -142,7 +135,7 @@ def layout_words(
         holder.table = table
         blocks.append(holder)
     _check(started, budget, "grouping lines")
-    ordered = [p for b in _join_rows(reading_order(blocks, width)) for p in _paragraphs(b)]
+    ordered = [p for b in _join_rows(reading_order(blocks, width)) for p in paragraphs(b)]
     _check(started, budget, "ordering blocks")
     _learn(ordered, vocabulary)
     out = PageLayout(width=width, height=height)
@@ -303,7 +296,7 @@ def _block(
     if block.table is not None:
         table: Table = block.table
         return Block("table", "", table.x0, table.y0, table.x1, table.y1, table=table)
-    text = reflow([line.text for line in block.lines], vocabulary, _breaks(block))
+    text = reflow([line.text for line in block.lines], vocabulary, line_breaks(block))
     level = headings.level(text, _main_size(block), _all_bold(block), len(block.lines), index)
     if margin and not headings.outline.level(text, index):
         level = 0  # the page's running header or footer, read as text
@@ -344,131 +337,6 @@ def _all_bold(block: TextBlock) -> bool:
     return regular * 10 <= total
 
 
-def _paragraphs(block: TextBlock) -> list[TextBlock]:
-    """A block cut after each line that ends a sentence well short of the right edge when
-    the next line starts one: paragraphs set with no space between them."""
-    if block.table is not None or len(block.lines) < 2:
-        return [block]
-    breaks = _breaks(block)
-    out: list[TextBlock] = []
-    current = TextBlock()
-    for i, line in enumerate(block.lines):
-        current.add(line)
-        if i + 1 == len(block.lines):
-            break
-        nxt = block.lines[i + 1]
-        ended = _ENDS.search(line.words[-1].text)
-        marker = item_marker(nxt)
-        # A bullet always opens an item; a number or a dash, after a line that ended. Else
-        # a line that ends a sentence (or a bold one: a heading) short of the edge, or left
-        # of a list item's text, ends a paragraph when the next starts a sentence.
-        cut = (
-            marker == "bullet"
-            or (marker is not None and bool(ended or breaks[i]))
-            or (
-                (breaks[i] or _outdented(current, nxt))
-                and bool(line.bold or ended)
-                and bool(_STARTS.match(nxt.words[0].text))
-            )
-            or _next_entry(current, nxt)
-        )
-        if cut:
-            out.append(current)
-            current = TextBlock()
-    out.append(current)
-    if len(out) > 1:
-        # Each part keeps the block's right edge: what is "short" is measured against it.
-        for part in out:
-            part.x1 = max(part.x1, block.x1) if len(part.lines) > 1 else part.x1
-    return out
-
-
-def _next_entry(entry: TextBlock, line: Line) -> bool:
-    """``line`` starts the next entry of a list set with hanging indents (a bibliography):
-    ``entry``'s lines hang under its first, and ``line`` is back where that one began."""
-    if len(entry.lines) < 2:
-        return False
-    first, em = entry.lines[0], max(line.size, 1.0)
-    return entry.lines[1].x0 - first.x0 > 0.8 * em and abs(line.x0 - first.x0) < 0.5 * em
-
-
-def _outdented(item: TextBlock, line: Line) -> bool:
-    """``line`` starts left of the text of list item ``item``: the text after the list."""
-    text_x0 = item_text_x0(item.lines[0])
-    return text_x0 is not None and line.x0 < text_x0 - max(line.size, 1.0)
-
-
-def _breaks(block: TextBlock) -> list[bool]:
-    """Which lines end on purpose: well short of the block's right edge (a third of its
-    width, at least four em), where the next line's first word would have fitted."""
-    width = block.x1 - block.x0
-    out = []
-    for i, line in enumerate(block.lines):
-        if leader_end(line.text) or line.text.endswith(_BOXES):
-            out.append(True)
-            continue
-        em = max(line.size, 1.0)
-        short = block.x1 - line.x1 > max(width / 3, 4 * em)
-        if short and line.words[-1].text.endswith(("-", "\u2010", "\u2011")):
-            short = False  # a word broken at the line end: the line runs on
-        if short and i + 1 < len(block.lines):
-            nxt = block.lines[i + 1].words[0]
-            short = block.x1 - line.x1 > (nxt.x1 - nxt.x0) + em
-        out.append(short)
-    return out
-
-
 def _check(started: float, budget: float, stage: str) -> None:
     if budget_clock() - started > budget:
         raise LayoutFailed(f"layout ran out of its {budget:g} s budget while {stage}")
-
-
-def render_markdown(layout: PageLayout) -> str:
-    """The page's body blocks as Markdown: ``#`` headings, ``-`` list items, tables."""
-    return join_markdown([(block, block_markdown(block)) for block in layout.blocks])[0]
-
-
-def join_markdown(pieces: list[tuple[Block, str]]) -> tuple[str, list[tuple[int, int]]]:
-    """Blocks' Markdown as one text, and each piece's span in it (an empty piece: an empty
-    span where it would have stood). Items of a list are a line apart (a tight list),
-    other blocks a blank line."""
-    text = ""
-    spans: list[tuple[int, int]] = []
-    previous: Block | None = None
-    for block, piece in pieces:
-        gap = ""
-        if text:
-            tight = previous is not None and previous.kind == block.kind == "list_item"
-            gap = "\n" if tight else "\n\n"
-        start = len(text) + len(gap)
-        spans.append((start, start + len(piece)))
-        if piece:
-            text = f"{text}{gap}{piece}"
-            previous = block
-    return text, spans
-
-
-def block_markdown(block: Block) -> str:
-    if block.kind == "heading":
-        return "#" * max(1, min(block.level, 6)) + " " + block.text
-    if block.kind == "list_item":
-        return _BULLET_MARK.sub("- ", block.text, count=1)
-    if block.kind == "table" and block.table is not None:
-        return _table_markdown(block.table)
-    return block.text
-
-
-def _table_markdown(table: Table) -> str:
-    try:
-        from omnireader.formats.layout.tables import render_table
-    except ImportError:
-        render_table = _plain_table
-    return render_table(table)
-
-
-def _plain_table(table: Table) -> str:
-    rows: list[Any] = table.rows
-    return "\n".join(" ".join(cell for cell in row if cell) for row in rows)
-
-
-__all__ += ["block_markdown", "join_markdown", "render_markdown"]

@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from omnireader.formats.document import Section
+from omnireader.formats.layout.markdown import block_markdown, join_markdown
 from omnireader.formats.layout.model import Block, PageLayout
-from omnireader.formats.layout.page import block_markdown, join_markdown
 from omnireader.formats.layout.page_breaks import joined_text
 from omnireader.formats.layout.reflow import Vocabulary
 from omnireader.formats.link_text import with_links

@@ -25,8 +25,9 @@ from omnireader.formats.document import LAYOUT_FAILED, Section
 from omnireader.formats.layout.contents import contents_entries
 from omnireader.formats.layout.furniture import WINDOW, FurnitureWindow, margin_keys
 from omnireader.formats.layout.headings import HeadingRules, Outline, Trail
+from omnireader.formats.layout.markdown import block_markdown
 from omnireader.formats.layout.model import Block, PageLayout, Table
-from omnireader.formats.layout.page import LayoutFailed, block_markdown, layout_page
+from omnireader.formats.layout.page import LayoutFailed, layout_page
 from omnireader.formats.layout.page_body import MAX_BLOCKS, PageBody
 from omnireader.formats.layout.page_breaks import carries_on, join_column_breaks
 from omnireader.formats.layout.reflow import Vocabulary

@@ -164,7 +164,7 @@ def _ocr_block(
             _line(every, "#" * max(1, min(block.level, 6)) + " " + text, confidence, width, height)
         ]
     elif block.kind == "list_item":
-        from omnireader.formats.layout.page import block_markdown
+        from omnireader.formats.layout.markdown import block_markdown
 
         first = out[0]
         marked = block_markdown(Block("list_item", first.text, 0, 0, 0, 0))
