@@ -18,11 +18,10 @@ from omnireader.formats.layout.bidi import line_text
 from omnireader.formats.layout.furniture import page_number
 from omnireader.formats.layout.gutters import find_gutters, gutter_at
 from omnireader.formats.layout.marks import marks_joined
-from omnireader.formats.layout.model import Word
+from omnireader.formats.layout.model import Line, Word
 
 __all__ = [
     "BULLETS",
-    "Line",
     "TextBlock",
     "item_marker",
     "item_text_x0",
@@ -59,18 +58,6 @@ _HEADING_GAP = 0.5
 _HEADING_SIZE_STEP = 0.04
 # Font sizes within this ratio are one size.
 _SIZE_RATIO = 1.12
-
-
-@dataclass(slots=True)
-class Line:
-    words: list[Word]
-    x0: float
-    y0: float
-    x1: float
-    y1: float
-    size: float
-    bold: bool
-    text: str = ""  # the words in reading order (set by line_text; words change with it)
 
 
 @dataclass(slots=True)

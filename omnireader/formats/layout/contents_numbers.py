@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import re
 
-from omnireader.formats.layout.blocks import Line, TextBlock
+from omnireader.formats.layout.blocks import TextBlock
+from omnireader.formats.layout.model import Line
 
 __all__ = ["pair_page_numbers"]
 

@@ -17,24 +17,8 @@ on a small number in a table's next column set tight against a larger label.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol, TypeVar
 
-from omnireader.formats.layout.model import Word
-
-
-class _Line(Protocol):
-    """What of a ``blocks.Line`` the rule reads (blocks imports this module)."""
-
-    words: list[Word]
-    x0: float
-    y0: float
-    x1: float
-    y1: float
-    size: float
-    text: str
-
-
-Line = TypeVar("Line", bound=_Line)
+from omnireader.formats.layout.model import Line, Word
 
 __all__ = ["marks_joined"]
 

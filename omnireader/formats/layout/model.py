@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-__all__ = ["Word", "Rule", "Table", "Block", "BlockKind", "PageLayout"]
+__all__ = ["Word", "Line", "Rule", "Table", "Block", "BlockKind", "PageLayout"]
 
 BlockKind = Literal[
     "heading", "paragraph", "list_item", "table", "caption", "header", "footer", "page_number"
@@ -42,6 +42,20 @@ class Word:
     @property
     def cy(self) -> float:
         return (self.y0 + self.y1) / 2
+
+
+@dataclass(slots=True)
+class Line:
+    """Words on one baseline with no wide gap inside, left to right (``blocks.make_lines``)."""
+
+    words: list[Word]
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    size: float
+    bold: bool
+    text: str = ""  # the words in reading order (set by line_text; words change with it)
 
 
 @dataclass(slots=True)

@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING
 
 from omnireader.formats.layout.blocks import (
     BULLETS,
-    Line,
     TextBlock,
     make_blocks,
     make_line,
@@ -28,7 +27,7 @@ from omnireader.formats.layout.blocks import (
 from omnireader.formats.layout.column_heads import drop_column_heads
 from omnireader.formats.layout.contents_numbers import pair_page_numbers
 from omnireader.formats.layout.headings import HeadingRules, normalize
-from omnireader.formats.layout.model import Block, BlockKind, PageLayout, Table, Word
+from omnireader.formats.layout.model import Block, BlockKind, Line, PageLayout, Table, Word
 from omnireader.formats.layout.order import reading_order
 from omnireader.formats.layout.paragraphs import line_breaks, paragraphs
 from omnireader.formats.layout.reflow import Vocabulary, reflow

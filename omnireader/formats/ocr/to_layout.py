@@ -26,7 +26,7 @@ from omnireader.formats.ocr.base import OcrBlock, OcrLine
 from omnireader.formats.ocr.boxes import Box, box_words, fraction
 
 if TYPE_CHECKING:
-    from omnireader.formats.layout.blocks import Line
+    from omnireader.formats.layout.model import Line
     from omnireader.formats.ocr.cells import CellReader
 
 __all__ = ["BODY_POINTS", "SIZE_PER_HEIGHT", "OcrLayout", "lay_out", "ocr_words"]
