@@ -65,8 +65,10 @@ def read_back(
 
 def _unicode(name: str) -> str:
     """The text of glyph ``name`` by AGL's rules ("" when a part has no known name)."""
-    from pypdf._codecs import adobe_glyphs
-
+    try:  # pypdf's table of Adobe's glyph list; a pypdf that moved it reads nothing back
+        from pypdf._codecs import adobe_glyphs
+    except ImportError:
+        return ""
     if not name:
         return ""
     parts = name.split(".", 1)[0].split("_")
