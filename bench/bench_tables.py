@@ -47,9 +47,10 @@ OUT = HERE / "out" / "tables"
 
 def page_markdown(page: Any) -> tuple[str, int]:
     """One page as Markdown (tables rendered, other lines as text), and its table count."""
-    from omnireader.formats.layout.rules import page_rules, text_rotation
+    from omnireader.formats.layout.rules import page_rules
     from omnireader.formats.layout.tables import find_tables, render_table
     from omnireader.formats.layout.tables_text import group_lines
+    from omnireader.formats.layout.text_rotation import text_rotation
     from omnireader.formats.layout.words import page_words
 
     textpage = page.get_textpage()

@@ -72,7 +72,7 @@ WRAPS = [
     ("omnireader.formats.layout.stream", "LayoutStream.layout", "layout: other", False),
     ("omnireader.formats.layout.page", "layout_page", "layout: other", False),
     ("omnireader.formats.layout.page", "page_words", "layout: words", False),
-    ("omnireader.formats.layout.rules", "text_rotation", "layout: rotation", False),
+    ("omnireader.formats.layout.text_rotation", "text_rotation", "layout: rotation", False),
     ("omnireader.formats.layout.rules", "page_rules", "layout: rules", False),
     ("omnireader.formats.layout.tables", "find_tables", "layout: tables", False),
     ("omnireader.formats.layout.page", "layout_words", "layout: blocks", False),
