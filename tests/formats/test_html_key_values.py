@@ -9,11 +9,11 @@ from pathlib import Path
 from omnireader import Reader
 from omnireader.formats.web.html_markdown import html_markdown
 
-WIKIPEDIA = Path(__file__).resolve().parents[3] / "shared/corpus/markitdown/test_wikipedia.html"
+WIKIPEDIA = "markitdown/test_wikipedia.html"  # in ../shared/corpus (the corpus fixture)
 
 
-def test_wikipedias_infobox_reads_as_label_value_lines_under_its_caption() -> None:
-    items = Reader().read(WIKIPEDIA)
+def test_wikipedias_infobox_reads_as_label_value_lines_under_its_caption(corpus: Path) -> None:
+    items = Reader().read(corpus / WIKIPEDIA)
     text = "\n".join(i.memory for i in items)
     lines = [line for line in text.splitlines() if line]
     start = lines.index("Microsoft Corporation")  # the box's caption, then its rows

@@ -9,11 +9,11 @@ from pathlib import Path
 from omnireader import Reader
 from omnireader.formats.web.html_markdown import html_markdown
 
-WIKIPEDIA = Path(__file__).resolve().parents[3] / "shared/corpus/markitdown/test_wikipedia.html"
+WIKIPEDIA = "markitdown/test_wikipedia.html"  # in ../shared/corpus (the corpus fixture)
 
 
-def test_wikipedias_marks_stay_where_the_page_holds_their_notes() -> None:
-    text = "\n".join(i.memory for i in Reader().read(WIKIPEDIA))
+def test_wikipedias_marks_stay_where_the_page_holds_their_notes(corpus: Path) -> None:
+    text = "\n".join(i.memory for i in Reader().read(corpus / WIKIPEDIA))
     assert "headquartered in Redmond, Washington.[2] Microsoft's best-known" in text
     assert "in October 2023,[4] followed by" in text
     # the notes those marks point to, numbered as the marks are

@@ -8,22 +8,22 @@ from pathlib import Path
 
 from omnireader import Reader
 
-CORPUS = Path(__file__).resolve().parents[3] / "shared/corpus"
-
 
 def _titles(items: list) -> set[tuple[str | None, str | None, str | None]]:
     return {(i.metadata.key, i.metadata.topic, i.metadata.extra.get("title")) for i in items}
 
 
-def test_a_word_file_saved_without_a_title_takes_its_first_heading() -> None:
+def test_a_word_file_saved_without_a_title_takes_its_first_heading(corpus: Path) -> None:
     # markitdown's test.docx: no title in its properties, a Title-styled first line
-    items = Reader().read(CORPUS / "markitdown/test.docx")
+    items = Reader().read(corpus / "markitdown/test.docx")
     title = "AutoGen: Enabling Next-Gen LLM Applications via Multi-Agent Conversation"
     assert _titles(items) == {(title,) * 3}
 
 
-def test_a_readme_whose_first_heading_follows_its_badges_takes_that_heading() -> None:
-    items = Reader().read(CORPUS / "realworld/duckdb_README.md")
+def test_a_readme_whose_first_heading_follows_its_badges_takes_that_heading(
+    corpus: Path,
+) -> None:
+    items = Reader().read(corpus / "realworld/duckdb_README.md")
     assert _titles(items) == {("DuckDB",) * 3}
 
 
