@@ -41,7 +41,8 @@ def pair_page_numbers(blocks: list[TextBlock]) -> list[TextBlock]:
     numbers = [line for b in columns for line in b.lines]
     if len(numbers) < _MIN_NUMBERS or not all(map(_going_up, columns)):
         return blocks
-    entries = [b for b in blocks if b.table is None and not _only_numbers(b)]
+    in_columns = {id(b) for b in columns}
+    entries = [b for b in blocks if b.table is None and id(b) not in in_columns]
     pairs: dict[int, Line] = {}
     for number in numbers:
         line = _entry_line(number, entries)
@@ -52,7 +53,7 @@ def pair_page_numbers(blocks: list[TextBlock]) -> list[TextBlock]:
     paired = {id(n) for n in pairs.values()}
     out: list[TextBlock] = []
     for block in blocks:
-        if block.table is None and _only_numbers(block):
+        if id(block) in in_columns:
             left = [ln for ln in block.lines if id(ln) not in paired]
             if left:
                 out.append(_block(left))

@@ -49,8 +49,6 @@ _DATE = re.compile(
     r"|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
     r"(?:\s+\d{1,2},?)?\s+\d{4}$|^\d{4}-\d{2}(?:-\d{2})?$|^\d{1,2}[./]\d{1,2}[./]\d{2,4}$"
 )
-# A line saying only what unit a table's figures are in ("In Millions"): a table's note.
-_UNIT_NOTES = load_word_list("unit_notes")
 # A short block this much larger than the body is a title even when it ends in a period.
 _TITLE_RATIO = 1.3
 _TITLE_WORDS = 12
@@ -165,7 +163,8 @@ class HeadingRules:
             return 0
         if text[-1] == "." and len(words) == 1 and not title and not _NUMBERED.fullmatch(text):
             return 0  # a one-word sentence ("None.", "Yes."): an answer, not a title
-        if _UNIT_NOTES.match(text):
+        # A line saying only what unit a table's figures are in ("In Millions"): a note.
+        if load_word_list("unit_notes").match(text):
             return 0
         if text[-1] == ":" and len(words) > 3 and not (statement or title):
             # A sentence announcing what follows ("… net sales were as follows:") is a

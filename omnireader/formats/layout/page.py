@@ -296,7 +296,8 @@ def _block(
         table: Table = block.table
         return Block("table", "", table.x0, table.y0, table.x1, table.y1, table=table)
     text = reflow([line.text for line in block.lines], vocabulary, line_breaks(block))
-    level = headings.level(text, _main_size(block), _all_bold(block), len(block.lines), index)
+    size = _main_size(block)
+    level = headings.level(text, size, _all_bold(block), len(block.lines), index)
     if margin and not headings.outline.level(text, index):
         level = 0  # the page's running header or footer, read as text
     kind: BlockKind = "paragraph"
@@ -306,9 +307,7 @@ def _block(
         kind = "heading"
     elif _BULLET.match(text):
         kind = "list_item"
-    return Block(
-        kind, text, block.x0, block.y0, block.x1, block.y1, level=level, size=_main_size(block)
-    )
+    return Block(kind, text, block.x0, block.y0, block.x1, block.y1, level=level, size=size)
 
 
 def _main_size(block: TextBlock) -> float:
