@@ -10,7 +10,7 @@ import pytest
 
 from omnireader.formats.layout import pdfium_calls
 from omnireader.formats.pdf.extract import extract_pdf
-from omnireader.formats.pdf.hidden_text import _probe, scan_text_objects
+from omnireader.formats.pdf.text_objects import probe, scan_text_objects
 from omnireader.formats.pdf.text_quality import is_bad_ocr_layer, odd_token_share
 from omnireader.payloads import Blob
 from tests.formats.pdf_builders import HELVETICA, PAGES, raw_pdf, stream
@@ -170,7 +170,7 @@ def test_the_compiled_text_object_loops_sort_and_sample_as_python_does(pdf: byte
     compiled = scan_text_objects(page, compiled=True)
     assert compiled == scan_text_objects(page, compiled=False)
     assert compiled.hidden or compiled.invisible  # every page hides something
-    assert _probe(page, textpage, compiled=True) == _probe(page, textpage, compiled=False)
+    assert probe(page, textpage, compiled=True) == probe(page, textpage, compiled=False)
     textpage.close()
     page.close()
     doc.close()
