@@ -124,7 +124,10 @@ def test_outlook_attachments_are_named_members(folder: Path) -> None:
 def test_docx_parts_are_marked(folder: Path) -> None:
     items = Reader().read(folder / "example.docx")
     parts = {i.metadata.extra.get("section") for i in items}
-    assert {"header", "footer", "endnotes"} <= parts
+    assert {"header", "footer"} <= parts
+    # Its endnotes are cited in the body: each follows the paragraph citing it.
+    assert "endnotes" not in parts
+    assert any("endnote 1[^e1]\n\n[^e1]: First endnote" in i.memory for i in items)
     header = next(i for i in items if i.metadata.extra.get("section") == "header")
     assert "header" in header.metadata.tags
     comments = Reader().read(folder / "comments.docx")

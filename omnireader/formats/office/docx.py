@@ -116,8 +116,8 @@ FORMATS = (
         zip_package=True,
         find_member=zip_member,
         readme="Markdown (headings, lists numbered as Word numbers them: `2.`, `- II.`, `- "
-        "A)`, nested tables, text boxes) via python-docx; page "
-        "headers, footers, endnotes and comments as their own sections, marked `section: "
-        "header` / `footer` / `endnotes` / `comments`",
+        "A)`, nested tables, text boxes) via python-docx; a footnote or endnote (`[^1]`, "
+        "`[^e1]`) after the paragraph citing it; page headers, footers and comments as "
+        "their own sections, marked `section: header` / `footer` / `comments`",
     ),
 )

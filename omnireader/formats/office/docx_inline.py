@@ -30,11 +30,14 @@ _MATH_LAYOUT = {M + t for t in ("f", "rad", "sSub", "sSup", "sSubSup")}
 
 
 class Context:
-    """What rendering needs from the package: styles, numbering, links, footnotes."""
+    """What rendering needs from the package: styles, numbering, links, notes."""
 
     def __init__(self, document: Any) -> None:
         part = document.part
-        self.cited: list[str] = []  # footnote ids in the order the body cites them
+        # Notes in the order the body cites them: label ("1", "e1") -> text. Word numbers
+        # footnotes (and, apart, endnotes) in that order, whatever their ids.
+        self.notes: dict[str, str] = {}
+        self._labels: dict[tuple[str, str], str] = {}
         self.styles: dict[str, tuple[int, str | None]] = {}  # id -> (heading level, list kind)
         for style in document.styles.element.iter(W + "style"):
             name_el = style.find(W + "name")
@@ -58,17 +61,35 @@ class Context:
             numbering = None  # no numbering part: lists come from style names only
         self.numbering = Numbering(numbering)
         self.links = {rid: rel.target_ref for rid, rel in part.rels.items() if rel.is_external}
-        self.footnotes: dict[str, str] = {}
-        for rel in part.rels.values():
-            if rel.reltype.endswith("/footnotes") and not rel.is_external:
-                from lxml import etree
+        self.footnotes = self._note_texts(part, "footnote")
+        self.endnotes = self._note_texts(part, "endnote")
 
+    def _note_texts(self, part: Any, kind: str) -> dict[str, str]:
+        """A notes part's texts by id (``kind``: footnote or endnote)."""
+        from lxml import etree
+
+        texts: dict[str, str] = {}
+        for rel in part.rels.values():
+            if rel.reltype.endswith(f"/{kind}s") and not rel.is_external:
                 # Untrusted XML: no entity expansion, no network.
                 parser = etree.XMLParser(resolve_entities=False, no_network=True)
                 notes = etree.fromstring(rel.target_part.blob, parser)
-                for note in notes.iter(W + "footnote"):
+                for note in notes.iter(W + kind):
                     text = " ".join(inline(p, self, []).strip() for p in note.iter(W + "p"))
-                    self.footnotes[note.get(W + "id") or ""] = text.strip()
+                    texts[note.get(W + "id") or ""] = text.strip()
+        return texts
+
+    def cite(self, kind: str, note_id: str) -> str:
+        """The label of the note a reference points to, numbered in citation order."""
+        key = (kind, note_id)
+        if key not in self._labels:
+            prefix = "e" if kind == "endnote" else ""
+            label = f"{prefix}{sum(k[0] == kind for k in self._labels) + 1}"
+            self._labels[key] = label
+            text = (self.endnotes if kind == "endnote" else self.footnotes).get(note_id)
+            if text:
+                self.notes[label] = text
+        return self._labels[key]
 
 
 def _style_kind(style: Any, name: str) -> tuple[int, str | None]:
@@ -110,10 +131,9 @@ def inline(element: Any, ctx: Context, boxes: list[Any]) -> str:
                 parts.append(f" {mark} ")
         elif tag in _MATH_LAYOUT:
             parts.append(_math(child, ctx, boxes))
-        elif tag == W + "footnoteReference":
-            note_id = child.get(W + "id") or ""
-            ctx.cited.append(note_id)
-            parts.append(f"[^{note_id}]")
+        elif tag in (W + "footnoteReference", W + "endnoteReference"):
+            kind = "footnote" if tag == W + "footnoteReference" else "endnote"
+            parts.append(f"[^{ctx.cite(kind, child.get(W + 'id') or '')}]")
         elif tag == W + "hyperlink":
             text = inline(child, ctx, boxes)
             url = ctx.links.get(child.get(R + "id") or "")

@@ -8,7 +8,8 @@ controls (``w:sdt``) or their interleaving, so the body element is walked here i
 Headings become ``#`` lines (from "Title" / "Heading N" / outline levels), list paragraphs
 ``-`` items or numbered as Word numbers them (``docx_numbering``: "2.", "- II."), data tables Markdown tables (a layout table, one that holds a table,
 lists or headings or is one column wide, is read as the blocks of its cells),
-images only their alt text, and cited footnotes ``[^n]: ...`` lines at the end.
+images only their alt text; a footnote or endnote ``[^1]: ...`` / ``[^e1]: ...`` line
+follows the block that cites it (:mod:`.note_places`).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from omnireader.formats.office.docx_tables import (
     own_cells,
 )
 from omnireader.formats.office.list_nesting import nest_list_items
+from omnireader.formats.office.note_places import place_notes
 
 __all__ = ["docx_sections"]
 
@@ -113,9 +115,8 @@ def _sections(blocks: list[_Block]) -> list[Section]:
 def docx_sections(document: Any) -> list[Section]:
     """A python-docx ``Document``'s body as Markdown sections, one per top-level heading."""
     ctx = Context(document)
-    blocks = list(_blocks(document.element.body, ctx))
-    cited = dict.fromkeys(ctx.cited)
-    notes = [f"[^{n}]: {ctx.footnotes[n]}" for n in cited if ctx.footnotes.get(n)]
-    if notes:
-        blocks.append(_Block("\n".join(notes)))
-    return _sections(blocks)
+    sections = _sections(list(_blocks(document.element.body, ctx)))
+    texts = place_notes([s.text for s in sections], ctx.notes)
+    if len(texts) > len(sections):  # notes and no body text to put them after
+        sections.append(Section(text=""))
+    return [s.model_copy(update={"text": t}) for s, t in zip(sections, texts, strict=True)]

@@ -1,8 +1,8 @@
 """The parts of a DOCX around its body: page headers and footers, endnotes and comments.
 
 Each comes back as its own section, marked with ``part`` (``header``, ``footer``,
-``endnotes``, ``comments``) so search can filter or weight it; the body and its cited
-footnotes are :mod:`.docx_markdown`'s. A header repeated by every section of the document
+``endnotes``, ``comments``) so search can filter or weight it; the body and the notes it
+cites are :mod:`.docx_markdown`'s (an endnote no reference cites is an ``endnotes`` part). A header repeated by every section of the document
 is read once.
 
     for section in docx_part_sections(docx.Document("report.docx")):
@@ -80,12 +80,14 @@ def _related_xml(document: Any, suffix: str) -> Any | None:
 
 
 def _endnotes(document: Any) -> list[Section]:
+    """The endnotes the body does not cite: a cited one follows the block citing it."""
     root = _related_xml(document, "/endnotes")
     if root is None:
         return []
+    cited = {ref.get(_W + "id") for ref in document.element.body.iter(_W + "endnoteReference")}
     notes = []
     for note in root.iter(_W + "endnote"):
-        if note.get(_W + "type") in _SEPARATORS or note.get(_W + "id") in ("-1", "0"):
+        if note.get(_W + "type") in _SEPARATORS or note.get(_W + "id") in ("-1", "0", *cited):
             continue
         text = " ".join(_text(note).split("\n"))
         if text:

@@ -3,8 +3,8 @@
     doc = extract_odf(Blob(path="minutes.odt"), "odt")
     [(s.part, s.heading) for s in doc.sections]   # body, then header / footer / comments
 
-A text document is one body section (headings, paragraphs, lists, tables, footnotes as
-odfdo writes them in Markdown); a spreadsheet one section per sheet (page N is sheet N); a
+A text document is one body section (headings, paragraphs, lists, tables; a footnote
+or endnote after the block citing it, :mod:`.odf_notes`); a spreadsheet one section per sheet (page N is sheet N); a
 presentation one section per slide (page N is slide N). Page headers and footers live in
 the styles (master pages), not in the content, and come as their own sections marked
 ``header`` / ``footer``; comments (annotations) are a ``comments`` section, never glued
@@ -23,6 +23,8 @@ from omnireader.errors import CorruptError, EmptyInputError, TooLargeError
 from omnireader.formats.alt_text import picture
 from omnireader.formats.archives.zip import zip_member
 from omnireader.formats.document import DocInfo, Extraction, Section
+from omnireader.formats.office.note_places import place_notes
+from omnireader.formats.office.odf_notes import cite_notes, take_notes
 from omnireader.formats.office.odf_objects import fill_objects, mark_objects
 from omnireader.formats.office.properties import iso_date, template_dated
 from omnireader.formats.people import people
@@ -164,9 +166,11 @@ def _text_sections(doc: Any, package: zipfile.ZipFile) -> list[Section]:
     from odfdo import LineBreak
 
     objects = mark_objects(doc, package)  # before the drawings: an object is one
+    notes = take_notes(doc)  # before the drawings too: a note's paragraphs are its own
     for element in doc.body.get_elements(_DRAWN_TEXT):
         element.append(LineBreak())
-    return [Section(text=_tidy(fill_objects(doc.to_markdown(), objects)))]
+    text = cite_notes(_tidy(fill_objects(doc.to_markdown(), objects)))
+    return [Section(text=place_notes([text], notes)[0])]
 
 
 def _sheet_sections(doc: Any, package: zipfile.ZipFile) -> list[Section]:
