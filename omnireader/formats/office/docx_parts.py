@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from omnireader.formats.document import Section
+from omnireader.formats.office.docx_comments import comment_lines
 
 __all__ = ["docx_part_sections"]
 
@@ -99,12 +100,10 @@ def _comments(document: Any) -> list[Section]:
     root = _related_xml(document, "/comments")
     if root is None:
         return []
-    lines = []
-    for comment in root.iter(_W + "comment"):
-        text = " ".join(_text(comment).split("\n"))
-        if text:
-            author = comment.get(_W + "author")
-            lines.append(f"- {author}: {text}" if author else f"- {text}")
+    extended = _related_xml(document, "/commentsExtended")
+    lines = comment_lines(
+        root, document.element.body, extended, lambda c: " ".join(_text(c).split("\n"))
+    )
     return [Section(text="\n".join(lines), part="comments", heading="Comments")] if lines else []
 
 
