@@ -95,6 +95,11 @@ def test_a_note_cited_in_a_list_or_a_heading_follows_the_list_or_the_paragraph()
         "# Plan[^1]\n\nTwo phases.\n\n[^1]: Draft.\n\n- dredge[^2]\n- build\n\n[^2]: In 2025."
         "\n\nDone."
     ]
+    # RTF's paragraphs are lines: a note follows its line, or the table whose row cites it.
+    rtf = "Berths:\n| Pier | Fee[^1] |\n| --- | --- |\n| North | 4 |\nPaid yearly."
+    assert place_notes([rtf], {"1": "Before tax."}, by_line=True) == [
+        "Berths:\n| Pier | Fee[^1] |\n| --- | --- |\n| North | 4 |\n[^1]: Before tax.\nPaid yearly."
+    ]
     # A note no text cites (its mark was where nothing was read) still ends the document.
     assert place_notes(["One.", "Two."], {"9": "Lost mark."}) == [
         "One.",

@@ -117,8 +117,10 @@ def test_headers_footers_footnotes_and_comments_are_kept_like_docx_ones(tmp_path
         by_part.setdefault(item.metadata.extra.get("section"), []).append(item.memory)
     assert by_part == {
         None: [
-            "Harvest starts in May[^1].\n\nPickers: Петр[^2] and Bo.\n\n"
-            "[^1]: Weather permitting.\n[^2]: Петр leads."
+            # Each footnote on the line after the paragraph citing it (RTF's paragraphs
+            # are lines), not listed after the body.
+            "Harvest starts in May[^1].\n[^1]: Weather permitting.\n\n"
+            "Pickers: Петр[^2] and Bo.\n[^2]: Петр leads."
         ],
         "header": ["Orchard report (even pages)", "Orchard report", "Orchard report, cover"],
         "footer": ["Confidential: staff only"],

@@ -11,7 +11,8 @@ sentence holds its note too:
 
 A block is the text between blank lines (a paragraph, a whole table, a whole list), so a
 note cited in a table cell or a list item follows the table or the list; one cited in a
-heading follows the paragraph under it. DOCX (and DOC, converted to DOCX) and ODT use it.
+heading follows the paragraph under it. DOCX (and DOC, converted to DOCX), ODT and RTF
+use it (RTF with a line as its block: its paragraphs are lines).
 """
 
 from __future__ import annotations
@@ -28,12 +29,14 @@ def note_line(label: str, text: str) -> str:
     return f"[^{label}]: {' '.join(text.split())}"
 
 
-def place_notes(texts: list[str], notes: dict[str, str]) -> list[str]:
+def place_notes(texts: list[str], notes: dict[str, str], by_line: bool = False) -> list[str]:
     """``texts`` (a document's sections, in order) with each of ``notes`` (label → text)
     defined after the block holding its first ``[^label]`` mark; a note no block cites
-    (its mark sat where the text was not read) goes after the last text, as before."""
+    (its mark sat where the text was not read) goes after the last text, as before.
+    ``by_line``: the text's paragraphs are lines (RTF), so a block is a line, or a table's
+    rows together."""
     placed: set[str] = set()
-    out = [_place_in(text, notes, placed) for text in texts]
+    out = [_place_in(text, notes, placed, by_line) for text in texts]
     rest = [note_line(label, text) for label, text in notes.items() if label not in placed]
     if rest:
         if out:
@@ -43,8 +46,22 @@ def place_notes(texts: list[str], notes: dict[str, str]) -> list[str]:
     return out
 
 
-def _place_in(text: str, notes: dict[str, str], placed: set[str]) -> str:
-    blocks = text.split("\n\n")
+def _blocks(text: str, by_line: bool) -> tuple[list[str], str]:
+    """The blocks of ``text`` and what joins them again."""
+    if not by_line:
+        return text.split("\n\n"), "\n\n"
+    blocks: list[str] = []
+    for line in text.split("\n"):
+        row = line.lstrip().startswith("|")
+        if row and blocks and blocks[-1].lstrip().startswith("|"):
+            blocks[-1] += "\n" + line  # a table's rows are one block
+        else:
+            blocks.append(line)
+    return blocks, "\n"
+
+
+def _place_in(text: str, notes: dict[str, str], placed: set[str], by_line: bool) -> str:
+    blocks, joint = _blocks(text, by_line)
     pieces: list[str] = []
     pending: list[str] = []
     for block in blocks:
@@ -59,4 +76,4 @@ def _place_in(text: str, notes: dict[str, str], placed: set[str]) -> str:
             pending = []
     if pending:
         pieces.append("\n".join(note_line(label, notes[label]) for label in pending))
-    return "\n\n".join(pieces)
+    return joint.join(pieces)

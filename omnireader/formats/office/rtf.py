@@ -7,7 +7,7 @@
 ``\\uN`` escapes as Unicode; control words, font tables and embedded pictures are dropped.
 The title and author come from the ``{\\info ...}`` group when the document has one.
 Page headers and footers and comments are sections of their own (``part``), footnotes are
-cited in the body and listed at its end, like the DOCX reader's (see :mod:`.rtf_parts`).
+cited in the body, each after the paragraph citing it, like the DOCX reader's (see :mod:`.rtf_parts`).
 Tables (``\\cell``, ``\\row``) are Markdown tables, their cells one line each, as DOCX
 and ODT write them (see :mod:`.rtf_tables`).
 """
@@ -19,6 +19,7 @@ import re
 
 from omnireader.errors import CorruptError, EmptyInputError
 from omnireader.formats.document import DocInfo, Extraction, Section
+from omnireader.formats.office.note_places import place_notes
 from omnireader.formats.office.properties import iso_date
 from omnireader.formats.office.rtf_parts import split_parts
 from omnireader.formats.office.rtf_tables import mark_tables, tables_markdown
@@ -102,8 +103,8 @@ def _rtf_time(value: str) -> str | None:
 
 
 def rtf_sections(data: bytes) -> tuple[list[Section], DocInfo]:
-    """The body (its footnotes cited as ``[^n]`` and listed at its end, as the DOCX reader
-    does), then the page headers and footers (each once), then the comments, as sections
+    """The body (its footnotes cited as ``[^n]``, each after the paragraph citing it, as
+    the DOCX reader places them), then the page headers and footers (each once), then the comments, as sections
     marked with ``part``; and what the ``\\info`` group says."""
     from striprtf.striprtf import remove_pict_groups
 
@@ -126,7 +127,8 @@ def rtf_sections(data: bytes) -> tuple[list[Section], DocInfo]:
     # Binary picture data (\binN) may hold braces: gone before braces are matched.
     split = split_parts(remove_pict_groups(source))
     body = _to_text(split.body)
-    notes: list[str] = []
+    notes: dict[str, str] = {}
+    footnotes = 0
     pages: dict[tuple[str, str], None] = {}  # (part, text), in order, each once
     comments: list[str] = []
     texts = _parts_text(
@@ -134,17 +136,18 @@ def rtf_sections(data: bytes) -> tuple[list[Section], DocInfo]:
     )
     for part, text, author in zip(split.parts, texts, texts[len(split.parts) :]):
         if part.kind == "footnote":
-            n = len(notes) + 1
-            notes.append(f"[^{n}]: {_one_line(text)}" if text else "")
-            if not text:  # nothing to cite: no dangling marker in the body either
-                body = body.replace(f"[^{n}]", "", 1)
+            footnotes += 1
+            if text:
+                notes[str(footnotes)] = _one_line(text)
+            else:  # nothing to cite: no dangling marker in the body either
+                body = body.replace(f"[^{footnotes}]", "", 1)
         elif part.kind == "comment" and text:
             author = _one_line(author)
             comments.append(f"- {author}: {_one_line(text)}" if author else f"- {_one_line(text)}")
         elif text:
             pages[(part.kind, text)] = None
-    body, cited = body.strip(), "\n".join(note for note in notes if note)
-    body = f"{body}\n\n{cited}" if body and cited else body or cited
+    # Each note after the paragraph citing it, as the DOCX reader places them.
+    body = place_notes([body.strip()], notes, by_line=True)[0].strip()
     sections = [Section(text=body)] if body else []
     sections += [Section(text=text, part=kind, heading=kind.capitalize()) for kind, text in pages]
     if comments:
