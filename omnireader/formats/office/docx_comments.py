@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["comment_lines", "QUOTE"]
+__all__ = ["comment_lines", "quote_anchor", "QUOTE"]
 
 QUOTE = 80  # characters of the anchored words quoted; a longer anchor is cut at a word
 _W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
@@ -54,7 +54,8 @@ def _anchors(body: Any) -> dict[str, str]:
     return anchors
 
 
-def _quote(text: str) -> str:
+def quote_anchor(text: str) -> str:
+    """Anchored words as a comment quotes them: cut at a word past :data:`QUOTE`."""
     if len(text) > QUOTE:
         text = text[:QUOTE].rsplit(" ", 1)[0] + "…"
     return text
@@ -84,7 +85,7 @@ def comment_lines(comments: Any, body: Any, extended: Any | None, text_of: Any) 
         paragraphs = comment.findall(_W + "p")
         para_id = (paragraphs[-1].get(_W14 + "paraId") or "") if paragraphs else ""
         author = comment.get(_W + "author") or ""
-        anchor = _quote(anchors.get(comment.get(_W + "id") or "", ""))
+        anchor = quote_anchor(anchors.get(comment.get(_W + "id") or "", ""))
         parent = parents.get(para_id, "") if para_id else ""
         on = f' on "{anchor}"' if anchor and not parent else ""
         who = f"{author}{on}: " if author else (f'On "{anchor}": ' if on else "")

@@ -7,9 +7,10 @@ A text document is one body section (headings, paragraphs, lists, tables; a foot
 or endnote after the block citing it, :mod:`.odf_notes`); a spreadsheet one section per sheet (page N is sheet N); a
 presentation one section per slide (page N is slide N). Page headers and footers live in
 the styles (master pages), not in the content, and come as their own sections marked
-``header`` / ``footer``; comments (annotations) are a ``comments`` section, never glued
-into the paragraph they are anchored in. The package is checked for ZIP bombs before it is
-opened (:func:`omnireader.formats.archives.zip.check_package`, called by ``extract``).
+``header`` / ``footer``; comments (annotations) are a ``comments`` section, each with its
+author and the words it is on (:mod:`.odf_comments`), never glued into the paragraph. The
+package is checked for ZIP bombs before it is opened
+(:func:`omnireader.formats.archives.zip.check_package`, called by ``extract``).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from omnireader.formats.alt_text import picture
 from omnireader.formats.archives.zip import zip_member
 from omnireader.formats.document import DocInfo, Extraction, Section
 from omnireader.formats.office.note_places import place_notes
+from omnireader.formats.office.odf_comments import comment_sections
 from omnireader.formats.office.odf_notes import cite_notes, take_notes
 from omnireader.formats.office.odf_objects import fill_objects, mark_objects
 from omnireader.formats.office.properties import iso_date, template_dated
@@ -146,16 +148,6 @@ def _master_sections(doc: Any) -> list[Section]:
     return [Section(text=text, part=part, heading=part.capitalize()) for part, text in found]
 
 
-def _comments(doc: Any) -> list[Section]:
-    notes = []
-    for annotation in doc.body.get_elements("//office:annotation"):
-        paragraphs = [_plain(p) for p in annotation.get_elements("descendant::text:p")]
-        text = " ".join(p for p in paragraphs if p)
-        if text:
-            notes.append(f"- {text}")
-    return [Section(text="\n".join(notes), part="comments", heading="Comments")] if notes else []
-
-
 # Paragraphs inside drawings (text boxes, shapes) and a drawing's title and description:
 # odfdo writes them with nothing between, "Box oneBox twoTail" for two paragraphs in a
 # text box followed by the paragraph's own text.
@@ -226,9 +218,10 @@ def extract_odf(blob: Blob, kind: str) -> Extraction:
     try:
         data = blob.read_bytes()
         doc = Document(io.BytesIO(data))
+        comments = comment_sections(doc, _plain)  # before the readers change the tree
         with zipfile.ZipFile(io.BytesIO(data)) as package:
             sections = _READERS[kind](doc, package)
-        sections += _master_sections(doc) + _comments(doc)
+        sections += _master_sections(doc) + comments
         info = _info(doc)
     except RecursionError:
         raise TooLargeError(blob.label, "elements nested too deeply to read") from None

@@ -1,7 +1,9 @@
-"""A DOCX comment says which words it is about, and a reply sits under its comment.
+"""A DOCX or ODT comment says which words it is about (and an ODT one who wrote it), and
+a DOCX reply sits under its comment.
 
-Before, the comments item was a bare list ("- Randy Bartels: COMMENT on par 5"): nothing
-said what a comment annotated, and replies read as comments of their own.
+Before, the comments item was a bare list ("- Randy Bartels: COMMENT on par 5", an ODT's
+"- Tika is part of the Lucene project."): nothing said what a comment annotated, and
+replies read as comments of their own.
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import docx
+from odfdo import Document, Paragraph
 
 from omnireader import Reader
 
@@ -48,3 +51,23 @@ def test_a_comment_on_a_point_quotes_its_paragraph(corpus: Path) -> None:
         '- Unknown Author on "AutoGen is an open-source framework that allows developers'
         ' to build LLM…": This is a test comment. 12df-321a'
     )
+
+
+def test_odt_comments_name_their_author_and_their_words(corpus: Path, tmp_path: Path) -> None:
+    # The same for OpenDocument: a comment on a point quotes its paragraph ...
+    text = _comments(corpus / "realworld" / "testODFwithOOo3.odt")
+    assert (
+        text
+        == '- Bart Hanssens on "Apache Tika Test Document": Tika is part of the Lucene project.'
+    )
+    # ... and one on a span (LibreOffice's annotation and annotation-end) the span.
+    document = Document("text")
+    document.body.clear()
+    paragraph = Paragraph("Berth fees rise by 4% next year. Ferries pay half.")
+    document.body.append(paragraph)
+    paragraph.insert_annotation(
+        content="Ferries pay half", body="Check with the ferry operator.", creator="Anna Berg"
+    )
+    path = tmp_path / "harbour.odt"
+    document.save(path)
+    assert _comments(path) == '- Anna Berg on "Ferries pay half": Check with the ferry operator.'
