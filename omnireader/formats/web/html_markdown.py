@@ -53,6 +53,9 @@ _URLISH = re.compile(
     r"|\b(?:[\w-]+\.)+[a-z]{2,}/[^\s<>]*",
     re.I,
 )
+# An escaped "_" between two letters or digits ("top\\_p", "max\\_tokens"): intraword "_"
+# opens no emphasis in CommonMark, so the backslash only keeps a search from the name.
+_INTRAWORD_UNDERSCORE = re.compile(r"(?<=[^\W_])\\_(?=[^\W_])")
 _LISTS = ("ul", "ol")
 #: Invisible format characters a page writes for the browser, not the reader: the zero-width
 #: space of an anchor link or a break hint (``&ZeroWidthSpace;``), the word joiner, and the
@@ -124,7 +127,7 @@ def _converter_class() -> type:
                 out.append(url.group(0))
                 last = url.end()
             out.append(super().escape((text or "")[last:], parent_tags))
-            return "".join(out)
+            return _INTRAWORD_UNDERSCORE.sub("_", "".join(out))
 
         def convert_strike(self, el: Any, text: str, *args: Any, **kwargs: Any) -> str:
             return self.convert_s(el, text, *args, **kwargs)
