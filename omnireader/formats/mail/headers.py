@@ -22,6 +22,7 @@ from email.message import Message
 from pydantic import BaseModel, Field
 
 from omnireader.formats.plain.text import codec_for, decode_text
+from omnireader.formats.word_lists import load_word_list
 
 __all__ = ["MailHeaders", "mail_headers", "header_text"]
 
@@ -128,6 +129,13 @@ def _addresses(values: list[str]) -> list[tuple[str, str]]:
     return out
 
 
+def _system_mailbox(address: str) -> bool:
+    """Whether ``address`` (or a bare mailbox name) is a mail system's or a program's
+    (``data/system_mailboxes.txt``): MAILER-DAEMON, postmaster, noreply, …"""
+    local = address.rsplit("@", 1)[0].strip()
+    return bool(local) and " " not in local and load_word_list("system_mailboxes").match(local)
+
+
 def _iso_date(value: str) -> str | None:
     """The Date field as ISO 8601: RFC 5322 dates, and the ISO 8601 dates some tools and
     exports write instead ("2024-03-01T10:00:00Z")."""
@@ -180,6 +188,8 @@ def mail_headers(msg: Message) -> MailHeaders:
     reply_to = get("Reply-To")
     persons: list[str] = []
     for name, addr in _addresses([v for v in (sender, to, cc, bcc, reply_to) if v]):
+        if _system_mailbox(addr or name):
+            continue  # a bounce's MAILER-DAEMON, a notice's noreply: no person
         for value in (name.strip("'\" "), addr):
             if value and value not in persons:
                 persons.append(value)
