@@ -46,6 +46,8 @@ __all__ = [
     "MAX_MULTIPARTS",
 ]
 
+_WHITE_LINES = re.compile(r"^[ \t\u00a0\u3000]+$", re.M)
+_BLANK_RUNS = re.compile(r"\n{3,}")
 _PGP_BLOCK = re.compile(r"-----BEGIN PGP MESSAGE-----.*?(?:-----END PGP MESSAGE-----|\Z)", re.S)
 
 
@@ -66,6 +68,8 @@ def message_text(
             text = html_text(text)
         elif part.get_content_type() == "text/plain":
             text = summarized_header_blocks(text)  # a bounce's pasted copy of headers
+            # Outlook's empty paragraphs are a space or a no-break space on a line: blank.
+            text = _BLANK_RUNS.sub("\n\n", _WHITE_LINES.sub("", text))
         pieces.append(text.strip())
     body = "\n\n".join(p for p in pieces if p)
     if "-----BEGIN PGP MESSAGE-----" in body:
