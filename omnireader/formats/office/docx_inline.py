@@ -38,6 +38,7 @@ class Context:
         # footnotes (and, apart, endnotes) in that order, whatever their ids.
         self.notes: dict[str, str] = {}
         self._labels: dict[tuple[str, str], str] = {}
+        self._counts: dict[str, int] = {}  # notes of each kind cited so far
         self.styles: dict[str, tuple[int, str | None]] = {}  # id -> (heading level, list kind)
         for style in document.styles.element.iter(W + "style"):
             name_el = style.find(W + "name")
@@ -84,7 +85,8 @@ class Context:
         key = (kind, note_id)
         if key not in self._labels:
             prefix = "e" if kind == "endnote" else ""
-            label = f"{prefix}{sum(k[0] == kind for k in self._labels) + 1}"
+            self._counts[kind] = self._counts.get(kind, 0) + 1
+            label = f"{prefix}{self._counts[kind]}"
             self._labels[key] = label
             text = (self.endnotes if kind == "endnote" else self.footnotes).get(note_id)
             if text:
