@@ -25,6 +25,8 @@ def test_headers_footers_and_comments_are_read_and_marked() -> None:
     assert set(by_part) == {None, "header", "footer", "comments"}
     assert by_part["header"].memory == "Orchard report 2025"
     assert by_part["footer"].memory == "Confidential: orchard staff only"
-    assert by_part["comments"].memory == "- Ann Lee: Check the date with Bo."
+    assert by_part["comments"].memory == (
+        '- Ann Lee on "The plum harvest starts in May.": Check the date with Bo.'
+    )
     assert "Orchard report" not in by_part[None].memory
     assert by_part["header"].metadata.tags == ["docx", "header"]
