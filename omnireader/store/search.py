@@ -1,6 +1,7 @@
 """The three search views over the items table, each under the same prefilter.
 
-- ``vector``: cosine nearest neighbours of the query's embedding;
+- ``vector``: cosine nearest neighbours of the query's embedding (a query of several
+  sentences scores each candidate by its best sentence: :mod:`.query_sentences`);
 - ``fts``: BM25 over the text, the keywords and a match unit's neighbours (LanceDB native
   full-text search), with a document chunk's title and headings' BM25 added (:mod:`.headings`);
 - ``hybrid``: both views' candidates (``CANDIDATES_PER_K * k`` each), every one re-scored by
@@ -58,6 +59,7 @@ from omnireader.store.fusion import convex
 from omnireader.store.hit_rows import fetch_items, hits_of, item_row
 from omnireader.store.presence import met, one_look
 from omnireader.store.queries import run_queries, vector_query
+from omnireader.store.query_sentences import QueryVectors, query_vectors
 from omnireader.store.results import SearchResult
 from omnireader.store.routing import bm25_queries, merge_routed
 from omnireader.store.schema import ITEM_COLUMNS
@@ -65,8 +67,6 @@ from omnireader.store.snippets import query_terms
 from omnireader.store.temporal import TIME_WEIGHT, boost, periods
 
 if TYPE_CHECKING:
-    import numpy as np
-
     from omnireader.llm.embedder_base import Embedder
 
 __all__ = ["run_search", "CANDIDATES_PER_K", "BUDGET_PASSAGES"]
@@ -108,7 +108,7 @@ def run_search(
     n = max(wanted, 10) * CANDIDATES_PER_K
     terms = query_terms(query) if max_chars is not None else None
     if view == "vector":
-        rows = _vector_rows(table, embedder.embed_query(query), n, where)
+        rows = _vector_rows(table, query_vectors(embedder, query), n, where)
         hits = [_hit(r, r["_sim"], {"vector": i}) for i, r in enumerate(rows, 1)]
     elif view == "fts":
         rows = _fts_rows(table, query, n, where)
@@ -133,22 +133,22 @@ def run_search(
 
 def candidates(
     table: Any, embedder: Embedder, query: str, n: int, where: str | None
-) -> tuple[list[dict[str, Any]], list[dict[str, Any]], np.ndarray]:
-    """Hybrid's candidates: (BM25 rows with their vectors, vector rows, the query vector).
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]], QueryVectors]:
+    """Hybrid's candidates: (BM25 rows with their vectors, vector rows, the query's vectors).
 
     Vector rows carry their item's columns only when the embedder's fusion weight is above 0 (see
     the module text); :func:`hits_of` fetches the rest when needed.
     """
-    vector = embedder.embed_query(query)
+    vectors = query_vectors(embedder, query)
     vector_columns = _VECTOR_IDS if embedder.fusion_weight == 0 else _VECTOR_COLUMNS
     by_vector, *by_text = run_queries(
         table,
         [
-            vector_query(vector, n, where, vector_columns),
+            _vector_query(vectors, n, where, vector_columns),
             *bm25_queries(table, query, n, where, _TEXT_COLUMNS),
         ],
     )
-    return _text_rows(merge_routed(by_text, n)), _with_similarity(_rows(by_vector)), vector
+    return _text_rows(merge_routed(by_text, n)), _with_similarity(by_vector, vectors), vectors
 
 
 def _text_rows(data: Any) -> list[dict[str, Any]]:
@@ -162,9 +162,9 @@ def _text_rows(data: Any) -> list[dict[str, Any]]:
 
 
 def _hybrid(table: Any, embedder: Embedder, query: str, n: int, where: str | None) -> list[Hit]:
-    text_rows, vector_rows, vector = candidates(table, embedder, query, n, where)
+    text_rows, vector_rows, vectors = candidates(table, embedder, query, n, where)
     semantic = {r["id"]: r["_sim"] for r in vector_rows}
-    lexical = _rescored(text_rows, vector, semantic)
+    lexical = _rescored(text_rows, vectors, semantic)
     return _fused(table, embedder, text_rows, vector_rows, lexical, semantic)
 
 
@@ -190,14 +190,14 @@ def _fused(
 
 
 def _rescored(
-    text_rows: list[dict[str, Any]], vector: np.ndarray, semantic: dict[str, float]
+    text_rows: list[dict[str, Any]], vectors: QueryVectors, semantic: dict[str, float]
 ) -> dict[str, float]:
     """BM25's scores by id; each BM25 candidate's cosine similarity is added to ``semantic``."""
     import numpy as np
 
     if text_rows:  # BM25's candidates get their real similarity too
         matrix = np.stack([r["vector"] for r in text_rows]).astype(np.float32, copy=False)
-        for r, s in zip(text_rows, _cosines(matrix, vector)):
+        for r, s in zip(text_rows, vectors.similarities(matrix)):
             semantic.setdefault(r["id"], float(s))
     return {r["id"]: float(r["_score"]) for r in text_rows}
 
@@ -216,25 +216,25 @@ def _lexical_first(
     candidates at that weight, by the similarities their rows carry, and leaves the vector
     view for later as at weight 0.
     """
-    vector = embedder.embed_query(query)
+    vectors = query_vectors(embedder, query)
     queries = bm25_queries(table, query, n, where, _TEXT_COLUMNS)
     # In a store that holds a kind weighed above 0 (chat messages), the vector view is
     # likely asked at once: it runs beside BM25's queries (the slower one's time, not both).
     fused_kinds = _fused_kinds(embedder)
     beside = _holds_any(table, fused_kinds)
     if beside:
-        queries = [vector_query(vector, n, where, _VECTOR_IDS), *queries]
+        queries = [_vector_query(vectors, n, where, _VECTOR_IDS), *queries]
     by_text = run_queries(table, queries)
     by_vector = by_text.pop(0) if beside else None
     text_rows = _text_rows(merge_routed(by_text, n))
     semantic: dict[str, float] = {}
-    lexical = _rescored(text_rows, vector, semantic)
+    lexical = _rescored(text_rows, vectors, semantic)
 
     def vector_only() -> list[dict[str, Any]]:
         nonlocal by_vector
         if by_vector is None:
-            (by_vector,) = run_queries(table, [vector_query(vector, n, where, _VECTOR_IDS)])
-        rows = _with_similarity(_rows(by_vector))
+            (by_vector,) = run_queries(table, [_vector_query(vectors, n, where, _VECTOR_IDS)])
+        rows = _with_similarity(by_vector, vectors)
         for r in rows:
             semantic.setdefault(r["id"], r["_sim"])
         return rows
@@ -283,22 +283,25 @@ def _holds_any(table: Any, kinds: frozenset[str]) -> bool:
     )
 
 
-def _cosines(matrix: np.ndarray, vector: np.ndarray) -> np.ndarray:
-    import numpy as np
-
-    norms = np.linalg.norm(matrix, axis=1) * max(float(np.linalg.norm(vector)), 1e-12)
-    return (matrix @ vector) / np.maximum(norms, 1e-12)
+def _vector_query(vectors: QueryVectors, n: int, where: str | None, columns: list[str]) -> Any:
+    """The whole query's nearest neighbours (with the columns its sentences score them by)."""
+    return vector_query(vectors.whole, n, where, vectors.columns(columns))
 
 
-def _vector_rows(table: Any, vector: np.ndarray, n: int, where: str | None) -> list[dict[str, Any]]:
-    (data,) = run_queries(table, [vector_query(vector, n, where, _VECTOR_COLUMNS)])
-    return _with_similarity(_rows(data))
+def _vector_rows(
+    table: Any, vectors: QueryVectors, n: int, where: str | None
+) -> list[dict[str, Any]]:
+    (data,) = run_queries(table, [_vector_query(vectors, n, where, _VECTOR_COLUMNS)])
+    return _with_similarity(data, vectors)
 
 
-def _with_similarity(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    for r in rows:
-        r["_sim"] = 1.0 - float(r["_distance"])  # cosine distance -> similarity
-    return rows
+def _with_similarity(data: Any, vectors: QueryVectors) -> list[dict[str, Any]]:
+    """The vector query's rows with their similarity, best first: one minus the cosine
+    distance, or a query of several sentences' best sentence's cosine."""
+    rows = _rows(data)
+    for r, s in zip(rows, vectors.row_similarities(data)):
+        r["_sim"] = s
+    return rows if vectors.parts is None else sorted(rows, key=lambda r: -r["_sim"])
 
 
 def _fts_rows(table: Any, query: str, n: int, where: str | None) -> list[dict[str, Any]]:

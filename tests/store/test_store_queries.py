@@ -18,6 +18,7 @@ from omnireader.store.fusion import convex
 from omnireader.store.hit_rows import fetch_items, item_rows
 from omnireader.store.maintenance import REFINE_FACTOR
 from omnireader.store.queries import filter_query, fts_query, run_queries, vector_query
+from omnireader.store.query_sentences import cosines
 from omnireader.store.schema import FTS_COLUMNS, ITEM_COLUMNS
 from omnireader.store.temporal import TIME_WEIGHT, boost, periods
 from omnireader.units import NEIGHBOUR_TEXT
@@ -80,7 +81,7 @@ def _builder_hybrid(
     )
     semantic = {r["id"]: 1.0 - float(r["_distance"]) for r in vrows}
     if trows:
-        sims = se._cosines(np.asarray([r["vector"] for r in trows], dtype=np.float32), vector)
+        sims = cosines(np.asarray([r["vector"] for r in trows], dtype=np.float32), vector)
         for r, s in zip(trows, sims):
             semantic.setdefault(r["id"], float(s))
     rows = {r["id"]: r for r in (*trows, *vrows)}
