@@ -53,18 +53,19 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from omnireader.errors import InvalidInputError
+from omnireader.store import view_rows
 from omnireader.store.context import Hit, assemble
 from omnireader.store.filters import sql_string
 from omnireader.store.fusion import convex
 from omnireader.store.hit_rows import fetch_items, hits_of, item_row
 from omnireader.store.presence import met, one_look
-from omnireader.store.queries import run_queries, vector_query
+from omnireader.store.queries import run_queries
 from omnireader.store.query_sentences import QueryVectors, query_vectors
 from omnireader.store.results import SearchResult
 from omnireader.store.routing import bm25_queries, merge_routed
-from omnireader.store.schema import ITEM_COLUMNS
 from omnireader.store.snippets import query_terms
 from omnireader.store.temporal import TIME_WEIGHT, boost, periods
+from omnireader.store.view_rows import TEXT_COLUMNS, VECTOR_COLUMNS, VECTOR_IDS
 
 if TYPE_CHECKING:
     from omnireader.llm.embedder_base import Embedder
@@ -75,9 +76,6 @@ CANDIDATES_PER_K = 4
 #: with a character budget, the most passages assembled (a budget is usually full first)
 BUDGET_PASSAGES = 25
 _VIEWS = ("hybrid", "vector", "fts")
-_VECTOR_IDS = ["id", "_distance", "source_kind"]  # a candidate's item is fetched if shown
-_VECTOR_COLUMNS = [*_VECTOR_IDS, *ITEM_COLUMNS]
-_TEXT_COLUMNS = ["id", *ITEM_COLUMNS, "source_kind", "_score", "vector"]  # hybrid's BM25 rows
 
 
 @one_look()  # what one search asks of the table (names, columns, kinds): one version read
@@ -108,10 +106,10 @@ def run_search(
     n = max(wanted, 10) * CANDIDATES_PER_K
     terms = query_terms(query) if max_chars is not None else None
     if view == "vector":
-        rows = _vector_rows(table, query_vectors(embedder, query), n, where)
+        rows = view_rows.vector_rows(table, query_vectors(embedder, query), n, where)
         hits = [_hit(r, r["_sim"], {"vector": i}) for i, r in enumerate(rows, 1)]
     elif view == "fts":
-        rows = _fts_rows(table, query, n, where)
+        rows = view_rows.fts_rows(table, query, n, where)
         hits = [_hit(r, r["_score"], {"fts": i}) for i, r in enumerate(rows, 1)]
     elif embedder.fusion_weight == 0 and not (time_weight > 0 and periods(query)):
         hits, more = _lexical_first(table, embedder, query, n, where)
@@ -140,25 +138,19 @@ def candidates(
     the module text); :func:`hits_of` fetches the rest when needed.
     """
     vectors = query_vectors(embedder, query)
-    vector_columns = _VECTOR_IDS if embedder.fusion_weight == 0 else _VECTOR_COLUMNS
+    vector_columns = VECTOR_IDS if embedder.fusion_weight == 0 else VECTOR_COLUMNS
     by_vector, *by_text = run_queries(
         table,
         [
-            _vector_query(vectors, n, where, vector_columns),
-            *bm25_queries(table, query, n, where, _TEXT_COLUMNS),
+            view_rows.vector_search(vectors, n, where, vector_columns),
+            *bm25_queries(table, query, n, where, TEXT_COLUMNS),
         ],
     )
-    return _text_rows(merge_routed(by_text, n)), _with_similarity(by_vector, vectors), vectors
-
-
-def _text_rows(data: Any) -> list[dict[str, Any]]:
-    """BM25's rows, each with its vector as a numpy array."""
-    text_rows = _rows(data)
-    if text_rows:  # straight from Arrow: no Python float per dimension
-        matrix = data.column("vector").combine_chunks().flatten().to_numpy()
-        for r, v in zip(text_rows, matrix.reshape(len(text_rows), -1)):
-            r["vector"] = v
-    return text_rows
+    return (
+        view_rows.text_rows(merge_routed(by_text, n)),
+        view_rows.with_similarity(by_vector, vectors),
+        vectors,
+    )
 
 
 def _hybrid(table: Any, embedder: Embedder, query: str, n: int, where: str | None) -> list[Hit]:
@@ -217,24 +209,26 @@ def _lexical_first(
     view for later as at weight 0.
     """
     vectors = query_vectors(embedder, query)
-    queries = bm25_queries(table, query, n, where, _TEXT_COLUMNS)
+    queries = bm25_queries(table, query, n, where, TEXT_COLUMNS)
     # In a store that holds a kind weighed above 0 (chat messages), the vector view is
     # likely asked at once: it runs beside BM25's queries (the slower one's time, not both).
     fused_kinds = _fused_kinds(embedder)
     beside = _holds_any(table, fused_kinds)
     if beside:
-        queries = [_vector_query(vectors, n, where, _VECTOR_IDS), *queries]
+        queries = [view_rows.vector_search(vectors, n, where, VECTOR_IDS), *queries]
     by_text = run_queries(table, queries)
     by_vector = by_text.pop(0) if beside else None
-    text_rows = _text_rows(merge_routed(by_text, n))
+    text_rows = view_rows.text_rows(merge_routed(by_text, n))
     semantic: dict[str, float] = {}
     lexical = _rescored(text_rows, vectors, semantic)
 
     def vector_only() -> list[dict[str, Any]]:
         nonlocal by_vector
         if by_vector is None:
-            (by_vector,) = run_queries(table, [_vector_query(vectors, n, where, _VECTOR_IDS)])
-        rows = _with_similarity(by_vector, vectors)
+            (by_vector,) = run_queries(
+                table, [view_rows.vector_search(vectors, n, where, VECTOR_IDS)]
+            )
+        rows = view_rows.with_similarity(by_vector, vectors)
         for r in rows:
             semantic.setdefault(r["id"], r["_sim"])
         return rows
@@ -281,38 +275,6 @@ def _holds_any(table: Any, kinds: frozenset[str]) -> bool:
     return bool(kinds) and bool(
         met(table, "kinds", tuple(sorted(kinds)), lambda k: f"source_kind = {sql_string(k)}")
     )
-
-
-def _vector_query(vectors: QueryVectors, n: int, where: str | None, columns: list[str]) -> Any:
-    """The whole query's nearest neighbours (with the columns its sentences score them by)."""
-    return vector_query(vectors.whole, n, where, vectors.columns(columns))
-
-
-def _vector_rows(
-    table: Any, vectors: QueryVectors, n: int, where: str | None
-) -> list[dict[str, Any]]:
-    (data,) = run_queries(table, [_vector_query(vectors, n, where, _VECTOR_COLUMNS)])
-    return _with_similarity(data, vectors)
-
-
-def _with_similarity(data: Any, vectors: QueryVectors) -> list[dict[str, Any]]:
-    """The vector query's rows with their similarity, best first: one minus the cosine
-    distance, or a query of several sentences' best sentence's cosine."""
-    rows = _rows(data)
-    for r, s in zip(rows, vectors.row_similarities(data)):
-        r["_sim"] = s
-    return rows if vectors.parts is None else sorted(rows, key=lambda r: -r["_sim"])
-
-
-def _fts_rows(table: Any, query: str, n: int, where: str | None) -> list[dict[str, Any]]:
-    columns = ["id", *ITEM_COLUMNS, "_score"]
-    return _rows(merge_routed(run_queries(table, bm25_queries(table, query, n, where, columns)), n))
-
-
-def _rows(data: Any) -> list[dict[str, Any]]:
-    """The rows of an Arrow table as dicts, leaving out the (large) vector column."""
-    names = [c for c in data.column_names if c != "vector"]
-    return data.select(names).to_pylist()
 
 
 def _hit(row: dict[str, Any], score: float, ranks: dict[str, int]) -> Hit:
