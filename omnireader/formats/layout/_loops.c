@@ -1,5 +1,6 @@
 /* The layout stage's hot loops, compiled: over PDFium, a text page's runs into words, a
- * page's path objects into ruling-line pieces and its text objects into hidden and shown
+ * page's generated line breaks inside words (word_joins.py), its path objects into
+ * ruling-line pieces and its text objects into hidden and shown
  * (formats/pdf/hidden_text.py); over the words, the table finder's lines and the runs of
  * words within a line (every word of a page passes there); over the rules, their merging
  * and the grid lines a ruled table is read from.
@@ -371,6 +372,70 @@ done:
     Py_XDECREF(p.by_font);
     Py_XDECREF(p.describe);
     return result;
+}
+
+/* ------------------------------------------------- word joins (word_joins.py) */
+
+/* word_joins._LINE_BREAK's neighbours: any character but whitespace (re's \s), NUL and
+ * the zero-width space. */
+static inline int join_neighbour(Py_UCS4 ch) {
+    return ch != 0 && ch != 0x200B && !Py_UNICODE_ISSPACE(ch);
+}
+
+PyDoc_STRVAR(join_spans_doc,
+"join_spans(text, handle, functions, (touch_em, height_ratio, baseline_share)) -> list\n\n"
+"The loop of word_joins.join_split_words: the (lo, hi) spans of ``text`` that are line\n"
+"breaks PDFium generated inside a word, in order. ``functions`` are the addresses of\n"
+"FPDFText_IsGenerated and FPDFText_GetLooseCharBox.");
+
+static PyObject *join_spans(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *text, *handle_obj, *functions;
+    double touch_em, height_ratio, baseline_share;
+    void *fn[2];
+    if (!PyArg_ParseTuple(args, "UOO(ddd)", &text, &handle_obj, &functions, &touch_em,
+                          &height_ratio, &baseline_share))
+        return NULL;
+    if (function_addresses(functions, 2, fn, "join_spans") < 0) return NULL;
+    Handle handle = address(handle_obj);
+    if (PyErr_Occurred()) return NULL;
+    int (*generated)(Handle, int) = (int (*)(Handle, int))fn[0];
+    int (*loose_box)(Handle, int, RectF *) = (int (*)(Handle, int, RectF *))fn[1];
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    PyObject *out = PyList_New(0);
+    if (out == NULL) return NULL;
+    RectF a, b;
+    /* A break at lo: "\r\n", "\r" or "\n" with a neighbour on each side (re's finditer:
+     * "\r\n" is tried first, and a lone "\r" before "\n" has whitespace after it). */
+    for (Py_ssize_t lo = 1; lo < n; lo++) {
+        Py_UCS4 ch = PyUnicode_READ(kind, data, lo);
+        if (ch != '\r' && ch != '\n') continue;
+        if (!join_neighbour(PyUnicode_READ(kind, data, lo - 1))) continue;
+        Py_ssize_t hi = lo + 1;
+        if (ch == '\r' && hi < n && PyUnicode_READ(kind, data, hi) == '\n') hi++;
+        if (hi >= n || !join_neighbour(PyUnicode_READ(kind, data, hi))) continue;
+        if (generated(handle, (int)lo) != 1 || !loose_box(handle, (int)(lo - 1), &a)) continue;
+        double a_left = a.left, a_right = a.right, a_bottom = a.bottom, a_top = a.top;
+        if (!loose_box(handle, (int)hi, &b)) continue;
+        double a_height = a_top - a_bottom, b_height = (double)b.top - (double)b.bottom;
+        if (!(a_height > 0 && b_height > 0)) continue;
+        double ratio = a_height / b_height;
+        if (!(1 / height_ratio <= ratio && ratio <= height_ratio)) continue;
+        if (fabs((double)b.bottom - a_bottom) > baseline_share * a_height) continue;
+        double touch = touch_em * a_height / 1.15; /* a loose box is ~1.15 em tall */
+        double left = b.left;
+        if (left > a_left && fabs(left - a_right) <= touch) {
+            PyObject *span = Py_BuildValue("(nn)", lo, hi);
+            if (span == NULL || PyList_Append(out, span) < 0) {
+                Py_XDECREF(span);
+                Py_DECREF(out);
+                return NULL;
+            }
+            Py_DECREF(span);
+        }
+    }
+    return out;
 }
 
 /* ---------------------------------------------------------------- rules (rules.py) */
@@ -1861,6 +1926,7 @@ static PyObject *probe_objects(PyObject *Py_UNUSED(self), PyObject *args) {
 
 static PyMethodDef methods[] = {
     {"upright_words", upright_words, METH_VARARGS, upright_words_doc},
+    {"join_spans", join_spans, METH_VARARGS, join_spans_doc},
     {"path_pieces", path_pieces, METH_VARARGS, path_pieces_doc},
     {"group_lines", group_lines, METH_O, group_lines_doc},
     {"runs", runs, METH_VARARGS, runs_doc},

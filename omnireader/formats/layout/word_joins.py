@@ -11,6 +11,9 @@ new line starts far left of where the last one ended or on another baseline; a b
 between two words or cells of one line leaves a space-wide gap (a quarter em or more).
 It could misfire on two table cells whose text touches with no gap at all, which a reader
 of the page would take for one word too.
+
+Every line of a page ends in a generated break, so the test runs a few times a line; it is
+compiled (``_loops.join_spans``) where the loops are built, the same test in the same order.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from omnireader.formats.layout import pdfium_calls
 from omnireader.formats.layout.pdfium_calls import Calls
 
 __all__ = ["JOINED", "join_split_words"]
@@ -36,17 +40,44 @@ _TOUCH_EM = 0.08
 _HEIGHT_RATIO = 1.25
 # Their bottoms (the font's descent below one baseline) within this share of the height.
 _BASELINE_SHARE = 0.15
+# The PDFium functions the compiled loop calls, in the order it takes them.
+_JOIN_CALLS = ("FPDFText_IsGenerated", "FPDFText_GetLooseCharBox")
 
 
-def join_split_words(text: str, handle: int | None, c: Calls, rect: Any, rect_ref: Any) -> str:
+def join_split_words(
+    text: str, handle: int | None, c: Calls, rect: Any, rect_ref: Any, compiled: bool = True
+) -> str:
     """``text`` with each generated line break inside a word (see the module's rule)
     replaced by :data:`JOINED`, index for index; ``rect`` and ``rect_ref`` are an
-    ``FS_RECTF`` and its reference, reused."""
+    ``FS_RECTF`` and its reference, reused. ``compiled`` false runs the Python loop (tests
+    compare the two)."""
     if "\n" not in text and "\r" not in text:
         return text
-    get_box, generated = c.loose_box, c.is_generated
+    join_spans = pdfium_calls.compiled("join_spans", compiled)
+    if join_spans is not None:
+        spans = join_spans(
+            text, handle, c.addresses(_JOIN_CALLS), (_TOUCH_EM, _HEIGHT_RATIO, _BASELINE_SHARE)
+        )
+    else:
+        spans = _join_spans(text, handle, c, rect, rect_ref)
+    if not spans:
+        return text
     pieces: list[str] = []
     done = 0
+    for lo, hi in spans:
+        pieces.append(text[done:lo])
+        pieces.append(JOINED * (hi - lo))
+        done = hi
+    pieces.append(text[done:])
+    return "".join(pieces)
+
+
+def _join_spans(
+    text: str, handle: int | None, c: Calls, rect: Any, rect_ref: Any
+) -> list[tuple[int, int]]:
+    """The spans of ``text`` that are generated line breaks inside a word, in order."""
+    get_box, generated = c.loose_box, c.is_generated
+    spans: list[tuple[int, int]] = []
     for match in _LINE_BREAK.finditer(text):
         lo, hi = match.span()
         if generated(handle, lo) != 1 or not get_box(handle, lo - 1, rect_ref):
@@ -63,10 +94,5 @@ def join_split_words(text: str, handle: int | None, c: Calls, rect: Any, rect_re
             continue
         touch = _TOUCH_EM * a_height / 1.15  # a loose box is ~1.15 em tall
         if rect.left > a_left and abs(rect.left - a_right) <= touch:
-            pieces.append(text[done:lo])
-            pieces.append(JOINED * (hi - lo))
-            done = hi
-    if not pieces:
-        return text
-    pieces.append(text[done:])
-    return "".join(pieces)
+            spans.append((lo, hi))
+    return spans

@@ -121,7 +121,7 @@ def page_words(
     get_box = c.loose_box
     rect = pdfium_c.FS_RECTF()
     rect_ref = ctypes.byref(rect)
-    text = join_split_words(text, handle, c, rect, rect_ref)
+    text = join_split_words(text, handle, c, rect, rect_ref, compiled)
     expand = _expand
     if _UNMAPPED.search(text):  # rare: codes PDFium could not map (glyph_names.py)
         text, expansions = read_back(text, page, handle, c)
