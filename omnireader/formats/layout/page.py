@@ -119,8 +119,7 @@ def layout_words(
     tables = tables or []
     in_tables: list[Word] = []
     if tables:
-        boxes = [(t.x0, t.y0, t.x1, t.y1) for t in tables]
-        inside = [_in_any(w, boxes) for w in words]
+        inside = _in_tables(words, tables)
         in_tables = [w for w, i in zip(words, inside) if i]
         words = [w for w, i in zip(words, inside) if not i]
     headings.add_sizes(_sizes(words), _sizes(in_tables))
@@ -251,9 +250,18 @@ def _upright_turn(textpage: pypdfium2.PdfTextPage) -> int:
     return text_rotation(textpage, sample=_ANGLE_SAMPLE)
 
 
-def _in_any(word: Word, boxes: list[tuple[float, float, float, float]]) -> bool:
-    cx, cy = (word.x0 + word.x1) * 0.5, (word.y0 + word.y1) * 0.5
-    return any(x0 <= cx <= x1 and y0 <= cy <= y1 for x0, y0, x1, y1 in boxes)
+def _in_tables(words: list[Word], tables: list[Table]) -> list[bool]:
+    """For each word, whether its centre lies in a table's box. One pass a table, not a
+    call a word: a page of tables holds thousands of words and a few tables."""
+    centres = [((w.x0 + w.x1) * 0.5, (w.y0 + w.y1) * 0.5) for w in words]
+    inside = [False] * len(words)
+    for t in tables:
+        x0, y0, x1, y1 = t.x0, t.y0, t.x1, t.y1
+        inside = [
+            was or (x0 <= cx <= x1 and y0 <= cy <= y1)
+            for was, (cx, cy) in zip(inside, centres)
+        ]
+    return inside
 
 
 def _join_rows(blocks: list[TextBlock]) -> list[TextBlock]:

@@ -66,14 +66,23 @@ def _value_axis(rows: list[list[str]], column: int) -> bool:
     cells = [(n, number(row[column])) for n, row in enumerate(rows) if row[column]]
     ticks = [(n, v) for n, v in cells[:_MAX_CELLS] if v is not None]
     best: list[int] = []
+    count = len(ticks)
+    # Pairs of ticks are tried in order, each run from the pair down; a run only takes the
+    # ticks below its last, so a pair with too few ticks below it to beat the longest run
+    # so far is not tried (the same run is found, with fewer steps).
     for i, (first, top) in enumerate(ticks):
-        for second, below in ticks[i + 1 :]:
+        if count - i <= len(best):
+            break
+        for k in range(i + 1, count):
+            if count - k + 1 <= len(best):
+                break
+            second, below = ticks[k]
             step = top - below
             if step <= 0:
                 continue
             run, want = [first, second], below - step
-            for n, value in ticks:
-                if n > run[-1] and abs(value - want) <= _STEP * step:
+            for n, value in ticks[k + 1 :]:
+                if abs(value - want) <= _STEP * step:
                     run.append(n)
                     want -= step
             if len(run) > len(best):
