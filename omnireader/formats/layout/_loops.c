@@ -184,6 +184,16 @@ static PyObject *style_of(Page *p, int index, Handle obj, double height) {
  * appended to the page's list. */
 static int emit_word(Page *p, PyObject *text, Py_ssize_t lo, Py_ssize_t hi, double x0,
                      double y0, double x1, double y1, PyObject *props) {
+    /* words._fit_boxes, as the word is made: a box far taller than its size (the font's
+     * wrong ascent and descent) cut to an em's box around its middle. */
+    double size = PyFloat_AsDouble(PyTuple_GET_ITEM(props, 0));
+    if (size == -1.0 && PyErr_Occurred()) return -1;
+    double tallest = INFLATED * 1.15 * size;
+    if (y1 - y0 > tallest && tallest > 0) {
+        double mid = (y0 + y1) * 0.5, half = 0.575 * size;
+        y0 = mid - half;
+        y1 = mid + half;
+    }
     PyObject *chars = PyUnicode_Substring(text, lo, hi);
     if (chars == NULL) return -1;
     if (!PyUnicode_IS_ASCII(chars)) {
@@ -1967,9 +1977,9 @@ PyMODINIT_FUNC PyInit__loops(void) {
         return NULL;
     PyObject *mod = PyModule_Create(&module);
     /* WORD_LOOP 2: upright_words reads fused runs itself (words._scan) and takes its
-     * (gap, back-step) instead of a callback. */
+     * (gap, back-step) instead of a callback; 3: it fits inflated boxes (words._fit_boxes). */
     if (mod != NULL && (PyModule_AddIntConstant(mod, "WORD_CALLS", WORD_CALLS) < 0 ||
-                        PyModule_AddIntConstant(mod, "WORD_LOOP", 2) < 0)) {
+                        PyModule_AddIntConstant(mod, "WORD_LOOP", 3) < 0)) {
         Py_DECREF(mod);
         return NULL;
     }

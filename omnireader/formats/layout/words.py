@@ -70,8 +70,9 @@ _BACK_EM = 0.5
 
 
 # The PDFium functions the compiled loop calls, in the order it takes them.
-# The compiled words loop this module calls (``_loops.WORD_LOOP``): 2 reads fused runs itself.
-_WORD_LOOP = 2
+# The compiled words loop this module calls (``_loops.WORD_LOOP``): 2 reads fused runs itself,
+# 3 also fits inflated boxes as it makes each word (``_fit_boxes``).
+_WORD_LOOP = 3
 _WORD_CALLS = (
     "FPDFText_GetLooseCharBox",
     "FPDFText_GetTextObject",
@@ -159,7 +160,7 @@ def page_words(
             (_GAP_EM, _BACK_EM),  # the C loop reads a fused run as _scan does
             words,
         )
-        return _fit_boxes(words)
+        return words  # boxes fitted as each word was made
     append = words.append
     digit = _DIGIT.search
     for match in _RUN.finditer(text):
