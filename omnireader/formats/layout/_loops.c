@@ -18,6 +18,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <structmember.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -57,6 +58,56 @@ static PyObject *builtin_round; /* Python's round(), for sizes rounded as words.
 /* How many PDFium functions upright_words takes (words._WORD_CALLS). */
 #define WORD_CALLS 7
 
+/* ------------------------------------------------- slotted instances, made directly */
+
+/* Where a slotted class keeps each of its fields, for instances made without calling it:
+ * a word a page is ~0.4 us through the dataclass's __init__ (a Python frame), ~0.05 us
+ * with its slots filled here. Only for a class whose __init__ does nothing but set them
+ * (a slotted dataclass without __post_init__, made by object.__new__). */
+#define MAX_SLOTS 8
+typedef struct { PyTypeObject *type; Py_ssize_t at[MAX_SLOTS]; int n; } Slots;
+
+/* 1 when ``cls`` can be made directly (``out`` filled), 0 when not (call it), -1 on error. */
+static int slots_of(PyObject *cls, const char *const *names, int n, Slots *out) {
+    out->type = NULL;
+    if (n > MAX_SLOTS || !PyType_Check(cls)) return 0;
+    PyTypeObject *type = (PyTypeObject *)cls;
+    if (type->tp_new != PyBaseObject_Type.tp_new || type->tp_alloc == NULL) return 0;
+    PyObject *post = PyObject_GetAttrString(cls, "__post_init__");
+    if (post != NULL) { Py_DECREF(post); return 0; }
+    if (!PyErr_ExceptionMatches(PyExc_AttributeError)) return -1;
+    PyErr_Clear();
+    for (int k = 0; k < n; k++) {
+        PyObject *descr = PyObject_GetAttrString(cls, names[k]);
+        if (descr == NULL) return -1;
+        int usable = Py_IS_TYPE(descr, &PyMemberDescr_Type);
+        if (usable) {
+            PyMemberDef *member = ((PyMemberDescrObject *)descr)->d_member;
+            usable = member->type == T_OBJECT_EX && !(member->flags & READONLY);
+            out->at[k] = member->offset;
+        }
+        Py_DECREF(descr);
+        if (!usable) return 0;
+    }
+    out->type = type;
+    out->n = n;
+    return 1;
+}
+
+/* A new instance of ``s->type`` holding ``values`` (borrowed) in its slots, in order. */
+static PyObject *slots_new(const Slots *s, PyObject *const *values) {
+    PyObject *obj = s->type->tp_alloc(s->type, 0);
+    if (obj == NULL) return NULL;
+    for (int k = 0; k < s->n; k++) {
+        PyObject **slot = (PyObject **)((char *)obj + s->at[k]);
+        Py_XSETREF(*slot, Py_NewRef(values[k]));
+    }
+    return obj;
+}
+
+/* A words.Word's fields, in the order its dataclass takes them. */
+static const char *const WORD_FIELDS[] = {"text", "x0", "y0", "x1", "y1", "size", "bold", "font"};
+
 /* ---------------------------------------------------------------- words (words.py) */
 
 /* What the words loop of one page works with: PDFium's calls and words._FontStyle's
@@ -73,6 +124,7 @@ typedef struct {
     double left, top;
     double gap_em, back_em; /* words._GAP_EM, words._BACK_EM: where _scan splits a run */
     PyObject *by_object, *by_font, *describe, *word_cls, *expand, *out;
+    Slots word_slots; /* word_cls made directly when its type is set (slots_of) */
 } Page;
 
 static int is_break(Py_UCS4 ch) { return ch == 0 || ch == 0x200B || Py_UNICODE_ISSPACE(ch); }
@@ -202,9 +254,23 @@ static int emit_word(Page *p, PyObject *text, Py_ssize_t lo, Py_ssize_t hi, doub
         if (expanded == NULL) return -1;
         chars = expanded;
     }
-    PyObject *word = PyObject_CallFunction(
-        p->word_cls, "OddddOOO", chars, x0, y0, x1, y1, PyTuple_GET_ITEM(props, 0),
-        PyTuple_GET_ITEM(props, 1), PyTuple_GET_ITEM(props, 2));
+    PyObject *word;
+    if (p->word_slots.type != NULL) {
+        PyObject *box[4] = {PyFloat_FromDouble(x0), PyFloat_FromDouble(y0),
+                            PyFloat_FromDouble(x1), PyFloat_FromDouble(y1)};
+        word = NULL;
+        if (box[0] && box[1] && box[2] && box[3]) {
+            PyObject *values[8] = {chars, box[0], box[1], box[2], box[3],
+                                   PyTuple_GET_ITEM(props, 0), PyTuple_GET_ITEM(props, 1),
+                                   PyTuple_GET_ITEM(props, 2)};
+            word = slots_new(&p->word_slots, values);
+        }
+        for (int k = 0; k < 4; k++) Py_XDECREF(box[k]);
+    } else {
+        word = PyObject_CallFunction(
+            p->word_cls, "OddddOOO", chars, x0, y0, x1, y1, PyTuple_GET_ITEM(props, 0),
+            PyTuple_GET_ITEM(props, 1), PyTuple_GET_ITEM(props, 2));
+    }
     Py_DECREF(chars);
     if (word == NULL) return -1;
     int failed = PyList_Append(p->out, word);
@@ -355,6 +421,7 @@ static PyObject *upright_words(PyObject *Py_UNUSED(self), PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "upright_words needs 7 PDFium function addresses");
         return NULL;
     }
+    if (slots_of(p.word_cls, WORD_FIELDS, 8, &p.word_slots) < 0) return NULL;
     p.by_object = PyObject_GetAttrString(style, "by_object");
     p.by_font = PyObject_GetAttrString(style, "by_font");
     p.describe = PyObject_GetAttrString(style, "describe");
