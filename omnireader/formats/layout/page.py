@@ -258,8 +258,7 @@ def _in_tables(words: list[Word], tables: list[Table]) -> list[bool]:
     for t in tables:
         x0, y0, x1, y1 = t.x0, t.y0, t.x1, t.y1
         inside = [
-            was or (x0 <= cx <= x1 and y0 <= cy <= y1)
-            for was, (cx, cy) in zip(inside, centres)
+            was or (x0 <= cx <= x1 and y0 <= cy <= y1) for was, (cx, cy) in zip(inside, centres)
         ]
     return inside
 
