@@ -1,11 +1,13 @@
 """The test for line breaks PDFium generated inside a word (``word_joins.py``) runs compiled
 (``_loops.join_spans``) where the loops are built: it finds the same breaks as the Python
 loop, on pages printed glyph by glyph, on every page of the shared corpus, and on texts
-whose breaks stand beside every kind of character the rule tells apart."""
+whose breaks stand beside every kind of character the rule tells apart. And the compiled
+words loop, which fills a word's slots itself, calls a word class that does more."""
 
 from __future__ import annotations
 
 import ctypes
+from dataclasses import dataclass
 from pathlib import Path
 
 import pypdfium2 as pdfium
@@ -13,8 +15,12 @@ import pypdfium2.raw as pdfium_c
 import pytest
 
 from omnireader.formats.layout import pdfium_calls
+from omnireader.formats.layout.font_style import FontStyle
 from omnireader.formats.layout.pdfium_calls import calls, handle
+from omnireader.formats.layout.transform import page_transform
 from omnireader.formats.layout.word_joins import JOINED, join_split_words
+from omnireader.formats.layout.words import _BACK_EM, _GAP_EM, _WORD_CALLS, _expand, page_words
+from tests.formats.layout_pdfs import Text, build_pdf
 
 FILINGS = Path(__file__).resolve().parents[3] / "shared" / "bench" / "financebench-dev" / "pdfs"
 needs_filings = pytest.mark.skipif(not FILINGS.is_dir(), reason="needs ../shared/bench")
@@ -88,3 +94,46 @@ def test_every_page_of_the_shared_corpus_is_joined_the_same_compiled(corpus: Pat
             assert _joined(textpage, text, True) == _joined(textpage, text, False), path.name
             pages += 1
     assert pages > 50
+
+
+@needs_loops
+def test_a_word_class_with_more_to_do_than_set_its_fields_is_called_by_the_compiled_loop() -> None:
+    # The compiled loop fills a Word's slots itself (no __init__ a word); a class whose
+    # making does more (a __post_init__) is called instead, once a word, as before.
+    made: list[str] = []
+
+    @dataclass(slots=True)
+    class Counted:
+        text: str
+        x0: float
+        y0: float
+        x1: float
+        y1: float
+        size: float = 0.0
+        bold: bool = False
+        font: str = ""
+
+        def __post_init__(self) -> None:
+            made.append(self.text)
+
+    doc = pdfium.PdfDocument(build_pdf([[Text(72, 100, "Net sales rose 12%")]]))
+    page = doc[0]
+    textpage = page.get_textpage()
+    _, (left, top) = page_transform(page)
+    c = calls()
+    raw = textpage.raw
+    out: list[Counted] = []
+    pdfium_calls.loops.upright_words(  # type: ignore[union-attr]
+        _page_text(textpage),
+        handle(raw),
+        c.addresses(_WORD_CALLS),
+        left,
+        top,
+        FontStyle(raw, handle(raw), c),
+        Counted,
+        _expand,
+        (_GAP_EM, _BACK_EM),
+        out,
+    )
+    assert made == ["Net", "sales", "rose", "12%"]
+    assert [w.text for w in page_words(page, textpage)] == made
