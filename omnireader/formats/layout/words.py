@@ -69,10 +69,10 @@ _GAP_EM = 0.22
 _BACK_EM = 0.5
 
 
-# The PDFium functions the compiled loop calls, in the order it takes them.
 # The compiled words loop this module calls (``_loops.WORD_LOOP``): 2 reads fused runs itself,
 # 3 also fits inflated boxes as it makes each word (``_fit_boxes``).
 _WORD_LOOP = 3
+# The PDFium functions the compiled loop calls, in the order it takes them.
 _WORD_CALLS = (
     "FPDFText_GetLooseCharBox",
     "FPDFText_GetTextObject",
