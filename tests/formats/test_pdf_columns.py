@@ -115,3 +115,20 @@ def test_rows_of_a_two_column_table_set_apart_are_read_row_by_row() -> None:
     text = markdown(build_pdf([items]))
     assert text.index("amount 0") < text.index("condition 0") < text.index("amount 1")
     assert text.index("amount 1") < text.index("condition 1") < text.index("amount 2")
+
+
+def test_a_clause_under_a_two_column_letterhead_is_read_after_both_halves() -> None:
+    # A specification's letterhead: the project on the left, the section and page number
+    # on the right, a gutter of ~60 pt between. The clause's heading sits under the left
+    # half four lines below it: a gap narrower than the gutter, yet no column going on.
+    left = ["RFP for Construction Management Services", "Rotary Clubs of Grande Prairie"]
+    items = paragraph(72, 60, left, size=11, leading=13)
+    x = right_edge(items) + 62
+    items += paragraph(x, 60, ["Section 00 00 43", "Instructions"], size=11, leading=13)
+    items += [Text(x, 86, "Page 1 of 8", 11), Text(72, 134, "1. INTENT", 11)]
+    items += paragraph(
+        100, 160, [f"The intent of clause line {i} is set out here" for i in range(3)]
+    )
+    text = markdown(build_pdf([items]))
+    assert text.index("Rotary Clubs") < text.index("Section 00 00 43") < text.index("Page 1 of 8")
+    assert text.index("Page 1 of 8") < text.index("1. INTENT") < text.index("clause line 0")

@@ -27,6 +27,8 @@ _MAX_DEPTH = 24
 _NOTES = 0.95
 # Texts starting within this share of a line of each other start level (``_level``).
 _LEVEL = 0.3
+# A band gap this many times the text's size cuts however wide the gutter (``_regroup``).
+_BAND_LINES = 3.0
 
 
 def reading_order(blocks: list[TextBlock], width: float) -> list[TextBlock]:
@@ -76,13 +78,16 @@ def _regroup(
     bands on both sides of the gap hold text in every column (at each of ``splits``): the
     columns go on past a gap that happens to run across both (a figure's caption ending
     in one, a footnote's rule in the other). Notes set smaller than all the text above
-    them are the page's foot, read after its columns."""
+    them are the page's foot, read after its columns. A gap of three lines cuts too,
+    however wide the gutter: a letterhead's two halves stand 60 pt apart, and the clause
+    below the letterhead is no part of its left half."""
     groups: list[list[TextBlock]] = []
     bottom = None
     above: list[TextBlock] = []
     for band in bands:
         top = min(b.y0 for b in band)
-        if groups and bottom is not None and top - bottom <= gutter:
+        size = max(b.size for b in (*band, *above))
+        if groups and bottom is not None and top - bottom <= min(gutter, _BAND_LINES * size):
             groups[-1].extend(band)
         elif (
             groups
