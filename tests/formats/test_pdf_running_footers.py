@@ -68,3 +68,34 @@ def test_titles_and_dates_that_repeat_without_counting_up_stay_in_the_body() -> 
     assert [s.text.splitlines()[0] for s in body] == ["Exhibit 21", "Exhibit 23"]
     assert all(s.text.endswith("Date: March 24, 2017") for s in body)
     assert [s for s in sections if s.part] == []
+
+
+def test_a_page_number_under_text_that_ends_above_the_middle_counts_with_the_pages() -> None:
+    # A filing rendered from HTML prints each page's number where its text ends: on a page
+    # of a few lines, a third of the way down. The pages around count on from it.
+    lengths = (30, 4, 30, 30)
+    pages = []
+    for n, count in enumerate(lengths, start=11):
+        lines = body_lines(n, count)
+        pages.append(paragraph(72, 100, lines) + [Text(300, 100 + 12 * count + 30, str(n))])
+    body = [s for s in read(pages) if s.part is None]
+    assert [s.page_label for s in body] == ["11", "12", "13", "14"]
+    assert all(not s.text.rstrip().endswith(str(n)) for n, s in enumerate(body, start=11))
+
+
+def test_a_lone_number_under_a_short_page_that_does_not_count_on_stays() -> None:
+    # A year set alone under a cover's few lines follows no page numbering: it is text.
+    pages = [paragraph(72, 100, body_lines(1, 4)) + [Text(300, 178, "2023")]]
+    pages += [paragraph(72, 100, body_lines(n, 30)) + [Text(300, 750, str(n))] for n in (2, 3)]
+    body = [s for s in read(pages) if s.part is None]
+    assert body[0].text.rstrip().endswith("2023")
+    assert [s.page_label for s in body[1:]] == ["2", "3"]
+
+
+def test_an_appendixs_lettered_page_numbers_are_page_numbers() -> None:
+    # An exhibit's pages numbered "A-1", "A-2"… at their feet (financial statements'
+    # "F-12" alike): the page's label, not a paragraph at the end of its text.
+    pages = [paragraph(72, 100, body_lines(n, 20)) + [Text(300, 750, f"A-{n}")] for n in (1, 2)]
+    body = [s for s in read(pages) if s.part is None]
+    assert [s.page_label for s in body] == ["A-1", "A-2"]
+    assert all("A-" not in s.text for s in body)

@@ -32,15 +32,17 @@ _DIGITS = re.compile(r"\d+")
 _SPACES = re.compile(r"\s+")
 _PAGE_NUMBER = re.compile(
     r"^(?:page\s+|p\.\s*|-\s*|\u2013\s*)?"
-    r"(\d{1,4}|(?=[ivxlcdm])m{0,3}(?:cm|cd|d?c{0,3})(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3}))"
+    # An appendix's or the financial statements' pages: "A-2", "F-12" (capitals only).
+    r"((?-i:[A-Z]{1,2})-\d{1,3}|\d{1,4}|(?=[ivxlcdm])m{0,3}(?:cm|cd|d?c{0,3})(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3}))"
     r"(?:\s*(?:of|/)\s*\d{1,4})?(?:\s*-|\s*\u2013)?$",
     re.IGNORECASE,
 )
 
 
-def _zones(layout: PageLayout) -> list[tuple[str | None, bool]]:
-    """For each block: its margin zone (``header``, ``footer`` or None) and whether it is
-    the outermost there (nothing above a header, nothing below a footer).
+def _zones(layout: PageLayout) -> list[tuple[str | None, bool, bool]]:
+    """For each block: its margin zone (``header``, ``footer`` or None), whether it is
+    the outermost there (nothing above a header, nothing below a footer), and whether
+    nothing on the page is below it.
 
     A block is in a zone when it lies in the page's top or bottom share, or when it is the
     outermost block on the page: filings rendered from HTML print their page numbers a
@@ -50,28 +52,31 @@ def _zones(layout: PageLayout) -> list[tuple[str | None, bool]]:
     height = layout.height
     tops = sorted(b.y0 for b in blocks)
     bottoms = sorted(b.y1 for b in blocks)
-    out: list[tuple[str | None, bool]] = []
+    out: list[tuple[str | None, bool, bool]] = []
     for block in blocks:
         if block.kind == "table" or len(block.text) > _MAX_CHARS:
-            out.append((None, False))
+            out.append((None, False, False))
             continue
         # Nothing wholly above it / below it (its own edges do not count).
         first = bisect_right(bottoms, block.y0 + 0.5) == 0
         last = len(tops) - bisect_left(tops, block.y1 - 0.5) == 0
         upper = (block.y0 + block.y1) < height
         if block.y1 <= height * _ZONE or (first and upper):
-            out.append(("header", first))
+            out.append(("header", first, last))
         elif block.y0 >= height * (1 - _ZONE) or (last and not upper):
-            out.append(("footer", last))
+            out.append(("footer", last, last))
         else:
-            out.append((None, False))
+            out.append((None, False, last))
     return out
 
 
 def margin_keys(layout: PageLayout) -> set[tuple[str, str, int]]:
     """(zone, masked text, height bucket) of each block in the page's margins."""
     keys = set()
-    for block, (zone, outermost) in zip(layout.blocks, _zones(layout)):
+    for block, (zone, outermost, last) in zip(layout.blocks, _zones(layout)):
+        number = page_number(block.text)
+        if number is not None and number.isdigit() and (outermost or last):
+            keys.add(_count_key(number))
         if zone is not None:
             key = _key(block, zone, layout.height)
             keys.add(key)
@@ -81,6 +86,16 @@ def margin_keys(layout: PageLayout) -> set[tuple[str, str, int]]:
             if number is not None and outermost:
                 keys.add(_numbered_key(key, number))
     return keys
+
+
+def _count_key(number: str) -> tuple[str, str, int]:
+    # A page's own number, wherever it stands: what a lone number elsewhere counts from.
+    return "#", "", int(number)
+
+
+def _counted(number: str, others: list[tuple[int, set[tuple[str, str, int]]]]) -> bool:
+    """Whether the page ``d`` pages away has its number ``number + d``."""
+    return any(_count_key(str(int(number) + d)) in keys for d, keys in others)
 
 
 def _exact(block: Block) -> str:
@@ -155,11 +170,17 @@ class FurnitureWindow:
         header: list[Block] = []
         footer: list[Block] = []
         label = None
-        for block, (zone, outermost) in zip(layout.blocks, _zones(layout)):
+        for block, (zone, outermost, last) in zip(layout.blocks, _zones(layout)):
+            number = page_number(block.text)
+            if zone is None and last and number is not None and number.isdigit():
+                # A page whose text ends above its middle (a filing rendered from HTML)
+                # prints its number under that text: the page's when the pages around
+                # count the same way ("5" here, "6" at the next page's foot).
+                if _counted(number, others):
+                    zone, outermost = "footer", True
             if zone is None:
                 body.append(block)
                 continue
-            number = page_number(block.text)
             key = _key(block, zone, layout.height)
             if block.kind == "heading":
                 # "Exhibit 21" atop one page and "Exhibit 23" atop the next are titles:
