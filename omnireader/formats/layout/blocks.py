@@ -45,7 +45,7 @@ _LABEL_GAP_EM = 8.0
 _LABEL = re.compile(
     r"^(?:(?:item|part|section|article|chapter|note|schedule)\s+)?"
     r"(?:\.?\d{1,3}(?:\.\d{1,3}){0,3}[a-z]?|[A-Z]|[IVXLC]{1,6}|\([a-z0-9]{1,3}\))[.):]?$"
-    r"|^[\u2022\u25cf\u25aa\u25e6\u2013\u2014\u00b7\u2043\uf0b7\-*]$",
+    r"|^[\u2022\u25cf\u25aa\u25e6\u2013\u2014\u00b7\u2043\uf0b7\-*\u2610-\u2612]$",  # ☐☑☒ too
     re.IGNORECASE,
 )
 # Below a line, the next line of the same block starts within this many line heights.

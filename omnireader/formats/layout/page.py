@@ -31,6 +31,7 @@ from omnireader.formats.layout.model import Block, BlockKind, Line, PageLayout, 
 from omnireader.formats.layout.order import reading_order
 from omnireader.formats.layout.paragraphs import line_breaks, paragraphs
 from omnireader.formats.layout.reflow import Vocabulary, reflow
+from omnireader.formats.layout.symbol_fonts import read_symbols
 from omnireader.formats.layout.words import TooManyChars, page_words
 
 if TYPE_CHECKING:
@@ -87,7 +88,7 @@ def layout_page(
         page.set_rotation((rotation + turn) % 360)
     try:
         width, height = page.get_size()
-        words = page_words(page, textpage, hidden)
+        words = read_symbols(page_words(page, textpage, hidden))
         tables = _tables(page, words, width, height)
     except TooManyChars as exc:
         raise LayoutFailed(str(exc)) from None
