@@ -99,3 +99,43 @@ def test_an_appendixs_lettered_page_numbers_are_page_numbers() -> None:
     body = [s for s in read(pages) if s.part is None]
     assert [s.page_label for s in body] == ["A-1", "A-2"]
     assert all("A-" not in s.text for s in body)
+
+
+def test_a_running_header_misread_by_ocr_is_still_a_header() -> None:
+    # A scanned book's text layer: the OCR reads the same header a letter apart from page
+    # to page ("VICKSBUEG", "SIEGE OP"), which no longer repeats word for word.
+    headers = ["THE SIEGE OF VICKSBURG.", "THE SIEGE OF VICKSBUEG.", "THE SIEGE OP VICKSBURG."]
+    pages = [
+        [Text(150, 50, headers[n % 3], 8)] + paragraph(72, 80, body_lines(n, 20)) for n in range(4)
+    ]
+    body = [s for s in read(pages) if s.part is None]
+    assert all("SIEGE" not in s.text for s in body)
+
+
+def test_headers_alike_only_in_their_words_stay_text() -> None:
+    # Each page's top line names its own note: alike in form, not the same header.
+    titles = ["Note 3 - Revenue recognition", "Note 4 - Leases and rentals", "Note 5 - Debt"]
+    pages = [
+        [Text(72, 50, t, 10)] + paragraph(72, 80, body_lines(n, 20)) for n, t in enumerate(titles)
+    ]
+    body = [s for s in read(pages) if s.part is None]
+    assert [s.text.splitlines()[0] for s in body] == titles
+
+
+def test_a_page_number_over_the_text_at_its_left_edge_is_no_line_of_it() -> None:
+    # A book's even page prints its number in the top corner right above the text's first
+    # line, at its left edge: read as that paragraph's first line ("50 buried itself…").
+    pages = [[Text(72, 60, str(n))] + paragraph(72, 74, body_lines(n, 20)) for n in range(50, 53)]
+    body = [s for s in read(pages) if s.part is None]
+    assert [s.page_label for s in body] == ["50", "51", "52"]
+    assert all(s.text.startswith("Line 0") for s in body)
+
+
+def test_page_numbers_between_em_dashes_are_page_numbers() -> None:
+    pages = [
+        paragraph(72, 100, body_lines(n, 20)) + [Text(290, 750, f"\u2014 {n} \u2014")]
+        for n in (1, 2)
+    ]
+    body = [s for s in read(pages) if s.part is None]
+    assert [s.page_label for s in body] == ["1", "2"]
+    assert all("\u2014" not in s.text for s in body)

@@ -338,6 +338,11 @@ def _continues(
         # A lone number set in from the text's edge, a line below its last: the page's
         # number, printed where the text ends (filings rendered from HTML), not a line of it.
         return False
+    if len(block.lines) == 1 and len(last.text) <= 4 and page_number(last.text):
+        if page_number(line.text) is None:
+            # A lone number over text: a book's page number in its top corner, not the
+            # first line of the paragraph under it.
+            return False
     # Regular text after a bold line is the body under a heading; a bold line after
     # regular text carries on only a paragraph whose last line ran to its right edge (a
     # bold phrase inside it), not one that had ended.

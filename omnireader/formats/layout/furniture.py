@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from collections import deque
+from difflib import SequenceMatcher
 
 from omnireader.formats.layout.model import Block, PageLayout
 
@@ -27,14 +28,18 @@ _MIN_REPEATS = 2
 # "4 Libtasn1"; up to three digits: "2022" ending "Annual Report 2022" is its year).
 _EDGE_NUMBER = re.compile(r"^(\d{1,3})\s+\S|\S\s+(\d{1,3})$")
 _MAX_CHARS = 200
+# A running header read by OCR misspells a letter here and there ("VICKSBUEG", "SIEGE OP"):
+# a margin text this long this alike (difflib's ratio) to one on another page repeats it.
+_ALIKE_CHARS = 12
+_ALIKE = 0.9
 
 _DIGITS = re.compile(r"\d+")
 _SPACES = re.compile(r"\s+")
 _PAGE_NUMBER = re.compile(
-    r"^(?:page\s+|p\.\s*|-\s*|\u2013\s*)?"
+    r"^(?:page\s+|p\.\s*|-\s*|\u2013\s*|\u2014\s*)?"
     # An appendix's or the financial statements' pages: "A-2", "F-12" (capitals only).
     r"((?-i:[A-Z]{1,2})-\d{1,3}|\d{1,4}|(?=[ivxlcdm])m{0,3}(?:cm|cd|d?c{0,3})(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3}))"
-    r"(?:\s*(?:of|/)\s*\d{1,4})?(?:\s*-|\s*\u2013)?$",
+    r"(?:\s*(?:of|/)\s*\d{1,4})?(?:\s*-|\s*\u2013|\s*\u2014)?$",
     re.IGNORECASE,
 )
 
@@ -117,6 +122,20 @@ def _repeated(key: tuple[str, str, int], keys: set[tuple[str, str, int]], slack:
     return any((zone, text, step + d) in keys for d in range(-slack, slack + 1))
 
 
+def _alike(key: tuple[str, str, int], keys: set[tuple[str, str, int]], slack: int) -> bool:
+    """Whether ``keys`` hold a text in the same zone, at about the same height, that reads
+    nearly as ``key``'s (a letter or a page number apart)."""
+    zone, text, step = key
+    if len(text) < _ALIKE_CHARS:
+        return False
+    for other_zone, other, other_step in keys:
+        if other_zone == zone and other_step >= 0 and abs(other_step - step) <= slack:
+            matcher = SequenceMatcher(None, text, other, autojunk=False)
+            if matcher.quick_ratio() >= _ALIKE and matcher.ratio() >= _ALIKE:
+                return True
+    return False
+
+
 def _renumbered(
     block: Block, key: tuple[str, str, int], others: list[tuple[int, set[tuple[str, str, int]]]]
 ) -> str | None:
@@ -187,6 +206,8 @@ class FurnitureWindow:
                 # a heading is a running header only when repeated digit for digit.
                 key = (key[0], _exact(block), key[2])
             repeats = sum(1 for _, keys in others if _repeated(key, keys, slack))
+            if repeats < _MIN_REPEATS and block.kind != "heading":
+                repeats = sum(1 for _, keys in others if _alike(key, keys, max(slack, 1)))
             # A lone number is the page's when it is outermost or stands on other pages
             # too; a superscript note mark near the top is neither.
             if number is not None and not outermost and repeats < _MIN_REPEATS:
