@@ -88,3 +88,29 @@ def test_a_check_box_a_tab_before_its_text_starts_that_line() -> None:
         "\u2612 ANNUAL REPORT PURSUANT TO SECTION 13 OR 15(d) OF THE ACT",
         "\u2610 TRANSITION REPORT PURSUANT TO SECTION 13 OR 15(d) OF THE ACT",
     ]
+
+
+FILINGS = Path(__file__).resolve().parents[3] / "shared" / "bench" / "financebench-dev" / "pdfs"
+
+
+def _first_page(path: Path) -> bytes:
+    """The first page of the PDF at ``path``, as a PDF of its own."""
+    import io
+
+    import pypdfium2
+
+    one = pypdfium2.PdfDocument.new()
+    one.import_pages(pypdfium2.PdfDocument(path), [0])
+    out = io.BytesIO()
+    one.save(out)
+    return out.getvalue()
+
+
+@pytest.mark.skipif(not FILINGS.is_dir(), reason="needs ../shared/bench")
+def test_columns_of_yes_and_no_boxes_end_the_questions_beside_them() -> None:
+    # Nike's cover: the questions on the left, their boxes in a "YES" and a "NO" column
+    # at the right (Wingdings). Read as columns, "☑ ☐ ☑" came after all the questions.
+    page = _read(_first_page(FILINGS / "NIKE_2021_10K.pdf"))
+    assert "Rule 405 of the Securities Act. \u2611 \u2610" in page
+    assert "Section 15(d) of the Act. \u2610 \u2611" in page
+    assert "\n\u2611\n\u2610\n" not in page

@@ -24,6 +24,7 @@ from omnireader.formats.layout.blocks import (
     make_line,
     make_lines,
 )
+from omnireader.formats.layout.box_columns import attach_box_columns
 from omnireader.formats.layout.column_heads import drop_column_heads
 from omnireader.formats.layout.contents_numbers import pair_page_numbers
 from omnireader.formats.layout.headings import HeadingRules, normalize
@@ -125,7 +126,7 @@ def layout_words(
         words = [w for w, i in zip(words, inside) if not i]
     headings.add_sizes(_sizes(words), _sizes(in_tables))
     lines = make_lines(words, width)
-    blocks = pair_page_numbers(make_blocks(lines))
+    blocks = attach_box_columns(pair_page_numbers(make_blocks(lines)))
     entries = headings.outline.by_page.get(index)
     if entries:
         blocks = [part for block in blocks for part in _split_at_outline(block, entries)]
