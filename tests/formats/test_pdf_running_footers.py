@@ -139,3 +139,29 @@ def test_page_numbers_between_em_dashes_are_page_numbers() -> None:
     body = [s for s in read(pages) if s.part is None]
     assert [s.page_label for s in body] == ["1", "2"]
     assert all("\u2014" not in s.text for s in body)
+
+
+def test_a_tables_column_head_atop_each_page_at_another_height_stays() -> None:
+    # A table continued over pages under its head "Increase/(Decrease)", a line lower or
+    # higher each time: the table's own words, not a running header misread.
+    pages = [
+        paragraph(72, 30 + 12 * n, body_lines(n, 2))
+        + [Text(300, 62 + 12 * n, "Increase/(Decrease)")]
+        + paragraph(72, 120, body_lines(n, 20))
+        for n in range(3)
+    ]
+    body = [s for s in read(pages) if s.part is None]
+    assert all("Increase/(Decrease)" in s.text for s in body)
+
+
+def test_titles_a_word_apart_atop_their_pages_stay_text() -> None:
+    # Two certifications, one a page, their titles alike but for the officer they name.
+    titles = [
+        f"CERTIFICATION OF CHIEF {who} OFFICER PURSUANT TO SECTION 302 OF THE SARBANES-OXLEY ACT"
+        for who in ("EXECUTIVE", "FINANCIAL", "OPERATING")
+    ]
+    pages = [
+        [Text(72, 50, t, 10)] + paragraph(72, 80, body_lines(n, 20)) for n, t in enumerate(titles)
+    ]
+    body = [s for s in read(pages) if s.part is None]
+    assert [s.text.splitlines()[0] for s in body] == titles

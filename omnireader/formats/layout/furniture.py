@@ -29,9 +29,11 @@ _MIN_REPEATS = 2
 _EDGE_NUMBER = re.compile(r"^(\d{1,3})\s+\S|\S\s+(\d{1,3})$")
 _MAX_CHARS = 200
 # A running header read by OCR misspells a letter here and there ("VICKSBUEG", "SIEGE OP"):
-# a margin text this long this alike (difflib's ratio) to one on another page repeats it.
+# a margin text this long that differs from one on another page in at most this many
+# characters (both sides counted: one misread letter is two) repeats it. Titles a word
+# apart ("… CHIEF EXECUTIVE OFFICER …" / "… CHIEF FINANCIAL OFFICER …") differ in more.
 _ALIKE_CHARS = 12
-_ALIKE = 0.9
+_ALIKE_EDITS = 4
 
 _DIGITS = re.compile(r"\d+")
 _SPACES = re.compile(r"\s+")
@@ -123,15 +125,20 @@ def _repeated(key: tuple[str, str, int], keys: set[tuple[str, str, int]], slack:
 
 
 def _alike(key: tuple[str, str, int], keys: set[tuple[str, str, int]], slack: int) -> bool:
-    """Whether ``keys`` hold a text in the same zone, at about the same height, that reads
-    nearly as ``key``'s (a letter or a page number apart)."""
+    """Whether ``keys`` hold a text in the same zone and height step (give or take
+    ``slack``) that reads as ``key``'s but for a letter or two, or a page number. The same
+    text at another height is not it: a table's title or column head atop each page
+    stands a step lower or higher from page to page, a running header does not."""
     zone, text, step = key
     if len(text) < _ALIKE_CHARS:
         return False
     for other_zone, other, other_step in keys:
-        if other_zone == zone and other_step >= 0 and abs(other_step - step) <= slack:
+        if other_zone == zone and other != text and abs(other_step - step) <= slack:
+            if abs(len(text) - len(other)) > _ALIKE_EDITS:
+                continue
             matcher = SequenceMatcher(None, text, other, autojunk=False)
-            if matcher.quick_ratio() >= _ALIKE and matcher.ratio() >= _ALIKE:
+            same = sum(block.size for block in matcher.get_matching_blocks())
+            if len(text) + len(other) - 2 * same <= _ALIKE_EDITS:
                 return True
     return False
 
@@ -207,7 +214,7 @@ class FurnitureWindow:
                 key = (key[0], _exact(block), key[2])
             repeats = sum(1 for _, keys in others if _repeated(key, keys, slack))
             if repeats < _MIN_REPEATS and block.kind != "heading":
-                repeats = sum(1 for _, keys in others if _alike(key, keys, max(slack, 1)))
+                repeats = sum(1 for _, keys in others if _alike(key, keys, slack))
             # A lone number is the page's when it is outermost or stands on other pages
             # too; a superscript note mark near the top is neither.
             if number is not None and not outermost and repeats < _MIN_REPEATS:
