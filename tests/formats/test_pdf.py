@@ -145,7 +145,9 @@ def test_a_caption_over_a_large_image_is_kept_but_flagged(corpus: Path) -> None:
 def test_an_ocr_text_layer_counts_as_text(corpus: Path) -> None:
     _, pages = read(Blob(path=str(corpus / "pypdf" / "Seige_of_Vicksburg_Sample_OCR.pdf")))
     assert all(p.flags == [] for p in pages)
-    assert "THE SIEGE OF VICKSBURG" in pages[0].text
+    assert "did not last long" in pages[0].text
+    # The book's running head, misread a letter apart on some pages, is no body text.
+    assert not any("THE SIEGE" in p.text for p in pages if p.part is None)
 
 
 def test_handwritten_pdf_pages_text_blank_and_drawing_only() -> None:
