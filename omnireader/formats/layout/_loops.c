@@ -1,7 +1,7 @@
 /* The layout stage's hot loops, compiled: over PDFium, a text page's runs into words, a
  * page's generated line breaks inside words (word_joins.py), its path objects into
  * ruling-line pieces and its text objects into hidden and shown
- * (formats/pdf/hidden_text.py); over the words, the table finder's lines and the runs of
+ * (formats/pdf/text_objects.py); over the words, the table finder's lines and the runs of
  * words within a line (every word of a page passes there); over the rules, their merging
  * and the grid lines a ruled table is read from.
  *
@@ -1776,9 +1776,9 @@ done:
     return out;
 }
 
-/* ------------------------------------------- hidden text (formats/pdf/hidden_text.py) */
+/* ------------------------------------------- hidden text (formats/pdf/text_objects.py) */
 
-/* The PDFium calls the text-object loops make, in hidden_text._OBJECT_CALLS' order. */
+/* The PDFium calls the text-object loops make, in text_objects._OBJECT_CALLS' order. */
 #define OBJECT_CALLS 14
 typedef struct {
     int (*count_objects)(Handle);
@@ -1799,7 +1799,7 @@ typedef struct {
     double page[4], slack; /* the page box (left, bottom, right, top); _SLACK */
 } Objects;
 
-/* hidden_text._intersect of two boxes, in place into a: 0 when they do not meet. */
+/* text_objects._intersect of two boxes, in place into a: 0 when they do not meet. */
 static int intersect(double *a, const double *b) {
     double box[4] = {py_max(a[0], b[0]), py_max(a[1], b[1]), py_min(a[2], b[2]),
                      py_min(a[3], b[3])};
@@ -1808,7 +1808,7 @@ static int intersect(double *a, const double *b) {
     return 1;
 }
 
-/* hidden_text._clip_box: 1 with the clip path's box in ``area``, 0 when the object has no
+/* text_objects._clip_box: 1 with the clip path's box in ``area``, 0 when the object has no
  * clip or it is not a simple shape (None). */
 static int clip_box(const Objects *o, Handle obj, double *area) {
     Handle clip = o->clip_path(obj);
@@ -1859,7 +1859,7 @@ static int invisible_mode(int mode) { return mode == 3 || mode == 7; } /* _INVIS
 
 typedef struct { PyObject *hidden; long shown, invisible; } Sorted;
 
-/* hidden_text.scan_text_objects' loop over one page or form object; -1 on an error. */
+/* text_objects.scan_text_objects' loop over one page or form object; -1 on an error. */
 static int sort_objects(const Objects *o, Handle owner, Handle form, int depth, Sorted *out) {
     int count = form == NULL ? o->count_objects(owner) : o->form_count(form);
     for (int i = 0; i < count; i++) {
@@ -1929,7 +1929,7 @@ static int objects_of(PyObject *functions, int text_kind, int form_kind, PyObjec
 
 PyDoc_STRVAR(text_objects_doc,
 "text_objects(page, functions, (text, form), page_box, (max_depth, max_clip, slack))\n\n"
-"The loop of hidden_text.scan_text_objects: (the hidden text objects' addresses as a set,\n"
+"The loop of text_objects.scan_text_objects: (the hidden text objects' addresses as a set,\n"
 "how many are shown, how many of the hidden are drawn invisible).");
 
 static PyObject *text_objects(PyObject *Py_UNUSED(self), PyObject *args) {
@@ -1956,7 +1956,7 @@ static PyObject *text_objects(PyObject *Py_UNUSED(self), PyObject *args) {
 PyDoc_STRVAR(probe_objects_doc,
 "probe_objects(textpage, functions, (text, form), page_box, (max_depth, max_clip, slack),\n"
 "              (samples, clip_every))\n\n"
-"The loop of hidden_text._probe: (any invisible, any clipped) among ``samples`` characters\n"
+"The loop of text_objects.probe: (any invisible, any clipped) among ``samples`` characters\n"
 "spread evenly over the text page, every ``clip_every``-th sample's clip checked.");
 
 static PyObject *probe_objects(PyObject *Py_UNUSED(self), PyObject *args) {
