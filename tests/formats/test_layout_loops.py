@@ -18,7 +18,7 @@ import pypdfium2 as pdfium
 import pytest
 
 from omnireader.formats.layout import pdfium_calls
-from omnireader.formats.layout.blocks import make_lines
+from omnireader.formats.layout.lines import make_lines
 from omnireader.formats.layout.model import Rule, Word
 from omnireader.formats.layout.rules import page_rules
 from omnireader.formats.layout.rules_merge import merge_rules

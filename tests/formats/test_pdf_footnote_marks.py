@@ -7,7 +7,7 @@ from __future__ import annotations
 import pypdfium2
 import pytest
 
-from omnireader.formats.layout.blocks import make_lines
+from omnireader.formats.layout.lines import make_lines
 from omnireader.formats.layout.words import page_words
 from tests.formats.layout_pdfs import Text, build_pdf
 

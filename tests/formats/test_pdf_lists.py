@@ -90,7 +90,7 @@ def test_a_contents_page_keeps_one_line_per_entry() -> None:
 def test_a_symbol_fonts_bullet_with_a_tiny_box_stays_with_its_item() -> None:
     # A Word-made PDF: each bullet a Symbol glyph (U+F0B7) whose box is 3 points tall, so
     # its size reads 2.8 against its text's 12, a tab to the left of the item's text.
-    from omnireader.formats.layout.blocks import make_lines
+    from omnireader.formats.layout.lines import make_lines
     from omnireader.formats.layout.model import Word
 
     words = []

@@ -820,7 +820,7 @@ static int by_left(const void *a, const void *b) {
 }
 
 /* How a word joins the row above: tables_text.group_lines' rule (the two vertical middles
- * inside each other's boxes, the row's box the tallest word's) or blocks.make_lines' (twice
+ * inside each other's boxes, the row's box the tallest word's) or lines.make_lines' (twice
  * the word's centre inside twice the row's first word's span). */
 enum { MIDDLES = 0, FIRST_SPAN = 1 };
 
@@ -979,13 +979,13 @@ fail:
     return NULL;
 }
 
-/* ---------------------------------------------------------------- lines (blocks.py) */
+/* ---------------------------------------------------------------- lines (lines.py) */
 
 static PyObject *s_text, *s_bold, *s_space; /* interned names; " " */
 
 PyDoc_STRVAR(bands_doc,
 "bands(words)\n\n"
-"The first loop of blocks.make_lines: ``words`` in rows (lists), top to bottom, each left\n"
+"The first loop of lines.make_lines: ``words`` in rows (lists), top to bottom, each left\n"
 "to right; a word joins a row while twice its centre is inside twice the row's first\n"
 "word's span. None when a coordinate is not a number (NaN): the Python loop decides.");
 
@@ -993,7 +993,7 @@ static PyObject *bands(PyObject *Py_UNUSED(self), PyObject *words) {
     return rows_of(words, FIRST_SPAN);
 }
 
-/* What split_rows works with: the callbacks into blocks.py and the Line class. */
+/* What split_rows works with: the callbacks into lines.py and the Line class. */
 typedef struct {
     PyObject *line_cls, *is_label, *gutter, *make_line, *lines;
 } Split;
@@ -1004,7 +1004,7 @@ static int is_rtl_start(PyObject *text) {
     return (0x0590 <= c && c <= 0x08FF) || (0xFB1D <= c && c <= 0xFEFC);
 }
 
-/* blocks.make_line of ``run``, appended to the lines; make_line itself for what the port
+/* lines.make_line of ``run``, appended to the lines; make_line itself for what the port
  * leaves to Python (a size that is not a number, a right-to-left word). */
 static int emit_line(Split *sp, PyObject *run) {
     Py_ssize_t n = PyList_GET_SIZE(run);
@@ -1088,7 +1088,7 @@ done:
 
 PyDoc_STRVAR(split_rows_doc,
 "split_rows(rows, split_em, label_gap_em, line_cls, is_label, gutter, make_line)\n\n"
-"The second loop of blocks.make_lines: each row cut into Lines at wide gaps, font size\n"
+"The second loop of lines.make_lines: each row cut into Lines at wide gaps, font size\n"
 "changes and, when ``gutter`` is not None, where ``gutter(prev, word)`` says a column\n"
 "gutter runs; a label (``is_label(run)``) keeps the text a tab away.");
 

@@ -9,7 +9,8 @@ line to its left on its baseline); a box with no such line stays where it was.
 
 from __future__ import annotations
 
-from omnireader.formats.layout.blocks import TextBlock, make_line
+from omnireader.formats.layout.blocks import TextBlock
+from omnireader.formats.layout.lines import make_line
 from omnireader.formats.layout.model import Line
 
 __all__ = ["attach_box_columns"]

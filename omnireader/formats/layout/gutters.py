@@ -1,6 +1,6 @@
 """Column gutters: the vertical strips that a page's text columns leave empty.
 
-Lines are runs of words split at wide gaps (``blocks.make_lines``), but the gutter of a
+Lines are runs of words split at wide gaps (``lines.make_lines``), but the gutter of a
 two-column paper is often no wider than the widest gap inside a justified line (ACL's
 is 1.5 em): read by gaps alone, the two columns zip into one line each and the page
 interleaves line by line. A gutter shows itself over many rows instead: the same x falls

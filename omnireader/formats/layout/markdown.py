@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from omnireader.formats.layout.blocks import BULLETS
+from omnireader.formats.layout.lines import BULLETS
 from omnireader.formats.layout.model import Block, PageLayout, Table
 
 __all__ = ["block_markdown", "join_markdown", "render_markdown"]

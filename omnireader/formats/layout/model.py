@@ -46,7 +46,7 @@ class Word:
 
 @dataclass(slots=True)
 class Line:
-    """Words on one baseline with no wide gap inside, left to right (``blocks.make_lines``)."""
+    """Words on one baseline with no wide gap inside, left to right (``lines.make_lines``)."""
 
     words: list[Word]
     x0: float

@@ -17,17 +17,12 @@ from itertools import compress, repeat
 from operator import eq
 from typing import TYPE_CHECKING
 
-from omnireader.formats.layout.blocks import (
-    BULLETS,
-    TextBlock,
-    make_blocks,
-    make_line,
-    make_lines,
-)
+from omnireader.formats.layout.blocks import TextBlock, make_blocks
 from omnireader.formats.layout.box_columns import attach_box_columns
 from omnireader.formats.layout.column_heads import drop_column_heads
 from omnireader.formats.layout.contents_numbers import pair_page_numbers
 from omnireader.formats.layout.headings import HeadingRules, normalize
+from omnireader.formats.layout.lines import BULLETS, make_line, make_lines
 from omnireader.formats.layout.model import Block, BlockKind, Line, PageLayout, Table, Word
 from omnireader.formats.layout.order import reading_order
 from omnireader.formats.layout.paragraphs import line_breaks, paragraphs

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import re
 
-from omnireader.formats.layout.blocks import TextBlock, item_marker, item_text_x0
+from omnireader.formats.layout.blocks import TextBlock
 from omnireader.formats.layout.headings import leader_end
+from omnireader.formats.layout.lines import item_marker, item_text_x0
 from omnireader.formats.layout.model import Line
 
 __all__ = ["line_breaks", "paragraphs"]

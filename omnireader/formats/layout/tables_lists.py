@@ -10,7 +10,7 @@ is a label or empty (header included), and the last column holds running text.
 
 from __future__ import annotations
 
-from omnireader.formats.layout.blocks import is_label
+from omnireader.formats.layout.lines import is_label
 from omnireader.formats.layout.model import Table
 
 __all__ = ["is_list"]
