@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["comment_lines", "quote_anchor", "QUOTE"]
+__all__ = ["comment_line", "comment_lines", "quote_anchor", "QUOTE"]
 
 QUOTE = 80  # characters of the anchored words quoted; a longer anchor is cut at a word
 _W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
@@ -61,6 +61,16 @@ def quote_anchor(text: str) -> str:
     return text
 
 
+def comment_line(author: str, anchor: str, text: str) -> str:
+    """A comment as every reader writes it: ``Author on "anchored words": text`` (the
+    anchor quoted by :func:`quote_anchor`; no author, no anchor: less of it). DOCX, ODT
+    and RTF comments alike."""
+    quoted = quote_anchor(anchor)
+    on = f' on "{quoted}"' if quoted else ""
+    who = f"{author}{on}: " if author else (f'On "{quoted}": ' if quoted else "")
+    return who + text
+
+
 def _parents(extended: Any | None) -> dict[str, str]:
     """paraId of a reply's last paragraph -> paraId of the comment it answers."""
     if extended is None:
@@ -85,11 +95,10 @@ def comment_lines(comments: Any, body: Any, extended: Any | None, text_of: Any) 
         paragraphs = comment.findall(_W + "p")
         para_id = (paragraphs[-1].get(_W14 + "paraId") or "") if paragraphs else ""
         author = comment.get(_W + "author") or ""
-        anchor = quote_anchor(anchors.get(comment.get(_W + "id") or "", ""))
+        anchor = anchors.get(comment.get(_W + "id") or "", "")
         parent = parents.get(para_id, "") if para_id else ""
-        on = f' on "{anchor}"' if anchor and not parent else ""
-        who = f"{author}{on}: " if author else (f'On "{anchor}": ' if on else "")
-        entries.append((para_id, who + text, parent))
+        # A reply is listed under its comment: the anchor is said there once.
+        entries.append((para_id, comment_line(author, "" if parent else anchor, text), parent))
     known = {para_id for para_id, _, _ in entries if para_id}
     replies: dict[str, list[str]] = {}
     for _, line, parent in entries:

@@ -15,7 +15,7 @@ from copy import deepcopy
 from typing import Any
 
 from omnireader.formats.document import Section
-from omnireader.formats.office.docx_comments import quote_anchor
+from omnireader.formats.office.docx_comments import comment_line
 
 __all__ = ["comment_sections"]
 
@@ -66,8 +66,5 @@ def comment_sections(doc: Any, plain: Any) -> list[Section]:
         if not text:
             continue
         author = " ".join((getattr(annotation, "dc_creator", None) or "").split())
-        anchor = quote_anchor(_anchor(annotation))
-        on = f' on "{anchor}"' if anchor else ""
-        who = f"{author}{on}: " if author else (f'On "{anchor}": ' if anchor else "")
-        notes.append(f"- {who}{text}")
+        notes.append(f"- {comment_line(author, _anchor(annotation), text)}")
     return [Section(text="\n".join(notes), part="comments", heading="Comments")] if notes else []

@@ -19,6 +19,7 @@ import re
 
 from omnireader.errors import CorruptError, EmptyInputError
 from omnireader.formats.document import DocInfo, Extraction, Section
+from omnireader.formats.office.docx_comments import comment_line
 from omnireader.formats.office.note_places import place_notes
 from omnireader.formats.office.properties import iso_date
 from omnireader.formats.office.rtf_parts import split_parts
@@ -143,7 +144,7 @@ def rtf_sections(data: bytes) -> tuple[list[Section], DocInfo]:
                 body = body.replace(f"[^{footnotes}]", "", 1)
         elif part.kind == "comment" and text:
             author = _one_line(author)
-            comments.append(f"- {author}: {_one_line(text)}" if author else f"- {_one_line(text)}")
+            comments.append(f"- {comment_line(author, '', _one_line(text))}")
         elif text:
             pages[(part.kind, text)] = None
     # Each note after the paragraph citing it, as the DOCX reader places them.
