@@ -14,7 +14,7 @@ from typing import Any
 
 from omnireader.server.schemas import JobFile, JobState
 
-__all__ = ["save_job", "read_job", "lost_uploads", "job_files"]
+__all__ = ["save_job", "read_job", "lost_uploads", "resume_or_fail", "job_files"]
 
 
 def save_job(root: Path, job: JobState) -> None:
@@ -42,6 +42,23 @@ def read_job(folder: Path) -> JobState | None:
 def lost_uploads(folder: Path, job: JobState) -> list[str]:
     """The names of the job's files not done whose uploads are gone from its folder."""
     return [f.name for f in job.files if not f.done and not (folder / f.path).exists()]
+
+
+def resume_or_fail(folder: Path, job: JobState) -> bool:
+    """Set an unfinished job a stopped server left to queued again (True), or to failed
+    with the lost uploads named when some are gone (False)."""
+    missing = lost_uploads(folder, job)
+    if missing:
+        job.status = "failed"
+        job.error = (
+            "the server stopped during this job and these uploads were lost: "
+            + ", ".join(missing)
+            + "; upload them again"
+        )
+        return False
+    job.resumed += 1
+    job.status = "queued"
+    return True
 
 
 def job_files(spooled: list[Any], folder: Path) -> list[JobFile]:

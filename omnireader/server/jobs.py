@@ -14,7 +14,6 @@ import shutil
 import threading
 import time
 import uuid
-from collections import deque
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -22,7 +21,8 @@ from typing import Any
 
 from omnireader.server.job_bursts import claim_burst
 from omnireader.server.job_counts import added_counts
-from omnireader.server.job_folders import lost_uploads, read_job, save_job
+from omnireader.server.job_folders import read_job, resume_or_fail, save_job
+from omnireader.server.job_pace import JobPace
 from omnireader.server.schemas import Delivery, JobState
 
 __all__ = ["JobManager"]
@@ -63,7 +63,7 @@ class JobManager:
         # one burst at a time: the next one takes every job queued while this one ran
         self._burst = threading.Lock()
         self._taken: set[str] = set()  # jobs a pool thread (or a burst) has started
-        self._finished: deque[float] = deque(maxlen=64)  # when recent jobs ended (monotonic)
+        self._pace = JobPace()  # when recent jobs ended
         self.root = spool / "jobs"
         self.root.mkdir(parents=True, exist_ok=True)
         self.max_jobs = max_jobs
@@ -100,22 +100,13 @@ class JobManager:
                     self._jobs[job.id] = job
                 shutil.rmtree(folder / "files", ignore_errors=True)
                 continue
-            missing = lost_uploads(folder, job)
             # Changed and saved before it is in ``_jobs``, under the lock: a burst started by
             # a job resumed earlier in this loop takes queued jobs from there and saves them.
             with self._lock:
-                if missing:
-                    job.status = "failed"
-                    job.error = (
-                        "the server stopped during this job and these uploads were "
-                        "lost: " + ", ".join(missing) + "; upload them again"
-                    )
-                else:
-                    job.resumed += 1
-                    job.status = "queued"
+                resumable = resume_or_fail(folder, job)
                 save_job(self.root, job)
                 self._jobs[job.id] = job
-            if missing:
+            if not resumable:
                 continue
             resumed.append(job.id)
             self._pool.submit(self._run, job.id)
@@ -137,19 +128,8 @@ class JobManager:
             return sum(1 for j in self._jobs.values() if j.status not in _DONE)
 
     def retry_after(self, unknown: int = 5) -> int:
-        """Seconds a client refused for a full queue should wait: the mean time between the
-        recent jobs' ends (a slot frees that often), 1-30 s; ``unknown`` before two jobs
-        have ended in the last minute. A fixed 5 s overstated it several times once bursts
-        of uploads ended together every second or two."""
-        import math
-
-        now = time.monotonic()
-        with self._lock:
-            recent = [t for t in self._finished if now - t < 60]
-        if len(recent) < 2:
-            return unknown
-        rate = len(recent) / max(now - recent[0], 1e-3)
-        return max(1, min(30, math.ceil(1 / rate)))
+        """Seconds a client refused for a full queue should wait (:mod:`.job_pace`)."""
+        return self._pace.retry_after(unknown)
 
     def spooled_bytes(self) -> int:
         """Bytes of the uploads on disk: the files of unfinished jobs (their sizes are in the
@@ -308,7 +288,7 @@ class JobManager:
             for k, v in changes.items():
                 setattr(job, k, v)
             if changes.get("status") in _DONE:
-                self._finished.append(time.monotonic())
+                self._pace.ended()
             job.version += 1
             if save:
                 save_job(self.root, job)
