@@ -96,7 +96,9 @@ class Context:
 
 def _style_kind(style: Any, name: str) -> tuple[int, str | None]:
     level = 0
-    if name == "title":
+    # "Heading" bare is LibreOffice's own heading style (the parent of Heading 1-10, in its
+    # style list as "Heading"): a file saved from Writer keeps it by that name.
+    if name in ("title", "heading"):
         level = 1
     elif match := re.fullmatch(r"heading (\d)", name):
         level = min(int(match.group(1)), 6)

@@ -26,6 +26,7 @@ from omnireader.formats.archives.zip import zip_member
 from omnireader.formats.document import DocInfo, Extraction, Section
 from omnireader.formats.office.note_places import place_notes
 from omnireader.formats.office.odf_comments import comment_sections
+from omnireader.formats.office.odf_headings import mark_headings
 from omnireader.formats.office.odf_notes import cite_notes, take_notes
 from omnireader.formats.office.odf_objects import fill_objects, mark_objects
 from omnireader.formats.office.properties import iso_date, template_dated
@@ -159,6 +160,7 @@ def _text_sections(doc: Any, package: zipfile.ZipFile) -> list[Section]:
 
     objects = mark_objects(doc, package)  # before the drawings: an object is one
     notes = take_notes(doc)  # before the drawings too: a note's paragraphs are its own
+    mark_headings(doc)  # Title / Heading paragraphs: headings, as in a DOCX
     for element in doc.body.get_elements(_DRAWN_TEXT):
         element.append(LineBreak())
     text = cite_notes(_tidy(fill_objects(doc.to_markdown(), objects)))
