@@ -87,3 +87,14 @@ def test_prose_with_a_stray_tab_stays_text(tmp_path: Path) -> None:
     path.write_text("Dear Ann,\n\tthe plums arrive Monday.\nThanks, Bo\nPS: bring boxes\n")
     [item] = Reader().read(path)
     assert item.metadata.tags == ["text"]
+
+
+def test_a_database_exports_null_marker_is_an_empty_cell(corpus: Path) -> None:
+    # frictionless-py's venue_pipe.csv, a Redshift/MySQL unload: "\N" where a venue has no
+    # seat count
+    items = Reader().read(corpus / "realworld/venue_pipe.csv")
+    text = "\n".join(i.memory for i in items)
+    assert "| 250 | Sahara Hotel | Las Vegas | NV |  |" in text
+    assert "\\N" not in text
+    # only a whole cell is the marker: a backslash-N inside a value stays
+    assert "| C:\\New |" in delimited_markdown("path,n\nC:\\New,\\N\n")

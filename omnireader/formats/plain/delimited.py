@@ -8,7 +8,7 @@ the same number of cells (two or more) most consistently, header line included; 
 standard library's :class:`csv.Sniffer` breaks ties and finds the quote character. So a
 ``;`` file with decimal commas is split on ``;`` (the header line has no commas, so a comma
 split does not line up), and ``0,25`` stays one cell as written. Quotes around a cell are
-not part of its value.
+not part of its value, and a database export's NULL marker ``\\N`` is an empty cell.
 """
 
 from __future__ import annotations
@@ -77,7 +77,14 @@ def sniff_delimiter(text: str, hint: str | None = None) -> tuple[str, str]:
     return best[1], quotechar
 
 
+# MySQL's SELECT … INTO OUTFILE and PostgreSQL's COPY write a NULL as \N: no value, not
+# the text "\N" (Markdown would show the backslash; search would find an "N").
+_NULL = "\\N"
+
+
 def _cell(value: str) -> str:
+    if value.strip() == _NULL:
+        return ""
     return " ".join(value.split()).replace("|", "\\|")
 
 
