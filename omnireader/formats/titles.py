@@ -64,8 +64,9 @@ def is_placeholder_title(title: str | None, file_name: str = "", path: str | Non
 
 def title_from_text(*texts: str, first_line: bool = True) -> str | None:
     """The first Markdown heading near the top of ``texts`` (a document's first sections,
-    in order) that names no mere section ("Introduction": ``data/section_names.txt``), or
-    else (``first_line``) the first line of prose of the first one; list marks and emphasis
+    in order) that names no mere section ("Introduction": ``data/section_names.txt``) and,
+    below the top level, asks no question ("## Why?"), or else (``first_line``) the first
+    line of prose of the first one; list marks and emphasis
     stripped, cut at a word past :data:`MAX_TITLE` characters. A heading counts only in the
     first :data:`HEAD_LINES` lines: further down it titles a part, not the document."""
     lines = [line.strip() for text in texts for line in text.splitlines()][:HEAD_LINES]
@@ -73,7 +74,8 @@ def title_from_text(*texts: str, first_line: bool = True) -> str | None:
     for line in lines:
         heading = _HEADING.match(line)
         if heading and (cleaned := _clean(heading.group(1))) and not sections.match(cleaned):
-            return cleaned
+            if not _asks(line, cleaned):
+                return cleaned
     if not first_line:
         return None
     for line in (line.strip() for line in (texts[0] if texts else "").splitlines()):
@@ -81,6 +83,14 @@ def title_from_text(*texts: str, first_line: bool = True) -> str | None:
             if cleaned := _clean(line):
                 return cleaned
     return None
+
+
+def _asks(line: str, heading: str) -> bool:
+    """Whether a heading below the top level asks a question ("## Why?", "## How do I
+    install it?"): a README or a FAQ laid out as questions, each titling its part. A
+    top-level ``#`` question ("# Why Rust?") is the document's own title."""
+    level = len(line) - len(line.lstrip("#"))
+    return level > 1 and heading.endswith(("?", "？"))
 
 
 def _clean(line: str) -> str | None:

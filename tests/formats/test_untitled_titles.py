@@ -74,3 +74,19 @@ def test_a_first_heading_that_names_a_section_leaves_the_file_name(tmp_path: Pat
     later = tmp_path / "harbour.md"
     later.write_text("## Overview\n\nA plan.\n\n## Harbour expansion plan 2025\n\nTwo berths.\n")
     assert _titles(Reader().read(later)) == {("Harbour expansion plan 2025",) * 3}
+
+
+def test_a_question_heading_below_the_top_names_a_part_not_the_document(
+    corpus: Path, tmp_path: Path
+) -> None:
+    # php-mime-mail-parser's README: badges, then "## Introduction", "## Why?", "## Is it
+    # reliable?", "## How do I install it?": no heading names the whole, the file name does
+    items = Reader().read(corpus / "realworld/php-mime-mail-parser_README.md")
+    assert _titles(items) == {("php-mime-mail-parser_README.md", None, None)}
+    faq = tmp_path / "harbour-faq.md"
+    faq.write_text("## How do I book a berth?\n\nOnline.\n\n## Harbour fees 2025\n\nLow.\n")
+    assert _titles(Reader().read(faq)) == {("Harbour fees 2025",) * 3}
+    # a top-level question is the document's own title
+    post = tmp_path / "post.md"
+    post.write_text("# Why a second berth?\n\nShips grew.\n")
+    assert _titles(Reader().read(post)) == {("Why a second berth?",) * 3}
