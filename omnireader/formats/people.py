@@ -28,6 +28,9 @@ _WORD = re.compile(r"[^\W_]+")
 # A version number ("1.2.3", "v3") is a program's, never a person's.
 _VERSION = re.compile(r"\d+\.\d+|\bv\d+\b", re.IGNORECASE)
 _LONGEST = 80  # a longer value is a sentence or a list someone pasted, not one name
+# A directory's qualifier after the name, "Yuzhong Zhang (SSE,123090848)", "Ana Lima [EXT]":
+# a department, an account or staff number, no part of the name a search would use.
+_QUALIFIER = re.compile(r"\s*(?:\([^()]*\)|\[[^\[\]]*\])\s*$")
 
 
 def is_person(name: str | None) -> bool:
@@ -52,9 +55,11 @@ def is_person(name: str | None) -> bool:
 
 
 def people(names: Iterable[str | None]) -> list[str]:
-    """The values of ``names`` that are persons, whitespace tidied, each once, in order."""
+    """The values of ``names`` that are persons, whitespace tidied and a trailing
+    qualifier in brackets dropped ("Ana Lima (Sales)" is Ana Lima), each once, in order."""
     out: dict[str, None] = {}
     for name in names:
+        name = _QUALIFIER.sub("", name or "")
         if name and is_person(name):
             out.setdefault(" ".join(name.split()), None)
     return list(out)

@@ -114,6 +114,26 @@ def test_a_docx_author_who_is_a_person_is_kept(tmp_path: Path) -> None:
     assert Reader().read(path)[0].metadata.persons == ["Ana Lima"]
 
 
+def test_a_directory_qualifier_after_an_authors_name_is_no_part_of_it(corpus: Path) -> None:
+    # markitdown's test.docx was last saved by "Yuzhong Zhang (SSE,123090848)"
+    items = Reader().read(corpus / "markitdown/test.docx")
+    assert items[0].metadata.persons == ["Adam Fourney", "Yuzhong Zhang"]
+
+
+def test_a_department_or_staff_number_after_a_name_is_dropped(tmp_path: Path) -> None:
+    import docx
+
+    document = docx.Document()
+    document.add_paragraph("Budget notes.")
+    document.core_properties.author = "Ana Lima [EXT]"
+    document.core_properties.last_modified_by = "Bo Chen (Finance, 40211)"
+    path = tmp_path / "notes.docx"
+    document.save(path)
+    assert Reader().read(path)[0].metadata.persons == ["Ana Lima", "Bo Chen"]
+    # a nickname inside the name stays; a qualifier alone names nobody
+    assert people(["Robert (Bob) Smith", "(Contractor)"]) == ["Robert (Bob) Smith"]
+
+
 def _set_modified(path: Path, when: str) -> None:
     import re
     import zipfile
