@@ -9,7 +9,8 @@ its shapes in reading order (top to bottom, left to right; groups opened). Text 
 list structure (:mod:`.pptx_lists`): a paragraph is a bullet or a numbered item when its
 own properties say so or when it sits in a body placeholder; its level is its indentation.
 Tables are Markdown tables (first row the header), charts a table of their series
-(:mod:`.pptx_tables`), and a picture its alt text. Speaker notes are a section of their
+(:mod:`.pptx_tables`), boxes tiling a grid the table they draw (:mod:`.pptx_grids`: a
+legacy deck's tables), and a picture its alt text. Speaker notes are a section of their
 own, ``part="notes"``.
 
 MarkItDown read PPTX before; python-pptx alone costs a fraction of its import, and
@@ -28,6 +29,7 @@ from omnireader.errors import CorruptError, ReadError
 from omnireader.formats.alt_text import picture
 from omnireader.formats.archives.zip import zip_member
 from omnireader.formats.document import Extraction, Section
+from omnireader.formats.office.pptx_grids import box_grids
 from omnireader.formats.office.pptx_lists import frame_markdown
 from omnireader.formats.office.pptx_tables import chart_markdown, table_markdown
 from omnireader.formats.office.properties import package_info
@@ -97,11 +99,23 @@ def _slide_markdown(slide: Any) -> tuple[str, str]:
     title_shape = _title_shape(slide)
     title = " ".join(title_shape.text_frame.text.split()) if title_shape is not None else ""
     blocks = [f"# {title}"] if title else []
-    for shape in _ordered(slide.shapes):
-        if title_shape is not None and shape.shape_id == title_shape.shape_id:
-            continue
-        blocks.extend(_shape_blocks(shape, 0))
+    title_id = title_shape.shape_id if title_shape is not None else None
+    blocks.extend(_blocks(slide.shapes, 0, title_id))
     return title, "\n\n".join(b for b in blocks if b.strip())
+
+
+def _blocks(shapes: Any, depth: int, skip: int | None = None) -> list[str]:
+    """The blocks of a slide's or a group's shapes in reading order (``skip``: the title's
+    shape id); boxes drawing a table are that table (:mod:`.pptx_grids`)."""
+    ordered = [s for s in _ordered(shapes) if s.shape_id != skip]
+    grids, taken = box_grids(ordered)
+    blocks: list[str] = []
+    for shape in ordered:
+        if shape.shape_id in grids:
+            blocks.append(grids[shape.shape_id])
+        elif shape.shape_id not in taken:
+            blocks.extend(_shape_blocks(shape, depth))
+    return blocks
 
 
 def _title_shape(slide: Any) -> Any | None:
@@ -159,7 +173,7 @@ def _shape_blocks(shape: Any, depth: int) -> list[str]:
     if shape.shape_type == MSO_SHAPE_TYPE.GROUP:
         if depth >= _MAX_GROUP_DEPTH:
             return []
-        return [b for s in _ordered(shape.shapes) for b in _shape_blocks(s, depth + 1)]
+        return _blocks(shape.shapes, depth + 1)
     if getattr(shape, "has_table", False) and shape.has_table:
         return [table_markdown(shape.table)]
     if getattr(shape, "has_chart", False) and shape.has_chart:

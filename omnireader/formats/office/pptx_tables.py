@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["table_markdown", "chart_markdown"]
+__all__ = ["table_markdown", "markdown_rows", "chart_markdown"]
 
 
 def _cell(text: str) -> str:
@@ -14,7 +14,13 @@ def _cell(text: str) -> str:
 
 def table_markdown(table: Any) -> str:
     """A slide's table as a Markdown table, its first row the header; "" when it is empty."""
-    rows = [[_cell(cell.text) for cell in row.cells] for row in table.rows]
+    return markdown_rows([[cell.text for cell in row.cells] for row in table.rows])
+
+
+def markdown_rows(texts: list[list[str]]) -> str:
+    """Rows of cell texts as a Markdown table, the first row the header, empty rows left
+    out; "" when every row is empty."""
+    rows = [[_cell(text) for text in row] for row in texts]
     rows = [r for r in rows if any(r)]
     if not rows:
         return ""
