@@ -39,6 +39,10 @@ _NOT_TITLE = re.compile(r"^(\||!\[|```|~~~|[-*_=]{3,}\s*$|<!--)")
 _MARKS = re.compile(r"^(?:[-*+>]\s+|\d{1,3}[.)]\s+)+")
 _EMPHASIS = re.compile(r"\*\*|__|`|\\(?=[\\`*_{}\[\]()#+\-.!|])")
 _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
+# A note's mark glued to the word it follows: the Markdown readers' "[^2]" ("[^e1]" for an
+# endnote) anywhere, a bare "[1]" at the end ("Footnote appears here[1]"). It points at a
+# note; it is no word of the title.
+_NOTE_MARK = re.compile(r"(?<=[^\s\[])\[\^[a-z]{0,2}[0-9]{1,3}\]|(?<=[^\W\d_])\[[0-9]{1,3}\]$")
 HEAD_LINES = 60  # a heading further down than this is not the document's title
 
 
@@ -94,7 +98,7 @@ def _asks(line: str, heading: str) -> bool:
 
 
 def _clean(line: str) -> str | None:
-    line = _EMPHASIS.sub("", _LINK.sub(r"\1", _MARKS.sub("", line)))
+    line = _EMPHASIS.sub("", _LINK.sub(r"\1", _NOTE_MARK.sub("", _MARKS.sub("", line))))
     line = " ".join(line.split()).strip()
     if len(line) > MAX_TITLE:
         line = line[:MAX_TITLE].rsplit(" ", 1)[0] + "…"

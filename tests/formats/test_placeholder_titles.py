@@ -149,3 +149,13 @@ def test_a_first_line_skips_tables_and_images_and_loses_its_marks() -> None:
     assert title_from_text("![logo](a.png)\n| a | b |\n\n- **Board** [minutes](x)") == (
         "Board minutes"
     )
+
+
+def test_a_note_mark_after_a_word_is_no_part_of_the_title(corpus: Path) -> None:
+    # Tika's testPPT_various.ppt: a template title, its first line "Footnote appears here[1]"
+    items = Reader().read(corpus / "realworld/testPPT_various.ppt")
+    assert {i.metadata.key for i in items} == {"Footnote appears here"}
+    # the readers' own marks anywhere; a bare "[1]" only at the end, after a letter
+    assert title_from_text("# Harbour fees[^1] for 2025[^e2]") == "Harbour fees for 2025"
+    assert title_from_text("# Reading x[0] in loops") == "Reading x[0] in loops"
+    assert title_from_text("# [1] Harbour fees") == "[1] Harbour fees"
