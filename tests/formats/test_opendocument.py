@@ -4,6 +4,7 @@ and footers from the master pages; never a ZIP of XML parts."""
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 import pytest
 
@@ -250,3 +251,21 @@ def test_a_slide_has_its_title_as_heading_its_outline_as_lists_and_notes_apart()
     assert slide.memory == "# Harvest plan\n\n- Plums\n  - Early ones\n- Quinces"
     assert notes.memory == "Say the price last." and notes.source.page == 1
     assert slide.metadata.extra["page_count"] == 1
+
+
+def test_a_cells_runs_of_spaces_are_one_space_as_in_other_tables(corpus: Path) -> None:
+    # Tika's test-columnar.ods, a fixed-width export: "This is row            0 of  …"
+    items = Reader().read(corpus / "realworld/test-columnar.ods")
+    assert "| This is row 0 of 10 | 0% |" in items[0].memory
+    from odfdo import Document, Table
+
+    doc = Document("spreadsheet")
+    doc.body.clear()
+    table = Table("Berths")
+    table.set_value((0, 0), "berth")
+    table.set_value((1, 0), "ship")
+    table.set_value((0, 1), "North   2")
+    table.set_value((1, 1), "MS   Aurora")
+    doc.body.append(table)
+    [sheet] = Reader().read(Blob(data=saved(doc), filename="berths.ods"))
+    assert "| North 2 | MS Aurora |" in sheet.memory

@@ -39,6 +39,9 @@ __all__ = ["extract_odf"]
 
 _IMAGE = re.compile(r"!\[([^\]]*)\]\([^)]*\)")
 _PADDING = re.compile(r" {2,}(?=\|)")
+# Inside a table row: a cell's own runs of spaces ("row            0 of           10", a
+# fixed-width export), one space as the XLSX, DOCX and CSV readers write a cell.
+_CELL_SPACES = re.compile(r"(?<=\S) {2,}(?=\S)")
 _RULE = re.compile(r"\|-{3,}(?=\|)")
 _BLANK_LINES = re.compile(r"\n\s*\n\s*\n+")
 _SPACES = re.compile(r"[ \t]+")
@@ -77,6 +80,7 @@ def _tidy(text: str) -> str:
         _RULE.sub("| --- ", _PADDING.sub(" ", _unescape(_HARD_BREAK.sub("", line.rstrip()))))
         for line in text.split("\n")
     ]
+    lines = [_CELL_SPACES.sub(" ", line) if line.startswith("|") else line for line in lines]
     return _BLANK_LINES.sub("\n\n", "\n".join(lines)).strip()
 
 
