@@ -40,3 +40,24 @@ def test_a_noreply_sender_is_left_out_and_its_reader_kept() -> None:
         "rootbeer@example.org",
     ]
     assert headers.sender == "GitHub <noreply@github.com>"
+
+
+def test_a_mailing_lists_robots_are_no_persons(corpus: Path) -> None:
+    # CPython's msg_02.txt: a Mailman digest, From ppp-request@zzz.org
+    [digest, *_] = Reader().read(corpus / "realworld" / "msg_02.txt")
+    assert digest.metadata.persons == ["ppp@zzz.org"]
+    assert "From: ppp-request@zzz.org" in digest.memory
+    headers = mail_headers(
+        email.message_from_string(
+            "From: harbour-bounces+anna=example.org@lists.example.org\n"
+            "To: Anna Berg <anna@example.org>\nCc: Harbour owners <harbour-owner@example.org>"
+            "\nSubject: Your message awaits moderator approval\n\nHeld."
+        )
+    )
+    # the list's owner address is read by people: it stays
+    assert headers.persons == [
+        "Anna Berg",
+        "anna@example.org",
+        "Harbour owners",
+        "harbour-owner@example.org",
+    ]
