@@ -9,16 +9,13 @@ from pathlib import Path
 from omnireader import Reader
 
 
-def _markdown(path: Path) -> str:
-    return "\n\n".join(i.memory for i in Reader().read(path) if "header" not in i.metadata.tags)
-
-
 def test_a_legacy_word_file_saved_by_writer_keeps_its_heading_style(corpus: Path) -> None:
     # Tika's testWORD.doc: "Main Heading" is in Writer's "Heading" style, before Heading 1
-    text = _markdown(corpus / "realworld/testWORD.doc")
-    assert "\n# Main Heading\n" in text
-    assert "\nAnd now for a subtitle\n" in text  # Subtitle: body text
-    assert text.index("# Main Heading") < text.index("# Heading Level 1")
+    items = Reader().read(corpus / "realworld/testWORD.doc")
+    # Subtitle stays body text; a heading right before another shares its section: no
+    # item is a bare "# Main Heading"
+    assert items[0].memory == "# Sample Word Document Title\n\nAnd now for a subtitle"
+    assert items[1].memory.startswith("# Main Heading\n\n# Heading Level 1\n\n## Heading")
 
 
 def test_a_word_style_named_heading_is_a_first_level_heading(tmp_path: Path) -> None:
@@ -56,3 +53,20 @@ def test_an_opendocument_title_and_heading_paragraph_are_headings(tmp_path: Path
         "## Berths\n\nTwo new berths by 2026."
     )
     assert items[0].metadata.key == "Harbour expansion plan"
+
+
+def test_a_heading_straight_after_another_shares_its_section(tmp_path: Path) -> None:
+    import docx
+
+    document = docx.Document()
+    document.add_heading("Part One", level=1)
+    document.add_heading("Budget", level=1)
+    document.add_paragraph("Spending stayed within plan.")
+    document.add_heading("Staff", level=1)
+    document.add_paragraph("Two hires.")
+    path = tmp_path / "report.docx"
+    document.save(path)
+    assert [i.memory for i in Reader().read(path)] == [
+        "# Part One\n\n# Budget\n\nSpending stayed within plan.",
+        "# Staff\n\nTwo hires.",
+    ]

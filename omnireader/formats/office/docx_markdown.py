@@ -90,11 +90,14 @@ def _paragraph(p: Any, ctx: Context) -> Iterator[_Block]:
 
 
 def _sections(blocks: list[_Block]) -> list[Section]:
-    """One section per top-level heading (plus what comes before the first heading)."""
+    """One section per top-level heading (plus what comes before the first heading); a
+    heading straight after another ("# Part One" then "# Budget") shares its section, so
+    no section is a bare heading."""
     top = min((b.heading_level for b in blocks if b.heading_level), default=0)
     groups: list[list[_Block]] = [[]]
     for block in blocks:
-        if top and block.heading_level == top and groups[-1]:
+        opened = groups[-1] and not all(b.heading_level for b in groups[-1])
+        if top and block.heading_level == top and opened:
             groups.append([])
         groups[-1].append(block)
     sections = []
