@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from omnireader.formats.name_order import natural_order
 from omnireader.formats.word_lists import load_word_list
 
 __all__ = ["is_person", "people"]
@@ -55,11 +56,12 @@ def is_person(name: str | None) -> bool:
 
 
 def people(names: Iterable[str | None]) -> list[str]:
-    """The values of ``names`` that are persons, whitespace tidied and a trailing
-    qualifier in brackets dropped ("Ana Lima (Sales)" is Ana Lima), each once, in order."""
+    """The values of ``names`` that are persons, whitespace tidied, a trailing qualifier in
+    brackets dropped ("Ana Lima (Sales)" is Ana Lima) and "Lima, Ana" turned to "Ana Lima"
+    (:func:`.name_order.natural_order`), each once, in order."""
     out: dict[str, None] = {}
     for name in names:
         name = _QUALIFIER.sub("", name or "")
         if name and is_person(name):
-            out.setdefault(" ".join(name.split()), None)
+            out.setdefault(natural_order(" ".join(name.split())), None)
     return list(out)

@@ -21,6 +21,7 @@ from email.message import Message
 
 from pydantic import BaseModel, Field
 
+from omnireader.formats.name_order import natural_order
 from omnireader.formats.plain.text import codec_for, decode_text
 from omnireader.formats.word_lists import load_word_list
 
@@ -190,7 +191,8 @@ def mail_headers(msg: Message) -> MailHeaders:
     for name, addr in _addresses([v for v in (sender, to, cc, bcc, reply_to) if v]):
         if _system_mailbox(addr or name):
             continue  # a bounce's MAILER-DAEMON, a notice's noreply: no person
-        for value in (name.strip("'\" "), addr):
+        # "Bottema, Benny" (a directory's order) is the Benny Bottema of another message
+        for value in (natural_order(name.strip("'\" ")), addr):
             if value and value not in persons:
                 persons.append(value)
     date_text = get("Date")
