@@ -11,6 +11,7 @@ from omnireader.parsers.base import ParseContext
 from omnireader.parsers.file import FileParser
 from omnireader.payloads import Blob
 from omnireader.text.chunking import chunk_text
+from omnireader.text.md_blocks import _HAS_STRUCTURE, has_structure
 from omnireader.text.structure import MAX_DEPTH, MAX_TITLE, structured_chunks
 from omnireader.text.tokens import count_tokens
 
@@ -43,6 +44,32 @@ def test_text_without_headings_is_chunked_as_before() -> None:
     assert all(s.heading_path == [] for s in got)
     # A heading path of the section's own still leaves the chunks as they were.
     assert [s.chunk for s in structured_chunks(text, 128, ["Part I"])] == chunk_text(text, 128)
+
+
+def test_structure_is_a_heading_or_a_table_row_anywhere_in_the_text() -> None:
+    # Told without the pattern when the text has neither "#" nor "|"; the same answer.
+    texts = [
+        "plain words " * 1000,
+        "one line, no break: 12.5% (x) y/z " * 1000,
+        "prose\n\n" * 500 + "# A heading\nbody",
+        "prose\n" * 500 + "| a | b |\n|---|---|\n| 1 | 2 |",
+        "issue #12 and a|b inline",
+        "#hashtag\n  |not a row",
+        "\n# \n",
+        "text\n  | cell |  \nmore",
+    ]
+    for text in texts:
+        assert has_structure(text) is (_HAS_STRUCTURE.search(text) is not None), text[-40:]
+    assert [has_structure(t) for t in texts] == [
+        False,
+        False,
+        True,
+        True,
+        False,
+        False,
+        False,
+        True,
+    ]
 
 
 def test_a_chunk_stays_within_its_section() -> None:
