@@ -105,3 +105,20 @@ def test_lone_surrogates_fail_as_chonkie_fails() -> None:
     with pytest.raises(UnicodeEncodeError):
         chunk_text(text, 512)
     assert len(chunk_text("x" * 70_000 + "\ud800", 512)) == 1  # fits: never split
+
+
+def test_a_level_finds_its_delimiters_as_a_search_for_each_would() -> None:
+    # A delimiter with a byte the text lacks is not searched for (a line without breaks
+    # has no ".\n" or "\n\n"): the answer is the one searching for each delimiter gives.
+    texts = [_LINE * 50, _LINE * 50 + "end. ", "a.\nb", "x\r\ny", "x\ry", "a—b", "a...b", "", "?"]
+    for level in _rules().levels:
+        delimiters = level.delimiters or " "
+        encoded = [
+            d.encode() for d in ([delimiters] if isinstance(delimiters, str) else delimiters)
+        ]
+        for text in texts:
+            data = text.encode()
+            assert chunk_split._any_in(data, encoded) == any(d in data for d in encoded), (
+                level.delimiters,
+                text[-20:],
+            )
