@@ -102,3 +102,14 @@ def test_locations_under_a_folder_and_stored_paths(store: Store, item) -> None:
     )
     assert store.locations_under("/r") == {"/r/one.txt", "/r/sub/two.txt"}
     assert store.stored_paths(["/r/one.txt", "/r/nope.txt"]) == {"/r/one.txt"}
+
+
+def test_a_copy_of_a_big_file_adds_its_path_to_every_item_in_one_batch(store: Store, item) -> None:
+    # More ids in one write than one lookup of their stored locations takes (detach._LOOKUP):
+    # every item still remembers both paths, the stored one first.
+    n = 4096 + 50
+    store.add([item(f"i{k}", f"text {k}", path="/d/a.txt") for k in range(n)], batch_size=n)
+    store.add([item(f"i{k}", f"text {k}", path="/d/b.txt") for k in range(n)], batch_size=n)
+    assert store.count() == n
+    seen = {i.id: i.metadata.seen_at for i in store.iter_items()}
+    assert len(seen) == n and all(s == ["/d/a.txt", "/d/b.txt"] for s in seen.values())
