@@ -143,15 +143,17 @@ class Store(PathQueries, Versions, Deleting):
         with write_lock(self.path):
             # Under the lock: the locations another writer recorded are not lost. Within one
             # commit an id must appear once: its last row wins, with every location seen.
-            unique, vectors = unique_rows(self.table, rows, given)
+            unique, vectors, new = unique_rows(self.table, rows, given)
             data = with_vectors(unique, vectors, self.table.schema)  # type: ignore[arg-type]
-            result = retry_conflicts(merge, "add")
+            if new:  # no id is stored (looked up under the lock): appended, not merged
+                retry_conflicts(lambda: self.table.add(data), "add")
+                inserted, updated = data.num_rows, 0
+            else:
+                result = retry_conflicts(merge, "add")
+                inserted, updated = result.num_inserted_rows, result.num_updated_rows
         if refresh:
             refresh_indexes(self.table)
-        return AddResult(
-            inserted=total.inserted + result.num_inserted_rows,
-            updated=total.updated + result.num_updated_rows,
-        )
+        return AddResult(inserted=total.inserted + inserted, updated=total.updated + updated)
 
     def ledger(self, scope: str, settings: str) -> Ledger:
         """The ingest ledger (files fully written) for one scope and settings key."""

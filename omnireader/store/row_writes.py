@@ -9,7 +9,7 @@ those locations, exactly as :func:`.detach.merge_locations` does for items.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from omnireader.store.detach import stored_locations
 from omnireader.store.locations import with_locations
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     import numpy as np
     import pyarrow as pa
 
-__all__ = ["unique_rows", "rows_to_bytes", "rows_from_bytes"]
+__all__ = ["Unique", "unique_rows", "rows_to_bytes", "rows_from_bytes"]
 
 
 def rows_to_bytes(rows: pa.Table) -> bytes:
@@ -39,13 +39,23 @@ def rows_from_bytes(data: bytes) -> pa.Table:
     return pa.ipc.open_stream(pa.py_buffer(data)).read_all()
 
 
-def unique_rows(
-    table: Any, rows: pa.Table, vectors: np.ndarray | None
-) -> tuple[pa.Table, np.ndarray | None]:
+class Unique(NamedTuple):
+    """Rows to write, one per id, and whether the store holds none of their ids."""
+
+    rows: pa.Table
+    vectors: np.ndarray | None
+    # Every id was looked up (each row records a location) and none is stored, or the table
+    # is empty: the rows can be appended, without merging them on ``id`` (a merge joins
+    # every stored id: ~0.6 s against ~0.35 s for a 50 MB text's 15 pieces).
+    new: bool
+
+
+def unique_rows(table: Any, rows: pa.Table, vectors: np.ndarray | None) -> Unique:
     """``rows`` with each id once (the last row of an id wins) and every location recorded
     (the stored ones first, then this write's), with their ``vectors`` in the same order.
 
-    Reads the stored locations of the ids, so the caller holds the store's write lock.
+    Reads the stored locations of the ids, so the caller holds the store's write lock (and
+    ``new`` holds until it lets go).
     """
     import pyarrow as pa
 
@@ -58,14 +68,16 @@ def unique_rows(
         seen.setdefault(item_id, []).extend(locations or [])
     located = [i for i in last if seen[i]]
     # An empty table (a first ingest's first batch) has nothing to merge with.
-    stored = stored_locations(table, located) if located and table.count_rows() else {}
+    empty = table.count_rows() == 0
+    stored = stored_locations(table, located) if located and not empty else {}
+    new = empty or (len(located) == len(last) and not stored)
     changed: dict[int, list[str]] = {}
     for item_id, n in last.items():
         merged = list(dict.fromkeys([*stored.get(item_id, []), *seen[item_id]]))
         if merged and merged != (own[n] or []):
             changed[n] = merged
     if len(last) == len(ids) and not changed:
-        return rows, vectors  # the usual case: nothing to copy
+        return Unique(rows, vectors, new)  # the usual case: nothing to copy
     kept = [n for n in last.values() if n not in changed]
     redo = list(changed)
     parts = [rows.take(pa.array(kept, pa.int64()))] if kept else []
@@ -74,4 +86,4 @@ def unique_rows(
         items = [with_locations(item_from_row(r), changed[n]) for r, n in zip(old, redo)]
         parts.append(items_to_rows(items, rows.schema))
     out = pa.concat_tables(parts) if len(parts) > 1 else parts[0]
-    return out, (None if vectors is None else vectors[kept + redo])
+    return Unique(out, None if vectors is None else vectors[kept + redo], new)

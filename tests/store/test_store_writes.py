@@ -39,6 +39,26 @@ def test_a_mixed_batch_counts_new_and_replaced_items_apart(store: Store, item: M
     assert (result.inserted, result.updated) == (2, 1)
 
 
+def test_items_new_to_the_store_are_added_and_a_stored_one_among_them_is_replaced(
+    store: Store, item: MakeItem
+) -> None:
+    # Rows whose ids the store lacks are appended, the others merged on id: either way
+    # each id is stored once, and the counts say which were new.
+    store.add([item("a", "alpha text", path="/d/a.txt")])
+    new = store.add([item("b", "bravo", path="/d/b.txt"), item("c", "charlie", path="/d/c.txt")])
+    mixed = store.add(
+        [item("c", "charlie again", path="/d/c.txt"), item("d", "delta", path="/d/d.txt")]
+    )
+    # Without a location an item is not looked up: merged, as before.
+    unlocated = store.add([item("b", "bravo once more"), item("e", "echo")])
+
+    assert [(r.inserted, r.updated) for r in (new, mixed, unlocated)] == [(2, 0), (1, 1), (1, 1)]
+    stored = {i.id: i for i in store.iter_items()}
+    assert store.count() == len(stored) == 5
+    assert stored["c"].memory == "charlie again" and stored["b"].memory == "bravo once more"
+    assert stored["d"].source.path == "/d/d.txt"
+
+
 def test_an_id_repeated_within_one_call_is_stored_once_with_its_last_text(
     store: Store, item: MakeItem
 ) -> None:
