@@ -2,8 +2,10 @@
 
 Two processes may ingest into one store at once. LanceDB resolves most commit races, but
 two ``merge_insert`` calls that both insert the same new id can each commit it, leaving the
-item twice. Writes therefore take an exclusive ``flock`` on a file in the store's folder:
-one process upserts at a time and always sees the other's committed rows. Reads never wait.
+item twice, and rows appended because a lookup found none of their ids
+(:mod:`.row_writes`) would be twice if another writer added them in between. Writes therefore
+take an exclusive ``flock`` on a file in the store's folder: one process upserts at a time
+and always sees the other's committed rows. Reads never wait.
 """
 
 from __future__ import annotations
