@@ -80,17 +80,34 @@ metadata, vectors) are the same (``tests/batch/test_batch_pieces.py``); a 200-pa
 folder is unchanged (1 worker 2.16 / 2.23 -> 2.15 / 2.22 s, 2 workers 1.69 / 1.74 ->
 1.74 / 1.74 s; no file there has more items than a batch).
 
-What stops 10 MB/s now (a quiet two-core machine, from the traces): starting ~0.5 s, then
-reading the file to items ~2.3 s in the worker while the writer has nothing to do (the
-items come from one pass over the whole text: a chunk's language may come from the
-document's majority, so no item is final before the last is made), then the pieces ~2 s
-on both cores, then the final optimize ~2.2 s while the worker is done (its CPU is on two
-Lance threads, ~1.1 s each, one after the other: wall = CPU on an idle machine; Lance keeps
-two cores for I/O and gives compute one thread on a two-core machine, and
-``LANCE_CPU_THREADS=2`` moved the split to 1.5 + 0.7 s without a measurable gain under
-load): ~7 s, ~7 MB/s. 10 MB/s needs one of the two single-core phases overlapped: items
-made a piece at a time (two passes over the chunks' languages), or the index build spread
-over both cores.
+Session 14 (2026-12-07, helper-35; load 5-10 on two cores all session, so CPU seconds,
+``process_time``, min of 2 rounds, base a2f7a64 -> branch back to back; the store's rows are
+the same, every column). This 50 MB line: read to items 2.60 -> 2.01 (a text with no "#" and
+no "|" skips the Markdown-structure pattern, 0.19 s; the chunker does not search for a
+delimiter one of whose bytes the text lacks, ".\\n" or "\\n\\n" in a line without breaks,
+0.35 s); write 1.34 -> 0.93 (a piece's stored locations in one query instead of three; rows
+whose ids the store lacks appended instead of merged on ``id``); hand-over 1.28 / 1.07 and
+embed 1.77 / 1.72 (same code); final optimize 2.72 / 2.74 (same). In all 9.72 -> 8.47 s.
+Prose with short lines (Candide and four licences repeated to 20 MB, 9,291 items): 4.62 ->
+4.59 (write 0.31 -> 0.23; nothing else applies). Ingest process CPU 5.35 / 5.21 / 5.13 ->
+4.81 / 4.81 / 4.86 s, worker 4.59 / 4.83 / 4.54 -> 4.35 / 4.31 / 4.43 s (alternating runs);
+their walls (18.6-23.6 s at load 7-10) say nothing. Estimated on a quiet machine (where a
+stage's wall is about its CPU here: base 8.0 s by this sum, 6.4 MB/s measured): ~7 s, ~7 MB/s.
+
+What stops 10 MB/s now (a quiet two-core machine, from the CPU above): starting ~0.5 s,
+then reading the file to items ~2.0 s in the worker while the writer has nothing to
+do (the items come from one pass over the whole text: a chunk's language may come from the
+document's majority, so no item is final before the last is made; of it: chunking 0.8, of
+which chonkie_core's pause- and space-level splits of the whole line 0.28, each giving one
+split; items 0.6, pydantic-free models ~20 us an item; the surrogate check 0.19), then the
+pieces ~1.9 s on both cores (worker: rows 1.0, half the embedding 0.9; writer: the other
+half 0.9, writes 0.9), then the final optimize ~2.6 s on one core (three quarters the
+full-text index over ``memory``, ICU and stemming, single-threaded in Lance): ~7 s. 10 MB/s
+(5 s) needs both single-core phases overlapped: items made and sent a piece at a time (the
+chunks' languages in a first pass; ~1 s of items, the surrogate check and rows would then run
+while the writer embeds), and the index built while the pieces are written (an optimize after
+2/3 of the 20 MB prose's pieces cut the final one from 2.0 to 1.1 s wall, but cost 1.8 s
+itself, and Lance's optimize also compacts the fragments each time).
 """
 
 from __future__ import annotations
