@@ -1,7 +1,8 @@
 """PDFs with text placed where a test needs it, made on the spot with PDFium.
 
 ``Text(x, y, text, size, bold)`` is drawn with its baseline ``y`` points below the page's
-top edge, in Helvetica (or Helvetica-Bold, or the standard font it names); ``Rule`` draws a stroked line. An outline can
+top edge, in Helvetica (or Helvetica-Bold, or the standard font it names), turned ``turn``
+degrees anticlockwise about its start (90: running up the page); ``Rule`` draws a stroked line. An outline can
 be added afterwards with pypdf (:func:`with_outline`).
 """
 
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import ctypes
 import io
+import math
 from dataclasses import dataclass
 
 WIDTH, HEIGHT = 612.0, 792.0
@@ -22,6 +24,7 @@ class Text:
     size: float = 10.0
     bold: bool = False
     font: str | None = None  # a standard font by name ("Helvetica-BoldOblique"), else by bold
+    turn: int = 0  # degrees anticlockwise: 90 runs up the page, 270 down it
 
 
 @dataclass
@@ -63,7 +66,9 @@ def build_pdf(pages: list[list[Text | Line]], font_file: bytes | None = None) ->
                 pdfium_c.FPDFText_SetText(
                     obj, ctypes.cast(wide, ctypes.POINTER(pdfium_c.FPDF_WCHAR))
                 )
-                pdfium_c.FPDFPageObj_Transform(obj, 1, 0, 0, 1, item.x, HEIGHT - item.y)
+                cos = round(math.cos(math.radians(item.turn)), 6)
+                sin = round(math.sin(math.radians(item.turn)), 6)
+                pdfium_c.FPDFPageObj_Transform(obj, cos, sin, -sin, cos, item.x, HEIGHT - item.y)
             else:
                 obj = pdfium_c.FPDFPageObj_CreateNewPath(item.x0, HEIGHT - item.y0)
                 pdfium_c.FPDFPath_LineTo(obj, item.x1, HEIGHT - item.y1)

@@ -197,6 +197,9 @@ class FurnitureWindow:
         footer: list[Block] = []
         label = None
         for block, (zone, outermost, last) in zip(layout.blocks, _zones(layout)):
+            if block.kind == "header":  # the layout knew it: text turned in a side margin
+                header.append(block)
+                continue
             number = page_number(block.text)
             if zone is None and last and number is not None and number.isdigit():
                 # A page whose text ends above its middle (a filing rendered from HTML)

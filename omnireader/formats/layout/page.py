@@ -23,11 +23,13 @@ from omnireader.formats.layout.column_heads import drop_column_heads
 from omnireader.formats.layout.contents_numbers import pair_page_numbers
 from omnireader.formats.layout.headings import HeadingRules, normalize
 from omnireader.formats.layout.lines import BULLETS, make_line, make_lines
+from omnireader.formats.layout.margin_text import take_margin_text
 from omnireader.formats.layout.model import Block, BlockKind, Line, PageLayout, Table, Word
 from omnireader.formats.layout.order import reading_order
 from omnireader.formats.layout.paragraphs import line_breaks, paragraphs
 from omnireader.formats.layout.reflow import Vocabulary, reflow
 from omnireader.formats.layout.symbol_fonts import read_symbols
+from omnireader.formats.layout.text_rotation import text_rotation
 from omnireader.formats.layout.words import TooManyChars, page_words
 
 if TYPE_CHECKING:
@@ -78,13 +80,14 @@ def layout_page(
     started = budget_clock()
     # A page printed sideways (most of its text running bottom to top) is read turned
     # upright: /Rotate is what words and rules apply, so it is set for the reading only.
-    turn = _upright_turn(textpage)
+    turn = text_rotation(textpage, sample=_ANGLE_SAMPLE)  # a sample is enough to see it
     rotation = page.get_rotation()
     if turn:
         page.set_rotation((rotation + turn) % 360)
     try:
         width, height = page.get_size()
-        words = read_symbols(page_words(page, textpage, hidden))
+        words, aside = take_margin_text(page, textpage, page_words(page, textpage, hidden), turn)
+        words = read_symbols(words)
         tables = _tables(page, words, width, height)
     except TooManyChars as exc:
         raise LayoutFailed(str(exc)) from None
@@ -92,7 +95,9 @@ def layout_page(
         if turn:
             page.set_rotation(rotation)
     _check(started, budget, "reading the words")
-    return layout_words(words, width, height, index, headings, vocabulary, tables, started, budget)
+    layout = layout_words(words, width, height, index, headings, vocabulary, tables, started, budget)
+    layout.blocks.extend(aside)  # text turned in a side margin: furniture, outside the order
+    return layout
 
 
 def layout_words(
@@ -236,15 +241,6 @@ def _tables(page: pypdfium2.PdfPage, words: list[Word], width: float, height: fl
     except ImportError:
         return []
     return list(find_tables(words, page_rules(page), width, height))
-
-
-def _upright_turn(textpage: pypdfium2.PdfTextPage) -> int:
-    try:
-        from omnireader.formats.layout.text_rotation import text_rotation
-    except ImportError:
-        return 0
-    # A sample of the characters' angles is enough to see that most text is sideways.
-    return text_rotation(textpage, sample=_ANGLE_SAMPLE)
 
 
 def _in_tables(words: list[Word], tables: list[Table]) -> list[bool]:
