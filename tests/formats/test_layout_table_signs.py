@@ -102,3 +102,16 @@ def test_a_drawn_grid_gives_its_sign_cells_to_the_amounts() -> None:
     grid = [["Revenues", "$36,397", "$", "34,350"], ["Net income", "1,933", "4,240", ""]]
     merge_sign_columns(grid)
     assert grid[0] == ["Revenues", "$36,397", "", "$34,350"]
+
+
+def test_a_percent_mark_hanging_right_of_the_table_is_read_once() -> None:
+    # The last column's "%" stands right of its figures, outside the edge the table's box
+    # ends at; its cells hold the mark already ("21%"), and the mark was read again as a
+    # line of text under the table (3M's, AmEx's and Coca-Cola's filings: ~200 of them).
+    from omnireader.formats.pdf.extract import extract_pdf
+    from omnireader.payloads import Blob
+
+    with extract_pdf(Blob(data=pdf(_statement())), layout=True) as doc:
+        text = "\n\n".join(s.text for s in doc.sections if s.part is None)
+    assert "| Growth | 33% | 21% |" in text
+    assert text.endswith("21% |")  # nothing after the table: no "%" of its own

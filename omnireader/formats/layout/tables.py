@@ -17,6 +17,7 @@ from omnireader.formats.layout.model import Rule, Table, Word
 from omnireader.formats.layout.tables_charts import is_chart
 from omnireader.formats.layout.tables_lists import is_list
 from omnireader.formats.layout.tables_ruled import SNAP, ruled_tables
+from omnireader.formats.layout.tables_signs import cover_hanging_marks
 from omnireader.formats.layout.tables_stream import borderless_tables
 from omnireader.formats.layout.tables_text import em, group_lines, header_rows, runs
 
@@ -48,7 +49,10 @@ def find_tables(words: list[Word], rules: list[Rule], width: float, height: floa
         rest = words  # most pages: no ruled table took a word
     # A chart's axis labels and a list set with tabs line up like a table: their words
     # stay text (.tables_charts, .tables_lists).
-    tables.extend(t for t in borderless_tables(rest) if not (is_chart(t) or is_list(t)))
+    for table in borderless_tables(rest):
+        if not (is_chart(table) or is_list(table)):
+            cover_hanging_marks(table, rest)
+            tables.append(table)
     tables.sort(key=lambda t: (t.y0, t.x0))
     return tables
 

@@ -11,10 +11,10 @@ header test and every other.
 
 from __future__ import annotations
 
-from omnireader.formats.layout.model import Word
-from omnireader.formats.layout.tables_text import CURRENCY, is_numeric
+from omnireader.formats.layout.model import Table, Word
+from omnireader.formats.layout.tables_text import CURRENCY, em, is_numeric
 
-__all__ = ["amount_line", "fuse_signs", "merge_sign_columns"]
+__all__ = ["amount_line", "cover_hanging_marks", "fuse_signs", "merge_sign_columns"]
 
 Run = list[Word]
 
@@ -49,6 +49,20 @@ def fuse_signs(line: list[Run]) -> list[Run]:
             continue
         joined.append(run)
     return [_fused(run) for run in joined]
+
+
+def cover_hanging_marks(table: Table, words: list[Word]) -> None:
+    """``table``'s box widened over each "%" hanging right of it, in place. A borderless
+    table's last column ends at its figures' edge (:func:`_join`), and its "12.5%" cells
+    hold the mark already: left outside the box, the mark was read again as a line of text
+    under the table ("%" alone, once a row)."""
+    for w in words:
+        if (
+            w.text in _PERCENT
+            and table.y0 <= w.cy <= table.y1
+            and table.x1 - 1.0 <= w.x0 <= table.x1 + em(w)
+        ):
+            table.x1 = max(table.x1, w.x1)
 
 
 def merge_sign_columns(grid: list[list[str]]) -> None:
