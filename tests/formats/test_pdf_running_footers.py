@@ -101,6 +101,36 @@ def test_an_appendixs_lettered_page_numbers_are_page_numbers() -> None:
     assert all("A-" not in s.text for s in body)
 
 
+def test_a_running_footer_under_text_that_ends_above_the_middle_leaves_the_body() -> None:
+    # NIKE's filings: "2021 FORM 10-K 23" right under a short page's last paragraph, a
+    # third of the way down; the pages around print it at their feet, counting on.
+    lengths = (30, 4, 30, 30)
+    pages = []
+    for n, count in enumerate(lengths, start=22):
+        lines = body_lines(n, count)
+        pages.append(
+            paragraph(72, 100, lines) + [Text(72, 100 + 12 * count + 30, f"2021 FORM 10-K {n}", 8)]
+        )
+    sections = read(pages)
+    body = [s for s in sections if s.part is None]
+    assert [s.page_label for s in body] == ["22", "23", "24", "25"]
+    assert all("FORM 10-K" not in s.text for s in body)
+    assert [s.text for s in sections if s.part == "footer"] == ["2021 FORM 10-K 22"]
+
+
+def test_a_lettered_page_number_under_a_short_pages_text_counts_in_its_series() -> None:
+    # Activision's "F-3" under the auditor's report's last lines, high on its page; "F-2"
+    # and "F-4" stand at their pages' feet.
+    pages = []
+    for n, count in enumerate((30, 4, 30), start=2):
+        pages.append(
+            paragraph(72, 100, body_lines(n, count)) + [Text(300, 100 + 12 * count + 30, f"F-{n}")]
+        )
+    body = [s for s in read(pages) if s.part is None]
+    assert [s.page_label for s in body] == ["F-2", "F-3", "F-4"]
+    assert all("F-" not in s.text for s in body)
+
+
 def test_a_running_header_misread_by_ocr_is_still_a_header() -> None:
     # A scanned book's text layer: the OCR reads the same header a letter apart from page
     # to page ("VICKSBUEG", "SIEGE OP"), which no longer repeats word for word.

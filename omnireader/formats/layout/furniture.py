@@ -36,6 +36,8 @@ _ALIKE_CHARS = 12
 _ALIKE_EDITS = 4
 
 _DIGITS = re.compile(r"\d+")
+# A page number that counts: "12", or "F-12" in its letters' series (not "xii").
+_COUNTED = re.compile(r"(?:[A-Z]{1,2}-)?\d+$")
 _SPACES = re.compile(r"\s+")
 _PAGE_NUMBER = re.compile(
     r"^(?:page\s+|p\.\s*|-\s*|\u2013\s*|\u2014\s*)?"
@@ -82,8 +84,11 @@ def margin_keys(layout: PageLayout) -> set[tuple[str, str, int]]:
     keys = set()
     for block, (zone, outermost, last) in zip(layout.blocks, _zones(layout)):
         number = page_number(block.text)
-        if number is not None and number.isdigit() and (outermost or last):
+        if number is not None and _COUNTED.match(number) and (outermost or last):
             keys.add(_count_key(number))
+        elif zone is None and last and (number := _edge_number(block.text)) is not None:
+            # A short page's running footer under its text, above the middle (below).
+            keys.add(_numbered_key(_key(block, "footer", layout.height), number))
         if zone is not None:
             key = _key(block, zone, layout.height)
             keys.add(key)
@@ -95,14 +100,16 @@ def margin_keys(layout: PageLayout) -> set[tuple[str, str, int]]:
     return keys
 
 
-def _count_key(number: str) -> tuple[str, str, int]:
-    # A page's own number, wherever it stands: what a lone number elsewhere counts from.
-    return "#", "", int(number)
+def _count_key(number: str, step: int = 0) -> tuple[str, str, int]:
+    # A page's own number, wherever it stands: what a lone number elsewhere counts from
+    # ("F-12" counts in its letters' own series).
+    letters, _, digits = number.rpartition("-")
+    return "#", letters, int(digits) + step
 
 
 def _counted(number: str, others: list[tuple[int, set[tuple[str, str, int]]]]) -> bool:
     """Whether the page ``d`` pages away has its number ``number + d``."""
-    return any(_count_key(str(int(number) + d)) in keys for d, keys in others)
+    return any(_count_key(number, d) in keys for d, keys in others)
 
 
 def _exact(block: Block) -> str:
@@ -201,11 +208,16 @@ class FurnitureWindow:
                 header.append(block)
                 continue
             number = page_number(block.text)
-            if zone is None and last and number is not None and number.isdigit():
+            if zone is None and last:
                 # A page whose text ends above its middle (a filing rendered from HTML)
-                # prints its number under that text: the page's when the pages around
-                # count the same way ("5" here, "6" at the next page's foot).
-                if _counted(number, others):
+                # prints its number, or its running footer, under that text: the page's
+                # when the pages around count the same way ("5" here, "6" at the next
+                # page's foot; "2021 FORM 10-K 23" here, "… 24" there).
+                if (number is not None and _COUNTED.match(number) and _counted(number, others)) or (
+                    number is None
+                    and block.kind not in ("heading", "caption")
+                    and _renumbered(block, _key(block, "footer", layout.height), others)
+                ):
                     zone, outermost = "footer", True
             if zone is None:
                 body.append(block)
