@@ -86,7 +86,9 @@ def test_a_page_number_upright_on_a_page_turned_for_its_table_stays_out_of_the_t
     # camelot's anticlockwise_table_2.pdf: the table runs up the page, its page number "54"
     # stands upright at the foot; read turned, the number lies in the margin beside the
     # table, and used to open a row ("5 4 1 son").
-    with extract_pdf(Blob(data=(CORPUS / "anticlockwise_table_2.pdf").read_bytes()), layout=True) as doc:
+    with extract_pdf(
+        Blob(data=(CORPUS / "anticlockwise_table_2.pdf").read_bytes()), layout=True
+    ) as doc:
         sections = list(doc.sections)
     body = body_text(sections)
     assert "| 1 son | 66.8 |" in body and "5 4" not in body

@@ -93,8 +93,8 @@ def _turned_runs(
                 runs.append(_run(text, current))
                 current = []
             continue
-        l, b, r, t = textpage.get_charbox(index, loose=True)
-        box = (l - left, top - t, r - left, top - b) if to_page is None else to_page(l, t, r, b)
+        x0, b, x1, t = textpage.get_charbox(index, loose=True)
+        box = (x0 - left, top - t, x1 - left, top - b) if to_page is None else to_page(x0, t, x1, b)
         if current and (quarter != quarter_of_run or not _near(current, box)):
             runs.append(_run(text, current))
             current = []

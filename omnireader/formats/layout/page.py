@@ -95,7 +95,9 @@ def layout_page(
         if turn:
             page.set_rotation(rotation)
     _check(started, budget, "reading the words")
-    layout = layout_words(words, width, height, index, headings, vocabulary, tables, started, budget)
+    layout = layout_words(
+        words, width, height, index, headings, vocabulary, tables, started, budget
+    )
     layout.blocks.extend(aside)  # text turned in a side margin: furniture, outside the order
     return layout
 
