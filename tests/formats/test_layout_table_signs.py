@@ -104,6 +104,20 @@ def test_a_drawn_grid_gives_its_sign_cells_to_the_amounts() -> None:
     assert grid[0] == ["Revenues", "$36,397", "", "$34,350"]
 
 
+def test_a_percent_and_the_next_amounts_sign_sharing_a_drawn_cell_are_parted() -> None:
+    # NIKE's income statement: "126" then "%" and "$" close together in the cell between
+    # the change and the year before's amount ("126 | % $ | 4,029").
+    grid = [
+        ["NET INCOME", "$5,727", "$2,539", "126", "% $", "4,029", "-37%"],
+        ["Diluted earnings per share", "$3.56", "$1.60", "123", "%$", "2.49", "-36%"],
+        ["Notes", "", "", "", "% $", "", ""],  # no figure beside it: left as it is
+    ]
+    merge_sign_columns(grid)
+    assert grid[0] == ["NET INCOME", "$5,727", "$2,539", "126%", "", "$4,029", "-37%"]
+    assert grid[1][3:6] == ["123%", "", "$2.49"]
+    assert grid[2][4] == "% $"
+
+
 def test_a_percent_mark_hanging_right_of_the_table_is_read_once() -> None:
     # The last column's "%" stands right of its figures, outside the edge the table's box
     # ends at; its cells hold the mark already ("21%"), and the mark was read again as a

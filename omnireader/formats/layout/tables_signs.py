@@ -71,6 +71,20 @@ def merge_sign_columns(grid: list[list[str]]) -> None:
     did. A column left empty is dropped with the spacers."""
     if not grid:
         return
+    for row in grid:
+        # "126 | % $ | 4,029": a figure's "%" and the next amount's "$" set close enough
+        # together to share a cell between them.
+        for j in range(1, len(row) - 1):
+            pair = row[j].replace(" ", "")
+            if (
+                len(pair) == 2
+                and pair[0] == "%"
+                and pair[1] in CURRENCY
+                and is_numeric(row[j - 1])
+                and _digits(row[j - 1])
+                and is_numeric(row[j + 1])
+            ):
+                row[j - 1], row[j], row[j + 1] = row[j - 1] + "%", "", _glued(pair[1], row[j + 1])
     for j in range(len(grid[0])):
         cells = [row[j] for row in grid if row[j]]
         if not cells:
