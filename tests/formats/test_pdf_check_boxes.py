@@ -114,3 +114,24 @@ def test_columns_of_yes_and_no_boxes_end_the_questions_beside_them() -> None:
     assert "Rule 405 of the Securities Act. \u2611 \u2610" in page
     assert "Section 15(d) of the Act. \u2610 \u2611" in page
     assert "\n\u2611\n\u2610\n" not in page
+
+
+@pytest.mark.skipif(not DEJAVU.exists(), reason="DejaVu Sans is not installed")
+def test_check_boxes_and_their_answers_set_large_head_nothing() -> None:
+    # 3M's cover sets its boxes large beside "No", on lines of their own: they were read as
+    # top-level headings ("# ☒ No ☐"), the heading every later paragraph was filed under.
+    # A title that a box ticks ("☒ ANNUAL REPORT …") is still one.
+    lines = [
+        Text(40, 80, "\u2612 ANNUAL REPORT PURSUANT TO SECTION 13", 16),
+        *[Text(40, 120 + 12 * i, text, 9) for i, text in enumerate(_QUESTIONS[2:])],
+        Text(40, 160, "\u2612 No \u2610", 16),
+        Text(40, 200, "Yes \u2610 No \u2612", 16),
+        *[Text(40, 240 + 12 * i, text, 9) for i, text in enumerate(_QUESTIONS[2:])],
+    ]
+    pdf = build_pdf([lines], font_file=DEJAVU.read_bytes())
+    with extract_pdf(Blob(data=pdf), layout=True) as doc:
+        (page,) = [s.text for s in doc.sections if s.part is None]
+    blocks = page.split("\n\n")
+    assert blocks[0].startswith("# \u2612 ANNUAL REPORT")
+    assert "\u2612 No \u2610" in blocks and "Yes \u2610 No \u2612" in blocks
+    assert sum(block.startswith("#") for block in blocks) == 1

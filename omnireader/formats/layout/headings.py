@@ -49,6 +49,9 @@ _DATE = re.compile(
     r"|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
     r"(?:\s+\d{1,2},?)?\s+\d{4}$|^\d{4}-\d{2}(?:-\d{2})?$|^\d{1,2}[./]\d{1,2}[./]\d{2,4}$"
 )
+# A form's check boxes, and the answers beside them ("☒ Yes ☐ No").
+_BOXES = re.compile(r"[\u2610-\u2612]")
+_ANSWERS = re.compile(r"[\u2610-\u2612]|\b(?i:yes|no)\b")
 # A short block this much larger than the body is a title even when it ends in a period.
 _TITLE_RATIO = 1.3
 _TITLE_WORDS = 12
@@ -155,6 +158,8 @@ class HeadingRules:
             return 0
         if not _wordy(text) or leader_end(text) or _DATE.match(text):
             return 0
+        if _BOXES.search(text) and not _wordy(_ANSWERS.sub(" ", text)):
+            return 0  # check boxes and their "Yes" / "No": a form's answer, set large
         letters = sum(map(str.isalpha, text))
         if letters * 2 < len(text) - text.count(" "):
             return 0  # mostly digits and symbols: a formula or a row of figures
