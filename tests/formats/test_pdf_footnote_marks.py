@@ -55,3 +55,26 @@ def test_a_footnotes_own_mark_starts_its_text(compiled: bool) -> None:
 def test_small_type_far_from_larger_text_stays_apart() -> None:
     items = [Text(72, 100, "Net sales"), Text(200, 96, "(b)", 6)]
     assert sorted(_lines(items, True)) == ["(b)", "Net sales"]
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+def test_a_notes_label_hanging_in_the_margin_starts_its_indented_text(compiled: bool) -> None:
+    # Notes under a filing's table: the label "(a)" in the margin, the note's text indented
+    # 1.3 of its em right of it (Lockheed's, Boeing's, Pfizer's). The label stood alone,
+    # a paragraph before its note or after it.
+    items = [
+        Text(49.5, 279, "(a)", 6),
+        Text(67.5, 282, "We close our books and records on the last Sunday of each month.", 9),
+        Text(49.5, 293, "(b)", 6),
+        Text(67.5, 296, "In 2010, our Board approved a share repurchase program.", 9),
+    ]
+    assert _lines(items, compiled) == [
+        "(a) We close our books and records on the last Sunday of each month.",
+        "(b) In 2010, our Board approved a share repurchase program.",
+    ]
+
+
+def test_a_small_word_as_far_before_a_line_is_no_label_of_it() -> None:
+    # 1.5 em apart: as far as a note's label may hang, but "Net" is no label.
+    items = [Text(44, 279, "Net", 6), Text(67.5, 282, "Sales grew in every region.", 9)]
+    assert sorted(_lines(items, True)) == ["Net", "Sales grew in every region."]

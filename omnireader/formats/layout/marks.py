@@ -9,13 +9,15 @@ above it, cutting "Short-term borrowings (b)" into two lines and a table row int
 The rule: a line of one short word (:data:`_MARK_CHARS` characters at most), set at least
 :data:`_SMALLER` smaller than a line beside it, sitting within that line's height (its
 centre inside the line's box, its top at most :data:`_ABOVE_EM` above it), with at most
-:data:`_GAP_EM` of an em between them, goes into that line at its x position; a line
+:data:`_GAP_EM` of an em between them (:data:`_LABEL_GAP_EM` for a note's label before
+its text), goes into that line at its x position; a line
 the mark had cut off after it, of the host's size, comes back too. It could misfire
 on a small number in a table's next column set tight against a larger label.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from omnireader.formats.layout.model import Line, Word
@@ -31,6 +33,11 @@ _ABOVE_EM = 0.3
 # a line's words closer than 1.6 em stay one line).
 _GAP_EM = 1.0
 _SPLIT_EM = 1.6
+# A note's own label ("(a)", "(1)", "*") hangs in the margin left of its note's indented
+# text: up to this many of the text's em before it (Boeing's, Lockheed's, Pfizer's notes
+# under their tables stand 1.1 to 1.3 em apart).
+_LABEL_GAP_EM = 2.0
+_NOTE_LABEL = re.compile(r"^(?:\(?[a-z0-9]{1,2}\)|[a-z0-9]|\*{1,3}|[\u2020\u2021\u00a7])$")
 
 
 def marks_joined(lines: list[Line], make_line: Callable[[list[Word]], Line]) -> list[Line]:
@@ -79,6 +86,7 @@ def _host(lines: list[Line | None], index: int, mark: Line) -> int | None:
     """The index of the line ``mark`` belongs in, or None."""
     centre = (mark.y0 + mark.y1) / 2
     before_at = None
+    lead = _LABEL_GAP_EM if _NOTE_LABEL.match(mark.text) else _GAP_EM
     for at, line in enumerate(lines):
         if line is None or at == index or line.size < _SMALLER * mark.size:
             continue
@@ -87,7 +95,7 @@ def _host(lines: list[Line | None], index: int, mark: Line) -> int | None:
             continue
         if -0.3 * em <= mark.x0 - line.x1 <= _GAP_EM * em:
             return at  # a mark follows the word it refers to: that line first
-        if before_at is None and -0.3 * em <= line.x0 - mark.x1 <= _GAP_EM * em:
+        if before_at is None and -0.3 * em <= line.x0 - mark.x1 <= lead * em:
             before_at = at  # a footnote's own mark, before its text
     return before_at
 
