@@ -67,3 +67,40 @@ def test_a_table_with_a_numbered_column_and_a_header_stays_a_table() -> None:
         )
     ]
     assert "| 1. | Parts and labour | 2,100 |" in _page_text(page)
+
+
+_EXHIBITS = [
+    (
+        "3.1",
+        [
+            "Certificate of Incorporation of the Company, including Amendment of Certificate",
+            "of Incorporation, dated July 27, 2012.",
+        ],
+    ),
+    ("3.2", ["By-Laws of the Company, as amended and restated through September 2, 2015."]),
+    (
+        "10.1*",
+        [
+            "1997 Stock Incentive Plan (amended and restated), incorporated by reference",
+            "to the Quarterly Report on Form 10-Q.",
+        ],
+    ),
+    ("10.2\u2020", ["Form of Indemnification Agreement between the Company and its Directors."]),
+]
+
+
+def test_an_exhibit_index_reads_each_number_with_its_exhibit() -> None:
+    # Coca-Cola's and General Mills' exhibit indexes: the numbers in a column at the left
+    # margin, each exhibit's text 9 em to the right of it, farther than a tab stop. Each
+    # number stood alone, all of them before (or after) the exhibits they name.
+    page, y = [], 100.0
+    for number, lines in _EXHIBITS:
+        page.append(Text(25.5, y, number, 7.5))
+        for line in lines:
+            page.append(Text(102.3, y, line, 7.5))
+            y += 9
+        y += 3
+    text = _page_text(page)
+    assert [text.find(f"{number} {' '.join(lines)}") for number, lines in _EXHIBITS] == sorted(
+        text.find(number) for number, _ in _EXHIBITS
+    )

@@ -33,10 +33,19 @@ _SPLIT_EM = 1.6
 _LABEL_GAP_EM = 8.0
 _LABEL = re.compile(
     r"^(?:(?:item|part|section|article|chapter|note|schedule)\s+)?"
-    r"(?:\.?\d{1,3}(?:\.\d{1,3}){0,3}[a-z]?|[A-Z]|[IVXLC]{1,6}|\([a-z0-9]{1,3}\))[.):]?$"
+    # An exhibit's "10.2*", "*21", "10.1†" (filed herewith, a plan, a confidential part).
+    r"(?:[*\u2020\u2021]{1,2}(?=\d))?"
+    r"(?:\.?\d{1,3}(?:\.\d{1,3}){0,3}[a-z]?|[A-Z]|[IVXLC]{1,6}|\([a-z0-9]{1,3}\))[.):]?"
+    r"[*\u2020\u2021]{0,2}$"
     r"|^[\u2022\u25cf\u25aa\u25e6\u2013\u2014\u00b7\u2043\uf0b7\-*\u2610-\u2612]$",  # ☐☑☒ too
     re.IGNORECASE,
 )
+
+# A column of labels, each with its text on its baseline starting at one x ("3.1" ...
+# "Certificate of Incorporation", an exhibit index): a label this many em at most from
+# its text, when at least _COLUMN_ROWS rows agree.
+_COLUMN_GAP_EM = 20.0
+_COLUMN_ROWS = 3
 
 _X0 = attrgetter("x0")
 
@@ -55,11 +64,10 @@ def make_lines(words: list[Word], width: float = 0.0, compiled: bool = True) -> 
         split = None  # not built, or a coordinate that is no number: Python decides
         rows = _bands(words)
     gutters = find_gutters(rows, width) if width else []
+    label_gap = _label_gap(rows)
     if split is not None:
         between = (lambda prev, word: gutter_at(gutters, prev, word)) if gutters else None
-        lines: list[Line] = split(
-            rows, _SPLIT_EM, _LABEL_GAP_EM, Line, _is_label, between, make_line
-        )
+        lines: list[Line] = split(rows, _SPLIT_EM, label_gap, Line, _is_label, between, make_line)
         return marks_joined(_bullets_joined(lines), make_line)
     lines = []
     for row in rows:
@@ -68,7 +76,7 @@ def make_lines(words: list[Word], width: float = 0.0, compiled: bool = True) -> 
             prev = run[-1]
             em = max(prev.size, word.size, 1.0)
             wide = word.x0 - prev.x1 > _SPLIT_EM * em
-            if wide and word.x0 - prev.x1 <= _LABEL_GAP_EM * em and _is_label(run):
+            if wide and word.x0 - prev.x1 <= label_gap * em and _is_label(run):
                 run.append(word)  # "ITEM 1A." / "1.2" / "•", a tab, then its text
                 continue
             if (
@@ -82,6 +90,25 @@ def make_lines(words: list[Word], width: float = 0.0, compiled: bool = True) -> 
                 run.append(word)
         lines.append(make_line(run))
     return marks_joined(_bullets_joined(lines), make_line)
+
+
+def _label_gap(rows: list[list[Word]]) -> float:
+    """How far (in em) a label may stand from its text on this page: :data:`_LABEL_GAP_EM`,
+    or up to :data:`_COLUMN_GAP_EM` where rows whose first word is a label at one x all
+    have their next word at one x (a column of labels beside a column of text)."""
+    pairs: dict[tuple[int, int], float] = {}
+    counts: dict[tuple[int, int], int] = {}
+    for row in rows:
+        if len(row) < 2 or not is_label(row[0].text):
+            continue
+        first, nxt = row[0], row[1]
+        gap = (nxt.x0 - first.x1) / max(first.size, nxt.size, 1.0)
+        if 0 < gap <= _COLUMN_GAP_EM:
+            key = (round(first.x0), round(nxt.x0))
+            counts[key] = counts.get(key, 0) + 1
+            pairs[key] = max(pairs.get(key, 0.0), gap)
+    wide = [pairs[key] for key, n in counts.items() if n >= _COLUMN_ROWS]
+    return max([_LABEL_GAP_EM, *(gap + 0.01 for gap in wide)])
 
 
 def _bullets_joined(lines: list[Line]) -> list[Line]:
