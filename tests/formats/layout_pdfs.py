@@ -25,6 +25,7 @@ class Text:
     bold: bool = False
     font: str | None = None  # a standard font by name ("Helvetica-BoldOblique"), else by bold
     turn: int = 0  # degrees anticlockwise: 90 runs up the page, 270 down it
+    invisible: bool = False  # drawn in render mode 3: in the text layer, never shown
 
 
 @dataclass
@@ -69,6 +70,10 @@ def build_pdf(pages: list[list[Text | Line]], font_file: bytes | None = None) ->
                 cos = round(math.cos(math.radians(item.turn)), 6)
                 sin = round(math.sin(math.radians(item.turn)), 6)
                 pdfium_c.FPDFPageObj_Transform(obj, cos, sin, -sin, cos, item.x, HEIGHT - item.y)
+                if item.invisible:
+                    pdfium_c.FPDFTextObj_SetTextRenderMode(
+                        obj, pdfium_c.FPDF_TEXTRENDERMODE_INVISIBLE
+                    )
             else:
                 obj = pdfium_c.FPDFPageObj_CreateNewPath(item.x0, HEIGHT - item.y0)
                 pdfium_c.FPDFPath_LineTo(obj, item.x1, HEIGHT - item.y1)

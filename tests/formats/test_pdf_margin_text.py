@@ -81,6 +81,16 @@ def test_a_strip_down_the_right_margin_of_every_page_is_furniture_once() -> None
     assert [s.text for s in sections if s.part == "header"] == [strip]
 
 
+def test_invisible_turned_text_in_the_margin_stays_hidden() -> None:
+    # Text the page never shows (render mode 3) is left out of the page's words; turned in
+    # a margin it is left out of the header too.
+    page = paragraph(72, 130, LINES, size=11, leading=13)
+    page.append(Text(34, 560, STAMP, 20, turn=90, invisible=True))
+    sections = read([page])
+    assert body_text(sections) == " ".join(LINES)
+    assert not [s for s in sections if s.part == "header"]
+
+
 @pytest.mark.skipif(not CORPUS.is_dir(), reason="needs ../shared/corpus")
 def test_a_page_number_upright_on_a_page_turned_for_its_table_stays_out_of_the_table() -> None:
     # camelot's anticlockwise_table_2.pdf: the table runs up the page, its page number "54"

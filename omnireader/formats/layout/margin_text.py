@@ -19,9 +19,11 @@ import re
 from typing import TYPE_CHECKING
 
 from omnireader.formats.layout.model import Block, Word
+from omnireader.formats.layout.pdfium_calls import calls
+from omnireader.formats.layout.pdfium_calls import handle as as_int
 from omnireader.formats.layout.text_rotation import quarter_votes
 from omnireader.formats.layout.transform import page_transform
-from omnireader.formats.layout.words import LIGATURES
+from omnireader.formats.layout.words import LIGATURES, page_words
 
 if TYPE_CHECKING:
     import pypdfium2
@@ -36,17 +38,22 @@ _EDGE_SLACK = 1.0
 
 
 def take_margin_text(
-    page: pypdfium2.PdfPage, textpage: pypdfium2.PdfTextPage, words: list[Word], turn: int
+    page: pypdfium2.PdfPage,
+    textpage: pypdfium2.PdfTextPage,
+    turn: int,
+    hidden: frozenset[int] = frozenset(),
 ) -> tuple[list[Word], list[Block]]:
-    """``words`` without the glyphs of the text turned sideways in the page's side margins,
-    and that text as ``header`` blocks, one a run. ``turn`` is the rotation the page is read
-    at (``text_rotation``): what is upright after it is the page's text. Nearly every page
-    has no turned character, found in one pass of the compiled loop."""
+    """The page's words (:func:`page_words`, without the ``hidden`` text objects) less the
+    glyphs of the text turned sideways in its side margins, and that text as ``header``
+    blocks, one a run. ``turn`` is the rotation the page is read at (``text_rotation``):
+    what is upright after it is the page's text. Nearly every page has no turned
+    character, found in one pass of the compiled loop."""
+    words = page_words(page, textpage, hidden)
     votes = quarter_votes(textpage)
     upright = (4 - turn // 90) % 4  # the quarter the page's own text runs at
     if sum(votes) == votes[upright]:
         return words, []
-    runs = _turned_runs(page, textpage, upright)
+    runs = _turned_runs(page, textpage, upright, hidden)
     if not runs:
         return words, []
     inside = [_holds_any(runs, w) for w in words]
@@ -68,7 +75,10 @@ def _holds_any(runs: list[Word], word: Word) -> bool:
 
 
 def _turned_runs(
-    page: pypdfium2.PdfPage, textpage: pypdfium2.PdfTextPage, upright: int
+    page: pypdfium2.PdfPage,
+    textpage: pypdfium2.PdfTextPage,
+    upright: int,
+    hidden: frozenset[int],
 ) -> list[Word]:
     """Runs of characters not at the ``upright`` quarter, in the text's order: each run one
     line of turned text (its box, text, and size as the run's line height)."""
@@ -86,6 +96,8 @@ def _turned_runs(
     for index in range(count):
         if text[index].isspace() or pdfium_c.FPDFText_GetUnicode(raw, index) <= 32:
             continue
+        if hidden and calls().text_object(as_int(raw), index) in hidden:
+            continue  # invisible or clipped away (pdf/hidden_text.py), as page_words skips it
         angle = pdfium_c.FPDFText_GetCharAngle(raw, index)
         quarter = round(math.degrees(angle) / 90) % 4 if angle >= 0 else upright
         if quarter == upright:

@@ -30,7 +30,7 @@ from omnireader.formats.layout.paragraphs import line_breaks, paragraphs
 from omnireader.formats.layout.reflow import Vocabulary, reflow
 from omnireader.formats.layout.symbol_fonts import read_symbols
 from omnireader.formats.layout.text_rotation import text_rotation
-from omnireader.formats.layout.words import TooManyChars, page_words
+from omnireader.formats.layout.words import TooManyChars
 
 if TYPE_CHECKING:
     import pypdfium2
@@ -86,7 +86,7 @@ def layout_page(
         page.set_rotation((rotation + turn) % 360)
     try:
         width, height = page.get_size()
-        words, aside = take_margin_text(page, textpage, page_words(page, textpage, hidden), turn)
+        words, aside = take_margin_text(page, textpage, turn, hidden)
         words = read_symbols(words)
         tables = _tables(page, words, width, height)
     except TooManyChars as exc:
