@@ -10,24 +10,23 @@ plain text.
 
 from __future__ import annotations
 
-import re
 import time
-from collections.abc import Callable
 from itertools import compress, repeat
 from operator import eq
 from typing import TYPE_CHECKING
 
+from omnireader.formats.layout.block_kinds import block_of, drop_kickers, main_size
 from omnireader.formats.layout.blocks import TextBlock, make_blocks
 from omnireader.formats.layout.box_columns import attach_box_columns
 from omnireader.formats.layout.column_heads import drop_column_heads
 from omnireader.formats.layout.contents_numbers import pair_page_numbers
 from omnireader.formats.layout.headings import HeadingRules, normalize
-from omnireader.formats.layout.lines import BULLETS, make_line, make_lines
+from omnireader.formats.layout.lines import make_line, make_lines
 from omnireader.formats.layout.margin_text import take_margin_text
-from omnireader.formats.layout.model import Block, BlockKind, Line, PageLayout, Table, Word
+from omnireader.formats.layout.model import Line, PageLayout, Table, Word
 from omnireader.formats.layout.order import reading_order
-from omnireader.formats.layout.paragraphs import line_breaks, paragraphs
-from omnireader.formats.layout.reflow import Vocabulary, reflow
+from omnireader.formats.layout.paragraphs import paragraphs
+from omnireader.formats.layout.reflow import Vocabulary
 from omnireader.formats.layout.symbol_fonts import read_symbols
 from omnireader.formats.layout.text_rotation import text_rotation
 from omnireader.formats.layout.words import TooManyChars
@@ -45,17 +44,10 @@ BUDGET_S = 2.0
 budget_clock = time.thread_time
 _ANGLE_SAMPLE = 60
 
-# "*" is left out: at a line start it is a footnote mark more often than a bullet.
-_BULLET = re.compile(rf"^(?:[{BULLETS}\u2013\u2014\-]|\(?[a-z0-9]{{1,3}}[.)])\s+")
-_CAPTION = re.compile(
-    r"^(?i:figure|fig\.|table|chart|exhibit)(?:\s+(?:\d|[A-Z]\b|[IVX]+\b)|\s?:\s)"
-)
 # A running header or footer stands in these shares of the page's height, at its top and
 # foot. Furniture is found by repeating across pages (``furniture.py``); a one-page
 # document cannot show that, so there nothing in these bands is a heading.
 _HEADER_BAND = 0.07
-# A heading over one set this much larger is its kicker (``_drop_kickers``).
-_KICKER_RATIO = 1.15
 # Past this many sizes on a page, characters are counted word by word (see _sizes).
 _FEW_SIZES = 8
 _FOOTER_BAND = 0.05
@@ -147,33 +139,18 @@ def layout_words(
         margin = headings.single_page and (
             middle < _HEADER_BAND * height or middle > (1 - _FOOTER_BAND) * height
         )
-        out.blocks.append(_block(block, index, headings, vocabulary, margin))
+        out.blocks.append(block_of(block, index, headings, vocabulary, margin))
         if lines_out is not None:
             lines_out.append(block.lines)
-    sizes = [_main_size(b) if b.table is None else 0.0 for b in ordered]
+    sizes = [main_size(b) if b.table is None else 0.0 for b in ordered]
 
     def outlined(text: str) -> bool:
         return bool(headings.outline.level(text, index))
 
-    _drop_kickers(out.blocks, sizes, outlined)
+    drop_kickers(out.blocks, sizes, outlined)
     drop_column_heads(out.blocks, width, outlined)
     _check(started, budget, "finding headings")
     return out
-
-
-def _drop_kickers(blocks: list[Block], sizes: list[float], outlined: Callable[[str], bool]) -> None:
-    """A heading right above a heading set larger is its kicker ("AI Pack" over a slide's
-    title, a series name over an article's): a label of what follows, not a section of
-    its own, which would head nothing. Read as text; a heading the outline names stays."""
-    for i in range(len(blocks) - 1):
-        block, nxt = blocks[i], blocks[i + 1]
-        if (
-            block.kind == "heading"
-            and nxt.kind == "heading"
-            and sizes[i + 1] >= _KICKER_RATIO * sizes[i]
-            and not outlined(block.text)
-        ):
-            block.kind, block.level = "paragraph", 0
 
 
 def _sizes(words: list[Word]) -> dict[float, int]:
@@ -285,56 +262,6 @@ def _join_rows(blocks: list[TextBlock]) -> list[TextBlock]:
 def _overlap(a: TextBlock, b: TextBlock) -> float:
     inter = min(a.y1, b.y1) - max(a.y0, b.y0)
     return inter / max(min(a.y1 - a.y0, b.y1 - b.y0), 0.1)
-
-
-def _block(
-    block: TextBlock,
-    index: int,
-    headings: HeadingRules,
-    vocabulary: Vocabulary,
-    margin: bool = False,
-) -> Block:
-    if block.table is not None:
-        table: Table = block.table
-        return Block("table", "", table.x0, table.y0, table.x1, table.y1, table=table)
-    text = reflow([line.text for line in block.lines], vocabulary, line_breaks(block))
-    size = _main_size(block)
-    level = headings.level(text, size, _all_bold(block), len(block.lines), index)
-    if margin and not headings.outline.level(text, index):
-        level = 0  # the page's running header or footer, read as text
-    kind: BlockKind = "paragraph"
-    if _CAPTION.match(text) and not headings.outline.level(text, index):
-        kind, level = "caption", 0  # "Table 3: ..." names a table, it opens no section
-    elif level:
-        kind = "heading"
-    elif _BULLET.match(text):
-        kind = "list_item"
-    return Block(kind, text, block.x0, block.y0, block.x1, block.y1, level=level, size=size)
-
-
-def _main_size(block: TextBlock) -> float:
-    """The size most of the block's characters are set in: a formula's big operator on its
-    first line does not make a paragraph a heading."""
-    if len(block.lines) == 1:
-        return block.lines[0].size
-    weights: dict[float, int] = {}
-    for line in block.lines:
-        weights[line.size] = weights.get(line.size, 0) + len(line.text)
-    return max(weights, key=weights.__getitem__)
-
-
-def _all_bold(block: TextBlock) -> bool:
-    """Bold throughout, not a paragraph led in by a bold phrase ("Ablation. We ..."):
-    at most a tenth of its characters regular (a number or a symbol set apart)."""
-    if not block.bold:
-        return False
-    regular = total = 0
-    for line in block.lines:
-        for word in line.words:
-            total += len(word.text)
-            if not word.bold:
-                regular += len(word.text)
-    return regular * 10 <= total
 
 
 def _check(started: float, budget: float, stage: str) -> None:
