@@ -92,6 +92,7 @@ WRAPS = [
     ("omnireader.store.schema", "items_to_rows", "hand-over: items_to_rows", False),
     ("omnireader.parsers.file", "section_chunks", "chunking", False),
     ("omnireader.parsers.base", "guess_lang", "language", False),
+    ("omnireader.parsers.file", "guess_languages", "language", False),
 ]
 
 

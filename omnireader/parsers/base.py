@@ -171,10 +171,13 @@ class Parser(ABC, Generic[P]):
         source: Source,
         where: tuple[object, ...],
         source_update: dict[str, Any],
+        guess: bool = True,
         **metadata: Any,
     ) -> list[MemoryItem]:
         """What :meth:`make_item` makes for each chunk (one source each, :func:`chunk_source`
         of ``source``; position ``(*where, chunk.index)``), built without re-validation.
+        ``guess=False`` leaves each source's ``lang`` None (unless ``source_update`` has one)
+        for the caller to guess later (a document's chunks all at once: ``doc_languages``).
 
         A long text makes tens of thousands of items; validating each (and its metadata)
         cost ~0.1 ms an item, more than chunking. Every value here was validated already:
@@ -199,7 +202,8 @@ class Parser(ABC, Generic[P]):
         gc.disable()
         try:
             for chunk in chunks:
-                fields = dict(base, sources=[chunk_source(source, chunk, **source_update)])
+                sources = [chunk_source(source, chunk, guess=guess, **source_update)]
+                fields = dict(base, sources=sources)
                 for k in copied:
                     fields[k] = fields[k].copy()
                 items.append(
@@ -219,10 +223,11 @@ class Parser(ABC, Generic[P]):
 _REGISTRY: dict[str, Parser[Any]] = {}
 
 
-def chunk_source(source: Source, chunk: Chunk, **update: Any) -> Source:
+def chunk_source(source: Source, chunk: Chunk, guess: bool = True, **update: Any) -> Source:
     """``source`` narrowed to one chunk: its place among the chunks, its span and language
-    (the chunk's own, unless ``update`` carries one the document declared)."""
-    lang = update.pop("lang", None) or guess_lang(chunk.text)
+    (the chunk's own, unless ``update`` carries one the document declared; None without
+    one when not ``guess``)."""
+    lang = update.pop("lang", None) or (guess_lang(chunk.text) if guess else None)
     return source.model_copy(
         update=dict(
             chunk_index=chunk.index,

@@ -16,11 +16,23 @@ from collections import Counter
 from omnireader.models import MemoryItem
 from omnireader.text.language import UNDETERMINED, guess_language
 
-__all__ = ["inherit_languages"]
+__all__ = ["guess_languages", "inherit_languages"]
 
 # The document's language must hold this share of its sure text to be lent: a bilingual
 # document lends by neighbours only.
 _MAJORITY = 0.6
+
+
+def guess_languages(items: list[MemoryItem]) -> None:
+    """Each item's own guess (:func:`guess_language` of its text) into its first source's
+    ``lang`` where that is None (a declared language stands), in place. A document's chunks
+    are guessed here together, after its pages are read, rather than each as its page is
+    laid out: the model's tables (~70 MB, read at random) then stay in the CPU's caches
+    from one chunk to the next, which halves the guessing's time on PDFs."""
+    for item in items:
+        source = item.metadata.sources[0]
+        if source.lang is None:
+            source.lang = guess_language(item.memory).lang
 
 
 def inherit_languages(items: list[MemoryItem]) -> None:

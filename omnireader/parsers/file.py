@@ -42,7 +42,7 @@ from omnireader.parsers.attachments import member_key, parent_extra
 from omnireader.parsers.base import ParseContext, Parser, register
 from omnireader.parsers.blob_common import rebuild_blob
 from omnireader.parsers.doc_chunks import link_chunks, section_chunks
-from omnireader.parsers.doc_languages import inherit_languages
+from omnireader.parsers.doc_languages import guess_languages, inherit_languages
 from omnireader.parsers.doc_titles import retitle, untitled, wants_more, without_placeholder_title
 from omnireader.parsers.file_content import file_source, hash_file, load_file
 from omnireader.parsers.layout_items import layout_blocks
@@ -79,6 +79,7 @@ class FileParser(Parser[Blob]):
         # What the bytes are decides, not a MIME type a server or caller claimed.
         blob = blob.model_copy(update={"mime": sniffed.mime})
         items: list[MemoryItem] = []
+        unguessed: list[MemoryItem] = []  # chunks whose language is guessed at the end
         unreadable: list[int | None] = []
         with extract(blob, sniffed.kind, ctx.options) as doc:
             info, dropped = without_placeholder_title(doc.info, blob, ctx.options)
@@ -98,7 +99,10 @@ class FileParser(Parser[Blob]):
                 elif NEEDS_OCR in section.flags:
                     items.append(self._ocr_item(reading, section, n))
                 elif EMPTY not in section.flags:
-                    items.extend(self._chunk_items(reading, section, n))
+                    chunked = self._chunk_items(reading, section, n)
+                    items.extend(chunked)
+                    unguessed.extend(chunked)
+        guess_languages(unguessed)
         if not items:
             if unreadable:
                 raise CorruptError(blob.label, "no page of the document could be decoded")
@@ -166,8 +170,10 @@ class FileParser(Parser[Blob]):
             r.ctx,
             source=r.source,
             where=where,
-            # A language the document declares (an HTML lang) wins over each chunk's guess.
+            # A language the document declares (an HTML lang) wins over each chunk's guess,
+            # which parse_fast makes for all the chunks at once.
             source_update={"page": section.page, "lang": language_tag(r.info.extra.get("lang"))},
+            guess=False,
             **meta,
         )
         page = f":p{section.page}" if section.page is not None else f":{where[1]}"
