@@ -195,3 +195,14 @@ def test_titles_a_word_apart_atop_their_pages_stay_text() -> None:
     ]
     body = [s for s in read(pages) if s.part is None]
     assert [s.text.splitlines()[0] for s in body] == titles
+
+
+def test_headers_of_the_same_letters_in_another_order_stay_text() -> None:
+    # The letters two headers share bound how alike they can be; sharing them all is not
+    # enough: "revenue and leases" over "leases and revenue" is two titles, not one misread.
+    titles = ["Note 12 - Revenue and leases", "Note 21 - Leases and revenue", "Note 3 - Debt"]
+    pages = [
+        [Text(72, 50, t, 10)] + paragraph(72, 80, body_lines(n, 20)) for n, t in enumerate(titles)
+    ]
+    body = [s for s in read(pages) if s.part is None]
+    assert [s.text.splitlines()[0] for s in body] == titles

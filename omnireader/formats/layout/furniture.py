@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from collections import deque
+from collections import Counter, deque
 from difflib import SequenceMatcher
 
 from omnireader.formats.layout.model import Block, PageLayout
@@ -142,6 +142,11 @@ def _alike(key: tuple[str, str, int], keys: set[tuple[str, str, int]], slack: in
     for other_zone, other, other_step in keys:
         if other_zone == zone and other != text and abs(other_step - step) <= slack:
             if abs(len(text) - len(other)) > _ALIKE_EDITS:
+                continue
+            # The characters the two share (with their repeats) bound the matching blocks'
+            # size from above: most pairs are told apart by it without the matcher.
+            shared = (Counter(text) & Counter(other)).total()
+            if len(text) + len(other) - 2 * shared > _ALIKE_EDITS:
                 continue
             matcher = SequenceMatcher(None, text, other, autojunk=False)
             same = sum(block.size for block in matcher.get_matching_blocks())
