@@ -53,6 +53,8 @@ from omnireader.text.language import language_tag
 __all__ = ["FileParser"]
 
 UNRESOLVED = "unresolved_reference"
+#: Text sections (pages) chunked together: a few, so memory stays bounded on a long file.
+_BATCH = 16
 
 
 class _Reading(NamedTuple):
@@ -89,19 +91,31 @@ class FileParser(Parser[Blob]):
             # No title at all: a heading of the body may give one (not a first line).
             wanted = dropped or untitled(info, kind)
             top: list[Section] = []  # the first body sections: where a real title is
+            held: list[tuple[int, Section]] = []  # text sections whose chunks wait their batch
             for n, section in enumerate(doc.sections):
                 if wanted and section.part is None and section.text.strip() and wants_more(top):
                     top.append(section)
+                flags = section.flags
+                # What the branches below do not take: the text sections, chunked.
+                text = not (
+                    UNREADABLE in flags
+                    or (OCR in flags and section.ocr is not None)
+                    or NEEDS_OCR in flags
+                    or EMPTY in flags
+                )
+                if text:
+                    held.append((n, section))
+                if held and (not text or len(held) >= _BATCH):  # in order: the held ones first
+                    unguessed.extend(self._batch_items(reading, held, items))
+                if text:
+                    continue
                 if UNREADABLE in section.flags:
                     unreadable.append(section.page)
                 elif OCR in section.flags and section.ocr is not None:
                     items.extend(self._ocr_text_items(reading, section, n))
                 elif NEEDS_OCR in section.flags:
                     items.append(self._ocr_item(reading, section, n))
-                elif EMPTY not in section.flags:
-                    chunked = self._chunk_items(reading, section, n)
-                    items.extend(chunked)
-                    unguessed.extend(chunked)
+            unguessed.extend(self._batch_items(reading, held, items))
         guess_languages(unguessed)
         if not items:
             if unreadable:
@@ -155,6 +169,17 @@ class FileParser(Parser[Blob]):
         if section.page is not None and section.part in ("header", "footer"):
             return r.blob.member or "", section.page, section.part
         return r.blob.member or "", section.page if section.page is not None else f"s{n}"
+
+    def _batch_items(
+        self, r: _Reading, held: list[tuple[int, Section]], items: list[MemoryItem]
+    ) -> list[MemoryItem]:
+        """The held sections' chunk items, appended to ``items`` and returned; ``held``
+        emptied. Made a batch of sections at a time, not each between two pages' layouts:
+        the chunker's tables and code stay in the CPU's caches from one to the next."""
+        made = [item for n, section in held for item in self._chunk_items(r, section, n)]
+        items.extend(made)
+        held.clear()
+        return made
 
     def _chunk_items(self, r: _Reading, section: Section, n: int) -> list[MemoryItem]:
         # Chunks follow the section's headings and tables (doc_chunks.py); the same
