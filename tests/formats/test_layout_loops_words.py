@@ -18,8 +18,9 @@ from omnireader.formats.layout import pdfium_calls
 from omnireader.formats.layout.font_style import FontStyle
 from omnireader.formats.layout.pdfium_calls import calls, handle
 from omnireader.formats.layout.transform import page_transform
+from omnireader.formats.layout.word_chars import expand as _expand
 from omnireader.formats.layout.word_joins import JOINED, join_split_words
-from omnireader.formats.layout.words import _BACK_EM, _GAP_EM, _WORD_CALLS, _expand, page_words
+from omnireader.formats.layout.words import _BACK_EM, _GAP_EM, _WORD_CALLS, page_words
 from tests.formats.layout_pdfs import Text, build_pdf
 
 FILINGS = Path(__file__).resolve().parents[3] / "shared" / "bench" / "financebench-dev" / "pdfs"

@@ -23,7 +23,8 @@ from omnireader.formats.layout.pdfium_calls import calls
 from omnireader.formats.layout.pdfium_calls import handle as as_int
 from omnireader.formats.layout.text_rotation import quarter_votes
 from omnireader.formats.layout.transform import page_transform
-from omnireader.formats.layout.words import LIGATURES, page_words
+from omnireader.formats.layout.word_chars import LIGATURES
+from omnireader.formats.layout.words import page_words
 
 if TYPE_CHECKING:
     import pypdfium2

@@ -32,29 +32,15 @@ from omnireader.formats.layout.model import Word
 from omnireader.formats.layout.pdfium_calls import calls
 from omnireader.formats.layout.pdfium_calls import handle as as_int
 from omnireader.formats.layout.transform import page_transform
-from omnireader.formats.layout.word_joins import JOINED, join_split_words
+from omnireader.formats.layout.word_chars import Expand, char_text
+from omnireader.formats.layout.word_chars import expand as expand_chars
+from omnireader.formats.layout.word_joins import join_split_words
 
 if TYPE_CHECKING:
     import pypdfium2
 
-__all__ = ["LIGATURES", "MAX_CHARS", "TooManyChars", "page_words"]
+__all__ = ["MAX_CHARS", "TooManyChars", "page_words"]
 
-#: Presentation-form ligatures and what they stand for (U+FB00..U+FB06).
-LIGATURES = {
-    "\ufb00": "ff",
-    "\ufb01": "fi",
-    "\ufb02": "fl",
-    "\ufb03": "ffi",
-    "\ufb04": "ffl",
-    "\ufb05": "st",
-    "\ufb06": "st",
-}
-# PDFium's markers for a line-end hyphen it has folded: they are hyphens on the page.
-_HYPHEN_MARKS = {"\x02": "-", "\ufffe": "-", "\u00ad": "-"}
-_REPLACE = {**LIGATURES, **_HYPHEN_MARKS, JOINED: ""}
-# What ends a word: whitespace (PDFium's generated spaces and line breaks among it), NUL
-# and the zero-width space; a run is what lies between.
-_BREAKS = frozenset(" \t\r\n\x00\x0b\x0c\xa0\u2002\u2003\u2009\u200a\u200b\u3000")
 _RUN = re.compile(r"[^\s\x00\u200b]+")
 _UNMAPPED = re.compile(r"[\x01-\x08\x0e-\x1f]|\r(?!\n)")
 _DIGIT = re.compile(r"\d")
@@ -109,7 +95,7 @@ def page_words(
         return []
     if count > MAX_CHARS:
         raise TooManyChars(f"{count} characters on the page (at most {MAX_CHARS} are laid out)")
-    text = _char_text(textpage, raw, count)
+    text = char_text(textpage, raw, count)
     to_page, (left, top) = page_transform(page)
     c = calls()
     handle = as_int(raw)
@@ -123,11 +109,11 @@ def page_words(
     rect = pdfium_c.FS_RECTF()
     rect_ref = ctypes.byref(rect)
     text = join_split_words(text, handle, c, rect, rect_ref, compiled)
-    expand = _expand
+    expand: Any = expand_chars
     if _UNMAPPED.search(text):  # rare: codes PDFium could not map (glyph_names.py)
         text, expansions = read_back(text, page, handle, c)
         if expansions:
-            expand = _Expand(expansions)
+            expand = Expand(expansions)
     style = FontStyle(raw, handle, c)
     by_object, text_object = style.by_object, c.text_object
     upright = to_page is None  # nearly all pages: y is flipped inline
@@ -225,22 +211,6 @@ def _fit_boxes(words: list[Word]) -> list[Word]:
     return words
 
 
-def _expand(chars: str) -> str:
-    """Ligatures expanded, hyphen markers made hyphens."""
-    return "".join(_REPLACE.get(ch, ch) for ch in chars if ch not in _BREAKS)
-
-
-class _Expand:
-    """:func:`_expand`, with a page's stand-ins for glyphs read back from their names."""
-
-    def __init__(self, expansions: dict[str, str]) -> None:
-        self.replace = {**_REPLACE, **expansions}
-
-    def __call__(self, chars: str) -> str:
-        get = self.replace.get
-        return "".join(get(ch, ch) for ch in chars if ch not in _BREAKS)
-
-
 def _scan(
     text: str,
     lo: int,
@@ -300,27 +270,5 @@ def _word(
 ) -> Word:
     chars = text[start:end]
     if not chars.isascii():
-        chars = (expand or _expand)(chars)
+        chars = (expand or expand_chars)(chars)
     return Word(chars, x0, y0, x1, y1, *props)
-
-
-def _char_text(textpage: pypdfium2.PdfTextPage, raw: object, count: int) -> str:
-    """The characters' text, one code unit per char index.
-
-    ``get_text_range`` is one C call; a page whose text has surrogate pairs (or any other
-    mismatch of length) is read char by char instead, which keeps the indices aligned.
-    """
-    import pypdfium2.raw as pdfium_c
-
-    try:
-        text = textpage.get_text_range(0, count, errors="replace")
-    except Exception:  # noqa: BLE001 - a decoding quirk; the per-char path below is exact
-        text = ""
-    if len(text) == count:
-        return text
-    get = pdfium_c.FPDFText_GetUnicode
-    out = []
-    for index in range(count):
-        code = get(raw, index)
-        out.append(chr(code) if 0 < code < 0x110000 and not 0xD800 <= code < 0xE000 else " ")
-    return "".join(out)
