@@ -114,3 +114,21 @@ def test_turned_column_heads_inside_a_table_stay_in_it() -> None:
     first = next(s.text for s in sections if s.part is None)
     assert "| Number of Registered voters | Poll Book Totals | Brian Calley |" in first
     assert all("Calley" not in s.text for s in sections if s.part == "header")
+
+
+def test_without_the_compiled_loops_the_stamp_is_still_found() -> None:
+    # A machine without a C compiler probes every eighth character's angle (each one is a
+    # ctypes call there): a stamp is one text object's run of glyphs, so it is still seen.
+    from omnireader.formats.layout import pdfium_calls
+
+    page = []
+    for p in range(3):
+        page += paragraph(72, 130 + 70 * p, LINES, size=11, leading=13)
+    page.append(Text(34, 400, STAMP, 20, turn=90))
+    built, pdfium_calls.loops = pdfium_calls.loops, None  # the documented switch
+    try:
+        sections = read([page])
+    finally:
+        pdfium_calls.loops = built
+    assert body_text(sections).count(" ".join(LINES)) == 3
+    assert [s.text for s in sections if s.part == "header"] == [STAMP]

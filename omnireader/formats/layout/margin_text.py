@@ -18,6 +18,7 @@ import math
 import re
 from typing import TYPE_CHECKING
 
+from omnireader.formats.layout import pdfium_calls
 from omnireader.formats.layout.model import Block, Word
 from omnireader.formats.layout.pdfium_calls import calls
 from omnireader.formats.layout.pdfium_calls import handle as as_int
@@ -34,6 +35,10 @@ __all__ = ["take_margin_text"]
 _SPACES = re.compile(r"\s+")
 # Two turned glyphs further apart than this many of the run's line heights start a new run.
 _RUN_GAP = 2.0
+# Without the compiled loop each character's angle is a ctypes call (~4 ms a page): there
+# every this many characters are probed. A turned run is one text object's glyphs, one after
+# another in the text page, so a stamp or banner is still seen; a shorter run is not.
+_PROBE = 8
 # A run this close (points) to the upright text's edge still lies beside it, not over it.
 _EDGE_SLACK = 1.0
 
@@ -50,7 +55,8 @@ def take_margin_text(
     what is upright after it is the page's text. Nearly every page has no turned
     character, found in one pass of the compiled loop."""
     words = page_words(page, textpage, hidden)
-    votes = quarter_votes(textpage)
+    every = 1 if pdfium_calls.compiled("angle_votes", True) is not None else _PROBE
+    votes = quarter_votes(textpage, every=every)
     upright = (4 - turn // 90) % 4  # the quarter the page's own text runs at
     if sum(votes) == votes[upright]:
         return words, []

@@ -32,14 +32,17 @@ def text_rotation(textpage: Any, sample: int = 400, compiled: bool = True) -> in
     return (4 - best) % 4 * 90
 
 
-def quarter_votes(textpage: Any, sample: int = 0, compiled: bool = True) -> list[int]:
-    """How many of the page's characters (about ``sample`` of them, every one when 0;
-    spaces aside) run at each quarter turn (0, 90, 180, 270 degrees, as PDFium measures)."""
+def quarter_votes(
+    textpage: Any, sample: int = 0, compiled: bool = True, every: int = 0
+) -> list[int]:
+    """How many of the page's characters (about ``sample`` of them, or each ``every``-th,
+    or every one; spaces aside) run at each quarter turn (0, 90, 180, 270 degrees, as PDFium
+    measures)."""
     import pypdfium2.raw as pdfium_c
 
     raw = textpage.raw
     count = pdfium_c.FPDFText_CountChars(raw)
-    step = max(1, count // sample) if sample else 1
+    step = every or (max(1, count // sample) if sample else 1)
     fast = pdfium_calls.compiled("angle_votes", compiled)
     if fast is not None:
         c = calls()
