@@ -19,7 +19,9 @@ does, with our own steps around it:
    its header instead of an empty one; a list written straight inside another list (no
    ``<li>`` around it, as mail editors write it) is nested under the item before it, as a
    browser indents it; and a bare URL or address keeps its characters (no ``\\_``);
-5. invisible format characters (zero-width space, word joiner, BOM) are dropped.
+5. what the page writes for the browser alone goes: permalink marks ("¶" after a
+   heading), word-break hints (:mod:`omnireader.formats.web.html_browser_marks`) and
+   invisible format characters (zero-width space, word joiner, BOM).
 
 >>> html_markdown(b"<title>T</title><h1>Hi</h1><p>there</p>").text
 '# Hi\\n\\nthere'
@@ -141,6 +143,7 @@ def html_markdown(data: bytes | str, label: str = "<html>") -> Converted:
 
     from omnireader.formats.web.converted import Converted
     from omnireader.formats.web.html import main_content
+    from omnireader.formats.web.html_browser_marks import drop_browser_marks
     from omnireader.formats.web.html_key_values import key_value_lines
     from omnireader.formats.web.html_meta import page_meta
     from omnireader.formats.web.html_tables import unwrap_layout_tables
@@ -151,6 +154,7 @@ def html_markdown(data: bytes | str, label: str = "<html>") -> Converted:
         warnings.simplefilter("ignore", XMLParsedAsHTMLWarning)
         soup = BeautifulSoup(html_to_text(data, label), _PARSER)
     lang = declared_language(soup)
+    drop_browser_marks(soup)  # before the title is read from a heading
     page = page_meta(soup)  # before main_content: the <head> and the article header
     title, root = main_content(soup)
     key_value_lines(root, soup)  # before layout tables: an infobox holds lists
