@@ -87,8 +87,8 @@ def make_documents(folder: Path, docs: int = 20, seed: int = 11) -> list[Path]:
                 for p in range(8)
             ]
             write_text_pdf(path, pages, title=f"Report {d}")
-        else:  # ~3500 tokens: eight chunks of 512
-            paras = ["\n".join(_sentence(rng, p * 100 + i) for i in range(6)) for p in range(36)]
+        else:  # ~3100 tokens: eight chunks
+            paras = ["\n".join(_sentence(rng, p * 100 + i) for i in range(6)) for p in range(32)]
             head = f"# Notes {d}\n\n" if kind == "md" else f"Notes {d}\n\n"
             path.write_text(head + "\n\n".join(paras) + "\n", encoding="utf-8")
         paths.append(path)
@@ -112,18 +112,22 @@ def make_chat(messages: int = 300, seed: int = 5) -> list[dict[str, Any]]:
     return out
 
 
-_DATA = re.compile(r"<(document|messages|text|transcript)>\n(.*?)\n", re.S)
+_DATA = re.compile(r"<(document|messages|text|transcript)>\n(.*?)\n</\1>", re.S)
+_STATEMENT = re.compile(r"^.*\w+ \w+ \w+.*\.$", re.M)  # a line saying something, full stop
 
 
 def quick_model(request: Any) -> str:
-    """The bench's model: one memory from the first line of the data it was sent.
+    """The bench's model: one memory, the first full sentence of the data it was sent.
 
     The test server's default answer re-reads the whole prompt for every schema field;
     with 16 requests landing together, that Python work (not the configured latency)
-    would dominate what is measured here.
+    would dominate what is measured here. A sentence, not the first line: a page's title
+    line ("Report 3, page 2") is a fragment the guard keeps out, and a refine it fails is
+    not a fast run.
     """
     found = _DATA.search(request.last_user_text)
-    first = found.group(2).strip()[:200] if found else "nothing to remember"
+    line = _STATEMENT.search(found.group(2)) if found else None
+    first = line.group(0).strip()[:200] if line else "nothing to remember"
     return json.dumps({"memories": [{"memory": first, "key": first[:40]}], "summary": None})
 
 
