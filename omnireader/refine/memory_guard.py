@@ -33,7 +33,14 @@ from typing import Any
 
 from omnireader.llm.schemas import ExtractedMemory, Extraction
 from omnireader.normalize import normalize_time
-from omnireader.refine.dates import agrees, dates_in, day_of, relative_days
+from omnireader.refine.dates import (
+    agrees,
+    dates_in,
+    day_of,
+    relative_days,
+    relative_phrases,
+    resolve_relative,
+)
 
 __all__ = ["MemoryGuard", "GUARD_REASONS", "guard_words", "REJECTED", "schema_descriptions"]
 
@@ -101,6 +108,14 @@ def _grams(words: Sequence[str], n: int) -> set[tuple[str, ...]]:
     return {tuple(words[i : i + n]) for i in range(len(words) - n + 1)}
 
 
+@lru_cache(maxsize=32)
+def _instructions(prompt: str) -> tuple[str, frozenset[tuple[str, ...]]]:
+    """A prompt's instructions with the schema's descriptions, normalised, and their runs of
+    words: the same for every call of a task, so built once per prompt."""
+    instructions = _norm(f"{prompt}\n{schema_descriptions()}")
+    return instructions, frozenset(_grams(_WORD.findall(instructions), _ECHO_WORDS))
+
+
 class MemoryGuard:
     """Checks memories against ``source`` (the text the model read) and ``prompt`` (the
     instructions it was given); ``times`` are the message times (or the item's time) that
@@ -117,15 +132,18 @@ class MemoryGuard:
         self.source_lower = source.lower()
         src_words = _WORD.findall(self.source_lower)
         self.source_words = set(src_words)
-        instructions = _norm(f"{prompt}\n{schema_descriptions()}")
-        self.instructions = instructions
-        self.echo_grams = _grams(_WORD.findall(instructions), _ECHO_WORDS) - _grams(
-            src_words, _ECHO_WORDS
-        )
+        self.instructions, prompt_grams = _instructions(prompt)
+        self.echo_grams = prompt_grams - _grams(src_words, _ECHO_WORDS)
         days = [d for t in times if (d := day_of(normalize_time(t) if t else None))]
         self.allowed = dates_in(source) | {d.isoformat() for d in days}
-        for t in set(times):  # "tomorrow" in a message: the day it means is a date of the source
-            self.allowed |= {d.isoformat() for _, d in relative_days(source, normalize_time(t))}
+        # "tomorrow" in a message: the day it means, said at any of the times, is a date of
+        # the source. The source is scanned once, not once per time (a chat window has one
+        # time per message).
+        found = relative_phrases(source)
+        for t in set(times) if found else ():
+            said = day_of(normalize_time(t))
+            if said is not None:
+                self.allowed |= {d.isoformat() for _, d in resolve_relative(found, said)}
 
     # -- the checks ------------------------------------------------------------------------
     def check(

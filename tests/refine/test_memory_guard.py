@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from omnireader.reading.reader import Reader
-from omnireader.refine.dates import relative_days
+from omnireader.refine.dates import dates_in, relative_days
 from tests.support import LLMServer
 
 from .conftest import build_backend, memories
@@ -179,3 +179,67 @@ def test_the_guards_words_are_data_a_user_can_replace(
 def test_relative_days_resolve_against_the_time_they_were_said(said: str, day: str) -> None:
     [(_, got)] = relative_days(said, "2025-11-15T14:30:00")
     assert got.isoformat() == day
+
+
+def test_a_relative_day_in_a_window_is_a_date_of_it_said_at_any_of_its_message_times(
+    server: LLMServer,
+) -> None:
+    # "tomorrow" is in the first message; the window's messages were sent on two days, so
+    # the day after either is a date of the source. Pins what the guard allows now that the
+    # window is scanned once for relative days instead of once per message time.
+    chat = [
+        {**CHAT[0], "content": "I fly to Oslo tomorrow for the fair."},
+        {
+            "role": "user",
+            "name": "Ana",
+            "content": "The fair moved, the flight too.",
+            "chat_time": "2025-11-20T09:00:00",
+            "message_id": "m1",
+        },
+    ]
+    answer = reply(
+        {"memory": "Ana flies to Oslo on 2025-11-16.", "persons": ["Ana"]},
+        {"memory": "Ana flies to Oslo on 2025-11-21.", "persons": ["Ana"]},
+        {"memory": "Ana flies to Oslo on 2025-11-22.", "persons": ["Ana"]},
+    )
+    server.responder = lambda req: answer
+    reader = Reader(llm=build_backend("openai", server))
+    items = reader.read_report(chat, mode="fine").items
+    fine = sorted(i.memory for i in items if i.metadata.mode == "fine")
+    assert fine == ["Ana flies to Oslo on 2025-11-16.", "Ana flies to Oslo on 2025-11-21."]
+    assert reader.refiner.totals.rejected == {"unsupported_date": 1}
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("Due 12 March 2025; paid on 2025-03-20.", {"2025", "2025-03", "2025-03-12", "2025-03-20"}),
+        (
+            "SEPT. 3rd, 2021 and 1st of Jan 2020",
+            {"2021", "2021-09-03", "2020", "2020-01", "2020-01-01"},
+        ),
+        ("since MAY 2023, market report 2024", {"2023", "2023-05", "2024"}),
+        ("the decision of octopus 2020", {"2020"}),  # "oct" inside a word is no month
+        (
+            "03/04/2025 年 2025年3月12日",
+            {"2025", "2025-03-04", "2025-04-03", "2025-03-12"},
+        ),
+    ],
+)
+def test_dates_in_finds_every_way_of_writing_a_date(text: str, found: set[str]) -> None:
+    assert dates_in(text) == found
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The DAY AFTER TOMORROW",
+        "on Monday",
+        "ON MONDAY we ship",
+        "In 3 days",
+        "2 weeks ago",
+        "今天",
+    ],
+)
+def test_relative_days_are_found_whatever_their_case(text: str) -> None:
+    assert len(relative_days(text, "2025-11-15T14:30:00")) == 1
