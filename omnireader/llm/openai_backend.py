@@ -32,6 +32,7 @@ from omnireader.llm.json_reply import (
 )
 from omnireader.llm.limits import LoopLocal
 from omnireader.llm.replies import ChatReply, Segment, Transcript
+from omnireader.llm.sent import mark_sent
 from omnireader.llm.transport_errors import classify_openai_error, is_format_rejection
 
 if TYPE_CHECKING:
@@ -91,12 +92,14 @@ class OpenAIChatBackend(ChatBackend):
 
         # A local server needs no key, but the client insists on one.
         api_key = self.api_key or os.environ.get("OPENAI_API_KEY") or "not-needed"
+        ssl, hooks = shared_ssl_context(), {"request": [mark_sent]}
         client = openai.AsyncOpenAI(
             base_url=self.base_url,
             api_key=api_key,
             timeout=self.timeout,
             max_retries=0,
-            http_client=openai.DefaultAsyncHttpxClient(verify=shared_ssl_context()),
+            # mark_sent: a caller can work while its request is out (refine/asking.py).
+            http_client=openai.DefaultAsyncHttpxClient(verify=ssl, event_hooks=hooks),
         )
         # A new client looks its platform up (for a header) in a worker thread on its first
         # request, once per request already waiting: a cold event loop with 16 calls in flight

@@ -13,6 +13,7 @@ from omnireader.llm.schemas import ExtractedMemory, Extraction, TrajectoryReview
 from omnireader.models import MemoryItem, Source, ToolUse
 from omnireader.normalize import guess_lang, normalize_time
 from omnireader.prompts import load_prompt
+from omnireader.refine.asking import ask_while
 from omnireader.refine.build import check_written, fine_items
 from omnireader.refine.memory_guard import MemoryGuard
 
@@ -57,8 +58,14 @@ async def refine_chat(llm: Any, item: MemoryItem, overlap: int = 0) -> list[Memo
     lines = "\n".join(_line(n, s, n < overlap) for n, s in enumerate(sources))
     prompt = load_prompt("chat_window", guess_lang(lines))
     messages = prompt.render(messages=lines, reference_time=reference_time(item))
-    got, _ = await llm.acomplete_json(messages, Extraction)
-    guard = MemoryGuard(lines, times=[s.chat_time for s in sources], prompt=_instructions(messages))
+    got, guard = await ask_while(
+        llm,
+        messages,
+        Extraction,
+        lambda: MemoryGuard(
+            lines, times=[s.chat_time for s in sources], prompt=_instructions(messages)
+        ),
+    )
     return fine_items(item, got.memories, sources=sources, summary=got.summary, guard=guard)
 
 
@@ -94,11 +101,15 @@ async def refine_document(llm: Any, item: MemoryItem) -> list[MemoryItem]:
         source=_where(item),
         reference_time=item.metadata.timestamp or "unknown",
     )
-    got, _ = await llm.acomplete_json(messages, Extraction)
-    guard = MemoryGuard(
-        f"{_where(item)}\n{item.memory}",
-        times=[item.metadata.timestamp],
-        prompt=_instructions(messages),
+    got, guard = await ask_while(
+        llm,
+        messages,
+        Extraction,
+        lambda: MemoryGuard(
+            f"{_where(item)}\n{item.memory}",
+            times=[item.metadata.timestamp],
+            prompt=_instructions(messages),
+        ),
     )
     # Title, heading, format and page count stay with the facts, like the page itself.
     return fine_items(
@@ -111,8 +122,12 @@ async def refine_text(llm: Any, item: MemoryItem) -> list[MemoryItem]:
     prompt = load_prompt("general_text", guess_lang(item.memory))
     when = reference_time(item)
     messages = prompt.render(text=item.memory, reference_time=when)
-    got, _ = await llm.acomplete_json(messages, Extraction)
-    guard = MemoryGuard(item.memory, times=[when], prompt=_instructions(messages))
+    got, guard = await ask_while(
+        llm,
+        messages,
+        Extraction,
+        lambda: MemoryGuard(item.memory, times=[when], prompt=_instructions(messages)),
+    )
     return fine_items(item, got.memories, summary=got.summary, guard=guard)
 
 
@@ -138,7 +153,14 @@ async def refine_tool(llm: Any, item: MemoryItem) -> list[MemoryItem]:
     prompt = load_prompt("tool_trajectory", guess_lang(item.memory))
     review: TrajectoryReview
     messages = prompt.render(trajectory=trajectory, reference_time=reference_time(item))
-    review, _ = await llm.acomplete_json(messages, TrajectoryReview)
+    review, guard = await ask_while(
+        llm,
+        messages,
+        TrajectoryReview,
+        lambda: MemoryGuard(
+            trajectory, times=[reference_time(item)], prompt=_instructions(messages)
+        ),
+    )
     experience = check_written(review.experience, "experience")
     # The head item repeats the trajectory verbatim (a tool result may legitimately say
     # "ignore previous instructions"); only what the model wrote is checked.
@@ -160,7 +182,6 @@ async def refine_tool(llm: Any, item: MemoryItem) -> list[MemoryItem]:
         persons=item.metadata.persons,
         timestamp=item.metadata.timestamp,
     )
-    guard = MemoryGuard(trajectory, times=[reference_time(item)], prompt=_instructions(messages))
     facts = fine_items(item, review.memories, sources=sources, first_index=1, guard=guard)
     return [head, *facts]
 
