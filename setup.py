@@ -1,5 +1,5 @@
-"""Builds the optional compiled loops: the PDF layout stage's and the language guess's
-(everything else is in pyproject.toml). Without a C compiler the build goes on without them,
+"""Builds the optional compiled loops: the PDF layout stage's, the language guess's and the
+static embedder's (everything else is in pyproject.toml). Without a C compiler the build goes on without them,
 and the same loops run in Python: the same output, slower (the layout by about a third)."""
 
 import sys
@@ -21,6 +21,12 @@ setup(
         Extension(
             "omnireader.text._scan",
             ["omnireader/text/_scan.c"],
+            extra_compile_args=_FLAGS,
+            optional=True,
+        ),
+        Extension(
+            "omnireader.llm._embed_loops",
+            ["omnireader/llm/_embed_loops.c"],
             extra_compile_args=_FLAGS,
             optional=True,
         ),

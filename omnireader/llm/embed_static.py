@@ -36,15 +36,21 @@ import os
 import threading
 from collections.abc import Callable
 from functools import partial
-from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from omnireader.errors import ConfigError, MissingExtraError
+from omnireader.llm import word_tokens
 from omnireader.llm.embedder_base import Embedder
 from omnireader.llm.query_tokens import QueryTokens
 from omnireader.llm.static_config import CONFIG, STATIC_FUSION_WEIGHT, read_static_config
-from omnireader.llm.word_tokens import WordTokenIds, first_ids, letter_tokens, splits_at_spaces
+from omnireader.llm.word_tokens import (
+    WordTokenIds,
+    first_ids,
+    flatten,
+    letter_tokens,
+    splits_at_spaces,
+)
 
 if TYPE_CHECKING:
     import numpy as np
@@ -167,18 +173,12 @@ class StaticEmbedder(Embedder):
         return self._dim
 
     def _embed_batch(self, texts: list[str]) -> np.ndarray:
-        import numpy as np
 
         if self._tokenizer is None:
             self._load()
-        ids = self._token_ids(texts)
-        out = np.zeros((len(texts), self._dim), dtype=np.float32)
-        # A few texts at a time: their token rows stay small enough for the CPU's cache
-        # (a whole batch of chunks is ~100k tokens, 100 MB of float rows).
-        for start in range(0, len(texts), _SUB_BATCH):
-            part = ids[start : start + _SUB_BATCH]
-            out[start : start + len(part)] = self._pooled(part)
-        return self._unit(out)
+        flat = getattr(self._token_ids, "flat", None)
+        ids, counts = flat(texts) if flat is not None else flatten(self._token_ids(texts))
+        return self._unit(self._pooled(ids, counts))
 
     def embed_query(self, text: str) -> np.ndarray:
         """A query of ASCII text is tokenized without loading the tokenizer (the same ids:
@@ -188,7 +188,7 @@ class StaticEmbedder(Embedder):
         ids = self._queries.ids(text) if self._queries else None
         if ids is None:
             return super().embed_query(text)
-        return self._unit(self._pooled([ids[:MAX_TOKENS]]))[0]
+        return self._unit(self._pooled(*flatten([ids[:MAX_TOKENS]])))[0]
 
     def _unit(self, out: np.ndarray) -> np.ndarray:
         import numpy as np
@@ -200,17 +200,36 @@ class StaticEmbedder(Embedder):
         norms[norms == 0] = np.sqrt(self._dim)
         return out / norms
 
-    def _pooled(self, ids: list[list[int]]) -> np.ndarray:
-        """Each text's sum of token rows: a repeated token's row is read once, times its count."""
+    def _pooled(self, ids: np.ndarray, counts: np.ndarray) -> np.ndarray:
+        """Each text's sum of token rows (``ids`` one text after another, ``counts`` each
+        text's number): compiled where ``_embed_loops.c`` is built, else in numpy."""
         import numpy as np
 
-        out = np.zeros((len(ids), self._dim), dtype=np.float32)
-        lengths = np.fromiter(map(len, ids), dtype=np.int64, count=len(ids))
+        out = np.empty((len(counts), self._dim), dtype=np.float32)
+        loops = word_tokens.loops
+        if loops is not None:
+            loops.pool(ids, counts, self._codes, self._scales, out, self._dim)
+            return out
+        ends = np.cumsum(counts).tolist()
+        # A few texts at a time: their token rows stay small enough for the CPU's cache
+        # (a whole batch of chunks is ~100k tokens, 100 MB of float rows).
+        for start in range(0, len(counts), _SUB_BATCH):
+            stop = min(start + _SUB_BATCH, len(counts))
+            first = ends[start - 1] if start else 0
+            part = counts[start:stop]
+            out[start:stop] = self._summed(ids[first : ends[stop - 1]], part)
+        return out
+
+    def _summed(self, ids: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+        """:meth:`_pooled` in numpy: a repeated token's row is read once, times its count."""
+        import numpy as np
+
+        out = np.zeros((len(lengths), self._dim), dtype=np.float32)
         if not lengths.sum():
             return out
         vocab = self._codes.shape[0]
-        text = np.repeat(np.arange(len(ids), dtype=np.int64), lengths)
-        flat = np.fromiter(chain.from_iterable(ids), dtype=np.int64, count=int(lengths.sum()))
+        text = np.repeat(np.arange(len(lengths), dtype=np.int64), lengths)
+        flat = ids.astype(np.int64)
         pairs, counts = np.unique(text * vocab + flat, return_counts=True)
         rows, tokens = pairs // vocab, pairs % vocab
         weights = (counts * self._scales[tokens]).astype(np.float32)
