@@ -9,7 +9,6 @@ real LanceDB store's columns and search results.
 
 from __future__ import annotations
 
-import random
 import shutil
 import sysconfig
 from pathlib import Path
