@@ -1,7 +1,8 @@
 /* The static embedder's two loops over a batch, compiled (llm/word_tokens.py, embed_static.py):
  *
- * - word_ids: WordTokenIds' lookup. Each text split at every " " (str.split(" "): runs of
- *   spaces give empty words), each word's ids taken from the dict of words already
+ * - word_ids: WordTokenIds' lookup. Each text split at every space, tab, line feed and
+ *   carriage return (word_tokens.words_of: runs of them give empty words), each word's ids
+ *   taken from the dict of words already
  *   tokenized, the first max_tokens of a text's ids kept. In Python this was split, a set of
  *   the batch's words for the new ones, then chain/islice over the ids, ~90 us an item of
  *   ~250 words, three quarters of embedding a chunk. Here the ids go into one flat int32
@@ -63,7 +64,8 @@ static int add_ids(IdBuf *b, PyObject *ids, Py_ssize_t room) {
 
 PyDoc_STRVAR(word_ids_doc,
              "word_ids(texts, words, max_tokens) -> (ids, counts) or set\n\n"
-             "Each text's first max_tokens ids, its words (split at every space) looked up in\n"
+             "Each text's first max_tokens ids, its words (split at every space, tab, line feed\n"
+             "and carriage return) looked up in\n"
              "words (word -> list of ids): ids as int32 bytes, one text after another, and\n"
              "counts as int64 bytes, one per text. When words lacks a word of the batch, the\n"
              "set of those words instead.");
@@ -89,7 +91,10 @@ static PyObject *word_ids(PyObject *self, PyObject *args) {
         int kind = PyUnicode_KIND(text);
         const void *data = PyUnicode_DATA(text);
         for (Py_ssize_t j = 0; j <= size; j++) {
-            if (j < size && PyUnicode_READ(kind, data, j) != ' ') continue;
+            if (j < size) {
+                Py_UCS4 ch = PyUnicode_READ(kind, data, j);
+                if (ch != ' ' && ch != '\t' && ch != '\n' && ch != '\r') continue;
+            }
             PyObject *word = PyUnicode_Substring(text, start, j);
             start = j + 1;
             if (!word) goto done;

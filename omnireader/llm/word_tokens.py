@@ -1,11 +1,16 @@
-"""Token ids of texts, with each space-separated word tokenized once: the static embedder's
-tokenizer pass (``embed_static.py``), which was ~90% of its time on a big text file.
+"""Token ids of texts, with each word tokenized once: the static embedder's tokenizer pass
+(``embed_static.py``), which was ~90% of its time on a big text file. A word is what lies
+between two of space, tab, line feed and carriage return (:data:`SEPARATORS`).
 
 A BERT tokenizer (``BertNormalizer``, ``BertPreTokenizer``, WordPiece) never lets a token
-cross a space: normalising is per character (the canonical reordering of accents stops at a
-space), pre-tokenizing splits at every space, and WordPiece works on one pre-token. So a text's
-ids are its space-separated words' ids one after another, and a long text repeats its words
-(the filings' 10 MB of text have ~110,000 distinct words in ~1.6 million). The words a batch
+cross one of those: normalising is per character (its ``clean_text`` turns tab, line feed and
+carriage return into spaces, and the canonical reordering of accents stops at any of them),
+pre-tokenizing splits at every whitespace character, and WordPiece works on one pre-token.
+(Other characters Python calls whitespace are not separators: the normaliser deletes the
+control characters among them, ``\x1c`` or ``\x85``, joining their neighbours.) So a text's
+ids are its words' ids one after another, and a long text repeats its words
+(the filings' 10 MB of text have ~110,000 distinct words in ~1.6 million; split at spaces
+alone, each line break glued two words into one rarely seen again). The words a batch
 has not met before are tokenized together, a few hundred joined by a space in one string, and
 each token goes back to its word by its offset. A batch that is mostly new words (a short
 query, base64, a table of codes) is tokenized as before: the words would not pay for it.
@@ -40,6 +45,7 @@ except ImportError:  # pragma: no cover - exercised where no compiler built it
     loops = None
 
 __all__ = [
+    "SEPARATORS",
     "WordTokenIds",
     "batch_ids",
     "first_ids",
@@ -47,8 +53,11 @@ __all__ = [
     "letter_tokens",
     "loops",
     "splits_at_spaces",
+    "words_of",
 ]
 
+#: the characters a word ends at (the compiled lookup splits at the same four)
+SEPARATORS = " \t\n\r"
 _NEW_SHARE = 0.5  # a batch whose new words hold more of its characters is tokenized whole
 _GROUP = 256  # new words tokenized in one string (the tokenizer's cost grows with a string)
 _BUDGET = 32 << 20  # bytes of words and ids held (~110,000 words of 10-K text); then anew
@@ -104,7 +113,8 @@ def _kept(ids: list[int], keep: Sequence[bool]) -> list[int]:
 
 
 def splits_at_spaces(tokenizer: Any) -> bool:
-    """Whether a ``tokenizers.Tokenizer`` is a BERT WordPiece one: no token crosses a space."""
+    """Whether a ``tokenizers.Tokenizer`` is a BERT WordPiece one: no token crosses a space,
+    a tab, a line feed or a carriage return."""
     from tokenizers import models, normalizers, pre_tokenizers
 
     return (
@@ -112,10 +122,18 @@ def splits_at_spaces(tokenizer: Any) -> bool:
         and isinstance(tokenizer.pre_tokenizer, pre_tokenizers.BertPreTokenizer)
         and isinstance(tokenizer.model, models.WordPiece)
         and not any(
-            " " in t.content or t.lstrip or t.rstrip
+            any(c in t.content for c in SEPARATORS) or t.lstrip or t.rstrip
             for t in tokenizer.get_added_tokens_decoder().values()
         )
     )
+
+
+def words_of(text: str) -> list[str]:
+    """``text`` split at every separator (runs of them give empty words, as ``split(" ")``)."""
+    for c in "\t\n\r":
+        if c in text:
+            text = text.replace(c, " ")
+    return text.split(" ")
 
 
 class WordTokenIds:
@@ -141,7 +159,7 @@ class WordTokenIds:
         self._held = 0
 
     def __call__(self, texts: list[str]) -> list[list[int]]:
-        pieces = [text.split(" ") for text in texts]
+        pieces = [words_of(text) for text in texts]
         words = self._words  # a new dict replaces it when full: this batch keeps its own
         new = set(chain.from_iterable(pieces)).difference(words)
         whole = self._learn(texts, new, words)

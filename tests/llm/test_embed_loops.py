@@ -61,7 +61,7 @@ def test_flat_ids_are_the_tokenizers_ids_one_text_after_another(
     # 512 tokens: every batch through the cache, then again from it.
     table = " | ".join(f"Item {i} | {i * 1_234:,} | ({i}.5)%" for i in range(400))
     batches = [
-        [PROSE * n for n in (1, 3, 12, 40)] + ODD + [table],
+        [PROSE * n for n in (1, 3, 12, 40)] + ODD + [table, "\n".join(ODD), "\r\n\t".join(ODD)],
         random_texts(5, 300) + ODD,
         [PROSE * 8 + odd + "  " + PROSE for odd in ODD + random_texts(7, 40)],
         [],
@@ -79,7 +79,7 @@ def test_flat_ids_are_the_tokenizers_ids_one_text_after_another(
 @needs_loops
 def test_the_compiled_lookup_names_every_word_the_cache_lacks() -> None:
     words = {"the": [1], "heron": [2, 3], "": []}
-    texts = ["the heron  nests", "by the  lagoon", "the"]
+    texts = ["the heron  nests", "by\tthe \nlagoon", "the"]
 
     assert loops.word_ids(texts, words, MAX) == {"nests", "by", "lagoon"}  # type: ignore[union-attr]
     words.update(nests=[4], by=[5], lagoon=[6, 7, 8])

@@ -118,6 +118,23 @@ def test_when_its_budget_is_spent_it_starts_again_and_still_answers_the_same(
     assert ids._held <= 2_000
 
 
+def test_words_end_at_line_breaks_and_tabs_and_are_learnt_once_across_lines(
+    tokenizer: Tokenizer,
+) -> None:
+    # Lines of prose ending in numbers, joined by each break a text holds, and the characters
+    # Python splits at that the tokenizer deletes or keeps inside a word instead.
+    lines = [f"Revenue rose ({n}). Costs fell" for n in range(60)]
+    texts = [sep.join(lines) for sep in ("\n", "\r\n", "\t", "\n\n", " \n ")]
+    texts += [f"a{c}b c{c} {c}d naïve{c}\u0301é" for c in "\x0b\x0c\x1c\x1f\x85\u2028\u00a0\u3000"]
+    ids = WordTokenIds(tokenizer, MAX)
+
+    assert ids(texts) == reference(tokenizer, texts)
+    assert ids(texts) == reference(tokenizer, texts)  # from the cache
+    assert "Fell" not in ids._words and "fell" in ids._words
+    assert not any("\n" in w or "\t" in w or "\r" in w for w in ids._words)
+    assert len(ids._words) < 120  # "(n)." once each, not glued to the next line's first word
+
+
 def test_letter_tokens_are_those_holding_a_letter_continuation_marks_aside(
     tokenizer: Tokenizer,
 ) -> None:
