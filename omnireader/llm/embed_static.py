@@ -207,7 +207,13 @@ class StaticEmbedder(Embedder):
 
         out = np.empty((len(counts), self._dim), dtype=np.float32)
         loops = word_tokens.loops
-        if loops is not None:
+        # The compiled loop reads the model's arrays as they are: float32 scales, rows in order
+        # (what save_rows writes; another folder's arrays take the numpy path).
+        if (
+            loops is not None
+            and self._scales.dtype == np.float32
+            and self._codes.flags.c_contiguous
+        ):
             loops.pool(ids, counts, self._codes, self._scales, out, self._dim)
             return out
         ends = np.cumsum(counts).tolist()
