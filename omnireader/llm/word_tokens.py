@@ -154,6 +154,7 @@ class WordTokenIds:
         self._max = max_tokens
         self._budget = budget
         self._keep = keep
+        self._mask: Any = None  # keep as a numpy array, made at the first word learnt
         self._lock = threading.Lock()
         self._words: dict[str, list[int]] = {}
         self._held = 0
@@ -219,10 +220,14 @@ class WordTokenIds:
             token_starts = np.fromiter((o[0] for o in offsets), dtype=np.int64, count=len(offsets))
             # Each token's word is the one whose span holds its first character; a word's
             # tokens are a run, from the first token at or after its start.
-            bounds = np.searchsorted(token_starts, np.r_[0, ends]).tolist()
-            ids, keep = enc.ids, self._keep
-            out.extend(
-                (w, ids[a:b] if keep is None else _kept(ids[a:b], keep))
-                for w, a, b in zip(group, bounds, bounds[1:])
-            )
+            bounds = np.searchsorted(token_starts, np.r_[0, ends])
+            ids = enc.ids
+            if self._keep is not None:  # the group's kept tokens at once, not word by word
+                if self._mask is None:
+                    self._mask = np.asarray(self._keep, dtype=bool)
+                kept = self._mask[np.asarray(ids, dtype=np.int64)]
+                bounds = np.r_[0, np.cumsum(kept)][bounds]
+                ids = np.asarray(ids, dtype=np.int64)[kept].tolist()
+            b = bounds.tolist()
+            out.extend((w, ids[x:y]) for w, x, y in zip(group, b, b[1:]))
         return out
