@@ -38,6 +38,7 @@ INSTALL_INPUTS = (
     "setup.py",
     "omnireader/formats/layout/_loops.c",
     "omnireader/text/_scan.c",
+    "omnireader/llm/_embed_loops.c",
 )
 
 
