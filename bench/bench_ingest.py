@@ -32,6 +32,14 @@ batch/local_engine.py). The index refresh is not after each batch but at checkpo
 store.maintenance), and the final optimize takes about 0.6 s. With one worker the
 writer runs on the second core beside it; with two, both cores are shared by two workers
 and the writer, which caps the 1→2 speed-up near 1.4-1.5×.
+
+Session 15 (helper-40; profile_writer, CPU, alternating, load ~7): the default embedder's
+lookup and pooling compiled and its words ended at line breaks (``llm/_embed_loops.c``,
+``word_tokens.py``): embedding 0.57-0.74 -> 0.22-0.32 ms a page, the writer's CPU a page
+(final optimize aside) 0.69-0.87 -> 0.32-0.44. What is left of the writer's share: the final
+optimize 0.3-0.4 ms a page (Lance's full-text index over ``memory``, ~80% of it; once, at the
+end, on one core), the worker's rows 0.17, learning new words (the Rust tokenizer, ~4.5 us a
+word), merge 0.07 (notes/2026-12-07/s15-writer.md).
 """
 
 from __future__ import annotations

@@ -94,6 +94,11 @@ Prose with short lines (Candide and four licences repeated to 20 MB, 9,291 items
 their walls (18.6-23.6 s at load 7-10) say nothing. Estimated on a quiet machine (where a
 stage's wall is about its CPU here: base 8.0 s by this sum, 6.4 MB/s measured): ~7 s, ~7 MB/s.
 
+Session 15 (helper-40, load 5-13, CPU, base 06c36f5 -> branch alternating): the default
+embedder's word lookup and pooling compiled (``llm/_embed_loops.c``): this line's embed stage
+2.05-2.63 -> 0.65-0.89 s (~75 -> ~25 us an item); the other stages are the same code. The
+floor below becomes ~6.4 s (~7.8 MB/s) on a quiet machine.
+
 What stops 10 MB/s now (a quiet two-core machine, from the CPU above): starting ~0.5 s,
 then reading the file to items ~2.0 s in the worker while the writer has nothing to
 do (the items come from one pass over the whole text: a chunk's language may come from the
