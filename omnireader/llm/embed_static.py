@@ -173,7 +173,6 @@ class StaticEmbedder(Embedder):
         return self._dim
 
     def _embed_batch(self, texts: list[str]) -> np.ndarray:
-
         if self._tokenizer is None:
             self._load()
         flat = getattr(self._token_ids, "flat", None)

@@ -25,12 +25,13 @@ A tokenizer of another family (a byte-level BPE, whose tokens carry their space)
 this: :func:`splits_at_spaces` says whether a tokenizer is one it holds for.
 
 ``flat`` gives the same ids as one int32 array with each text's count, what the pooling
-reads; where ``_embed_loops.c`` is built, the lookup runs there (~4x cheaper than splitting,
+reads; where ``_embed_loops.c`` is built, the lookup runs there (~2x cheaper than splitting,
 a set of the batch's words and ``chain``/``islice`` over their ids in Python).
 """
 
 from __future__ import annotations
 
+import importlib
 import threading
 from collections.abc import Sequence
 from itertools import chain, islice
@@ -39,8 +40,11 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import numpy as np
 
-try:  # the compiled lookup and pooling (optional: built by setup.py where a C compiler is)
-    from omnireader.llm import _embed_loops as loops
+# The compiled lookup and pooling (optional: built by setup.py where a C compiler is). By
+# name: import-graph tools cannot see a compiled module and would read ``from omnireader.llm
+# import _embed_loops`` as importing the llm package, which imports this module.
+try:
+    loops: Any = importlib.import_module("omnireader.llm._embed_loops")
 except ImportError:  # pragma: no cover - exercised where no compiler built it
     loops = None
 
