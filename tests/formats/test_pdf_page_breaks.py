@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from omnireader import Reader, Store
 from omnireader.formats.layout.model import Block
-from omnireader.formats.layout.page_breaks import carries_on
+from omnireader.formats.layout.page_breaks import carries_on, join_column_breaks
+from omnireader.formats.layout.reflow import Vocabulary
 from omnireader.formats.pdf.extract import extract_pdf
 from omnireader.models import MemoryItem
 from omnireader.payloads import Blob
@@ -133,6 +135,37 @@ def test_a_sentence_cut_at_a_column_break_is_one_paragraph() -> None:
     page = [*paragraph(72, 90, left, leading=14), *paragraph(330, 90, right, leading=14)]
     (text,) = [t for _, t in _body(build_pdf([page]))]
     assert "gradually increased over the course of the research period" in text
+
+
+def test_a_list_items_line_back_at_the_margin_whose_box_reaches_into_it_joins_it() -> None:
+    # 3M's 2018 10-K, an award agreement's "(iii)" (its label set larger, its text an inch
+    # in): the wrapped line goes back to the left margin, set so tight that its box starts
+    # a point above the item's bottom. It is the item's line, not a paragraph of its own.
+    item = Block(
+        "list_item",
+        "(iii) To the extent permitted by the Administrator, surrendering Shares then "
+        "issuable upon settlement of",
+        169.5,
+        208.88,
+        512.81,
+        218.84,
+        size=7.5,
+    )
+    rest = Block(
+        "paragraph", "the DSUs valued at their Fair Market Value on such date; or", 83.1, 217.75,
+        270.84, 226.39, size=7.5,
+    )  # fmt: skip
+    after = Block("list_item", "(iv) By the deduction of such amount.", 169.5, 235.3, 457, 245)
+    joined = join_column_breaks([item, rest, after], Vocabulary())
+    assert [b.text for b in joined] == [
+        "(iii) To the extent permitted by the Administrator, surrendering Shares then "
+        "issuable upon settlement of the DSUs valued at their Fair Market Value on such "
+        "date; or",
+        "(iv) By the deduction of such amount.",
+    ]
+    # A line a whole line up (beside it, not under it) is no continuation.
+    beside = replace(rest, y0=item.y0, y1=item.y1)
+    assert len(join_column_breaks([item, beside], Vocabulary())) == 2
 
 
 def _block(kind: str, text: str, size: float = 10.0) -> Block:

@@ -32,6 +32,8 @@ _LAST_WORD = re.compile(r"([^\W\d_]+)$")
 # An upper-case start is taken only for a paragraph this long at least: a short line at the
 # top of a page is more often a title or a label than a sentence's end.
 _MIN_UPPER_CHARS = 40
+# How far (in em) a block's top may reach into the last one's box and still be right below.
+_OVERLAP_EM = 0.5
 # Sizes further apart than this share are two kinds of text (body and footnote).
 _SIZE_SHARE = 0.1
 
@@ -98,7 +100,9 @@ def _cut(last: Block, block: Block) -> bool:
     if block.y0 < last.y1 - 1 and block.x0 >= last.x1 - 1:
         return True  # higher up, right of it: the top of the next column
     # Right below, in lower case, after a paragraph as long as a line of text (not a title
-    # or a label over it).
-    below = last.y1 - 1 <= block.y0 <= last.y1 + 2 * max(last.size, 1.0)
+    # or a label over it). Tightly set lines' boxes overlap (a bracket's or a descender's
+    # loose box reaches into the next line): up to half an em of overlap is still below.
+    em = max(last.size, 1.0)
+    below = last.y1 - max(1.0, _OVERLAP_EM * em) <= block.y0 <= last.y1 + 2 * em
     long = len(last.text) >= _MIN_UPPER_CHARS
     return below and long and bool(_OPENS_LOWER.match(block.text.lstrip()))
