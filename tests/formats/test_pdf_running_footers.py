@@ -206,3 +206,28 @@ def test_headers_of_the_same_letters_in_another_order_stay_text() -> None:
     ]
     body = [s for s in read(pages) if s.part is None]
     assert [s.text.splitlines()[0] for s in body] == titles
+
+
+def test_a_title_under_each_short_pages_number_at_any_height_is_a_footer() -> None:
+    # Activision's award agreements (a filing made from HTML): each page ends where its
+    # text does, with "A-9" and the agreement's title under it, a third of the way down one
+    # page and at the foot of the next. The title is the pages' running footer.
+    pages = []
+    for n, count in enumerate((20, 6, 30, 12), start=8):
+        foot = 100 + 12 * count + 24
+        pages.append(
+            paragraph(72, 100, body_lines(n, count))
+            + [Text(290, foot, f"A-{n}", 10), Text(72, foot + 10, "Global Option Award", 7)]
+        )
+    sections = read(pages)
+    body = [s for s in sections if s.part is None]
+    assert [s.page_label for s in body] == ["A-8", "A-9", "A-10", "A-11"]
+    assert all("Global Option Award" not in s.text for s in body)
+    assert [s.text for s in sections if s.part == "footer"] == ["Global Option Award"]
+
+
+def test_a_line_under_a_few_pages_text_set_as_the_text_is_no_footer_if_not_repeated() -> None:
+    # Each page's last line is its own: nothing is taken for a footer.
+    pages = [paragraph(72, 100, body_lines(n, count)) for n, count in enumerate((20, 6, 30))]
+    body = [s for s in read(pages) if s.part is None]
+    assert all("Line 5 of the body" in s.text for s in body)

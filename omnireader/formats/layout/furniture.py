@@ -12,8 +12,10 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from collections import Counter, deque
+from dataclasses import replace
 from difflib import SequenceMatcher
 
+from omnireader.formats.layout.footer_titles import lowest_keys, lowest_titles, without_lowest
 from omnireader.formats.layout.model import Block, PageLayout
 
 __all__ = ["WINDOW", "FurnitureWindow", "margin_keys", "page_number"]
@@ -97,7 +99,19 @@ def margin_keys(layout: PageLayout) -> set[tuple[str, str, int]]:
             number = _edge_number(block.text)
             if number is not None and outermost:
                 keys.add(_numbered_key(key, number))
+    keys |= lowest_keys(layout.blocks, _is_number)
+    rest = without_lowest(layout.blocks, _is_number)
+    if rest is not layout.blocks:  # the page number over a title at its foot (footer_titles)
+        for block, (_, outermost, last) in zip(rest, _zones(replace(layout, blocks=rest))):
+            number = page_number(block.text)
+            if number is not None and _COUNTED.match(number) and (outermost or last):
+                keys.add(_count_key(number))
     return keys
+
+
+def _is_number(text: str) -> bool:
+    # A page number, or a footer that carries one: those count with the pages (above).
+    return page_number(text) is not None or _edge_number(text) is not None
 
 
 def _count_key(number: str, step: int = 0) -> tuple[str, str, int]:
@@ -206,8 +220,13 @@ class FurnitureWindow:
         others = [(i - position, keys) for i, keys in enumerate(self._keys) if i != position]
         body: list[Block] = []
         header: list[Block] = []
-        footer: list[Block] = []
+        footer = lowest_titles(layout.blocks, others, _is_number, _MIN_REPEATS)
         label = None
+        whole = layout.blocks
+        if footer:  # a running footer under each page's text at any height (footer_titles)
+            layout = replace(layout, blocks=[b for b in whole if not any(b is f for f in footer)])
+            for block in footer:
+                block.kind = "footer"  # type: ignore[assignment]
         for block, (zone, outermost, last) in zip(layout.blocks, _zones(layout)):
             if block.kind == "header":  # the layout knew it: text turned in a side margin
                 header.append(block)
@@ -255,8 +274,8 @@ class FurnitureWindow:
         if not body:
             # Nothing but margin text: that is the page's content (a page of one line
             # repeated on every page, a slide's title), not its furniture.
-            for block in layout.blocks:
+            for block in whole:
                 if block.kind in ("header", "footer", "page_number"):
                     block.kind = "paragraph"
-            return list(layout.blocks), [], [], label
+            return list(whole), [], [], label
         return body, header, footer, label

@@ -1,0 +1,76 @@
+"""A running footer that stands under all the rest of its page, at whatever height.
+
+A filing made from HTML ends each page where its text does and prints its footer right under
+it: the exhibit's title under the page number ("A-9" over "Global Option Grant Award
+Agreement"), a third of the way down one page and at the foot of the next. The margin keys
+of :mod:`.furniture` carry the block's height, so such a title never repeats there. Here a
+block under all the rest of its page whose text (digits masked) is under all the rest of
+enough other pages in the furniture window too is that running footer; with it gone, the
+page number over it is the page's lowest block and is read as the page's number.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from omnireader.formats.layout.model import Block
+
+__all__ = ["lowest_keys", "lowest_titles", "without_lowest"]
+
+Key = tuple[str, str, int]
+
+_DIGITS = re.compile(r"\d+")
+_SPACES = re.compile(r"\s+")
+# A footer is a line or two: a longer block under the text is the text's own.
+_MAX_CHARS = 120
+
+
+def _key(block: Block) -> Key:
+    # Height left out (-1): that is what differs from page to page.
+    return "_", _DIGITS.sub("#", _SPACES.sub(" ", block.text.strip().lower())), -1
+
+
+def _lowest(blocks: list[Block], is_number: Callable[[str], bool]) -> list[Block]:
+    """The blocks nothing on the page stands under (their own edges do not count) that
+    could be a footer's title: short text, no heading, caption or table, no lone page
+    number or a footer carrying one (those count with the pages instead), and not the page's
+    only text."""
+    if len(blocks) < 2:
+        return []
+    deepest = max(b.y0 for b in blocks)
+    return [
+        b
+        for b in blocks
+        if deepest < b.y1 - 0.5
+        and b.kind == "paragraph"
+        and 0 < len(b.text) <= _MAX_CHARS
+        and not is_number(b.text)
+        # Under the page's middle or above it, but never at its top (a header's place).
+        and b.y0 > min(o.y1 for o in blocks if o is not b)
+    ]
+
+
+def lowest_keys(blocks: list[Block], is_number: Callable[[str], bool]) -> set[Key]:
+    """The keys of the page's lowest blocks, for the other pages to look for."""
+    return {_key(b) for b in _lowest(blocks, is_number)}
+
+
+def without_lowest(blocks: list[Block], is_number: Callable[[str], bool]) -> list[Block]:
+    """The page's blocks without its lowest ones (what is left stands over a footer)."""
+    lowest = _lowest(blocks, is_number)
+    return [b for b in blocks if not any(b is low for low in lowest)] if lowest else blocks
+
+
+def lowest_titles(
+    blocks: list[Block],
+    others: list[tuple[int, set[Key]]],
+    is_number: Callable[[str], bool],
+    repeats: int,
+) -> list[Block]:
+    """The page's lowest blocks that are the lowest on at least ``repeats`` other pages."""
+    return [
+        b
+        for b in _lowest(blocks, is_number)
+        if sum(1 for _, keys in others if _key(b) in keys) >= repeats
+    ]
