@@ -15,6 +15,7 @@ from operator import attrgetter
 from omnireader.formats.layout import pdfium_calls
 from omnireader.formats.layout.bidi import line_text
 from omnireader.formats.layout.gutters import find_gutters, gutter_at
+from omnireader.formats.layout.inline_symbols import symbols_joined
 from omnireader.formats.layout.marks import marks_joined
 from omnireader.formats.layout.model import Line, Word
 
@@ -68,7 +69,7 @@ def make_lines(words: list[Word], width: float = 0.0, compiled: bool = True) -> 
     if split is not None:
         between = (lambda prev, word: gutter_at(gutters, prev, word)) if gutters else None
         lines: list[Line] = split(rows, _SPLIT_EM, label_gap, Line, _is_label, between, make_line)
-        return marks_joined(_bullets_joined(lines), make_line)
+        return _rejoined(lines)
     lines = []
     for row in rows:
         run = [row[0]]
@@ -89,7 +90,12 @@ def make_lines(words: list[Word], width: float = 0.0, compiled: bool = True) -> 
             else:
                 run.append(word)
         lines.append(make_line(run))
-    return marks_joined(_bullets_joined(lines), make_line)
+    return _rejoined(lines)
+
+
+def _rejoined(lines: list[Line]) -> list[Line]:
+    # Marks a size change cut off their line: bullets, inline symbols, footnote marks.
+    return marks_joined(symbols_joined(_bullets_joined(lines), make_line), make_line)
 
 
 def _label_gap(rows: list[list[Word]]) -> float:

@@ -1,0 +1,77 @@
+"""A symbol set in another size inside a line of text, put back into that line.
+
+Lines are split where the size changes (a heading beside body text is two lines). Math set
+inline in a symbol font often comes at another size than the text around it, with a loose
+box reaching below the line ("of time t − 1 and at the next one t + 1": the "−" and "+" at
+15 pt in a 10 pt line, 7 pt lower): the line fell apart into five pieces, which the blocks
+and the reading order then took for columns, and the paragraph came out scrambled.
+
+The rule: a line of one short word (:data:`_SYMBOL_CHARS` characters at most) standing
+right after a line on its row (at most :data:`_GAP_EM` of that line's em between them, its
+centre within that line's height), goes into that line; and a line of the host's size right
+after the symbol, as close, comes back with it. Footnote marks set small and raised keep
+their own rule (:mod:`.marks`); this one runs first and only on marks inside a line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+
+from omnireader.formats.layout.model import Line, Word
+
+__all__ = ["symbols_joined"]
+
+_SYMBOL_CHARS = 3
+# A word space is ~0.25 em; a line's words closer than 1.6 em stay one line.
+_GAP_EM = 1.0
+# The host and the line after the symbol: the same size, to this share of an em.
+_SAME_SIZE_EM = 0.3
+
+
+def symbols_joined(lines: list[Line], make_line: Callable[[list[Word]], Line]) -> list[Line]:
+    """``lines`` (in row order, each row left to right) with each short symbol a size
+    change cut out of its line back in it, and the line's rest after it rejoined."""
+    out: list[Line] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        host = out[-1] if out else None
+        if host is None or not _inside(host, line):
+            out.append(line)
+            i += 1
+            continue
+        words = [*host.words, *_fitted(line.words, host)]
+        rest = lines[i + 1] if i + 1 < len(lines) else None
+        if rest is not None and _goes_on(host, line, rest):
+            words.extend(rest.words)
+            i += 1
+        out[-1] = make_line(words)
+        i += 1
+    return out
+
+
+def _inside(host: Line, symbol: Line) -> bool:
+    if len(symbol.words) != 1 or not 0 < len(symbol.text) <= _SYMBOL_CHARS:
+        return False
+    em = max(host.size, 1.0)
+    if abs(symbol.size - host.size) <= _SAME_SIZE_EM * em:
+        return False  # not cut off by its size: a gap or a gutter did it
+    centre = (symbol.y0 + symbol.y1) / 2
+    return host.y0 <= centre <= host.y1 and 0 <= symbol.x0 - host.x1 <= _GAP_EM * em
+
+
+def _goes_on(host: Line, symbol: Line, rest: Line) -> bool:
+    em = max(host.size, 1.0)
+    return (
+        abs(rest.size - host.size) <= _SAME_SIZE_EM * em
+        and rest.y0 < host.y1
+        and host.y0 < rest.y1
+        and 0 <= rest.x0 - symbol.x1 <= _GAP_EM * em
+    )
+
+
+def _fitted(words: list[Word], host: Line) -> list[Word]:
+    # The symbol's box cut to the line's height: a symbol font's loose box reaching into
+    # the next line would make the lines overlap.
+    return [replace(w, y0=max(w.y0, host.y0), y1=min(w.y1, host.y1)) for w in words]
