@@ -226,8 +226,14 @@ def test_a_title_under_each_short_pages_number_at_any_height_is_a_footer() -> No
     assert [s.text for s in sections if s.part == "footer"] == ["Global Option Award"]
 
 
-def test_a_line_under_a_few_pages_text_set_as_the_text_is_no_footer_if_not_repeated() -> None:
-    # Each page's last line is its own: nothing is taken for a footer.
-    pages = [paragraph(72, 100, body_lines(n, count)) for n, count in enumerate((20, 6, 30))]
+def test_the_same_last_line_of_short_pages_with_no_number_by_it_stays_text() -> None:
+    # A filing's certifications, one a page, each ending "Date: March 24, 2017" where its
+    # text does: the date is each letter's, not a footer.
+    pages = []
+    for n, count in enumerate((20, 6, 30, 12)):
+        end = 100 + 12 * count + 24
+        pages.append(
+            paragraph(72, 100, body_lines(n, count)) + [Text(72, end, "Date: March 24, 2017")]
+        )
     body = [s for s in read(pages) if s.part is None]
-    assert all("Line 5 of the body" in s.text for s in body)
+    assert all(s.text.rstrip().endswith("Date: March 24, 2017") for s in body)

@@ -4,9 +4,11 @@ A filing made from HTML ends each page where its text does and prints its footer
 it: the exhibit's title under the page number ("A-9" over "Global Option Grant Award
 Agreement"), a third of the way down one page and at the foot of the next. The margin keys
 of :mod:`.furniture` carry the block's height, so such a title never repeats there. Here a
-block under all the rest of its page whose text (digits masked) is under all the rest of
-enough other pages in the furniture window too is that running footer; with it gone, the
-page number over it is the page's lowest block and is read as the page's number.
+block under all the rest of its page, right by a page number, whose text (digits masked) is
+under all the rest of enough other pages in the furniture window too is that running footer;
+with it gone, the page number over it is the page's lowest block and is read as the page's
+number. A last line with no page number by it ("Date: March 24, 2017" under each of a
+filing's certifications) stays text.
 """
 
 from __future__ import annotations
@@ -34,8 +36,8 @@ def _key(block: Block) -> Key:
 def _lowest(blocks: list[Block], is_number: Callable[[str], bool]) -> list[Block]:
     """The blocks nothing on the page stands under (their own edges do not count) that
     could be a footer's title: short text, no heading, caption or table, no lone page
-    number or a footer carrying one (those count with the pages instead), and not the page's
-    only text."""
+    number or a footer carrying one (those count with the pages instead), not the page's
+    only text, and right by its page number."""
     if len(blocks) < 2:
         return []
     deepest = max(b.y0 for b in blocks)
@@ -48,7 +50,21 @@ def _lowest(blocks: list[Block], is_number: Callable[[str], bool]) -> list[Block
         and not is_number(b.text)
         # Under the page's middle or above it, but never at its top (a header's place).
         and b.y0 > min(o.y1 for o in blocks if o is not b)
+        and _by_a_number(b, blocks, is_number)
     ]
+
+
+def _by_a_number(block: Block, blocks: list[Block], is_number: Callable[[str], bool]) -> bool:
+    """A page number stands right over or under ``block`` (a line's gap, or overlapping):
+    what makes it the page's footer rather than its last line ("Date: March 24, 2017"
+    under each certification, a table's note under each page's table stay text)."""
+    reach = 2 * max(block.size, 1.0)
+    return any(
+        o is not block
+        and is_number(o.text)
+        and (-reach <= block.y0 - o.y1 <= reach or -reach <= o.y0 - block.y1 <= reach)
+        for o in blocks
+    )
 
 
 def lowest_keys(blocks: list[Block], is_number: Callable[[str], bool]) -> set[Key]:
