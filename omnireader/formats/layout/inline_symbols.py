@@ -6,10 +6,11 @@ box reaching below the line ("of time t âˆ’ 1 and at the next one t + 1": the "â
 15 pt in a 10 pt line, 7 pt lower): the line fell apart into five pieces, which the blocks
 and the reading order then took for columns, and the paragraph came out scrambled.
 
-The rule: a line of one short word (:data:`_SYMBOL_CHARS` characters at most) standing
-right after a line on its row (at most :data:`_GAP_EM` of that line's em between them, its
-centre within that line's height), goes into that line; and a line of the host's size right
-after the symbol, as close, comes back with it. Footnote marks set small and raised keep
+The rule: a line of one short word (:data:`_SYMBOL_CHARS` characters at most) set in
+another size, standing right after a line on its row (of two words or more, or set in the
+page's main size), at most :data:`_GAP_EM` of that line's em from it and its centre within
+that line's height, goes into that line; and a line of the host's size right after the
+symbol, as close, comes back with it. Footnote marks set small and raised keep
 their own rule (:mod:`.marks`); this one runs first and only on marks inside a line.
 """
 
@@ -33,11 +34,12 @@ def symbols_joined(lines: list[Line], make_line: Callable[[list[Word]], Line]) -
     """``lines`` (in row order, each row left to right) with each short symbol a size
     change cut out of its line back in it, and the line's rest after it rejoined."""
     out: list[Line] = []
+    main = _main_size(lines)
     i = 0
     while i < len(lines):
         line = lines[i]
         host = out[-1] if out else None
-        if host is None or not _inside(host, line):
+        if host is None or not _inside(host, line, main):
             out.append(line)
             i += 1
             continue
@@ -51,10 +53,20 @@ def symbols_joined(lines: list[Line], make_line: Callable[[list[Word]], Line]) -
     return out
 
 
-def _inside(host: Line, symbol: Line) -> bool:
+def _main_size(lines: list[Line]) -> float:
+    chars: dict[float, int] = {}
+    for line in lines:
+        chars[line.size] = chars.get(line.size, 0) + len(line.text)
+    return max(chars, key=chars.__getitem__) if chars else 0.0
+
+
+def _inside(host: Line, symbol: Line, main: float) -> bool:
     if len(symbol.words) != 1 or not 0 < len(symbol.text) <= _SYMBOL_CHARS:
         return False
     em = max(host.size, 1.0)
+    if len(host.words) < 2 and abs(host.size - main) > _SAME_SIZE_EM * em:
+        # One word cut off by its own odd size (a mark, :mod:`.marks`) hosts nothing.
+        return False
     if abs(symbol.size - host.size) <= _SAME_SIZE_EM * em:
         return False  # not cut off by its size: a gap or a gutter did it
     centre = (symbol.y0 + symbol.y1) / 2
@@ -72,6 +84,10 @@ def _goes_on(host: Line, symbol: Line, rest: Line) -> bool:
 
 
 def _fitted(words: list[Word], host: Line) -> list[Word]:
-    # The symbol's box cut to the line's height: a symbol font's loose box reaching into
-    # the next line would make the lines overlap.
-    return [replace(w, y0=max(w.y0, host.y0), y1=min(w.y1, host.y1)) for w in words]
+    # A box taller than the line's cut to the line's height: a symbol font's loose box
+    # reaching into the next line would make the lines overlap. A smaller one stays put.
+    height = host.y1 - host.y0
+    return [
+        replace(w, y0=max(w.y0, host.y0), y1=min(w.y1, host.y1)) if w.y1 - w.y0 > height else w
+        for w in words
+    ]
