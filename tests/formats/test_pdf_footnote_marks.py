@@ -18,9 +18,9 @@ def _lines(items: list[Text], compiled: bool) -> list[str]:
     return [line.text for line in make_lines(words, page.get_width(), compiled=compiled)]
 
 
-def _end(text: str, size: float = 10.0) -> float:
-    """Where ``text`` set at x 72 in Helvetica ends on the page."""
-    page = pypdfium2.PdfDocument(build_pdf([[Text(72, 100, text, size)]]))[0]
+def _end(text: str, size: float = 10.0, x: float = 72) -> float:
+    """Where ``text`` set at ``x`` in Helvetica ends on the page."""
+    page = pypdfium2.PdfDocument(build_pdf([[Text(x, 100, text, size)]]))[0]
     return page_words(page, page.get_textpage())[-1].x1
 
 
@@ -78,3 +78,23 @@ def test_a_small_word_as_far_before_a_line_is_no_label_of_it() -> None:
     # 1.5 em apart: as far as a note's label may hang, but "Net" is no label.
     items = [Text(44, 279, "Net", 6), Text(67.5, 282, "Sales grew in every region.", 9)]
     assert sorted(_lines(items, True)) == ["Net", "Sales grew in every region."]
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+def test_a_mark_raised_over_a_gap_inside_a_whole_line_goes_into_the_gap(compiled: bool) -> None:
+    # Activision's "Rise of Shadows™, Saviors of Uldum™": the line's text is one run, the
+    # trademark signs stand over it, set small and raised; each goes after its name.
+    first = "Expansions: Rise of Shadows"
+    second = ", Saviors of Uldum"
+    a = _end(first)
+    b = _end(second, 10.0, a + 8)
+    items = [
+        Text(72, 100, first),
+        Text(a + 1, 94, "TM", 5),
+        Text(a + 8, 100, second),
+        Text(b + 1, 94, "TM", 5),
+        Text(b + 8, 100, ", and more."),
+    ]
+    lines = _lines(items, compiled)
+    assert len(lines) == 1  # (the spaces around a mark follow the gaps: not asserted)
+    assert "".join(lines[0].split()) == "Expansions:RiseofShadowsTM,SaviorsofUldumTM,andmore."

@@ -93,11 +93,21 @@ def _host(lines: list[Line | None], index: int, mark: Line) -> int | None:
         em = max(line.size, 1.0)
         if not (line.y0 <= centre <= line.y1 and mark.y0 >= line.y0 - _ABOVE_EM * em):
             continue
-        if -0.3 * em <= mark.x0 - line.x1 <= _GAP_EM * em:
+        if -0.3 * em <= mark.x0 - line.x1 <= _GAP_EM * em or _in_gap(line, mark, em):
             return at  # a mark follows the word it refers to: that line first
         if before_at is None and -0.3 * em <= line.x0 - mark.x1 <= lead * em:
             before_at = at  # a footnote's own mark, before its text
     return before_at
+
+
+def _in_gap(line: Line, mark: Line, em: float) -> bool:
+    """``mark`` stands over a gap between two of ``line``'s words, right after the first
+    ("Rise of Shadows™, Saviors of Uldum™": the line was whole, the marks over it)."""
+    words = line.words
+    return any(
+        -0.3 * em <= mark.x0 - a.x1 <= _GAP_EM * em and mark.x1 <= b.x0 + 0.3 * em
+        for a, b in zip(words, words[1:])
+    )
 
 
 def _rest(lines: list[Line | None], host: Line, mark: Line) -> int | None:
