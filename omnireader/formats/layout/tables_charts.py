@@ -67,6 +67,10 @@ def _value_axis(rows: list[list[str]], column: int) -> bool:
     ticks = [(n, v) for n, v in cells[:_MAX_CELLS] if v is not None]
     best: list[int] = []
     count = len(ticks)
+    # An axis is four ticks or more, its lowest within the foot rows of the grid: without
+    # as many ticks, or without one that low, no run found below could be one.
+    if count < _AXIS_TICKS or len(rows) - 1 - ticks[-1][0] > _FOOT_ROWS:
+        return False
     # Pairs of ticks are tried in order, each run from the pair down; a run only takes the
     # ticks below its last, so a pair with too few ticks below it to beat the longest run
     # so far is not tried (the same run is found, with fewer steps).

@@ -114,38 +114,12 @@ def _grid_table(
     if nr < 1 or nc < 2 or nr * nc > _MAX_CELLS:
         return None  # a hatching or a chart's grid lines, not a table
 
-    # The rules along each grid line, so a wall test looks at one line's pieces only.
-    at_x = [[v for v in vs if abs(v.x0 - x) <= SNAP] for x in xs]
-    at_y = [[h for h in hs if abs(h.y0 - y) <= SNAP] for y in ys]
-
-    def vwall(i: int, j: int) -> bool:  # the wall left of column j, in row i
-        lo, hi = (
-            ys[i] + (ys[i + 1] - ys[i]) * 0.25,
-            ys[i + 1] - (ys[i + 1] - ys[i]) * 0.25,
-        )
-        return any(v.y0 <= lo + SNAP and v.y1 >= hi - SNAP for v in at_x[j])
-
-    def hwall(i: int, j: int) -> bool:  # the wall above row i, in column j
-        lo, hi = (
-            xs[j] + (xs[j + 1] - xs[j]) * 0.25,
-            xs[j + 1] - (xs[j + 1] - xs[j]) * 0.25,
-        )
-        return any(h.x0 <= lo + SNAP and h.x1 >= hi - SNAP for h in at_y[i])
-
-    anchor: dict[tuple[int, int], tuple[int, int]] = {}
-    for i in range(nr):
-        for j in range(nc):
-            if j > 0 and not vwall(i, j):
-                anchor[(i, j)] = anchor[(i, j - 1)]
-            elif i > 0 and not hwall(i, j):
-                anchor[(i, j)] = anchor[(i - 1, j)]
-            else:
-                anchor[(i, j)] = (i, j)
+    anchor = _anchors(xs, ys, vs, hs)
     spans: dict[tuple[int, int], list[Word]] = {}
     taken: set[int] = set()
     for index in band:
         w = words[index]
-        cx, cy = w.cx, w.cy
+        cx, cy = (w.x0 + w.x1) / 2, (w.y0 + w.y1) / 2  # Word.cx, Word.cy inline
         if not (xs[0] < cx < xs[-1] and ys[0] < cy < ys[-1]):
             continue
         j, i = bisect_right(xs, cx) - 1, bisect_right(ys, cy) - 1
@@ -189,6 +163,59 @@ def _grid_table(
         columns=[edges[j] for j in keep_c] + [edges[-1]],
     )
     return table, taken
+
+
+def _anchors(
+    xs: list[float], ys: list[float], vs: list[Rule], hs: list[Rule]
+) -> dict[tuple[int, int], tuple[int, int]]:
+    """Each grid cell's spanning cell, by its top-left grid cell: a cell without a wall to
+    its left joins its left neighbour's, else one without a wall above joins the one above.
+
+    A wall is a rule along the grid line over the middle half of the cell's side. Every
+    row's and column's middle half is worked out once, and each grid line's rules are
+    kept as (start, end) pairs: the same comparisons as one test a wall, fewer steps."""
+    nr, nc = len(ys) - 1, len(xs) - 1
+    at_x = _along(xs, [(v.x0, v.y0, v.y1) for v in vs])
+    at_y = _along(ys, [(h.y0, h.x0, h.x1) for h in hs])
+    # (lo + SNAP, hi - SNAP) of each row's and each column's middle half.
+    rows = [
+        (ys[i] + (ys[i + 1] - ys[i]) * 0.25 + SNAP, ys[i + 1] - (ys[i + 1] - ys[i]) * 0.25 - SNAP)
+        for i in range(nr)
+    ]
+    cols = [
+        (xs[j] + (xs[j + 1] - xs[j]) * 0.25 + SNAP, xs[j + 1] - (xs[j + 1] - xs[j]) * 0.25 - SNAP)
+        for j in range(nc)
+    ]
+    anchor: dict[tuple[int, int], tuple[int, int]] = {}
+    for i in range(nr):
+        lo, hi = rows[i]
+        above = at_y[i]
+        for j in range(nc):
+            # The wall left of column j in row i; else the wall above row i in column j.
+            if j > 0 and not any(a <= lo and b >= hi for a, b in at_x[j]):
+                anchor[(i, j)] = anchor[(i, j - 1)]
+            elif i > 0 and not any(a <= cols[j][0] and b >= cols[j][1] for a, b in above):
+                anchor[(i, j)] = anchor[(i - 1, j)]
+            else:
+                anchor[(i, j)] = (i, j)
+    return anchor
+
+
+def _along(
+    lines: list[float], pieces: list[tuple[float, float, float]]
+) -> list[list[tuple[float, float]]]:
+    """For each grid line position, the (start, end) of the pieces within SNAP of it
+    (``pieces`` as (position, start, end)). Looked up by bisection with a point to spare,
+    then each tested as ``abs(position - line) <= SNAP``: the same pieces, in position order
+    (a wall test asks whether any piece does, so their order does not matter)."""
+    # A position that is no number (NaN) is within SNAP of no line, and would unsort the keys.
+    pieces = sorted(p for p in pieces if p[0] == p[0])
+    keys = [p[0] for p in pieces]
+    out = []
+    for x in lines:
+        lo, hi = bisect_left(keys, x - SNAP - 1.0), bisect_right(keys, x + SNAP + 1.0)
+        out.append([(a, b) for p, a, b in pieces[lo:hi] if abs(p - x) <= SNAP])
+    return out
 
 
 def _outer_walls(hs: list[Rule], xs: list[float], ys: list[float]) -> list[Rule]:
