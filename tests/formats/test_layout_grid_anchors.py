@@ -87,3 +87,32 @@ def test_a_value_axis_needs_four_ticks_down_to_the_foot() -> None:
     # Four ticks, then more rows under them than a chart's labels and legend.
     assert not is_chart(_grid([*axis[:4], "a", "b", "c", "d"]))
     assert is_chart(_grid([*axis[:4], "a", "b", "c"]))
+
+
+def test_a_lines_size_is_the_median_of_its_words_sizes() -> None:
+    from statistics import median
+
+    from omnireader.formats.layout.model import Word
+    from omnireader.formats.layout.tables_regions import line_box, line_size
+
+    for sizes in ([9.0], [9.0, 10.0], [12.0, 8.0, 10.0], [7.5, 9.0, 11.0, 8.25], [0.2, 9.0]):
+        words = [Word("w", 10.0 * k, 5.0, 10.0 * k + 8, 5.0 + s, s) for k, s in enumerate(sizes)]
+        line = [words[:1], words[1:]] if len(words) > 1 else [words]
+        em = [w.size if w.size > 0.5 else max(1.0, w.height / 1.15) for w in words]
+        assert line_size(line) == median(em)
+        assert line_box(line) == (0.0, 5.0, words[-1].x1, max(w.y1 for w in words))
+
+
+def test_two_columns_of_prose_split_at_their_gutter() -> None:
+    from omnireader.formats.layout.model import Word
+    from omnireader.formats.layout.tables_columns import text_columns
+
+    words = []
+    for row in range(8):
+        y = 100.0 + 14 * row
+        for side, x in ((0, 50.0), (1, 320.0)):
+            for k in range(6):  # six words a line: running text on both sides
+                words.append(Word(f"word{side}{k}", x + 40 * k, y, x + 40 * k + 38, y + 10, 10.0))
+    left, right = text_columns(words)
+    assert {w.text[4] for w in left} == {"0"} and {w.text[4] for w in right} == {"1"}
+    assert [w.x0 for w in left] == [w.x0 for w in words if w.x0 < 300]

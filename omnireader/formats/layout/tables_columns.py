@@ -9,7 +9,7 @@ gutters too, but no prose beside them, so it stays whole.
 
 from __future__ import annotations
 
-from operator import attrgetter
+from operator import itemgetter
 from statistics import median
 
 from omnireader.formats.layout.model import Word
@@ -23,7 +23,7 @@ _PROSE_SHARE = 0.5  # share of a side's runs that are running text
 _MIN_LINES = 5  # lines each side needs before it counts as a text column
 _DEPTH = 2  # a page splits at most twice (three columns)
 _GAPS = 3  # the widest gaps tried at each split (each try groups the words into lines)
-_X0 = attrgetter("x0")
+_FIRST = itemgetter(0)
 
 
 def text_columns(words: list[Word], depth: int = 0) -> list[list[Word]]:
@@ -37,17 +37,21 @@ def text_columns(words: list[Word], depth: int = 0) -> list[list[Word]]:
     # Gaps in the words' projection on the x axis, widest first, in the middle half.
     gaps: list[tuple[float, float]] = []
     reach = left_edge
-    for w in sorted(words, key=_X0):
-        if w.x0 - reach >= size:
-            gaps.append((reach, w.x0))
-        reach = max(reach, w.x1)
+    # (x0, x1) pairs sorted by x0 alone (stable, as the words were): no attribute look-up
+    # or max() call a word in the loop.
+    for x0, x1 in sorted([(w.x0, w.x1) for w in words], key=_FIRST):
+        if x0 - reach >= size:
+            gaps.append((reach, x0))
+        if x1 > reach:  # max(reach, x1): reach kept on a tie or a NaN
+            reach = x1
     gaps = [
         g for g in gaps if left_edge + 0.25 * span <= (g[0] + g[1]) / 2 <= right_edge - 0.25 * span
     ]
     for g0, g1 in sorted(gaps, key=lambda g: g[0] - g[1])[:_GAPS]:
         middle = (g0 + g1) / 2
-        left = [w for w in words if w.cx < middle]
-        right = [w for w in words if w.cx >= middle]
+        centres = [(w.x0 + w.x1) / 2 for w in words]  # Word.cx inline
+        left = [w for w, cx in zip(words, centres) if cx < middle]
+        right = [w for w, cx in zip(words, centres) if cx >= middle]
         if _prose(left) and _prose(right):
             return text_columns(left, depth + 1) + text_columns(right, depth + 1)
     return [words]

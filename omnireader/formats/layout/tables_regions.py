@@ -123,16 +123,17 @@ def cut_at_gutters(run: _Run, spans: list[tuple[float, float]], aligned: float =
 
 def line_box(line: list[_Run]) -> tuple[float, float, float, float]:
     ws = [w for run in line for w in run]
+    # Lists, not generators: the same values in the same order, at C speed.
     return (
-        min(w.x0 for w in ws),
-        min(w.y0 for w in ws),
-        max(w.x1 for w in ws),
-        max(w.y1 for w in ws),
+        min([w.x0 for w in ws]),
+        min([w.y0 for w in ws]),
+        max([w.x1 for w in ws]),
+        max([w.y1 for w in ws]),
     )
 
 
 def line_size(line: list[_Run]) -> float:
-    return median(em(w) for run in line for w in run)
+    return _median_of_sorted(sorted([em(w) for run in line for w in run]))  # median()
 
 
 def regions(lines: list[list[_Run]]) -> list[list[list[_Run]]]:
@@ -149,12 +150,12 @@ def regions(lines: list[list[_Run]]) -> list[list[list[_Run]]]:
     for line in lines:
         row = len(line) >= 2 or amount_line(line)
         words = [w for run in line for w in run]
-        top, bottom = min(w.y0 for w in words), max(w.y1 for w in words)
+        top, bottom = min([w.y0 for w in words]), max([w.y1 for w in words])
         gap = top - prev_bottom if prev_bottom is not None else 0.0
         # Rows may be spaced wider than text lines; what ends a table is a gap wider than
         # its own row spacing so far (or, before there is any, a blank line or two).
         ems = [em(w) for w in words]
-        size = median(ems)  # line_size
+        size = _median_of_sorted(sorted(ems))  # line_size: statistics.median's arithmetic
         allowed = max(_LINE_GAP * size, 1.8 * _median_of_sorted(gaps)) if gaps else FIRST_GAP * size
         # A one-run line in a larger font than the region's is a heading: the table ends.
         heading = not row and bool(current) and size > HEADING_SIZE * biggest
@@ -184,6 +185,8 @@ def regions(lines: list[list[_Run]]) -> list[list[list[_Run]]]:
 def _median_of_sorted(values: list[float]) -> float:
     """``statistics.median`` of a list already sorted (the same arithmetic)."""
     n = len(values)
+    if not n:
+        return median(values)  # raises as median() does
     return values[n // 2] if n % 2 else (values[n // 2 - 1] + values[n // 2]) / 2
 
 
