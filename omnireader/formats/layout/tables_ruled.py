@@ -171,13 +171,13 @@ def _anchors(
     """Each grid cell's spanning cell, by its top-left grid cell: a cell without a wall to
     its left joins its left neighbour's, else one without a wall above joins the one above.
 
-    A wall is a rule along the grid line over the middle half of the cell's side. Every
-    row's and column's middle half is worked out once, and each grid line's rules are
-    kept as (start, end) pairs: the same comparisons as one test a wall, fewer steps."""
+    A wall is a rule along the grid line over the middle half of the cell's side. Each
+    row's and column's middle half is worked out once and each grid line's rules kept as
+    (start, end) pairs: the same comparisons as a wall test a cell, fewer steps."""
     nr, nc = len(ys) - 1, len(xs) - 1
-    at_x = _along(xs, [(v.x0, v.y0, v.y1) for v in vs])
-    at_y = _along(ys, [(h.y0, h.x0, h.x1) for h in hs])
-    # (lo + SNAP, hi - SNAP) of each row's and each column's middle half.
+    at_x = [[(v.y0, v.y1) for v in vs if abs(v.x0 - x) <= SNAP] for x in xs]
+    at_y = [[(h.x0, h.x1) for h in hs if abs(h.y0 - y) <= SNAP] for y in ys]
+    # (lo + SNAP, hi - SNAP) of each row's and each column's middle half (lo, hi).
     rows = [
         (ys[i] + (ys[i + 1] - ys[i]) * 0.25 + SNAP, ys[i + 1] - (ys[i + 1] - ys[i]) * 0.25 - SNAP)
         for i in range(nr)
@@ -192,30 +192,21 @@ def _anchors(
         above = at_y[i]
         for j in range(nc):
             # The wall left of column j in row i; else the wall above row i in column j.
-            if j > 0 and not any(a <= lo and b >= hi for a, b in at_x[j]):
+            if j > 0 and not _wall(at_x[j], lo, hi):
                 anchor[(i, j)] = anchor[(i, j - 1)]
-            elif i > 0 and not any(a <= cols[j][0] and b >= cols[j][1] for a, b in above):
+            elif i > 0 and not _wall(above, *cols[j]):
                 anchor[(i, j)] = anchor[(i - 1, j)]
             else:
                 anchor[(i, j)] = (i, j)
     return anchor
 
 
-def _along(
-    lines: list[float], pieces: list[tuple[float, float, float]]
-) -> list[list[tuple[float, float]]]:
-    """For each grid line position, the (start, end) of the pieces within SNAP of it
-    (``pieces`` as (position, start, end)). Looked up by bisection with a point to spare,
-    then each tested as ``abs(position - line) <= SNAP``: the same pieces, in position order
-    (a wall test asks whether any piece does, so their order does not matter)."""
-    # A position that is no number (NaN) is within SNAP of no line, and would unsort the keys.
-    pieces = sorted(p for p in pieces if p[0] == p[0])
-    keys = [p[0] for p in pieces]
-    out = []
-    for x in lines:
-        lo, hi = bisect_left(keys, x - SNAP - 1.0), bisect_right(keys, x + SNAP + 1.0)
-        out.append([(a, b) for p, a, b in pieces[lo:hi] if abs(p - x) <= SNAP])
-    return out
+def _wall(pieces: list[tuple[float, float]], lo: float, hi: float) -> bool:
+    """Whether a piece starts by ``lo`` and ends by ``hi`` (a loop: no generator a cell)."""
+    for start, end in pieces:
+        if start <= lo and end >= hi:
+            return True
+    return False
 
 
 def _outer_walls(hs: list[Rule], xs: list[float], ys: list[float]) -> list[Rule]:
