@@ -1,6 +1,7 @@
-"""A ruled grid's spanning cells (``tables_ruled._anchors``) and a chart's value axis
-(``tables_charts._value_axis``): the shortcuts taken for speed give what the plain rules
-give (these pass on the code before the shortcuts too)."""
+"""A ruled grid's spanning cells (``tables_ruled._anchors``), a chart's value axis
+(``tables_charts._value_axis``), a line's size and box and a page's text columns: the
+shortcuts taken for speed give what the plain rules give. The axis, size and columns tests
+pass on the code before the shortcuts too; ``_anchors`` is compared with that code itself."""
 
 from __future__ import annotations
 
