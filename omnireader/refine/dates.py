@@ -49,14 +49,15 @@ _MONTHS = {
     )
     for m in names
 }
-_MONTH = r"(" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
+_MONTH_NAMES = "|".join(sorted(_MONTHS, key=len, reverse=True))
+_MONTH = rf"({_MONTH_NAMES})\.?"
 # The letters a month name starts with, looked ahead before trying the names: a position
 # that cannot start one is passed over in one test instead of one per name (3x faster on a
 # chat window; the matches are the same).
 _MONTH_HEAD = "(?=[" + "".join(sorted({m[0] for m in _MONTHS})) + "])"
 # A month name standing as a word: every match of the three patterns naming a month has
 # one (the name is followed by ".", "," or a space), so a text without one skips them.
-_MONTH_WORD = re.compile(rf"\b{_MONTH_HEAD}{_MONTH[:-4]})\b", re.I)
+_MONTH_WORD = re.compile(rf"\b{_MONTH_HEAD}(?:{_MONTH_NAMES})\b", re.I)
 _ISO = re.compile(r"\b(\d{4})[-/.](\d{1,2})(?:[-/.](\d{1,2}))?\b")
 _DAY_MONTH_YEAR = re.compile(
     rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH},?\s+(\d{{4}})\b", re.I

@@ -18,7 +18,7 @@ from collections.abc import Callable
 
 from omnireader.formats.layout.model import Block
 
-__all__ = ["lowest_keys", "lowest_titles", "without_lowest"]
+__all__ = ["lowest", "lowest_keys", "lowest_titles"]
 
 Key = tuple[str, str, int]
 
@@ -33,7 +33,7 @@ def _key(block: Block) -> Key:
     return "_", _DIGITS.sub("#", _SPACES.sub(" ", block.text.strip().lower())), -1
 
 
-def _lowest(blocks: list[Block], is_number: Callable[[str], bool]) -> list[Block]:
+def lowest(blocks: list[Block], is_number: Callable[[str], bool]) -> list[Block]:
     """The blocks nothing on the page stands under (their own edges do not count) that
     could be a footer's title: short text, no heading, caption or table, no lone page
     number or a footer carrying one (those count with the pages instead), not the page's
@@ -67,15 +67,9 @@ def _by_a_number(block: Block, blocks: list[Block], is_number: Callable[[str], b
     )
 
 
-def lowest_keys(blocks: list[Block], is_number: Callable[[str], bool]) -> set[Key]:
-    """The keys of the page's lowest blocks, for the other pages to look for."""
-    return {_key(b) for b in _lowest(blocks, is_number)}
-
-
-def without_lowest(blocks: list[Block], is_number: Callable[[str], bool]) -> list[Block]:
-    """The page's blocks without its lowest ones (what is left stands over a footer)."""
-    lowest = _lowest(blocks, is_number)
-    return [b for b in blocks if not any(b is low for low in lowest)] if lowest else blocks
+def lowest_keys(blocks: list[Block]) -> set[Key]:
+    """The keys of a page's lowest blocks (:func:`lowest`), for the other pages to look for."""
+    return {_key(b) for b in blocks}
 
 
 def lowest_titles(
@@ -87,6 +81,6 @@ def lowest_titles(
     """The page's lowest blocks that are the lowest on at least ``repeats`` other pages."""
     return [
         b
-        for b in _lowest(blocks, is_number)
+        for b in lowest(blocks, is_number)
         if sum(1 for _, keys in others if _key(b) in keys) >= repeats
     ]

@@ -15,7 +15,7 @@ from collections import Counter, deque
 from dataclasses import replace
 from difflib import SequenceMatcher
 
-from omnireader.formats.layout.footer_titles import lowest_keys, lowest_titles, without_lowest
+from omnireader.formats.layout.footer_titles import lowest, lowest_keys, lowest_titles
 from omnireader.formats.layout.model import Block, PageLayout
 
 __all__ = ["WINDOW", "FurnitureWindow", "margin_keys", "page_number"]
@@ -85,9 +85,9 @@ def margin_keys(layout: PageLayout) -> set[tuple[str, str, int]]:
     """(zone, masked text, height bucket) of each block in the page's margins."""
     keys = set()
     for block, (zone, outermost, last) in zip(layout.blocks, _zones(layout)):
-        number = page_number(block.text)
-        if number is not None and _COUNTED.match(number) and (outermost or last):
-            keys.add(_count_key(number))
+        counted = _page_count_key(block, outermost or last)
+        if counted is not None:
+            keys.add(counted)
         elif zone is None and last and (number := _edge_number(block.text)) is not None:
             # A short page's running footer under its text, above the middle (below).
             keys.add(_numbered_key(_key(block, "footer", layout.height), number))
@@ -99,14 +99,23 @@ def margin_keys(layout: PageLayout) -> set[tuple[str, str, int]]:
             number = _edge_number(block.text)
             if number is not None and outermost:
                 keys.add(_numbered_key(key, number))
-    keys |= lowest_keys(layout.blocks, _is_number)
-    rest = without_lowest(layout.blocks, _is_number)
-    if rest is not layout.blocks:  # the page number over a title at its foot (footer_titles)
+    low = lowest(layout.blocks, _is_number)
+    if low:  # titles at the page's foot (footer_titles), and the page number over them
+        keys |= lowest_keys(low)
+        rest = [b for b in layout.blocks if not any(b is title for title in low)]
         for block, (_, outermost, last) in zip(rest, _zones(replace(layout, blocks=rest))):
-            number = page_number(block.text)
-            if number is not None and _COUNTED.match(number) and (outermost or last):
-                keys.add(_count_key(number))
+            counted = _page_count_key(block, outermost or last)
+            if counted is not None:
+                keys.add(counted)
     return keys
+
+
+def _page_count_key(block: Block, edge: bool) -> tuple[str, str, int] | None:
+    """The count key of a page number standing at the page's edge (``edge``), or None."""
+    number = page_number(block.text)
+    if number is not None and _COUNTED.match(number) and edge:
+        return _count_key(number)
+    return None
 
 
 def _is_number(text: str) -> bool:
