@@ -47,9 +47,9 @@ def text_columns(words: list[Word], depth: int = 0) -> list[list[Word]]:
     gaps = [
         g for g in gaps if left_edge + 0.25 * span <= (g[0] + g[1]) / 2 <= right_edge - 0.25 * span
     ]
+    centres = [(w.x0 + w.x1) / 2 for w in words]  # Word.cx, once for every gap tried
     for g0, g1 in sorted(gaps, key=lambda g: g[0] - g[1])[:_GAPS]:
         middle = (g0 + g1) / 2
-        centres = [(w.x0 + w.x1) / 2 for w in words]  # Word.cx inline
         left = [w for w, cx in zip(words, centres) if cx < middle]
         right = [w for w, cx in zip(words, centres) if cx >= middle]
         if _prose(left) and _prose(right):

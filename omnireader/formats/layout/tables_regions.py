@@ -154,8 +154,7 @@ def regions(lines: list[list[_Run]]) -> list[list[list[_Run]]]:
         gap = top - prev_bottom if prev_bottom is not None else 0.0
         # Rows may be spaced wider than text lines; what ends a table is a gap wider than
         # its own row spacing so far (or, before there is any, a blank line or two).
-        # em(w) inline: this runs for every word of every line of the page.
-        ems = [w.size if w.size > 0.5 else max(1.0, w.height / 1.15) for w in words]
+        ems = [em(w) for w in words]
         size = _median_of_sorted(sorted(ems))  # line_size: statistics.median's arithmetic
         allowed = max(_LINE_GAP * size, 1.8 * _median_of_sorted(gaps)) if gaps else FIRST_GAP * size
         # A one-run line in a larger font than the region's is a heading: the table ends.
