@@ -14,10 +14,12 @@ from operator import attrgetter
 
 from omnireader.formats.layout import pdfium_calls
 from omnireader.formats.layout.bidi import line_text
+from omnireader.formats.layout.drop_caps import caps_joined
 from omnireader.formats.layout.gutters import find_gutters, gutter_at
 from omnireader.formats.layout.inline_symbols import symbols_joined
 from omnireader.formats.layout.marks import marks_joined
 from omnireader.formats.layout.model import Line, Word
+from omnireader.formats.layout.stretched_lines import stretched_joined
 
 __all__ = ["BULLETS", "item_marker", "item_text_x0", "is_label", "make_line", "make_lines"]
 
@@ -94,7 +96,9 @@ def make_lines(words: list[Word], width: float = 0.0, compiled: bool = True) -> 
 
 
 def _rejoined(lines: list[Line]) -> list[Line]:
-    # Marks a size change cut off their line: bullets, inline symbols, footnote marks.
+    # A justified line cut at its stretched spaces; then what a size change cut off its
+    # line: drop caps, bullets, inline symbols, footnote marks.
+    lines = caps_joined(stretched_joined(lines, make_line), make_line)
     return marks_joined(symbols_joined(_bullets_joined(lines), make_line), make_line)
 
 
