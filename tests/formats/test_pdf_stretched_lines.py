@@ -72,3 +72,13 @@ def test_two_columns_as_far_apart_as_a_rows_spaces_stay_apart(compiled: bool) ->
     texts = [line.text for line in lines]
     assert "the right column" in texts
     assert not any("beta" in text and "gamma" in text for text in texts)
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+def test_evenly_spaced_years_under_a_title_stay_a_tables_column_heads(compiled: bool) -> None:
+    # "2021  2020  2019" 50 pt apart under "Year Ended December 31, …": figures, not prose.
+    items = [Text(300, 100, "Year Ended December 31, in millions of dollars")]
+    items += [Text(300 + 50 * i, 112, year) for i, year in enumerate(("2021", "2020", "2019"))]
+    page = pypdfium2.PdfDocument(build_pdf([items]))[0]
+    lines = make_lines(page_words(page, page.get_textpage()), page.get_width(), compiled=compiled)
+    assert [line.text for line in lines][1:] == ["2021", "2020", "2019"]

@@ -8,7 +8,8 @@ columns, and the paragraph read "These" / "requirements occur …" / "changes in
 
 The rule: pieces of one row, in one size, go back together when every space between their
 words, the wide ones included, is the same width (justification stretches them alike; a
-gutter is wider than the spaces beside it), there are at least two, and a line of the same
+gutter is wider than the spaces beside it) and no wider than :data:`_MAX_SPACE_EM`, the
+words are mostly words (not a table's figures), there are at least two, and a line of the same
 size on the row above or below (within :data:`_NEAR_LINES` line heights) runs across each
 cut, its words over half of it (no word enters a gutter).
 """
@@ -28,6 +29,8 @@ _EVEN_PT = 0.5
 # The row above or below: its centre within this many line heights.
 _NEAR_LINES = 1.8
 _SAME_SIZE_EM = 0.1
+# Wider spaces than this (in em) are no justification: a table's evenly spaced columns.
+_MAX_SPACE_EM = 4.0
 
 
 def stretched_joined(lines: list[Line], make_line: Callable[[list[Word]], Line]) -> list[Line]:
@@ -63,9 +66,11 @@ def _stretched(lines: list[Line], start: int, end: int) -> bool:
         return False
     gaps = [right.x0 - left.x1 for left, right in zip(words, words[1:])]
     low, high = min(gaps), max(gaps)
-    if low <= 0 or high - low > _EVEN * high + _EVEN_PT:
-        return False
     first = pieces[0]
+    if low <= 0 or high - low > _EVEN * high + _EVEN_PT or high > _MAX_SPACE_EM * first.size:
+        return False
+    if sum(any(c.isalpha() for c in w.text) for w in words) * 2 < len(words):
+        return False  # figures ("2021  2020  2019"): a table's column heads
     height = max(first.y1 - first.y0, 1.0)
     centre = (first.y0 + first.y1) / 2
     em = max(first.size, 1.0)
