@@ -13,7 +13,11 @@ from omnireader.formats.pdf.extract import extract_pdf
 from omnireader.payloads import Blob
 from tests.formats.layout_pdfs import Text, build_pdf
 
-_BESIDE = ["ndia suffers from regulatory", "cholesterol that is getting in", "the way of business. The"]
+_BESIDE = [
+    "ndia suffers from regulatory",
+    "cholesterol that is getting in",
+    "the way of business. The",
+]
 _UNDER = ["legislations and rules enacted by the", "governments have created barriers."]
 
 
@@ -48,6 +52,7 @@ def test_a_paragraph_opened_by_a_drop_cap_reads_whole() -> None:
 
 def test_a_large_letter_beside_one_line_stays_apart() -> None:
     # A figure's big "B" label beside a single caption line is no drop cap.
-    page = pypdfium2.PdfDocument(build_pdf([[Text(72, 130, "B", 48), Text(110, 112, "the load")]]))[0]
+    pdf = build_pdf([[Text(72, 130, "B", 48), Text(110, 112, "the load")]])
+    page = pypdfium2.PdfDocument(pdf)[0]
     lines = make_lines(page_words(page, page.get_textpage()), page.get_width())
     assert sorted(line.text for line in lines) == ["B", "the load"]

@@ -1,4 +1,5 @@
-"""A page's blocks as Markdown: ``#`` headings, ``-`` list items, pipe tables, and where each
+"""A page's blocks as Markdown: ``#`` headings, ``-`` list items, pipe tables, fenced code,
+and where each
 block's text stands in the page's text (the spans items and page breaks are cut by)."""
 
 from __future__ import annotations
@@ -47,6 +48,9 @@ def block_markdown(block: Block) -> str:
         return _BULLET_MARK.sub("- ", block.text, count=1)
     if block.kind == "table" and block.table is not None:
         return _table_markdown(block.table)
+    if block.kind == "code":
+        fence = "~~~" if "```" in block.text else "```"  # a fence inside would end it early
+        return f"{fence}\n{block.text}\n{fence}"
     return block.text
 
 

@@ -14,7 +14,15 @@ from typing import Literal
 __all__ = ["Word", "Line", "Rule", "Table", "Block", "BlockKind", "PageLayout"]
 
 BlockKind = Literal[
-    "heading", "paragraph", "list_item", "table", "caption", "header", "footer", "page_number"
+    "heading",
+    "paragraph",
+    "list_item",
+    "table",
+    "caption",
+    "code",
+    "header",
+    "footer",
+    "page_number",
 ]
 
 

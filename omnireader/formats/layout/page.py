@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from omnireader.formats.layout.block_kinds import block_of, drop_kickers, main_size
 from omnireader.formats.layout.blocks import TextBlock, make_blocks
 from omnireader.formats.layout.box_columns import attach_box_columns
+from omnireader.formats.layout.code_blocks import code_listings
 from omnireader.formats.layout.column_heads import drop_column_heads
 from omnireader.formats.layout.contents_numbers import pair_page_numbers
 from omnireader.formats.layout.headings import HeadingRules, normalize
@@ -149,6 +150,8 @@ def layout_words(
 
     drop_kickers(out.blocks, sizes, outlined)
     drop_column_heads(out.blocks, width, outlined)
+    if lines_out is None:  # OCR keeps one list of lines a block (and reads no fonts)
+        out.blocks = code_listings(out.blocks, ordered)
     _check(started, budget, "finding headings")
     return out
 
