@@ -59,3 +59,14 @@ def test_a_receipt_set_wholly_in_a_monospace_font_is_not_code() -> None:
     rows = ["CORNER STORE", "2 COFFEE      7.00", "1 BAGEL       2.50", "TOTAL         9.50"]
     items = [t for i, row in enumerate(rows) for t in _courier(72, 100 + 12 * i, row)]
     assert "```" not in _text(items)
+
+
+def test_a_string_in_a_monospace_font_cut_out_of_its_sentence_stays_in_the_text() -> None:
+    # A justified line stretched its space before a quoted string past the line-cutting gap.
+    items = [
+        Text(72, 100, "The call below appends a new element to the sequence named by the path."),
+        Text(72, 112, "result=write_value(cert,"),
+        *_courier(240, 112, '"certificate.subject.rdnSequence",'),
+        Text(72, 124, "with the value NEW and a length of one, as the example shows."),
+    ]
+    assert "```" not in _text(items)
