@@ -41,6 +41,27 @@ def test_a_drop_cap_opens_the_first_line_beside_it(compiled: bool) -> None:
     assert all(line.text != "I" for line in lines)
 
 
+@pytest.mark.parametrize("compiled", [True, False])
+def test_a_drop_cap_that_is_a_word_of_its_own_keeps_its_space(compiled: bool) -> None:
+    # "I" is a word, and "was" stands alone elsewhere on the page: "I was", not "Iwas".
+    beside = ["was born in a town that", "was far from the sea and", "the roads were long."]
+    page = pypdfium2.PdfDocument(build_pdf([_page("I", beside)]))[0]
+    lines = make_lines(page_words(page, page.get_textpage()), page.get_width(), compiled=compiled)
+    assert [line.text for line in lines][:2] == [
+        "I was born in a town that",
+        "was far from the sea and",
+    ]
+
+
+def test_a_one_letter_word_cap_still_opens_a_word_the_page_lacks() -> None:
+    # "A" + "fter": "fter" is no word on the page, so the letter begins it.
+    beside = ["fter the storm the town", "rebuilt its harbour and", "the roads were long."]
+    items = [Text(72, 130, "A", 48)] + [Text(110, 100 + 12 * i, t) for i, t in enumerate(beside)]
+    page = pypdfium2.PdfDocument(build_pdf([items]))[0]
+    lines = make_lines(page_words(page, page.get_textpage()), page.get_width())
+    assert lines[0].text == "After the storm the town"
+
+
 def test_a_paragraph_opened_by_a_drop_cap_reads_whole() -> None:
     with extract_pdf(Blob(data=build_pdf([_page()])), layout=True) as doc:
         (text,) = [s.text for s in doc.sections if s.part is None]

@@ -10,7 +10,10 @@ The rule: a line that is one letter (an opening quote may lead it), at least
 :data:`_CAP_RATIO` times the size of the lines beside it, with at least two lines of one
 size starting at one x just right of it (within :data:`_GAP_EM` of their em) whose centres
 lie inside its box: the letter goes in front of the topmost of them, with no space (the
-paragraph's first word begins with it).
+paragraph's first word begins with it). A letter that is a word of its own ("I", "A";
+``data/one_letter_words.txt``) stays one, a space after it, when the rest of that first word
+stands as a word elsewhere on the page: "I" beside "was born …" reads "I was born …", "I"
+beside "ndia …" still "India …".
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from omnireader.formats.layout.model import Line, Word
+from omnireader.formats.word_lists import load_word_list
 
 __all__ = ["caps_joined"]
 
@@ -51,9 +55,27 @@ def caps_joined(lines: list[Line], make_line: Callable[[list[Word]], Line]) -> l
         cap = opens.get(i)
         if cap is not None:
             first = line.words[0]
-            line = make_line([replace(first, text=cap.text + first.text), *line.words[1:]])
+            if _a_word_of_its_own(cap, first, lines):
+                # The letter as a word of its own: set before the line, a space between.
+                word = replace(first, text=cap.text, x1=first.x0)
+                line = make_line([word, *line.words])
+            else:
+                line = make_line([replace(first, text=cap.text + first.text), *line.words[1:]])
         out.append(line)
     return out
+
+
+def _a_word_of_its_own(cap: Line, first: Word, lines: list[Line]) -> bool:
+    """Whether ``cap`` is a one-letter word and ``first`` (the rest) a word elsewhere on
+    the page: "I" + "was", not "I" + "ndia"."""
+    if not load_word_list("one_letter_words").match(cap.text.lstrip(_QUOTES)):
+        return False
+    rest = first.text.strip(".,;:!?\u2019'\"").casefold()
+    return any(
+        w is not first and w.text.strip(".,;:!?\u2019'\"").casefold() == rest
+        for line in lines
+        for w in line.words
+    )
 
 
 def _letter(line: Line) -> bool:
