@@ -15,7 +15,8 @@ from omnireader.batch.job_parts import can_send_parts, send_part
 from omnireader.batch.report import ItemSummary
 from omnireader.batch.workers import prestart
 from omnireader.parsers.base import ParseContext
-from omnireader.reading.outcomes import read_fast
+from omnireader.reading.outcomes import ReadOutcome, read_fast
+from omnireader.reading.pieces import PiecedRead
 
 __all__ = ["parse_file", "Pieces", "local_embedder", "prestart_workers", "PRELOAD"]
 
@@ -72,16 +73,20 @@ def parse_file(
     the items, and save the writer ~0.3 ms (unpickling the items, building the rows).
 
     With ``pieces``, a file of more items than a piece holds is sent to the pool a piece at
-    a time while the rest are prepared (:func:`_send_pieces`); the result then holds only
+    a time while the rest are prepared (:func:`_read_in_pieces`); the result then holds only
     the summary and the failures.
     """
     from omnireader.formats.ocr import set_threads
 
     set_threads(ocr_threads)
     context = ParseContext.model_validate(ctx)
-    out = read_fast(Path(path), context)
-    if pieces is not None and len(out.items) > pieces.rows and can_send_parts():
-        return _send_pieces(out.items, out.failures, embedder, pieces)
+    if pieces is not None and can_send_parts():
+        return _read_in_pieces(Path(path), context, embedder, schema, pieces)
+    return _whole(read_fast(Path(path), context), embedder, schema)
+
+
+def _whole(out: ReadOutcome, embedder: str | None, schema: Any) -> dict[str, Any]:
+    """A file's result in one: its items (or their rows), failures and vectors."""
     vectors = None
     if embedder and out.items:
         vectors = _embedded(embedder, out.items)
@@ -100,30 +105,75 @@ def parse_file(
     return {"items": out.items, "failures": out.failures, "vectors": vectors}
 
 
-def _send_pieces(
-    items: list[Any], failures: list[Any], embedder: str | None, pieces: Pieces
+def _read_in_pieces(
+    path: Path, context: ParseContext, embedder: str | None, schema: Any, pieces: Pieces
 ) -> dict[str, Any]:
-    """Send ``items`` as pieces of rows (with their vectors when this worker embeds), each
-    as soon as it is built: the writer embeds and writes one while the next is made, and the
+    """Read a file new to the store, sending its items in pieces: as the parser makes them
+    (a long plain text, :class:`.PiecedRead`), or once read when there are more than a
+    piece holds. A file whose part failed after pieces were sent comes back as items, the
+    part's failure with them: the ingest then takes the pieces back before writing them."""
+    read = PiecedRead(path, context, pieces.rows)
+    sender = _Sender(embedder, pieces)
+    for items in read:
+        sender.send(items)
+    out = read.outcome
+    assert out is not None
+    if read.undo:
+        return {"items": out.items, "failures": out.failures, "vectors": None}
+    if sender.sent or len(out.items) > pieces.rows:
+        return sender.rest(out.items, out.failures)
+    return _whole(out, embedder, schema)
+
+
+class _Sender:
+    """Sends items as pieces of rows (with their vectors when this worker embeds), each as
+    soon as it is built: the writer embeds and writes one while the next is made, and the
     pickled items of the whole file never exist. Each piece's items are let go once sent."""
-    import pyarrow as pa
 
-    from omnireader.store.row_writes import rows_to_bytes
-    from omnireader.store.schema import items_to_rows
+    def __init__(self, embedder: str | None, pieces: Pieces) -> None:
+        self.embedder, self.pieces, self.sent = embedder, pieces, 0
+        self.schema: Any = None  # read at the first piece: a short file needs no pyarrow
+        self.summary = ItemSummary()
 
-    schema = pa.ipc.read_schema(pa.py_buffer(pieces.schema))
-    summary = ItemSummary.of(items)
-    rest, sent = list(items), 0
-    items.clear()
-    while rest:
-        part, rest = rest[: pieces.rows], rest[pieces.rows :]
+    def send(self, items: list[Any], count: bool = True) -> None:
+        import pyarrow as pa
+
+        from omnireader.store.row_writes import rows_to_bytes
+        from omnireader.store.schema import items_to_rows
+
+        if self.schema is None:
+            self.schema = pa.ipc.read_schema(pa.py_buffer(self.pieces.schema))
+        if count:  # a long text's pieces hold no pages: their counts add up
+            got = ItemSummary.of(items)
+            self.summary.items += got.items
+            self.summary.pages_ocr += got.pages_ocr
+            self.summary.pages_unreadable += got.pages_unreadable
+            for why, n in got.refine_reasons.items():
+                self.summary.refine_reasons[why] = self.summary.refine_reasons.get(why, 0) + n
         vectors = None
-        spec = embedder or (pieces.share if sent % 2 else None)
+        spec = self.embedder or (self.pieces.share if self.sent % 2 else None)
         if spec:
-            vectors = _embedded(spec, part)
-        send_part({"rows": rows_to_bytes(items_to_rows(part, schema)), "vectors": vectors})
-        sent += 1
-    return {"items": [], "summary": summary, "failures": failures, "vectors": None, "pieces": sent}
+            vectors = _embedded(spec, items)
+        send_part({"rows": rows_to_bytes(items_to_rows(items, self.schema)), "vectors": vectors})
+        self.sent += 1
+
+    def rest(self, items: list[Any], failures: list[Any]) -> dict[str, Any]:
+        """Send ``items`` too, a piece at a time; the file's last result."""
+        whole = not self.sent  # all of it here: counted at once (a page in two pieces once)
+        if whole:
+            self.summary = ItemSummary.of(items)
+        rest, size = list(items), self.pieces.rows
+        items.clear()
+        while rest:
+            part, rest = rest[:size], rest[size:]
+            self.send(part, count=not whole)
+        return {
+            "items": [],
+            "summary": self.summary,
+            "failures": failures,
+            "vectors": None,
+            "pieces": self.sent,
+        }
 
 
 def _embedded(spec: str, items: list[Any]) -> Any:

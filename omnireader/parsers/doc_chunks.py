@@ -43,16 +43,18 @@ from omnireader.models import MemoryItem
 from omnireader.text.chunking import Chunk, chunk_text
 from omnireader.text.structure import StructChunk, cap_path, has_structure, structured_chunks
 
-__all__ = ["section_chunks", "link_chunks", "page_head"]
+__all__ = ["Chunked", "section_chunks", "link_chunks", "page_head"]
 
 _MD_HEADING = re.compile(r"^#{1,6}[ \t]+(.+?)[ \t]*#*[ \t]*$", re.M)
 _HEAD_LINES = 3  # a page's first lines that may be its title ("Consolidated Balance Sheets")
 _HEAD_CHARS = 100  # a longer line is prose, not a title
 
 
-def section_chunks(
-    section: Section, chunk_size: int
-) -> tuple[list[Chunk], list[StructChunk] | None]:
+#: A section's chunks, and their structure (None when it has none).
+Chunked = tuple[list[Chunk], list[StructChunk] | None]
+
+
+def section_chunks(section: Section, chunk_size: int) -> Chunked:
     """The section's chunks, and their structure (None when it has none: chunked as before)."""
     base, levels = list(section.heading_path), list(section.heading_levels)
     if len(levels) != len(base):

@@ -22,7 +22,15 @@ from omnireader.models import MemoryItem
 from omnireader.options import ReadOptions
 from omnireader.payloads import Blob
 
-__all__ = ["without_placeholder_title", "untitled", "retitle", "wants_more", "HEADED_KINDS"]
+__all__ = [
+    "without_placeholder_title",
+    "untitled",
+    "retitle",
+    "doc_title",
+    "title_items",
+    "wants_more",
+    "HEADED_KINDS",
+]
 
 #: Formats whose text marks the document's own headings ("#" lines from heading styles,
 #: slide titles, ``<h1>``); not plain text, where a "#" line is a comment, nor spreadsheets,
@@ -60,6 +68,13 @@ def retitle(
     """Title every item by the document's first heading, or (``first_line``) its first
     line of text, in place of the placeholder dropped or the title missing; ``top`` is the
     document's first body sections. The file name stays the key when there is neither."""
+    title_items(items, doc_title(top, blob, options, first_line))
+
+
+def doc_title(
+    top: list[Section], blob: Blob, options: ReadOptions, first_line: bool = True
+) -> str | None:
+    """What :func:`retitle` titles the items by, or None: the file name stays the key."""
     texts = []
     for section in top:
         heading = section.heading
@@ -68,7 +83,11 @@ def retitle(
         ):
             texts.append(f"# {heading}")  # a slide's or a part's title is its heading
         texts.append(section.text)
-    title = title_from_text(*texts, first_line=first_line)
+    return title_from_text(*texts, first_line=first_line) or None
+
+
+def title_items(items: list[MemoryItem], title: str | None) -> None:
+    """Each item titled ``title`` (key, topic and ``extra["title"]``); None changes nothing."""
     if not title:
         return
     for item in items:

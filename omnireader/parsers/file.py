@@ -19,6 +19,7 @@ becomes an item flagged ``unresolved_reference``.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -41,9 +42,16 @@ from omnireader.models import MemoryItem, Source
 from omnireader.parsers.attachments import member_key, parent_extra
 from omnireader.parsers.base import ParseContext, Parser, register
 from omnireader.parsers.blob_common import rebuild_blob
-from omnireader.parsers.doc_chunks import link_chunks, section_chunks
+from omnireader.parsers.doc_chunks import Chunked, link_chunks, section_chunks
 from omnireader.parsers.doc_languages import guess_languages, inherit_languages
-from omnireader.parsers.doc_titles import retitle, untitled, wants_more, without_placeholder_title
+from omnireader.parsers.doc_pieces import in_pieces, section_pieces
+from omnireader.parsers.doc_titles import (
+    doc_title,
+    retitle,
+    untitled,
+    wants_more,
+    without_placeholder_title,
+)
 from omnireader.parsers.file_content import file_source, hash_file, load_file
 from omnireader.parsers.layout_items import layout_blocks
 from omnireader.parsers.ocr_items import ocr_items
@@ -75,8 +83,18 @@ class FileParser(Parser[Blob]):
     payload = Blob
 
     def parse_fast(self, input: Blob, ctx: ParseContext) -> list[MemoryItem]:
+        return [item for piece in self.parse_pieces(input, ctx) for item in piece]
+
+    def parse_pieces(
+        self, input: Blob, ctx: ParseContext, size: int | None = None
+    ) -> Iterator[list[MemoryItem]]:
+        """:meth:`parse_fast`'s items, in one list; with ``size``, a document whose text is
+        one section without structure (a plain text file) and more than ``size`` chunks
+        comes ``size`` items at a time instead, each final when given
+        (:mod:`.doc_pieces`): the first is written while the rest are made."""
         if input.data is None and input.path is None and input.url is None:
-            return [self._reference_item(input, ctx)]
+            yield [self._reference_item(input, ctx)]
+            return
         blob, digest, sniffed = load_file(input, ctx.options)
         # What the bytes are decides, not a MIME type a server or caller claimed.
         blob = blob.model_copy(update={"mime": sniffed.mime})
@@ -115,7 +133,17 @@ class FileParser(Parser[Blob]):
                     items.extend(self._ocr_text_items(reading, section, n))
                 elif NEEDS_OCR in section.flags:
                     items.append(self._ocr_item(reading, section, n))
-            unguessed.extend(self._batch_items(reading, held, items))
+            chunked = None
+            if size and len(held) == 1 and not items and not unreadable:
+                chunked = section_chunks(held[0][1], ctx.options.chunk_tokens)
+                if in_pieces(held[0][1], chunked, size):
+                    title = doc_title(top, blob, ctx.options, first_line=dropped) if top else None
+                    declared = language_tag(info.extra.get("lang"))
+                    yield from section_pieces(
+                        self, reading, held[0], chunked[0], size, title, declared
+                    )
+                    return
+            unguessed.extend(self._batch_items(reading, held, items, chunked))
         guess_languages(unguessed)
         if not items:
             if unreadable:
@@ -127,7 +155,7 @@ class FileParser(Parser[Blob]):
             retitle(items, top, blob, ctx.options, first_line=dropped)
         if not language_tag(info.extra.get("lang")):  # a declared language stands
             inherit_languages(items)
-        return items
+        yield items
 
     # -- items
 
@@ -171,21 +199,28 @@ class FileParser(Parser[Blob]):
         return r.blob.member or "", section.page if section.page is not None else f"s{n}"
 
     def _batch_items(
-        self, r: _Reading, held: list[tuple[int, Section]], items: list[MemoryItem]
+        self,
+        r: _Reading,
+        held: list[tuple[int, Section]],
+        items: list[MemoryItem],
+        chunked: Chunked | None = None,
     ) -> list[MemoryItem]:
         """The held sections' chunk items, appended to ``items`` and returned; ``held``
         emptied. Made a batch of sections at a time, not each between two pages' layouts:
-        the chunker's tables and code stay in the CPU's caches from one to the next."""
-        made = [item for n, section in held for item in self._chunk_items(r, section, n)]
+        the chunker's tables and code stay in the CPU's caches from one to the next.
+        ``chunked``: the one held section's chunks, made already."""
+        made = [item for n, section in held for item in self._chunk_items(r, section, n, chunked)]
         items.extend(made)
         held.clear()
         return made
 
-    def _chunk_items(self, r: _Reading, section: Section, n: int) -> list[MemoryItem]:
+    def _chunk_items(
+        self, r: _Reading, section: Section, n: int, chunked: Chunked | None = None
+    ) -> list[MemoryItem]:
         # Chunks follow the section's headings and tables (doc_chunks.py); the same
         # metadata for every chunk of the section: built once (a long text has thousands of
-        # chunks), copied per item.
-        chunks, structs = section_chunks(section, r.ctx.options.chunk_tokens)
+        # chunks), copied per item. ``chunked``: the section's chunks (or some), made already.
+        chunks, structs = chunked or section_chunks(section, r.ctx.options.chunk_tokens)
         where = self._position(r, section, n)
         meta = self._meta(r, section)
         if LAYOUT_FAILED in section.flags:  # a PDF page's plain text layer, as OCR items say
