@@ -49,7 +49,9 @@ class Pieces(NamedTuple):
 
     ``share``: a local embedder this worker embeds every other piece with (the second, the
     fourth...), when the writer embeds the rest: with one worker, the worker is done with a
-    piece's rows long before the writer has embedded and written it, and would wait.
+    piece's rows long before the writer has embedded and written it, and would wait. Not
+    for a long text's pieces made as they are sent (:class:`.PiecedRead`): the worker makes
+    their items too, and is then the slower of the two.
     """
 
     rows: int
@@ -115,7 +117,8 @@ def _read_in_pieces(
     read = PiecedRead(path, context, pieces.rows)
     sender = _Sender(embedder, pieces)
     for items in read:
-        sender.send(items)
+        # The worker made these items too: the writer embeds them all (with one worker).
+        sender.send(items, share=False)
     out = read.outcome
     assert out is not None
     if read.undo:
@@ -135,7 +138,7 @@ class _Sender:
         self.schema: Any = None  # read at the first piece: a short file needs no pyarrow
         self.summary = ItemSummary()
 
-    def send(self, items: list[Any], count: bool = True) -> None:
+    def send(self, items: list[Any], count: bool = True, share: bool = True) -> None:
         import pyarrow as pa
 
         from omnireader.store.row_writes import rows_to_bytes
@@ -151,7 +154,7 @@ class _Sender:
             for why, n in got.refine_reasons.items():
                 self.summary.refine_reasons[why] = self.summary.refine_reasons.get(why, 0) + n
         vectors = None
-        spec = self.embedder or (self.pieces.share if self.sent % 2 else None)
+        spec = self.embedder or (self.pieces.share if share and self.sent % 2 else None)
         if spec:
             vectors = _embedded(spec, items)
         send_part({"rows": rows_to_bytes(items_to_rows(items, self.schema)), "vectors": vectors})

@@ -16,7 +16,7 @@ one the single pass makes, field for field (``tests/test_doc_pieces.py``).
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, NamedTuple
 
 from omnireader.formats.document import Section
 from omnireader.models import MemoryItem
@@ -25,7 +25,14 @@ from omnireader.parsers.doc_languages import planned_languages
 from omnireader.parsers.doc_titles import title_items
 from omnireader.text.chunking import Chunk
 
-__all__ = ["in_pieces", "section_pieces"]
+__all__ = ["Piece", "in_pieces", "section_pieces"]
+
+
+class Piece(NamedTuple):
+    """Some of a document's items, in order, final; ``last``: no more follow."""
+
+    items: list[MemoryItem]
+    last: bool
 
 
 def in_pieces(section: Section, chunked: Chunked, size: int) -> bool:
@@ -44,7 +51,7 @@ def section_pieces(
     size: int,
     title: str | None,
     declared: str | None,
-) -> Iterator[list[MemoryItem]]:
+) -> Iterator[Piece]:
     """The section's items, ``size`` at a time (``parser`` a FileParser, ``reading`` what
     its items share), titled ``title`` when it has one; each chunk's language is the one the
     document lends it unless ``declared`` (an HTML ``lang``) stands for all of them."""
@@ -57,4 +64,4 @@ def section_pieces(
             for item, lang in zip(items, langs[start : start + size]):
                 item.metadata.sources[0].lang = lang
         title_items(items, title)
-        yield items
+        yield Piece(items, last=start + size >= len(chunks))

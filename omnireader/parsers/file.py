@@ -44,7 +44,7 @@ from omnireader.parsers.base import ParseContext, Parser, register
 from omnireader.parsers.blob_common import rebuild_blob
 from omnireader.parsers.doc_chunks import Chunked, link_chunks, section_chunks
 from omnireader.parsers.doc_languages import guess_languages, inherit_languages
-from omnireader.parsers.doc_pieces import in_pieces, section_pieces
+from omnireader.parsers.doc_pieces import Piece, in_pieces, section_pieces
 from omnireader.parsers.doc_titles import (
     doc_title,
     retitle,
@@ -83,17 +83,17 @@ class FileParser(Parser[Blob]):
     payload = Blob
 
     def parse_fast(self, input: Blob, ctx: ParseContext) -> list[MemoryItem]:
-        return [item for piece in self.parse_pieces(input, ctx) for item in piece]
+        return [item for piece in self.parse_pieces(input, ctx) for item in piece.items]
 
     def parse_pieces(
         self, input: Blob, ctx: ParseContext, size: int | None = None
-    ) -> Iterator[list[MemoryItem]]:
-        """:meth:`parse_fast`'s items, in one list; with ``size``, a document whose text is
+    ) -> Iterator[Piece]:
+        """:meth:`parse_fast`'s items, in one piece; with ``size``, a document whose text is
         one section without structure (a plain text file) and more than ``size`` chunks
         comes ``size`` items at a time instead, each final when given
         (:mod:`.doc_pieces`): the first is written while the rest are made."""
         if input.data is None and input.path is None and input.url is None:
-            yield [self._reference_item(input, ctx)]
+            yield Piece([self._reference_item(input, ctx)], last=True)
             return
         blob, digest, sniffed = load_file(input, ctx.options)
         # What the bytes are decides, not a MIME type a server or caller claimed.
@@ -155,7 +155,7 @@ class FileParser(Parser[Blob]):
             retitle(items, top, blob, ctx.options, first_line=dropped)
         if not language_tag(info.extra.get("lang")):  # a declared language stands
             inherit_languages(items)
-        yield items
+        yield Piece(items, last=True)
 
     # -- items
 

@@ -61,27 +61,23 @@ class PiecedRead:
         return self.ctx.mode != "fine" and hasattr(parser, "parse_pieces")
 
     def _pieces(self, task: Task, part: _Part) -> Iterator[list[MemoryItem]]:
-        """The part's pieces, finished, each given once the next is made (the last when
-        the parser ends): a part made in one piece is left in ``part`` for the outcome."""
+        """The part's pieces, finished, each given as soon as it is made; a part made in one
+        piece is left in ``part`` for the outcome."""
         made = get_parser(task.parser).parse_pieces(task.payload, self.ctx, self.size)
-        held: list[MemoryItem] | None = None
         while True:
             failed = len(part.failures)
-            piece: list[MemoryItem] | None = None
+            piece = None
             with captured(part, task.label):
                 piece = next(made, None)
             if len(part.failures) > failed:  # the parser raised: nothing of the part stands
                 self.undo = self.sent > 0
                 return
             if piece is None:
-                break
-            if held is not None:
-                yield self._finished(held, part)
-            held = piece
-        if held is not None and self.sent:
-            yield self._finished(held, part)
-        elif held is not None:
-            part.items = held
+                return
+            if piece.last and not self.sent:
+                part.items = piece.items
+                return
+            yield self._finished(piece.items, part)
 
     def _finished(self, items: list[MemoryItem], part: _Part) -> list[MemoryItem]:
         part.failures.extend(take_unread_pages(items, part.label or self.label))

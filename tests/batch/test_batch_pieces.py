@@ -150,3 +150,25 @@ def test_a_worker_dying_half_way_through_a_file_leaves_none_of_its_rows(
     clean = Store.open(tmp_path / "clean.lance")
     _run(folder, clean.path)
     assert _rows(store) == _rows(clean)
+
+
+def test_a_file_failing_half_way_through_its_pieces_leaves_none_of_its_rows(
+    folder: Path, tmp_path: Path
+) -> None:
+    # other.txt's chunk 35 fails to read, in its third piece of 16 items: the first two
+    # were made, sent and written by then (parsers/doc_pieces.py). The read fails as a
+    # whole read fails, and the ingest takes those pieces back. (Passes on the base too,
+    # where nothing was sent yet.)
+    db = tmp_path / "s.lance"
+    report = _run(folder, db, plant_env("parse_fails_midfile", file="other", chunk=35))
+    assert (report["files_read"], report["files_failed"]) == (3, 1)
+    [failure] = report["failures"]
+    assert failure["error"] == "corrupt" and "planted" in failure["message"]
+    assert Path(failure["input"]).name == "other.txt"
+    store = Store.open(db)
+    assert report["items_inserted"] == store.count()
+    # Exactly what a clean ingest of the other three files stores.
+    (folder / "other.txt").rename(tmp_path / "other.txt")
+    clean = Store.open(tmp_path / "clean.lance")
+    _run(folder, clean.path)
+    assert _rows(store) == _rows(clean)

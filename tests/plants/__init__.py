@@ -14,7 +14,10 @@ the real batch path, not in a test double. The product code has no hook for it.
   (the memory benchmark must then see it on the worker: ``tests/benchmarks``);
 - ``worker_dies_midfile``: the worker is killed right after sending the first piece of a
   file whose name holds ``file`` (a big file handed over in pieces must then leave no row
-  behind: ``tests/batch/test_batch_pieces.py``).
+  behind: ``tests/batch/test_batch_pieces.py``);
+- ``parse_fails_midfile``: reading a file whose name holds ``file`` raises a typed error at
+  its chunk number ``chunk`` (a long text made and sent a piece at a time must then leave
+  no row behind either: ``tests/batch/test_batch_pieces.py``).
 """
 
 from __future__ import annotations
