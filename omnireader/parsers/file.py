@@ -54,7 +54,7 @@ from omnireader.parsers.doc_titles import (
 )
 from omnireader.parsers.file_content import file_source, hash_file, load_file
 from omnireader.parsers.layout_items import layout_blocks
-from omnireader.parsers.ocr_items import ocr_items
+from omnireader.parsers.ocr_items import not_read, ocr_items
 from omnireader.payloads import Blob
 from omnireader.text.language import language_tag
 
@@ -137,11 +137,9 @@ class FileParser(Parser[Blob]):
             if size and len(held) == 1 and not items and not unreadable:
                 chunked = section_chunks(held[0][1], ctx.options.chunk_tokens)
                 if in_pieces(held[0][1], chunked, size):
-                    title = doc_title(top, blob, ctx.options, first_line=dropped) if top else None
-                    declared = language_tag(info.extra.get("lang"))
-                    yield from section_pieces(
-                        self, reading, held[0], chunked[0], size, title, declared
-                    )
+                    title = doc_title(top, blob, ctx.options, dropped) if top else None
+                    lang = language_tag(info.extra.get("lang"))
+                    yield from section_pieces(self, reading, held[0], chunked[0], size, title, lang)
                     return
             unguessed.extend(self._batch_items(reading, held, items, chunked))
         guess_languages(unguessed)
@@ -261,7 +259,7 @@ class FileParser(Parser[Blob]):
         text = section.text.strip()
         source = r.source.model_copy(update=dict(page=section.page, chunk_index=0, chunk_total=1))
         meta = self._meta(r, section)
-        meta["extra"]["not_read"] = _not_read(section)
+        meta["extra"]["not_read"] = not_read(section)
         if section.ocr is not None:
             meta["extra"]["ocr_engine"] = section.ocr.engine
             meta["extra"]["ocr_note"] = section.ocr.note
@@ -312,12 +310,3 @@ class FileParser(Parser[Blob]):
 
     def rebuild_from_source(self, source: Source) -> Blob:
         return rebuild_blob(source)
-
-
-def _not_read(section: Section) -> str:
-    """Why OCR did not read a page with no (decodable) text layer, as a reason code."""
-    if section.ocr is None:
-        return GARBLED if GARBLED in section.flags else "ocr_off"
-    if (section.ocr.note or "").startswith("failed"):
-        return "ocr_failed"
-    return UNREAD_SCRIPT if section.ocr.unread else "no_text_found"

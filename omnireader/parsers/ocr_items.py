@@ -18,14 +18,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from omnireader.formats.document import LAYOUT_FAILED
+from omnireader.formats.document import GARBLED, LAYOUT_FAILED, Section
 from omnireader.formats.ocr import LOW_CONFIDENCE, OCR, OcrBlock, OcrPage
 from omnireader.formats.ocr.scripts import UNREAD_SCRIPT, unread_message
 from omnireader.models import MemoryItem, Source
 from omnireader.parsers.base import ParseContext, Parser, chunk_source
 from omnireader.text.chunking import chunk_text
 
-__all__ = ["ocr_items", "LOW_CONFIDENCE_FLAG", "all_unsure", "unsure_reading"]
+__all__ = ["ocr_items", "not_read", "LOW_CONFIDENCE_FLAG", "all_unsure", "unsure_reading"]
 
 LOW_CONFIDENCE_FLAG = "ocr_low_confidence"
 
@@ -153,3 +153,12 @@ def _blocks_in(
         if inside:
             blocks.append({**fields, "lines": inside})
     return blocks
+
+
+def not_read(section: Section) -> str:
+    """Why OCR did not read a page with no (decodable) text layer, as a reason code."""
+    if section.ocr is None:
+        return GARBLED if GARBLED in section.flags else "ocr_off"
+    if (section.ocr.note or "").startswith("failed"):
+        return "ocr_failed"
+    return UNREAD_SCRIPT if section.ocr.unread else "no_text_found"
