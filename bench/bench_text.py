@@ -113,6 +113,17 @@ chunks' languages in a first pass; ~1 s of items, the surrogate check and rows w
 while the writer embeds), and the index built while the pieces are written (an optimize after
 2/3 of the 20 MB prose's pieces cut the final one from 2.0 to 1.1 s wall, but cost 1.8 s
 itself, and Lance's optimize also compacts the fragments each time).
+
+Session 16 (helper-46, load 11-21, CPU, base 48f2eb3 -> branch alternating): the first lever
+above. A plain text of one unstructured section comes from the parser a piece at a time
+(``parsers/doc_pieces.py``, ``reading/pieces.py``): chunked, the chunks' languages settled
+in a first pass, then items, finish and rows piece by piece; with one worker the writer
+embeds them all. This line: the worker's read before the first piece leaves 2.4-3.6 ->
+1.7-1.9 s CPU (the other 1.1-1.3 s now run beside the writer); first piece 10.0 -> 4.7 s
+after the job starts, worker CPU 4.8 -> 3.6 s (medians of 4 ingests each). The pieces phase
+is now the worker's (items + finish + rows ~1.9 s idle against the writer's ~1.55), so an
+index built midway has no core to run on; the floor is ~6.2 s (~8 MB/s): start 0.5, worker
+before the first piece 1.2, pieces 1.9, optimize 2.6 (notes/2026-12-07/s16-text.md).
 """
 
 from __future__ import annotations
