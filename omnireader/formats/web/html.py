@@ -26,6 +26,7 @@ from omnireader.formats.alt_text import picture
 from omnireader.formats.web.html_chrome_hints import drop_named_and_link_chrome
 from omnireader.formats.web.html_note_marks import keep_note_marks
 from omnireader.formats.web.html_screen_reader import drop_screen_reader_notes
+from omnireader.formats.web.html_walk import gone, named, parent_named, tags
 
 __all__ = ["main_content_html", "main_content", "is_hidden"]
 
@@ -48,6 +49,8 @@ _CHROME_TAGS = [
     "link",
     "meta",
 ]
+_REMOVED_TAGS = frozenset(["head", "title", *_CHROME_TAGS])
+_LANDMARKS = ("main", "article")
 _CHROME_ROLES = {"navigation", "search", "menu", "menubar", "toolbar", "complementary", "dialog"}
 # MediaWiki furniture inside the article: "[edit]" links, jump links, navboxes, categories.
 _CHROME_CLASSES = {
@@ -87,7 +90,7 @@ def is_hidden(el: Any) -> bool:
 
 def _is_chrome(el: Any) -> bool:
     attrs = el.attrs or {}
-    if el.name in ("header",) and el.find_parent(["main", "article"]) is None:
+    if el.name in ("header",) and parent_named(el, _LANDMARKS) is None:
         return True  # the site header; a header inside the article holds its title
     if attrs.get("role") in _CHROME_ROLES:
         return True
@@ -103,9 +106,9 @@ def _flatten_links_and_images(root: Any) -> None:
     # Link targets (often kilobyte-long tracking URLs) and image URLs are navigation, not
     # content: keep what a reader sees, the link text and the image's alt text, marked and
     # cleaned as every other reader marks a picture (alt_text.picture).
-    for a in root.find_all("a"):
+    for a in tags(root, ("a",)):
         a.unwrap()
-    for img in root.find_all("img"):
+    for img in tags(root, ("img",)):
         if mark := picture(img.get("alt")):
             img.replace_with(mark)
         else:
@@ -119,14 +122,22 @@ def _text_len(el: Any) -> int:
 def _main_element(soup: Any) -> Any:
     body = soup.body or soup
     total = _text_len(body) or 1
-    # find_all, not CSS selectors: soupsieve compiles its grammar on first use (~0.3 s
-    # in a fresh process), more than reading a small page costs.
-    for found in (
-        soup.find_all("main"),
-        soup.find_all(attrs={"role": "main"}),
-        soup.find_all(id="mw-content-text"),
-        soup.find_all("article"),
-    ):
+    # One plain walk for the four candidates, not CSS selectors (soupsieve compiles its
+    # grammar on first use, ~0.3 s in a fresh process) nor four find_all walks.
+    mains: list[Any] = []
+    roles: list[Any] = []
+    wikis: list[Any] = []
+    articles: list[Any] = []
+    for el in tags(soup):
+        if el.name == "main":
+            mains.append(el)
+        elif el.name == "article":
+            articles.append(el)
+        if el.attrs.get("role") == "main":
+            roles.append(el)
+        if el.attrs.get("id") == "mw-content-text":
+            wikis.append(el)
+    for found in (mains, roles, wikis, articles):
         if len(found) == 1 and _text_len(found[0]) >= _MIN_MAIN_SHARE * total:
             return found[0]
     return body
@@ -136,18 +147,21 @@ def main_content(soup: Any) -> tuple[str, Any]:
     """The page's title and its main content element, with chrome and hidden content
     removed and links and images flattened (``soup`` is changed in place)."""
     title = soup.title.get_text(" ", strip=True) if soup.title else ""
-    for el in soup.find_all(_HIDDEN_TAGS):  # before measuring: hidden facts are not text
+    for el in tags(soup, _HIDDEN_TAGS):  # before measuring: hidden facts are not text
         el.decompose()
     root = _main_element(soup)
     # Screen-reader notes on links and labels of players: before players and links go.
     drop_screen_reader_notes(root)
     # A page without <body> is all root: its <head> and <title> are not body text (the
     # title is returned on its own).
-    for el in root.find_all(["head", "title", *_CHROME_TAGS]):
-        el.decompose()
-    # Collect first, then remove: decomposing while iterating skips siblings.
-    for el in [e for e in root.find_all(True) if _is_chrome(e)]:
-        if not el.decomposed:
+    every = tags(root)
+    for el in every:
+        if not gone(el) and named(el, _REMOVED_TAGS):
+            el.decompose()
+    # What is left (in document order) as a new walk would find it. Collect first, then
+    # remove: decomposing while iterating skips siblings.
+    for el in [e for e in every if not gone(e) and _is_chrome(e)]:
+        if not gone(el):
             el.decompose()
     # Then the chrome only its id/class names or its links give away; before links are
     # flattened, which the link-density test needs.

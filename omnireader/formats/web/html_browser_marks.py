@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from omnireader.formats.web.html_walk import gone, parent_named, tags
 from omnireader.formats.word_lists import load_word_list
 
 __all__ = ["PERMALINK_MARKS", "drop_browser_marks"]
@@ -32,8 +33,8 @@ def drop_browser_marks(root: Any) -> None:
 
     marks = load_word_list(PERMALINK_MARKS)
     hinted = False
-    for el in root.find_all(_MARKUP):  # one walk of the tree for the three
-        if el.decomposed:
+    for el in tags(root, _MARKUP):  # one walk of the tree for the three
+        if gone(el):
             continue
         if el.name == "a":
             text = el.get_text().strip()
@@ -44,7 +45,7 @@ def drop_browser_marks(root: Any) -> None:
             hinted = True
         else:
             after = el.next_sibling
-            if isinstance(after, NavigableString) and el.find_parent("pre") is None:
+            if isinstance(after, NavigableString) and parent_named(el, ("pre",)) is None:
                 trimmed = after.lstrip()
                 if trimmed != after:
                     after.replace_with(trimmed)

@@ -26,6 +26,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from omnireader.formats.web.html_walk import parent_named, tags
+
 __all__ = ["PAGE_CHROME_TOKENS", "NAV_TOKENS", "SITE_HEADER_TOKENS", "drop_named_and_link_chrome"]
 
 #: id/class tokens that name page furniture, chrome wherever it is: breadcrumbs, sidebars,
@@ -46,6 +48,7 @@ NAV_TOKENS: tuple[str, ...] = ("nav", "navbar", "navigation", "menu", "menubar")
 #: id/class tokens that name the site's header (logo, site name, search, breadcrumbs).
 SITE_HEADER_TOKENS: tuple[str, ...] = ("header", "masthead", "banner")
 
+_CELLS = ("td", "th")
 _TOKEN_SPLIT = re.compile(r"[-_\s]+")
 _HEADINGS = ["h1", "h2", "h3", "h4", "h5", "h6"]
 _LANDMARKS = ["main", "article"]
@@ -90,7 +93,7 @@ def _named_chrome(el: Any, landmarked: bool) -> bool:
 
 def _labelled_value(el: Any) -> bool:
     """Whether ``el`` is the value of a labelled table row (``<th>Founders</th><td>…``)."""
-    cell = el.find_parent(["td", "th"])
+    cell = parent_named(el, _CELLS)
     return cell is not None and cell.find_previous_sibling("th") is not None
 
 
@@ -121,7 +124,7 @@ def drop_named_and_link_chrome(root: Any, *, landmarked: bool) -> int:
     if not page_len:
         return 0
     found: list[Any] = []
-    for el in root.find_all(True):  # document order: an outer block before its parts
+    for el in tags(root):  # document order: an outer block before its parts
         if found and any(p is found[-1] for p in el.parents):
             continue  # inside the block found last (those found before it are behind)
         if not (_named_chrome(el, landmarked) or (not landmarked and _link_block(el))):

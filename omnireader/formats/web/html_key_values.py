@@ -24,6 +24,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from omnireader.formats.web.html_walk import gone, parent_named, tags
+
 __all__ = ["is_key_value_table", "key_value_lines"]
 
 _MIN_PAIRS = 2
@@ -37,7 +39,7 @@ _SPACE_AFTER = re.compile(r"([(\[])\s+")
 
 
 def _own_rows(table: Any) -> list[Any]:
-    return [r for r in table.find_all("tr") if r.find_parent("table") is table]
+    return [r for r in tags(table, ("tr",)) if parent_named(r, ("table",)) is table]
 
 
 def _cells_with_text(row: Any) -> list[Any]:
@@ -91,7 +93,7 @@ def cell_line(cell: Any) -> str:
 def _lines(table: Any) -> list[str]:
     lines = []
     caption = table.find("caption")
-    if caption is not None and caption.find_parent("table") is table:
+    if caption is not None and parent_named(caption, ("table",)) is table:
         if text := cell_line(caption):
             lines.append(text)
     for row in _own_rows(table):
@@ -108,8 +110,8 @@ def key_value_lines(root: Any, soup: Any) -> int:
     """Replace every key/value table under ``root`` by a paragraph of its lines, one
     ``<br>`` apart; returns how many."""
     count = 0
-    for table in root.find_all("table"):
-        if table.decomposed or not is_key_value_table(table):
+    for table in tags(root, ("table",)):
+        if gone(table) or not is_key_value_table(table):
             continue
         block = soup.new_tag("p")
         for n, line in enumerate(_lines(table)):

@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import re
 import warnings
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -46,18 +45,6 @@ _BLANKS = re.compile(r"\n{3,}")
 # browser does: "<li>a<li>b", "<td>a<td>b<tr>", "<p>a<p>b". Python's html.parser nests
 # each in the one before, so a list becomes one item and a table one cell of every word.
 _PARSER = "lxml"
-_HEADINGS = {"h1", "h2", "h3", "h4", "h5", "h6"}
-# A bare URL, a domain with a path, an e-mail address: Markdown escapes inside one break it
-# ("t.me/boris\\_rozhin"), and intraword "_" is no emphasis in Markdown anyway.
-_URLISH = re.compile(
-    r"(?:https?://|ftp://|mailto:|www\.)[^\s<>]+"
-    r"|[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
-    r"|\b(?:[\w-]+\.)+[a-z]{2,}/[^\s<>]*",
-    re.I,
-)
-# An escaped "_" between two letters or digits ("top\\_p", "max\\_tokens"): intraword "_"
-# opens no emphasis in CommonMark, so the backslash only keeps a search from the name.
-_INTRAWORD_UNDERSCORE = re.compile(r"(?<=[^\W_])\\_(?=[^\W_])")
 _LISTS = ("ul", "ol")
 #: Invisible format characters a page writes for the browser, not the reader: the zero-width
 #: space of an anchor link or a break hint (``&ZeroWidthSpace;``), the word joiner, and the
@@ -85,58 +72,6 @@ def html_to_text(data: bytes | str, label: str = "<html>") -> str:
     return decode_declared(data, declared_charset(data), label)
 
 
-@lru_cache(maxsize=1)
-def _converter_class() -> type:
-    import markdownify
-
-    class _Markdown(markdownify.MarkdownConverter):  # type: ignore[misc]
-        """MarkItDown's markdownify options and heading rule; underline as plain text."""
-
-        def __init__(self, **options: Any) -> None:
-            options.setdefault("heading_style", markdownify.ATX)
-            options.setdefault("keep_data_uris", False)
-            # A table without <th> takes its first row as the header, rather than an
-            # empty "|  |  |" row above it (which MarkItDown's defaults write).
-            options.setdefault("table_infer_header", True)
-            # A line break in the markup is a space on the page (outside <pre>): kept, it
-            # cuts sentences in two, and a line that then starts with "|" reads as a row.
-            # No width: paragraphs are not re-wrapped, only their whitespace collapsed.
-            options.setdefault("wrap", True)
-            options.setdefault("wrap_width", None)
-            super().__init__(**options)
-
-        def convert_hn(self, n: int, el: Any, text: str, *args: Any, **kwargs: Any) -> str:
-            out = super().convert_hn(n, el, text, *args, **kwargs)
-            # A heading always starts a line, even right after inline text.
-            return out if out.startswith("\n") else "\n" + out
-
-        def convert_u(self, el: Any, text: str, *args: Any, **kwargs: Any) -> str:
-            return text
-
-        def convert_b(self, el: Any, text: str, parent_tags: Any = None, **kw: Any) -> str:
-            # Bold in a heading says nothing more: "### **Plan**" would keep the stars in
-            # the heading path every chunk of its section carries.
-            if parent_tags and _HEADINGS & set(parent_tags):
-                return text
-            return super().convert_b(el, text, parent_tags, **kw)
-
-        convert_strong = convert_b
-
-        def escape(self, text: str, parent_tags: Any) -> str:
-            out, last = [], 0
-            for url in _URLISH.finditer(text or ""):
-                out.append(super().escape(text[last : url.start()], parent_tags))
-                out.append(url.group(0))
-                last = url.end()
-            out.append(super().escape((text or "")[last:], parent_tags))
-            return _INTRAWORD_UNDERSCORE.sub("_", "".join(out))
-
-        def convert_strike(self, el: Any, text: str, *args: Any, **kwargs: Any) -> str:
-            return self.convert_s(el, text, *args, **kwargs)
-
-    return _Markdown
-
-
 def html_markdown(data: bytes | str, label: str = "<html>") -> Converted:
     """The page's main content as Markdown, and its title (see the module)."""
     from bs4 import BeautifulSoup, XMLParsedAsHTMLWarning
@@ -145,6 +80,7 @@ def html_markdown(data: bytes | str, label: str = "<html>") -> Converted:
     from omnireader.formats.web.html import main_content
     from omnireader.formats.web.html_browser_marks import drop_browser_marks
     from omnireader.formats.web.html_key_values import key_value_lines
+    from omnireader.formats.web.html_markdownify import converter_class
     from omnireader.formats.web.html_meta import page_meta
     from omnireader.formats.web.html_tables import unwrap_layout_tables
 
@@ -161,7 +97,7 @@ def html_markdown(data: bytes | str, label: str = "<html>") -> Converted:
     unwrap_layout_tables(root)
     _nest_stray_lists(root, soup)
     try:
-        text = _converter_class()().convert_soup(root)
+        text = converter_class()().convert_soup(root)
     except RecursionError:
         # markdownify walks the tree recursively; a page nested thousands deep still has
         # its text, read iteratively (what MarkItDown does too).
@@ -178,7 +114,9 @@ def html_markdown(data: bytes | str, label: str = "<html>") -> Converted:
 def _nest_stray_lists(root: Any, soup: Any) -> None:
     """A ``<ul>`` / ``<ol>`` written straight inside another list is moved into the item
     before it (a new item when none comes before), so it stays a nested list."""
-    for inner in root.find_all(_LISTS):
+    from omnireader.formats.web.html_walk import tags
+
+    for inner in tags(root, _LISTS):
         if inner.parent is None or inner.parent.name not in _LISTS:
             continue
         item = inner.find_previous_sibling("li")

@@ -75,6 +75,8 @@ _NOT_PERSONS = {"organization", "corporation", "newsmediaorganization", "website
 _MAX_AUTHORS = 10
 _MAX_NAME = 100
 _URLISH = re.compile(r"^(?:https?:|www\.|/)", re.I)
+_LD_JSON = re.compile(r"ld\+json", re.I)
+_ITEMPROPS = ("datePublished", "dateModified", "author")
 
 
 class PageMeta(BaseModel):
@@ -119,23 +121,52 @@ def _leading_day(text: str) -> str | None:
         return None
 
 
-def _meta_values(soup: Any, tags: tuple[tuple[str, str], ...]) -> list[tuple[str, str]]:
+class _Found:
+    """What the page's metadata is read from, gathered in one walk of the tree (the
+    walks of one ``find_all`` each cost more than reading the rest; see html_walk)."""
+
+    def __init__(self, soup: Any) -> None:
+        from omnireader.formats.web.html_walk import tags
+
+        self.metas: list[Any] = []
+        self.scripts: list[Any] = []  # JSON-LD's
+        self.landmarks: list[Any] = []  # <article> and <main>
+        self.itemprops: dict[str, list[Any]] = {p: [] for p in _ITEMPROPS}
+        for el in tags(soup):
+            name, attrs = el.name, el.attrs
+            if name == "meta":
+                self.metas.append(el)
+            elif name == "script" and _is_json_ld(attrs.get("type")):
+                self.scripts.append(el)
+            elif name in ("article", "main"):
+                self.landmarks.append(el)
+            prop = attrs.get("itemprop")
+            if isinstance(prop, str) and prop in self.itemprops:
+                self.itemprops[prop].append(el)
+
+
+def _is_json_ld(kind: Any) -> bool:
+    # As find_all(attrs={"type": pattern}) tests it: a search of the value.
+    return isinstance(kind, str) and _LD_JSON.search(kind) is not None
+
+
+def _meta_values(found: _Found, tags: tuple[tuple[str, str], ...]) -> list[tuple[str, str]]:
     """(where, content) of each <meta> named by ``tags``, in the order of ``tags``."""
-    metas = soup.find_all("meta")
-    found = []
+    metas = found.metas
+    values = []
     for attr, name in tags:
         for meta in metas:
             if str(meta.get(attr) or "").strip().lower() == name.lower():
                 content = str(meta.get("content") or "").strip()
                 if content:
-                    found.append((f"meta {name}", content))
-    return found
+                    values.append((f"meta {name}", content))
+    return values
 
 
-def _json_ld(soup: Any) -> list[dict[str, Any]]:
+def _json_ld(found: _Found) -> list[dict[str, Any]]:
     """Every object of the page's JSON-LD blocks (``@graph`` and lists flattened)."""
     objects: list[dict[str, Any]] = []
-    for script in soup.find_all("script", attrs={"type": re.compile(r"ld\+json", re.I)}):
+    for script in found.scripts:
         try:
             data = json.loads(script.string or script.get_text() or "", strict=False)
         except ValueError:
@@ -167,26 +198,26 @@ def _persons(value: Any) -> list[str]:
     return []
 
 
-def _header_times(soup: Any) -> list[tuple[str, str]]:
+def _header_times(found: _Found) -> list[tuple[str, str]]:
     """Microdata dates, then a ``<time datetime>`` in the article's header."""
-    found = []
+    times = []
     for prop in ("datePublished", "dateModified"):
-        for el in soup.find_all(attrs={"itemprop": prop}):
+        for el in found.itemprops[prop]:
             value = el.get("datetime") or el.get("content") or ""
             if value:
-                found.append((f"itemprop {prop}", str(value)))
-    for landmark in soup.find_all(["article", "main"], limit=2):
+                times.append((f"itemprop {prop}", str(value)))
+    for landmark in found.landmarks[:2]:
         header = landmark.find("header")
         time = header.find("time", attrs={"datetime": True}) if header is not None else None
         if time is not None:
-            found.append(("time datetime", str(time["datetime"])))
+            times.append(("time datetime", str(time["datetime"])))
             break
-    return found
+    return times
 
 
-def _microdata_authors(soup: Any) -> list[str]:
+def _microdata_authors(found: _Found) -> list[str]:
     names = []
-    for el in soup.find_all(attrs={"itemprop": "author"}):
+    for el in found.itemprops["author"]:
         named = el.find(attrs={"itemprop": "name"})
         source = named if named is not None else el
         names.append(str(source.get("content") or source.get_text(" ")))
@@ -203,20 +234,21 @@ def _first_date(candidates: list[tuple[str, str]]) -> tuple[str | None, str | No
 
 def page_meta(soup: Any) -> PageMeta:
     """The page's own dates and authors (see the module); empty when it says nothing."""
-    ld = _json_ld(soup)
-    times = _header_times(soup)
+    found = _Found(soup)
+    ld = _json_ld(found)
+    times = _header_times(found)
     published, published_from = _first_date(
-        _meta_values(soup, PUBLISHED_META)
+        _meta_values(found, PUBLISHED_META)
         + [("json-ld datePublished", str(o["datePublished"])) for o in ld if "datePublished" in o]
         + [t for t in times if t[0] != "itemprop dateModified"]
     )
     modified, modified_from = _first_date(
-        _meta_values(soup, MODIFIED_META)
+        _meta_values(found, MODIFIED_META)
         + [("json-ld dateModified", str(o["dateModified"])) for o in ld if "dateModified" in o]
         + [t for t in times if t[0] == "itemprop dateModified"]
     )
-    names = [v for _, v in _meta_values(soup, AUTHOR_META)]
-    names += [n for o in ld for n in _persons(o.get("author"))] + _microdata_authors(soup)
+    names = [v for _, v in _meta_values(found, AUTHOR_META)]
+    names += [n for o in ld for n in _persons(o.get("author"))] + _microdata_authors(found)
     authors: list[str] = []
     for name in (" ".join(n.split()) for n in names):
         if name and len(name) <= _MAX_NAME and not _URLISH.match(name) and name not in authors:

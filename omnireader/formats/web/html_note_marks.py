@@ -21,6 +21,8 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import unquote
 
+from omnireader.formats.web.html_walk import gone, parent_named, tags
+
 __all__ = ["keep_note_marks"]
 
 _MAX_LABEL = 10  # "12", "a", "note 3", "*": a label; anything longer is linked text
@@ -29,7 +31,7 @@ _NOTEREF = "noteref"
 
 def _anchors(root: Any) -> set[str]:
     found: set[str] = set()
-    for el in root.find_all(True):
+    for el in tags(root):
         for attr in ("id", "name"):
             value = el.get(attr)
             if isinstance(value, str) and value:
@@ -46,7 +48,7 @@ def _mark_element(link: Any) -> Any | None:
     """The element the mark is (the ``<sup>`` around a link that is all of it, else the
     link), or None when ``link`` is no note mark."""
     text = link.get_text(strip=True)
-    sup = link.find_parent("sup")
+    sup = parent_named(link, ("sup",))
     if sup is not None and sup.get_text(strip=True) == text:
         return sup
     if sup is not None or link.find("sup") is not None or _says_noteref(link):
@@ -59,9 +61,9 @@ def keep_note_marks(root: Any) -> int:
     drop it when not (see the module); returns how many were kept."""
     anchors = _anchors(root)
     kept = 0
-    for link in root.find_all("a", href=True):
+    for link in [a for a in tags(root, ("a",)) if a.get("href") is not None]:
         href = str(link["href"])
-        if link.decomposed or not href.startswith("#") or len(href) < 2:
+        if gone(link) or not href.startswith("#") or len(href) < 2:
             continue
         element = _mark_element(link)
         label = link.get_text(strip=True).strip("[]").strip()

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from omnireader.formats.web.html_walk import gone, named, parent_named, tags
 from omnireader.formats.word_lists import load_word_list
 
 __all__ = ["SCREEN_READER_CLASSES", "drop_screen_reader_notes"]
@@ -50,9 +51,9 @@ def _in_note(text: Any, link: Any, note: Any) -> bool:
     return False
 
 
-def _embed_labels(root: Any) -> set[str]:
+def _embed_labels(embeds: list[Any]) -> set[str]:
     ids: set[str] = set()
-    for embed in root.find_all(_EMBEDS):
+    for embed in embeds:
         # Strip stray quotes: the blog's feed writes aria-labelledby=ariaLabel_675e…" unquoted.
         ids.update(i.strip("\"'") for i in str(embed.get("aria-labelledby") or "").split())
     return ids
@@ -62,14 +63,18 @@ def drop_screen_reader_notes(root: Any) -> int:
     """Remove under ``root`` the screen-reader-only text that notes a link's shown words or
     labels an embedded player (see the module); returns how many elements went. Run before
     embeds are dropped and links flattened: both are what tells."""
-    labels = _embed_labels(root)
+    every = tags(root)  # one walk for the players and the notes
+    labels = _embed_labels([el for el in every if named(el, _EMBEDS)])
     found = [
         el
-        for el in root.find_all(_screen_reader_only)
-        if (el.get("id") and str(el.get("id")) in labels)
-        or ((link := el.find_parent("a")) is not None and _shown_words(link, el))
+        for el in every
+        if _screen_reader_only(el)
+        and (
+            (el.get("id") and str(el.get("id")) in labels)
+            or ((link := parent_named(el, ("a",))) is not None and _shown_words(link, el))
+        )
     ]
     for el in found:
-        if not el.decomposed:
+        if not gone(el):
             el.decompose()
     return len(found)

@@ -26,12 +26,17 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from omnireader.formats.web.html_walk import gone, named, parent_named, tags
+
 __all__ = ["is_layout_table", "unwrap_layout_tables"]
 
 _SECTIONS = ("thead", "tbody", "tfoot")
 _CELLS = ("td", "th")
+_PARTS = (*_SECTIONS, "caption", "colgroup", "col")
 # Blocks no data cell holds.
-_BLOCKS = ["h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "dl", "blockquote", "pre", "hr", "table"]
+_BLOCKS = frozenset(
+    ["h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "dl", "blockquote", "pre", "hr", "table"]
+)
 _PARAGRAPHS = ("p", "div")
 # Where one sentence ends and another starts ("shipped. Track it"); a piece of fewer
 # than three words is an abbreviation or a label ("Mr. Smith", "No. 4"), not a sentence.
@@ -45,11 +50,7 @@ _BLOCK_LINES = 3
 
 def _own_rows(table: Any) -> list[Any]:
     """The table's own rows (not those of a table nested in it)."""
-    rows = []
-    for child in table.find_all("tr"):
-        if child.find_parent("table") is table:
-            rows.append(child)
-    return rows
+    return [tr for tr in tags(table, ("tr",)) if parent_named(tr, ("table",)) is table]
 
 
 def _own_cells(row: Any) -> list[Any]:
@@ -64,9 +65,10 @@ def _span(cell: Any) -> int:
 
 
 def _holds_blocks(cell: Any) -> bool:
-    if cell.find(_BLOCKS) is not None:
+    inside = tags(cell)
+    if any(named(el, _BLOCKS) for el in inside):
         return True
-    paragraphs = [p for p in cell.find_all(_PARAGRAPHS) if p.get_text(strip=True)]
+    paragraphs = [p for p in inside if named(p, _PARAGRAPHS) and p.get_text(strip=True)]
     return len(paragraphs) >= 2
 
 
@@ -79,7 +81,7 @@ def _has_text(cell: Any) -> bool:
 
 def _has_header(table: Any, rows: list[Any]) -> bool:
     head = table.find("thead")
-    if head is not None and head.find_parent("table") is table:
+    if head is not None and parent_named(head, ("table",)) is table:
         return True
     first = _own_cells(rows[0]) if rows else []
     return bool(first) and all(c.name == "th" for c in first)
@@ -120,8 +122,8 @@ def unwrap_layout_tables(root: Any) -> int:
     """Turn every layout table under ``root`` into plain blocks, outermost first (so a
     data table inside a layout cell is judged on its own); returns how many."""
     count = 0
-    for table in root.find_all("table"):  # document order: outer tables first
-        if table.decomposed or table.name != "table" or not is_layout_table(table):
+    for table in tags(root, ("table",)):  # document order: outer tables first
+        if gone(table) or table.name != "table" or not is_layout_table(table):
             continue
         for row in _own_rows(table):
             for cell in _own_cells(row):
@@ -129,8 +131,8 @@ def unwrap_layout_tables(root: Any) -> int:
                 cell.attrs = {}
             row.name = "div"
             row.attrs = {}
-        for part in table.find_all([*_SECTIONS, "caption", "colgroup", "col"]):
-            if part.find_parent("table") is table:
+        for part in tags(table, _PARTS):
+            if parent_named(part, ("table",)) is table:
                 if part.name in ("colgroup", "col"):
                     part.decompose()
                 else:
