@@ -26,7 +26,7 @@ from omnireader.formats.alt_text import picture
 from omnireader.formats.web.html_chrome_hints import drop_named_and_link_chrome
 from omnireader.formats.web.html_note_marks import keep_note_marks
 from omnireader.formats.web.html_screen_reader import drop_screen_reader_notes
-from omnireader.formats.web.html_walk import gone, named, parent_named, tags
+from omnireader.formats.web.html_walk import gone, parent_named, tags
 
 __all__ = ["main_content_html", "main_content", "is_hidden"]
 
@@ -154,13 +154,10 @@ def main_content(soup: Any) -> tuple[str, Any]:
     drop_screen_reader_notes(root)
     # A page without <body> is all root: its <head> and <title> are not body text (the
     # title is returned on its own).
-    every = tags(root)
-    for el in every:
-        if not gone(el) and named(el, _REMOVED_TAGS):
-            el.decompose()
-    # What is left (in document order) as a new walk would find it. Collect first, then
-    # remove: decomposing while iterating skips siblings.
-    for el in [e for e in every if not gone(e) and _is_chrome(e)]:
+    for el in tags(root, _REMOVED_TAGS):
+        el.decompose()
+    # Collect first, then remove: decomposing while iterating skips siblings.
+    for el in [e for e in tags(root) if _is_chrome(e)]:
         if not gone(el):
             el.decompose()
     # Then the chrome only its id/class names or its links give away; before links are

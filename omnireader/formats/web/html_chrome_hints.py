@@ -75,6 +75,8 @@ def _text_len(el: Any) -> int:
 
 def _tokens(el: Any) -> set[str]:
     attrs = el.attrs or {}
+    if not attrs.get("id") and not attrs.get("class"):
+        return set()  # most elements: nothing to split
     names = [str(attrs.get("id") or ""), *(attrs.get("class") or [])]
     return {t for name in names for t in _TOKEN_SPLIT.split(name.lower()) if t}
 

@@ -13,9 +13,10 @@ does, with our own steps around it:
 3. tables of labelled values (infoboxes) become "Label: value" lines
    (:mod:`omnireader.formats.web.html_key_values`), layout tables blocks of text
    (:mod:`omnireader.formats.web.html_tables`);
-4. markdownify writes Markdown as MarkItDown's subclass does (ATX headings starting on a
-   new line, ``<strike>`` as ``<s>``), except that underline is plain text (a raw ``<u>``
-   is markup in a memory, not text) and a table without ``<th>`` takes its first row as
+4. markdownify (:mod:`omnireader.formats.web.html_markdownify`) writes Markdown as
+   MarkItDown's subclass does (ATX headings starting on a new line, ``<strike>`` as
+   ``<s>``), except that underline is plain text (a raw ``<u>`` is markup in a memory,
+   not text) and a table without ``<th>`` takes its first row as
    its header instead of an empty one; a list written straight inside another list (no
    ``<li>`` around it, as mail editors write it) is nested under the item before it, as a
    browser indents it; and a bare URL or address keeps its characters (no ``\\_``);

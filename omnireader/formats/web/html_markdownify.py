@@ -39,11 +39,29 @@ def converter_class() -> type:
     import markdownify
     from bs4 import Comment, Doctype, NavigableString, Tag
     from markdownify import (
+        re_all_whitespace,
         re_extract_newlines,
         re_html_heading,
+        re_newline_whitespace,
+        re_whitespace,
         should_remove_whitespace_inside,
-        should_remove_whitespace_outside,
     )
+
+    # markdownify's should_remove_whitespace_inside / _outside, remembered by tag name
+    # (their answer depends on nothing else; a string or None is never a block).
+    blocks: dict[str, bool] = {}
+
+    def inside(el: Any) -> bool:
+        name = getattr(el, "name", None)
+        if not name:
+            return False
+        found = blocks.get(name)
+        if found is None:
+            found = blocks[name] = bool(should_remove_whitespace_inside(el))
+        return found
+
+    def outside(el: Any) -> bool:
+        return inside(el) or getattr(el, "name", None) == "pre"
 
     class _Markdown(markdownify.MarkdownConverter):  # type: ignore[misc]
         """MarkItDown's markdownify options and heading rule; underline as plain text."""
@@ -102,7 +120,7 @@ def converter_class() -> type:
             # it holds the name of every ancestor from the root down.
             if parent_tags is None:
                 parent_tags = set()
-            inside = should_remove_whitespace_inside(node)
+            block = inside(node)
 
             def _can_ignore(el: Any) -> bool:
                 if isinstance(el, Tag):
@@ -112,12 +130,9 @@ def converter_class() -> type:
                 if isinstance(el, NavigableString):
                     if str(el).strip() != "":
                         return False
-                    if inside and (not el.previous_sibling or not el.next_sibling):
+                    if block and (not el.previous_sibling or not el.next_sibling):
                         return True
-                    return bool(
-                        should_remove_whitespace_outside(el.previous_sibling)
-                        or should_remove_whitespace_outside(el.next_sibling)
-                    )
+                    return outside(el.previous_sibling) or outside(el.next_sibling)
                 if el is None:
                     return True
                 raise ValueError(f"Unexpected element type: {type(el)}")
@@ -145,6 +160,26 @@ def converter_class() -> type:
             convert_fn = self.get_conv_fn_cached(node.name)
             if convert_fn is not None:
                 text = convert_fn(node, text, parent_tags=parent_tags)
+            return text
+
+        def process_text(self, el: Any, parent_tags: Any = None) -> str:
+            # markdownify's process_text (1.2.3), its block tests remembered by name.
+            if parent_tags is None:
+                parent_tags = set()
+            text = str(el) or ""
+            if "pre" not in parent_tags:
+                if self.options["wrap"]:
+                    text = re_all_whitespace.sub(" ", text)
+                else:
+                    text = re_newline_whitespace.sub("\n", text)
+                    text = re_whitespace.sub(" ", text)
+            if "_noformat" not in parent_tags:
+                text = self.escape(text, parent_tags)
+            parent_block = inside(el.parent)
+            if outside(el.previous_sibling) or (parent_block and not el.previous_sibling):
+                text = text.lstrip(" \t\r\n")
+            if outside(el.next_sibling) or (parent_block and not el.next_sibling):
+                text = text.rstrip()
             return text
 
     return _Markdown

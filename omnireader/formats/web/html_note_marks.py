@@ -33,7 +33,7 @@ def _anchors(root: Any) -> set[str]:
     found: set[str] = set()
     for el in tags(root):
         for attr in ("id", "name"):
-            value = el.get(attr)
+            value = el.attrs.get(attr)
             if isinstance(value, str) and value:
                 found.add(value)
     return found

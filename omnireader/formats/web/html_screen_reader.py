@@ -17,6 +17,7 @@ Bootstrap's ``sr-only``, Drupal's ``visually-hidden``; the names are data:
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from omnireader.formats.web.html_walk import gone, named, parent_named, tags
@@ -31,8 +32,13 @@ _EMBEDS = ["iframe", "embed", "object", "video", "audio"]
 
 
 def _screen_reader_only(el: Any) -> bool:
-    names = load_word_list(SCREEN_READER_CLASSES)
-    return any(names.match(str(c)) for c in (el.attrs or {}).get("class") or [])
+    return any(_listed(str(c)) for c in (el.attrs or {}).get("class") or [])
+
+
+@lru_cache(maxsize=4096)
+def _listed(name: str) -> bool:
+    # A page repeats a few class names thousands of times: each is looked up once.
+    return load_word_list(SCREEN_READER_CLASSES).match(name)
 
 
 def _shown_words(link: Any, note: Any) -> bool:

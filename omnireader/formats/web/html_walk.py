@@ -5,7 +5,8 @@ dates, note marks, tables. BeautifulSoup's ``find_all`` / ``find_parent`` build 
 object per call and run every element through it: on Node.js's ``fs.html`` (16k elements)
 the searches cost more than parsing the page. These helpers give the same elements, in
 the same (document) order, from a plain walk of ``descendants`` or ``parents`` with the
-test written out; one walk can collect what several steps need.
+test written out; one walk can collect what several steps need (page_meta's metas,
+JSON-LD and microdata; main_content's four landmark candidates).
 
 A name matches as BeautifulSoup matches it: the tag's name, or ``prefix:name`` when the
 tag has a namespace prefix (never, for pages parsed as HTML).
@@ -16,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterator
 from typing import Any
 
-__all__ = ["named", "tags", "tags_by_name", "parent_named", "gone"]
+__all__ = ["named", "tags", "parent_named", "gone"]
 
 
 def named(el: Any, names: Collection[str]) -> bool:
@@ -43,18 +44,6 @@ def tags(root: Any, names: Collection[str] | None = None) -> list[Any]:
     return [el for el in _all_tags(root) if named(el, names)]
 
 
-def tags_by_name(root: Any, names: Collection[str]) -> dict[str, list[Any]]:
-    """The tags under ``root`` named one of ``names``, grouped by that name (each list in
-    document order): several ``find_all(name)`` in one walk."""
-    found: dict[str, list[Any]] = {name: [] for name in names}
-    for el in _all_tags(root):
-        if el.name in found:
-            found[el.name].append(el)
-        elif el.prefix and (full := f"{el.prefix}:{el.name}") in found:
-            found[full].append(el)
-    return found
-
-
 def parent_named(el: Any, names: Collection[str]) -> Any | None:
     """The nearest ancestor of ``el`` named one of ``names``, or None:
     ``el.find_parent(names)``."""
@@ -68,6 +57,13 @@ def parent_named(el: Any, names: Collection[str]) -> Any | None:
 
 def gone(el: Any) -> bool:
     """Whether ``el`` was decomposed. bs4's ``decomposed`` property looks for the flag
-    with ``getattr``, which on a live tag falls through to a search of its whole subtree
-    for a tag named "_decomposed"; the flag is in the element's own dict."""
-    return bool(el.__dict__.get("_decomposed", False))
+    with ``getattr``, which on a live tag falls through (``Tag.__getattr__``) to a search
+    of its whole subtree for a tag named "_decomposed". The flag is looked up without that
+    fallback (and without ``__dict__``, which would build a dict per element)."""
+    try:
+        return bool(_own_attribute(el, "_decomposed"))
+    except AttributeError:
+        return False
+
+
+_own_attribute = object.__getattribute__
