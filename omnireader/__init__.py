@@ -39,29 +39,47 @@ from omnireader.errors import (
     TooLargeError,
     UnsupportedFormatError,
 )
-from omnireader.models import (
-    MemoryItem,
-    MemoryMetadata,
-    Message,
-    Mode,
-    ReadFailure,
-    ReadInfo,
-    Source,
-    ToolUse,
-    UpdateType,
-)
-from omnireader.options import IngestOptions, ReadOptions
-from omnireader.payloads import Blob
 
 if TYPE_CHECKING:
     from omnireader.batch.ingest import aingest, ingest
     from omnireader.batch.report import IngestReport
+    from omnireader.models import (
+        MemoryItem,
+        MemoryMetadata,
+        Message,
+        Mode,
+        ReadFailure,
+        ReadInfo,
+        Source,
+        ToolUse,
+        UpdateType,
+    )
+    from omnireader.options import IngestOptions, ReadOptions
+    from omnireader.payloads import Blob
     from omnireader.reading.reader import Reader, ReadOutcome, ReadResult
     from omnireader.store import SearchFilters, SearchResult, Store, reembed
 
 
-# Loaded on first attribute access: they pull in the router's parsers, LanceDB or LLM clients.
+# Loaded on first attribute access: they pull in the router's parsers, LanceDB or LLM clients
+# (and the models pydantic, which a command handed to a warm process never needs).
 _LAZY = {
+    **dict.fromkeys(
+        [
+            "MemoryItem",
+            "MemoryMetadata",
+            "Message",
+            "Mode",
+            "ReadFailure",
+            "ReadInfo",
+            "Source",
+            "ToolUse",
+            "UpdateType",
+        ],
+        ".models",
+    ),
+    "IngestOptions": ".options",
+    "ReadOptions": ".options",
+    "Blob": ".payloads",
     "Reader": ".reading.reader",
     "ReadResult": ".reading.reader",
     "ReadOutcome": ".reading.reader",
