@@ -18,6 +18,7 @@ __all__ = [
     "add_db",
     "add_filters",
     "add_serve",
+    "add_no_warm",
     "DEFAULT_DB",
     "MEMORY_TYPES",
 ]
@@ -127,6 +128,16 @@ def add_db(p: argparse.ArgumentParser) -> None:
         default=None,
         metavar="DIR",
         help=f"store directory (default {DEFAULT_DB}, env OMNIREADER_DB)",
+    )
+
+
+def add_no_warm(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--no-warm",
+        action="store_true",
+        help="run in this process: neither use nor start the store's warm process (which "
+        "keeps LanceDB imported between calls; OMNIREADER_WARM=0 for every command, "
+        "`omnireader warm stop` ends them)",
     )
 
 

@@ -13,6 +13,7 @@ value, where it came from (flag, environment variable or config file) and what i
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from typing import Any
@@ -34,6 +35,24 @@ def main(argv: list[str] | None = None) -> int:
     if not args.command:
         ap.print_help()
         return EXIT_USAGE
+    if args.command == "warm":
+        from omnireader.cli.warm_command import cmd_warm
+
+        return cmd_warm(args)
+    from omnireader.cli.warm_client import hand_over, start
+
+    # A read-only command goes to the store's warm process if one answers (LanceDB is
+    # imported there already); else it runs here, and a warm process starts for the next.
+    handed = hand_over(args, sys.argv[1:] if argv is None else list(argv))
+    if handed.code is not None:
+        return handed.code
+    code = _run(args)
+    if handed.start_for is not None and code == EXIT_OK:
+        start(handed.start_for)
+    return code
+
+
+def _run(args: argparse.Namespace) -> int:
     from omnireader.cli import (
         commands,  # the commands pull in the package; --help never pays for it
     )

@@ -16,6 +16,7 @@ from omnireader.cli.arguments import (
     add_db,
     add_filters,
     add_llm_options,
+    add_no_warm,
     add_output,
     add_read_options,
     add_serve,
@@ -26,6 +27,7 @@ from omnireader.cli.values import (
     positive_float,
 )
 from omnireader.cli.versions import add_version_commands
+from omnireader.cli.warm_command import add_warm_command
 
 __all__ = ["build_parser", "EPILOG"]
 
@@ -185,11 +187,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_output(p, ["text", "json", "jsonl"], "text")
     add_filters(p)
+    add_no_warm(p)
     add_common(p)
 
     p = sub.add_parser("stats", help="counts of what the store holds")
     add_db(p)
     add_output(p, ["text", "json"], "text")
+    add_no_warm(p)
     add_common(p)
 
     p = sub.add_parser("export", help="print every item of the store (one JSON per line)")
@@ -242,6 +246,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_common(p)
 
     add_serve(sub)
+    add_warm_command(sub)
 
     p = sub.add_parser(
         "schema",

@@ -8,7 +8,7 @@ import argparse
 import json
 from typing import Any
 
-from omnireader.cli.arguments import add_common, add_db, add_output
+from omnireader.cli.arguments import add_common, add_db, add_no_warm, add_output
 from omnireader.cli.values import EXIT_OK, at_least
 
 __all__ = ["add_version_commands", "cmd_update", "cmd_history", "cmd_archive", "cmd_rollback"]
@@ -83,6 +83,8 @@ def add_version_commands(sub: Any) -> None:
             p.add_argument(*names, **spec)
         if formats:
             add_output(p, formats, "text")
+        if name == "history":  # the one version command that only reads
+            add_no_warm(p)
         add_common(p)
 
 
