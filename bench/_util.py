@@ -36,6 +36,9 @@ OUT = ROOT / "bench" / "out"
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
+# Every command a benchmark times runs in-process (what it names); bench_startup.py turns
+# the warm process on for its handed-over rows only, in its own directory.
+os.environ["OMNIREADER_WARM"] = "0"
 
 __all__ = [
     "ROOT",

@@ -14,6 +14,10 @@ ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT.parent / "shared" / "corpus"
 
 os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
+# No warm processes from the suite: every CLI call (and every process it starts) runs
+# in-process. tests/test_cli_warm.py turns them on for its own calls, in its own directory,
+# and stops what it started.
+os.environ["OMNIREADER_WARM"] = "0"
 # Make `samples` and `tests.support` importable as packages from the repo root.
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))

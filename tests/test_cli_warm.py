@@ -1,0 +1,265 @@
+"""The warm process, run as users run it: real CLI processes, a real LanceDB store, real unix
+sockets. Each test has its own private directory of warm processes and stops (or kills)
+every one it started; the rest of the suite runs with ``OMNIREADER_WARM=0``."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="no unix sockets")
+
+
+class Warm:
+    """A private warm directory and the environment that uses it."""
+
+    def __init__(self, folder: Path, **extra: str) -> None:
+        self.folder = folder
+        self.env = {**os.environ, "OMNIREADER_WARM": "1", "OMNIREADER_WARM_DIR": str(folder)}
+        self.env.update(extra)
+
+    def cli(self, *args: object, env: dict[str, str] | None = None, cwd: Path = ROOT):
+        return subprocess.run(
+            [sys.executable, "-m", "omnireader", *map(str, args)],
+            cwd=cwd,
+            env=env or self.env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+
+    def pids(self) -> list[int]:
+        return [int(p.read_text()) for p in self.folder.glob("*.pid") if p.read_text().strip()]
+
+    def ready(self, count: int = 1, exclude: tuple[int, ...] = (), timeout: float = 120.0):
+        """The pids of ``count`` live, listening warm processes (not those in ``exclude``)."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            pids = [
+                int(p.read_text())
+                for p in self.folder.glob("*.pid")
+                if p.read_text().strip() and p.with_suffix(".sock").exists()
+            ]
+            live = [p for p in pids if p not in exclude and _alive(p)]
+            if len(live) >= count:
+                return live
+            time.sleep(0.1)
+        raise AssertionError(f"no warm process listens in {self.folder}")
+
+    def calls(self, db: Path) -> int:
+        """The calls the store's warm process has answered (``warm status``)."""
+        out = self.cli("warm", "status", "--db", db).stdout
+        return int(out.split(" calls")[0].rsplit("· ", 1)[1]) if "calls" in out else -1
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # A zombie is gone for our purposes (its parent, the CLI, has exited).
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split(") ")[1][0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.fixture
+def warm() -> Iterator[Warm]:
+    folder = Path(tempfile.mkdtemp(prefix="owarm-"))  # short: AF_UNIX paths are ~100 bytes
+    w = Warm(folder)
+    try:
+        yield w
+    finally:
+        w.cli("warm", "stop", "-q")
+        for pid in w.pids():  # one that did not stop (hung, stopped by a test): killed
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Path:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "harbour.txt").write_text(
+        "The harbour authority approved the quarterly revenue plan for the ferry line.\n"
+    )
+    (docs / "garden.md").write_text("# Garden\n\nTomatoes need sun and a deep watering.\n")
+    db = tmp_path / "db.lance"
+    proc = subprocess.run(
+        [sys.executable, "-m", "omnireader", "ingest", str(docs), "--db", str(db), "-q"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 0, proc.stderr
+    return db
+
+
+def _same(a: subprocess.CompletedProcess[str], b: subprocess.CompletedProcess[str]) -> None:
+    assert (a.returncode, a.stdout, a.stderr) == (b.returncode, b.stdout, b.stderr)
+
+
+def test_handed_over_calls_print_exactly_what_in_process_calls_do(
+    warm: Warm, store: Path, tmp_path: Path
+) -> None:
+    first = warm.cli("stats", "--db", store)
+    assert first.returncode == 0, first.stderr
+    warm.ready()
+    commands = [
+        ["search", "quarterly revenue", "--db", store],
+        ["search", "tomatoes", "--db", store, "--format", "json", "--k", "1"],
+        ["search", "zzzz-nothing", "--db", store, "--view", "fts"],  # "no results" on stderr
+        ["stats", "--db", store],
+        ["stats", "--db", store, "--format", "json"],
+        ["history", "no-such-id", "--db", store],
+        # errors: one raised in the command there (a bad --output, 2), one by the parser here
+        ["search", "ferry", "--db", store, "-o", tmp_path / "missing" / "out.txt"],
+        ["stats", "--db", store, "--format", "yaml"],
+    ]
+    for argv in commands:
+        before = warm.calls(store)
+        here = warm.cli(*argv, "--no-warm")
+        there = warm.cli(*argv)
+        _same(here, there)
+        if "yaml" not in argv:  # a usage error never leaves the client
+            assert warm.calls(store) == before + 1, argv
+    assert here.returncode == 2 and "invalid choice" in here.stderr
+    # -o FILE relative to the caller's directory, written there
+    out = warm.cli("search", "ferry", "--db", store, "-o", "hits.txt", cwd=tmp_path)
+    assert out.returncode == 0 and "harbour.txt" in (tmp_path / "hits.txt").read_text()
+
+
+def test_a_search_after_an_ingest_finds_the_new_items(
+    warm: Warm, store: Path, tmp_path: Path
+) -> None:
+    warm.cli("stats", "--db", store)
+    warm.ready()
+    assert "marmalade" not in warm.cli("search", "marmalade octopus", "--db", store).stdout
+    new = tmp_path / "octopus.txt"
+    new.write_text("The marmalade octopus convention meets in Tallinn every spring.\n")
+    assert warm.cli("ingest", new, "--db", store, "-q").returncode == 0  # never handed over
+    calls = warm.calls(store)
+    got = warm.cli("search", "marmalade octopus", "--db", store, "--k", "1")
+    assert warm.calls(store) == calls + 1  # answered by the warm process
+    assert "octopus.txt" in got.stdout
+    _same(warm.cli("stats", "--db", store, "--no-warm"), warm.cli("stats", "--db", store))
+
+
+def test_another_version_never_uses_the_process_and_changed_code_retires_it(
+    warm: Warm, store: Path, tmp_path: Path
+) -> None:
+    # A second install of omnireader, another version: a copy of the package.
+    other = tmp_path / "other"
+    shutil.copytree(
+        ROOT / "omnireader", other / "omnireader", ignore=shutil.ignore_patterns("__pycache__")
+    )
+    (other / "omnireader" / "_version.py").write_text('__version__ = "0.0.1+other"\n')
+    other_env = {**warm.env, "PYTHONPATH": str(other)}
+    # (run from its folder: `python -m` looks in the working directory first)
+    assert warm.cli("stats", "--db", store, env=other_env, cwd=other).returncode == 0
+    (other_pid,) = warm.ready(1)
+    assert "0.0.1+other" in warm.cli("warm", "status").stdout
+    # Ours does not use it: it runs in-process and starts its own.
+    _same(warm.cli("stats", "--db", store, "--no-warm"), warm.cli("stats", "--db", store))
+    (ours,) = warm.ready(1, exclude=(other_pid,))
+    assert _alive(other_pid) and ours != other_pid
+    # The other install's code changes on disk: its process refuses the next call and exits;
+    # the call itself runs in-process, correctly.
+    time.sleep(0.05)
+    (other / "omnireader" / "cli" / "output.py").touch()
+    _same(
+        warm.cli("stats", "--db", store, "--no-warm", env=other_env, cwd=other),
+        warm.cli("stats", "--db", store, env=other_env, cwd=other),
+    )
+    end = time.monotonic() + 30
+    while _alive(other_pid) and time.monotonic() < end:
+        time.sleep(0.1)
+    assert not _alive(other_pid)
+
+
+def test_a_killed_or_hung_process_falls_back_in_process(warm: Warm, store: Path) -> None:
+    warm.cli("stats", "--db", store)
+    (pid,) = warm.ready()
+    expected = warm.cli("search", "harbour", "--db", store, "--no-warm")
+    os.kill(pid, signal.SIGKILL)
+    time.sleep(0.2)
+    _same(expected, warm.cli("search", "harbour", "--db", store))  # its socket is stale
+    (pid,) = warm.ready(exclude=(pid,))  # ... and was replaced by a new process
+    assert warm.calls(store) == 0
+    os.kill(pid, signal.SIGSTOP)  # hung: accepts connections, answers nothing
+    try:
+        started = time.monotonic()
+        _same(expected, warm.cli("search", "harbour", "--db", store))
+        assert time.monotonic() - started < 60
+        end = time.monotonic() + 10
+        while _alive(pid) and time.monotonic() < end:
+            time.sleep(0.1)
+        assert not _alive(pid)  # the client killed it
+    finally:
+        if _alive(pid):
+            os.kill(pid, signal.SIGKILL)
+
+
+def test_the_process_exits_when_idle_and_on_warm_stop(store: Path, warm: Warm) -> None:
+    idle = Warm(warm.folder, OMNIREADER_WARM_IDLE="1")
+    idle.cli("stats", "--db", store)
+    (pid,) = idle.ready()
+    end = time.monotonic() + 30
+    while _alive(pid) and time.monotonic() < end:
+        time.sleep(0.1)
+    assert not _alive(pid) and not list(warm.folder.glob("*.sock"))
+    warm.cli("stats", "--db", store)
+    (pid,) = warm.ready()
+    stop = warm.cli("warm", "stop")
+    assert stop.returncode == 0 and f"stopped: pid {pid}" in stop.stdout
+    assert not list(warm.folder.glob("*.sock"))
+    assert "no warm process running" in warm.cli("warm", "status").stdout
+
+
+def test_disabled_by_the_variable_or_the_flag(warm: Warm, store: Path) -> None:
+    assert warm.cli("stats", "--db", store, "--no-warm").returncode == 0
+    off = {**warm.env, "OMNIREADER_WARM": "0"}
+    assert warm.cli("search", "ferry", "--db", store, env=off).returncode == 0
+    assert warm.cli("ingest", ROOT / "README.md", "--db", store, "-q").returncode == 0
+    time.sleep(1.0)
+    assert not list(warm.folder.glob("*.sock")) and not warm.pids()
+
+
+def test_a_handed_over_call_imports_neither_lancedb_nor_pydantic(warm: Warm, store: Path) -> None:
+    warm.cli("stats", "--db", store)
+    warm.ready()
+    code = (
+        "import sys; from omnireader.cli.main import main; "
+        f"code = main(['stats', '--db', {str(store)!r}]); "
+        "print(code, sorted(m for m in ('lancedb', 'pyarrow', 'pydantic', 'numpy') "
+        "if m in sys.modules), file=sys.stderr)"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=warm.env, capture_output=True, text=True
+    )
+    assert proc.stderr.strip().endswith("0 []"), proc.stderr
+    assert "items" in proc.stdout
+
+
+def test_a_private_directory_only(tmp_path: Path, store: Path) -> None:
+    shared = tmp_path / "shared"
+    shared.mkdir(mode=0o755)
+    shared.chmod(0o755)
+    open_dir = Warm(shared)
+    _same(open_dir.cli("stats", "--db", store, "--no-warm"), open_dir.cli("stats", "--db", store))
+    time.sleep(0.5)
+    assert not list(shared.iterdir())  # nothing started, nothing written there
