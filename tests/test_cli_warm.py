@@ -143,6 +143,23 @@ def test_handed_over_calls_print_exactly_what_in_process_calls_do(
     assert out.returncode == 0 and "harbour.txt" in (tmp_path / "hits.txt").read_text()
 
 
+def test_calls_at_once_wait_their_turn(warm: Warm, store: Path) -> None:
+    warm.cli("stats", "--db", store)
+    (pid,) = warm.ready()
+    expected = warm.cli("search", "harbour ferry", "--db", store, "--no-warm")
+    argv = [sys.executable, "-m", "omnireader", "search", "harbour ferry", "--db", str(store)]
+    procs = [
+        subprocess.Popen(
+            argv, cwd=ROOT, env=warm.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
+        for _ in range(4)
+    ]
+    for p in procs:
+        out, err = p.communicate(timeout=300)
+        assert (p.returncode, out, err) == (0, expected.stdout, expected.stderr)
+    assert _alive(pid) and warm.calls(store) == 4  # all four answered there, none waited out
+
+
 def test_a_search_after_an_ingest_finds_the_new_items(
     warm: Warm, store: Path, tmp_path: Path
 ) -> None:

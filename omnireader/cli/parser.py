@@ -46,6 +46,10 @@ EPILOG = """examples:
 exit status: 0 all good; 1 some inputs failed (the rest was kept) or the run could not do
 its work; 2 usage error (nothing done); 130 interrupted.
 
+warm process: after the first call on a store, search, stats and history are answered by
+that store's warm process (LanceDB stays imported there; it exits after 10 idle minutes,
+OMNIREADER_WARM_IDLE). --no-warm or OMNIREADER_WARM=0: in-process; omnireader warm stop.
+
 LLM backends (fine mode): --llm openai:MODEL uses OPENAI_BASE_URL / OPENAI_API_KEY (OpenAI,
 vLLM, llama.cpp server, LM Studio); --llm ollama:MODEL uses OLLAMA_HOST. Fast mode needs no
 server, no network and no API key."""

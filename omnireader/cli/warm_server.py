@@ -120,12 +120,20 @@ def _exit_status(code: Any) -> int:
 
 
 class _Server:
-    def __init__(self, ident: dict[str, str], folder: Path, key: str) -> None:
-        self.ident, self.folder, self.key = ident, folder, key
+    """Calls come on their own threads (each is answered at once and kept alive with beats,
+    so a call waiting behind another is not taken for a hung process); commands run one at
+    a time (they share the process's standard streams, environment and directory)."""
+
+    def __init__(self, ident: dict[str, str]) -> None:
+        self.ident = ident
         self.started = time.time()
         self.calls = 0
         self.mtimes: dict[str, int] = {}
         self.stopping = False
+        self.busy = 0
+        self.last = time.monotonic()  # the end of the last command: the idle clock
+        self.state = threading.Lock()
+        self.running = threading.Lock()
 
     def code_changed(self) -> bool:
         """Whether a module this process loaded changed on disk since (it then serves no
@@ -141,6 +149,21 @@ class _Server:
             if self.mtimes.setdefault(file, mtime) != mtime:
                 return True
         return False
+
+    def quiet_for(self) -> float | None:
+        """Seconds since the last command ended; None while one runs or waits."""
+        with self.state:
+            return None if self.busy else time.monotonic() - self.last
+
+    def serve(self, conn: socket.socket) -> None:
+        with conn:
+            try:
+                self.handle(conn)
+            except (WarmUnavailableError, OSError, KeyError, TypeError) as e:
+                print(f"a call failed: {e!r}", file=sys.stderr)  # logged with DEBUG only
+            finally:
+                with self.state:
+                    self.busy -= 1
 
     def handle(self, conn: socket.socket) -> None:
         request = receive(conn, _REQUEST_S)
@@ -162,23 +185,29 @@ class _Server:
             send(conn, {"accepted": False, "why": why})
             return
         send(conn, {"accepted": True})
-        self.calls += 1
-        lock, done = threading.Lock(), threading.Event()
+        done = threading.Event()
 
-        def beat() -> None:  # says "alive" while a long command runs
+        def beat() -> None:  # "alive", while the command waits for its turn and runs
             while not done.wait(BEAT_S):
-                with lock:
+                try:
                     send(conn, {"beat": 1})
+                except WarmUnavailableError:
+                    return  # the client went away (Ctrl-C): its reply is dropped too
 
         beating = threading.Thread(target=beat, daemon=True)
         beating.start()
         try:
-            code, writes = run_captured(
-                list(request["argv"]), request["cwd"], request["env"], request["streams"]
-            )
-            reply: dict[str, Any] = {"code": code, "writes": writes}
-        except Exception:  # the client runs it in-process and shows the real error
-            reply = {"failed": traceback.format_exc(limit=5)}
+            with self.running:
+                self.calls += 1
+                try:
+                    code, writes = run_captured(
+                        list(request["argv"]), request["cwd"], request["env"], request["streams"]
+                    )
+                    reply: dict[str, Any] = {"code": code, "writes": writes}
+                except Exception:  # the client runs it in-process and shows the real error
+                    reply = {"failed": traceback.format_exc(limit=5)}
+                with self.state:
+                    self.last = time.monotonic()
         finally:
             done.set()
             beating.join()
@@ -199,7 +228,7 @@ def serve(store: str, expected_key: str) -> int:
         fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
         return 0  # another one serves this store already
-    server = _Server(ident, folder, key)
+    server = _Server(ident)
     # Warm up before listening: import LanceDB, open the store once; clients meanwhile run
     # in-process rather than wait on a process that is not ready.
     run_captured(["stats", "--db", ident["store"], "--no-warm"], "/", dict(os.environ), {})
@@ -212,18 +241,20 @@ def serve(store: str, expected_key: str) -> int:
     listener.listen(8)
     place.pid_path(folder, key).write_text(str(os.getpid()))
     idle = place.idle_seconds()
+    server.last = time.monotonic()
+    listener.settimeout(min(idle, 0.25))  # how soon a stop or the idle time is noticed
     try:
-        while not server.stopping:
-            listener.settimeout(idle)
+        while True:
             try:
                 conn, _ = listener.accept()
             except TimeoutError:
-                break  # idle: exit
-            with conn:
-                try:
-                    server.handle(conn)
-                except (WarmUnavailableError, OSError, KeyError, TypeError) as e:
-                    print(f"a call failed: {e!r}", file=sys.stderr)  # logged with DEBUG only
+                quiet = server.quiet_for()
+                if quiet is not None and (server.stopping or quiet >= idle):
+                    break
+                continue
+            with server.state:
+                server.busy += 1
+            threading.Thread(target=server.serve, args=(conn,), daemon=True).start()
     finally:
         path.unlink(missing_ok=True)
         place.pid_path(folder, key).unlink(missing_ok=True)
