@@ -113,6 +113,7 @@ def _base(command: str, db: Path, tmp: Path) -> list[Any]:
         "refine": ["refine", "--db", db],
         "reembed": ["reembed", "--db", db],
         "schema": ["schema"],
+        "warm": ["warm", "status"],
         # Every bad value stops these before anything listens or reads standard input.
         "serve": ["serve", "--db", db, "--port", "0"],
         "mcp": ["mcp", "--db", db],

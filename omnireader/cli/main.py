@@ -35,10 +35,6 @@ def main(argv: list[str] | None = None) -> int:
     if not args.command:
         ap.print_help()
         return EXIT_USAGE
-    if args.command == "warm":
-        from omnireader.cli.warm_command import cmd_warm
-
-        return cmd_warm(args)
     from omnireader.cli.warm_client import hand_over, start
 
     # A read-only command goes to the store's warm process if one answers (LanceDB is
@@ -53,9 +49,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from omnireader.cli import (
-        commands,  # the commands pull in the package; --help never pays for it
-    )
     from omnireader.errors import (
         ConfigError,
         FineModeUnavailableError,
@@ -64,7 +57,15 @@ def _run(args: argparse.Namespace) -> int:
     )
 
     try:
-        return int(getattr(commands, f"cmd_{args.command}")(args) or EXIT_OK)
+        if args.command == "warm":  # standard library only, like the client
+            from omnireader.cli.warm_command import cmd_warm as command
+        else:
+            from omnireader.cli import (
+                commands,  # the commands pull in the package; --help never pays for it
+            )
+
+            command = getattr(commands, f"cmd_{args.command}")
+        return int(command(args) or EXIT_OK)
     except (ConfigError, InvalidInputError, FineModeUnavailableError) as e:
         print(f"omnireader: error: {_one_line(e)}", file=sys.stderr)
         return EXIT_USAGE

@@ -74,6 +74,13 @@ def _wait_gone(path: Path, seconds: float = 3.0) -> None:
 
 
 def cmd_warm(args: argparse.Namespace) -> int:
+    if args.db and not Path(args.db).expanduser().is_dir():
+        from omnireader.errors import ConfigError
+
+        raise ConfigError(
+            f"--db {args.db!r} is not a store directory: name the store whose warm process "
+            f"to {'stop' if args.action == 'stop' else 'list'}, or leave --db out for all"
+        )
     answers = ask_all(args.action, Path(args.db) if args.db else None)
     if args.quiet:
         return 0
