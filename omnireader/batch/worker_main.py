@@ -19,6 +19,9 @@ from typing import Any
 
 from pydantic import BaseModel
 
+# The items every job returns, imported before the memory limit (which is headroom over
+# what the worker holds when it starts), as `import omnireader` did when it loaded them.
+import omnireader.models  # noqa: F401
 from omnireader.batch.job_parts import sending_parts
 
 __all__ = ["Job", "JobResult", "internal_failure", "worker_main", "YOUNG_THRESHOLD"]
