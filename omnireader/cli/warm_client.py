@@ -56,7 +56,11 @@ def hand_over(args: argparse.Namespace, argv: list[str]) -> Handover:
         place.say_debug(f"no warm process for {ident['store']}: in-process, starting one")
         return Handover(start_for=store)
     try:
-        code = _run_there(path, ident, argv)
+        try:
+            code = _run_there(path, ident, argv)
+        except KeyboardInterrupt:  # Ctrl-C while waiting: as in-process (EXIT_INTERRUPTED)
+            print("omnireader: interrupted", file=sys.stderr)
+            return Handover(code=130)
         place.say_debug(f"handed over to the warm process at {path}")
         return Handover(code=code)
     except WarmUnavailableError as e:
@@ -95,11 +99,7 @@ def _run_there(path: Path, ident: dict[str, str], argv: list[str]) -> int:
                 f"refused: {answer.get('why', 'no reason given')}", "refused"
             )
         while True:
-            try:
-                answer = receive(sock, ANSWER_S)
-            except KeyboardInterrupt:
-                print("omnireader: interrupted", file=sys.stderr)
-                return 130  # as in-process (EXIT_INTERRUPTED)
+            answer = receive(sock, ANSWER_S)
             if "beat" in answer:
                 continue
             if "failed" in answer:
