@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import os
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -176,6 +177,7 @@ def run(quick: bool = False, runs: int | None = None) -> dict[str, Any]:
         finally:
             for folder in (warm, first):
                 subprocess.run([*cli, "warm", "stop", "-q"], env=_warm_env(folder))
+                shutil.rmtree(folder, ignore_errors=True)
         # (the warm-up round's CPU figures are dropped with it)
         got.update({k: v[-runs:] for k, v in cpu.items()})
     out: dict[str, Any] = {name: spread(t) for name, t in got.items()}
