@@ -74,7 +74,7 @@ WRAPS = [
     ("omnireader.formats.layout.margin_text", "page_words", "layout: words", False),
     ("omnireader.formats.layout.page", "take_margin_text", "layout: words", False),
     ("omnireader.formats.layout.page", "read_symbols", "layout: words", False),
-    ("omnireader.formats.layout.text_rotation", "text_rotation", "layout: rotation", False),
+    ("omnireader.formats.layout.page", "text_rotation", "layout: rotation", False),
     ("omnireader.formats.layout.rules", "page_rules", "layout: rules", False),
     ("omnireader.formats.layout.tables", "find_tables", "layout: tables", False),
     ("omnireader.formats.layout.page", "layout_words", "layout: blocks", False),
