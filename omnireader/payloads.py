@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -79,6 +79,19 @@ class Blob(BaseModel):
     def label(self) -> str:
         base = self.path or self.url or self.filename or self.file_id or "<bytes>"
         return f"{base}!{self.member}" if self.member else base
+
+    @property
+    def source_name(self) -> str | None:
+        """The name its items' source records (``Source.filename``): the file name given,
+        else the last part of the path or URL. The store renames a source it moves to
+        another copy of the content by the same rule (:mod:`omnireader.store.locations`)."""
+        if self.filename:
+            return self.filename
+        if self.path:
+            return Path(self.path).name
+        if self.url:
+            return PurePosixPath(self.url.split("?", 1)[0]).name or None
+        return None
 
     @property
     def display_name(self) -> str:

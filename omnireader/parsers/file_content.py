@@ -4,7 +4,6 @@ URL fetched), hashed and sniffed, and the :class:`Source` its items trace back t
 from __future__ import annotations
 
 import hashlib
-from pathlib import Path, PurePosixPath
 
 from omnireader.errors import EmptyInputError
 from omnireader.formats.sniff import Sniffed, resniff_whole, sniff
@@ -69,16 +68,6 @@ def _sniffed(blob: Blob, data: bytes) -> Sniffed:
     return sniff(data, blob.display_name)
 
 
-def _source_name(blob: Blob) -> str | None:
-    if blob.filename:
-        return blob.filename
-    if blob.path:
-        return Path(blob.path).name
-    if blob.url:
-        return PurePosixPath(blob.url.split("?", 1)[0]).name or None
-    return None
-
-
 def file_source(blob: Blob, digest: str | None) -> Source:
     """Where the file's items came from, without page or chunk (``digest`` its content hash)."""
     return Source(
@@ -88,7 +77,7 @@ def file_source(blob: Blob, digest: str | None) -> Source:
         message_id=blob.message_id,
         path=blob.path,
         url=blob.url,
-        filename=_source_name(blob),
+        filename=blob.source_name,
         file_id=blob.file_id,
         member=blob.member,
         mime=blob.mime,

@@ -27,6 +27,7 @@ class Deleting:
 
     path: Path
     table: Any
+    embedder: Any  # the store's: a kept item renamed after the copy left is embedded again
 
     def _delete_where(self, where: str) -> int:
         raise NotImplementedError  # provided by Store
@@ -141,7 +142,10 @@ class Deleting:
     def _detach(self, where: str, gone: Any, *, dry_run: bool = False) -> DetachResult:
         with write_lock(self.path):
             return retry_conflicts(
-                lambda: detach_locations(self.table, where, gone, dry_run=dry_run), "delete"
+                lambda: detach_locations(
+                    self.table, where, gone, dry_run=dry_run, embedder=self.embedder
+                ),
+                "delete",
             )
 
 

@@ -10,14 +10,21 @@ traced back and re-read.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
 from omnireader.models import MemoryItem
+from omnireader.store.embed_text import row_texts
 from omnireader.store.filters import ids_clause
 from omnireader.store.locations import locations_of, with_locations
-from omnireader.store.schema import ITEM_COLUMNS, item_from_row, items_to_table
+from omnireader.store.schema import ITEM_COLUMNS, item_from_row, items_to_rows, with_vectors
+
+if TYPE_CHECKING:
+    import numpy as np
+    import pyarrow as pa
+
+    from omnireader.llm.embedder_base import Embedder
 
 __all__ = ["DetachResult", "detach_locations", "merge_locations", "stored_locations"]
 
@@ -64,12 +71,20 @@ def merge_locations(
 
 
 def detach_locations(
-    table: Any, where: str, gone: Callable[[str], bool], *, dry_run: bool = False
+    table: Any,
+    where: str,
+    gone: Callable[[str], bool],
+    *,
+    dry_run: bool = False,
+    embedder: Embedder | None = None,
 ) -> DetachResult:
     """Take the locations ``gone`` says are gone away from the items matching ``where``.
 
     The caller holds the store's write lock. Returns how many items were deleted and how
     many were kept with the locations that remain (``dry_run``: would be; nothing changes).
+    A kept item named after a gone file takes the name of the one left (.locations): its
+    row is built again, and ``embedder`` (the store's) embeds it again when the text it is
+    embedded by changed with the name (a chunk's heading holds its file's name).
     """
     data = table.search().where(where).limit(None).to_arrow()
     if not data.num_rows:
@@ -97,7 +112,10 @@ def detach_locations(
         import numpy as np
 
         vectors = np.asarray(data.column("vector").take(kept_rows).to_pylist(), dtype="float32")
-        rows = items_to_table(kept, vectors, table.schema)
+        rows = items_to_rows(kept, table.schema)
+        if embedder is not None:
+            _embed_again(rows, data.take(kept_rows), vectors, embedder)
+        rows = with_vectors(rows, vectors, table.schema)
         (
             table.merge_insert("id")
             .when_matched_update_all()
@@ -105,3 +123,11 @@ def detach_locations(
             .execute(rows)
         )
     return DetachResult(deleted=len(doomed), updated=len(kept))
+
+
+def _embed_again(rows: pa.Table, before: pa.Table, vectors: np.ndarray, embedder: Embedder) -> None:
+    """Embed again (into ``vectors``) the ``rows`` whose text to embed is not ``before``'s."""
+    texts = row_texts(rows, embedder)
+    changed = [n for n, (a, b) in enumerate(zip(texts, row_texts(before, embedder))) if a != b]
+    if changed:
+        vectors[changed] = embedder.embed([texts[n] for n in changed])

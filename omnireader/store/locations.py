@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from omnireader.models import MemoryItem, Source
+from omnireader.payloads import Blob
 
 __all__ = [
     "location_of",
@@ -115,21 +116,37 @@ def is_under(location: str, value: str) -> bool:
 
 
 def move_source(source: Source, location: str) -> Source:
-    """``source`` pointing at another location of the same content."""
+    """``source`` pointing at another location of the same content, named after it when
+    its name was its location's (a file name given with the bytes stays)."""
     base, member = split_location(location)
     is_url = "://" in base
-    return source.model_copy(
-        update={
-            "path": None if is_url else base,
-            "url": base if is_url else None,
-            "member": member,
-        }
-    )
+    path, url = (None, base) if is_url else (base, None)
+    update: dict[str, object] = {"path": path, "url": url, "member": member}
+    if source.filename and source.filename == _name(source.path, source.url):
+        update["filename"] = _name(path, url)
+    return source.model_copy(update=update)
+
+
+def _name(path: str | None, url: str | None) -> str | None:
+    """The file name a reader gives a source at ``path`` or ``url`` (the same rule)."""
+    return Blob(path=path, url=url).source_name
+
+
+def _key_name(source: Source) -> str:
+    """The key a reader gives a file's items when it finds no title (a member's own name,
+    else the file's)."""
+    return Blob(
+        path=source.path, url=source.url, member=source.member, filename=source.filename
+    ).display_name
 
 
 def with_locations(item: MemoryItem, locations: list[str]) -> MemoryItem:
     """``item`` (a copy when it changes) recording ``locations``. An item seen only where
-    its first source says keeps ``seen_at`` empty: stored items read back as they were."""
+    its first source says keeps ``seen_at`` empty: stored items read back as they were.
+
+    When its first source's location is gone, the source moves to the first one left, and
+    a key that was the old file's name becomes the new one's: the item reads as the copy
+    left would have written it (its search text, heading and vector follow, .detach)."""
     first = item.metadata.sources[0] if item.metadata.sources else None
     if first is not None and locations and location_of(first) not in locations:
         first = move_source(first, locations[0])
@@ -139,4 +156,7 @@ def with_locations(item: MemoryItem, locations: list[str]) -> MemoryItem:
     update: dict[str, object] = {"seen_at": record}
     if first is not item.source:
         update["sources"] = [first, *item.metadata.sources[1:]]
+        old = item.source
+        if old is not None and first is not None and item.metadata.key == _key_name(old):
+            update["key"] = _key_name(first)
     return item.model_copy(update={"metadata": item.metadata.model_copy(update=update)})

@@ -172,3 +172,34 @@ def test_a_file_failing_half_way_through_its_pieces_leaves_none_of_its_rows(
     clean = Store.open(tmp_path / "clean.lance")
     _run(folder, clean.path)
     assert _rows(store) == _rows(clean)
+
+
+def _all_columns(store: Store) -> dict[str, dict]:
+    """:func:`_rows` with ``item_json`` too, read back without the times it was written at."""
+    table = store.table.to_arrow().drop_columns(["created_at", "updated_at"])
+    out = {}
+    for row in table.to_pylist():
+        whole = json.loads(row.pop("item_json"))
+        whole["metadata"].pop("created_at", None)
+        whole["metadata"].pop("updated_at", None)
+        out[row["id"]] = {**row, "item_json": whole}
+    return out
+
+
+def test_a_file_failing_half_way_leaves_its_byte_copy_as_a_clean_ingest_stores_it(
+    folder: Path, tmp_path: Path
+) -> None:
+    # also.txt (read first) holds other.txt's bytes: other.txt's first pieces rewrite the
+    # items they share, with both paths. Taking other.txt back must leave them as also.txt
+    # alone writes them, in every column: its name, not other.txt's, as key and search text.
+    (folder / "also.txt").write_bytes((folder / "other.txt").read_bytes())
+    db = tmp_path / "s.lance"
+    report = _run(folder, db, plant_env("parse_fails_midfile", file="other", chunk=35))
+    assert (report["files_read"], report["files_failed"]) == (4, 1)
+    store = Store.open(db)
+    shared = [i for i in store.iter_items() if Path(locations_of(i)[0]).name == "also.txt"]
+    assert len(shared) > 2 * 16
+    (folder / "other.txt").rename(tmp_path / "other.txt")
+    clean = Store.open(tmp_path / "clean.lance")
+    _run(folder, clean.path)
+    assert _all_columns(store) == _all_columns(clean)
