@@ -17,7 +17,7 @@ from pydantic import BaseModel
 from omnireader.models import MemoryItem
 from omnireader.store.embed_text import row_texts
 from omnireader.store.filters import ids_clause
-from omnireader.store.locations import locations_of, with_locations
+from omnireader.store.locations import location_of, locations_of, with_locations
 from omnireader.store.schema import ITEM_COLUMNS, item_from_row, items_to_rows, with_vectors
 
 if TYPE_CHECKING:
@@ -101,7 +101,8 @@ def detach_locations(
             continue
         if remaining == seen:
             continue  # matched by the filter but none of its locations is gone
-        kept.append(with_locations(item, remaining))  # the first source moves if it went
+        # The first source moves if it went; a linked near-duplicate's later ones go with it.
+        kept.append(with_locations(_later_sources_left(item, gone), remaining))
         kept_rows.append(n)
     if dry_run:
         return DetachResult(deleted=len(doomed), updated=len(kept))
@@ -131,3 +132,14 @@ def _embed_again(rows: pa.Table, before: pa.Table, vectors: np.ndarray, embedder
     changed = [n for n, (a, b) in enumerate(zip(texts, row_texts(before, embedder))) if a != b]
     if changed:
         vectors[changed] = embedder.embed([texts[n] for n in changed])
+
+
+def _later_sources_left(item: MemoryItem, gone: Callable[[str], bool]) -> MemoryItem:
+    """``item`` without the sources after its first that name a gone location (those a
+    near-duplicate linked to it brought, .batch.near_links)."""
+    sources = item.metadata.sources
+    rest = [s for s in sources[1:] if (at := location_of(s)) is None or not gone(at)]
+    if len(rest) == len(sources) - 1:
+        return item
+    meta = item.metadata.model_copy(update={"sources": [*sources[:1], *rest]})
+    return item.model_copy(update={"metadata": meta})

@@ -97,3 +97,28 @@ def test_without_the_option_near_duplicates_stay_apart(tmp_path: Path) -> None:
     store = Store.open(tmp_path / "db.lance")
     report = ingest(docs, store, options=IngestOptions(workers=1))
     assert report.items_linked == 0 and store.count() == 2
+
+
+def test_taking_a_linked_file_back_leaves_the_item_as_its_first_file_wrote_it(
+    tmp_path: Path,
+) -> None:
+    # b.txt's chunk is linked to a.txt's item (its source and location added); taking b.txt
+    # away leaves exactly what an ingest of a.txt alone stores, its sources too.
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "a.txt").write_text(CLAUSE)
+    store = Store.open(tmp_path / "s.lance")
+    opts = IngestOptions(workers=1, link_near_duplicates=True)
+    ingest(docs, store, options=opts)
+    (docs / "b.txt").write_text(CLAUSE.upper())
+    ingest(docs, store, options=opts)
+    [linked] = store.iter_items()
+    assert len(linked.metadata.sources) == 2
+    store.detach_paths([str(docs / "b.txt")])
+    (docs / "b.txt").unlink()
+    clean = Store.open(tmp_path / "clean.lance")
+    ingest(docs, clean, options=opts)
+    [left], [alone] = store.iter_items(), clean.iter_items()
+    assert left.metadata.sources == alone.metadata.sources
+    assert left.metadata.seen_at == alone.metadata.seen_at == []
+    assert (left.id, left.metadata.key) == (alone.id, alone.metadata.key)
