@@ -791,7 +791,7 @@ static PyObject *path_pieces(PyObject *Py_UNUSED(self), PyObject *args) {
 
 /* A word where group_lines sorts it: by twice its centre, then its left edge, then where
  * it came (Python's sort is stable). */
-typedef struct { double key, x0, y0, y1; Py_ssize_t at; PyObject *word; } Placed;
+typedef struct { double key, x0, y0, y1, size; Py_ssize_t at; PyObject *word; } Placed;
 
 static PyObject *s_x0, *s_y0, *s_x1, *s_y1, *s_size; /* interned attribute names */
 
@@ -823,6 +823,9 @@ static int by_left(const void *a, const void *b) {
  * inside each other's boxes, the row's box the tallest word's) or lines.make_lines' (twice
  * the word's centre inside twice the row's first word's span). */
 enum { MIDDLES = 0, FIRST_SPAN = 1 };
+/* lines._FULL: a box as tall as its type, within these multiples of the size. */
+#define FULL_LO 0.9
+#define FULL_HI 1.5
 
 /* ``words`` sorted by centre, grouped into rows by ``rule``, each row left to right: a
  * list of lists; None when a coordinate is not a number (NaN): the Python loop decides. */
@@ -839,6 +842,8 @@ static PyObject *rows_of(PyObject *words, int rule) {
         if (get_double(items[i], s_y0, &p->y0) < 0 || get_double(items[i], s_y1, &p->y1) < 0 ||
             get_double(items[i], s_x0, &p->x0) < 0)
             goto fail;
+        /* lines.make_lines' rule reads the size (a box shorter than its type, _FULL). */
+        if (rule == FIRST_SPAN && get_double(items[i], s_size, &p->size) < 0) goto fail;
         p->key = p->y0 + p->y1;
         if (isnan(p->key) || isnan(p->x0)) {
             PyMem_Free(placed);
@@ -851,12 +856,21 @@ static PyObject *rows_of(PyObject *words, int rule) {
     }
     qsort(placed, n, sizeof(Placed), by_centre);
     double top = 0, bottom = 0;
+    int is_short = 0; /* FIRST_SPAN: the row's first word's box is shorter than its type */
     Py_ssize_t start = 0;
     for (Py_ssize_t i = 0; i <= n; i++) {
         if (i > 0 && i < n) {
             const Placed *w = &placed[i];
             if (rule == FIRST_SPAN) {
-                if (top <= w->key && w->key <= bottom) continue;
+                if (top <= w->key && w->key <= bottom) {
+                    double h = w->y1 - w->y0;
+                    if (is_short && FULL_LO * w->size <= h && h <= FULL_HI * w->size) {
+                        top = py_min(top, 2 * w->y0);
+                        bottom = py_max(bottom, 2 * w->y1);
+                        is_short = 0;
+                    }
+                    continue;
+                }
             } else {
                 double mid = (top + bottom) / 2;
                 double centre = (w->y0 + w->y1) / 2;
@@ -885,6 +899,7 @@ static PyObject *rows_of(PyObject *words, int rule) {
             int twice = rule == FIRST_SPAN;
             top = twice ? 2 * placed[i].y0 : placed[i].y0;
             bottom = twice ? 2 * placed[i].y1 : placed[i].y1;
+            is_short = twice && placed[i].y1 - placed[i].y0 < FULL_LO * placed[i].size;
         }
     }
     PyMem_Free(placed);
@@ -987,7 +1002,8 @@ PyDoc_STRVAR(bands_doc,
 "bands(words)\n\n"
 "The first loop of lines.make_lines: ``words`` in rows (lists), top to bottom, each left\n"
 "to right; a word joins a row while twice its centre is inside twice the row's first\n"
-"word's span. None when a coordinate is not a number (NaN): the Python loop decides.");
+"word's span (grown to the first full-height word's when that box is shorter than its\n"
+"type). None when a coordinate is not a number (NaN): the Python loop decides.");
 
 static PyObject *bands(PyObject *Py_UNUSED(self), PyObject *words) {
     return rows_of(words, FIRST_SPAN);

@@ -12,6 +12,12 @@ page's main size), at most :data:`_GAP_EM` of that line's em from it and its cen
 that line's height, goes into that line; and a line of the host's size right after the
 symbol, as close, comes back with it. Footnote marks set small and raised keep
 their own rule (:mod:`.marks`); this one runs first and only on marks inside a line.
+
+A symbol of the text's size may keep its line and still stretch it: TeX's "≤" and "|L|"
+have boxes 1.7 em tall, reaching half a line down, and the line's box overlapping the next
+line's made the blocks cut the paragraph apart. In a line taller than :data:`FULL_HEIGHT`
+allows, a short word taller than that is cut to the span of the line's full-height words
+(:func:`tall_symbols_fitted`).
 """
 
 from __future__ import annotations
@@ -21,7 +27,12 @@ from dataclasses import replace
 
 from omnireader.formats.layout.model import Line, Word
 
-__all__ = ["symbols_joined"]
+__all__ = ["FULL_HEIGHT", "symbols_joined", "tall_symbols_fitted"]
+
+# A word's box is as tall as its type when its height is within these multiples of its
+# size (a loose box, ascender to descender); a shorter one is a glyph's ink ("<" in a math
+# font: 0.74 em), a taller one a symbol's loose box ("≤": 1.7 em).
+FULL_HEIGHT = (0.9, 1.5)
 
 _SYMBOL_CHARS = 3
 # A word space is ~0.25 em; a line's words closer than 1.6 em stay one line.
@@ -91,3 +102,27 @@ def _fitted(words: list[Word], host: Line) -> list[Word]:
         replace(w, y0=max(w.y0, host.y0), y1=min(w.y1, host.y1)) if w.y1 - w.y0 > height else w
         for w in words
     ]
+
+
+def tall_symbols_fitted(lines: list[Line], make_line: Callable[[list[Word]], Line]) -> list[Line]:
+    """``lines`` with each short word whose box is taller than its type (:data:`FULL_HEIGHT`)
+    cut to the span of its line's full-height words, where the line has some."""
+    lo, hi = FULL_HEIGHT
+    out = lines
+    for i, line in enumerate(lines):
+        if line.y1 - line.y0 <= hi * line.size:
+            continue  # nearly every line: nothing in it taller than its type
+        full = [w for w in line.words if lo * w.size <= w.y1 - w.y0 <= hi * w.size]
+        if not full:
+            continue  # a display formula's line: its symbols are what it is
+        top, bottom = min(w.y0 for w in full), max(w.y1 for w in full)
+        words = [
+            replace(w, y0=max(w.y0, top), y1=min(w.y1, bottom))
+            if w.y1 - w.y0 > hi * w.size and len(w.text) <= _SYMBOL_CHARS
+            else w
+            for w in line.words
+        ]
+        if out is lines:
+            out = list(lines)
+        out[i] = make_line(words)
+    return out

@@ -16,7 +16,11 @@ from omnireader.formats.layout import pdfium_calls
 from omnireader.formats.layout.bidi import line_text
 from omnireader.formats.layout.drop_caps import caps_joined
 from omnireader.formats.layout.gutters import find_gutters, gutter_at
-from omnireader.formats.layout.inline_symbols import symbols_joined
+from omnireader.formats.layout.inline_symbols import (
+    FULL_HEIGHT,
+    symbols_joined,
+    tall_symbols_fitted,
+)
 from omnireader.formats.layout.marks import marks_joined
 from omnireader.formats.layout.model import Line, Word
 from omnireader.formats.layout.stretched_lines import stretched_joined
@@ -97,9 +101,11 @@ def make_lines(words: list[Word], width: float = 0.0, compiled: bool = True) -> 
 
 def _rejoined(lines: list[Line]) -> list[Line]:
     # A justified line cut at its stretched spaces; then what a size change cut off its
-    # line: drop caps, bullets, inline symbols, footnote marks.
+    # line: drop caps, bullets, inline symbols (and a symbol's box cut to its line's),
+    # footnote marks.
     lines = caps_joined(stretched_joined(lines, make_line), make_line)
-    return marks_joined(symbols_joined(_bullets_joined(lines), make_line), make_line)
+    lines = tall_symbols_fitted(symbols_joined(_bullets_joined(lines), make_line), make_line)
+    return marks_joined(lines, make_line)
 
 
 def _label_gap(rows: list[list[Word]]) -> float:
@@ -144,17 +150,27 @@ def _bullets_joined(lines: list[Line]) -> list[Line]:
 
 def _bands(words: list[Word]) -> list[list[Word]]:
     """The words in rows, top to bottom, each left to right: a word joins the row while
-    (twice) its centre is inside the span of the row's first word."""
+    (twice) its centre is inside the span of the row's first word, or, when that word's
+    box is shorter than its type, of the first full-height word that joined it too."""
     # Twice the centre, to spare a division and a property call per word.
     ordered = sorted(words, key=lambda w: (w.y0 + w.y1, w.x0))
     rows: list[list[Word]] = []
     band_top = band_bottom = -1e9
+    short = False
     for word in ordered:
         if rows and band_top <= word.y0 + word.y1 <= band_bottom:
             rows[-1].append(word)
+            if short and FULL_HEIGHT[0] * word.size <= word.y1 - word.y0 <= FULL_HEIGHT[1] * word.size:
+                # A math glyph's box is its ink ("<", ">" in 7.7 pt of 10.4 pt type): the
+                # row is as tall as its text, else a loose symbol's box ("≤" reaching a line
+                # down) centred just below the glyph's starts a row that takes the next line.
+                band_top = min(band_top, 2 * word.y0)
+                band_bottom = max(band_bottom, 2 * word.y1)
+                short = False
         else:
             rows.append([word])
             band_top, band_bottom = 2 * word.y0, 2 * word.y1
+            short = word.y1 - word.y0 < FULL_HEIGHT[0] * word.size
     for row in rows:
         row.sort(key=_X0)
     return rows
