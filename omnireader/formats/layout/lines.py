@@ -160,7 +160,10 @@ def _bands(words: list[Word]) -> list[list[Word]]:
     for word in ordered:
         if rows and band_top <= word.y0 + word.y1 <= band_bottom:
             rows[-1].append(word)
-            if short and FULL_HEIGHT[0] * word.size <= word.y1 - word.y0 <= FULL_HEIGHT[1] * word.size:
+            if (
+                short
+                and FULL_HEIGHT[0] * word.size <= word.y1 - word.y0 <= FULL_HEIGHT[1] * word.size
+            ):
                 # A math glyph's box is its ink ("<", ">" in 7.7 pt of 10.4 pt type): the
                 # row is as tall as its text, else a loose symbol's box ("≤" reaching a line
                 # down) centred just below the glyph's starts a row that takes the next line.
