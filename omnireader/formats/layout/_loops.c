@@ -791,7 +791,7 @@ static PyObject *path_pieces(PyObject *Py_UNUSED(self), PyObject *args) {
 
 /* A word where group_lines sorts it: by twice its centre, then its left edge, then where
  * it came (Python's sort is stable). */
-typedef struct { double key, x0, y0, y1, size; Py_ssize_t at; PyObject *word; } Placed;
+typedef struct { double key, x0, y0, y1; Py_ssize_t at; PyObject *word; } Placed;
 
 static PyObject *s_x0, *s_y0, *s_x1, *s_y1, *s_size; /* interned attribute names */
 
@@ -842,8 +842,6 @@ static PyObject *rows_of(PyObject *words, int rule) {
         if (get_double(items[i], s_y0, &p->y0) < 0 || get_double(items[i], s_y1, &p->y1) < 0 ||
             get_double(items[i], s_x0, &p->x0) < 0)
             goto fail;
-        /* lines.make_lines' rule reads the size (a box shorter than its type, _FULL). */
-        if (rule == FIRST_SPAN && get_double(items[i], s_size, &p->size) < 0) goto fail;
         p->key = p->y0 + p->y1;
         if (isnan(p->key) || isnan(p->x0)) {
             PyMem_Free(placed);
@@ -864,7 +862,9 @@ static PyObject *rows_of(PyObject *words, int rule) {
             if (rule == FIRST_SPAN) {
                 if (top <= w->key && w->key <= bottom) {
                     double h = w->y1 - w->y0;
-                    if (is_short && FULL_LO * w->size <= h && h <= FULL_HI * w->size) {
+                    double size = 0; /* read here and at a row's start only: few rows are short */
+                    if (is_short && get_double(w->word, s_size, &size) < 0) goto fail;
+                    if (is_short && FULL_LO * size <= h && h <= FULL_HI * size) {
                         top = py_min(top, 2 * w->y0);
                         bottom = py_max(bottom, 2 * w->y1);
                         is_short = 0;
@@ -899,7 +899,9 @@ static PyObject *rows_of(PyObject *words, int rule) {
             int twice = rule == FIRST_SPAN;
             top = twice ? 2 * placed[i].y0 : placed[i].y0;
             bottom = twice ? 2 * placed[i].y1 : placed[i].y1;
-            is_short = twice && placed[i].y1 - placed[i].y0 < FULL_LO * placed[i].size;
+            double size = 0;
+            if (twice && get_double(placed[i].word, s_size, &size) < 0) goto fail;
+            is_short = twice && placed[i].y1 - placed[i].y0 < FULL_LO * size;
         }
     }
     PyMem_Free(placed);
