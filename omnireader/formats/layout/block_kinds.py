@@ -11,7 +11,7 @@ from omnireader.formats.layout.headings import HeadingRules
 from omnireader.formats.layout.lines import BULLETS
 from omnireader.formats.layout.model import Block, BlockKind, Table
 from omnireader.formats.layout.paragraphs import line_breaks
-from omnireader.formats.layout.reflow import Vocabulary, reflow
+from omnireader.formats.layout.reflow import Hyphen, Vocabulary, reflow
 
 __all__ = ["all_bold", "block_of", "drop_kickers", "main_size"]
 
@@ -34,7 +34,8 @@ def block_of(
     if block.table is not None:
         table: Table = block.table
         return Block("table", "", table.x0, table.y0, table.x1, table.y1, table=table)
-    text = reflow([line.text for line in block.lines], vocabulary, line_breaks(block))
+    hyphens: list[Hyphen] = []
+    text = reflow([line.text for line in block.lines], vocabulary, line_breaks(block), hyphens)
     size = main_size(block)
     level = headings.level(text, size, all_bold(block), len(block.lines), index)
     if margin and not headings.outline.level(text, index):
@@ -46,7 +47,9 @@ def block_of(
         kind = "heading"
     elif _BULLET.match(text):
         kind = "list_item"
-    return Block(kind, text, block.x0, block.y0, block.x1, block.y1, level=level, size=size)
+    return Block(
+        kind, text, block.x0, block.y0, block.x1, block.y1, level=level, size=size, hyphens=hyphens
+    )
 
 
 def main_size(block: TextBlock) -> float:

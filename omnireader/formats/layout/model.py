@@ -109,6 +109,11 @@ class Block:
     level: int = 0
     table: Table | None = None
     size: float = 0.0  # the size most of its characters are set in (points; 0: unknown)
+    # Its line-end hyphens as decided when laid out (reflow.Hyphen), to decide again once
+    # later pages are read (stream.py); empty when there were none or once done.
+    hyphens: list[tuple[int, str, str, str]] = field(
+        default_factory=list, compare=False, repr=False
+    )
 
     def box_fraction(self, width: float, height: float) -> tuple[float, float, float, float]:
         """The box as fractions of the page (0..1, top left origin), like ``ocr_blocks``."""

@@ -5,6 +5,9 @@ word is a word.
 one a hyphen is cannot be told from the page alone; the joined form counts as a word when
 it appears elsewhere in the document (a :class:`Vocabulary` the caller keeps across
 pages, bounded), or when the second half is a suffix that never stands alone ("-tion").
+A page's breaks are decided when it is laid out, knowing the pages read so far and its own;
+each decision is kept (:data:`Hyphen`) and taken again by :func:`redecide` once the stream
+has read the pages after it, so the first pages' breaks know what later pages write.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ import re
 
 from omnireader.formats.word_lists import load_word_list
 
-__all__ = ["HYPHENS", "Vocabulary", "join_hyphenated", "reflow"]
+__all__ = ["HYPHENS", "Hyphen", "Vocabulary", "join_hyphenated", "redecide", "reflow"]
 
 _WORD = re.compile(r"[^\W\d_]{2,}")
 # For ASCII text the same words at C speed: every character but a letter made a space, then
@@ -28,6 +31,9 @@ HYPHENS = "-\u2010\u2011"
 # (data: ``formats/data/unbound_suffixes.txt``).
 _SUFFIXES = load_word_list("unbound_suffixes").words
 _MAX_VOCABULARY = 200_000
+#: A line-end hyphen decided in a text: where the word starts, the word written there, and
+#: the line's last word (with its hyphen) and the next line's first, to decide it again.
+Hyphen = tuple[int, str, str, str]
 
 
 class Vocabulary:
@@ -84,10 +90,16 @@ def join_hyphenated(head: str, tail: str, vocabulary: Vocabulary) -> str:
     return stem + tail
 
 
-def reflow(lines: list[str], vocabulary: Vocabulary, breaks: list[bool] | None = None) -> str:
+def reflow(
+    lines: list[str],
+    vocabulary: Vocabulary,
+    breaks: list[bool] | None = None,
+    hyphens: list[Hyphen] | None = None,
+) -> str:
     """Lines of one paragraph as one line of text. ``breaks[i]`` says line ``i`` ended
     on purpose (it stops well short of the block's right edge: a list of short lines, an
-    address): the break after it is kept."""
+    address): the break after it is kept. Each line-end hyphen decided is appended to
+    ``hyphens``, when given."""
     out = ""
     for i, line in enumerate(lines):
         line = line.strip()
@@ -103,7 +115,22 @@ def reflow(lines: list[str], vocabulary: Vocabulary, breaks: list[bool] | None =
             head_start = out.rfind(" ") + 1
             tail, _, rest = line.partition(" ")
             word = join_hyphenated(out[head_start:], tail, vocabulary)
+            if hyphens is not None:
+                hyphens.append((head_start, word, out[head_start:], tail))
             out = out[:head_start] + word + (" " + rest if rest else "")
         else:
             out = f"{out} {line}"
     return out
+
+
+def redecide(text: str, hyphens: list[Hyphen], vocabulary: Vocabulary) -> str:
+    """``text`` with its line-end hyphens (``hyphens``, as :func:`reflow` gave them) decided
+    again with what ``vocabulary`` knows now. A word no longer where it was (the text was
+    joined or cut since) is left as it stands."""
+    for start, word, head, tail in reversed(hyphens):  # from the end: earlier starts hold
+        if text[start : start + len(word)] != word:
+            continue
+        again = join_hyphenated(head, tail, vocabulary)
+        if again != word:
+            text = text[:start] + again + text[start + len(word) :]
+    return text

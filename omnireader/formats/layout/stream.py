@@ -30,7 +30,7 @@ from omnireader.formats.layout.model import Block, PageLayout, Table
 from omnireader.formats.layout.page import LayoutFailed, layout_page
 from omnireader.formats.layout.page_body import MAX_BLOCKS, PageBody
 from omnireader.formats.layout.page_breaks import carries_on, join_column_breaks
-from omnireader.formats.layout.reflow import Vocabulary
+from omnireader.formats.layout.reflow import Vocabulary, redecide
 from omnireader.formats.ocr import OCR
 
 if TYPE_CHECKING:
@@ -139,6 +139,12 @@ class LayoutStream:
             yield from self._finish_ocr(section, scanned, position)
             return
         body, header, footer, label = self._window.split(layout, position)
+        # Its line-end hyphens again, knowing the pages read since (up to WINDOW after it;
+        # every page, for the last ones): a page's breaks no longer know less than later ones.
+        for block in body:
+            if block.hyphens:
+                block.text = redecide(block.text, block.hyphens, self.vocabulary)
+                block.hyphens = []
         # (the body without its running header: "Table of Contents" on every page)
         body, contents = contents_entries(body)
         body = join_column_breaks(body, self.vocabulary)  # (its running header gone first)
