@@ -25,6 +25,7 @@ def server() -> Iterator[LLMServer]:
 @pytest.fixture()
 def env(server: LLMServer) -> dict[str, str]:
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("OMNIREADER_", "OLLAMA"))}
+    clean["OMNIREADER_WARM"] = "0"  # the suite starts no warm process (tests/conftest.py)
     return {
         **clean,
         "OPENAI_BASE_URL": server.openai_base_url,

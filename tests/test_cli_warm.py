@@ -247,6 +247,30 @@ def test_the_process_exits_when_idle_and_on_warm_stop(store: Path, warm: Warm) -
     assert "no warm process running" in warm.cli("warm", "status").stdout
 
 
+def test_the_process_leaves_when_its_store_or_socket_is_gone(
+    warm: Warm, store: Path, tmp_path: Path
+) -> None:
+    # A temporary store deleted (a test's, a scratch run's): no one can want its process.
+    scratch = tmp_path / "scratch.lance"
+    shutil.copytree(store, scratch)
+    warm.cli("stats", "--db", scratch)
+    (pid,) = warm.ready()
+    shutil.rmtree(scratch)
+    end = time.monotonic() + 30
+    while _alive(pid) and time.monotonic() < end:
+        time.sleep(0.1)
+    assert not _alive(pid)
+    # Its socket removed (a cleaned directory): no call can reach it any more.
+    warm.cli("stats", "--db", store)
+    (pid,) = warm.ready()
+    for sock in warm.folder.glob("*.sock"):
+        sock.unlink()
+    end = time.monotonic() + 30
+    while _alive(pid) and time.monotonic() < end:
+        time.sleep(0.1)
+    assert not _alive(pid)
+
+
 def test_disabled_by_the_variable_or_the_flag(warm: Warm, store: Path) -> None:
     assert warm.cli("stats", "--db", store, "--no-warm").returncode == 0
     off = {**warm.env, "OMNIREADER_WARM": "0"}

@@ -240,7 +240,7 @@ def serve(store: str, expected_key: str) -> int:
     os.chmod(path, 0o600)
     listener.listen(8)
     place.pid_path(folder, key).write_text(str(os.getpid()))
-    idle = place.idle_seconds()
+    idle, home = place.idle_seconds(), Path(ident["store"])
     server.last = time.monotonic()
     listener.settimeout(min(idle, 0.25))  # how soon a stop or the idle time is noticed
     try:
@@ -249,7 +249,9 @@ def serve(store: str, expected_key: str) -> int:
                 conn, _ = listener.accept()
             except TimeoutError:
                 quiet = server.quiet_for()
-                if quiet is not None and (server.stopping or quiet >= idle):
+                if quiet is not None and (
+                    server.stopping or quiet >= idle or _orphaned(path, home)
+                ):
                     break
                 continue
             with server.state:
@@ -260,6 +262,13 @@ def serve(store: str, expected_key: str) -> int:
         place.pid_path(folder, key).unlink(missing_ok=True)
         listener.close()
     return 0
+
+
+def _orphaned(path: Path, store: Path) -> bool:
+    """Whether no call can reach us or want us any more: the socket file was removed (a
+    cleaned directory) or the store was (a temporary store deleted): no need to sit out the
+    idle time."""
+    return not path.exists() or not store.is_dir()
 
 
 if __name__ == "__main__":
