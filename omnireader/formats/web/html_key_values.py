@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from omnireader.formats.web.html_walk import gone, parent_named, tags
+from omnireader.formats.web.html_walk import gone, own_rows, parent_named, tags
 
 __all__ = ["is_key_value_table", "key_value_lines"]
 
@@ -38,10 +38,6 @@ _SPACE_BEFORE = re.compile(r"\s+([,.;:!?)\]])")
 _SPACE_AFTER = re.compile(r"([(\[])\s+")
 
 
-def _own_rows(table: Any) -> list[Any]:
-    return [r for r in tags(table, ("tr",)) if parent_named(r, ("table",)) is table]
-
-
 def _cells_with_text(row: Any) -> list[Any]:
     return [c for c in row.find_all(_CELLS, recursive=False) if c.get_text(strip=True)]
 
@@ -51,7 +47,7 @@ def is_key_value_table(table: Any) -> bool:
     if table.find("table") is not None:
         return False
     pairs = 0
-    for row in _own_rows(table):
+    for row in own_rows(table):
         cells = _cells_with_text(row)
         if len(cells) == 2 and cells[0].name == "th" and cells[1].name == "td":
             pairs += 1
@@ -96,7 +92,7 @@ def _lines(table: Any) -> list[str]:
     if caption is not None and parent_named(caption, ("table",)) is table:
         if text := cell_line(caption):
             lines.append(text)
-    for row in _own_rows(table):
+    for row in own_rows(table):
         cells = _cells_with_text(row)
         if len(cells) == 2:
             label = cell_line(cells[0]).rstrip(":")

@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from omnireader.formats.web.html_walk import gone, named, parent_named, tags
+from omnireader.formats.web.html_walk import gone, named, own_rows, parent_named, tags
 
 __all__ = ["is_layout_table", "unwrap_layout_tables"]
 
@@ -46,11 +46,6 @@ _SENTENCE_WORDS = 3
 _IMAGE_ALT = re.compile(r"\[image: [^\]]*\]")
 _PROSE_WORDS = 30
 _BLOCK_LINES = 3
-
-
-def _own_rows(table: Any) -> list[Any]:
-    """The table's own rows (not those of a table nested in it)."""
-    return [tr for tr in tags(table, ("tr",)) if parent_named(tr, ("table",)) is table]
 
 
 def _own_cells(row: Any) -> list[Any]:
@@ -109,7 +104,7 @@ def is_layout_table(table: Any) -> bool:
         return True
     if table.find("table") is not None:
         return True
-    rows = _own_rows(table)
+    rows = own_rows(table)
     cells = [_own_cells(r) for r in rows]
     if max((sum(_span(c) for c in row if _has_text(c)) for row in cells), default=0) <= 1:
         return True
@@ -125,7 +120,7 @@ def unwrap_layout_tables(root: Any) -> int:
     for table in tags(root, ("table",)):  # document order: outer tables first
         if gone(table) or table.name != "table" or not is_layout_table(table):
             continue
-        for row in _own_rows(table):
+        for row in own_rows(table):
             for cell in _own_cells(row):
                 cell.name = "div"
                 cell.attrs = {}

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterator
 from typing import Any
 
-__all__ = ["named", "tags", "parent_named", "gone"]
+__all__ = ["named", "tags", "parent_named", "own_rows", "gone"]
 
 
 def named(el: Any, names: Collection[str]) -> bool:
@@ -53,6 +53,11 @@ def parent_named(el: Any, names: Collection[str]) -> Any | None:
             return parent
         parent = parent.parent
     return None
+
+
+def own_rows(table: Any) -> list[Any]:
+    """The ``<tr>`` rows of ``table`` itself, not those of a table nested in it."""
+    return [tr for tr in tags(table, ("tr",)) if parent_named(tr, ("table",)) is table]
 
 
 def gone(el: Any) -> bool:
