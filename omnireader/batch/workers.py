@@ -191,7 +191,7 @@ class WorkerPool:
                     # Ask the pipe itself, not just `ready`: a worker may have sent a result
                     # and then died on its next job after `wait` returned, and the finished
                     # job must not be blamed for the crash.
-                    broken = False
+                    broken = piece = False
                     if w.conn in ready or _has_data(w.conn):
                         try:
                             res: JobResult = w.conn.recv()
@@ -200,14 +200,15 @@ class WorkerPool:
                         else:
                             if res.partial:  # a piece: the job goes on, its clock too
                                 yield res
+                                piece = True  # its time limit is still checked below
+                            else:
+                                w.jobs.popleft()
+                                w.started = time.perf_counter()
+                                yield res
+                                self._fill(w, pending)
                                 continue
-                            w.jobs.popleft()
-                            w.started = time.perf_counter()
-                            yield res
-                            self._fill(w, pending)
-                            continue
                     failed = self._failure(w)
-                    if failed and not broken and _has_data(w.conn):
+                    if failed and not broken and not piece and _has_data(w.conn):
                         # A result came in after the pipe was asked above (the worker sent
                         # it, then died on its next job): read it first, blame the next job.
                         continue
