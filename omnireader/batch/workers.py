@@ -208,9 +208,11 @@ class WorkerPool:
                                 self._fill(w, pending)
                                 continue
                     failed = self._failure(w)
-                    if failed and not broken and not piece and _has_data(w.conn):
-                        # A result came in after the pipe was asked above (the worker sent
-                        # it, then died on its next job): read it first, blame the next job.
+                    drain = not piece or not w.proc.is_alive()  # a live one may stream on
+                    if failed and not broken and drain and _has_data(w.conn):
+                        # What a worker sent before it died or ran out of time is read first
+                        # (a whole file's result, then the next file's first piece): the
+                        # job blamed is the one it was on, not the one it had finished.
                         continue
                     if failed:
                         job = w.jobs.popleft()

@@ -4,15 +4,21 @@ reported as any failed job is."""
 
 from __future__ import annotations
 
+import os
+import signal
+import time
+
 from omnireader.batch.job_parts import can_send_parts, send_part
 from omnireader.batch.workers import Job, WorkerPool
 
 
-def pieces_then(parts: int, fail: bool = False) -> dict[str, object]:
-    """A job: ``parts`` pieces, then its result (or an error)."""
+def pieces_then(parts: int, fail: bool = False, die: bool = False) -> dict[str, object]:
+    """A job: ``parts`` pieces, then its result (or an error, or its worker's death)."""
     assert can_send_parts()
     for n in range(parts):
         send_part({"piece": n})
+    if die:
+        os.kill(os.getpid(), signal.SIGKILL)
     if fail:
         raise ValueError("broken after its pieces")
     return {"pieces": parts}
@@ -42,6 +48,26 @@ def test_a_job_failing_after_its_pieces_is_reported_after_them() -> None:
         ("a", False, False, "internal"),
         ("b", True, True, {"piece": 0}),
         ("b", False, True, {"pieces": 1}),
+    ]
+
+
+def test_a_worker_dying_on_its_next_job_is_blamed_on_that_job_not_the_finished_one() -> None:
+    # The caller is slow with the first piece: by the time the pool looks again, the worker
+    # has finished a, sent b's first piece and died, all of it waiting in the pipe.
+    pool = WorkerPool(pieces_then, 1, timeout=60, memory_mb=None)
+    got = []
+    for r in pool.run(
+        [Job(key="a", args={"parts": 2}), Job(key="b", args={"parts": 1, "die": True})]
+    ):
+        if not got:
+            time.sleep(1.0)
+        got.append((r.key, r.partial, r.ok, r.value if r.ok else r.error))
+    assert got == [
+        ("a", True, True, {"piece": 0}),
+        ("a", True, True, {"piece": 1}),
+        ("a", False, True, {"pieces": 2}),
+        ("b", True, True, {"piece": 0}),
+        ("b", False, False, "crashed"),
     ]
 
 
