@@ -89,6 +89,9 @@ def ocr_items(
         if page.dropped and chunk.index == 0:
             extra["ocr_dropped_lines"] = page.dropped
         src = chunk_source(source, chunk)
+        pages = [line["page"] for line in lines if "page" in line]
+        if pages:  # the rest of a paragraph a page break cut, on the next page
+            src.page_end = max(pages)
         items.append(
             parser.make_item(
                 chunk.text,
@@ -123,6 +126,8 @@ def _line_spans(
             }
             if line.confidence < LOW_CONFIDENCE:
                 entry["low_confidence"] = True
+            if line.page is not None:  # carried from the next page (layout/scan_breaks.py)
+                entry["page"] = line.page
             lines.append((at, at + len(line.text), entry))
             at += len(line.text)
         out.append((b, _block_fields(block), lines))

@@ -14,7 +14,9 @@ stretched space. Blocks of code one after the other, each starting within the li
 rows or :data:`_GAP_LINES` lines under them, across or beside them, are one listing (a
 comment cut off its line by a wide gap goes back on its row; a blank line stands where the
 gap between two rows is wider than a line). A page mostly set in a monospace font (a
-receipt, a typed letter, an old filing) has no listing in it: that font is its text.
+receipt, a typed letter, an old filing) has no listing in it: that font is its text —
+unless its first blocks carry on a listing the page before ended with (``Block.listing``,
+joined by the layout stream: :func:`.page_breaks.carries_listing`).
 """
 
 from __future__ import annotations
@@ -52,10 +54,17 @@ def code_listings(blocks: list[Block], text_blocks: list[TextBlock]) -> list[Blo
         block.kind in _KINDS and bool(tb.lines) and all(_mono_ends(line) for line in tb.lines)
         for block, tb in zip(blocks, text_blocks)
     ]
-    if not any(maybe) or _page_share(text_blocks) >= _PAGE_SHARE:
+    if not any(maybe):
         return blocks
     code = [m and _all_mono(tb) for m, tb in zip(maybe, text_blocks)]
     if not any(code):
+        return blocks
+    if _page_share(text_blocks) >= _PAGE_SHARE:
+        # No listing of its own; each block keeps how a listing carried on from the page
+        # before would read it (the stream decides: page_breaks.carries_listing).
+        for block, tb, c in zip(blocks, text_blocks, code):
+            if c:
+                block.listing = _listing([block], [tb]).text
         return blocks
     prose = [line for tb, c in zip(text_blocks, code) if not c for line in tb.lines]
     code = [c and not _cut_off(tb, prose) for c, tb in zip(code, text_blocks)]

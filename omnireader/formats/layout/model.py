@@ -114,6 +114,10 @@ class Block:
     hyphens: list[tuple[int, str, str, str]] = field(
         default_factory=list, compare=False, repr=False
     )
+    # Its lines as a code listing keeps them (code_blocks.py), for a paragraph set in a
+    # monospace font on a page mostly so: code only if it carries on the listing the page
+    # before ended with (page_breaks.carries_listing).
+    listing: str | None = field(default=None, compare=False, repr=False)
 
     def box_fraction(self, width: float, height: float) -> tuple[float, float, float, float]:
         """The box as fractions of the page (0..1, top left origin), like ``ocr_blocks``."""

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from omnireader.formats.document import Section
 from omnireader.formats.layout.markdown import block_markdown, join_markdown
 from omnireader.formats.layout.model import Block, PageLayout
-from omnireader.formats.layout.page_breaks import joined_text
+from omnireader.formats.layout.page_breaks import joined_text, listing_gap, listing_text
 from omnireader.formats.layout.reflow import Vocabulary
 from omnireader.formats.link_text import with_links
 
@@ -50,6 +50,20 @@ class PageBody:
         markdown = block_markdown(whole)
         self.pieces[-1] = (whole, markdown)
         self.carried.append((first, page, layout, len(markdown) - (len(text) - cut)))
+
+    def above(self, page: int) -> Block | None:
+        """The block of ``page`` carried onto this one last (None: none yet)."""
+        return self.carried[-1][0] if self.carried and self.carried[-1][1] == page else None
+
+    def carry_listing(self, first: Block, page: int, layout: PageLayout) -> None:
+        """Join ``first`` (the top of ``page``) to the code listing the last block is."""
+        last, _ = self.pieces[-1]
+        code = listing_text(last, first, (_left(self.layout), _left(layout)))
+        text = f"{last.text}{listing_gap(self.above(page), first)}{code}"
+        whole = replace(last, text=text)
+        markdown = block_markdown(whole)
+        self.pieces[-1] = (whole, markdown)
+        self.carried.append((first, page, layout, markdown.find(text) + len(text) - len(code)))
 
     def finished(self) -> Section:
         """The page's final section: its text, heading path, label and blocks."""
@@ -91,6 +105,10 @@ class PageBody:
                 entry["page"] = page
                 out.append(entry)
         return out
+
+
+def _left(layout: PageLayout) -> float:
+    return min((b.x0 for b in layout.blocks), default=0.0)
 
 
 def _entry(block: Block, start: int, end: int, layout: PageLayout) -> dict[str, object]:

@@ -7,7 +7,8 @@ runs onto the next page (``Source.page_end``). What is not a continuation: a pag
 with a heading, a table or a caption, or with a finished sentence (or a lead-in colon); a
 next page opening with a heading, a table, a list item or a caption; text set in another
 size than the paragraph (a footnote at the foot of the page, a note at the top of the
-next); an upper-case start after a line that could end a sentence.
+next); an upper-case start after a line that could end a sentence. A code listing the
+page ends with goes on with the code at the top of the next (:func:`carries_listing`).
 """
 
 from __future__ import annotations
@@ -19,7 +20,14 @@ from omnireader.formats.layout.model import Block
 from omnireader.formats.layout.reflow import HYPHENS, Vocabulary, join_hyphenated
 from omnireader.formats.word_lists import WordList, load_word_list
 
-__all__ = ["carries_on", "join_column_breaks", "joined_text"]
+__all__ = [
+    "carries_listing",
+    "carries_on",
+    "join_column_breaks",
+    "joined_text",
+    "listing_gap",
+    "listing_text",
+]
 
 # The page's last line ended a sentence, a lead-in ("… as follows:"), or a bracketed note.
 _ENDED = re.compile(r"[.!?:;][)\]\"'\u201d\u2019]*$")
@@ -36,6 +44,14 @@ _MIN_UPPER_CHARS = 40
 _OVERLAP_EM = 0.5
 # Sizes further apart than this share are two kinds of text (body and footnote).
 _SIZE_SHARE = 0.1
+# A listing's next block starts at most this many lines under the last (code_blocks.py),
+# a line being this many em.
+_LISTING_GAP = 2.5
+_LINE_EM = 1.2
+# Under this many characters a row's box says little of the font's advance, taken then as
+# most monospace fonts set it (Courier, DejaVu Sans Mono, Menlo: 0.6 em).
+_FEW_CHARS = 8
+_ADVANCE_EM = 0.6
 
 
 def carries_on(last: Block, first: Block) -> bool:
@@ -53,6 +69,51 @@ def carries_on(last: Block, first: Block) -> bool:
     if _OPENS_LOWER.match(head):
         return True
     return _runs_on(tail) and len(head) >= _MIN_UPPER_CHARS and head[:1].isalnum()
+
+
+def carries_listing(last: Block, first: Block, above: Block | None = None) -> bool:
+    """``first`` (the next page's first body block) carries on the code listing ``last``
+    ends the page with: code too, or set in the same monospace font on a page mostly so
+    (``Block.listing``: a listing filling its page is not found as one), in one size.
+    ``above``: the block of ``first``'s page carried on before it, which ``first`` must
+    follow within :data:`_LISTING_GAP` lines (as a listing's blocks do on one page)."""
+    if last.kind != "code" or (first.kind != "code" and first.listing is None):
+        return False
+    if last.size and first.size:
+        if abs(last.size - first.size) > _SIZE_SHARE * max(last.size, first.size):
+            return False
+    return above is None or first.y0 - above.y1 <= _LISTING_GAP * _line(first)
+
+
+def listing_gap(above: Block | None, first: Block) -> str:
+    """What stands between a listing's lines and ``first``'s, carried on after ``above``
+    (a blank line where they lie more than a line apart, as inside a listing)."""
+    if above is not None and first.y0 - above.y1 > _line(first):
+        return "\n\n"
+    return "\n"
+
+
+def _line(block: Block) -> float:
+    return _LINE_EM * max(block.size, 1.0)
+
+
+def listing_text(last: Block, first: Block, margins: tuple[float, float]) -> str:
+    """``first``, carrying on the listing ``last``, as the listing's rows, indented from
+    ``last``'s leftmost row as far as it lies (each from its page's left ``margins``: a
+    book's pages are not set at one x) in the font's character widths (its box's width
+    over its longest row's characters: a code block's rows are spaced that way)."""
+    text = first.text if first.kind == "code" or first.listing is None else first.listing
+    rows = text.split("\n")
+    chars = max(map(len, rows))
+    if not chars or first.x1 <= first.x0:
+        return text
+    width = (first.x1 - first.x0) / chars
+    if chars < _FEW_CHARS and first.size:  # a glyph's box is no measure of its advance
+        width = _ADVANCE_EM * first.size
+    indent = round(((first.x0 - margins[1]) - (last.x0 - margins[0])) / width)
+    if indent <= 0:
+        return text
+    return "\n".join(" " * indent + row if row else row for row in rows)
 
 
 def _runs_on(tail: str) -> bool:

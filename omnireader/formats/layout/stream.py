@@ -10,7 +10,8 @@ paragraph it ended in mid-sentence, and then join it there (:mod:`.page_breaks`)
 
 A scanned page (a whole page OCR read, not a picture on a text page) goes through the same
 window: its OCR blocks' boxes (page fractions) stand in for a layout's, so a page number or
-a line repeated at the top or bottom of consecutive scans leaves its body the same way.
+a line repeated at the top or bottom of consecutive scans leaves its body the same way; and
+it is held the same way, its paragraph cut by the break made whole (:mod:`.scan_pages`).
 """
 
 from __future__ import annotations
@@ -29,9 +30,13 @@ from omnireader.formats.layout.markdown import block_markdown
 from omnireader.formats.layout.model import Block, PageLayout, Table
 from omnireader.formats.layout.page import LayoutFailed, layout_page
 from omnireader.formats.layout.page_body import MAX_BLOCKS, PageBody
-from omnireader.formats.layout.page_breaks import carries_on, join_column_breaks
+from omnireader.formats.layout.page_breaks import (
+    carries_listing,
+    carries_on,
+    join_column_breaks,
+)
 from omnireader.formats.layout.reflow import Vocabulary, redecide
-from omnireader.formats.ocr import OCR
+from omnireader.formats.layout.scan_pages import HeldScan, Scanned, carry_scan, scanned_layout
 
 if TYPE_CHECKING:
     import pypdfium2
@@ -49,10 +54,6 @@ _MAX_OUTLINE = 5000
 # drawn 4-inch pages at 150 dpi: a header shifted 4 px (under a millimetre) on the next
 # page was already a step away and stayed in every page's body without it.
 _SCAN_SLACK = 2
-# The block kinds an OCR block can carry over to the furniture window.
-_KINDS = ("heading", "paragraph", "list_item", "table", "caption")
-# A scanned page as the window sees it: its layout, and the OCR block behind each block.
-_Scanned = tuple[PageLayout, "dict[int, OcrBlock]"]
 
 log = logging.getLogger(__name__)
 
@@ -82,11 +83,11 @@ class LayoutStream:
         self._trail = Trail()
         self._window = FurnitureWindow()
         # Each page waiting for the window, with its scanned layout when it is a scan.
-        self._pending: deque[tuple[Section, _Scanned | None]] = deque()
+        self._pending: deque[tuple[Section, Scanned | None]] = deque()
         self._seen_furniture: set[tuple[str, str]] = set()
         self._last_table: Table | None = None  # the last block of the page before, if a table
         self._last_page: int | None = None
-        self._held: PageBody | None = None  # the last page laid out, not yet given back
+        self._held: PageBody | HeldScan | None = None  # the last page, not yet given back
         self._held_furniture: tuple[list[Block], list[Block]] = ([], [])
 
     def layout(
@@ -118,7 +119,7 @@ class LayoutStream:
         """Take a page's section (with ``section.layout`` or without); give back those
         that are done."""
         layout = section.layout if isinstance(section.layout, PageLayout) else None
-        scanned = _scanned_layout(section) if layout is None else None
+        scanned = scanned_layout(section) if layout is None else None
         if scanned is not None:
             layout = scanned[0]
         self._window.add(margin_keys(layout) if layout is not None else set())
@@ -131,11 +132,10 @@ class LayoutStream:
             yield from self._finish(*self._pending.popleft())
         yield from self._release()
 
-    def _finish(self, section: Section, scanned: _Scanned | None) -> Iterator[Section]:
+    def _finish(self, section: Section, scanned: Scanned | None) -> Iterator[Section]:
         layout = section.layout if isinstance(section.layout, PageLayout) else None
         position = len(self._window._keys) - len(self._pending) - 1
         if layout is None:
-            yield from self._release()
             yield from self._finish_ocr(section, scanned, position)
             return
         body, header, footer, label = self._window.split(layout, position)
@@ -175,14 +175,22 @@ class LayoutStream:
 
     def _carry_paragraph(self, body: list[Block], page: int | None, layout: PageLayout) -> None:
         """Move the page's first block onto the held page when it carries on the paragraph
-        that page ended in, mid-sentence (:func:`.page_breaks.carries_on`)."""
+        (or code listing) that page ended in, mid-sentence (:mod:`.page_breaks`)."""
         held = self._held
-        if held is None or not body or page is None or held.section.page != page - 1:
+        if not isinstance(held, PageBody) or not body or page is None:
+            return
+        if held.section.page != page - 1:
             return
         # Again while the part carried ends mid-sentence too and the next block goes on
-        # with it (a paragraph the page's layout cut once more).
-        while body and (last := held.last) is not None and carries_on(last, body[0]):
-            held.carry(body.pop(0), page, layout, self.vocabulary)
+        # with it (a paragraph the page's layout cut once more); a code listing goes on
+        # with the code at the top of the next page.
+        while body and (last := held.last) is not None:
+            if carries_on(last, body[0]):
+                held.carry(body.pop(0), page, layout, self.vocabulary)
+            elif carries_listing(last, body[0], held.above(page)):
+                held.carry_listing(body.pop(0), page, layout)
+            else:
+                break
 
     def _release(self) -> Iterator[Section]:
         """The held page's section, then its running header and footer."""
@@ -194,12 +202,13 @@ class LayoutStream:
             yield from self._furniture(part, blocks, held.section.page)
 
     def _finish_ocr(
-        self, section: Section, scanned: _Scanned | None, position: int
+        self, section: Section, scanned: Scanned | None, position: int
     ) -> Iterator[Section]:
         """An OCR'd section: a scanned page loses its running header, footer and page
         number (which becomes its ``page_label``) like a text page; then its headings join
         the trail."""
         if scanned is None or section.ocr is None:
+            yield from self._release()
             titles, levels = self._ocr_headings(section.ocr.blocks if section.ocr else [])
             update = {"heading_path": titles, "heading_levels": levels, "layout": None}
             yield section.model_copy(update=update)
@@ -210,11 +219,16 @@ class LayoutStream:
         ocr = section.ocr
         if header or footer:
             ocr = ocr.model_copy(update={"blocks": [sources[id(b)] for b in body]})
+        # Its first lines may end the paragraph the scan before ended in (scan_pages.py).
+        held, page = self._held, section.page
+        if isinstance(held, HeldScan) and page is not None and held.section.page == page - 1:
+            ocr = carry_scan(held, ocr, page, self.vocabulary)
+        if ocr is not section.ocr:
             update.update(text=ocr.text, ocr=ocr)
+        yield from self._release()
         update["heading_path"], update["heading_levels"] = self._ocr_headings(ocr.blocks)
-        yield section.model_copy(update=update)
-        for part, blocks in (("header", header), ("footer", footer)):
-            yield from self._furniture(part, blocks, section.page)
+        self._held = HeldScan(section.model_copy(update=update))
+        self._held_furniture = (header, footer)
 
     def _ocr_headings(self, blocks: list[OcrBlock]) -> tuple[list[str], list[int]]:
         """The heading path (and its levels) where an OCR'd page's body starts; its headings
@@ -261,29 +275,6 @@ class LayoutStream:
         if len(self._seen_furniture) < _MAX_FURNITURE:
             self._seen_furniture.add(key)
         yield Section(text=text, page=page, part=part, heading=part.capitalize())
-
-
-def _scanned_layout(section: Section) -> _Scanned | None:
-    """A scanned page's OCR blocks as a :class:`PageLayout` for the furniture window
-    (boxes in the bitmap's pixels, text without its Markdown marks), with the OCR block
-    behind each of its blocks; None for anything but a whole page OCR read (a picture on a
-    text page has no running header)."""
-    ocr = section.ocr
-    if ocr is None or ocr.image is not None or section.part or OCR not in section.flags:
-        return None
-    width, height = float(ocr.width or 1000), float(ocr.height or 1000)
-    layout = PageLayout(width, height)
-    sources: dict[int, OcrBlock] = {}
-    for block in ocr.blocks:
-        if not block.lines:
-            continue
-        x0, y0, x1, y1 = block.bbox
-        kind = block.kind if block.kind in _KINDS else "paragraph"
-        text = block.text if kind != "heading" else block.text.lstrip("#").strip()
-        laid = Block(kind, text, x0 * width, y0 * height, x1 * width, y1 * height, block.level)  # type: ignore[arg-type]
-        layout.blocks.append(laid)
-        sources[id(laid)] = block
-    return (layout, sources) if layout.blocks else None
 
 
 def _check_kept(layout: PageLayout, plain: str) -> None:

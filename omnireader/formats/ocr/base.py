@@ -43,6 +43,9 @@ class OcrLine(BaseModel):
     text: str
     bbox: BBox
     confidence: float
+    # The page it stands on, when not its page's: the rest of a paragraph a page break cut,
+    # carried back onto the page where the paragraph began (layout/scan_breaks.py).
+    page: int | None = None
 
     @property
     def low_confidence(self) -> bool:
