@@ -191,6 +191,14 @@ _CUT = "Some of our systems have experienced past security breaches, and"
             True,
         ),
         (_block("paragraph", "as the report says."), _block("paragraph", "although"), False),
+        # An initialism's full stop ends no sentence when the next page goes on in lower case.
+        (
+            _block("paragraph", "costs we determine are reimbursable under U.S."),
+            _block("paragraph", "government contracts."),
+            True,
+        ),
+        (_block("paragraph", "as sold in the U.S."), _block("paragraph", "a. in stores"), False),
+        (_block("paragraph", _CUT), _block("paragraph", "f) to any estate or gift"), False),
         (_block("paragraph", "as follows:"), _block("paragraph", "revenue rose"), False),
         (_block("heading", "Risk Factors and"), _block("paragraph", "although"), False),
         (_block("table", ""), _block("paragraph", "although"), False),

@@ -33,6 +33,10 @@ __all__ = [
 _ENDED = re.compile(r"[.!?:;][)\]\"'\u201d\u2019]*$")
 # The next page opens in lower case (after an opening quote or bracket): a sentence's middle.
 _OPENS_LOWER = re.compile(r"^[\"'(\[\u201c\u2018]?[a-z\u00df-\u00ff]")
+# A list item's own mark in lower case: "a. ", "(f) ", "ii) ".
+_LIST_MARK = re.compile(r"^\(?[a-z]{1,4}[.)]\s")
+# A line ending in an initialism ("U.S.", "e.g."): its full stop may end no sentence.
+_INITIALISM = re.compile(r"(?:^|[\s(])(?:[^\W\d_]\.){2,}$")
 # A line that cannot end a sentence: a comma, a hyphen or dash, an opening bracket, or a
 # word that needs what follows it (data file formats/data/run_on_words.txt).
 _RUNS_ON_MARK = re.compile(r"[,(\[/&\-\u2010\u2011\u2013\u2014]$")
@@ -61,12 +65,14 @@ def carries_on(last: Block, first: Block) -> bool:
     if last.kind not in ("paragraph", "list_item") or first.kind != "paragraph":
         return False
     tail, head = last.text.rstrip(), first.text.lstrip()
-    if not tail or not head or _ENDED.search(tail):
+    if not tail or not head:
+        return False
+    if _ENDED.search(tail) and not (_INITIALISM.search(tail) and _opens_sentence_middle(head)):
         return False
     if last.size and first.size:
         if abs(last.size - first.size) > _SIZE_SHARE * max(last.size, first.size):
             return False
-    if _OPENS_LOWER.match(head):
+    if _opens_sentence_middle(head):
         return True
     return _runs_on(tail) and len(head) >= _MIN_UPPER_CHARS and head[:1].isalnum()
 
@@ -114,6 +120,11 @@ def listing_text(last: Block, first: Block, margins: tuple[float, float]) -> str
     if indent <= 0:
         return text
     return "\n".join(" " * indent + row if row else row for row in rows)
+
+
+def _opens_sentence_middle(head: str) -> bool:
+    # In lower case, and not with a list's own mark ("a. …", "f) …").
+    return bool(_OPENS_LOWER.match(head)) and not _LIST_MARK.match(head)
 
 
 def _runs_on(tail: str) -> bool:
