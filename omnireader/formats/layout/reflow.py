@@ -68,9 +68,10 @@ def join_hyphenated(head: str, tail: str, vocabulary: Vocabulary) -> str:
 
     The hyphen goes when the joined form is a word of the document, or the tail a suffix;
     it stays when the hyphenated form is (``open-domain`` elsewhere), or when both halves
-    are words of the document and the joined form is not ("open" and "domain"), or when
-    the head is a compound already ("state-of-the-"). Otherwise — halves that are no
-    words, as in "con-" + "firming" — it goes.
+    are words of the document and the joined form is not ("open" and "domain"), or the
+    halves are one word twice ("so-so", "pindaan-pindaan": a word broken in two never
+    is), or when the head is a compound already ("state-of-the-"). Otherwise — halves
+    that are no words, as in "con-" + "firming" — it goes.
     """
     stem = head.rstrip(HYPHENS)
     if not stem or not stem[-1].isalpha() or not tail[:1].islower():
@@ -83,7 +84,7 @@ def join_hyphenated(head: str, tail: str, vocabulary: Vocabulary) -> str:
         return head + tail  # a compound running on ("mixture-of-" + "experts")
     if first + letters in vocabulary or letters in _SUFFIXES:
         return stem + tail
-    if f"{first}-{letters}" in vocabulary.compounds:
+    if f"{first}-{letters}" in vocabulary.compounds or first == letters:  # "so-so"
         return head + tail
     if len(first) > 1 and len(letters) > 1 and first in vocabulary and letters in vocabulary:
         return head + tail
