@@ -12,6 +12,8 @@ lines, :func:`all_unsure`, gets no OCR item: the image parser keeps the reading 
 evidence on the image's own item). A page whose layout failed (its blocks are the plain
 reading, row by row, and have no kind) flags its items ``layout_failed``. Lines in a script the OCR models do not read are not in the text: the
 page's items are flagged ``ocr_unread_script`` and say how many (``ocr_unread_lines``).
+Lines carried from the next scanned page (the rest of a paragraph a page break cut,
+``layout/scan_pages.py``) name their ``page``, and the item's source says ``page_end``.
 """
 
 from __future__ import annotations
