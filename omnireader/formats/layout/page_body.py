@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from omnireader.formats.document import Section
+from omnireader.formats.layout.late_hyphens import decide_again
 from omnireader.formats.layout.markdown import block_markdown, join_markdown
 from omnireader.formats.layout.model import Block, PageLayout
 from omnireader.formats.layout.page_breaks import joined_text, listing_gap, listing_text
@@ -65,8 +66,11 @@ class PageBody:
         self.pieces[-1] = (whole, markdown)
         self.carried.append((first, page, layout, markdown.find(text) + len(text) - len(code)))
 
-    def finished(self) -> Section:
-        """The page's final section: its text, heading path, label and blocks."""
+    def finished(self, vocabulary: Vocabulary | None = None) -> Section:
+        """The page's final section: its text, heading path, label and blocks; with
+        ``vocabulary``, its line-end hyphens decided once more (:mod:`.late_hyphens`)."""
+        if vocabulary is not None:
+            self._decide_again(vocabulary)
         section = self.section
         text, spans = join_markdown(self.pieces)
         titles, levels = self.path
@@ -88,6 +92,20 @@ class PageBody:
                 "links": [],
             }
         )
+
+    def _decide_again(self, vocabulary: Vocabulary) -> None:
+        for n, (block, markdown) in enumerate(self.pieces):
+            if not block.hyphens:
+                continue
+            text, hyphens = decide_again(block.text, block.hyphens, vocabulary)
+            if text == block.text:
+                continue
+            whole = replace(block, text=text, hyphens=hyphens)
+            again = block_markdown(whole)
+            self.pieces[n] = (whole, again)
+            if n == len(self.pieces) - 1:  # its hyphens stand before the parts carried onto it
+                shift = len(again) - len(markdown)
+                self.carried = [(b, p, lay, at + shift) for b, p, lay, at in self.carried]
 
     def _describe(self, spans: list[tuple[int, int]]) -> list[dict[str, object]]:
         """Block kinds and boxes (page fractions, top-left origin) for item metadata, with

@@ -43,8 +43,8 @@ class HeldScan:
 
     section: Section
 
-    def finished(self) -> Section:
-        return self.section
+    def finished(self, vocabulary: Vocabulary | None = None) -> Section:
+        return self.section  # (OCR's lines keep their line-end hyphens as read)
 
 
 def carry_scan(held: HeldScan, page: OcrPage, number: int, vocabulary: Vocabulary) -> OcrPage:

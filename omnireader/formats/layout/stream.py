@@ -26,6 +26,7 @@ from omnireader.formats.document import LAYOUT_FAILED, Section
 from omnireader.formats.layout.contents import contents_entries
 from omnireader.formats.layout.furniture import WINDOW, FurnitureWindow, margin_keys
 from omnireader.formats.layout.headings import HeadingRules, Outline, Trail
+from omnireader.formats.layout.late_hyphens import HOLD, decide_again
 from omnireader.formats.layout.markdown import block_markdown
 from omnireader.formats.layout.model import Block, PageLayout, Table
 from omnireader.formats.layout.page import LayoutFailed, layout_page
@@ -35,7 +36,7 @@ from omnireader.formats.layout.page_breaks import (
     carries_on,
     join_column_breaks,
 )
-from omnireader.formats.layout.reflow import Vocabulary, redecide
+from omnireader.formats.layout.reflow import Vocabulary
 from omnireader.formats.layout.scan_pages import HeldScan, Scanned, carry_scan, scanned_layout
 
 if TYPE_CHECKING:
@@ -54,6 +55,8 @@ _MAX_OUTLINE = 5000
 # drawn 4-inch pages at 150 dpi: a header shifted 4 px (under a millimetre) on the next
 # page was already a step away and stayed in every page's body without it.
 _SCAN_SLACK = 2
+
+_Furniture = tuple[list[Block], list[Block]]
 
 log = logging.getLogger(__name__)
 
@@ -89,6 +92,9 @@ class LayoutStream:
         self._last_page: int | None = None
         self._held: PageBody | HeldScan | None = None  # the last page, not yet given back
         self._held_furniture: tuple[list[Block], list[Block]] = ([], [])
+        # Pages done, waiting HOLD pages to be given back (their hyphens decided again then),
+        # with their running header and footer; or a section given back as it is, in turn.
+        self._done: deque[tuple[PageBody | HeldScan | Section, _Furniture]] = deque()
 
     def layout(
         self,
@@ -130,7 +136,7 @@ class LayoutStream:
     def flush(self) -> Iterator[Section]:
         while self._pending:
             yield from self._finish(*self._pending.popleft())
-        yield from self._release()
+        yield from self._release(0)
 
     def _finish(self, section: Section, scanned: Scanned | None) -> Iterator[Section]:
         layout = section.layout if isinstance(section.layout, PageLayout) else None
@@ -140,11 +146,10 @@ class LayoutStream:
             return
         body, header, footer, label = self._window.split(layout, position)
         # Its line-end hyphens again, knowing the pages read since (up to WINDOW after it;
-        # every page, for the last ones): a page's breaks no longer know less than later ones.
+        # every page, for the last ones), and once more when it leaves (late_hyphens.py).
         for block in body:
             if block.hyphens:
-                block.text = redecide(block.text, block.hyphens, self.vocabulary)
-                block.hyphens = []
+                block.text, block.hyphens = decide_again(block.text, block.hyphens, self.vocabulary)
         # (the body without its running header: "Table of Contents" on every page)
         body, contents = contents_entries(body)
         body = join_column_breaks(body, self.vocabulary)  # (its running header gone first)
@@ -192,14 +197,20 @@ class LayoutStream:
             else:
                 break
 
-    def _release(self) -> Iterator[Section]:
-        """The held page's section, then its running header and footer."""
+    def _release(self, hold: int = HOLD) -> Iterator[Section]:
+        """The held page on to the pages done; those more than ``hold`` pages back given
+        back: each page's section, then its running header and footer."""
         held, self._held = self._held, None
-        if held is None:
-            return
-        yield held.finished()
-        for part, blocks in zip(("header", "footer"), self._held_furniture):
-            yield from self._furniture(part, blocks, held.section.page)
+        if held is not None:
+            self._done.append((held, self._held_furniture))
+        while len(self._done) > hold:
+            page, furniture = self._done.popleft()
+            if isinstance(page, Section):
+                yield page
+                continue
+            yield page.finished(self.vocabulary)
+            for part, blocks in zip(("header", "footer"), furniture):
+                yield from self._furniture(part, blocks, page.section.page)
 
     def _finish_ocr(
         self, section: Section, scanned: Scanned | None, position: int
@@ -211,7 +222,7 @@ class LayoutStream:
             yield from self._release()
             titles, levels = self._ocr_headings(section.ocr.blocks if section.ocr else [])
             update = {"heading_path": titles, "heading_levels": levels, "layout": None}
-            yield section.model_copy(update=update)
+            self._done.append((section.model_copy(update=update), ([], [])))  # in its turn
             return
         layout, sources = scanned
         body, header, footer, label = self._window.split(layout, position, _SCAN_SLACK)
