@@ -5,8 +5,9 @@ heading trail carries across pages; running headers and footers are found over a
 of pages, so each page's section leaves here ``WINDOW`` pages late. Headers and footers
 come out once per distinct text (digits masked), as ``part="header"/"footer"`` sections
 like a DOCX's, not once per page; a page number becomes the section's ``page_label``.
-A page is given back one page later still: the next page's first lines may carry on the
-paragraph it ended in mid-sentence, and then join it there (:mod:`.page_breaks`).
+A page is done one page later still: the next page's first lines may carry on the
+paragraph it ended in mid-sentence, and then join it there (:mod:`.page_breaks`); and it is
+given back ``HOLD`` pages after that, its line-end hyphens decided again (:mod:`.late_hyphens`).
 
 A scanned page (a whole page OCR read, not a picture on a text page) goes through the same
 window: its OCR blocks' boxes (page fractions) stand in for a layout's, so a page number or
