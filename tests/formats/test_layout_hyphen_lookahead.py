@@ -1,10 +1,11 @@
 """A line-end hyphen on an early page is decided knowing the pages after it: the document's
-vocabulary learns them before the page leaves the layout stream (reflow.redecide)."""
+vocabulary learns them before the page leaves the layout stream (late_hyphens.decide_again)."""
 
 from __future__ import annotations
 
 from omnireader.formats.document import Section
-from omnireader.formats.layout.reflow import Vocabulary, redecide, reflow
+from omnireader.formats.layout.late_hyphens import decide_again
+from omnireader.formats.layout.reflow import Vocabulary, reflow
 from omnireader.formats.pdf.extract import extract_pdf
 from omnireader.payloads import Blob
 from tests.formats.layout_pdfs import build_pdf, paragraph
@@ -36,13 +37,15 @@ def test_a_first_page_break_follows_the_word_a_later_page_writes() -> None:
     assert "one database at night" in pages[0].text, pages[0].text
 
 
-def test_redecide_takes_a_break_again_with_what_the_vocabulary_knows_now() -> None:
+def test_a_break_decided_again_takes_a_break_again_with_what_the_vocabulary_knows_now() -> None:
     vocabulary = Vocabulary()
     hyphens: list[tuple[int, str, str, str]] = []
     text = reflow(["a stand-", "alone unit, a stand-", "alone box"], vocabulary, None, hyphens)
     assert text == "a standalone unit, a standalone box"
     assert len(hyphens) == 2
     vocabulary.add_text("one stand-alone unit")
-    assert redecide(text, hyphens, vocabulary) == "a stand-alone unit, a stand-alone box"
+    again, decided = decide_again(text, hyphens, vocabulary)
+    assert again == "a stand-alone unit, a stand-alone box"
+    assert [word for _, word, _, _ in decided] == ["stand-alone", "stand-alone"]
     # A text changed since (cut, joined) keeps the words no longer where they were.
-    assert redecide("x" + text, hyphens, vocabulary) == "x" + text
+    assert decide_again("x" + text, hyphens, vocabulary) == ("x" + text, [])

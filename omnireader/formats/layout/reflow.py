@@ -6,8 +6,8 @@ one a hyphen is cannot be told from the page alone; the joined form counts as a 
 it appears elsewhere in the document (a :class:`Vocabulary` the caller keeps across
 pages, bounded), or when the second half is a suffix that never stands alone ("-tion").
 A page's breaks are decided when it is laid out, knowing the pages read so far and its own;
-each decision is kept (:data:`Hyphen`) and taken again by :func:`redecide` once the stream
-has read the pages after it, so the first pages' breaks know what later pages write.
+each decision is kept (:data:`Hyphen`) and taken again (:mod:`.late_hyphens`) once the
+stream has read the pages after it, so the first pages' breaks know what later pages write.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import re
 
 from omnireader.formats.word_lists import load_word_list
 
-__all__ = ["HYPHENS", "Hyphen", "Vocabulary", "join_hyphenated", "redecide", "reflow"]
+__all__ = ["HYPHENS", "Hyphen", "Vocabulary", "join_hyphenated", "reflow"]
 
 _WORD = re.compile(r"[^\W\d_]{2,}")
 # For ASCII text the same words at C speed: every character but a letter made a space, then
@@ -122,16 +122,3 @@ def reflow(
         else:
             out = f"{out} {line}"
     return out
-
-
-def redecide(text: str, hyphens: list[Hyphen], vocabulary: Vocabulary) -> str:
-    """``text`` with its line-end hyphens (``hyphens``, as :func:`reflow` gave them) decided
-    again with what ``vocabulary`` knows now. A word no longer where it was (the text was
-    joined or cut since) is left as it stands."""
-    for start, word, head, tail in reversed(hyphens):  # from the end: earlier starts hold
-        if text[start : start + len(word)] != word:
-            continue
-        again = join_hyphenated(head, tail, vocabulary)
-        if again != word:
-            text = text[:start] + again + text[start + len(word) :]
-    return text
