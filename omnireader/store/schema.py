@@ -17,6 +17,8 @@ from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from pydantic_core import to_json
+
 from omnireader.models import MemoryItem
 from omnireader.store.headings import HEADING_COLUMN, heading_text
 from omnireader.store.lance_import import defer_pandas
@@ -232,7 +234,19 @@ def stored_json(item: MemoryItem) -> str:
     update: dict[str, object] = {"memory": ""}
     if _text_or_none(meta.extra.get(NEIGHBOUR_TEXT)) is not None:
         update["metadata"] = meta.model_copy(update={"extra": {**meta.extra, NEIGHBOUR_TEXT: None}})
+    elif _TEXT_SECOND:
+        # The JSON without the text, ``"memory":""`` put back in its place after the id: the
+        # string a copy with an empty text dumps to, without the copy or encoding the text.
+        body = item.model_dump_json(exclude=_TEXT)
+        head = '{"id":' + to_json(item.id).decode() + ","
+        if body.startswith(head):
+            return f'{head}"memory":"",{body[len(head) :]}'
     return item.model_copy(update=update).model_dump_json()
+
+
+_TEXT = {"memory"}
+# The text goes back right after the id while they are the item's first two fields.
+_TEXT_SECOND = list(MemoryItem.model_fields)[:2] == ["id", "memory"]
 
 
 def item_from_row(row: Mapping[str, Any]) -> MemoryItem:

@@ -176,3 +176,23 @@ def test_item_from_row_takes_either_layout(old: bool) -> None:
     assert set(row) == set(ITEM_COLUMNS)
     assert item_from_row(row) == item
     assert item_from_row(row).model_dump_json() == item.model_dump_json()
+
+
+@pytest.mark.parametrize("item_id", ["plain", 'a "quoted" id\\n', "caf\u00e9 \u6771\u4eac"])
+def test_item_json_is_the_item_dumped_with_an_empty_text(item_id: str) -> None:
+    # stored_json splices "memory": "" into the JSON of the rest of the item: the same
+    # string as dumping a copy whose text is empty, whatever the id and the text hold.
+    from omnireader.store.schema import stored_json
+
+    texts = ["", 'say "hi"\\\n\t\u2028 caf\u00e9 \U0001f600', "plain words " * 200]
+    for item in _items():
+        for text in texts:
+            one = item.model_copy(update={"id": item_id, "memory": text})
+            neighbours = one.metadata.extra.get(NEIGHBOUR_TEXT)
+            meta = one.metadata
+            if isinstance(neighbours, str) and neighbours:
+                extra = {**meta.extra, NEIGHBOUR_TEXT: None}
+                meta = meta.model_copy(update={"extra": extra})
+            want = one.model_copy(update={"memory": "", "metadata": meta}).model_dump_json()
+            assert stored_json(one) == want
+            assert json.loads(stored_json(one))["memory"] == ""
