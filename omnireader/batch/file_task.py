@@ -114,7 +114,7 @@ def _read_in_pieces(
     (a long plain text, :class:`.PiecedRead`), or once read when there are more than a
     piece holds. A file whose part failed after pieces were sent comes back as items, the
     part's failure with them: the ingest then takes the pieces back before writing them."""
-    read = PiecedRead(path, context, pieces.rows)
+    read = PiecedRead(path, context, pieces.rows, repair=False)  # _rows repairs when needed
     sender = _Sender(embedder, pieces)
     for items in read:
         # The worker made these items too: the writer embeds them all (with one worker).
@@ -141,9 +141,6 @@ class _Sender:
     def send(self, items: list[Any], count: bool = True, share: bool = True) -> None:
         import pyarrow as pa
 
-        from omnireader.store.row_writes import rows_to_bytes
-        from omnireader.store.schema import items_to_rows
-
         if self.schema is None:
             self.schema = pa.ipc.read_schema(pa.py_buffer(self.pieces.schema))
         if count:  # a long text's pieces hold no pages: their counts add up
@@ -153,11 +150,12 @@ class _Sender:
             self.summary.pages_unreadable += got.pages_unreadable
             for why, n in got.refine_reasons.items():
                 self.summary.refine_reasons[why] = self.summary.refine_reasons.get(why, 0) + n
+        rows = _rows(items, self.schema)  # first: it repairs what the vectors are made of
         vectors = None
         spec = self.embedder or (self.pieces.share if share and self.sent % 2 else None)
         if spec:
             vectors = _embedded(spec, items)
-        send_part({"rows": rows_to_bytes(items_to_rows(items, self.schema)), "vectors": vectors})
+        send_part({"rows": rows, "vectors": vectors})
         self.sent += 1
 
     def rest(self, items: list[Any], failures: list[Any]) -> dict[str, Any]:
@@ -177,6 +175,27 @@ class _Sender:
             "vectors": None,
             "pieces": self.sent,
         }
+
+
+def _rows(items: list[Any], schema: Any) -> bytes:
+    """``items``' rows as IPC bytes. A piece comes unrepaired (:class:`.PiecedRead` with
+    ``repair=False``): its rows encode every string of every item as UTF-8 (``item_json``
+    all but the texts, which have columns of their own), so they fail exactly when an item
+    holds a surrogate; only then are its items repaired (in place, as a read repairs them)
+    and the rows made again. A piece without one is not serialised twice (~7 µs an item)."""
+    from pydantic_core import PydanticSerializationError
+
+    from omnireader.store.row_writes import rows_to_bytes
+    from omnireader.store.schema import items_to_rows
+    from omnireader.text.unicode_repair import repair_model
+
+    try:
+        table = items_to_rows(items, schema)
+    except (UnicodeEncodeError, PydanticSerializationError):
+        for item in items:
+            repair_model(item)
+        table = items_to_rows(items, schema)
+    return rows_to_bytes(table)
 
 
 def _embedded(spec: str, items: list[Any]) -> Any:

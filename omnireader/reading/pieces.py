@@ -33,10 +33,14 @@ __all__ = ["PiecedRead"]
 
 class PiecedRead:
     """Read ``input`` in fast mode; iterating gives the pieces of its first part (when its
-    parser makes them, ``size`` items each), then :attr:`outcome` holds the rest."""
+    parser makes them, ``size`` items each), then :attr:`outcome` holds the rest. With
+    ``repair`` False the pieces' surrogates are left (the outcome's are repaired)."""
 
-    def __init__(self, input: Any, ctx: ParseContext, size: int) -> None:
+    def __init__(self, input: Any, ctx: ParseContext, size: int, repair: bool = True) -> None:
         self.input, self.ctx, self.size = input, ctx, size
+        # False: the caller repairs the pieces' surrogates itself (an ingest's rows fail on
+        # one, so it repairs a piece only then, not each item on the way).
+        self.repair = repair
         self.outcome: ReadOutcome | None = None
         self.label = describe_input(input)
         self.sent = 0  # pieces given
@@ -82,7 +86,8 @@ class PiecedRead:
     def _finished(self, items: list[MemoryItem], part: _Part) -> list[MemoryItem]:
         part.failures.extend(take_unread_pages(items, part.label or self.label))
         name_file(items, self.input)
-        for item in items:
-            repair_model(item)
+        if self.repair:
+            for item in items:
+                repair_model(item)
         self.sent += 1
         return items
