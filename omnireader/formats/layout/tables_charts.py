@@ -63,13 +63,19 @@ def number(cell: str) -> float | None:
 def _value_axis(rows: list[list[str]], column: int) -> bool:
     """Whether the column holds four numbers or more falling by one step down the rows (a
     value over a bar may fall between two ticks), on rows mostly empty beside them."""
-    cells = [(n, number(row[column])) for n, row in enumerate(rows) if row[column]]
-    ticks = [(n, v) for n, v in cells[:_MAX_CELLS] if v is not None]
+    filled_rows = [n for n, row in enumerate(rows) if row[column]][:_MAX_CELLS]
+    ticks = [(n, v) for n in filled_rows if (v := number(rows[n][column])) is not None]
     best: list[int] = []
     count = len(ticks)
     # An axis is four ticks or more, its lowest within the foot rows of the grid: without
     # as many ticks, or without one that low, no run found below could be one.
     if count < _AXIS_TICKS or len(rows) - 1 - ticks[-1][0] > _FOOT_ROWS:
+        return False
+    # A run takes its rows among the ticks' rows: a column beside filled on all of them
+    # (a table's labels) is filled beside any run, which the last test refuses. Most
+    # columns of figures end here, before the pair search.
+    tick_rows = [n for n, _ in ticks]
+    if any(all(rows[n][k] for n in tick_rows) for k in range(len(rows[0])) if k != column):
         return False
     # Pairs of ticks are tried in order, each run from the pair down; a run only takes the
     # ticks below its last, so a pair with too few ticks below it to beat the longest run

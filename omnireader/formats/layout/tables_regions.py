@@ -150,6 +150,11 @@ def regions(lines: list[list[_Run]]) -> list[list[list[_Run]]]:
     for line in lines:
         row = len(line) >= 2 or amount_line(line)
         words = [w for run in line for w in run]
+        if not row and not current:
+            # Text outside any region (most of a page's lines): nothing below can start or
+            # end a region on it; only its bottom is needed, for the next line's gap.
+            prev_bottom = max([w.y1 for w in words])
+            continue
         top, bottom = min([w.y0 for w in words]), max([w.y1 for w in words])
         gap = top - prev_bottom if prev_bottom is not None else 0.0
         # Rows may be spaced wider than text lines; what ends a table is a gap wider than
