@@ -94,13 +94,13 @@ def test_a_value_axis_is_found_as_the_full_search_finds_it() -> None:
 def test_random_grids_give_the_full_searchs_answer() -> None:
     rng = random.Random(38)
     charts = 0
-    for _ in range(3000):
+    for _ in range(1000):
         rows = _random_grid(rng)
         for column in range(len(rows[0])):
             got = _value_axis(rows, column)
             assert got == _plain_value_axis(rows, column), (rows, column)
             charts += got
-    assert charts > 50  # the grids hold axes, not only tables
+    assert charts > 20  # the grids hold axes, not only tables
 
 
 def _plain_regions(lines: list[list[list[Word]]]) -> list[list[list[list[Word]]]]:
