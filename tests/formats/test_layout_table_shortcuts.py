@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from bisect import insort
 
-from omnireader.formats.layout.model import Table, Word
+from omnireader.formats.layout.model import Rule, Table, Word
 from omnireader.formats.layout.tables_charts import _AXIS_FILL, _BESIDE, _FOOT_ROWS, _MAX_CELLS
 from omnireader.formats.layout.tables_charts import _STEP, _value_axis, is_chart, number
 from omnireader.formats.layout.tables_regions import (
@@ -22,6 +22,7 @@ from omnireader.formats.layout.tables_regions import (
     _median_of_sorted,
     regions,
 )
+from omnireader.formats.layout.tables_ruled import ruled_tables
 from omnireader.formats.layout.tables_signs import amount_line
 from omnireader.formats.layout.tables_text import em
 
@@ -174,3 +175,42 @@ def test_random_pages_give_the_same_regions() -> None:
         assert got == want
         made += len(got)
     assert made > 300  # the pages hold regions, not only text
+
+
+def _boxed(lines: list[list[str]], row_lines: bool = True) -> tuple[list[Word], list[Rule]]:
+    """Words set in a drawn grid of three columns, 100 pt wide, a row 20 pt high a line; the
+    row lines drawn between the lines (or only round the whole box)."""
+    words = [
+        Word(text, 100.0 * j + 10, 20.0 * i + 5, 100.0 * j + 40, 20.0 * i + 15, 10.0)
+        for i, line in enumerate(lines)
+        for j, text in enumerate(line)
+        if text
+    ]
+    bottom = 20.0 * len(lines)
+    ys = [20.0 * i for i in range(len(lines) + 1)] if row_lines else [0.0, bottom]
+    rules = [Rule(0.0, y, 300.0, y) for y in ys] + [
+        Rule(x, 0.0, x, bottom) for x in (0.0, 100.0, 200.0, 300.0)
+    ]
+    return words, rules
+
+
+def test_a_grid_with_text_in_one_row_is_no_table() -> None:
+    words, rules = _boxed([["Total", "1,234", "5,678"]])
+    assert ruled_tables(words, rules) == []
+    words, rules = _boxed([["Total", "1,234", "5,678"], ["", "", ""]])
+    assert ruled_tables(words, rules) == []  # an empty row drawn under it
+
+
+def test_a_grid_with_two_rows_of_text_is_a_table() -> None:
+    words, rules = _boxed([["Item", "2023", "2022"], ["Sales", "1,234", "5,678"]])
+    (table, taken), *more = ruled_tables(words, rules)
+    assert not more and taken == set(range(6))
+    assert table.rows == [["Item", "2023", "2022"], ["Sales", "1,234", "5,678"]]
+
+
+def test_records_in_one_drawn_row_are_rows_of_a_table() -> None:
+    # One tall drawn row, its cells holding short lines one per record: a row each.
+    lines = [["Alpha", "10.5", "North"], ["Beta", "20.5", "South"], ["Gamma", "30.5", "East"]]
+    words, rules = _boxed(lines, row_lines=False)
+    (table, _), *more = ruled_tables(words, rules)
+    assert not more and table.rows == lines

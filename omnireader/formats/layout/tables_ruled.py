@@ -126,8 +126,9 @@ def _grid_table(
         spans.setdefault(anchor[(i, j)], []).append(w)
         taken.add(index)
     cells = split_spans(spans, anchor, xs, ys)
-    if len(cells) < 2 or whitespace_columns(cells):
+    if len(cells) < 2:
         return None
+    drawn = cells  # the drawn grid's cells, for the whitespace test below
     stub = _stub(words, band, taken, xs[0], ys)
     if stub:
         # Row labels printed left of the drawn grid, one a row: a column of their own.
@@ -142,6 +143,10 @@ def _grid_table(
     word_rows = [
         row for i in range(nr) for row in records([cells.get((i, j), []) for j in range(nc)], xs)
     ]
+    # Text in one row only (a line boxed or underlined by rules, most grids on a filing's
+    # page): fewer than two rows would be kept below. Tested before the costlier tests.
+    if sum(1 for row in word_rows if any(row)) < 2 or whitespace_columns(drawn):
+        return None
     word_rows, edges = split_columns(word_rows, xs)
     grid = [[cell_text(ws) for ws in row] for row in word_rows]
     merge_sign_columns(grid)
