@@ -10,8 +10,16 @@ import random
 from bisect import insort
 
 from omnireader.formats.layout.model import Rule, Table, Word
-from omnireader.formats.layout.tables_charts import _AXIS_FILL, _BESIDE, _FOOT_ROWS, _MAX_CELLS
-from omnireader.formats.layout.tables_charts import _STEP, _value_axis, is_chart, number
+from omnireader.formats.layout.tables_charts import (
+    _AXIS_FILL,
+    _BESIDE,
+    _FOOT_ROWS,
+    _MAX_CELLS,
+    _STEP,
+    _value_axis,
+    is_chart,
+    number,
+)
 from omnireader.formats.layout.tables_regions import (
     _LINE_GAP,
     _MAX_GAP,
