@@ -23,6 +23,10 @@ _WORD = re.compile(r"[^\W\d_]{2,}")
 # split (the regular expression took ~25 ns a character, the most of a page's learning).
 _ASCII_SPACES = str.maketrans({c: " " for c in map(chr, range(128)) if not c.isalpha()})
 _ONE_LETTER = frozenset("abcdefghijklmnopqrstuvwxyz")
+# One character of a word (_WORD's class), and one outside ASCII: most pages outside ASCII
+# hold only marks there (quotes, dashes, bullets), which part words as a space does.
+_LETTER = re.compile(r"[^\W\d_]")
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
 # A compound inside a line (not at its end, where the hyphen may be a break).
 _COMPOUND = re.compile(r"[^\W\d_]+-[^\W\d_]+(?=[^\w-]|$)")
 #: The hyphens a line may end with when it breaks a word (hyphen-minus, hyphen, non-breaking).
@@ -48,11 +52,19 @@ class Vocabulary:
     def add_text(self, text: str) -> None:
         if len(self.words) >= _MAX_VOCABULARY:
             return
-        if text.isascii():  # lower case first, once: the same words for ASCII text
-            found = set(text.lower().translate(_ASCII_SPACES).split())
+        spaced = text
+        if not text.isascii():
+            # Its marks outside ASCII made spaces, the text is ASCII (the regular expression
+            # costs twice that); a letter outside ASCII (é) needs the regular expression.
+            for mark in set(_NON_ASCII.findall(text)):
+                if _LETTER.match(mark):
+                    self.words.update(map(str.lower, _WORD.findall(text)))
+                    spaced = ""
+                    break
+                spaced = spaced.replace(mark, " ")
+        if spaced:  # lower case first, once: the same words for ASCII text
+            found = set(spaced.lower().translate(_ASCII_SPACES).split())
             self.words.update(found - _ONE_LETTER)  # [^\W\d_]{2,}: two letters or more
-        else:
-            self.words.update(map(str.lower, _WORD.findall(text)))
         if "-" in text:
             # Only the words with a hyphen: a compound never spans a space, and the scan
             # costs a few steps a letter.
