@@ -106,6 +106,9 @@ class Outline:
 class HeadingRules:
     """Decides headings against the body size seen so far in the document."""
 
+    # The body size worked out once between two pages' sizes (every block of a page asks).
+    _body: float | None = None
+
     def __init__(self, outline: Outline | None = None, single_page: bool = False) -> None:
         self.outline = outline or Outline()
         # A one-page document cannot show a running header repeating: the page's margins
@@ -117,6 +120,7 @@ class HeadingRules:
     def add_sizes(self, sizes: dict[float, int], in_tables: dict[float, int] | None = None) -> None:
         """Count the characters of a page by size: ``sizes`` outside tables, ``in_tables``
         inside them."""
+        self._body = None
         for size, count in sizes.items():
             self._sizes[size] = self._sizes.get(size, 0) + count
         for size, count in (in_tables or {}).items():
@@ -127,6 +131,11 @@ class HeadingRules:
         """The size most characters outside tables are set in; while tables hold most of
         the text (a slide or a page that is one table under its title), the size most of
         all characters are set in: the few lines outside would else be their own body."""
+        if self._body is None:
+            self._body = self._most_set()
+        return self._body
+
+    def _most_set(self) -> float:
         sizes = self._sizes
         if sum(self._table_sizes.values()) > sum(sizes.values()):
             sizes = dict(sizes)
@@ -143,6 +152,8 @@ class HeadingRules:
         if from_outline:
             return from_outline
         words = text.split()
+        if not bold and (len(words) > _MAX_WORDS or len(text) > _MAX_CHARS or lines > 3):
+            return 0  # too long for a heading, and no bold statement (below): body text
         body = self.body_size or size
         ratio = size / body if body else 1.0
         # A bold sentence standing alone, a little larger than the body: the heading of
