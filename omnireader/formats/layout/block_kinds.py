@@ -35,7 +35,9 @@ def block_of(
         table: Table = block.table
         return Block("table", "", table.x0, table.y0, table.x1, table.y1, table=table)
     hyphens: list[Hyphen] = []
-    text = reflow([line.text for line in block.lines], vocabulary, line_breaks(block), hyphens)
+    # One line breaks nowhere; a block paragraphs() left whole has its breaks already.
+    breaks = None if len(block.lines) < 2 else block.breaks or line_breaks(block)
+    text = reflow([line.text for line in block.lines], vocabulary, breaks, hyphens)
     size = main_size(block)
     level = headings.level(text, size, all_bold(block), len(block.lines), index)
     if margin and not headings.outline.level(text, index):

@@ -38,6 +38,9 @@ class TextBlock:
     # The widest gap between two of its lines so far (-1: one line); below 0 where the
     # lines' boxes overlap (a font's ascent and descent taller than its leading).
     leading: float = -1.0
+    # Which lines end on purpose (paragraphs.line_breaks), when worked out for these lines
+    # and this box already; None: not yet.
+    breaks: list[bool] | None = None
 
     def add(self, line: Line) -> None:
         if not self.lines:

@@ -55,6 +55,8 @@ def paragraphs(block: TextBlock) -> list[TextBlock]:
             out.append(current)
             current = TextBlock()
     out.append(current)
+    if len(out) == 1 and current.x0 == block.x0 and current.x1 == block.x1:
+        current.breaks = breaks  # the same lines and sides: the reflow needs them too
     if len(out) > 1:
         # Each part keeps the block's right edge: what is "short" is measured against it.
         for part in out:
