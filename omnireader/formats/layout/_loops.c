@@ -2019,6 +2019,151 @@ static PyObject *probe_objects(PyObject *Py_UNUSED(self), PyObject *args) {
     return Py_BuildValue("(OO)", invisible ? Py_True : Py_False, clipped ? Py_True : Py_False);
 }
 
+/* ---------------------------------------------------------------- a page's blocks (page.py) */
+
+/* A float attribute of ``obj`` as a double: 1 when read, 0 when it is not a float (Python
+ * decides: its int arithmetic is exact past a double's), -1 on an error. */
+static int float_attr(PyObject *obj, PyObject *name, double *out) {
+    PyObject *v = PyObject_GetAttr(obj, name);
+    if (v == NULL) return -1;
+    int is_float = PyFloat_CheckExact(v);
+    if (is_float) *out = PyFloat_AS_DOUBLE(v);
+    Py_DECREF(v);
+    return is_float;
+}
+
+#define MAX_SIZES 64
+
+PyDoc_STRVAR(char_sizes_doc,
+"char_sizes(words)\n\n"
+"page._sizes' count: a dict of each size (the first word's float in that size) to the\n"
+"characters set in it, sizes in the order they come. None when a size is not a float,\n"
+"is not a number (NaN) or there are more than 64 sizes, or a text is not a str: the\n"
+"Python loop decides.");
+
+static PyObject *char_sizes(PyObject *Py_UNUSED(self), PyObject *words) {
+    PyObject *seq = PySequence_Fast(words, "a list of words");
+    if (seq == NULL) return NULL;
+    double sizes[MAX_SIZES];
+    PyObject *keys[MAX_SIZES];
+    long long counts[MAX_SIZES];
+    int distinct = 0;
+    PyObject *out = NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    PyObject **items = PySequence_Fast_ITEMS(seq);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *size = PyObject_GetAttr(items[i], s_size);
+        if (size == NULL) goto done;
+        if (!PyFloat_CheckExact(size) || isnan(PyFloat_AS_DOUBLE(size))) {
+            Py_DECREF(size);
+            goto python;
+        }
+        double d = PyFloat_AS_DOUBLE(size);
+        PyObject *text = PyObject_GetAttr(items[i], s_text);
+        if (text == NULL) {
+            Py_DECREF(size);
+            goto done;
+        }
+        int is_str = PyUnicode_Check(text);
+        Py_ssize_t len = is_str ? PyUnicode_GET_LENGTH(text) : 0;
+        Py_DECREF(text);
+        int k = 0;
+        while (k < distinct && sizes[k] != d) k++;
+        if (!is_str || (k == distinct && distinct == MAX_SIZES)) {
+            Py_DECREF(size);
+            goto python;
+        }
+        if (k == distinct) {
+            sizes[k] = d;
+            keys[k] = size; /* the reference is kept */
+            counts[k] = 0;
+            distinct++;
+        } else {
+            Py_DECREF(size);
+        }
+        counts[k] += len;
+    }
+    out = PyDict_New();
+    for (int k = 0; out != NULL && k < distinct; k++) {
+        PyObject *count = PyLong_FromLongLong(counts[k]);
+        if (count == NULL || PyDict_SetItem(out, keys[k], count) < 0) Py_CLEAR(out);
+        Py_XDECREF(count);
+    }
+    goto done;
+python:
+    out = Py_NewRef(Py_None);
+done:
+    for (int k = 0; k < distinct; k++) Py_DECREF(keys[k]);
+    Py_DECREF(seq);
+    return out;
+}
+
+PyDoc_STRVAR(in_boxes_doc,
+"in_boxes(words, boxes)\n\n"
+"page._in_tables: for each word, whether its centre lies in one of ``boxes`` (objects with\n"
+"x0, y0, x1, y1), as a list of bools. None when a coordinate is not a float: the Python\n"
+"loop decides.");
+
+static PyObject *in_boxes(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *words, *boxes;
+    if (!PyArg_ParseTuple(args, "OO", &words, &boxes)) return NULL;
+    PyObject *wseq = PySequence_Fast(words, "a list of words");
+    if (wseq == NULL) return NULL;
+    PyObject *bseq = PySequence_Fast(boxes, "a list of boxes");
+    if (bseq == NULL) {
+        Py_DECREF(wseq);
+        return NULL;
+    }
+    PyObject *out = NULL;
+    double *box = NULL;
+    Py_ssize_t nb = PySequence_Fast_GET_SIZE(bseq), nw = PySequence_Fast_GET_SIZE(wseq);
+    box = PyMem_Malloc(sizeof(double) * 4 * (nb ? nb : 1));
+    if (box == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    PyObject *const names[4] = {s_x0, s_y0, s_x1, s_y1};
+    for (Py_ssize_t b = 0; b < nb; b++)
+        for (int j = 0; j < 4; j++) {
+            int got = float_attr(PySequence_Fast_GET_ITEM(bseq, b), names[j], &box[4 * b + j]);
+            if (got < 0) goto done;
+            if (got == 0) goto python;
+        }
+    out = PyList_New(nw);
+    if (out == NULL) goto done;
+    for (Py_ssize_t i = 0; i < nw; i++) {
+        PyObject *w = PySequence_Fast_GET_ITEM(wseq, i);
+        double c[4];
+        for (int j = 0; j < 4; j++) {
+            int got = float_attr(w, names[j], &c[j]);
+            if (got < 0) goto fail;
+            if (got == 0) {
+                Py_CLEAR(out);
+                goto python;
+            }
+        }
+        /* The centre as Python works it out: each sum, then the half. */
+        double cx = (c[0] + c[2]) * 0.5, cy = (c[1] + c[3]) * 0.5;
+        int inside = 0;
+        for (Py_ssize_t b = 0; b < nb && !inside; b++) {
+            const double *t = &box[4 * b];
+            inside = t[0] <= cx && cx <= t[2] && t[1] <= cy && cy <= t[3];
+        }
+        PyList_SET_ITEM(out, i, Py_NewRef(inside ? Py_True : Py_False));
+    }
+    goto done;
+fail:
+    Py_CLEAR(out);
+    goto done;
+python:
+    out = Py_NewRef(Py_None);
+done:
+    PyMem_Free(box);
+    Py_DECREF(wseq);
+    Py_DECREF(bseq);
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"upright_words", upright_words, METH_VARARGS, upright_words_doc},
     {"join_spans", join_spans, METH_VARARGS, join_spans_doc},
@@ -2033,6 +2178,8 @@ static PyMethodDef methods[] = {
     {"networks", networks, METH_VARARGS, networks_doc},
     {"text_objects", text_objects, METH_VARARGS, text_objects_doc},
     {"probe_objects", probe_objects, METH_VARARGS, probe_objects_doc},
+    {"char_sizes", char_sizes, METH_O, char_sizes_doc},
+    {"in_boxes", in_boxes, METH_VARARGS, in_boxes_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -15,6 +15,7 @@ from itertools import compress, repeat
 from operator import eq
 from typing import TYPE_CHECKING
 
+from omnireader.formats.layout import pdfium_calls
 from omnireader.formats.layout.block_kinds import block_of, drop_kickers, main_size
 from omnireader.formats.layout.blocks import TextBlock, make_blocks
 from omnireader.formats.layout.box_columns import attach_box_columns
@@ -156,8 +157,22 @@ def layout_words(
     return out
 
 
-def _sizes(words: list[Word]) -> dict[float, int]:
-    """Characters by size (to the half point)."""
+def _sizes(words: list[Word], compiled: bool = True) -> dict[float, int]:
+    """Characters by size (to the half point). Counted by the compiled loop where it is
+    built and ``compiled`` is true (tests compare the two)."""
+    count = pdfium_calls.compiled("char_sizes", compiled)
+    exact = count(words) if count is not None else None
+    if exact is None:
+        exact = _exact_sizes(words)
+    sizes: dict[float, int] = {}
+    for size, chars in exact.items():
+        key = round(size * 2) / 2
+        sizes[key] = sizes.get(key, 0) + chars
+    return sizes
+
+
+def _exact_sizes(words: list[Word]) -> dict[float, int]:
+    """Characters by exact size, sizes in the order they come."""
     exact: dict[float, int] = {}  # a page sets thousands of words in a few sizes
     every = [w.size for w in words]
     distinct = dict.fromkeys(every)  # in the order they come, as the loop below adds them
@@ -169,11 +184,7 @@ def _sizes(words: list[Word]) -> dict[float, int]:
     else:
         for w in words:
             exact[w.size] = exact.get(w.size, 0) + len(w.text)
-    sizes: dict[float, int] = {}
-    for size, count in exact.items():
-        key = round(size * 2) / 2
-        sizes[key] = sizes.get(key, 0) + count
-    return sizes
+    return exact
 
 
 def _split_at_outline(block: TextBlock, entries: dict[str, int]) -> list[TextBlock]:
@@ -225,9 +236,14 @@ def _tables(page: pypdfium2.PdfPage, words: list[Word], width: float, height: fl
     return list(find_tables(words, page_rules(page), width, height))
 
 
-def _in_tables(words: list[Word], tables: list[Table]) -> list[bool]:
+def _in_tables(words: list[Word], tables: list[Table], compiled: bool = True) -> list[bool]:
     """For each word, whether its centre lies in a table's box. One pass a table, not a
-    call a word: a page of tables holds thousands of words and a few tables."""
+    call a word: a page of tables holds thousands of words and a few tables (the compiled
+    loop, where built and ``compiled`` is true: one pass)."""
+    in_boxes = pdfium_calls.compiled("in_boxes", compiled)
+    found = in_boxes(words, tables) if in_boxes is not None else None
+    if found is not None:
+        return found
     centres = [((w.x0 + w.x1) * 0.5, (w.y0 + w.y1) * 0.5) for w in words]
     inside = [False] * len(words)
     for t in tables:
