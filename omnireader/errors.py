@@ -9,6 +9,7 @@
     │   ├── EmptyInputError            code "empty"
     │   ├── NeedsOcrError              code "needs_ocr" (pages with no text OCR did not read)
     │   ├── TooLargeError              code "too_large"
+    │   ├── FileNameError              code "bad_file_name" (a name that is not UTF-8: rename it)
     │   ├── ReadTimeoutError           code "timeout"
     │   ├── CrashedError               code "crashed"   (a worker died reading it)
     │   ├── InternalError              code "internal"  (a bug in omnireader or a library:
@@ -48,6 +49,7 @@ __all__ = [
     "EmptyInputError",
     "NeedsOcrError",
     "TooLargeError",
+    "FileNameError",
     "ReadTimeoutError",
     "CrashedError",
     "InternalError",
@@ -112,6 +114,12 @@ class NeedsOcrError(ReadError):
 
 class TooLargeError(ReadError):
     code = "too_large"
+
+
+class FileNameError(ReadError):
+    """A file whose name is not UTF-8 text: the store, JSON and reports keep UTF-8 only."""
+
+    code = "bad_file_name"
 
 
 class ReadTimeoutError(ReadError):

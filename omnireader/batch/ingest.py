@@ -27,7 +27,8 @@ from omnireader.batch.progress import Progress
 from omnireader.batch.report import IngestReport, ItemSummary, is_transient
 from omnireader.batch.sync import sync_removed
 from omnireader.batch.writer import BatchWriter, Rows, WriteJob
-from omnireader.errors import ConfigError, InvalidInputError
+from omnireader.errors import ConfigError, FileNameError, InvalidInputError
+from omnireader.file_names import is_utf8, shown_path
 from omnireader.intake.walk import expand
 from omnireader.models import Mode, ReadFailure, ReadInfo
 from omnireader.options import IngestOptions
@@ -212,6 +213,11 @@ def _read_non_files(
     for one in expand(inputs, reader.options):
         report.inputs += 1
         path = _regular_file(one)
+        if path is not None and not is_utf8(path):
+            # Its name cannot go into the store, the ledger or the report as it is: the
+            # file is reported (shown with \xNN) and the rest of the batch goes on.
+            report.account([], [_bad_name(path)])
+            continue
         if path is not None:
             files.append(path)
             continue
@@ -219,6 +225,17 @@ def _read_non_files(
         report.account([*out.items, *out.refined_fast], out.failures)
         writer.put(WriteJob(items=[*out.items, *out.refined_fast]))
     return files
+
+
+def _bad_name(path: str) -> ReadFailure:
+    shown = shown_path(path)
+    return ReadFailure(
+        input=shown,
+        error=FileNameError.code,
+        message=f"{shown}: the file name is not UTF-8 (the \\xNN bytes), and the store keeps "
+        "UTF-8 names only; rename it to UTF-8 (e.g. convmv -f latin1 -t utf-8 --notest "
+        "FILE) and ingest again",
+    )
 
 
 def _regular_file(one: object) -> str | None:

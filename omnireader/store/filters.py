@@ -18,6 +18,7 @@ from typing import Any, Literal
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from omnireader.errors import InvalidInputError
+from omnireader.file_names import shown_path
 from omnireader.models import MemoryType, Mode, SourceKind
 from omnireader.store.locations import match_keys
 
@@ -33,10 +34,12 @@ __all__ = [
 
 
 def sql_string(value: str) -> str:
-    """``value`` as a SQL string literal: quotes doubled, NUL refused."""
+    """``value`` as a SQL string literal: quotes doubled, NUL refused. A path whose name is
+    not UTF-8 (``--path`` with such a file) goes in its shown form (``\\xNN``): LanceDB
+    takes UTF-8 only, and the store holds no such name, so it matches nothing."""
     if "\x00" in value:
         raise InvalidInputError("filter values may not contain NUL characters")
-    return "'" + value.replace("'", "''") + "'"
+    return "'" + shown_path(value).replace("'", "''") + "'"
 
 
 def ids_clause(ids: Iterable[str]) -> str:
