@@ -108,6 +108,19 @@ def paragraph(
     return [Text(x, y + i * leading, line, size) for i, line in enumerate(lines)]
 
 
+COURIER_ADVANCE = 6.0  # Courier's advance at 10 pt
+
+
+def courier_line(x: float, y: float, line: str) -> list[Text]:
+    """``line`` in Courier, each word at its character column (the spaces are the gaps)."""
+    items, column = [], 0
+    for part in line.split(" "):
+        if part:
+            items.append(Text(x + column * COURIER_ADVANCE, y, part, font="Courier"))
+        column += len(part) + 1
+    return items
+
+
 def tall_metrics_font(ascent: int = 8000, descent: int = -4000) -> bytes:
     """DejaVu Sans with its ascent, descent and bounding box set ~4× too tall (in font
     units of 2048), as some embedded fonts come: PDFium's loose box of each character is

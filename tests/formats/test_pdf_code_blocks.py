@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from omnireader.formats.pdf.extract import extract_pdf
 from omnireader.payloads import Blob
-from tests.formats.layout_pdfs import Text, build_pdf
+from tests.formats.layout_pdfs import Text, build_pdf, courier_line
 
 _LISTING = [
     "<mime-info>",
@@ -14,17 +14,6 @@ _LISTING = [
     "  </mime-type>",
     "</mime-info>",
 ]
-_CHAR = 6.0  # Courier's advance at 10 pt
-
-
-def _courier(x: float, y: float, line: str) -> list[Text]:
-    """``line`` in Courier, each word at its character column (the spaces are the gaps)."""
-    items, column = [], 0
-    for part in line.split(" "):
-        if part:
-            items.append(Text(x + column * _CHAR, y, part, font="Courier"))
-        column += len(part) + 1
-    return items
 
 
 def _text(items: list[Text]) -> str:
@@ -39,7 +28,7 @@ def test_a_monospace_listing_keeps_its_lines_and_indents_fenced() -> None:
         Text(72, 112, "and writes out again as the files described below:"),
     ]
     for i, line in enumerate(_LISTING):
-        items += _courier(72, 136 + 12 * i, line)
+        items += courier_line(72, 136 + 12 * i, line)
     items.append(Text(72, 220, "The example above would create an output file."))
     text = _text(items)
     assert "```\n" + "\n".join(_LISTING) + "\n```" in text
@@ -51,13 +40,13 @@ def test_runs_of_spaces_inside_a_listing_line_are_kept() -> None:
     items = [Text(72, 100, "The program below prints one, and returns it to the shell.")]
     rows = ["int main(void) {", "    int x = 1;   /* one */", "    return x;", "}"]
     for i, row in enumerate(rows):
-        items += _courier(72, 124 + 12 * i, row)
+        items += courier_line(72, 124 + 12 * i, row)
     assert "```\n" + "\n".join(rows) + "\n```" in _text(items)
 
 
 def test_a_receipt_set_wholly_in_a_monospace_font_is_not_code() -> None:
     rows = ["CORNER STORE", "2 COFFEE      7.00", "1 BAGEL       2.50", "TOTAL         9.50"]
-    items = [t for i, row in enumerate(rows) for t in _courier(72, 100 + 12 * i, row)]
+    items = [t for i, row in enumerate(rows) for t in courier_line(72, 100 + 12 * i, row)]
     assert "```" not in _text(items)
 
 
@@ -66,7 +55,7 @@ def test_a_string_in_a_monospace_font_cut_out_of_its_sentence_stays_in_the_text(
     items = [
         Text(72, 100, "The call below appends a new element to the sequence named by the path."),
         Text(72, 112, "result=write_value(cert,"),
-        *_courier(240, 112, '"certificate.subject.rdnSequence",'),
+        *courier_line(240, 112, '"certificate.subject.rdnSequence",'),
         Text(72, 124, "with the value NEW and a length of one, as the example shows."),
     ]
     assert "```" not in _text(items)
