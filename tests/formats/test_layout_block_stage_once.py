@@ -118,3 +118,11 @@ def test_each_paragraph_reflows_with_the_line_ends_worked_out_afresh() -> None:
         want = reflow([line.text for line in part.lines], vocabulary, fresh, [])
         assert block.text == want
     assert kept >= 1  # a block paragraphs() left whole keeps its line ends
+
+
+def test_a_block_given_another_line_works_its_line_ends_out_again() -> None:
+    lines = make_lines(_page(), 612.0)
+    whole = [p for b in make_blocks(lines) for p in paragraphs(b) if p.breaks is not None]
+    part = whole[0]
+    part.add(lines[-1])  # the kept line ends were for the lines before it
+    assert part.breaks is None

@@ -43,6 +43,7 @@ class TextBlock:
     breaks: list[bool] | None = None
 
     def add(self, line: Line) -> None:
+        self.breaks = None  # worked out for the lines before this one
         if not self.lines:
             self.x0, self.y0, self.x1, self.y1 = line.x0, line.y0, line.x1, line.y1
         else:
