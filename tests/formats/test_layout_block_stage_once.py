@@ -1,11 +1,9 @@
 """The block stage's work done once or left out where it cannot matter (issue 38), pinned to
-what doing it every time gives: a page's vocabulary outside ASCII, the body size a page's
-blocks are measured against, and the line ends a paragraph's reflow keeps."""
+what doing it every time gives: the body size a page's blocks are measured against, and the
+line ends a paragraph's reflow keeps (a page's vocabulary outside ASCII: in
+``test_layout_vocabulary.py``)."""
 
 from __future__ import annotations
-
-import random
-import re
 
 from omnireader.formats.layout.block_kinds import block_of
 from omnireader.formats.layout.blocks import make_blocks
@@ -14,38 +12,6 @@ from omnireader.formats.layout.lines import make_lines
 from omnireader.formats.layout.model import Word
 from omnireader.formats.layout.paragraphs import line_breaks, paragraphs
 from omnireader.formats.layout.reflow import Vocabulary, reflow
-
-WORD = re.compile(r"[^\W\d_]{2,}")  # the definition of a vocabulary's word
-# Mostly ASCII, with the marks outside it a page sets (quotes, dashes, bullets, spaces),
-# digits and letters of other scripts, and characters whose lower case grows (İ → i̇).
-_MARKS = "\u2019\u201c\u201d\u2014\u2013\u2022\u00a0\u2003\u00a7\u00ae\u0307\u0660\u00b2"
-_LETTERS = "\u00e9\u00df\u0130\u1e9e\u3042\u4e00\ufb01\u2160\u00bd"
-
-
-def _words(text: str) -> set[str]:
-    vocabulary = Vocabulary()
-    vocabulary.add_text(text)
-    return vocabulary.words
-
-
-def test_text_with_marks_outside_ascii_gives_the_words_of_the_definition() -> None:
-    rng = random.Random(38)
-    ascii_part = "abcdefghij KLMNOP qrs-tu 0123 _.,;:'\"()"
-    for n in range(4000):
-        alphabet = ascii_part * 4 + _MARKS + (_LETTERS if n % 3 == 0 else "")
-        text = "".join(rng.choice(alphabet) for _ in range(rng.randrange(80)))
-        assert _words(text) == {w.lower() for w in WORD.findall(text)}, repr(text)
-
-
-def test_a_quote_or_a_dash_parts_words_and_a_letter_outside_ascii_joins_them() -> None:
-    assert _words("Company\u2019s\u2014results \u201cgrew\u201d \u2022 x\u00b2y caf\u00e9s") == {
-        "company",
-        "results",
-        "grew",
-        "x\u00b2y",
-        "cafés",
-    }
-    assert _words("\u0130stanbul \u00a7 12") == {"\u0130stanbul".lower()}
 
 
 def test_the_body_size_follows_each_page_added() -> None:
