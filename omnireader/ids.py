@@ -32,8 +32,11 @@ _NAMESPACE_BYTES = _NAMESPACE.bytes
 
 def _uuid5(name: str) -> str:
     """``str(uuid.uuid5(_NAMESPACE, name))`` without the UUID object: the same SHA-1 and
-    version / variant bits, ~2.5x faster (a long text makes tens of thousands of ids)."""
-    digest = bytearray(hashlib.sha1(_NAMESPACE_BYTES + name.encode("utf-8")).digest()[:16])
+    version / variant bits, ~2.5x faster (a long text makes tens of thousands of ids).
+    ``surrogatepass``: a position may name an archive member whose name is not UTF-8 (a
+    lone surrogate); any other name encodes as it always did."""
+    data = name.encode("utf-8", "surrogatepass")
+    digest = bytearray(hashlib.sha1(_NAMESPACE_BYTES + data).digest()[:16])
     digest[6] = (digest[6] & 0x0F) | 0x50  # version 5
     digest[8] = (digest[8] & 0x3F) | 0x80  # RFC 4122 variant
     h = digest.hex()

@@ -1,6 +1,7 @@
 """Surrogate code points (half an emoji in a JSON escape, RTF's signed \\uN halves, a file
 name decoded with surrogateescape) never reach the output or the store: a pair becomes its
-character, a lone half U+FFFD, and reading, printing and storing go on."""
+character, an undecodable byte of a name ``\\xNN`` (the name's shown form), any other lone
+half U+FFFD, and reading, printing and storing go on."""
 
 from __future__ import annotations
 
@@ -23,7 +24,9 @@ RTF_EMOJI = (
 def test_a_pair_is_joined_and_a_lone_half_replaced() -> None:
     assert repair_surrogates("a \ud83d\ude00 b") == "a 😀 b"
     assert repair_surrogates("cut \ud83d") == "cut \ufffd"
-    assert repair_surrogates("name\udcff.txt") == "name\ufffd.txt"
+    assert repair_surrogates("name\udcff.txt") == "name\\xff.txt"  # a byte: its shown form
+    assert repair_surrogates("\ud83d\udcff") == "\U0001f4ff"  # a pair, not a byte
+    assert repair_surrogates("half \udc00 \ude00") == "half \ufffd \ufffd"  # not a byte
     plain = "naïve €5 😀"
     assert repair_surrogates(plain) is plain  # nothing to repair: no copy
 
@@ -40,9 +43,9 @@ def test_every_string_in_a_model_is_repaired_in_place() -> None:
     repair_model(item)
     json.dumps(item.model_dump(mode="json"), ensure_ascii=False).encode("utf-8")  # no error
     assert item.memory == "half \ufffd"
-    assert item.metadata.keywords == ["ok", "bad\ufffd"]
+    assert item.metadata.keywords == ["ok", "bad\\x80"]
     assert item.metadata.sources[0].content == "😀"
-    assert item.metadata.sources[0].filename == "f\ufffd.txt"
+    assert item.metadata.sources[0].filename == "f\\xff.txt"
 
 
 def test_an_rtf_emoji_and_a_json_half_emoji_are_read_and_stored(tmp_path: Path) -> None:

@@ -4,7 +4,11 @@ Python strings can hold surrogate code points that UTF-8 cannot encode: a JSON e
 an emoji (``"\\ud83d"``), RTF's ``\\uN`` (Word writes an emoji as its two signed UTF-16
 halves), a file name decoded with ``surrogateescape``. JSON output, Arrow and LanceDB each
 fail on the first one, so one such character used to crash ``read`` and stop an ingest. A
-high and low half in a row are joined into their character; a lone half becomes U+FFFD.
+high and low half in a row are joined into their character; a lone half that stands for an
+undecodable byte (U+DC80-U+DCFF, what ``surrogateescape`` makes of a file name that is not
+UTF-8) becomes ``\\xNN``, the name's shown form (:mod:`omnireader.file_names`), so the
+file's items name it as the store, the reports and ``--sync`` do; any other lone half
+becomes U+FFFD.
 """
 
 from __future__ import annotations
@@ -14,16 +18,19 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from omnireader.file_names import escape_bytes
+
 __all__ = ["repair_surrogates", "repair_model"]
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def repair_surrogates(text: str) -> str:
-    """``text`` with surrogate pairs joined and lone halves replaced (``text`` itself when
-    it has none, the common case: no copy)."""
+    """``text`` with surrogate pairs joined, undecodable bytes written ``\\xNN`` and other
+    lone halves replaced (``text`` itself when it has none, the common case: no copy)."""
     if text.isascii() or not _SURROGATE.search(text):
         return text
+    text = escape_bytes(text)
     return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
 
 
