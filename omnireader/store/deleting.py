@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from omnireader.errors import InvalidInputError
+from omnireader.file_names import shown_path
 from omnireader.models import MemoryItem
 from omnireader.store.detach import DetachResult, detach_locations
 from omnireader.store.filters import SearchFilters, as_filters, combine, ids_clause, sql_string
@@ -92,6 +93,7 @@ class Deleting:
         this with the new content hash: the stale items go, and a crash in between leaves
         both versions rather than none.
         """
+        path = shown_path(path)  # the form stored for a name that is not UTF-8
         where = _path_clause(path)
         if except_hash is not None:
             where += f" AND (content_hash IS NULL OR content_hash != {sql_string(except_hash)})"
@@ -115,6 +117,7 @@ class Deleting:
         Items also seen at another path only lose this one. With ``keep_history`` the items
         seen only at ``path`` are archived (``update_type="source_changed"``), not deleted.
         """
+        path = shown_path(path)
         keep = list(keep_ids)
         archived = 0
         if keep_history:
@@ -128,7 +131,7 @@ class Deleting:
     def detach_paths(self, paths: Iterable[str], where: str | None = None) -> DetachResult:
         """Take the files ``paths`` (and their archive members) away from the items that
         match ``where``; items seen nowhere else are deleted."""
-        gone = set(paths)
+        gone = {shown_path(p) for p in paths}
         total = DetachResult()
         ordered = sorted(gone)
         for start in range(0, len(ordered), 1000):

@@ -4,7 +4,8 @@ A file is recorded only after all its items are in the store, so a killed ingest
 exactly the files it had not finished. A file that failed for good is recorded too, with
 its failures (JSON), so a re-run does not read it again. It lives in the store's directory
 as a second LanceDB table, ``files``, keyed by scope (user / session / mode), settings and
-path.
+path. A path that is not UTF-8 is recorded, and looked up, in its shown form
+(:mod:`omnireader.file_names`), the one its items are stored under.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from omnireader.file_names import shown_path
 from omnireader.models import ReadFailure, utc_now
 
 __all__ = ["Ledger"]
@@ -54,24 +56,27 @@ class Ledger:
         return self._db.create_table(TABLE, schema=schema, exist_ok=True)
 
     def hashes(self, paths: Sequence[str] | None = None) -> dict[str, str]:
-        """The recorded content hash of each path (for this scope and settings)."""
+        """The recorded content hash of each path (for this scope and settings), keyed by
+        the paths as given."""
         table = self._table()
         if table is None:
             return {}
         where = f"scope = {_quote(self.scope)} AND settings = {_quote(self.settings)}"
         rows = table.search().where(where).select(["path", "file_hash"]).limit(None).to_list()
-        wanted = set(paths) if paths is not None else None
-        return {r["path"]: r["file_hash"] for r in rows if wanted is None or r["path"] in wanted}
+        if paths is None:
+            return {r["path"]: r["file_hash"] for r in rows}
+        wanted = {shown_path(p): p for p in paths}
+        return {wanted[r["path"]]: r["file_hash"] for r in rows if r["path"] in wanted}
 
     def record(self, files: Iterable[tuple[str, str, list[ReadFailure]]]) -> None:
         """Mark ``(path, file_hash, failures)`` as done: fully ingested, or failed for good."""
         now = utc_now()
         rows = [
             {
-                "key": f"{self.scope}|{self.settings}|{path}",
+                "key": f"{self.scope}|{self.settings}|{shown_path(path)}",
                 "scope": self.scope,
                 "settings": self.settings,
-                "path": path,
+                "path": shown_path(path),
                 "file_hash": file_hash,
                 "ingested_at": now,
                 "failures": json.dumps([f.model_dump() for f in failures]) if failures else None,
@@ -106,7 +111,7 @@ class Ledger:
     def forget_everywhere(self, paths: Iterable[str]) -> None:
         """Drop the records of ``paths`` in every scope and settings (the files are gone)."""
         table = self._table()
-        wanted = list(paths)
+        wanted = [shown_path(p) for p in paths]
         if table is None:
             return
         for start in range(0, len(wanted), 1000):
@@ -116,6 +121,6 @@ class Ledger:
     def forget(self, paths: Iterable[str]) -> None:
         """Drop the records of ``paths`` (their items were deleted)."""
         table = self._table()
-        keys = [f"{self.scope}|{self.settings}|{p}" for p in paths]
+        keys = [f"{self.scope}|{self.settings}|{shown_path(p)}" for p in paths]
         if table is not None and keys:
             table.delete(f"key IN ({', '.join(_quote(k) for k in keys)})")

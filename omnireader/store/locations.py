@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from omnireader.file_names import shown_path
 from omnireader.models import MemoryItem, Source
 from omnireader.payloads import Blob
 
@@ -101,8 +102,9 @@ def path_keys(locations: Iterable[str]) -> list[str]:
 
 def match_keys(value: str) -> list[str]:
     """The ``path_keys`` entries a path filter ``value`` matches: the whole location, or the
-    folder of that name (with a trailing ``/``)."""
-    value = value.strip()
+    folder of that name (with a trailing ``/``). A path that is not UTF-8 (as a command line
+    gives it) matches in its shown form, the one its items were stored under."""
+    value = shown_path(value.strip())
     if value in ("/", ""):
         return ["/"]
     bare = value.rstrip("/") if not value.endswith("://") else value

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from omnireader.file_names import shown_path
 from omnireader.store.filters import combine, sql_string
 from omnireader.store.locations import is_under, match_keys, outer_path
 
@@ -33,15 +34,16 @@ class PathQueries:
         return out
 
     def stored_paths(self, paths: Iterable[str]) -> set[str]:
-        """Those of ``paths`` (files or URLs) that some stored item was seen at."""
+        """Those of ``paths`` (files or URLs) that some stored item was seen at (a name that
+        is not UTF-8 was stored in its shown form: it is looked up in that form)."""
         wanted = list(dict.fromkeys(paths))
         found: set[str] = set()
         for start in range(0, len(wanted), 1000):
-            chunk = set(wanted[start : start + 1000])
+            chunk = {shown_path(p): p for p in wanted[start : start + 1000]}
             listed = ", ".join(sql_string(p) for p in chunk)
             where = f"array_has_any(path_keys, [{listed}])"
             for seen in self._columns(["seen_at"], where)["seen_at"]:
-                found.update(p for p in map(outer_path, seen or []) if p in chunk)
+                found.update(chunk[p] for p in map(outer_path, seen or []) if p in chunk)
         return found
 
     def locations_under(self, folder: str, where: str | None = None) -> set[str]:
