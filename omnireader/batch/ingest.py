@@ -28,7 +28,7 @@ from omnireader.batch.report import IngestReport, ItemSummary, is_transient
 from omnireader.batch.sync import sync_removed
 from omnireader.batch.writer import BatchWriter, Rows, WriteJob
 from omnireader.errors import ConfigError, FileNameError, InvalidInputError
-from omnireader.file_names import is_utf8, shown_path
+from omnireader.file_names import DiskNames, is_utf8, shown_path
 from omnireader.intake.walk import expand
 from omnireader.models import Mode, ReadFailure, ReadInfo
 from omnireader.options import IngestOptions
@@ -210,12 +210,13 @@ def _read_non_files(
     """Read the inputs that are not regular files here (messages, strings, bytes, and paths
     that are links to nowhere, pipes...: the router reports those); return the files."""
     files: list[str] = []
+    names = DiskNames()
     for one in expand(inputs, reader.options):
         report.inputs += 1
         path = _regular_file(one)
-        if path is not None and not is_utf8(path):
-            # Its name cannot go into the store, the ledger or the report as it is: the
-            # file is reported (shown with \xNN) and the rest of the batch goes on.
+        if path is not None and not is_utf8(path) and names.find(shown_path(path)) != path:
+            # A name that is not UTF-8 is stored in its shown form (\xNN); this one's is
+            # another file's name too, and leads back to that file: it cannot be stored.
             report.account([], [_bad_name(path)])
             continue
         if path is not None:
@@ -232,8 +233,9 @@ def _bad_name(path: str) -> ReadFailure:
     return ReadFailure(
         input=shown,
         error=FileNameError.code,
-        message=f"{shown}: the file name is not UTF-8 (the \\xNN bytes), and the store keeps "
-        "UTF-8 names only; rename it to UTF-8 (e.g. convmv -f latin1 -t utf-8 --notest "
+        message=f"{shown}: the file name is not UTF-8, so it is stored as written here (its "
+        "bytes as \\xNN), but another file in the folder has that name already (literally, "
+        "or written alike); rename it to UTF-8 (e.g. convmv -f latin1 -t utf-8 --notest "
         "FILE) and ingest again",
     )
 
@@ -259,9 +261,14 @@ def _changed_files(
         try:
             digest = file_hash(path)
         except OSError as e:
+            shown = shown_path(path)  # a name that is not UTF-8 as \xNN, as it is stored
             report.account(
                 [],
-                [ReadFailure(input=path, error="unreadable", message=f"{path}: {e.strerror or e}")],
+                [
+                    ReadFailure(
+                        input=shown, error="unreadable", message=f"{shown}: {e.strerror or e}"
+                    )
+                ],
             )
             bar.update(done=1, failed=1)
             continue

@@ -21,6 +21,7 @@ from pydantic import BaseModel, Field
 from omnireader.models import MemoryItem, Mode, ReadFailure
 from omnireader.page_counts import page_counts
 from omnireader.reading.unread_pages import CODE as NEEDS_OCR
+from omnireader.text.unicode_repair import repair_model
 
 __all__ = [
     "IngestReport",
@@ -101,6 +102,8 @@ class IngestReport(BaseModel):
     def account(self, items: list[MemoryItem] | ItemSummary, failures: list[ReadFailure]) -> None:
         """Count one input that was read (or not): its items, or their summary."""
         got = items if isinstance(items, ItemSummary) else ItemSummary.of(items)
+        for f in failures:  # a worker that died names its file as given: \xNN for its bytes
+            repair_model(f)
         self.failures.extend(failures)
         if got.items:
             self.files_read += 1

@@ -1,6 +1,8 @@
 """``ingest --sync``: the items of files that are gone from under the folders (or files) an
 ingest was given are removed, for this user and session; items another path still holds
-stay, with that path."""
+stay, with that path. A file whose name is not UTF-8 is stored under its shown form
+(``\\xNN``): it is there while a name its folder lists is shown so
+(:class:`omnireader.file_names.DiskNames`)."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ import os
 from pathlib import Path
 
 from omnireader.batch.report import IngestReport
+from omnireader.file_names import DiskNames
 from omnireader.parsers.base import ParseContext
 from omnireader.reading.reader import Reader, ReadInput
 from omnireader.store.protocol import StoreLike
@@ -28,16 +31,22 @@ def sync_removed(
         for column, value in (("user_id", ctx.user_id), ("session_id", ctx.session_id))
     )
     gone: set[str] = set()
+    names = DiskNames()
     for root in roots:
         for loc in store.locations_under(root, scope):
             path = outer_path(loc)
-            if "://" not in path and not os.path.isfile(path):
+            if "://" not in path and path not in gone and not _is_file(path, names):
                 gone.add(path)
     if gone:
         removed = store.detach_paths(sorted(gone), where=scope)
         report.items_deleted += removed.deleted
         report.files_removed = len(gone)
         store.ledger(scope="", settings="").forget_everywhere(gone)
+
+
+def _is_file(stored: str, names: DiskNames) -> bool:
+    found = names.find(stored)
+    return found is not None and os.path.isfile(found)
 
 
 def _roots(inputs: ReadInput, reader: Reader) -> list[os.PathLike[str]]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from omnireader.errors import ReadError
+from omnireader.file_names import disk_path
 from omnireader.ids import content_hash
 from omnireader.models import MemoryItem, MemoryType, Source, SourceKind
 from omnireader.normalize import normalize_time
@@ -69,9 +70,10 @@ def blob_source(blob: Blob, kind: SourceKind) -> Source:
 
 
 def rebuild_blob(source: Source) -> Blob:
-    """The blob again from its source: a path or URL to read, and the message around it."""
+    """The blob again from its source: a path or URL to read, and the message around it.
+    A path stored in its shown form (a name that is not UTF-8, ``\\xNN``) is the file's."""
     return Blob(
-        path=source.path,
+        path=(disk_path(source.path) or source.path) if source.path else None,
         url=source.url,
         filename=source.filename,
         file_id=source.file_id,

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from omnireader.errors import LLMError, ReadError
+from omnireader.file_names import disk_path
 from omnireader.formats.pdf.pdfium_lock import PDFIUM
 from omnireader.llm.schemas import ExtractedMemory, Extraction, ImageReading
 from omnireader.models import MemoryItem, Source
@@ -44,12 +45,13 @@ def source_bytes(item: MemoryItem, payload: Any, options: ReadOptions) -> bytes:
     s = item.source
     label = (s.path or s.url or s.filename or "<source>") if s else "<source>"
     if s and s.path:
+        path = disk_path(s.path) or s.path  # a name that is not UTF-8 is stored as \xNN
         if s.member:
             from omnireader.formats.archives.containers import read_member
 
-            return read_member(Blob(path=s.path, member=s.member), options)
+            return read_member(Blob(path=path, member=s.member), options)
         try:
-            return Path(s.path).read_bytes()
+            return Path(path).read_bytes()
         except OSError as e:
             raise ReadError(label, f"source file is gone: {e.strerror or e}") from None
     if s and s.url and s.url.startswith(("http://", "https://")):
