@@ -109,3 +109,24 @@ def test_the_corpus_outlook_attachments_name_their_message(corpus: Path) -> None
         assert item.metadata.key == key
         assert item.metadata.extra["parent_subject"] == "hey"
         assert item.metadata.extra["parent_message_id"] == "<1514160588.6.1488712291622@Moonbeast>"
+
+
+def test_an_attachment_named_in_raw_latin1_bytes_is_read_with_its_message(tmp_path: Path) -> None:
+    """A mailer that writes the file name unencoded, in Latin-1 (RFC 2231 says to encode
+    it): the parser gives that header as a ``Header`` object, which has no ``split``; the
+    whole message failed (internal). The name is decoded like any raw 8-bit header."""
+    raw = (
+        b"From: ann@example.org\r\nTo: bo@example.org\r\nSubject: Terns\r\n"
+        b"MIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=XX\r\n\r\n"
+        b"--XX\r\nContent-Type: text/plain\r\n\r\nTerns arrive in April.\r\n"
+        b'--XX\r\nContent-Type: text/plain\r\nContent-Disposition: attachment; filename="r'
+        b'\xe9sum\xe9.txt"\r\n\r\nSkua counts are up.\r\n--XX--\r\n'
+    )
+    path = tmp_path / "terns.eml"
+    path.write_bytes(raw)
+    result = Reader().read_report(path)
+    assert result.failures == []
+    items = {i.source.member: i for i in result.items}
+    assert "Terns arrive in April." in items[None].memory
+    attached = items["attachment/résumé.txt"]
+    assert attached.memory == "Skua counts are up." and attached.metadata.key == "résumé.txt"

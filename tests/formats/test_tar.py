@@ -238,3 +238,25 @@ def test_items_from_a_tar_member_are_rebuilt_from_their_source_with_the_same_ids
     parser = FileParser()
     again = parser.parse_fast(parser.rebuild_from_source(item.source), ParseContext())
     assert [(i.id, i.memory) for i in again] == [(item.id, item.memory)]
+
+
+def test_a_member_named_in_latin1_is_read_and_named_with_its_bytes_as_escapes(
+    tmp_path: Path,
+) -> None:
+    """tarfile gives such a name with surrogates (surrogateescape): the member is read (its
+    item id no longer fails on them), named ``\\xNN`` as the store keeps it, and found again
+    by that name (fine mode re-reads a member by its stored name)."""
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w", format=tarfile.GNU_FORMAT, encoding="latin-1") as tf:
+        for name, data in (("n\xe9st.txt", b"Whimbrel in the member."), ("ok.txt", b"Fine.")):
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            tf.addfile(info, io.BytesIO(data))
+    path = tmp_path / "bundle.tar"
+    path.write_bytes(buf.getvalue())
+    result = Reader().read_report(path)
+    assert result.failures == []
+    named = {i.source.member: i.memory for i in result.items}
+    assert named == {"n\\xe9st.txt": "Whimbrel in the member.", "ok.txt": "Fine."}
+    again = read_member(Blob(path=str(path), member="n\\xe9st.txt"), ReadOptions())
+    assert again == b"Whimbrel in the member."

@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterator
 from typing import IO
 
 from omnireader.errors import CorruptError, ReadError, TooLargeError
+from omnireader.file_names import shown_path
 from omnireader.formats.archives.limits import (
     bomb_detail,
     check_depth,
@@ -253,7 +254,7 @@ def tar_member(
     name, found = "", b""
     try:
         for tf, info in _entries(container, options):
-            n = info.name
+            n = shown_path(info.name)  # a name that is not UTF-8 is stored with \xNN
             if not info.isreg() or not is_safe_member_name(n) or len(n) <= len(name):
                 continue
             if remaining == n or remaining.startswith(n + "!"):

@@ -20,10 +20,23 @@ __all__ = ["parse_message", "wide_text_to_utf8", "MAX_MULTIPARTS", "PARSE_POLICY
 
 #: Multipart containers one message may declare (real mail has a handful).
 MAX_MULTIPARTS = 200
+
+
+class _TextHeaders(email.policy.Compat32):
+    """compat32, except that a header holding raw 8-bit bytes (an attachment's file name
+    sent unencoded, in Latin-1...) is given as text, its bytes as surrogates, not as a
+    ``Header`` object: string methods work on every field (a ``Header`` has none: such a
+    message failed as a whole), and :func:`.headers.header_text` decodes the bytes in the
+    message's charsets instead of the U+FFFD that ``str(Header)`` leaves of them."""
+
+    def header_fetch_parse(self, name: str, value: str) -> str:
+        return value
+
+
 #: compat32 parses structure 15-20 times faster than policy.default, which builds a full
 #: header object for every part's Content-Type; the fields we keep are decoded by
 #: :mod:`.headers` instead.
-PARSE_POLICY = email.policy.compat32
+PARSE_POLICY = _TextHeaders()
 _BOUNDARY = re.compile(rb"""boundary\s*=\s*(?:"([^"\r\n]{1,200})"|([^\s;"]{1,200}))""", re.I)
 
 
