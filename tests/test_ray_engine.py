@@ -94,6 +94,7 @@ def test_on_a_two_node_cluster_ray_keeps_every_promise_of_local_ingest(
         ("killed-worker", killed_worker),
         ("killed-driver", killed_driver),
         ("fine-mode", fine_mode),
+        ("latin1-names", latin1_names),
     ):
         folder = tmp_path / name
         folder.mkdir()
@@ -180,6 +181,25 @@ def fine_mode(cluster: LocalCluster, local: Any, files: list[Path], tmp_path: Pa
     assert report.failures == [] and expected_report.failures == []
     assert report.items_inserted == expected_report.items_inserted > 8
     assert snapshot(tmp_path / "ray.lance") == expected
+
+
+def latin1_names(cluster: LocalCluster, local: Any, files: list[Path], tmp_path: Path) -> None:
+    """A file whose name is not UTF-8 goes to a Ray worker and back (its path a Ray row)
+    and is stored as the local ingest stores it, under its shown name (``\\xNN``)."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "ok.txt").write_text("The Lisbon release ships in May.")
+    with open(os.fsencode(docs) + b"/caf\xe9.txt", "wb") as f:
+        f.write(b"The cafe budget is ten thousand euros.")
+    on_ray = IngestOptions(engine="ray", ray_address=cluster.address, sync=True)
+    report = ingest(docs, Store.open(tmp_path / "ray.lance"), options=on_ray)
+    ingest(docs, Store.open(tmp_path / "local.lance"), options=IngestOptions(workers=1))
+    assert (report.files_read, report.failures) == (2, [])
+    assert snapshot(tmp_path / "ray.lance") == snapshot(tmp_path / "local.lance")
+    paths = {i.source.path for i in Store.open(tmp_path / "ray.lance").iter_items()}
+    assert str(docs.resolve() / "caf\\xe9.txt") in paths
+    again = ingest(docs, Store.open(tmp_path / "ray.lance"), options=on_ray)
+    assert (again.files_skipped, again.items_deleted) == (2, 0)
 
 
 def _ray_workers() -> list[int]:
