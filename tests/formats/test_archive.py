@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from omnireader import Reader
 from omnireader.errors import CorruptError, EncryptedError, ReadError, TooLargeError
 from omnireader.formats.archives.containers import read_member
 from omnireader.formats.archives.zip import (
@@ -303,3 +304,27 @@ def test_an_archive_nested_too_deep_is_reported_once_with_how_to_open_it(tmp_pat
     )
     deeper = Reader(max_archive_depth=2).read_report(path)
     assert "deep" in {i.memory.strip() for i in deeper.items} and deeper.failures == []
+
+
+def test_a_member_name_flagged_utf8_that_is_not_no_longer_loses_the_archive(
+    tmp_path: Path,
+) -> None:
+    """A writer that set the UTF-8 flag over Latin-1 bytes: zipfile refused the whole archive
+    (``corrupt``), the good members too. Both are read; the mislabelled name is shown with
+    ``\\xNN`` for its bytes, as a file name on disk is, and found again by that name."""
+    made = make_zip({"ok.txt": b"Godwit, a fine member.", "m\u00e9mo.txt": b"Curlew notes."})
+    data = made.replace("m\u00e9mo.txt".encode(), b"m\xe9\xe9mo.txt")  # same length: flag kept
+    assert data != made
+    path = tmp_path / "mislabelled.zip"
+    path.write_bytes(data)
+    result = Reader().read_report(path)
+    assert result.failures == []
+    named = {i.source.member: i.memory for i in result.items}
+    assert named == {"ok.txt": "Godwit, a fine member.", "m\\xe9\\xe9mo.txt": "Curlew notes."}
+    again = read_member(Blob(path=str(path), member="m\\xe9\\xe9mo.txt"), ReadOptions())
+    assert again == b"Curlew notes."
+    members, errors = read_all(Blob(data=data, filename="mislabelled.zip"))  # bytes, not a path
+    assert errors == [] and sorted(m.member or "" for m in members) == [
+        "m\\xe9\\xe9mo.txt",
+        "ok.txt",
+    ]

@@ -43,6 +43,7 @@ from omnireader.formats.archives.limits import (
     reporter,
 )
 from omnireader.formats.archives.member_names import member_blob
+from omnireader.formats.archives.zip_flags import open_mislabelled
 from omnireader.formats.archives.zip_times import zip_entry_time
 from omnireader.formats.registry import Format, Magic, OnError
 from omnireader.options import ReadOptions
@@ -89,7 +90,10 @@ def _open_zip(blob: Blob) -> zipfile.ZipFile:
     else:
         raise ReadError(blob.label, "no archive content given (neither bytes nor a path)")
     try:
-        return _utf8_names(zipfile.ZipFile(source))
+        try:
+            return _utf8_names(zipfile.ZipFile(source))
+        except UnicodeDecodeError:  # a name flagged UTF-8 is not: see zip_flags
+            return _utf8_names(open_mislabelled(source))
     except FileNotFoundError:
         raise ReadError(blob.label, "no such file") from None
     except (*_BAD_ZIP, NotImplementedError) as e:
@@ -105,8 +109,8 @@ def _utf8_names(zf: zipfile.ZipFile) -> zipfile.ZipFile:
     alone, so those stay as ZIP says.
     """
     for info in zf.infolist():
-        if info.flag_bits & 0x800 or info.filename.isascii():
-            continue
+        if info.flag_bits & 0x800 or info.filename.isascii() or info.filename != info.orig_filename:
+            continue  # flagged UTF-8, plain ASCII, or named already (zip_flags)
         try:
             name = info.filename.encode("cp437").decode("utf-8")
         except (UnicodeEncodeError, UnicodeDecodeError):
