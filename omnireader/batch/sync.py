@@ -45,7 +45,9 @@ def sync_removed(
 
 
 def _is_file(stored: str, names: DiskNames) -> bool:
-    found = names.find(stored)
+    if os.path.isfile(stored):  # every UTF-8 name: one stat, as before
+        return True
+    found = names.find(stored) if "\\x" in stored else None
     return found is not None and os.path.isfile(found)
 
 

@@ -34,6 +34,7 @@ from omnireader.refine.media_kinds import (
 from omnireader.refine.memory_guard import REJECTED
 from omnireader.refine.results import Outcome, RefineResult, RefineTotals, assemble
 from omnireader.refine.text_kinds import refine_chat, refine_document, refine_text, refine_tool
+from omnireader.text.unicode_repair import repair_model
 
 __all__ = ["Refiner", "RefineResult", "RefineTotals", "refine_kind"]
 
@@ -79,6 +80,8 @@ class Refiner:
     ) -> asyncio.Future[RefineResult]:
         """:meth:`arefine` as a task started now (call it inside a running event loop);
         its LLM tasks count as pending at once, which :meth:`admission` waits on."""
+        for item in items:  # the request is JSON: a file name's undecodable bytes go as \xNN
+            repair_model(item)
         state = self._loops.get()
         overlaps = chat_overlaps(items)
         state.pending += len(items)

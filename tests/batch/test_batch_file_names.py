@@ -148,6 +148,27 @@ def test_a_stored_item_leads_back_to_its_file(tmp_path: Path) -> None:
     assert again.source.path == bad  # the file itself (a read's items show it as \xNN)
 
 
+def test_fine_mode_sends_the_shown_name_to_the_llm_and_stores_its_memories(
+    tmp_path: Path,
+) -> None:
+    """The LLM request is JSON: the fast items it is built from name the file with \\xNN
+    (a surrogate made the client fail before sending: left fast, ``bad_response``)."""
+    from tests.refine.conftest import build_backend
+    from tests.support.llm_server import LLMServer
+
+    docs, _ = _folder(tmp_path)
+    store = Store.open(tmp_path / "db.lance")
+    with LLMServer() as srv:
+        reader = Reader(llm=build_backend("openai", srv))
+        report = ingest(docs, store, reader=reader, mode="fine", options=OPTS)
+        sent = [str(r.json) for r in srv.requests_to("chat")]
+    assert report.ok and report.refine_failed == 0, report.refine_reasons
+    assert len(sent) == 2 and any(SHOWN.replace("\\", "\\\\") in s for s in sent)
+    shown = str(docs.resolve() / SHOWN)
+    fine = [i for i in store.iter_items({"mode": "fine"}) if i.source.path == shown]
+    assert fine and all(i.metadata.refined_from for i in fine)
+
+
 def test_the_cli_reads_stores_searches_and_deletes_it_by_either_name(tmp_path: Path) -> None:
     docs, bad = _folder(tmp_path)
     shown = shown_path(bad)
