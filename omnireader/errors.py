@@ -9,7 +9,7 @@
     │   ├── EmptyInputError            code "empty"
     │   ├── NeedsOcrError              code "needs_ocr" (pages with no text OCR did not read)
     │   ├── TooLargeError              code "too_large"
-    │   ├── FileNameError              code "bad_file_name" (a name that is not UTF-8: rename it)
+    │   ├── FileNameError              code "bad_file_name" (a name not UTF-8, shown as another's)
     │   ├── ReadTimeoutError           code "timeout"
     │   ├── CrashedError               code "crashed"   (a worker died reading it)
     │   ├── InternalError              code "internal"  (a bug in omnireader or a library:
@@ -117,7 +117,8 @@ class TooLargeError(ReadError):
 
 
 class FileNameError(ReadError):
-    """A file whose name is not UTF-8 text: the store, JSON and reports keep UTF-8 only."""
+    """A file whose name is not UTF-8 and whose shown form (``\\xNN`` for those bytes, the
+    name it would be stored under) is another file's name too: it cannot be told apart."""
 
     code = "bad_file_name"
 
