@@ -49,8 +49,8 @@ class _ViewZip(zipfile.ZipFile):
     """A ZipFile that closes the view it reads (zipfile leaves a passed file open)."""
 
     def __init__(self, view: _Unflagged) -> None:
+        self._view = view  # first: a ZipFile that failed to open is still closed on delete
         super().__init__(view)  # type: ignore[arg-type]
-        self._view = view
 
     def close(self) -> None:
         super().close()
