@@ -122,3 +122,64 @@ def test_a_level_finds_its_delimiters_as_a_search_for_each_would() -> None:
                 level.delimiters,
                 text[-20:],
             )
+
+
+def _gap(data: bytes, cut: set[int]) -> int:
+    """``_scan.longest_gap`` in Python: the longest piece but the first, cut after each byte
+    in ``cut``."""
+    ends = [i + 1 for i, b in enumerate(data) if b in cut]  # where each later piece starts
+    return max((b - a for a, b in zip(ends, [*ends[1:], len(data)], strict=False)), default=0)
+
+
+needs_loops = pytest.mark.skipif(chunk_split._loops is None, reason="_scan is not built")
+
+
+@needs_loops
+def test_longest_gap_is_the_longest_piece_after_the_first() -> None:
+    rng = random.Random(3)
+    cut = {ord(","), ord(" ")}
+    table = bytes(1 if b in cut else 0 for b in range(256))
+    texts = [b"", b"abc", b"abc ", b" abc", b"a b c", b",,", b"x" * 40 + b" y"]
+    texts += [
+        bytes(rng.choice(b"ab ,\xe2") for _ in range(rng.randint(0, 200))) for _ in range(300)
+    ]
+    for data in texts:
+        assert chunk_split._loops.longest_gap(data, table) == _gap(data, cut), data
+
+
+def _pieces(rng: random.Random, short: bool) -> str:
+    """Words and pauses whose pieces (cut after a space or a comma) are mostly under 24 bytes,
+    sometimes exactly 23, 24 or 25, with a long first or last piece, an ellipsis or a dash."""
+    words = ["ab", "hotel", "x" * 21, "y" * 22, "z" * 23, "w" * 24, "—", "...", "é"]
+    if short:
+        words = words[:5]
+    head = rng.choice(["", "q" * 30])
+    body = "".join(
+        rng.choice(words) + rng.choice([" ", ", ", ","]) for _ in range(rng.randint(1, 60))
+    )
+    return head + body + rng.choice(["", "t" * 30, "end"])
+
+
+def test_a_level_that_cannot_split_gives_what_chonkie_core_gives(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The pause and space levels of a text whose pieces are all short come back whole without
+    # being split: the same offsets chonkie_core gives, and the same when it does split.
+    rng = random.Random(11)
+    texts = [_LINE * 200] + [_pieces(rng, short=k % 2 == 0) for k in range(400)]
+    levels = [lv for lv in _rules().levels if lv.delimiters or lv.whitespace]
+    got = [[chunk_split._split_bytes(t.encode(), lv) for lv in levels] for t in texts]
+    monkeypatch.setattr(chunk_split, "_loops", None)  # chonkie_core splits every level
+    want = [[chunk_split._split_bytes(t.encode(), lv) for lv in levels] for t in texts]
+    assert got == want
+    whole = sum(g == [(0, len(t.encode()))] for gs, t in zip(got, texts, strict=True) for g in gs)
+    assert whole > 400  # the shortcut's case is common here, and so are real splits
+    assert sum(len(g) > 1 for gs in got for g in gs) > 200
+
+
+def test_chunks_are_the_same_without_the_compiled_test(monkeypatch: pytest.MonkeyPatch) -> None:
+    texts = [_LINE * 3000, "word " * 5000, "a, b; " * 4000 + "c" * 30 + " d"]
+    want = [_on_offsets(t, 64) for t in texts]
+    monkeypatch.setattr(chunk_split, "_loops", None)
+    assert [_on_offsets(t, 64) for t in texts] == want
+    assert want == [_chonkie(t, 64) for t in texts]

@@ -1,4 +1,5 @@
-/* The language guess's two loops over a text, compiled (text/language.py, language_model.py):
+/* Loops over a text, compiled: the language guess's two (text/language.py, language_model.py)
+ * and the chunker's test for a level that cannot split (text/chunk_split.py):
  *
  * - prose_counts: language._plain's counts. The text split at whitespace; a token holding
  *   "://", "www.", "@", a digit or ".com"/".org"/".net"/".gov"/".edu" (ending a word) set
@@ -8,6 +9,10 @@
  *   sample's UTF-8 bytes, each feature the walk passes counted, in a dict whose keys come in
  *   the order the walk first met them (as Counter's): the naive Bayes sum that follows adds
  *   them in that order, so its scores are the same to the last bit.
+ * - longest_gap: the longest piece of a byte string cut after each delimiter byte, the first
+ *   piece aside. chonkie_core's splitters merge while either side is under min_chars, so
+ *   when every later piece is under it they give the whole text back as one split: a 50 MB
+ *   line's pause and space levels, found at memchr speed instead of their full passes.
  *
  * Optional, like the layout's loops: setup.py builds it where a C compiler is, and the
  * Python code runs the same loops without it. The character classes are Python's own
@@ -164,15 +169,45 @@ done:
     return counts;
 }
 
+PyDoc_STRVAR(longest_gap_doc,
+             "longest_gap(data, table) -> int\n\n"
+             "data cut after every byte b with table[b] != 0 (table: 256 bytes): the length of\n"
+             "the longest piece but the first (the tail after the last cut included); 0 when\n"
+             "there is no piece after the first.");
+
+static PyObject *longest_gap(PyObject *self, PyObject *args) {
+    Py_buffer data, table;
+    if (!PyArg_ParseTuple(args, "y*y*", &data, &table)) return NULL;
+    PyObject *result = NULL;
+    if (table.len != 256) {
+        PyErr_SetString(PyExc_ValueError, "longest_gap needs a table of 256 bytes");
+        goto done;
+    }
+    const unsigned char *d = data.buf, *cut = table.buf;
+    Py_ssize_t n = data.len, start = -1, best = 0; /* start: where the current piece began */
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (!cut[d[i]]) continue;
+        if (start >= 0 && i + 1 - start > best) best = i + 1 - start;
+        start = i + 1;
+    }
+    if (start >= 0 && n - start > best) best = n - start;
+    result = PyLong_FromSsize_t(best);
+done:
+    PyBuffer_Release(&data);
+    PyBuffer_Release(&table);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"prose_counts", prose_counts, METH_O, prose_counts_doc},
     {"feature_counts", feature_counts, METH_VARARGS, feature_counts_doc},
+    {"longest_gap", longest_gap, METH_VARARGS, longest_gap_doc},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_scan",
-    "The language guess's loops over a text, compiled (optional; see language.py).",
+    "Loops over a text, compiled (optional; see language.py, chunk_split.py).",
     -1, methods, NULL, NULL, NULL, NULL,
 };
 

@@ -20,6 +20,12 @@ Here the same steps run on one text's offsets:
 - the last level cuts at every ``chunk_size``-th piece start
   (:func:`omnireader.text.token_scan.piece_starts_every`), as chonkie's encode / decode does.
 
+A level none of whose splits after the first reaches ``min_chars`` comes back from
+``chonkie_core`` whole (its splitters merge while either side is under ``min_chars``): the
+compiled ``_scan.longest_gap`` finds that in one pass, and the split is not run (a 50 MB line's
+pause and space levels; without the compiled module ``chonkie_core`` runs as before).
+That rule is ``chonkie_core``'s (0.10): ``tests/test_chunk_split.py`` holds the two together.
+
 Non-ASCII texts that hold ``\\x1c``-``\\x1f`` (a space to the Unicode token classes, a symbol
 to the ASCII ones, so an ASCII split would count differently from its text) and splits that
 chonkie would not place end to end raise :class:`NotOnOffsets`: chonkie itself chunks those
@@ -37,6 +43,11 @@ if TYPE_CHECKING:
     import numpy as np
 
 __all__ = ["scan", "spans", "NotOnOffsets"]
+
+try:  # the compiled test for a level that gives the text back whole (optional)
+    from omnireader.text import _scan as _loops
+except ImportError:  # pragma: no cover - exercised where no compiler built it
+    _loops = None
 
 _ODD = ("\x1c", "\x1d", "\x1e", "\x1f")  # \s to Unicode, a symbol to the ASCII classes
 _MIN_CHARS = 24  # chonkie's RecursiveChunker default (min_characters_per_chunk)
@@ -125,6 +136,8 @@ def _split_bytes(data: bytes, level: Any) -> list[tuple[int, int]]:
         # of an Aho-Corasick pass (a 50 MB line has no paragraph and no sentence end).
         return [(0, len(data))] if data else []
     include = level.include_delim or "prev"
+    if _whole(data, encoded, include):
+        return [(0, len(data))]
     if any(len(d) > 1 or not d.isascii() for d in delimiters):
         return chonkie_core.split_pattern_offsets(
             data, patterns=encoded, include_delim=include, min_chars=_MIN_CHARS
@@ -135,6 +148,20 @@ def _split_bytes(data: bytes, level: Any) -> list[tuple[int, int]]:
         include_delim=include,
         min_chars=_MIN_CHARS,
     )
+
+
+def _whole(data: bytes, delimiters: list[bytes], include: str) -> bool:
+    """Whether ``chonkie_core`` gives ``data`` back as one split: cut after each delimiter
+    (``prev``), every piece but the first is under ``_MIN_CHARS``, so each one merges into
+    the first (its splitters emit only when both sides are long enough). Only single-byte
+    delimiters are cut at; a level whose longer ones occur in ``data`` is split as usual."""
+    if _loops is None or include != "prev" or _any_in(data, [d for d in delimiters if len(d) > 1]):
+        return False
+    table = bytearray(256)
+    for d in delimiters:
+        if len(d) == 1:
+            table[d[0]] = 1
+    return bool(_loops.longest_gap(data, bytes(table)) < _MIN_CHARS)
 
 
 def _any_in(data: bytes, delimiters: list[bytes]) -> bool:
