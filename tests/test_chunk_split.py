@@ -165,6 +165,7 @@ def test_a_level_that_cannot_split_gives_what_chonkie_core_gives(
 ) -> None:
     # The pause and space levels of a text whose pieces are all short come back whole without
     # being split: the same offsets chonkie_core gives, and the same when it does split.
+    monkeypatch.setattr(chunk_split, "_WHOLE_FROM", 0)  # short texts are tested too
     rng = random.Random(11)
     texts = [_LINE * 200] + [_pieces(rng, short=k % 2 == 0) for k in range(400)]
     levels = [lv for lv in _rules().levels if lv.delimiters or lv.whitespace]
@@ -178,7 +179,7 @@ def test_a_level_that_cannot_split_gives_what_chonkie_core_gives(
 
 
 def test_chunks_are_the_same_without_the_compiled_test(monkeypatch: pytest.MonkeyPatch) -> None:
-    texts = [_LINE * 3000, "word " * 5000, "a, b; " * 4000 + "c" * 30 + " d"]
+    texts = [_LINE * 3000, "word " * 15000, "a, b; " * 12000 + "c" * 30 + " d"]  # > 64 KB
     want = [_on_offsets(t, 64) for t in texts]
     monkeypatch.setattr(chunk_split, "_loops", None)
     assert [_on_offsets(t, 64) for t in texts] == want

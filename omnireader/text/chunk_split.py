@@ -51,6 +51,7 @@ except ImportError:  # pragma: no cover - exercised where no compiler built it
 
 _ODD = ("\x1c", "\x1d", "\x1e", "\x1f")  # \s to Unicode, a symbol to the ASCII classes
 _MIN_CHARS = 24  # chonkie's RecursiveChunker default (min_characters_per_chunk)
+_WHOLE_FROM = 1 << 16  # a shorter span is split at once (~µs): testing it first costs as much
 
 
 class NotOnOffsets(Exception):
@@ -155,7 +156,9 @@ def _whole(data: bytes, delimiters: list[bytes], include: str) -> bool:
     (``prev``), every piece but the first is under ``_MIN_CHARS``, so each one merges into
     the first (its splitters emit only when both sides are long enough). Only single-byte
     delimiters are cut at; a level whose longer ones occur in ``data`` is split as usual."""
-    if _loops is None or include != "prev" or _any_in(data, [d for d in delimiters if len(d) > 1]):
+    if len(data) < _WHOLE_FROM or _loops is None or include != "prev":
+        return False
+    if _any_in(data, [d for d in delimiters if len(d) > 1]):
         return False
     table = bytearray(256)
     for d in delimiters:
