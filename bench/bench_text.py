@@ -124,6 +124,16 @@ after the job starts, worker CPU 4.8 -> 3.6 s (medians of 4 ingests each). The p
 is now the worker's (items + finish + rows ~1.9 s idle against the writer's ~1.55), so an
 index built midway has no core to run on; the floor is ~6.2 s (~8 MB/s): start 0.5, worker
 before the first piece 1.2, pieces 1.9, optimize 2.6 (notes/2026-12-07/s16-text.md).
+
+Session 18 (helper-58, load 2-32; notes/2026-12-07/s18-text.md): the final optimize of this
+line is ~1.85 s the ``memory`` full-text index, ~0.38 compaction and scalar indexes, ~0.23 the
+vector index, ~0.17 the other full-text indexes (``context_text`` is empty here). Lance 13
+updates a full-text index by adding a partition for the new rows only (an optimize after 13 of
+15 pieces left the final one 0.35 s instead of 2.5), so the index could be built while the
+pieces are written, but the store then ends with two partitions (and, midway, more
+fragments): the same scores, another choice among tied ones; not done. The chunker skips a
+level ``chonkie_core`` gives back whole (every piece after the first under ``min_chars``,
+found by a compiled scan): this line's chunking 0.71 -> 0.55 s of CPU, the same chunks.
 """
 
 from __future__ import annotations
