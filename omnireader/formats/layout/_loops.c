@@ -803,6 +803,48 @@ static int get_double(PyObject *obj, PyObject *name, double *out) {
     return (*out == -1.0 && PyErr_Occurred()) ? -1 : 0;
 }
 
+/* A word's fields read at their slots' offsets rather than by name (~10x cheaper; the
+ * line loops read each word's box and size a few times). Known for the last class seen
+ * (model.Word, as the words loop makes it) while its version tag holds: Python clears the
+ * tag when the class changes, and a class that is not slotted (or any other object) is read
+ * by name. Fields by their index in WORD_FIELDS. */
+enum { W_TEXT = 0, W_X0 = 1, W_Y0 = 2, W_X1 = 3, W_Y1 = 4, W_SIZE = 5, W_BOLD = 6 };
+static PyTypeObject *seen_type; /* a strong reference: its address stays its own */
+static unsigned int seen_tag;
+static Slots word_read; /* .type NULL: seen_type is read by name */
+
+static const Slots *word_slots(PyObject *obj) {
+    PyTypeObject *t = Py_TYPE(obj);
+    if (t == seen_type && seen_tag != 0 && t->tp_version_tag == seen_tag)
+        return word_read.type != NULL ? &word_read : NULL;
+    Slots s;
+    if (slots_of((PyObject *)t, WORD_FIELDS, 8, &s) < 0) {
+        PyErr_Clear(); /* a field it does not have: read by name, which says so */
+        s.type = NULL;
+    }
+    Py_INCREF(t);
+    Py_XSETREF(seen_type, t);
+    seen_tag = t->tp_version_tag;
+    word_read = s;
+    return s.type != NULL && seen_tag != 0 ? &word_read : NULL;
+}
+
+/* Field ``k`` of ``w`` (borrowed), or NULL when it is not read directly (the caller reads
+ * it by name). */
+static inline PyObject *word_field(PyObject *w, const Slots *s, int k) {
+    return s == NULL ? NULL : *(PyObject **)((char *)w + s->at[k]);
+}
+
+/* get_double on a word's field ``k`` (named ``name``), at its offset when it can be. */
+static inline int word_double(PyObject *w, int k, PyObject *name, double *out) {
+    PyObject *v = word_field(w, word_slots(w), k);
+    if (v != NULL && PyFloat_CheckExact(v)) {
+        *out = PyFloat_AS_DOUBLE(v);
+        return 0;
+    }
+    return get_double(w, name, out);
+}
+
 static int by_centre(const void *a, const void *b) {
     const Placed *p = a, *q = b;
     if (p->key != q->key) return p->key < q->key ? -1 : 1;
@@ -839,8 +881,9 @@ static PyObject *rows_of(PyObject *words, int rule) {
     if (rows == NULL || placed == NULL) goto fail;
     for (Py_ssize_t i = 0; i < n; i++) {
         Placed *p = &placed[i];
-        if (get_double(items[i], s_y0, &p->y0) < 0 || get_double(items[i], s_y1, &p->y1) < 0 ||
-            get_double(items[i], s_x0, &p->x0) < 0)
+        if (word_double(items[i], W_Y0, s_y0, &p->y0) < 0 ||
+            word_double(items[i], W_Y1, s_y1, &p->y1) < 0 ||
+            word_double(items[i], W_X0, s_x0, &p->x0) < 0)
             goto fail;
         p->key = p->y0 + p->y1;
         if (isnan(p->key) || isnan(p->x0)) {
@@ -863,7 +906,7 @@ static PyObject *rows_of(PyObject *words, int rule) {
                 if (top <= w->key && w->key <= bottom) {
                     double h = w->y1 - w->y0;
                     double size = 0; /* read here and at a row's start only: few rows are short */
-                    if (is_short && get_double(w->word, s_size, &size) < 0) goto fail;
+                    if (is_short && word_double(w->word, W_SIZE, s_size, &size) < 0) goto fail;
                     if (is_short && FULL_LO * size <= h && h <= FULL_HI * size) {
                         top = py_min(top, 2 * w->y0);
                         bottom = py_max(bottom, 2 * w->y1);
@@ -900,7 +943,7 @@ static PyObject *rows_of(PyObject *words, int rule) {
             top = twice ? 2 * placed[i].y0 : placed[i].y0;
             bottom = twice ? 2 * placed[i].y1 : placed[i].y1;
             double size = 0;
-            if (twice && get_double(placed[i].word, s_size, &size) < 0) goto fail;
+            if (twice && word_double(placed[i].word, W_SIZE, s_size, &size) < 0) goto fail;
             is_short = twice && placed[i].y1 - placed[i].y0 < FULL_LO * size;
         }
     }
@@ -926,12 +969,13 @@ static PyObject *group_lines(PyObject *Py_UNUSED(self), PyObject *words) {
 /* tables_text.em: the word's font size, or its box height when the size is unknown. */
 static int word_em(PyObject *word, double *em) {
     double size, y0, y1;
-    if (get_double(word, s_size, &size) < 0) return -1;
+    if (word_double(word, W_SIZE, s_size, &size) < 0) return -1;
     if (size > 0.5) {
         *em = size;
         return 0;
     }
-    if (get_double(word, s_y0, &y0) < 0 || get_double(word, s_y1, &y1) < 0) return -1;
+    if (word_double(word, W_Y0, s_y0, &y0) < 0 || word_double(word, W_Y1, s_y1, &y1) < 0)
+        return -1;
     *em = py_max(1.0, py_max(0.1, y1 - y0) / 1.15);
     return 0;
 }
@@ -957,8 +1001,8 @@ static PyObject *runs(PyObject *Py_UNUSED(self), PyObject *args) {
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *word = items[i];
         double em, x0, x1;
-        if (word_em(word, &em) < 0 || get_double(word, s_x0, &x0) < 0 ||
-            get_double(word, s_x1, &x1) < 0)
+        if (word_em(word, &em) < 0 || word_double(word, W_X0, s_x0, &x0) < 0 ||
+            word_double(word, W_X1, s_x1, &x1) < 0)
             goto fail;
         int join = 0;
         if (run != NULL) {
@@ -1011,10 +1055,20 @@ static PyObject *bands(PyObject *Py_UNUSED(self), PyObject *words) {
     return rows_of(words, FIRST_SPAN);
 }
 
-/* What split_rows works with: the callbacks into lines.py and the Line class. */
+/* A column gutter (gutters.Gutter): an empty strip at x from row top y0 to row bottom y1. */
+typedef struct { double x, y0, y1; } GutterBox;
+
+/* What split_rows works with: the callbacks into lines.py, the Line class (made directly
+ * when slots_of allows) and the page's gutters. */
 typedef struct {
-    PyObject *line_cls, *is_label, *gutter, *make_line, *lines;
+    PyObject *line_cls, *is_label, *make_line, *lines;
+    Slots line_slots;
+    GutterBox *gutters;
+    Py_ssize_t n_gutters;
 } Split;
+
+/* A model.Line's fields, in the order its dataclass takes them. */
+static const char *const LINE_FIELDS[] = {"words", "x0", "y0", "x1", "y1", "size", "bold", "text"};
 
 static int is_rtl_start(PyObject *text) {
     if (PyUnicode_GET_LENGTH(text) == 0) return 0;
@@ -1022,12 +1076,16 @@ static int is_rtl_start(PyObject *text) {
     return (0x0590 <= c && c <= 0x08FF) || (0xFB1D <= c && c <= 0xFEFC);
 }
 
-/* lines.make_line of ``run``, appended to the lines; make_line itself for what the port
- * leaves to Python (a size that is not a number, a right-to-left word). */
+/* lines.make_line of ``run``, appended to the lines. Made here when every word is read at
+ * its slots (word_slots) with a float box and size, a bool weight and a str text, no word
+ * right to left, no size NaN and at most 16 sizes: the box's edges and the size are the
+ * words' own objects, as Python's min/max and the size count pick them. Anything else
+ * goes to make_line itself. */
 static int emit_line(Split *sp, PyObject *run) {
     Py_ssize_t n = PyList_GET_SIZE(run);
     if (n == 0) return 0; /* never: a run holds its first word (kept for safety) */
-    double x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+    double box[4] = {0, 0, 0, 0};
+    PyObject *edge[4] = {NULL, NULL, NULL, NULL}; /* x0, y0 (min), x1, y1 (max) */
     double sizes[16];
     PyObject *size_objs[16];
     Py_ssize_t counts[16];
@@ -1035,49 +1093,49 @@ static int emit_line(Split *sp, PyObject *run) {
     Py_ssize_t bold_chars = 0, total = 0;
     PyObject *texts = PyList_New(n), *line = NULL;
     if (texts == NULL) return -1;
-    for (Py_ssize_t i = 0; i < n; i++) {
+    for (Py_ssize_t i = 0; i < n && !python; i++) {
         PyObject *w = PyList_GET_ITEM(run, i);
-        double a, b, c, d, size;
-        if (get_double(w, s_x0, &a) < 0 || get_double(w, s_y0, &b) < 0 ||
-            get_double(w, s_x1, &c) < 0 || get_double(w, s_y1, &d) < 0 ||
-            get_double(w, s_size, &size) < 0)
-            goto done;
-        x0 = i ? py_min(x0, a) : a;
-        y0 = i ? py_min(y0, b) : b;
-        x1 = i ? py_max(x1, c) : c;
-        y1 = i ? py_max(y1, d) : d;
-        PyObject *text = PyObject_GetAttr(w, s_text);
-        if (text == NULL) goto done;
-        if (!PyUnicode_Check(text)) {
-            Py_DECREF(text);
-            PyErr_SetString(PyExc_TypeError, "a word's text is a str");
-            goto done;
+        const Slots *s = word_slots(w);
+        PyObject *text = word_field(w, s, W_TEXT), *size_obj = word_field(w, s, W_SIZE);
+        PyObject *bold = word_field(w, s, W_BOLD);
+        if (text == NULL || !PyUnicode_Check(text) || size_obj == NULL ||
+            !PyFloat_CheckExact(size_obj) || isnan(PyFloat_AS_DOUBLE(size_obj)) ||
+            (bold != Py_True && bold != Py_False) || is_rtl_start(text)) {
+            python = 1;
+            break;
         }
-        PyList_SET_ITEM(texts, i, text);
+        for (int j = 0; j < 4; j++) {
+            PyObject *v = word_field(w, s, W_X0 + j);
+            if (v == NULL || !PyFloat_CheckExact(v)) {
+                python = 1;
+                break;
+            }
+            double d = PyFloat_AS_DOUBLE(v);
+            /* Python's min and max: the first, unless a later one is beyond it. */
+            if (i == 0 || (j < 2 ? d < box[j] : d > box[j])) {
+                box[j] = d;
+                edge[j] = v;
+            }
+        }
+        if (python) break;
+        PyList_SET_ITEM(texts, i, Py_NewRef(text));
         Py_ssize_t len = PyUnicode_GET_LENGTH(text);
-        if (isnan(size) || is_rtl_start(text)) python = 1;
+        double size = PyFloat_AS_DOUBLE(size_obj);
         int k = 0;
         while (k < distinct && sizes[k] != size) k++;
         if (k == distinct) {
             if (distinct == 16) {
                 python = 1;
-                k = 15;
-            } else {
-                sizes[k] = size;
-                size_objs[k] = NULL;
-                counts[k] = 0;
-                distinct++;
+                break;
             }
+            sizes[k] = size;
+            size_objs[k] = size_obj; /* the first word's in this size: the dict's key */
+            counts[k] = 0;
+            distinct++;
         }
-        if (size_objs[k] == NULL) size_objs[k] = w; /* the first word set in this size */
         counts[k] += len;
         total += len;
-        PyObject *bold = PyObject_GetAttr(w, s_bold);
-        if (bold == NULL) goto done;
-        int is_bold = PyObject_IsTrue(bold);
-        Py_DECREF(bold);
-        if (is_bold < 0) goto done;
-        if (is_bold) bold_chars += len;
+        if (bold == Py_True) bold_chars += len;
     }
     if (python) {
         line = PyObject_CallOneArg(sp->make_line, run);
@@ -1085,40 +1143,85 @@ static int emit_line(Split *sp, PyObject *run) {
         int best = 0;
         for (int k = 1; k < distinct; k++)
             if (counts[k] > counts[best]) best = k;
-        PyObject *size = PyObject_GetAttr(size_objs[best], s_size);
-        PyObject *text = size ? PyUnicode_Join(s_space, texts) : NULL;
-        if (text != NULL)
-            line = PyObject_CallFunction(sp->line_cls, "OddddOOO", run, x0, y0, x1, y1, size,
-                                         bold_chars * 2 > total ? Py_True : Py_False, text);
-        Py_XDECREF(size);
-        Py_XDECREF(text);
+        PyObject *text = PyUnicode_Join(s_space, texts);
+        if (text != NULL) {
+            PyObject *values[8] = {run,     edge[0],         edge[1],
+                                   edge[2], edge[3],         size_objs[best],
+                                   bold_chars * 2 > total ? Py_True : Py_False, text};
+            line = sp->line_slots.type != NULL
+                       ? slots_new(&sp->line_slots, values)
+                       : PyObject_CallFunctionObjArgs(sp->line_cls, values[0], values[1],
+                                                      values[2], values[3], values[4],
+                                                      values[5], values[6], values[7], NULL);
+            Py_DECREF(text);
+        }
     }
-    if (line != NULL) {
-        int bad = PyList_Append(sp->lines, line);
-        Py_DECREF(line);
-        Py_DECREF(texts);
-        return bad;
-    }
-done:
     Py_DECREF(texts);
-    return -1;
+    if (line == NULL) return -1;
+    int bad = PyList_Append(sp->lines, line);
+    Py_DECREF(line);
+    return bad;
+}
+
+/* The gutters (objects with x, y0, y1) as numbers, into sp; -1 on an error. */
+static int read_gutters(Split *sp, PyObject *gutters) {
+    Py_ssize_t n = PyList_GET_SIZE(gutters);
+    sp->gutters = PyMem_Malloc(sizeof(GutterBox) * (n ? n : 1));
+    if (sp->gutters == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t k = 0; k < n; k++) {
+        PyObject *g = PyList_GET_ITEM(gutters, k);
+        PyObject *x = PyObject_GetAttrString(g, "x");
+        double v = x ? PyFloat_AsDouble(x) : -1.0;
+        Py_XDECREF(x);
+        if ((v == -1.0 && PyErr_Occurred()) || get_double(g, s_y0, &sp->gutters[k].y0) < 0 ||
+            get_double(g, s_y1, &sp->gutters[k].y1) < 0)
+            return -1;
+        sp->gutters[k].x = v;
+    }
+    sp->n_gutters = n;
+    return 0;
+}
+
+/* gutters.gutter_at: a gutter runs between neighbours ending at prev_x1 and starting at
+ * x0, and over the word's centre cy. */
+static int gutter_between(const Split *sp, double prev_x1, double x0, double cy) {
+    for (Py_ssize_t k = 0; k < sp->n_gutters; k++) {
+        const GutterBox *g = &sp->gutters[k];
+        if (prev_x1 <= g->x && g->x <= x0 && g->y0 <= cy && cy <= g->y1) return 1;
+    }
+    return 0;
 }
 
 PyDoc_STRVAR(split_rows_doc,
-"split_rows(rows, split_em, label_gap_em, line_cls, is_label, gutter, make_line)\n\n"
+"split_rows(rows, split_em, label_gap_em, line_cls, is_label, gutters, make_line)\n\n"
 "The second loop of lines.make_lines: each row cut into Lines at wide gaps, font size\n"
-"changes and, when ``gutter`` is not None, where ``gutter(prev, word)`` says a column\n"
-"gutter runs; a label (``is_label(run)``) keeps the text a tab away.");
+"changes and the column ``gutters`` (a list of gutters.Gutter, or None); a label\n"
+"(``is_label(run)``) keeps the text a tab away.");
 
 static PyObject *split_rows(PyObject *Py_UNUSED(self), PyObject *args) {
-    PyObject *rows;
+    PyObject *rows, *gutters;
     double split_em, label_gap_em;
     Split sp = {0};
     if (!PyArg_ParseTuple(args, "O!ddOOOO", &PyList_Type, &rows, &split_em, &label_gap_em,
-                          &sp.line_cls, &sp.is_label, &sp.gutter, &sp.make_line))
+                          &sp.line_cls, &sp.is_label, &gutters, &sp.make_line))
         return NULL;
+    if (gutters != Py_None && !PyList_Check(gutters)) {
+        PyErr_SetString(PyExc_TypeError, "gutters is a list or None");
+        return NULL;
+    }
+    if (slots_of(sp.line_cls, LINE_FIELDS, 8, &sp.line_slots) < 0) return NULL;
+    if (gutters != Py_None && read_gutters(&sp, gutters) < 0) {
+        PyMem_Free(sp.gutters);
+        return NULL;
+    }
     sp.lines = PyList_New(0);
-    if (sp.lines == NULL) return NULL;
+    if (sp.lines == NULL) {
+        PyMem_Free(sp.gutters);
+        return NULL;
+    }
     for (Py_ssize_t r = 0; r < PyList_GET_SIZE(rows); r++) {
         PyObject *row = PyList_GET_ITEM(rows, r);
         if (!PyList_Check(row) || PyList_GET_SIZE(row) == 0) {
@@ -1132,13 +1235,14 @@ static PyObject *split_rows(PyObject *Py_UNUSED(self), PyObject *args) {
         }
         double prev_size, prev_x1;
         PyObject *first = PyList_GET_ITEM(row, 0);
-        if (get_double(first, s_size, &prev_size) < 0 || get_double(first, s_x1, &prev_x1) < 0)
+        if (word_double(first, W_SIZE, s_size, &prev_size) < 0 ||
+            word_double(first, W_X1, s_x1, &prev_x1) < 0)
             goto fail_run;
         for (Py_ssize_t i = 1; i < PyList_GET_SIZE(row); i++) {
             PyObject *word = PyList_GET_ITEM(row, i);
             double size, x0, x1;
-            if (get_double(word, s_size, &size) < 0 || get_double(word, s_x0, &x0) < 0 ||
-                get_double(word, s_x1, &x1) < 0)
+            if (word_double(word, W_SIZE, s_size, &size) < 0 ||
+                word_double(word, W_X0, s_x0, &x0) < 0 || word_double(word, W_X1, s_x1, &x1) < 0)
                 goto fail_run;
             double em = py_max(py_max(prev_size, size), 1.0);
             double gap = x0 - prev_x1;
@@ -1152,13 +1256,12 @@ static PyObject *split_rows(PyObject *Py_UNUSED(self), PyObject *args) {
                 if (label) cut = 0;
             } else if (!cut && (fabs(size - prev_size) > 0.3 * em)) {
                 cut = 1;
-            } else if (!cut && sp.gutter != Py_None) {
-                PyObject *prev = PyList_GET_ITEM(run, PyList_GET_SIZE(run) - 1);
-                PyObject *r2 = PyObject_CallFunctionObjArgs(sp.gutter, prev, word, NULL);
-                if (r2 == NULL) goto fail_run;
-                cut = PyObject_IsTrue(r2);
-                Py_DECREF(r2);
-                if (cut < 0) goto fail_run;
+            } else if (!cut && sp.n_gutters > 0) {
+                double y0, y1;
+                if (word_double(word, W_Y0, s_y0, &y0) < 0 ||
+                    word_double(word, W_Y1, s_y1, &y1) < 0)
+                    goto fail_run;
+                cut = gutter_between(&sp, prev_x1, x0, (y0 + y1) * 0.5);
             }
             if (cut) {
                 int bad = emit_line(&sp, run);
@@ -1179,10 +1282,89 @@ static PyObject *split_rows(PyObject *Py_UNUSED(self), PyObject *args) {
         Py_DECREF(run);
         goto fail;
     }
+    PyMem_Free(sp.gutters);
     return sp.lines;
 fail:
+    PyMem_Free(sp.gutters);
     Py_DECREF(sp.lines);
     return NULL;
+}
+
+PyDoc_STRVAR(gutter_votes_doc,
+"gutter_votes(rows, lo, hi, bins, gap_em, bin_width, min_votes)\n\n"
+"The vote of gutters.find_gutters: for each bin of ``bin_width`` points (``bins`` of them),\n"
+"how many gaps wider than ``gap_em`` between neighbours of ``rows`` cover it, within\n"
+"[lo, hi]; an empty list when fewer than ``min_votes`` gaps voted.");
+
+static PyObject *gutter_votes(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *rows;
+    double lo, hi, gap_em, bin_width;
+    Py_ssize_t bins, min_votes;
+    if (!PyArg_ParseTuple(args, "O!ddnddn", &PyList_Type, &rows, &lo, &hi, &bins, &gap_em,
+                          &bin_width, &min_votes))
+        return NULL;
+    if (bins < 0) {
+        PyErr_SetString(PyExc_ValueError, "bins is not negative");
+        return NULL;
+    }
+    Py_ssize_t *votes = PyMem_Calloc(bins + 1, sizeof(Py_ssize_t));
+    if (votes == NULL) return PyErr_NoMemory();
+    Py_ssize_t cast = 0;
+    PyObject *out = NULL;
+    for (Py_ssize_t r = 0; r < PyList_GET_SIZE(rows); r++) {
+        PyObject *row = PyList_GET_ITEM(rows, r);
+        if (!PyList_Check(row) || PyList_GET_SIZE(row) == 0) {
+            PyErr_SetString(PyExc_TypeError, "rows are non-empty lists of words");
+            goto done;
+        }
+        double prev_size, prev_x1;
+        PyObject *first = PyList_GET_ITEM(row, 0);
+        if (word_double(first, W_SIZE, s_size, &prev_size) < 0 ||
+            word_double(first, W_X1, s_x1, &prev_x1) < 0)
+            goto done;
+        for (Py_ssize_t i = 1; i < PyList_GET_SIZE(row); i++) {
+            PyObject *word = PyList_GET_ITEM(row, i);
+            double size, x0, x1;
+            if (word_double(word, W_SIZE, s_size, &size) < 0 ||
+                word_double(word, W_X0, s_x0, &x0) < 0 || word_double(word, W_X1, s_x1, &x1) < 0)
+                goto done;
+            /* As gutters.py writes it: the larger size, at least 1. */
+            double em = size > prev_size ? size : prev_size;
+            if (x0 - prev_x1 > gap_em * (1.0 > em ? 1.0 : em)) {
+                double a = py_max(prev_x1, lo), b = py_min(x0, hi);
+                if (b > a) {
+                    /* int() of a non-negative quotient: truncation, in range as in Python
+                     * (lo <= a < b <= hi); checked all the same. */
+                    Py_ssize_t from = (Py_ssize_t)(a / bin_width) + 1;
+                    Py_ssize_t to = (Py_ssize_t)(b / bin_width);
+                    if (from < 0 || from > bins || to < 0 || to > bins) {
+                        PyErr_SetString(PyExc_IndexError, "a gap outside the page's bins");
+                        goto done;
+                    }
+                    votes[from] += 1;
+                    votes[to] -= 1;
+                    cast++;
+                }
+            }
+            prev_size = size;
+            prev_x1 = x1;
+        }
+    }
+    out = PyList_New(cast < min_votes ? 0 : bins);
+    if (out == NULL || cast < min_votes) goto done;
+    Py_ssize_t run = 0;
+    for (Py_ssize_t k = 0; k < bins; k++) {
+        run += votes[k];
+        PyObject *v = PyLong_FromSsize_t(run);
+        if (v == NULL) {
+            Py_CLEAR(out);
+            goto done;
+        }
+        PyList_SET_ITEM(out, k, v);
+    }
+done:
+    PyMem_Free(votes);
+    return out;
 }
 
 /* ---------------------------------------------------------------- rotation (rules.py) */
@@ -2172,6 +2354,7 @@ static PyMethodDef methods[] = {
     {"runs", runs, METH_VARARGS, runs_doc},
     {"bands", bands, METH_O, bands_doc},
     {"split_rows", split_rows, METH_VARARGS, split_rows_doc},
+    {"gutter_votes", gutter_votes, METH_VARARGS, gutter_votes_doc},
     {"angle_votes", angle_votes, METH_VARARGS, angle_votes_doc},
     {"merge_pieces", merge_pieces, METH_VARARGS, merge_pieces_doc},
     {"grid_lines", grid_lines, METH_VARARGS, grid_lines_doc},
@@ -2211,7 +2394,9 @@ PyMODINIT_FUNC PyInit__loops(void) {
     /* WORD_LOOP 2: upright_words reads fused runs itself (words._scan) and takes its
      * (gap, back-step) instead of a callback; 3: it fits inflated boxes (words._fit_boxes). */
     if (mod != NULL && (PyModule_AddIntConstant(mod, "WORD_CALLS", WORD_CALLS) < 0 ||
-                        PyModule_AddIntConstant(mod, "WORD_LOOP", 3) < 0)) {
+                        PyModule_AddIntConstant(mod, "WORD_LOOP", 3) < 0 ||
+                        /* LINE_LOOP 2: split_rows takes the gutters, not a callback. */
+                        PyModule_AddIntConstant(mod, "LINE_LOOP", 2) < 0)) {
         Py_DECREF(mod);
         return NULL;
     }

@@ -14,6 +14,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from dataclasses import dataclass
 
+from omnireader.formats.layout import pdfium_calls
 from omnireader.formats.layout.model import Word
 
 __all__ = ["Gutter", "find_gutters", "gutter_at"]
@@ -40,13 +41,31 @@ class Gutter:
     y1: float
 
 
-def find_gutters(rows: list[list[Word]], width: float) -> list[Gutter]:
+def find_gutters(rows: list[list[Word]], width: float, compiled: bool = True) -> list[Gutter]:
     """The column gutters of a page whose words are grouped in ``rows`` (top to bottom,
-    each sorted left to right)."""
+    each sorted left to right). Every gap of a page is voted on: the compiled vote
+    (``_loops.gutter_votes``) runs where it is built and ``compiled`` is true."""
     if len(rows) < _MIN_ROWS or width <= 0:
         return []
     lo, hi = width * _INNER[0], width * _INNER[1]
     bins = int(width / _BIN) + 2
+    vote = pdfium_calls.compiled("gutter_votes", compiled)
+    counts = (
+        vote(rows, lo, hi, bins, _GAP_EM, _BIN, _MIN_ROWS)
+        if vote is not None
+        else _votes(rows, lo, hi, bins)
+    )
+    if not counts:
+        return []  # most pages: too few wide gaps in the middle to line up
+    out: list[Gutter] = []
+    for x in _peaks(counts):
+        out.extend(_runs(rows, x, width))
+    return out
+
+
+def _votes(rows: list[list[Word]], lo: float, hi: float, bins: int) -> list[int]:
+    """For each bin, how many rows' wide gaps cover it; empty when fewer than
+    :data:`_MIN_ROWS` gaps voted."""
     votes = [0] * (bins + 1)
     cast = 0
     for row in rows:
@@ -62,15 +81,12 @@ def find_gutters(rows: list[list[Word]], width: float) -> list[Gutter]:
                     cast += 1
             prev = word
     if cast < _MIN_ROWS:
-        return []  # most pages: too few wide gaps in the middle to line up
+        return []
     counts, run = [], 0
     for v in votes[:bins]:
         run += v
         counts.append(run)
-    out: list[Gutter] = []
-    for x in _peaks(counts):
-        out.extend(_runs(rows, x, width))
-    return out
+    return counts
 
 
 def _peaks(counts: list[int]) -> list[float]:

@@ -55,6 +55,9 @@ _COLUMN_GAP_EM = 20.0
 _COLUMN_ROWS = 3
 
 _X0 = attrgetter("x0")
+# The compiled line loop this module calls (``_loops.LINE_LOOP``): 2 takes the gutters as a
+# list (checked in C) instead of a callback per pair of neighbours.
+_LINE_LOOP = 2
 
 
 def make_lines(words: list[Word], width: float = 0.0, compiled: bool = True) -> list[Line]:
@@ -66,15 +69,18 @@ def make_lines(words: list[Word], width: float = 0.0, compiled: bool = True) -> 
         return []
     bands = pdfium_calls.compiled("bands", compiled)
     split = pdfium_calls.compiled("split_rows", compiled)
+    if getattr(pdfium_calls.loops, "LINE_LOOP", 1) != _LINE_LOOP:
+        split = None  # a build from an older _loops.c: its split_rows takes a callback
     rows = bands(words) if bands is not None and split is not None else None
     if rows is None:
         split = None  # not built, or a coordinate that is no number: Python decides
         rows = _bands(words)
-    gutters = find_gutters(rows, width) if width else []
+    gutters = find_gutters(rows, width, compiled) if width else []
     label_gap = _label_gap(rows)
     if split is not None:
-        between = (lambda prev, word: gutter_at(gutters, prev, word)) if gutters else None
-        lines: list[Line] = split(rows, _SPLIT_EM, label_gap, Line, _is_label, between, make_line)
+        lines: list[Line] = split(
+            rows, _SPLIT_EM, label_gap, Line, _is_label, gutters or None, make_line
+        )
         return _rejoined(lines)
     lines = []
     for row in rows:
