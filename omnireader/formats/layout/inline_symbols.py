@@ -50,7 +50,8 @@ def symbols_joined(lines: list[Line], make_line: Callable[[list[Word]], Line]) -
     while i < len(lines):
         line = lines[i]
         host = out[-1] if out else None
-        if host is None or not _inside(host, line, main):
+        # len(line.words) != 1 is _inside's first test, asked here: most lines fail it.
+        if host is None or len(line.words) != 1 or not _inside(host, line, main):
             out.append(line)
             i += 1
             continue

@@ -44,7 +44,10 @@ def marks_joined(lines: list[Line], make_line: Callable[[list[Word]], Line]) -> 
     """``lines`` with each footnote mark that stood alone back in its line (the rule in
     the module's docstring); lines the mark had split rejoined through it."""
     largest = max((line.size for line in lines), default=0.0)
-    marks = [i for i, line in enumerate(lines) if _mark_like(line, largest)]
+    # _mark_like's first test inline: nearly every line holds more than one word.
+    marks = [
+        i for i, line in enumerate(lines) if len(line.words) == 1 and _mark_like(line, largest)
+    ]
     if not marks:
         return lines
     out: list[Line | None] = list(lines)

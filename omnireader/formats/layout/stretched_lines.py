@@ -40,7 +40,13 @@ def stretched_joined(lines: list[Line], make_line: Callable[[list[Word]], Line])
     i = 0
     while i < len(lines):
         end = i + 1  # the pieces of one row in one size: lines[i:end]
-        while end < len(lines) and _same_row(lines[end - 1], lines[end]):
+        # _same_row's cheapest test first, inline: the next line most often starts left of
+        # this one's end (the next row).
+        while (
+            end < len(lines)
+            and lines[end].x0 > lines[end - 1].x1
+            and _same_row(lines[end - 1], lines[end])
+        ):
             end += 1
         if end - i > 1 and _stretched(lines, i, end):
             out.append(make_line([w for line in lines[i:end] for w in line.words]))
