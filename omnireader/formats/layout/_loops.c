@@ -861,6 +861,17 @@ static int by_left(const void *a, const void *b) {
     return p->at < q->at ? -1 : (p->at > q->at);
 }
 
+/* qsort, skipped when the records are in order already (most pages' words come top to
+ * bottom, most lines' left to right): the order is total (``at`` breaks every tie), so
+ * either way it is the same. */
+static void sort_placed(Placed *placed, Py_ssize_t n, int (*cmp)(const void *, const void *)) {
+    for (Py_ssize_t i = 1; i < n; i++)
+        if (cmp(&placed[i - 1], &placed[i]) > 0) {
+            qsort(placed, n, sizeof(Placed), cmp);
+            return;
+        }
+}
+
 /* How a word joins the row above: tables_text.group_lines' rule (the two vertical middles
  * inside each other's boxes, the row's box the tallest word's) or lines.make_lines' (twice
  * the word's centre inside twice the row's first word's span). */
@@ -895,7 +906,7 @@ static PyObject *rows_of(PyObject *words, int rule) {
         p->at = i;
         p->word = items[i];
     }
-    qsort(placed, n, sizeof(Placed), by_centre);
+    sort_placed(placed, n, by_centre);
     double top = 0, bottom = 0;
     int is_short = 0; /* FIRST_SPAN: the row's first word's box is shorter than its type */
     Py_ssize_t start = 0;
@@ -928,7 +939,7 @@ static PyObject *rows_of(PyObject *words, int rule) {
             }
         }
         if (i > 0) { /* the row placed[start:i] is complete */
-            qsort(placed + start, i - start, sizeof(Placed), by_left);
+            sort_placed(placed + start, i - start, by_left);
             PyObject *row = PyList_New(i - start);
             if (row == NULL) goto fail;
             for (Py_ssize_t k = start; k < i; k++)
