@@ -46,7 +46,7 @@ def _page(rng: random.Random, columns: int) -> list[Word]:
                 x += rng.choice([20.0, 60.0, 120.0])
             while x < end:
                 text = rng.choice(_TEXTS)
-                size = rng.choice([10.0, 10.0, 10.0, 10.0, 7.0, 14.0])
+                size = rng.choice([10.0] * 10 + [7.0, 14.0])
                 height = size if rng.random() > 0.05 else size * 0.5  # a short symbol box
                 w = Word(text, x, top, x + 5.0 * len(text), top + height, size, rng.random() < 0.2)
                 words.append(w)
@@ -69,7 +69,7 @@ def _shown(lines: list[Line]) -> list[str]:
 def test_seeded_pages_make_the_same_lines_and_groups_compiled() -> None:
     rng = random.Random(38)
     with_gutters = 0
-    for k in range(120):
+    for k in range(80):
         words = _page(rng, 1 + k % 3)
         if k % 2:  # in order already, as most pages' words come (the sort is skipped)
             words.sort(key=lambda w: (w.y0 + w.y1, w.x0))
@@ -80,7 +80,7 @@ def test_seeded_pages_make_the_same_lines_and_groups_compiled() -> None:
         assert gutters == find_gutters(rows, 612.0, compiled=False), k
         with_gutters += bool(gutters)
         assert repr(group_lines(words, compiled=True)) == repr(group_lines(words, compiled=False))
-    assert with_gutters > 20  # the gutters' cut was reached, not only the gaps'
+    assert with_gutters > 15  # the gutters' cut was reached, not only the gaps'
 
 
 @dataclass
