@@ -1,6 +1,6 @@
-"""The compiled line loops (``_loops.c``: ``bands``, ``split_rows``, ``gutter_votes``, the
-table finder's ``group_lines``) give what the Python loops give, to the type of every
-number: on seeded pages of one and two columns, labels a tab before their text, size
+"""The compiled line loops (``_loops.c``: ``bands``, ``split_rows``, ``gutter_votes``,
+``label_gap``, the table finder's ``group_lines``) give what the Python loops give, to the
+type of every number: on seeded pages of one and two columns, labels a tab before their text, size
 changes, short symbol boxes and bold runs, shuffled or in order; on words that are not ``model.Word`` (read by
 name) and on a word class changed after the loops first read it.
 
@@ -17,7 +17,7 @@ import pytest
 
 from omnireader.formats.layout import pdfium_calls
 from omnireader.formats.layout.gutters import find_gutters
-from omnireader.formats.layout.lines import make_lines
+from omnireader.formats.layout.lines import _label_gap, make_lines
 from omnireader.formats.layout.model import Line, Word
 from omnireader.formats.layout.tables_text import group_lines
 
@@ -68,7 +68,7 @@ def _shown(lines: list[Line]) -> list[str]:
 @needs_loops
 def test_seeded_pages_make_the_same_lines_and_groups_compiled() -> None:
     rng = random.Random(38)
-    with_gutters = 0
+    with_gutters = label_columns = 0
     for k in range(80):
         words = _page(rng, 1 + k % 3)
         if k % 2:  # in order already, as most pages' words come (the sort is skipped)
@@ -79,8 +79,12 @@ def test_seeded_pages_make_the_same_lines_and_groups_compiled() -> None:
         gutters = find_gutters(rows, 612.0, compiled=True)
         assert gutters == find_gutters(rows, 612.0, compiled=False), k
         with_gutters += bool(gutters)
+        gap = _label_gap(rows, compiled=True)
+        assert gap == _label_gap(rows, compiled=False), k
+        label_columns += gap > 8.0
         assert repr(group_lines(words, compiled=True)) == repr(group_lines(words, compiled=False))
     assert with_gutters > 15  # the gutters' cut was reached, not only the gaps'
+    assert label_columns > 5  # and a column of labels widened the label's gap
 
 
 @dataclass

@@ -1301,6 +1301,77 @@ fail:
     return NULL;
 }
 
+PyDoc_STRVAR(label_gap_doc,
+"label_gap(rows, match, label_gap_em, column_gap_em, column_rows)\n\n"
+"lines._label_gap: ``label_gap_em``, or more where at least ``column_rows`` rows whose\n"
+"first word is a label (``match(text)`` true) at one x (rounded) have their next word at\n"
+"one x, up to ``column_gap_em`` away: the widest such gap and 0.01. None when a box or\n"
+"size is not a float or not finite, or a text not a str: the Python loop decides.");
+
+static PyObject *label_gap(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *rows, *match;
+    double label_gap_em, column_gap_em;
+    Py_ssize_t column_rows;
+    if (!PyArg_ParseTuple(args, "O!Oddn", &PyList_Type, &rows, &match, &label_gap_em,
+                          &column_gap_em, &column_rows))
+        return NULL;
+    /* The (rounded first x, rounded next x) pairs seen: rows, their widest gap. */
+    typedef struct { double at, next, widest; Py_ssize_t rows; } Pair;
+    Py_ssize_t n_rows = PyList_GET_SIZE(rows), n = 0;
+    Pair *pairs = PyMem_Malloc(sizeof(Pair) * (n_rows ? n_rows : 1));
+    if (pairs == NULL) return PyErr_NoMemory();
+    PyObject *out = NULL;
+    for (Py_ssize_t r = 0; r < n_rows; r++) {
+        PyObject *row = PyList_GET_ITEM(rows, r);
+        if (!PyList_Check(row)) {
+            PyErr_SetString(PyExc_TypeError, "rows are lists of words");
+            goto done;
+        }
+        if (PyList_GET_SIZE(row) < 2) continue;
+        PyObject *first = PyList_GET_ITEM(row, 0), *next = PyList_GET_ITEM(row, 1);
+        const Slots *a = word_slots(first), *b = word_slots(next);
+        PyObject *text = word_field(first, a, W_TEXT);
+        PyObject *v[5] = {word_field(first, a, W_X0), word_field(first, a, W_X1),
+                          word_field(first, a, W_SIZE), word_field(next, b, W_X0),
+                          word_field(next, b, W_SIZE)};
+        double d[5];
+        if (text == NULL || !PyUnicode_CheckExact(text)) goto python;
+        for (int k = 0; k < 5; k++) {
+            if (v[k] == NULL || !PyFloat_CheckExact(v[k])) goto python;
+            d[k] = PyFloat_AS_DOUBLE(v[k]);
+            if (!isfinite(d[k])) goto python; /* round() would raise: Python says so */
+        }
+        /* The gap before the label test (Python asks it after: the same rows count). */
+        double gap = (d[3] - d[1]) / py_max(py_max(d[2], d[4]), 1.0);
+        if (!(0 < gap && gap <= column_gap_em)) continue;
+        PyObject *got = PyObject_CallOneArg(match, text);
+        if (got == NULL) goto done;
+        int is_label = PyObject_IsTrue(got);
+        Py_DECREF(got);
+        if (is_label < 0) goto done;
+        if (!is_label) continue;
+        /* round(): half to even, as nearbyint in the default rounding mode. */
+        double at = nearbyint(d[0]), nx = nearbyint(d[3]);
+        Py_ssize_t k = 0;
+        while (k < n && !(pairs[k].at == at && pairs[k].next == nx)) k++;
+        if (k == n) {
+            pairs[n++] = (Pair){at, nx, 0.0, 0};
+        }
+        pairs[k].rows++;
+        pairs[k].widest = py_max(pairs[k].widest, gap);
+    }
+    double widest = label_gap_em;
+    for (Py_ssize_t k = 0; k < n; k++)
+        if (pairs[k].rows >= column_rows) widest = py_max(widest, pairs[k].widest + 0.01);
+    out = PyFloat_FromDouble(widest);
+    goto done;
+python:
+    out = Py_NewRef(Py_None);
+done:
+    PyMem_Free(pairs);
+    return out;
+}
+
 PyDoc_STRVAR(gutter_votes_doc,
 "gutter_votes(rows, lo, hi, bins, gap_em, bin_width, min_votes)\n\n"
 "The vote of gutters.find_gutters: for each bin of ``bin_width`` points (``bins`` of them),\n"
@@ -2366,6 +2437,7 @@ static PyMethodDef methods[] = {
     {"bands", bands, METH_O, bands_doc},
     {"split_rows", split_rows, METH_VARARGS, split_rows_doc},
     {"gutter_votes", gutter_votes, METH_VARARGS, gutter_votes_doc},
+    {"label_gap", label_gap, METH_VARARGS, label_gap_doc},
     {"angle_votes", angle_votes, METH_VARARGS, angle_votes_doc},
     {"merge_pieces", merge_pieces, METH_VARARGS, merge_pieces_doc},
     {"grid_lines", grid_lines, METH_VARARGS, grid_lines_doc},

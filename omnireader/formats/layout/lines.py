@@ -76,7 +76,7 @@ def make_lines(words: list[Word], width: float = 0.0, compiled: bool = True) -> 
         split = None  # not built, or a coordinate that is no number: Python decides
         rows = _bands(words)
     gutters = find_gutters(rows, width, compiled) if width else []
-    label_gap = _label_gap(rows)
+    label_gap = _label_gap(rows, compiled)
     if split is not None:
         lines: list[Line] = split(
             rows, _SPLIT_EM, label_gap, Line, _is_label, gutters or None, make_line
@@ -114,10 +114,19 @@ def _rejoined(lines: list[Line]) -> list[Line]:
     return marks_joined(lines, make_line)
 
 
-def _label_gap(rows: list[list[Word]]) -> float:
+def _label_gap(rows: list[list[Word]], compiled: bool = True) -> float:
     """How far (in em) a label may stand from its text on this page: :data:`_LABEL_GAP_EM`,
     or up to :data:`_COLUMN_GAP_EM` where rows whose first word is a label at one x all
-    have their next word at one x (a column of labels beside a column of text)."""
+    have their next word at one x (a column of labels beside a column of text). Compiled
+    (``_loops.label_gap``) where it is built, as the other loops here."""
+    fast = pdfium_calls.compiled("label_gap", compiled)
+    got = (
+        fast(rows, _LABEL.match, _LABEL_GAP_EM, _COLUMN_GAP_EM, _COLUMN_ROWS)
+        if fast is not None
+        else None
+    )
+    if got is not None:
+        return got  # type: ignore[no-any-return]
     pairs: dict[tuple[int, int], float] = {}
     counts: dict[tuple[int, int], int] = {}
     for row in rows:
