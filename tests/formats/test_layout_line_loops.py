@@ -1,8 +1,9 @@
 """The compiled line loops (``_loops.c``: ``bands``, ``split_rows``, ``gutter_votes``,
 ``label_gap``, the table finder's ``group_lines``) give what the Python loops give, to the
-type of every number: on seeded pages of one and two columns, labels a tab before their text, size
-changes, short symbol boxes and bold runs, shuffled or in order; on words that are not ``model.Word`` (read by
-name) and on a word class changed after the loops first read it.
+type of every number: on seeded pages of one and two columns, labels a tab before their
+text, size changes, short symbol boxes and bold runs, shuffled or in order; on words that
+are not ``model.Word`` (read by name) and on a word class changed after the loops first
+read it.
 
 The loops read a ``Word``'s fields at their slots' offsets and make each ``Line`` without
 its ``__init__``; anything they cannot read that way goes the slow way, with the same result.
