@@ -2,7 +2,8 @@
  * page's generated line breaks inside words (word_joins.py), its path objects into
  * ruling-line pieces and its text objects into hidden and shown
  * (formats/pdf/text_objects.py); over the words, the table finder's lines and the runs of
- * words within a line (every word of a page passes there); over the rules, their merging
+ * words within a line, and the page's lines (lines.py: rows, their cuts, the gutters' vote,
+ * the label's gap; every word of a page passes there); over the rules, their merging
  * and the grid lines a ruled table is read from.
  *
  * Optional: setup.py builds it when a C compiler is there, and words.py and rules.py use
