@@ -1,5 +1,6 @@
-/* Loops over a text, compiled: the language guess's two (text/language.py, language_model.py)
- * and the chunker's test for a level that cannot split (text/chunk_split.py):
+/* Loops over a text, compiled: the language guess's two (text/language.py, language_model.py),
+ * a count of a text's characters that are not whitespace (text/visible_chars.py) and the
+ * chunker's test for a level that cannot split (text/chunk_split.py):
  *
  * - prose_counts: language._plain's counts. The text split at whitespace; a token holding
  *   "://", "www.", "@", a digit or ".com"/".org"/".net"/".gov"/".edu" (ending a word) set
@@ -13,6 +14,8 @@
  *   piece aside. chonkie_core's splitters merge while either side is under min_chars, so
  *   when every later piece is under it they give the whole text back as one split: a 50 MB
  *   line's pause and space levels, found at memchr speed instead of their full passes.
+ * - non_space: how many characters are not whitespace (len("".join(text.split()))), without
+ *   building the pieces: a PDF page's flags and checks asked it three times a page.
  *
  * Optional, like the layout's loops: setup.py builds it where a C compiler is, and the
  * Python code runs the same loops without it. The character classes are Python's own
@@ -198,16 +201,39 @@ done:
     return result;
 }
 
+PyDoc_STRVAR(non_space_doc,
+             "non_space(text) -> int\n\n"
+             "How many characters of text are not whitespace (str.split's): len(\"\".join(\n"
+             "text.split())) without building the pieces.");
+
+static PyObject *count_non_space(PyObject *self, PyObject *arg) {
+    if (!PyUnicode_Check(arg)) {
+        PyErr_SetString(PyExc_TypeError, "non_space() takes a str");
+        return NULL;
+    }
+    Py_ssize_t n = PyUnicode_GET_LENGTH(arg), count = 0;
+    int kind = PyUnicode_KIND(arg);
+    const void *data = PyUnicode_DATA(arg);
+    if (kind == PyUnicode_1BYTE_KIND) {
+        const Py_UCS1 *bytes = (const Py_UCS1 *)data;
+        for (Py_ssize_t i = 0; i < n; i++) count += !Py_UNICODE_ISSPACE(bytes[i]);
+    } else {
+        for (Py_ssize_t i = 0; i < n; i++) count += !Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, i));
+    }
+    return PyLong_FromSsize_t(count);
+}
+
 static PyMethodDef methods[] = {
     {"prose_counts", prose_counts, METH_O, prose_counts_doc},
     {"feature_counts", feature_counts, METH_VARARGS, feature_counts_doc},
     {"longest_gap", longest_gap, METH_VARARGS, longest_gap_doc},
+    {"non_space", count_non_space, METH_O, non_space_doc},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_scan",
-    "Loops over a text, compiled (optional; see language.py, chunk_split.py).",
+    "Loops over a text, compiled (optional; see language.py, visible_chars.py, chunk_split.py).",
     -1, methods, NULL, NULL, NULL, NULL,
 };
 

@@ -39,6 +39,7 @@ from omnireader.formats.layout.page_breaks import (
 )
 from omnireader.formats.layout.reflow import Vocabulary
 from omnireader.formats.layout.scan_pages import HeldScan, Scanned, carry_scan, scanned_layout
+from omnireader.text.visible_chars import visible_chars
 
 if TYPE_CHECKING:
     import pypdfium2
@@ -290,11 +291,13 @@ class LayoutStream:
 
 
 def _check_kept(layout: PageLayout, plain: str) -> None:
-    want = len("".join(plain.split()))
-    got = 0
+    want = visible_chars(plain)
+    # All the blocks' and cells' texts counted at once (the spaces joining them count nil).
+    texts: list[str] = []
     for block in layout.blocks:
-        got += len("".join(block.text.split()))
+        texts.append(block.text)
         if block.table is not None:
-            got += sum(len("".join(cell.split())) for row in block.table.rows for cell in row)
+            texts.extend(cell for row in block.table.rows for cell in row)
+    got = visible_chars(" ".join(texts))
     if got < _KEPT * want:
         raise LayoutFailed(f"the layout holds {got} of the page's {want} characters")

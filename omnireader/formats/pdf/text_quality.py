@@ -35,6 +35,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from omnireader.text.visible_chars import visible_chars
+
 if TYPE_CHECKING:
     import pypdfium2
 
@@ -107,7 +109,7 @@ def not_text_share(text: str) -> float:
         bad += sum(len(m) for m in _CID.findall(text))
     if not bad:
         return 0.0  # before counting the visible characters, which costs more than all this
-    visible = len("".join(text.split()))
+    visible = visible_chars(text)
     return bad / visible if visible else 0.0
 
 
