@@ -38,8 +38,12 @@ _WINGDINGS = re.compile(r"(?:^|\+)wingdings(?![ -]?[23])", re.IGNORECASE)
 
 def read_symbols(words: list[Word]) -> list[Word]:
     """``words`` with each one set in Wingdings read as its marks (the same list)."""
+    # A page sets its words in a few fonts: each font's name is matched once, not a word's.
+    symbols = {font for font in {w.font for w in words} if font and _WINGDINGS.search(font)}
+    if not symbols:
+        return words
     for word in words:
-        if word.font and _WINGDINGS.search(word.font):
+        if word.font in symbols:
             word.text = "".join(_mark(ch) for ch in word.text)
     return words
 
