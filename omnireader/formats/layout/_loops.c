@@ -2284,6 +2284,77 @@ static PyObject *probe_objects(PyObject *Py_UNUSED(self), PyObject *args) {
     return Py_BuildValue("(OO)", invisible ? Py_True : Py_False, clipped ? Py_True : Py_False);
 }
 
+PyDoc_STRVAR(shown_units_doc,
+"shown_units(textpage, functions, count, hidden, box) -> bytes\n\n"
+"The loop of hidden_text._text_without: the UTF-16-LE code units of the ``count`` characters\n"
+"of the text page, less those of the ``hidden`` text objects (a set of addresses), the\n"
+"space or line break PDFium put after them, characters whose box lies off the page ``box``\n"
+"(left, bottom, right, top) and codes 0 or past U+FFFF. ``functions`` are the addresses of\n"
+"FPDFText_GetTextObject, FPDFText_GetUnicode and FPDFText_GetCharBox.");
+
+static PyObject *shown_units(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *textpage_obj, *functions, *hidden;
+    int count;
+    double left, bottom, right, top;
+    if (!PyArg_ParseTuple(args, "OOiO(dddd)", &textpage_obj, &functions, &count, &hidden, &left,
+                          &bottom, &right, &top))
+        return NULL;
+    void *fns[3];
+    if (function_addresses(functions, 3, fns, "shown_units") < 0) return NULL;
+    Handle (*get_object)(Handle, int) = (Handle (*)(Handle, int))fns[0];
+    unsigned (*get_unicode)(Handle, int) = (unsigned (*)(Handle, int))fns[1];
+    int (*char_box)(Handle, int, double *, double *, double *, double *) =
+        (int (*)(Handle, int, double *, double *, double *, double *))fns[2];
+    Handle textpage = address(textpage_obj);
+    if (PyErr_Occurred()) return NULL;
+    if (!PyAnySet_Check(hidden)) {
+        PyErr_SetString(PyExc_TypeError, "shown_units needs the hidden objects as a set");
+        return NULL;
+    }
+    unsigned char *units = PyMem_Malloc(2 * (size_t)(count > 0 ? count : 1));
+    if (units == NULL) return PyErr_NoMemory();
+    Py_ssize_t n = 0;
+    int after_hidden = 0;
+    Handle last = NULL; /* the last object asked about, and whether it is hidden */
+    int last_hidden = 0;
+    for (int i = 0; i < count; i++) {
+        Handle obj = get_object(textpage, i);
+        if (obj != NULL) {
+            if (obj != last) {
+                PyObject *key = PyLong_FromVoidPtr(obj);
+                if (key == NULL) goto fail;
+                int found = PySet_Contains(hidden, key);
+                Py_DECREF(key);
+                if (found < 0) goto fail;
+                last = obj;
+                last_hidden = found;
+            }
+            if (last_hidden) {
+                after_hidden = 1;
+                continue;
+            }
+        } else if (after_hidden) {
+            continue; /* the space or line break PDFium put after the hidden text */
+        }
+        after_hidden = 0;
+        unsigned code = get_unicode(textpage, i);
+        double c_left, c_right, c_bottom, c_top;
+        if (obj != NULL && char_box(textpage, i, &c_left, &c_right, &c_bottom, &c_top)) {
+            if (c_right < left || c_left > right || c_top < bottom || c_bottom > top) continue;
+        }
+        if (code > 0 && code <= 0xFFFF) {
+            units[n++] = (unsigned char)(code & 0xFF);
+            units[n++] = (unsigned char)(code >> 8);
+        }
+    }
+    PyObject *out = PyBytes_FromStringAndSize((const char *)units, n);
+    PyMem_Free(units);
+    return out;
+fail:
+    PyMem_Free(units);
+    return NULL;
+}
+
 /* ---------------------------------------------------------------- a page's blocks (page.py) */
 
 /* A float attribute of ``obj`` as a double: 1 when read, 0 when it is not a float (Python
@@ -2445,6 +2516,7 @@ static PyMethodDef methods[] = {
     {"networks", networks, METH_VARARGS, networks_doc},
     {"text_objects", text_objects, METH_VARARGS, text_objects_doc},
     {"probe_objects", probe_objects, METH_VARARGS, probe_objects_doc},
+    {"shown_units", shown_units, METH_VARARGS, shown_units_doc},
     {"char_sizes", char_sizes, METH_O, char_sizes_doc},
     {"in_boxes", in_boxes, METH_VARARGS, in_boxes_doc},
     {NULL, NULL, 0, NULL},
