@@ -23,6 +23,7 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 typedef struct { float left, top, right, bottom; } RectF;
 typedef void *Handle;
@@ -111,6 +112,30 @@ static const char *const WORD_FIELDS[] = {"text", "x0", "y0", "x1", "y1", "size"
 
 /* ---------------------------------------------------------------- words (words.py) */
 
+/* round(x, 2) of the sizes a page's words are given, by the bits of x: Python's round to
+ * a number of digits goes through a correctly rounded decimal conversion (~3,000
+ * instructions a call), and a filing page, one text object a word, asked it twice a word
+ * for a handful of distinct sizes. The same x gives the same result object. */
+#define ROUND_SLOTS 64
+typedef struct { uint64_t bits[ROUND_SLOTS]; PyObject *value[ROUND_SLOTS]; } RoundCache;
+
+static PyObject *round2(RoundCache *cache, double x) {
+    uint64_t bits;
+    memcpy(&bits, &x, sizeof bits);
+    size_t slot = (size_t)((bits ^ (bits >> 32) ^ (bits >> 45)) % ROUND_SLOTS);
+    if (cache->value[slot] != NULL && cache->bits[slot] == bits)
+        return Py_NewRef(cache->value[slot]);
+    PyObject *out = PyObject_CallFunction(builtin_round, "di", x, 2);
+    if (out == NULL) return NULL;
+    Py_XSETREF(cache->value[slot], Py_NewRef(out));
+    cache->bits[slot] = bits;
+    return out;
+}
+
+static void round_cache_clear(RoundCache *cache) {
+    for (int k = 0; k < ROUND_SLOTS; k++) Py_CLEAR(cache->value[k]);
+}
+
 /* What the words loop of one page works with: PDFium's calls and words._FontStyle's
  * caches (by_object: text object -> (size, bold, font); by_font: font -> (bold, font)). */
 typedef struct {
@@ -126,6 +151,7 @@ typedef struct {
     double gap_em, back_em; /* words._GAP_EM, words._BACK_EM: where _scan splits a run */
     PyObject *by_object, *by_font, *describe, *word_cls, *expand, *out;
     Slots word_slots; /* word_cls made directly when its type is set (slots_of) */
+    RoundCache rounded; /* round(x, 2) of the sizes met on the page (round2) */
 } Page;
 
 static int is_break(Py_UCS4 ch) { return ch == 0 || ch == 0x200B || Py_UNICODE_ISSPACE(ch); }
@@ -162,7 +188,7 @@ static PyObject *style_known(Page *p, int index, Handle obj) {
         PyErr_SetString(PyExc_TypeError, "a font face is a (bold, font) tuple");
         goto fail;
     }
-    PyObject *rounded = PyObject_CallFunction(builtin_round, "di", size, 2);
+    PyObject *rounded = round2(&p->rounded, size);
     if (rounded == NULL) goto fail;
     PyObject *props = PyTuple_Pack(3, rounded, PyTuple_GET_ITEM(face, 0), PyTuple_GET_ITEM(face, 1));
     Py_DECREF(rounded);
@@ -220,8 +246,7 @@ static PyObject *style_of(Page *p, int index, Handle obj, double height) {
         double ratio = size / height;
         if (!(0.5 < ratio && ratio < 1.5)) {
             double em = inflated_em(p, index, obj, height);
-            PyObject *scaled = PyObject_CallFunction(builtin_round, "di",
-                                                     em > 0 ? em : height / 1.15, 2);
+            PyObject *scaled = round2(&p->rounded, em > 0 ? em : height / 1.15);
             if (scaled == NULL) { Py_DECREF(props); return NULL; }
             PyObject *out = PyTuple_Pack(3, scaled, PyTuple_GET_ITEM(props, 1),
                                          PyTuple_GET_ITEM(props, 2));
@@ -446,6 +471,7 @@ static PyObject *upright_words(PyObject *Py_UNUSED(self), PyObject *args) {
     }
     result = Py_NewRef(Py_None);
 done:
+    round_cache_clear(&p.rounded);
     Py_XDECREF(p.by_object);
     Py_XDECREF(p.by_font);
     Py_XDECREF(p.describe);
