@@ -10,9 +10,10 @@ from pathlib import Path
 from typing import Any
 
 from omnireader.cli import warm_place as place
+from omnireader.cli import warm_starting as starting
 from omnireader.cli.warm_wire import WarmUnavailableError, receive, send
 
-__all__ = ["add_warm_command", "cmd_warm", "ask_all"]
+__all__ = ["add_warm_command", "cmd_warm", "ask_all", "starting_ones"]
 
 
 def add_warm_command(sub: Any) -> None:
@@ -81,11 +82,16 @@ def cmd_warm(args: argparse.Namespace) -> int:
             f"--db {args.db!r} is not a store directory: name the store whose warm process "
             f"to {'stop' if args.action == 'stop' else 'list'}, or leave --db out for all"
         )
-    answers = ask_all(args.action, Path(args.db) if args.db else None)
+    store = Path(args.db) if args.db else None
+    answers = ask_all(args.action, store)
+    # Those still importing LanceDB (no socket yet): listed, or stopped with a signal.
+    early = starting_ones(store)
+    if args.action == "stop":
+        early = [e for e in early if starting.stop(e)]
     if args.quiet:
         return 0
     verb = "stopped" if args.action == "stop" else "running"
-    if not answers:
+    if not answers and not early:
         print(f"no warm process {'to stop' if args.action == 'stop' else 'running'}")
     for a in answers:
         ident = a.get("ident", {})
@@ -94,4 +100,19 @@ def cmd_warm(args: argparse.Namespace) -> int:
             f"{ident.get('version')} · {a.get('calls')} calls · idle exit after "
             f"{a.get('idle_s'):g} s"
         )
+    for e in early:
+        ident = e["ident"]
+        print(
+            f"{'stopped' if args.action == 'stop' else 'starting'}: pid {e['pid']} · "
+            f"{ident.get('store')} · omnireader {ident.get('version')} · "
+            f"{'was starting' if args.action == 'stop' else 'warming up, not answering yet'}"
+        )
     return 0
+
+
+def starting_ones(store: Path | None = None) -> list[dict[str, Any]]:
+    """The user's warm processes that are starting (any version's; only ``store``'s if given)."""
+    folder = place.private_dir(create=False)
+    if folder is None:
+        return []
+    return starting.starting(folder, str(store.expanduser().resolve()) if store else None)

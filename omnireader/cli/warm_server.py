@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from omnireader.cli import warm_place as place
+from omnireader.cli import warm_starting as starting
 from omnireader.cli.warm_wire import BEAT_S, WarmUnavailableError, receive, send
 
 __all__ = ["serve", "run_captured"]
@@ -229,17 +230,35 @@ def serve(store: str, expected_key: str) -> int:
     except BlockingIOError:
         return 0  # another one serves this store already
     server = _Server(ident)
-    # Warm up before listening: import LanceDB, open the store once; clients meanwhile run
-    # in-process rather than wait on a process that is not ready.
-    run_captured(["stats", "--db", ident["store"], "--no-warm"], "/", dict(os.environ), {})
-    server.code_changed()  # record the loaded modules' mtimes
     path = place.socket_path(folder, key)
-    path.unlink(missing_ok=True)  # a dead predecessor's (we hold the lock)
-    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    listener.bind(str(path))
-    os.chmod(path, 0o600)
-    listener.listen(8)
-    place.pid_path(folder, key).write_text(str(os.getpid()))
+    listening = False
+
+    def stop_listening() -> bool:  # SIGTERM: once listening, a stop as over the socket
+        server.stopping = server.stopping or listening
+        return listening
+
+    # Starting (`warm status` lists it, `warm stop` ends it) until it listens.
+    def gone() -> None:  # killed before listening: nothing of ours is left (we hold the lock)
+        for left in (path, place.pid_path(folder, key)):
+            left.unlink(missing_ok=True)
+        starting.unmark(folder, key)
+
+    starting.on_terminate(stop_listening, gone)
+    starting.mark(folder, key, ident)
+    try:
+        # Warm up before listening: import LanceDB, open the store once; clients meanwhile
+        # run in-process rather than wait on a process that is not ready.
+        run_captured(["stats", "--db", ident["store"], "--no-warm"], "/", dict(os.environ), {})
+        server.code_changed()  # record the loaded modules' mtimes
+        path.unlink(missing_ok=True)  # a dead predecessor's (we hold the lock)
+        listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        listener.bind(str(path))
+        os.chmod(path, 0o600)
+        listener.listen(8)
+        place.pid_path(folder, key).write_text(str(os.getpid()))
+        listening = True
+    finally:
+        starting.unmark(folder, key)
     idle, home = place.idle_seconds(), Path(ident["store"])
     server.last = time.monotonic()
     listener.settimeout(min(idle, 0.25))  # how soon a stop or the idle time is noticed
