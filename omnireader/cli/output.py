@@ -11,11 +11,12 @@ import json
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
-from pydantic import BaseModel
+if TYPE_CHECKING:  # only annotations here: `stats` never builds the item models
+    from pydantic import BaseModel
 
-from omnireader.models import MemoryItem, ReadFailure
+    from omnireader.models import MemoryItem, ReadFailure
 
 __all__ = [
     "output",

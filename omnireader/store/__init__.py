@@ -3,13 +3,37 @@
 >>> from omnireader.store import Store, SearchFilters
 >>> store = Store.open("./omnireader.lance")                             # doctest: +SKIP
 >>> store.search("Berlin", filters=SearchFilters(user_id="u1"))          # doctest: +SKIP
+
+The names below load on first use (PEP 562): importing one of the package's modules (as
+``omnireader.store.lance_import`` does for LanceDB) does not build the store, its models and
+its writing paths first.
 """
 
-from omnireader.store.filters import SearchFilters
-from omnireader.store.fusion import RRF_K, convex, rrf
-from omnireader.store.lance_store import DEFAULT_STORE_PATH, Store
-from omnireader.store.reembedding import ReembedReport, reembed
-from omnireader.store.results import AddResult, SearchResult, StoreStats, View
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from omnireader.store.filters import SearchFilters
+    from omnireader.store.fusion import RRF_K, convex, rrf
+    from omnireader.store.lance_store import DEFAULT_STORE_PATH, Store
+    from omnireader.store.reembedding import ReembedReport, reembed
+    from omnireader.store.results import AddResult, SearchResult, StoreStats, View
+
+_LAZY = {
+    "Store": "lance_store",
+    "DEFAULT_STORE_PATH": "lance_store",
+    "SearchFilters": "filters",
+    "SearchResult": "results",
+    "StoreStats": "results",
+    "AddResult": "results",
+    "View": "results",
+    "RRF_K": "fusion",
+    "rrf": "fusion",
+    "convex": "fusion",
+    "reembed": "reembedding",
+    "ReembedReport": "reembedding",
+}
 
 __all__ = [
     "Store",
@@ -25,3 +49,18 @@ __all__ = [
     "reembed",
     "ReembedReport",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'omnireader.store' has no attribute {name!r}")
+    from importlib import import_module
+
+    value = getattr(import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

@@ -9,16 +9,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from omnireader.errors import InvalidInputError
 from omnireader.file_names import shown_path
-from omnireader.models import MemoryItem
-from omnireader.store.detach import DetachResult, detach_locations
 from omnireader.store.filters import SearchFilters, as_filters, combine, ids_clause, sql_string
 from omnireader.store.locations import is_under, outer_path
 from omnireader.store.locking import write_lock
 from omnireader.store.maintenance import retry_conflicts
+
+if TYPE_CHECKING:
+    from omnireader.models import MemoryItem
+    from omnireader.store.detach import DetachResult
 
 __all__ = ["Deleting", "stale_clause"]
 
@@ -67,6 +69,8 @@ class Deleting:
     ) -> DetachResult:
         """:meth:`delete`, telling how many items went and how many stayed with fewer
         locations; ``dry_run`` counts without changing anything."""
+        from omnireader.store.detach import DetachResult  # a write path: not on a read's
+
         id_list = list(ids) if ids is not None else []
         if ids is not None and not id_list:
             return DetachResult()
@@ -131,6 +135,8 @@ class Deleting:
     def detach_paths(self, paths: Iterable[str], where: str | None = None) -> DetachResult:
         """Take the files ``paths`` (and their archive members) away from the items that
         match ``where``; items seen nowhere else are deleted."""
+        from omnireader.store.detach import DetachResult
+
         gone = {shown_path(p) for p in paths}
         total = DetachResult()
         ordered = sorted(gone)
@@ -143,6 +149,8 @@ class Deleting:
         return total
 
     def _detach(self, where: str, gone: Any, *, dry_run: bool = False) -> DetachResult:
+        from omnireader.store.detach import detach_locations
+
         with write_lock(self.path):
             return retry_conflicts(
                 lambda: detach_locations(

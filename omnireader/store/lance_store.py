@@ -24,17 +24,13 @@ from omnireader.errors import InvalidInputError
 from omnireader.models import MemoryItem
 from omnireader.page_counts import page_counts
 from omnireader.store.deleting import Deleting
-from omnireader.store.embed_text import row_texts
 from omnireader.store.filters import SearchFilters, as_filters, ids_clause
-from omnireader.store.ledger import Ledger
 from omnireader.store.locking import write_lock
 from omnireader.store.maintenance import optimize_table, refresh_indexes, retry_conflicts
 from omnireader.store.opening import open_items_table
 from omnireader.store.path_queries import PathQueries
 from omnireader.store.results import AddResult, SearchResult, StoreStats, merge_results
-from omnireader.store.row_writes import unique_rows
 from omnireader.store.schema import ITEM_COLUMNS, item_from_row, items_to_rows, with_vectors
-from omnireader.store.search import run_search
 from omnireader.store.versions import Versions
 
 if TYPE_CHECKING:
@@ -42,6 +38,7 @@ if TYPE_CHECKING:
     import pyarrow as pa
 
     from omnireader.llm.embedder_base import Embedder
+    from omnireader.store.ledger import Ledger
 
 __all__ = ["Store", "DEFAULT_STORE_PATH"]
 
@@ -139,7 +136,11 @@ class Store(PathQueries, Versions, Deleting):
             )
 
         if given is None:  # before the lock: embedding is the slow part
+            from omnireader.store.embed_text import row_texts  # writing only: not on a read's path
+
             given = self.embedder.embed(row_texts(rows, self.embedder))
+        from omnireader.store.row_writes import unique_rows
+
         with write_lock(self.path):
             # Under the lock: the locations another writer recorded are not lost. Within one
             # commit an id must appear once: its last row wins, with every location seen.
@@ -157,6 +158,8 @@ class Store(PathQueries, Versions, Deleting):
 
     def ledger(self, scope: str, settings: str) -> Ledger:
         """The ingest ledger (files fully written) for one scope and settings key."""
+        from omnireader.store.ledger import Ledger
+
         return Ledger(self.db, scope, settings)
 
     def _delete_where(self, where: str) -> int:
@@ -195,6 +198,8 @@ class Store(PathQueries, Versions, Deleting):
         ``include_archived`` also searches the archived versions (:mod:`.versions`): such a
         hit's item has ``status="archived"``, ``superseded_by`` and ``superseded_at``.
         """
+        from omnireader.store.search import run_search  # not on stats' or history's path
+
         where = self._where(filters)
         found = run_search(self.table, self.embedder, query, k, view, where, max_chars=max_chars)
         if not include_archived:
