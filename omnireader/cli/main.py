@@ -60,6 +60,9 @@ def _run(args: argparse.Namespace) -> int:
         if args.command == "warm":  # standard library only, like the client
             from omnireader.cli.warm_command import cmd_warm as command
         else:
+            from omnireader.cli.plugin_scan import skip_empty_plugin_scan
+
+            skip_empty_plugin_scan()  # before the first pydantic model is built
             from omnireader.cli import (
                 commands,  # the commands pull in the package; --help never pays for it
             )
