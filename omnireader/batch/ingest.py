@@ -4,7 +4,9 @@ Files are parsed in worker processes (CPU-bound, isolated per file) and written 
 process in large batches. A file is recorded in the store's ledger only after its items are
 written, so a run that is killed half way re-reads just the files it had not finished, and
 deterministic ids make the re-read an update, never a duplicate. Unchanged files (same
-content hash, same settings) are skipped; changed ones replace their old items.
+content hash, same settings) are skipped while the store still holds an item of theirs in
+this scope (one look-up for them all): a file whose items were deleted is read again.
+Changed ones replace their old items.
 
 A file whose reading failed for good (corrupt, unsupported, encrypted, an empty part…) is
 recorded too, with its failures, so a re-run reads nothing again; only transient failures
@@ -34,6 +36,7 @@ from omnireader.models import Mode, ReadFailure, ReadInfo
 from omnireader.options import IngestOptions
 from omnireader.parsers.base import ParseContext
 from omnireader.reading.reader import Reader, ReadInput
+from omnireader.store.deleting import scope_clause
 from omnireader.store.ledger import Ledger
 from omnireader.store.protocol import StoreLike
 
@@ -112,7 +115,7 @@ def ingest(
     try:
         files = _read_non_files(reader, inputs, ctx, report, writer)
         bar = Progress(len(files), enabled=opts.progress)
-        todo = _changed_files(files, ledger, opts.force, report, bar)
+        todo = _changed_files(files, ledger, opts.force, report, bar, _still_stored(store, ctx))
         stored = store.stored_paths(todo) if todo else set()
         # A big file new to the store is written in pieces as its worker sends them (a
         # failure after some is undone: every row at that path is the file's). Not with
@@ -143,6 +146,7 @@ def ingest(
                     path=path if done else None,
                     file_hash=todo[path] if done else None,
                     failures=failures,
+                    gave=summary.items,
                     replaces=path in stored,
                 )
             )
@@ -251,11 +255,28 @@ def _regular_file(one: object) -> str | None:
         return None
 
 
+def _still_stored(store: StoreLike, ctx: ParseContext) -> Callable[[list[str]], set[str]]:
+    """Those of some paths the store holds an item at in exactly ``ctx``'s scope."""
+    where = scope_clause(ctx.user_id, ctx.session_id, str(ctx.mode))
+    return lambda paths: store.stored_paths(paths, where=where) if paths else set()
+
+
 def _changed_files(
-    files: list[str], ledger: Ledger, force: bool, report: IngestReport, bar: Progress
+    files: list[str],
+    ledger: Ledger,
+    force: bool,
+    report: IngestReport,
+    bar: Progress,
+    still_stored: Callable[[list[str]], set[str]],
 ) -> dict[str, str]:
-    """path -> content hash of the files to read: new or changed since they were recorded."""
-    known = ledger.hashes(files)
+    """path -> content hash of the files to read: new or changed since they were recorded,
+    or unchanged but their items are gone (deleted since; one look-up for them all)."""
+    records = {} if force else ledger.records(files)
+    # A record of a file that gave items holds while the store holds one at its path in
+    # this scope; one that gave none (it failed for good, or was empty) holds as it is.
+    gave = [p for p, r in records.items() if r.items or (r.items is None and not r.failed)]
+    gone = set(gave) - still_stored(gave)
+    known = {p: r.file_hash for p, r in records.items() if p not in gone}
     todo: dict[str, str] = {}
     for path in files:
         try:

@@ -53,6 +53,7 @@ class WriteJob(BaseModel):
     path: str | None = None
     file_hash: str | None = None
     failures: list[ReadFailure] = Field(default_factory=list)  # recorded with the file
+    gave: int = 0  # how many items the whole file gave (recorded with it)
     replaces: bool = False  # the store held items of this path before: delete stale ones
     # A file sent in pieces failed after some were written: take its rows out. Only files
     # the store held nothing of are sent in pieces, so every row at this path is theirs.
@@ -206,6 +207,6 @@ class BatchWriter:
                 undone = self.store.detach_paths([j.undo])
                 self.totals.inserted -= undone.deleted
                 self.totals.updated -= undone.updated
-        done = [(j.path, j.file_hash, j.failures) for j in jobs if j.path and j.file_hash]
+        done = [(j.path, j.file_hash, j.failures, j.gave) for j in jobs if j.path and j.file_hash]
         if done:
             self.ledger.record(done)

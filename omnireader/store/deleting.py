@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from omnireader.models import MemoryItem
     from omnireader.store.detach import DetachResult
 
-__all__ = ["Deleting", "stale_clause"]
+__all__ = ["Deleting", "scope_clause", "stale_clause"]
 
 
 class Deleting:
@@ -169,12 +169,18 @@ def stale_clause(
 ) -> str:
     """The items read from ``path`` in exactly this scope (``None``: not set) that are not
     in ``keep_ids``."""
-    parts = [_path_clause(path)]
-    for column, value in (("user_id", user_id), ("session_id", session_id), ("mode", mode)):
-        parts.append(f"{column} IS NULL" if value is None else f"{column} = {sql_string(value)}")
+    parts = [_path_clause(path), scope_clause(user_id, session_id, mode)]
     keep = list(dict.fromkeys(keep_ids))
     if keep:
         parts.append(f"id NOT IN ({', '.join(sql_string(i) for i in keep)})")
+    return " AND ".join(parts)
+
+
+def scope_clause(user_id: str | None, session_id: str | None, mode: str | None) -> str:
+    """The items of exactly this scope (``None``: not set)."""
+    parts = []
+    for column, value in (("user_id", user_id), ("session_id", session_id), ("mode", mode)):
+        parts.append(f"{column} IS NULL" if value is None else f"{column} = {sql_string(value)}")
     return " AND ".join(parts)
 
 

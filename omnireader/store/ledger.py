@@ -6,20 +6,33 @@ its failures (JSON), so a re-run does not read it again. It lives in the store's
 as a second LanceDB table, ``files``, keyed by scope (user / session / mode), settings and
 path. A path that is not UTF-8 is recorded, and looked up, in its shown form
 (:mod:`omnireader.file_names`), the one its items are stored under.
+
+Each record keeps how many items the file gave (``items``; NULL in a record written before
+the column existed). The record alone does not prove the items are still there (a
+``delete``, an undo, a delete over HTTP may have taken them): the ingest trusts a record of
+a file that gave items only while the store still holds one at that path in that scope.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from omnireader.file_names import shown_path
 from omnireader.models import ReadFailure, utc_now
 
-__all__ = ["Ledger"]
+__all__ = ["Ledger", "Record"]
 
 TABLE = "files"
+
+
+class Record(NamedTuple):
+    """What the ledger holds of one file."""
+
+    file_hash: str
+    items: int | None  # how many items it gave; None: recorded before this was kept
+    failed: bool  # failures were recorded with it (it may have given nothing, for good)
 
 
 def _quote(value: str) -> str:
@@ -51,25 +64,48 @@ class Ledger:
                 ("file_hash", pa.string()),
                 ("ingested_at", pa.string()),
                 ("failures", pa.string()),
+                ("items", pa.int64()),
             ]
         )
         return self._db.create_table(TABLE, schema=schema, exist_ok=True)
 
+    def _writable(self) -> Any:
+        """The table, made if missing, with the ``items`` column added to an older one."""
+        table = self._table(create=True)
+        if "items" not in table.schema.names:
+            try:
+                table.add_columns({"items": "CAST(NULL AS BIGINT)"})
+            except Exception:  # another process added it first: reopen and check
+                table = self._db.open_table(TABLE)
+                if "items" not in table.schema.names:
+                    raise
+        return table
+
     def hashes(self, paths: Sequence[str] | None = None) -> dict[str, str]:
         """The recorded content hash of each path (for this scope and settings), keyed by
         the paths as given."""
+        return {path: record.file_hash for path, record in self.records(paths).items()}
+
+    def records(self, paths: Sequence[str] | None = None) -> dict[str, Record]:
+        """The record of each path (this scope and settings), keyed by the paths as given."""
         table = self._table()
         if table is None:
             return {}
         where = f"scope = {_quote(self.scope)} AND settings = {_quote(self.settings)}"
-        rows = table.search().where(where).select(["path", "file_hash"]).limit(None).to_list()
-        if paths is None:
-            return {r["path"]: r["file_hash"] for r in rows}
-        wanted = {shown_path(p): p for p in paths}
-        return {wanted[r["path"]]: r["file_hash"] for r in rows if r["path"] in wanted}
+        columns = ["path", "file_hash", "failures"]
+        columns += ["items"] if "items" in table.schema.names else []
+        rows = table.search().where(where).select(columns).limit(None).to_list()
+        wanted = {shown_path(p): p for p in paths} if paths is not None else None
+        out: dict[str, Record] = {}
+        for r in rows:
+            path = r["path"] if wanted is None else wanted.get(r["path"])
+            if path is not None:
+                out[path] = Record(r["file_hash"], r.get("items"), r["failures"] is not None)
+        return out
 
-    def record(self, files: Iterable[tuple[str, str, list[ReadFailure]]]) -> None:
-        """Mark ``(path, file_hash, failures)`` as done: fully ingested, or failed for good."""
+    def record(self, files: Iterable[Sequence[Any]]) -> None:
+        """Mark ``(path, file_hash, failures[, items])`` as done: fully ingested, or failed
+        for good; ``items`` is how many items the file gave (None: not known)."""
         now = utc_now()
         rows = [
             {
@@ -80,12 +116,13 @@ class Ledger:
                 "file_hash": file_hash,
                 "ingested_at": now,
                 "failures": json.dumps([f.model_dump() for f in failures]) if failures else None,
+                "items": gave[0] if gave else None,
             }
-            for path, file_hash, failures in files
+            for path, file_hash, failures, *gave in files
         ]
         if not rows:
             return
-        table = self._table(create=True)
+        table = self._writable()
         (
             table.merge_insert("key")
             .when_matched_update_all()

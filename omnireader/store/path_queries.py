@@ -33,16 +33,17 @@ class PathQueries:
                 hashes.add(digest)
         return out
 
-    def stored_paths(self, paths: Iterable[str]) -> set[str]:
-        """Those of ``paths`` (files or URLs) that some stored item was seen at (a name that
-        is not UTF-8 was stored in its shown form: it is looked up in that form)."""
+    def stored_paths(self, paths: Iterable[str], where: str | None = None) -> set[str]:
+        """Those of ``paths`` (files or URLs) that some stored item (matching ``where``) was
+        seen at (a name that is not UTF-8 was stored in its shown form: it is looked up in
+        that form)."""
         wanted = list(dict.fromkeys(paths))
         found: set[str] = set()
         for start in range(0, len(wanted), 1000):
             chunk = {shown_path(p): p for p in wanted[start : start + 1000]}
             listed = ", ".join(sql_string(p) for p in chunk)
-            where = f"array_has_any(path_keys, [{listed}])"
-            for seen in self._columns(["seen_at"], where)["seen_at"]:
+            clause = combine(f"array_has_any(path_keys, [{listed}])", where)
+            for seen in self._columns(["seen_at"], clause)["seen_at"]:
                 found.update(chunk[p] for p in map(outer_path, seen or []) if p in chunk)
         return found
 
