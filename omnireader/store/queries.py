@@ -17,6 +17,9 @@ their items) took 16.5-22 ms of CPU and 15-21 ms wall, the three matches run at 
 here 14-18 ms of CPU and 9.5-12 ms wall (two interleaved A/B runs on bench_server's store).
 ``tests/store/test_store_queries.py`` checks the rows and scores are MultiMatchQuery's; every
 LoCoMo dev question and document query gave the same rows and scores (top 40 and top 100).
+Each column's rows are cut at ``n`` by (score, id), rows tied at the cut taken in whole, so
+the same question gives the same rows whatever the full-text index's partitions
+(:mod:`.bm25_ties`).
 
 The table's native handle is a private attribute of LanceDB's synchronous table; when it is
 missing (another LanceDB version), the queries run one by one through the synchronous table's
@@ -138,14 +141,28 @@ def _prefilter(where: str | None) -> bool | None:
 def run_queries(table: Any, queries: Sequence[Any]) -> list[pa.Table]:
     """Each query's rows, the queries (an :class:`FtsQuery`'s included) run concurrently in
     one call into LanceDB."""
+    from omnireader.store import bm25_ties
+
+    # BM25's queries ask for one row more, to see whether equal scores cross the cut.
     flat = [
         q
         for query in queries
-        for q in (query.per_column if isinstance(query, FtsQuery) else (query,))
+        for q in (
+            [bm25_ties.asked(c, query.n) for c in query.per_column]
+            if isinstance(query, FtsQuery)
+            else (query,)
+        )
     ]
     tables = iter(_run(table, flat))
     return [
-        query.merge([next(tables) for _ in query.per_column])
+        query.merge(
+            bm25_ties.settle(
+                query.per_column,
+                [next(tables) for _ in query.per_column],
+                query.n,
+                lambda again: _run(table, again),
+            )
+        )
         if isinstance(query, FtsQuery)
         else next(tables)
         for query in queries
