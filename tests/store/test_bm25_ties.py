@@ -80,8 +80,13 @@ def test_a_query_without_a_tie_at_the_cut_is_asked_once(twice_optimised: Store) 
     assert asked_again == []
     assert rows.column("id").to_pylist() == ["f0007"]
 
-    (tied,) = fts_query("otter", 5, None, ["id", "_score"]).per_column[:1]
+    (tied,) = fts_query("otter", 5, None, ["id", "memory", "_score"]).per_column[:1]
     (first,) = _run(table, [asked(tied, 5)])
     (rows,) = settle([tied], [first], 5, run)
-    assert asked_again == [24, 96, 384]  # grown until the 200 equal scores were all in hand
+    # grown (ids and scores) until the 200 equal scores were all in hand, then the 5 kept
+    # rows the first answer lacked read by id, with their columns and the band's score
+    assert asked_again == [96, 1536, 5]
     assert rows.column("id").to_pylist() == TIED[:5]
+    assert rows.column("memory").to_pylist() == ["otter otter river"] * 5
+    assert rows.column("_score").to_pylist() == [first.column("_score")[0].as_py()] * 5
+    assert rows.schema == first.schema
