@@ -11,7 +11,7 @@ omnireader and starting its CLI stay fast.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from omnireader._version import __version__
 from omnireader.errors import (
@@ -40,6 +40,7 @@ from omnireader.errors import (
     TooLargeError,
     UnsupportedFormatError,
 )
+from omnireader.lazy_names import lazy_getattr
 
 if TYPE_CHECKING:
     from omnireader.batch.ingest import aingest, ingest
@@ -148,15 +149,7 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'omnireader' has no attribute {name!r}")
-    from importlib import import_module
-
-    value = getattr(import_module(module, __name__), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_getattr(__name__, _LAZY, globals())
 
 
 def __dir__() -> list[str]:

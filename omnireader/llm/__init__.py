@@ -13,7 +13,9 @@ The names below load on first use (PEP 562): a store command that only embeds a 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from omnireader.lazy_names import lazy_getattr
 
 if TYPE_CHECKING:
     from omnireader.llm.base import ChatBackend
@@ -80,15 +82,7 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'omnireader.llm' has no attribute {name!r}")
-    from importlib import import_module
-
-    value = getattr(import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_getattr(__name__, _LAZY, globals())
 
 
 def __dir__() -> list[str]:
