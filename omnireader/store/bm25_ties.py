@@ -51,10 +51,13 @@ def settle(
     tables: Sequence[pa.Table],
     n: int,
     run: Callable[[Sequence[Any]], list[pa.Table]],
+    filtered: Callable[[str, int, list[str]], Any],
 ) -> list[pa.Table]:
     """Each query's best ``n`` rows by (score descending, id), the rows scoring as the
     ``n``-th taken in whole (``tables`` are the rows of ``queries``, asked through
-    :func:`asked`; ``run`` runs queries together).
+    :func:`asked`; ``run`` runs queries together; ``filtered(where, n, columns)`` makes a
+    plain filtered query, :func:`.queries.filter_query`, given by the caller, which imports
+    this module).
 
     A query is re-asked for ids and scores only: a row's columns (hybrid's vector, the
     texts) cost ~15 times its id and score to read (2,048 rows: 26 ms against 1.6). The
@@ -80,7 +83,7 @@ def settle(
     missing = {i: _lacking(first[i], kept[i]) for i in kept}
     fetch = [i for i in kept if missing[i]]
     fetched = dict(
-        zip(fetch, run([_by_id(queries[i], missing[i]) for i in fetch]) if fetch else [])
+        zip(fetch, run([_by_id(queries[i], missing[i], filtered) for i in fetch]) if fetch else [])
     )
     return [
         _ordered(_rows(first[i], kept[i], fetched.get(i)) if i in kept else first[i]).slice(0, n)
@@ -96,13 +99,12 @@ def _lacking(rows: pa.Table, kept: pa.Table) -> list[str]:
     return [key for key in kept.column("id").to_pylist() if key not in have]
 
 
-def _by_id(query: Any, ids: list[str]) -> Any:
+def _by_id(query: Any, ids: list[str], filtered: Callable[[str, int, list[str]], Any]) -> Any:
     """The query's columns (but the score) of the rows ``ids``."""
     from omnireader.store.filters import sql_string
-    from omnireader.store.queries import filter_query
 
     columns = [c for c in query.columns if c != "_score"]
-    return filter_query(f"id IN ({', '.join(sql_string(i) for i in ids)})", len(ids), columns)
+    return filtered(f"id IN ({', '.join(sql_string(i) for i in ids)})", len(ids), columns)
 
 
 def _rows(rows: pa.Table, kept: pa.Table, fetched: pa.Table | None) -> pa.Table:

@@ -161,6 +161,7 @@ def run_queries(table: Any, queries: Sequence[Any]) -> list[pa.Table]:
                 [next(tables) for _ in query.per_column],
                 query.n,
                 lambda again: _run(table, again),
+                filter_query,
             )
         )
         if isinstance(query, FtsQuery)

@@ -7,7 +7,7 @@ import pytest
 
 from omnireader.store import Store
 from omnireader.store.bm25_ties import asked, settle
-from omnireader.store.queries import _run, fts_query, run_queries
+from omnireader.store.queries import _run, filter_query, fts_query, run_queries
 
 from .conftest import make_item
 
@@ -74,7 +74,7 @@ def test_a_query_without_a_tie_at_the_cut_is_asked_once(twice_optimised: Store) 
         asked_again.extend(q.limit for q in queries)
         return _run(table, queries)
 
-    (rows,) = settle([query], [first], 1, run)
+    (rows,) = settle([query], [first], 1, run, filter_query)
     scores = first.column("_score").to_pylist()
     assert len(first) == 2 and min(scores) < max(scores)  # no tie at the cut
     assert asked_again == []
@@ -82,7 +82,7 @@ def test_a_query_without_a_tie_at_the_cut_is_asked_once(twice_optimised: Store) 
 
     (tied,) = fts_query("otter", 5, None, ["id", "memory", "_score"]).per_column[:1]
     (first,) = _run(table, [asked(tied, 5)])
-    (rows,) = settle([tied], [first], 5, run)
+    (rows,) = settle([tied], [first], 5, run, filter_query)
     # grown (ids and scores) until the 200 equal scores were all in hand, then the 5 kept
     # rows the first answer lacked read by id, with their columns and the band's score
     assert asked_again == [96, 1536, 5]
